@@ -1,0 +1,78 @@
+/**
+ * buildApp(ctx): the Fastify instance with every route, hook and schema, without listen().
+ * Tests drive it through inject(); src/server.ts adds listen() and shutdown.
+ */
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import type { Context } from './context.js';
+import { AppError } from './errors.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerNotFound } from './http/not-found.js';
+import { validatorCompiler } from './http/validator.js';
+import { ErrorEnvelope, PageMeta } from './http/envelope.js';
+import { managementRoutes } from './http/routes/management/index.js';
+import { deliveryRoutes } from './http/routes/delivery/index.js';
+
+/** JSON bodies above this answer 413 PAYLOAD_TOO_LARGE (DECISIONS.md "Errors"). */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface BuildAppOptions {
+  /** Log requests (pino, level from config). Off in tests unless LOG_LEVEL asks. */
+  logger?: boolean;
+}
+
+export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : {
+      level: ctx.config.logLevel,
+      // Keys are secrets: never in a log line.
+      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.query.token'], censor: '[redacted]' },
+    },
+    bodyLimit: JSON_BODY_LIMIT,
+    requestIdHeader: false,
+    genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
+    ajv: { customOptions: { strict: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandler(app);
+  registerNotFound(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Quire API', version: '1.0.0', description: 'Management and delivery APIs of Quire, a headless content service.' },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      },
+      security: [{ apiKey: [] }],
+    },
+  });
+  app.addSchema(ErrorEnvelope);
+  app.addSchema(PageMeta);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async () => {
+    try {
+      await sql`select 1`.execute(ctx.db.kysely);
+    } catch {
+      throw new AppError('SERVICE_UNAVAILABLE', 'Database is not reachable');
+    }
+    return { status: 'ready', database: ctx.db.dialect };
+  });
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(managementRoutes(ctx), { prefix: '/api/v1/manage' });
+  await app.register(deliveryRoutes(ctx), { prefix: '/api/v1/public' });
+
+  return app;
+}

@@ -1,0 +1,46 @@
+/**
+ * The dependencies every operation receives: configuration, database, clock, installation
+ * secret and logger. Built once by buildApp (or the CLI) and passed explicitly; operations are
+ * plain functions of (ctx, actor, input) so routes, the CLI, jobs and tests share them.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import pino from 'pino';
+import type { Config } from './config.js';
+import type { Db } from './db/types.js';
+import { systemClock, type Clock } from './lib/time.js';
+
+export interface Context {
+  readonly config: Readonly<Config>;
+  readonly db: Db;
+  readonly clock: Clock;
+  /** Per-installation secret (32 bytes) signing preview tokens and cursors (D44, D46). */
+  readonly secret: Uint8Array;
+  readonly log: Logger;
+}
+
+/**
+ * Loads the installation secret from the settings table, creating it on first start. Several
+ * instances starting together agree on one value: the insert ignores a conflict and re-reads.
+ */
+export async function loadInstallationSecret(db: Db): Promise<Uint8Array> {
+  const existing = await db.kysely.selectFrom('settings').select('value').where('name', '=', 'installation_secret').executeTakeFirst();
+  if (existing) return Buffer.from(existing.value, 'base64url');
+  await db.kysely
+    .insertInto('settings')
+    .values({ name: 'installation_secret', value: randomBytes(32).toString('base64url') })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db.kysely.selectFrom('settings').select('value').where('name', '=', 'installation_secret').executeTakeFirstOrThrow();
+  return Buffer.from(row.value, 'base64url');
+}
+
+export async function createContext(config: Readonly<Config>, db: Db, options: { clock?: Clock; log?: Logger } = {}): Promise<Context> {
+  return {
+    config,
+    db,
+    clock: options.clock ?? systemClock,
+    secret: await loadInstallationSecret(db),
+    log: options.log ?? pino({ level: config.logLevel }),
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Opens the database named by the config: embedded SQLite in DATA_DIR (default; WAL journal,
+ * foreign keys on) or PostgreSQL when DATABASE_URL is set. Migrations run before it returns.
+ *
+ * Options: `pgSchema` puts every table of a PostgreSQL connection in that schema (tests use one
+ * schema per suite); `sqliteFile` overrides the file (':memory:' for throwaway databases).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Config } from '../config.js';
+import { migrateToLatest } from './migrate.js';
+import type { Database, Db } from './types.js';
+
+export interface CreateDbOptions {
+  pgSchema?: string;
+  sqliteFile?: string;
+  /** Skip migrations (only for tools that inspect an existing database). */
+  migrate?: boolean;
+  /** Maximum PostgreSQL pool size (default 10). */
+  poolSize?: number;
+}
+
+export async function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, options: CreateDbOptions = {}): Promise<Db> {
+  const db = config.databaseUrl ? await openPostgres(config.databaseUrl, options) : await openSqlite(config.dataDir, options);
+  if (options.migrate !== false) {
+    if (db.dialect === 'postgres') {
+      // One instance migrates at a time; the others wait, then find nothing left to do.
+      await db.kysely.connection().execute(async (conn) => {
+        await sql`select pg_advisory_lock(7216401)`.execute(conn);
+        try {
+          await migrateToLatest(conn, 'postgres');
+        } finally {
+          await sql`select pg_advisory_unlock(7216401)`.execute(conn);
+        }
+      });
+    } else {
+      await migrateToLatest(db.kysely, db.dialect);
+    }
+  }
+  return db;
+}
+
+async function openSqlite(dataDir: string, options: CreateDbOptions): Promise<Db> {
+  const { default: Sqlite } = await import('better-sqlite3');
+  let file = options.sqliteFile;
+  if (!file) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    file = path.join(dataDir, 'quire.db');
+  }
+  const database = new Sqlite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+async function openPostgres(url: string, options: CreateDbOptions): Promise<Db> {
+  const pg = await import('pg');
+  const { Pool, types } = pg.default;
+  // COUNT(*) and bigint columns come back as strings by default; every such value here fits.
+  types.setTypeParser(20, (v: string) => Number(v));
+  const pool = new Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+  });
+  // An idle client losing its server must not crash the process.
+  pool.on('error', () => {});
+  if (options.pgSchema) {
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.pgSchema)) throw new Error('invalid schema name');
+    const c = await pool.connect();
+    try {
+      await c.query(`CREATE SCHEMA IF NOT EXISTS "${options.pgSchema}"`);
+    } finally {
+      c.release();
+    }
+  }
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+}

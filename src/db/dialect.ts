@@ -1,0 +1,63 @@
+/**
+ * The only places where SQL differs between SQLite and PostgreSQL: JSON field access on entry
+ * data (used by filters, sorts and their expression indexes, which must be the very same
+ * expression) and the column types of migrations. Everything else is one Kysely code path.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { Dialect } from './types.js';
+
+/** Field types stored as JSON numbers, compared numerically. */
+const NUMERIC_TYPES = new Set(['number', 'integer']);
+
+/** Field names are validated (`^[a-z][a-zA-Z0-9_]{0,63}$`, D31) before they reach SQL. */
+function assertFieldName(name: string): void {
+  if (!/^[a-z][a-zA-Z0-9_]{0,63}$/.test(name)) throw new Error(`unsafe field name: ${name}`);
+}
+
+/**
+ * The SQL expression reading `data.<name>` of an entry as a comparable scalar.
+ * SQLite: `json_extract("data", '$.name')` (typed natively). PostgreSQL: `("data"->>'name')`,
+ * cast to numeric or boolean for those field types. `table` qualifies the column when joined.
+ *
+ * ### Examples
+ * dataFieldSql('postgres', 'price', 'number') → `(("data"->>'price')::numeric)`
+ */
+export function dataFieldText(dialect: Dialect, name: string, fieldType: string, table?: string): string {
+  assertFieldName(name);
+  const col = table ? `"${table}"."data"` : `"data"`;
+  if (dialect === 'sqlite') return `json_extract(${col}, '$.${name}')`;
+  if (NUMERIC_TYPES.has(fieldType)) return `((${col}->>'${name}')::numeric)`;
+  if (fieldType === 'boolean') return `((${col}->>'${name}')::boolean)`;
+  return `(${col}->>'${name}')`;
+}
+
+export function dataFieldSql(dialect: Dialect, name: string, fieldType: string, table?: string): RawBuilder<unknown> {
+  return sql.raw(dataFieldText(dialect, name, fieldType, table));
+}
+
+/** How a field type is compared in SQL: the index of a field is shared per (name, kind). */
+export function dataFieldKind(fieldType: string): 'num' | 'bool' | 'text' {
+  if (NUMERIC_TYPES.has(fieldType)) return 'num';
+  if (fieldType === 'boolean') return 'bool';
+  return 'text';
+}
+
+/**
+ * Name of the expression index serving `data.<name>` for one comparison kind. Content types that
+ * share a field name and kind share the index; its leading content_type_id column keeps each
+ * content type's entries together, so `WHERE content_type_id = ? ORDER BY <expr>` walks it.
+ */
+export function dataIndexName(fieldName: string, fieldType: string): string {
+  assertFieldName(fieldName);
+  return `entries_data_${dataFieldKind(fieldType)}_${fieldName}`.toLowerCase().slice(0, 63);
+}
+
+/** DDL creating the expression index for a sortable or filterable field (idempotent). */
+export function createDataIndexSql(dialect: Dialect, fieldName: string, fieldType: string): string {
+  const expr = dataFieldText(dialect, fieldName, fieldType);
+  return `CREATE INDEX IF NOT EXISTS "${dataIndexName(fieldName, fieldType)}" ON "entries" ("content_type_id", ${expr}, "id")`;
+}
+
+export function dropDataIndexSql(fieldName: string, fieldType: string): string {
+  return `DROP INDEX IF EXISTS "${dataIndexName(fieldName, fieldType)}"`;
+}

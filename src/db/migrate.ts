@@ -1,0 +1,38 @@
+/**
+ * Runs the migrations in src/db/migrations at start, in order, each once, each in a transaction
+ * (PostgreSQL takes an advisory lock so that several instances starting together migrate once).
+ * Migrations are plain modules exporting `up(db, dialect)`; they are listed here rather than read
+ * from disk so that the compiled build and the tests see the same list.
+ */
+import { Migrator, type Migration, type MigrationProvider, type Kysely } from 'kysely';
+import type { Database, Dialect } from './types.js';
+import * as m001 from './migrations/001-core.js';
+
+type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
+
+/** Every migration by name; names sort in the order they must run. */
+export const MIGRATIONS: Record<string, DialectMigration> = {
+  '001-core': m001,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, m] of Object.entries(MIGRATIONS)) {
+      out[name] = { up: (db) => m.up(db, this.dialect) };
+    }
+    return out;
+  }
+}
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${reason}`);
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Table types for Kysely. Flags are stored as integers 0/1 and timestamps as ISO text in both
+ * dialects; JSON columns are text in SQLite and jsonb in PostgreSQL (see src/db/dialect.ts).
+ * Repositories map rows to domain records; nothing outside src/modules/<x>/repository.ts and
+ * src/db/ sees these shapes.
+ */
+import type { Generated, Kysely } from 'kysely';
+
+/** A JSON column as written (JSON text) and read (text or parsed value, per dialect). */
+export type JsonColumn = unknown;
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  slug: string;
+  default_locale: string;
+  locales: JsonColumn;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  name: string | null;
+  created_at: string;
+}
+
+export interface MembershipsTable {
+  workspace_id: string;
+  user_id: number;
+  role: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  key_class: string;
+  name: string;
+  key_hash: string;
+  key_hint: string;
+  scopes: JsonColumn;
+  environment: string | null;
+  content_types: JsonColumn;
+  created_by: number;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface ContentTypesTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  icon: string | null;
+  display_field: string | null;
+  is_block: number;
+  orderable: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FieldsTable {
+  id: string;
+  content_type_id: string;
+  name: string;
+  label: string;
+  field_type: string;
+  required: number;
+  is_unique: number;
+  localizable: number;
+  filterable: number;
+  sortable: number;
+  sort_order: number;
+  options: string | null;
+  validation: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EntriesTable {
+  id: string;
+  workspace_id: string;
+  content_type_id: string;
+  slug: string;
+  status: string;
+  data: JsonColumn;
+  position: number;
+  publish_at: string | null;
+  published_at: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  created_by: number | null;
+  updated_by: number | null;
+}
+
+export interface EntryTranslationsTable {
+  id: Generated<number>;
+  entry_id: string;
+  locale: string;
+  data: JsonColumn;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MediaTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  storage_key: string | null;
+  mime_type: string;
+  width: number | null;
+  height: number | null;
+  alt_text: string | null;
+  focal_x: number | null;
+  focal_y: number | null;
+  filename: string;
+  original_name: string;
+  folder: string | null;
+  size: number;
+  uploaded_by: number | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  api_key_id: string;
+  idem_key: string;
+  fingerprint: string;
+  state: string;
+  status_code: number | null;
+  response: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface Database {
+  workspaces: WorkspacesTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  api_keys: ApiKeysTable;
+  content_types: ContentTypesTable;
+  fields: FieldsTable;
+  entries: EntriesTable;
+  entry_translations: EntryTranslationsTable;
+  media: MediaTable;
+  idempotency_keys: IdempotencyKeysTable;
+  settings: SettingsTable;
+}
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The database handle every repository receives. */
+export interface Db {
+  readonly kysely: Kysely<Database>;
+  readonly dialect: Dialect;
+  close(): Promise<void>;
+}

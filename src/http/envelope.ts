@@ -1,0 +1,57 @@
+/**
+ * The api.md "Response envelope": success payloads and its TypeBox schema builders.
+ * Errors are shaped by the error handler (src/http/error-handler.ts), never here.
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export interface Envelope<T, M = unknown> {
+  success: true;
+  message: 'Success';
+  data: T;
+  meta: M | null;
+}
+
+/** A success envelope; `meta` is null unless the response is a list. */
+export function ok<T, M = unknown>(data: T, meta: M | null = null): Envelope<T, M> {
+  return { success: true, message: 'Success', data, meta };
+}
+
+/** Pagination meta of list responses (api.md "Pagination"). */
+export const PageMeta = Type.Object(
+  {
+    total_data: Type.Optional(Type.Integer()),
+    current_page: Type.Optional(Type.Integer()),
+    page_size: Type.Integer(),
+    total_pages: Type.Optional(Type.Integer()),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+    locale_requested: Type.Optional(Type.String()),
+  },
+  { $id: 'PageMeta' },
+);
+
+/** Response schema of a success envelope around `data`. */
+export function EnvelopeOf(data: TSchema, meta: TSchema = Type.Null()) {
+  return Type.Object({
+    success: Type.Literal(true),
+    message: Type.String(),
+    data,
+    meta: Type.Union([meta, Type.Null()]),
+  });
+}
+
+/** Response schema of writes that return nothing (`data` null). */
+export const EmptyEnvelope = EnvelopeOf(Type.Null());
+
+/** Schema of the error envelope, for the OpenAPI document. */
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    message: Type.String(),
+    code: Type.String(),
+    data: Type.Null(),
+    errors: Type.Union([Type.Array(Type.Object({ path: Type.String(), message: Type.String() })), Type.Null()]),
+    meta: Type.Null(),
+    traceId: Type.String(),
+  },
+  { $id: 'ErrorEnvelope' },
+);

@@ -1,0 +1,118 @@
+/**
+ * One error handler for the whole app: every failure, ours or Fastify's, leaves as the api.md
+ * error envelope with a registered code (DECISIONS.md "Errors"). 5xx bodies never carry a
+ * stack, SQL or driver text; the log gets the detail, tied to the request id.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from '../errors.js';
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
+
+/** Turns Ajv issues into `{path, message}` items with dotted paths prefixed by the request part. */
+export function ajvToDetails(issues: AjvIssue[], context: string | undefined): ErrorDetail[] {
+  const part = PART_NAMES[context ?? 'body'] ?? 'body';
+  const seen = new Set<string>();
+  const out: ErrorDetail[] = [];
+  for (const issue of issues) {
+    let path = part + issue.instancePath.replace(/\//g, '.');
+    let message = issue.message ?? 'is invalid';
+    if (issue.keyword === 'additionalProperties') {
+      path += `.${String(issue.params.additionalProperty)}`;
+      message = 'is not a known key';
+    } else if (issue.keyword === 'required') {
+      path += `.${String(issue.params.missingProperty)}`;
+      message = 'is required';
+    }
+    const key = `${path}|${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ path, message });
+    }
+  }
+  return out;
+}
+
+const STATUS_TO_CODE: Record<number, ErrorCode> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'VALIDATION_FAILED',
+  411: 'VALIDATION_FAILED',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'VALIDATION_FAILED',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  431: 'VALIDATION_FAILED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Maps any thrown value to an AppError a client may see. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const fe = err as Partial<FastifyError> & { validation?: AjvIssue[]; validationContext?: string };
+  if (fe && Array.isArray(fe.validation)) {
+    return new AppError('VALIDATION_FAILED', 'Validation failed', ajvToDetails(fe.validation, fe.validationContext));
+  }
+  const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    const code = STATUS_TO_CODE[status] ?? 'VALIDATION_FAILED';
+    if (code === 'VALIDATION_FAILED') {
+      const message = clientMessage(fe);
+      return new AppError('VALIDATION_FAILED', 'Validation failed', [{ path: 'body', message }]);
+    }
+    if (code === 'PAYLOAD_TOO_LARGE') return new AppError(code, 'Request body is larger than 1 MB');
+    if (code === 'UNSUPPORTED_MEDIA_TYPE') return new AppError(code, 'Unsupported Content-Type: send application/json');
+    return new AppError(code, clientMessage(fe));
+  }
+  if (status === 503) return new AppError('SERVICE_UNAVAILABLE', 'Service unavailable');
+  return new AppError('INTERNAL_ERROR', 'Internal server error');
+}
+
+/** A short message safe for clients: Fastify's own 4xx messages are; JSON parser text is reworded. */
+function clientMessage(fe: Partial<FastifyError>): string {
+  if (fe.name === 'SyntaxError' || /JSON/i.test(fe.message ?? '')) {
+    return fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'body is empty but Content-Type is application/json' : 'body is not valid JSON';
+  }
+  return (fe.message ?? 'Bad request').slice(0, 300);
+}
+
+/** Sends `err` as the error envelope; used by the handler and by hooks that stop a request. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  return reply
+    .code(err.status)
+    .type('application/json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send({
+      success: false,
+      message: err.message,
+      code: err.code,
+      data: null,
+      errors: err.errors,
+      meta: null,
+      traceId: request.id,
+    });
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else if (!(error instanceof AppError)) {
+      request.log.info({ code: appError.code, reason: (error as Error).message }, 'request rejected');
+    }
+    return sendError(request, reply, appError);
+  });
+}
+
+export { ERROR_CODES };

@@ -1,0 +1,208 @@
+/**
+ * Users, memberships, API keys and request authentication (api.md Authentication;
+ * DECISIONS.md D10-D14, D61). Used by the CLI, the demo seeding and the HTTP auth hooks.
+ */
+import type { Context } from '../../context.js';
+import { withTransaction } from '../../db/transaction.js';
+import { AppError, invalid } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+import { findWorkspaceBySlug, type Workspace } from '../workspaces/repository.js';
+import { createWorkspace, type CreateWorkspaceInput } from '../workspaces/operations.js';
+import { classOfKey, generateKey, hashesEqual, hashKey, keyHint } from './keys.js';
+import { isRole, isScope, ROLE_SCOPES, SCOPES, type Actor, type Environment, type KeyClass, type Role, type Scope } from './permissions.js';
+import {
+  findKeyById,
+  findKeyWithRoleByHash,
+  findMembershipRole,
+  findUserByEmail,
+  insertApiKey,
+  insertUser,
+  revokeKeyById,
+  upsertMembership,
+  type User,
+} from './repository.js';
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** D11: management keys live at most 365 days, 90 by default. */
+export const MAX_KEY_LIFETIME_MS = 365 * 86_400_000;
+export const DEFAULT_KEY_LIFETIME_MS = 90 * 86_400_000;
+
+export async function requireWorkspace(ctx: Context, slug: string): Promise<Workspace> {
+  const ws = await findWorkspaceBySlug(ctx.db, slug);
+  if (!ws) throw new AppError('NOT_FOUND', `workspace '${slug}' not found`);
+  return ws;
+}
+
+/** Finds a user by email or creates one. */
+export async function ensureUser(ctx: Context, email: string): Promise<User> {
+  const normalized = email.trim().toLowerCase();
+  if (!EMAIL_PATTERN.test(normalized)) throw invalid('email', 'must be an email address');
+  const existing = await findUserByEmail(ctx.db, normalized);
+  if (existing) return existing;
+  return insertUser(ctx.db, normalized, null, iso(ctx.clock()));
+}
+
+/** `quire users create`: a user (new or existing by email) with a role in the workspace. */
+export async function createMember(ctx: Context, workspaceSlug: string, email: string, role: string): Promise<{ id: number; email: string; role: Role }> {
+  if (!isRole(role)) throw invalid('role', `must be one of owner, admin, editor, author, viewer`);
+  const ws = await requireWorkspace(ctx, workspaceSlug);
+  return withTransaction(ctx.db, async (db) => {
+    const user = await ensureUser({ ...ctx, db }, email);
+    await upsertMembership(db, ws.id, user.id, role, iso(ctx.clock()));
+    return { id: user.id, email: user.email, role };
+  });
+}
+
+/** `quire users set-role`: changes an existing member's role; takes effect on the next request (D12). */
+export async function setMemberRole(ctx: Context, workspaceSlug: string, email: string, role: string): Promise<{ id: number; email: string; role: Role }> {
+  if (!isRole(role)) throw invalid('role', `must be one of owner, admin, editor, author, viewer`);
+  const ws = await requireWorkspace(ctx, workspaceSlug);
+  const user = await findUserByEmail(ctx.db, email.trim().toLowerCase());
+  if (!user || !(await findMembershipRole(ctx.db, ws.id, user.id))) throw new AppError('NOT_FOUND', `user '${email}' is not a member of '${workspaceSlug}'`);
+  await upsertMembership(ctx.db, ws.id, user.id, role, iso(ctx.clock()));
+  return { id: user.id, email: user.email, role };
+}
+
+export interface CreateKeyInput {
+  keyClass: KeyClass;
+  name?: string;
+  environment?: Environment;
+  contentTypes?: string[];
+  scopes?: string[];
+  /** Lifetime in ms; management keys default to 90 days and may not exceed 365 (D11). */
+  expiresInMs?: number;
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  expires_at: string | null;
+}
+
+/** Creates an API key for `userId` in `workspaceId`; returns the only copy of its value. */
+export async function createApiKey(ctx: Context, workspaceId: string, userId: number, input: CreateKeyInput): Promise<CreatedKey> {
+  const now = ctx.clock();
+  let scopes: Scope[] = [];
+  let environment: Environment | null = null;
+  let expiresAt: string | null = null;
+  if (input.keyClass === 'management') {
+    const requested = input.scopes ?? [...SCOPES];
+    for (const s of requested) if (!isScope(s)) throw invalid('scopes', `unknown scope '${s}'; scopes are ${SCOPES.join(', ')}`);
+    scopes = [...new Set(requested as Scope[])];
+    const life = input.expiresInMs ?? DEFAULT_KEY_LIFETIME_MS;
+    if (life <= 0 || life > MAX_KEY_LIFETIME_MS) throw invalid('expires_in', 'management keys expire within 365 days');
+    expiresAt = iso(new Date(now.getTime() + life));
+    if (input.contentTypes?.length) throw invalid('content_types', 'a content type whitelist applies to delivery keys only');
+  } else {
+    environment = input.environment ?? 'production';
+    if (environment !== 'production' && environment !== 'preview') throw invalid('environment', 'must be production or preview');
+    if (input.scopes?.length) throw invalid('scopes', 'scopes apply to management keys only');
+    if (input.expiresInMs !== undefined) {
+      if (input.expiresInMs <= 0) throw invalid('expires_in', 'must be positive');
+      expiresAt = iso(new Date(now.getTime() + input.expiresInMs));
+    }
+  }
+  const key = generateKey(input.keyClass);
+  const id = newId();
+  await insertApiKey(ctx.db, {
+    id,
+    workspace_id: workspaceId,
+    key_class: input.keyClass,
+    name: input.name ?? `${input.keyClass} key`,
+    key_hash: hashKey(key),
+    key_hint: keyHint(key),
+    scopes,
+    environment,
+    content_types: [...new Set(input.contentTypes ?? [])],
+    created_by: userId,
+    expires_at: expiresAt,
+    revoked_at: null,
+    created_at: iso(now),
+  });
+  return { id, key, expires_at: expiresAt };
+}
+
+/** `quire keys revoke`: the key stops working on the next request. */
+export async function revokeApiKey(ctx: Context, id: string): Promise<{ id: string; revoked_at: string }> {
+  const key = await findKeyById(ctx.db, id);
+  if (!key) throw new AppError('NOT_FOUND', `API key '${id}' not found`);
+  const now = iso(ctx.clock());
+  await revokeKeyById(ctx.db, id, now);
+  return { id, revoked_at: key.revoked_at ?? now };
+}
+
+export interface BootstrapInput extends CreateWorkspaceInput {
+  email?: string;
+}
+
+export interface BootstrapResult {
+  workspace: { id: string; slug: string };
+  user: { id: number; email: string };
+  keys: { management: string; delivery: string; preview: string };
+}
+
+/** `quire bootstrap` (D61): workspace, owner and three keys, in one transaction. */
+export async function bootstrap(ctx: Context, input: BootstrapInput): Promise<BootstrapResult> {
+  return withTransaction(ctx.db, async (db) => {
+    const tx = { ...ctx, db };
+    const ws = await createWorkspace(tx, input);
+    const user = await ensureUser(tx, input.email ?? `owner@${ws.slug}.local`);
+    await upsertMembership(db, ws.id, user.id, 'owner', iso(ctx.clock()));
+    const management = await createApiKey(tx, ws.id, user.id, { keyClass: 'management', name: 'bootstrap management key' });
+    const delivery = await createApiKey(tx, ws.id, user.id, { keyClass: 'delivery', name: 'bootstrap delivery key', environment: 'production' });
+    const preview = await createApiKey(tx, ws.id, user.id, { keyClass: 'delivery', name: 'bootstrap preview key', environment: 'preview' });
+    return {
+      workspace: { id: ws.id, slug: ws.slug },
+      user: { id: user.id, email: user.email },
+      keys: { management: management.key, delivery: delivery.key, preview: preview.key },
+    };
+  });
+}
+
+const CLASS_LABEL: Record<KeyClass, string> = { delivery: 'delivery key (svc_live_…)', management: 'management key (svc_mgmt_…)' };
+
+/**
+ * Resolves the `X-API-Key` header to an Actor for an API that needs `required` keys.
+ * Throws 401 UNAUTHORIZED for a missing, malformed, unknown, revoked or expired key, a key of
+ * the other class (D10, message names the class required) or a management key whose creator left
+ * the workspace (D12).
+ */
+export async function authenticate(ctx: Context, header: string | undefined, required: KeyClass): Promise<Actor> {
+  const raw = (header ?? '').trim();
+  if (!raw) throw new AppError('UNAUTHORIZED', `Missing X-API-Key header: a ${CLASS_LABEL[required]} is required`);
+  const claimed = classOfKey(raw);
+  if (!claimed) throw new AppError('UNAUTHORIZED', `Invalid API key: a ${CLASS_LABEL[required]} is required`);
+  if (claimed !== required) throw new AppError('UNAUTHORIZED', `This endpoint requires a ${CLASS_LABEL[required]}, not a ${claimed} key`);
+  const digest = hashKey(raw);
+  const key = await findKeyWithRoleByHash(ctx.db, digest);
+  if (!key || !hashesEqual(key.key_hash, digest) || key.key_class !== claimed) throw new AppError('UNAUTHORIZED', 'Invalid API key');
+  if (key.revoked_at) throw new AppError('UNAUTHORIZED', 'This API key has been revoked');
+  if (key.expires_at && key.expires_at <= iso(ctx.clock())) throw new AppError('UNAUTHORIZED', 'This API key has expired');
+  if (key.key_class === 'management' && !key.role) {
+    throw new AppError('UNAUTHORIZED', 'This API key is no longer valid: its creator is not a member of the workspace');
+  }
+  const keyScopes = new Set(key.scopes);
+  const allowed = key.role ? ROLE_SCOPES[key.role] : [];
+  return {
+    keyId: key.id,
+    keyClass: key.key_class,
+    workspaceId: key.workspace_id,
+    userId: key.created_by,
+    role: key.role,
+    keyScopes,
+    scopes: new Set(allowed.filter((s) => keyScopes.has(s))),
+    environment: key.environment,
+    contentTypes: key.content_types,
+  };
+}
+
+/**
+ * Throws 403 FORBIDDEN unless the actor holds `scope`; the message says whether the key lacks it
+ * or the key's creator does (api.md: "message names the scope").
+ */
+export function requireScope(actor: Actor, scope: Scope): void {
+  if (actor.scopes.has(scope)) return;
+  if (!actor.keyScopes.has(scope)) throw new AppError('FORBIDDEN', `This API key lacks the '${scope}' scope`);
+  throw new AppError('FORBIDDEN', `The key's creator (role '${actor.role ?? 'none'}') lacks permission for '${scope}'`);
+}

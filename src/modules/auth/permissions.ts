@@ -1,0 +1,53 @@
+/**
+ * Scopes and roles (api.md Authentication; DECISIONS.md D11, D12). A management key's power is
+ * its own scopes intersected with the scopes its creator's role allows, evaluated per request.
+ */
+
+export const SCOPES = ['content:write', 'content:publish', 'media:write', 'schema:write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const ROLES = ['owner', 'admin', 'editor', 'author', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** D12: what each membership role allows. */
+export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
+  owner: SCOPES,
+  admin: SCOPES,
+  editor: ['content:write', 'content:publish', 'media:write'],
+  author: ['content:write', 'media:write'],
+  viewer: [],
+};
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+export type KeyClass = 'delivery' | 'management';
+export type Environment = 'production' | 'preview';
+
+/**
+ * Who is calling: the key, its workspace and the user it acts for. `scopes` is already the
+ * intersection of the key's scopes and the creator's role; `keyScopes` are the key's own.
+ */
+export interface Actor {
+  keyId: string;
+  keyClass: KeyClass;
+  workspaceId: string;
+  userId: number;
+  role: Role | null;
+  keyScopes: ReadonlySet<Scope>;
+  scopes: ReadonlySet<Scope>;
+  environment: Environment | null;
+  /** Content type slugs a delivery key may read; empty means all (D13). */
+  contentTypes: readonly string[];
+}
+
+/** The actor of the CLI and jobs: every scope, acting for `userId` (or nobody). */
+export function systemActor(workspaceId: string, userId: number): Actor {
+  const all = new Set<Scope>(SCOPES);
+  return { keyId: 'system', keyClass: 'management', workspaceId, userId, role: 'owner', keyScopes: all, scopes: all, environment: null, contentTypes: [] };
+}

