@@ -40,6 +40,8 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  // The API speaks JSON (and multipart for uploads, registered by the media routes).
+  app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
   registerNotFound(app);
 

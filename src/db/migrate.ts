@@ -7,12 +7,14 @@
 import { Migrator, type Migration, type MigrationProvider, type Kysely } from 'kysely';
 import type { Database, Dialect } from './types.js';
 import * as m001 from './migrations/001-core.js';
+import * as m002 from './migrations/002-pages.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
 /** Every migration by name; names sort in the order they must run. */
 export const MIGRATIONS: Record<string, DialectMigration> = {
   '001-core': m001,
+  '002-pages': m002,
 };
 
 class StaticProvider implements MigrationProvider {

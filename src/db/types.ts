@@ -145,6 +145,51 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface PagesTable {
+  id: string;
+  workspace_id: string;
+  slug: string;
+  status: string;
+  position: number;
+  seo: JsonColumn;
+  publish_at: string | null;
+  published_at: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  created_by: number | null;
+  updated_by: number | null;
+}
+
+export interface PageSeoTranslationsTable {
+  id: Generated<number>;
+  page_id: string;
+  locale: string;
+  seo: JsonColumn;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BlocksTable {
+  id: string;
+  page_id: string;
+  block_type_id: string;
+  parent_id: string | null;
+  position: number;
+  data: JsonColumn;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BlockTranslationsTable {
+  id: Generated<number>;
+  block_id: string;
+  locale: string;
+  data: JsonColumn;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -157,6 +202,10 @@ export interface Database {
   media: MediaTable;
   idempotency_keys: IdempotencyKeysTable;
   settings: SettingsTable;
+  pages: PagesTable;
+  page_seo_translations: PageSeoTranslationsTable;
+  blocks: BlocksTable;
+  block_translations: BlockTranslationsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

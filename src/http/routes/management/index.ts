@@ -5,9 +5,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from '../../../context.js';
 import { registerAuth } from '../../auth-hooks.js';
+import { contentTypeRoutes } from './content-types.js';
+import { fieldRoutes } from './fields.js';
 
 export function managementRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
     registerAuth(app, ctx, 'management');
+    await contentTypeRoutes(app, ctx);
+    await fieldRoutes(app, ctx);
   };
 }

@@ -1,0 +1,16 @@
+/** Wire schemas shared by several route files (TypeBox: validation, serialization and OpenAPI). */
+import { Type } from '@sinclair/typebox';
+
+export const Uuid = Type.String({ format: 'uuid' });
+export const Timestamp = Type.String({ description: 'ISO 8601 UTC with milliseconds' });
+export const NullableString = Type.Union([Type.String(), Type.Null()]);
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+export const SlugParam = Type.String({ minLength: 1, maxLength: 200 });
+
+/** `page` and `limit` of offset pagination; bounds are checked by offsetPage (PAGE_TOO_DEEP). */
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+};
+
+export const ImpactLocales = Type.Array(Type.Object({ locale: Type.String(), count: Type.Integer() }));

@@ -1,0 +1,227 @@
+/**
+ * Field definitions (api.md "Fields"; DECISIONS.md D30, D31, D34, D35): building and checking a
+ * new field, and the field operations (list, create, PATCH label/filterable/sortable, reorder,
+ * impact reports). Writes need `schema:write`.
+ */
+import type { Context } from '../../context.js';
+import { withTransaction } from '../../db/transaction.js';
+import { AppError, invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { isPlainObject } from '../../lib/json.js';
+import { iso } from '../../lib/time.js';
+import { requireScope } from '../auth/operations.js';
+import type { Actor } from '../auth/permissions.js';
+import { FIELD_NAME_PATTERN, FIELD_TYPES, INDEXABLE_TYPES, type ContentType, type Field, type FieldType } from './model.js';
+import { requireContentType } from './operations.js';
+import { countEntriesWithValue, countTranslationsWithValue, insertField, syncDataIndex, updateFieldRow } from './repository.js';
+
+export interface FieldInput {
+  name: string;
+  label?: string;
+  field_type: string;
+  required?: boolean;
+  is_unique?: boolean;
+  localizable?: boolean;
+  filterable?: boolean;
+  sortable?: boolean;
+  sort_order?: number;
+  /** JSON-encoded array of strings, or the array itself (D2 spirit: objects are accepted too). */
+  options?: string | string[] | null;
+  /** JSON-encoded object, or the object itself. */
+  validation?: string | Record<string, unknown> | null;
+}
+
+const OPTION_TYPES = new Set<FieldType>(['select', 'multi_select', 'relation', 'relation_list']);
+const UNIQUE_TYPES = new Set<FieldType>(['text', 'email', 'url', 'number', 'integer', 'date', 'datetime', 'select']);
+const VALIDATION_KEYS = new Set(['min', 'max', 'min_length', 'max_length', 'pattern']);
+
+function parseMaybeJson(value: unknown, path: string, errors: ErrorDetail[]): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    errors.push({ path, message: 'must be valid JSON' });
+    return undefined;
+  }
+}
+
+/**
+ * Checks a field definition and returns the Field to insert (or the errors, with `path` prefixed
+ * by `pathPrefix`, e.g. `body` or `body.fields.2`).
+ */
+export function buildField(contentTypeId: string, input: FieldInput, defaultOrder: number, now: string, pathPrefix = 'body'): { field: Field | null; errors: ErrorDetail[] } {
+  const errors: ErrorDetail[] = [];
+  const at = (k: string) => `${pathPrefix}.${k}`;
+  if (!FIELD_NAME_PATTERN.test(input.name)) errors.push({ path: at('name'), message: 'must match ^[a-z][a-zA-Z0-9_]{0,63}$' });
+  const type = input.field_type as FieldType;
+  if (!(FIELD_TYPES as readonly string[]).includes(type)) errors.push({ path: at('field_type'), message: `must be one of ${FIELD_TYPES.join(', ')}` });
+
+  let options: string[] | null = null;
+  if (input.options !== undefined && input.options !== null) {
+    const parsed = parseMaybeJson(input.options, at('options'), errors);
+    if (parsed !== undefined) {
+      if (!Array.isArray(parsed) || parsed.some((o) => typeof o !== 'string' || o.length === 0 || o.length > 200)) {
+        errors.push({ path: at('options'), message: 'must be a JSON array of non-empty strings' });
+      } else if (!OPTION_TYPES.has(type) && parsed.length > 0) {
+        errors.push({ path: at('options'), message: 'only select, multi_select, relation and relation_list fields take options' });
+      } else {
+        options = [...new Set(parsed as string[])];
+      }
+    }
+  }
+  if ((type === 'select' || type === 'multi_select') && (!options || options.length === 0)) {
+    errors.push({ path: at('options'), message: `a ${type} field needs options: the list of its choices` });
+  }
+
+  let validation: Record<string, unknown> | null = null;
+  if (input.validation !== undefined && input.validation !== null) {
+    const parsed = parseMaybeJson(input.validation, at('validation'), errors);
+    if (parsed !== undefined) {
+      if (!isPlainObject(parsed)) errors.push({ path: at('validation'), message: 'must be a JSON object' });
+      else {
+        for (const [k, v] of Object.entries(parsed)) {
+          if (!VALIDATION_KEYS.has(k)) errors.push({ path: at(`validation.${k}`), message: 'is not a known rule (min, max, min_length, max_length, pattern)' });
+          else if (k === 'pattern') {
+            if (typeof v !== 'string' || v.length > 500) errors.push({ path: at('validation.pattern'), message: 'must be a regular expression of at most 500 characters' });
+            else {
+              try {
+                new RegExp(v, 'u');
+              } catch {
+                errors.push({ path: at('validation.pattern'), message: 'is not a valid regular expression' });
+              }
+            }
+          } else if (typeof v !== 'number' || !Number.isFinite(v) || ((k === 'min_length' || k === 'max_length') && (!Number.isInteger(v) || v < 0))) {
+            errors.push({ path: at(`validation.${k}`), message: 'must be a number (a non-negative integer for lengths)' });
+          }
+        }
+        validation = parsed;
+      }
+    }
+  }
+
+  const filterable = input.filterable ?? false;
+  const sortable = input.sortable ?? false;
+  if ((filterable || sortable) && !INDEXABLE_TYPES.has(type)) {
+    errors.push({ path: at(filterable ? 'filterable' : 'sortable'), message: `${type} fields cannot be filterable or sortable` });
+  }
+  const isUnique = input.is_unique ?? false;
+  if (isUnique && !UNIQUE_TYPES.has(type)) errors.push({ path: at('is_unique'), message: `${type} fields cannot be unique` });
+  const label = (input.label ?? input.name).trim();
+  if (!label || label.length > 200) errors.push({ path: at('label'), message: 'must be 1 to 200 characters' });
+  if (errors.length) return { field: null, errors };
+  return {
+    errors,
+    field: {
+      id: newId(),
+      content_type_id: contentTypeId,
+      name: input.name,
+      label,
+      field_type: type,
+      required: input.required ?? false,
+      is_unique: isUnique,
+      localizable: input.localizable ?? false,
+      filterable,
+      sortable,
+      sort_order: input.sort_order ?? defaultOrder,
+      options: options ? JSON.stringify(options) : null,
+      validation: validation ? JSON.stringify(validation) : null,
+      created_at: now,
+      updated_at: now,
+    },
+  };
+}
+
+function requireField(ct: ContentType, fieldId: string): Field {
+  const f = ct.fields.find((x) => x.id === fieldId);
+  if (!f) throw notFound(`field '${fieldId}' of content type '${ct.slug}'`);
+  return f;
+}
+
+export async function listFields(ctx: Context, actor: Actor, slug: string): Promise<Field[]> {
+  return (await requireContentType(ctx, actor.workspaceId, slug)).fields;
+}
+
+/** POST .../fields: appends a field; existing entries simply hold no value for it (api.md). */
+export async function createField(ctx: Context, actor: Actor, slug: string, input: FieldInput): Promise<Field> {
+  requireScope(actor, 'schema:write');
+  return withTransaction(ctx.db, async (db) => {
+    const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
+    const order = ct.fields.reduce((m, f) => Math.max(m, f.sort_order + 1), 0);
+    const { field, errors } = buildField(ct.id, input, order, iso(ctx.clock()));
+    if (!field) throw validationError(errors);
+    if (ct.fields.some((f) => f.name === field.name)) throw invalid('body.name', `content type '${slug}' already has a field '${field.name}'`);
+    await insertField(db, field);
+    if (field.filterable || field.sortable) await syncDataIndex(db, field.name, field.field_type);
+    return field;
+  });
+}
+
+/** PATCH .../fields/{id}: label, filterable, sortable; creates or drops the field's index. */
+export async function updateField(ctx: Context, actor: Actor, slug: string, fieldId: string, patch: { label?: string; filterable?: boolean; sortable?: boolean }): Promise<Field> {
+  requireScope(actor, 'schema:write');
+  return withTransaction(ctx.db, async (db) => {
+    const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
+    const field = requireField(ct, fieldId);
+    const errors: ErrorDetail[] = [];
+    if (patch.label !== undefined && (!patch.label.trim() || patch.label.length > 200)) errors.push({ path: 'body.label', message: 'must be 1 to 200 characters' });
+    if ((patch.filterable || patch.sortable) && !INDEXABLE_TYPES.has(field.field_type)) {
+      errors.push({ path: `body.${patch.filterable ? 'filterable' : 'sortable'}`, message: `${field.field_type} fields cannot be filterable or sortable` });
+    }
+    if (errors.length) throw validationError(errors);
+    const now = iso(ctx.clock());
+    const clean = { ...patch, ...(patch.label !== undefined ? { label: patch.label.trim() } : {}) };
+    await updateFieldRow(db, field.id, clean, now);
+    const updated = { ...field, ...clean, updated_at: now };
+    if (updated.filterable !== field.filterable || updated.sortable !== field.sortable) await syncDataIndex(db, field.name, field.field_type);
+    return updated;
+  });
+}
+
+/** PATCH .../fields/reorder: `order` must be exactly the set of the type's field ids (D34). */
+export async function reorderFields(ctx: Context, actor: Actor, slug: string, order: string[]): Promise<void> {
+  requireScope(actor, 'schema:write');
+  await withTransaction(ctx.db, async (db) => {
+    const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
+    assertCompleteOrder(order, ct.fields.map((f) => f.id), 'body.order');
+    const now = iso(ctx.clock());
+    for (let i = 0; i < order.length; i++) await updateFieldRow(db, order[i], { sort_order: i }, now);
+  });
+}
+
+/** D34: a reorder lists every id of its scope exactly once; throws 400 naming what differs. */
+export function assertCompleteOrder(order: string[], ids: string[], path: string): void {
+  const expected = new Set(ids);
+  const seen = new Set<string>();
+  const errors: ErrorDetail[] = [];
+  for (const id of order) {
+    if (seen.has(id)) errors.push({ path, message: `id '${id}' is listed twice` });
+    else if (!expected.has(id)) errors.push({ path, message: `id '${id}' is not in this list` });
+    seen.add(id);
+  }
+  const missing = ids.filter((id) => !seen.has(id));
+  if (missing.length) errors.push({ path, message: `the complete list is required; missing ${missing.join(', ')}` });
+  if (errors.length) throw validationError(errors);
+}
+
+export async function fieldDeletionImpact(ctx: Context, actor: Actor, slug: string, fieldId: string): Promise<{ affected_entries: number; field_name: string; field_type: string }> {
+  const ct = await requireContentType(ctx, actor.workspaceId, slug);
+  const field = requireField(ct, fieldId);
+  return { affected_entries: await countEntriesWithValue(ctx.db, ct.id, field.name), field_name: field.name, field_type: field.field_type };
+}
+
+export async function fieldLocalizationImpact(
+  ctx: Context,
+  actor: Actor,
+  slug: string,
+  fieldId: string,
+): Promise<{ affected_entries: number; field_name: string; localizable: boolean; locales: { locale: string; count: number }[] }> {
+  const ct = await requireContentType(ctx, actor.workspaceId, slug);
+  const field = requireField(ct, fieldId);
+  return {
+    affected_entries: await countEntriesWithValue(ctx.db, ct.id, field.name),
+    field_name: field.name,
+    localizable: field.localizable,
+    locales: await countTranslationsWithValue(ctx.db, ct.id, field.name),
+  };
+}
+

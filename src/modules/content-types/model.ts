@@ -1,0 +1,85 @@
+/**
+ * Content types and fields as Quire's API shows them (api.md "Content type", "Field"), the field
+ * types of DECISIONS.md D30 and the name/slug rules of D31.
+ */
+import { fromJsonColumn } from '../../lib/json.js';
+
+export const FIELD_TYPES = [
+  'text',
+  'textarea',
+  'rich_text',
+  'number',
+  'integer',
+  'boolean',
+  'date',
+  'datetime',
+  'email',
+  'url',
+  'select',
+  'multi_select',
+  'json',
+  'media',
+  'media_list',
+  'relation',
+  'relation_list',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** D31 */
+export const FIELD_NAME_PATTERN = /^[a-z][a-zA-Z0-9_]{0,63}$/;
+
+/** Types whose values can be sorted and filtered through an expression index. */
+export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set(['text', 'number', 'integer', 'boolean', 'date', 'datetime', 'email', 'url', 'select', 'relation', 'media']);
+
+export interface Field {
+  id: string;
+  content_type_id: string;
+  name: string;
+  label: string;
+  field_type: FieldType;
+  required: boolean;
+  is_unique: boolean;
+  localizable: boolean;
+  filterable: boolean;
+  sortable: boolean;
+  sort_order: number;
+  /** JSON-encoded array of strings (choices of a select, target type slugs of a relation). */
+  options: string | null;
+  /** JSON-encoded object with optional min, max, min_length, max_length, pattern. */
+  validation: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContentType {
+  id: string;
+  workspace_id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  icon: string | null;
+  display_field: string | null;
+  is_block: boolean;
+  orderable: boolean;
+  fields: Field[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FieldValidation {
+  min?: number;
+  max?: number;
+  min_length?: number;
+  max_length?: number;
+  pattern?: string;
+}
+
+/** The parsed `options` of a field (empty when none). */
+export function fieldOptions(field: Pick<Field, 'options'>): string[] {
+  return fromJsonColumn<string[]>(field.options, []);
+}
+
+/** The parsed `validation` of a field (empty object when none). */
+export function fieldValidation(field: Pick<Field, 'validation'>): FieldValidation {
+  return fromJsonColumn<FieldValidation>(field.validation, {});
+}

@@ -1,0 +1,160 @@
+/**
+ * Content type operations (api.md "Content types"; DECISIONS.md D31, D32, D35). Writes need
+ * `schema:write`; reads need only a valid management key (D11).
+ */
+import type { Context } from '../../context.js';
+import { withTransaction } from '../../db/transaction.js';
+import { AppError, notFound, validationError, type ErrorDetail } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
+import { iso } from '../../lib/time.js';
+import { requireScope } from '../auth/operations.js';
+import type { Actor } from '../auth/permissions.js';
+import { SLUG_PATTERN } from '../workspaces/operations.js';
+import { buildField, type FieldInput } from './fields.js';
+import type { ContentType, Field } from './model.js';
+import {
+  countEntriesOfType,
+  deleteContentTypeRow,
+  findContentTypeBySlug,
+  insertContentType,
+  insertField,
+  listContentTypes as listContentTypesRows,
+  syncDataIndex,
+  updateContentTypeRow,
+} from './repository.js';
+import { blockUsage, type BlockUsage } from './usage.js';
+
+export interface CreateContentTypeInput {
+  name: string;
+  slug?: string;
+  description?: string | null;
+  icon?: string | null;
+  display_field?: string | null;
+  is_block?: boolean;
+  orderable?: boolean;
+  /** Fields created with the type, in order (same shape as POST .../fields). */
+  fields?: FieldInput[];
+}
+
+export type UpdateContentTypeInput = Partial<Pick<CreateContentTypeInput, 'name' | 'description' | 'icon' | 'display_field' | 'orderable'>>;
+
+/** Kebab-case slug from a name: "Blog Post" → "blog-post". */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 120)
+    .replace(/-+$/g, '');
+}
+
+/** 404 unless the content type exists in the actor's workspace. */
+export async function requireContentType(ctx: Context, workspaceId: string, slug: string): Promise<ContentType> {
+  const ct = await findContentTypeBySlug(ctx.db, workspaceId, slug);
+  if (!ct) throw notFound(`content type '${slug}'`);
+  return ct;
+}
+
+export async function listContentTypes(ctx: Context, actor: Actor, q: { page?: number; limit?: number; is_block?: boolean }): Promise<{ items: ContentType[]; total: number; window: OffsetPage }> {
+  const window = offsetPage(q.page, q.limit);
+  const { items, total } = await listContentTypesRows(ctx.db, actor.workspaceId, { isBlock: q.is_block, offset: window.offset, limit: window.limit });
+  return { items, total, window };
+}
+
+export async function getContentType(ctx: Context, actor: Actor, slug: string): Promise<ContentType> {
+  return requireContentType(ctx, actor.workspaceId, slug);
+}
+
+function checkDisplayField(displayField: string | null | undefined, fields: Pick<Field, 'name' | 'field_type'>[], errors: ErrorDetail[]): void {
+  if (displayField === undefined || displayField === null) return;
+  const f = fields.find((x) => x.name === displayField);
+  if (!f) errors.push({ path: 'body.display_field', message: `'${displayField}' is not a field of this content type` });
+}
+
+/** POST /content-types: 409 SLUG_TAKEN for a used slug; fields are validated like POST .../fields. */
+export async function createContentType(ctx: Context, actor: Actor, input: CreateContentTypeInput): Promise<ContentType> {
+  requireScope(actor, 'schema:write');
+  const errors: ErrorDetail[] = [];
+  const name = input.name.trim();
+  if (!name) errors.push({ path: 'body.name', message: 'must not be empty' });
+  const slug = input.slug ?? slugify(name);
+  if (!SLUG_PATTERN.test(slug)) errors.push({ path: 'body.slug', message: 'must be lowercase letters, digits and single hyphens' });
+  const now = iso(ctx.clock());
+  const id = newId();
+  const fields: Field[] = [];
+  (input.fields ?? []).forEach((fi, i) => {
+    const built = buildField(id, fi, i, now, `body.fields.${i}`);
+    errors.push(...built.errors);
+    if (built.field) {
+      if (fields.some((f) => f.name === built.field!.name)) errors.push({ path: `body.fields.${i}.name`, message: `duplicate field name '${built.field.name}'` });
+      fields.push(built.field);
+    }
+  });
+  checkDisplayField(input.display_field, fields, errors);
+  if (errors.length) throw validationError(errors);
+
+  return withTransaction(ctx.db, async (db) => {
+    if (await findContentTypeBySlug(db, actor.workspaceId, slug)) throw new AppError('SLUG_TAKEN', `content type slug '${slug}' is already used`);
+    const ct: ContentType = {
+      id,
+      workspace_id: actor.workspaceId,
+      name,
+      slug,
+      description: input.description ?? null,
+      icon: input.icon ?? null,
+      display_field: input.display_field ?? null,
+      is_block: input.is_block ?? false,
+      orderable: input.orderable ?? false,
+      fields,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertContentType(db, ct);
+    for (const f of fields) {
+      await insertField(db, f);
+      if (f.filterable || f.sortable) await syncDataIndex(db, f.name, f.field_type);
+    }
+    return ct;
+  });
+}
+
+/** PATCH /content-types/{slug}: only presentation metadata (api.md); `is_block` is refused by the schema. */
+export async function updateContentType(ctx: Context, actor: Actor, slug: string, patch: UpdateContentTypeInput): Promise<ContentType> {
+  requireScope(actor, 'schema:write');
+  return withTransaction(ctx.db, async (db) => {
+    const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
+    const errors: ErrorDetail[] = [];
+    if (patch.name !== undefined && !patch.name.trim()) errors.push({ path: 'body.name', message: 'must not be empty' });
+    checkDisplayField(patch.display_field, ct.fields, errors);
+    if (errors.length) throw validationError(errors);
+    const now = iso(ctx.clock());
+    const clean = { ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}) };
+    await updateContentTypeRow(db, ct.id, clean, now);
+    return { ...ct, ...clean, updated_at: now };
+  });
+}
+
+/** DELETE /content-types/{slug}: 409 CONTENT_TYPE_NOT_EMPTY while entries (or blocks) use it. */
+export async function deleteContentType(ctx: Context, actor: Actor, slug: string): Promise<void> {
+  requireScope(actor, 'schema:write');
+  await withTransaction(ctx.db, async (db) => {
+    const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
+    const entries = await countEntriesOfType(db, ct.id);
+    if (entries > 0) throw new AppError('CONTENT_TYPE_NOT_EMPTY', `content type '${slug}' holds ${entries} entr${entries === 1 ? 'y' : 'ies'}; delete them first`);
+    const usage = await blockUsage(db, ct.id);
+    if (usage.count > 0) throw new AppError('CONTENT_TYPE_NOT_EMPTY', `block type '${slug}' is used by ${usage.count} block(s) on ${usage.pages.length} page(s)`);
+    await deleteContentTypeRow(db, ct.id);
+    for (const f of ct.fields) if (f.filterable || f.sortable) await syncDataIndex(db, f.name, f.field_type);
+  });
+}
+
+/** GET /content-types/{slug}/block-usage (D35). */
+export async function getBlockUsage(ctx: Context, actor: Actor, slug: string): Promise<BlockUsage & { is_block: boolean }> {
+  const ct = await requireContentType(ctx, actor.workspaceId, slug);
+  return { ...(await blockUsage(ctx.db, ct.id)), is_block: ct.is_block };
+}
+

@@ -1,0 +1,191 @@
+/** SQL for content types and fields, including the expression indexes of D43 / issue item 9. */
+import { sql } from 'kysely';
+import type { Db } from '../../db/types.js';
+import { createDataIndexSql, dataFieldKind, dropDataIndexSql } from '../../db/dialect.js';
+import type { ContentType, Field, FieldType } from './model.js';
+
+type CtRow = Omit<ContentType, 'fields' | 'is_block' | 'orderable'> & { is_block: number; orderable: number };
+type FieldRow = Omit<Field, 'required' | 'is_unique' | 'localizable' | 'filterable' | 'sortable' | 'field_type'> & {
+  field_type: string;
+  required: number;
+  is_unique: number;
+  localizable: number;
+  filterable: number;
+  sortable: number;
+};
+
+export function toField(row: FieldRow): Field {
+  return {
+    ...row,
+    field_type: row.field_type as FieldType,
+    required: Boolean(row.required),
+    is_unique: Boolean(row.is_unique),
+    localizable: Boolean(row.localizable),
+    filterable: Boolean(row.filterable),
+    sortable: Boolean(row.sortable),
+  };
+}
+
+function toContentType(row: CtRow, fields: Field[]): ContentType {
+  return { ...row, is_block: Boolean(row.is_block), orderable: Boolean(row.orderable), fields };
+}
+
+/** Fields of the given content types, ordered by sort_order then name, grouped by type id. */
+export async function fieldsByContentType(db: Db, contentTypeIds: string[]): Promise<Map<string, Field[]>> {
+  const out = new Map<string, Field[]>(contentTypeIds.map((id) => [id, []]));
+  if (contentTypeIds.length === 0) return out;
+  const rows = await db.kysely
+    .selectFrom('fields')
+    .selectAll()
+    .where('content_type_id', 'in', contentTypeIds)
+    .orderBy('sort_order')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) out.get(row.content_type_id)?.push(toField(row));
+  return out;
+}
+
+async function withFields(db: Db, rows: CtRow[]): Promise<ContentType[]> {
+  const fields = await fieldsByContentType(db, rows.map((r) => r.id));
+  return rows.map((r) => toContentType(r, fields.get(r.id) ?? []));
+}
+
+export async function findContentTypeBySlug(db: Db, workspaceId: string, slug: string): Promise<ContentType | null> {
+  const row = await db.kysely.selectFrom('content_types').selectAll().where('workspace_id', '=', workspaceId).where('slug', '=', slug).executeTakeFirst();
+  return row ? (await withFields(db, [row]))[0] : null;
+}
+
+export async function findContentTypeById(db: Db, id: string): Promise<ContentType | null> {
+  const row = await db.kysely.selectFrom('content_types').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? (await withFields(db, [row]))[0] : null;
+}
+
+/** Every content type of a workspace with fields, ordered by name (schema, relation targets). */
+export async function listAllContentTypes(db: Db, workspaceId: string): Promise<ContentType[]> {
+  const rows = await db.kysely.selectFrom('content_types').selectAll().where('workspace_id', '=', workspaceId).orderBy('name').orderBy('id').execute();
+  return withFields(db, rows);
+}
+
+export interface ContentTypeListQuery {
+  isBlock?: boolean;
+  offset: number;
+  limit: number;
+}
+
+export async function listContentTypes(db: Db, workspaceId: string, q: ContentTypeListQuery): Promise<{ items: ContentType[]; total: number }> {
+  let base = db.kysely.selectFrom('content_types').where('workspace_id', '=', workspaceId);
+  if (q.isBlock !== undefined) base = base.where('is_block', '=', q.isBlock ? 1 : 0);
+  const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
+  const rows = await base.selectAll().orderBy('name').orderBy('id').offset(q.offset).limit(q.limit).execute();
+  return { items: await withFields(db, rows), total: Number(n) };
+}
+
+export async function insertContentType(db: Db, ct: ContentType): Promise<void> {
+  const { fields: _fields, ...row } = ct;
+  await db.kysely
+    .insertInto('content_types')
+    .values({ ...row, is_block: ct.is_block ? 1 : 0, orderable: ct.orderable ? 1 : 0 })
+    .execute();
+}
+
+export async function updateContentTypeRow(
+  db: Db,
+  id: string,
+  patch: Partial<Pick<ContentType, 'name' | 'description' | 'icon' | 'display_field' | 'orderable' | 'is_block'>>,
+  now: string,
+): Promise<void> {
+  const { orderable, is_block, ...rest } = patch;
+  await db.kysely
+    .updateTable('content_types')
+    .set({
+      ...rest,
+      ...(orderable === undefined ? {} : { orderable: orderable ? 1 : 0 }),
+      ...(is_block === undefined ? {} : { is_block: is_block ? 1 : 0 }),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteContentTypeRow(db: Db, id: string): Promise<void> {
+  await db.kysely.deleteFrom('content_types').where('id', '=', id).execute();
+}
+
+export async function countEntriesOfType(db: Db, contentTypeId: string): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('content_type_id', '=', contentTypeId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertField(db: Db, field: Field): Promise<void> {
+  await db.kysely
+    .insertInto('fields')
+    .values({
+      ...field,
+      required: field.required ? 1 : 0,
+      is_unique: field.is_unique ? 1 : 0,
+      localizable: field.localizable ? 1 : 0,
+      filterable: field.filterable ? 1 : 0,
+      sortable: field.sortable ? 1 : 0,
+    })
+    .execute();
+}
+
+export async function updateFieldRow(db: Db, id: string, patch: { label?: string; filterable?: boolean; sortable?: boolean; sort_order?: number }, now: string): Promise<void> {
+  const set: Record<string, unknown> = { updated_at: now };
+  if (patch.label !== undefined) set.label = patch.label;
+  if (patch.filterable !== undefined) set.filterable = patch.filterable ? 1 : 0;
+  if (patch.sortable !== undefined) set.sortable = patch.sortable ? 1 : 0;
+  if (patch.sort_order !== undefined) set.sort_order = patch.sort_order;
+  await db.kysely.updateTable('fields').set(set).where('id', '=', id).execute();
+}
+
+/**
+ * Creates or drops the expression index serving `data.<name>` for fields of this kind, so it
+ * exists exactly while some content type has such a field marked filterable or sortable.
+ */
+export async function syncDataIndex(db: Db, fieldName: string, fieldType: FieldType): Promise<void> {
+  const kind = dataFieldKind(fieldType);
+  const rows = await db.kysely
+    .selectFrom('fields')
+    .select(['field_type'])
+    .where('name', '=', fieldName)
+    .where((eb) => eb.or([eb('filterable', '=', 1), eb('sortable', '=', 1)]))
+    .execute();
+  const needed = rows.some((r) => dataFieldKind(r.field_type) === kind);
+  const ddl = needed ? createDataIndexSql(db.dialect, fieldName, fieldType) : dropDataIndexSql(fieldName, fieldType);
+  await sql.raw(ddl).execute(db.kysely);
+}
+
+/** Entries of a content type holding a (non-null) value for `fieldName` in their default data. */
+export async function countEntriesWithValue(db: Db, contentTypeId: string, fieldName: string): Promise<number> {
+  const expr = db.dialect === 'sqlite' ? sql.raw(`json_type("data", '$.${fieldName}')`) : sql.raw(`jsonb_typeof("data"->'${fieldName}')`);
+  const row = await db.kysely
+    .selectFrom('entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('content_type_id', '=', contentTypeId)
+    .where(sql`${expr}`, 'is not', null)
+    .where(sql`${expr}`, '!=', 'null')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Per locale, translations of this type's entries holding a value for `fieldName`. */
+export async function countTranslationsWithValue(db: Db, contentTypeId: string, fieldName: string): Promise<{ locale: string; count: number }[]> {
+  const expr = db.dialect === 'sqlite' ? sql.raw(`json_type("t"."data", '$.${fieldName}')`) : sql.raw(`jsonb_typeof("t"."data"->'${fieldName}')`);
+  const rows = await db.kysely
+    .selectFrom('entry_translations as t')
+    .innerJoin('entries as e', 'e.id', 't.entry_id')
+    .select(['t.locale', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('e.content_type_id', '=', contentTypeId)
+    .where(sql`${expr}`, 'is not', null)
+    .where(sql`${expr}`, '!=', 'null')
+    .groupBy('t.locale')
+    .orderBy('t.locale')
+    .execute();
+  return rows.map((r) => ({ locale: r.locale, count: Number(r.n) }));
+}
