@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: delivery throughput of Quire against a bare Fastify route serving the same
+ * bytes, in the same run (ratios, not absolute targets). Not part of the test suite.
+ *
+ * What it does (issue 2 item 14):
+ *  1. starts Quire (compiled, `dist/`) on a fresh embedded SQLite database in a temp DATA_DIR
+ *     (or on PostgreSQL with BENCH_DATABASE_URL=postgres://…), as a child process;
+ *  2. bootstraps a workspace (en + de) and seeds, over the management API, 50 authors and
+ *     1,000 published posts (10 fields, one relation to an author, de translations);
+ *  3. runs autocannon (20 connections, BENCH_DURATION seconds, default 10) against
+ *     GET /api/v1/public/entries?type=post&limit=10&locale=de and GET /entries/{slug}?locale=de;
+ *  4. starts a bare Fastify server returning the same bytes and measures it the same way;
+ *  5. prints req/s, p50, p99, the ratio to bare Fastify and the server's peak RSS (VmHWM).
+ * Scenarios can be chosen with BENCH_ONLY=list,slug.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
+
+function waitForLine(child, pattern, timeoutMs = 30_000) {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`timeout waiting for ${pattern}; output so far:\n${buf}`)), timeoutMs);
+    const onData = (d) => {
+      buf += d.toString();
+      const m = pattern.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`process exited with ${code}:\n${buf}`)));
+  });
+}
+
+async function waitReady(base) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      const r = await fetch(`${base}/readyz`);
+      if (r.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not become ready');
+}
+
+function peakRssMiB(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = /VmHWM:\s+(\d+) kB/.exec(status);
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function api(base, key, method, url, body) {
+  const res = await fetch(base + url, {
+    method,
+    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function seed(base, keys) {
+  const M = '/api/v1/manage';
+  await api(base, keys.management, 'POST', `${M}/content-types`, {
+    name: 'Author', slug: 'author', display_field: 'name',
+    fields: [{ name: 'name', field_type: 'text', required: true }, { name: 'bio', field_type: 'textarea', localizable: true }],
+  });
+  const text = (i, lang) => ({ nodeType: 'document', data: {}, content: [{ nodeType: 'paragraph', data: {}, content: [{ nodeType: 'text', value: `${lang} body of post ${i}.`, marks: [], data: {} }] }] });
+  await api(base, keys.management, 'POST', `${M}/content-types`, {
+    name: 'Post', slug: 'post', display_field: 'title',
+    fields: [
+      { name: 'title', field_type: 'text', required: true, localizable: true },
+      { name: 'summary', field_type: 'textarea', localizable: true },
+      { name: 'body', field_type: 'rich_text', localizable: true },
+      { name: 'views', field_type: 'integer', sortable: true },
+      { name: 'rating', field_type: 'number' },
+      { name: 'featured', field_type: 'boolean', filterable: true },
+      { name: 'published_on', field_type: 'date' },
+      { name: 'category', field_type: 'select', options: '["news","guides","releases"]', filterable: true },
+      { name: 'website', field_type: 'url' },
+      { name: 'author', field_type: 'relation', options: '["author"]' },
+    ],
+  });
+  const authors = [];
+  for (let i = 0; i < 50; i++) {
+    const r = await api(base, keys.management, 'POST', `${M}/content-types/author/entries`, {
+      data: { name: `Author ${i}`, bio: `Writes about topic ${i}.` },
+      translations: { de: { data: { bio: `Schreibt über Thema ${i}.` } } },
+    });
+    authors.push(r.data);
+    await api(base, keys.management, 'PATCH', `${M}/content-types/author/entries/${r.data.slug}/publish`);
+  }
+  const slugs = [];
+  for (let i = 0; i < 1000; i++) {
+    const r = await api(base, keys.management, 'POST', `${M}/content-types/post/entries`, {
+      data: {
+        title: `Post number ${i}`, summary: `Summary of post ${i}`, body: text(i, 'English'), views: (i * 7919) % 10000,
+        rating: (i % 50) / 10, featured: i % 7 === 0, published_on: '2026-01-15', category: ['news', 'guides', 'releases'][i % 3],
+        website: `https://example.com/posts/${i}`, author: authors[i % authors.length].id,
+      },
+      translations: { de: { data: { title: `Beitrag Nummer ${i}`, summary: `Zusammenfassung ${i}`, body: text(i, 'Deutscher') } } },
+    });
+    slugs.push(r.data.slug);
+    await api(base, keys.management, 'PATCH', `${M}/content-types/post/entries/${r.data.slug}/publish`);
+  }
+  return slugs;
+}
+
+function cannon(url, headers) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration, headers, pipelining: 1 }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+function summarize(result) {
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + (result.non2xx ?? 0),
+  };
+}
+
+async function startBare(body) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-bare-'));
+  const file = path.join(dir, 'body.json');
+  fs.writeFileSync(file, body);
+  const script = `
+    import Fastify from 'fastify';
+    import fs from 'node:fs';
+    const body = fs.readFileSync(${JSON.stringify(file)});
+    const app = Fastify({ logger: false });
+    app.get('/*', async (req, reply) => reply.type('application/json; charset=utf-8').send(body));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    console.log('BARE_LISTENING ' + app.server.address().port);
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [, port] = await waitForLine(child, /BARE_LISTENING (\d+)/);
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(root, 'dist/src/server.js'))) throw new Error('run `npm run build` first (npm run bench does)');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUIRE_DEMO: '0' };
+  delete env.DATABASE_URL;
+  if (process.env.BENCH_DATABASE_URL) env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
+
+  const { bootstrap } = await import(path.join(root, 'dist/src/modules/auth/operations.js'));
+  const { loadConfig } = await import(path.join(root, 'dist/src/config.js'));
+  const { createDb } = await import(path.join(root, 'dist/src/db/create-db.js'));
+  const { createContext } = await import(path.join(root, 'dist/src/context.js'));
+  const config = loadConfig(env);
+  const db = await createDb(config);
+  const ctx = await createContext(config, db);
+  const keys = (await bootstrap(ctx, { slug: `bench-${Date.now()}`, name: 'Bench', default_locale: 'en', locales: ['en', 'de'] })).keys;
+  await db.close();
+
+  const server = spawn(process.execPath, [path.join(root, 'dist/src/server.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitReady(base);
+    const t0 = Date.now();
+    const slugs = await seed(base, keys);
+    console.log(`seeded 50 authors + 1,000 posts in ${((Date.now() - t0) / 1000).toFixed(1)} s (${config.databaseUrl ? 'postgres' : 'sqlite'})`);
+
+    const scenarios = [
+      { name: 'list', url: '/api/v1/public/entries?type=post&limit=10&locale=de' },
+      { name: 'slug', url: `/api/v1/public/entries/${slugs[500]}?type=post&locale=de` },
+    ].filter((s) => !only || only.has(s.name));
+
+    const rows = [];
+    for (const s of scenarios) {
+      const sample = await fetch(base + s.url, { headers: { 'x-api-key': keys.delivery } });
+      const bytes = Buffer.from(await sample.arrayBuffer());
+      if (!sample.ok) throw new Error(`${s.url} → ${sample.status} ${bytes}`);
+      await cannon(base + s.url, { 'x-api-key': keys.delivery }); // warm-up run, discarded
+      const quire = summarize(await cannon(base + s.url, { 'x-api-key': keys.delivery }));
+      const bare = await startBare(bytes);
+      let baseline;
+      try {
+        baseline = summarize(await cannon(bare.base + s.url, {}));
+      } finally {
+        bare.child.kill();
+      }
+      rows.push({ scenario: s.name, bytes: bytes.length, ...quire, bare_rps: baseline.rps, ratio: +(quire.rps / baseline.rps).toFixed(3) });
+    }
+    const rss = peakRssMiB(server.pid);
+    console.log(`\nQuire delivery benchmark: ${connections} connections, ${duration} s per run, ${os.cpus().length} cores, node ${process.version}`);
+    console.table(rows);
+    console.log(`Quire server peak RSS: ${rss === null ? 'n/a' : rss.toFixed(1) + ' MiB'}`);
+    console.log(JSON.stringify({ results: rows, peak_rss_mib: rss }));
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench failed: ${err.message}`);
+  process.exit(1);
+});
