@@ -5,13 +5,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from '../../../context.js';
 import { registerAuth } from '../../auth-hooks.js';
+import { registerIdempotency } from '../../idempotency.js';
 import { contentTypeRoutes } from './content-types.js';
 import { fieldRoutes } from './fields.js';
+import { entryRoutes } from './entries.js';
 
 export function managementRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
     registerAuth(app, ctx, 'management');
+    registerIdempotency(app, ctx);
     await contentTypeRoutes(app, ctx);
     await fieldRoutes(app, ctx);
+    await entryRoutes(app, ctx);
   };
 }

@@ -1,0 +1,86 @@
+/**
+ * Wire schemas of entries (api.md "Entry", "Entries"; DECISIONS.md D1, D2, D23, D34).
+ * `data` and `translations` of write bodies are declared loosely here (their D2 forms are
+ * checked by the entries module, which names the exact field in each error).
+ */
+import { Type } from '@sinclair/typebox';
+import { STATUSES, VERBS, type Status } from '../../modules/publishing/states.js';
+import { NullableTimestamp, PageQuery, SlugParam, Timestamp, Uuid } from './common.js';
+
+export const EntryTranslationSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    entry_id: Uuid,
+    locale: Type.String(),
+    data: Type.String({ description: 'JSON-encoded object of the localized field values' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'EntryTranslation' },
+);
+
+export const EntrySchema = Type.Object(
+  {
+    id: Uuid,
+    content_type_id: Uuid,
+    workspace_id: Uuid,
+    slug: Type.String(),
+    status: Type.String({ enum: [...STATUSES] }),
+    data: Type.String({ description: 'JSON-encoded object of default-locale field values' }),
+    translations: Type.Array(EntryTranslationSchema),
+    position: Type.Integer(),
+    publish_at: NullableTimestamp,
+    published_at: NullableTimestamp,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    created_by: Type.Union([Type.Integer(), Type.Null()]),
+    updated_by: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { title: 'Entry' },
+);
+
+const DataInput = Type.Unknown({
+  description: 'Field values: an object, or the same object JSON-encoded as a string',
+});
+const TranslationsInput = Type.Unknown({
+  description: 'Localized values: {"de": {"data": {...}}} keyed by locale, or [{"locale": "de", "data": {...}}]',
+});
+
+export const EntryWriteBody = Type.Object(
+  {
+    slug: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    data: DataInput,
+    translations: Type.Optional(TranslationsInput),
+  },
+  { additionalProperties: false },
+);
+
+export const ScheduleBody = Type.Object({ publish_at: Type.String({ description: 'ISO 8601 time in the future' }) }, { additionalProperties: false });
+
+export const BulkActionBody = Type.Object(
+  {
+    action: Type.String({ enum: [...VERBS] }),
+    ids: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 100 }),
+    publish_at: Type.Optional(Type.String({ description: 'required with action schedule' })),
+  },
+  { additionalProperties: false },
+);
+
+export const BulkDeleteBody = Type.Object({ ids: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 100 }) }, { additionalProperties: false });
+
+export const EntryReorderBody = Type.Object({ order: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20000 }) }, { additionalProperties: false });
+
+const BulkItem = Type.Object({ id: Type.String(), reason: Type.Union([Type.String(), Type.Null()]) });
+export const BulkResultSchema = Type.Object({ succeeded: Type.Array(BulkItem), failed: Type.Array(BulkItem) }, { title: 'BulkResult' });
+
+export const EntryListQuery = Type.Object(
+  {
+    ...PageQuery,
+    status: Type.Optional(Type.Unsafe<Status>(Type.String({ enum: [...STATUSES] }))),
+    sort: Type.Optional(Type.String({ maxLength: 100, description: '<field>:asc|desc' })),
+  },
+  { additionalProperties: false },
+);
+
+export const TypeParams = Type.Object({ slug: SlugParam });
+export const EntryParams = Type.Object({ slug: SlugParam, entry_slug: SlugParam });

@@ -1,0 +1,306 @@
+/**
+ * Entry operations (api.md "Entries"; DECISIONS.md D2, D5, D21, D22, D24, D26, D31, D34, D36):
+ * list, get, create, update (PUT), delete, duplicate and reorder. State changes live in
+ * publishing.ts, bulk actions in bulk.ts. Plain functions of (ctx, actor, …) used by the HTTP
+ * routes, the importer, the demo seeding and tests. Every write runs in one transaction, bumps
+ * the entry's `version` (its ETag) and records `updated_by`.
+ *
+ * Scopes: writes need `content:write`; reads need a valid management key only (D11).
+ * Entries belong to content types that are not block types (block content lives in pages).
+ */
+import type { Context } from '../../context.js';
+import { withTransaction } from '../../db/transaction.js';
+import { AppError, invalid, notFound } from '../../errors.js';
+import { isUuid, newId } from '../../lib/ids.js';
+import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
+import { iso } from '../../lib/time.js';
+import { requireScope } from '../auth/operations.js';
+import type { Actor } from '../auth/permissions.js';
+import type { ContentType } from '../content-types/model.js';
+import { assertCompleteOrder } from '../content-types/fields.js';
+import { requireContentType } from '../content-types/operations.js';
+import { checkIfMatch } from '../publishing/preconditions.js';
+import { effectiveStatus, type Status } from '../publishing/states.js';
+import { findWorkspaceById, type Workspace } from '../workspaces/repository.js';
+import { assertSlugFree, assertUniqueValues, deriveSlug, nextFreeSlug, prepareContent, slugProblem } from './content.js';
+import type { Entry } from './model.js';
+import {
+  deleteEntryRow,
+  entryExists,
+  entryPositions,
+  findEntry,
+  findEntryForUpdate,
+  insertEntryRow,
+  listEntryRows,
+  lockContentType,
+  maxPosition,
+  replaceTranslations,
+  updateEntryRow,
+  type EntryListQuery,
+  type EntryRef,
+} from './repository.js';
+
+export type { EntryRef } from './repository.js';
+
+/** Options of writes to one existing entry. */
+export interface WriteOptions {
+  /** Raw `If-Match` header: 412 PRECONDITION_FAILED unless it names the current ETag (D5). */
+  ifMatch?: string;
+}
+
+/** Body of POST and PUT (D2 forms accepted for data and translations). */
+export interface EntryWriteInput {
+  slug?: string;
+  data: unknown;
+  /** Object keyed by locale or array of {locale, data}; on PUT, absent keeps the current ones. */
+  translations?: unknown;
+}
+
+/** POST input; `id` is for the importer and demo seeding only (not accepted over HTTP). */
+export interface CreateEntryInput extends EntryWriteInput {
+  id?: string;
+}
+
+export interface ListEntriesQuery {
+  page?: number;
+  limit?: number;
+  status?: Status;
+  /** `<field>:<asc|desc>` with created_at, updated_at, published_at, slug, position (orderable types) or a sortable field. */
+  sort?: string;
+}
+
+/** 404 unless the content type exists in the workspace; 400 for a block type (no entries). */
+export async function requireEntryType(ctx: Context, workspaceId: string, slug: string): Promise<ContentType> {
+  const ct = await requireContentType(ctx, workspaceId, slug);
+  if (ct.is_block) throw invalid('params.slug', `'${slug}' is a block type: its content lives in page blocks, not entries`);
+  return ct;
+}
+
+/** The actor's workspace (locales for translations). */
+export async function requireWorkspaceOf(ctx: Context, actor: Actor): Promise<Workspace> {
+  const ws = await findWorkspaceById(ctx.db, actor.workspaceId);
+  if (!ws) throw notFound('workspace');
+  return ws;
+}
+
+export function entryNotFound(ct: ContentType, ref: EntryRef): AppError {
+  return notFound('id' in ref ? `entry '${ref.id}' of content type '${ct.slug}'` : `entry '${ref.slug}' of content type '${ct.slug}'`);
+}
+
+/** The entry as clients see it now: a due scheduled entry is published (D21). */
+function present(ctx: Context, entry: Entry): Entry {
+  return effectiveStatus(entry, ctx.clock());
+}
+
+function parseSort(ct: ContentType, sort: string | undefined): Pick<EntryListQuery, 'sort' | 'direction'> {
+  if (sort === undefined || sort === '') {
+    return ct.orderable ? { sort: { column: 'position' }, direction: 'asc' } : { sort: { column: 'created_at' }, direction: 'desc' };
+  }
+  const m = /^([A-Za-z0-9_]+):(asc|desc)$/.exec(sort);
+  if (!m) throw invalid('query.sort', 'must be <field>:asc or <field>:desc');
+  const [, name, dir] = m;
+  const direction = dir as 'asc' | 'desc';
+  if (name === 'created_at' || name === 'updated_at' || name === 'published_at' || name === 'slug') return { sort: { column: name }, direction };
+  if (name === 'position') {
+    if (!ct.orderable) throw invalid('query.sort', `position sorts orderable content types only; '${ct.slug}' is not orderable`);
+    return { sort: { column: 'position' }, direction };
+  }
+  const field = ct.fields.find((f) => f.name === name);
+  if (field?.sortable) return { sort: { field: field.name, fieldType: field.field_type }, direction };
+  throw invalid('query.sort', `cannot sort by '${name}': use created_at, updated_at, published_at, slug${ct.orderable ? ', position' : ''} or a sortable field`);
+}
+
+/** GET …/entries: every status (or one, by `status`), offset pagination (api.md "Pagination"). */
+export async function listEntries(ctx: Context, actor: Actor, typeSlug: string, q: ListEntriesQuery = {}): Promise<{ items: Entry[]; total: number; window: OffsetPage }> {
+  const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
+  const window = offsetPage(q.page, q.limit);
+  const { sort, direction } = parseSort(ct, q.sort);
+  const { items, total } = await listEntryRows(ctx.db, {
+    contentTypeId: ct.id,
+    status: q.status,
+    now: iso(ctx.clock()),
+    sort,
+    direction,
+    offset: window.offset,
+    limit: window.limit,
+  });
+  return { items: items.map((e) => present(ctx, e)), total, window };
+}
+
+/** GET …/entries/{entry_slug} (or by id for the importer). 404 when absent. */
+export async function getEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef): Promise<Entry> {
+  const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
+  const entry = await findEntry(ctx.db, ct.id, ref);
+  if (!entry) throw entryNotFound(ct, ref);
+  return present(ctx, entry);
+}
+
+/**
+ * POST …/entries: a draft at the end of the type's order. Required fields are not enforced yet
+ * (D22). 400 for invalid data, 409 SLUG_TAKEN / UNIQUE_VIOLATION.
+ */
+export async function createEntry(ctx: Context, actor: Actor, typeSlug: string, input: CreateEntryInput): Promise<Entry> {
+  requireScope(actor, 'content:write');
+  if (input.id !== undefined && !isUuid(input.id)) throw invalid('id', 'must be a uuid');
+  if (input.slug !== undefined) {
+    const problem = slugProblem(input.slug);
+    if (problem) throw invalid('body.slug', problem);
+  }
+  return withTransaction(ctx.db, async (db) => {
+    const tx = { ...ctx, db };
+    const ct = await requireEntryType(tx, actor.workspaceId, typeSlug);
+    const ws = await requireWorkspaceOf(tx, actor);
+    const content = await prepareContent(db, ws, ct, input, { requireRequired: false });
+    await lockContentType(db, ct.id);
+    const id = input.id?.toLowerCase() ?? newId();
+    if (input.id !== undefined && (await entryExists(db, id))) throw invalid('id', `an entry with id '${id}' already exists`);
+    await assertUniqueValues(db, ct, content.data, null);
+    let slug: string;
+    if (input.slug !== undefined) {
+      await assertSlugFree(db, ct, input.slug, null);
+      slug = input.slug;
+    } else {
+      slug = await deriveSlug(db, ct, content.data, id);
+    }
+    const now = iso(ctx.clock());
+    await insertEntryRow(db, {
+      id,
+      workspace_id: ws.id,
+      content_type_id: ct.id,
+      slug,
+      status: 'draft',
+      data: content.data,
+      position: (await maxPosition(db, ct.id)) + 1,
+      publish_at: null,
+      published_at: null,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+      created_by: actor.userId,
+      updated_by: actor.userId,
+    });
+    if (content.translations?.length) await replaceTranslations(db, id, content.translations, now);
+    const created = await findEntry(db, ct.id, { id });
+    if (!created) throw new Error('entry vanished after insert');
+    return created;
+  });
+}
+
+/**
+ * PUT …/entries/{entry_slug}: replaces `data` (and `translations` when given; absent keeps them),
+ * optionally renames the slug. The status stays (D24: a published entry stays published and the
+ * change is live); a published or scheduled entry must keep its required fields (D22).
+ */
+export async function updateEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, input: EntryWriteInput, opts: WriteOptions = {}): Promise<Entry> {
+  requireScope(actor, 'content:write');
+  if (input.slug !== undefined) {
+    const problem = slugProblem(input.slug);
+    if (problem) throw invalid('body.slug', problem);
+  }
+  return withTransaction(ctx.db, async (db) => {
+    const tx = { ...ctx, db };
+    const ct = await requireEntryType(tx, actor.workspaceId, typeSlug);
+    await lockContentType(db, ct.id);
+    const stored = await findEntryForUpdate(db, ct.id, ref);
+    if (!stored) throw entryNotFound(ct, ref);
+    checkIfMatch(opts.ifMatch, stored);
+    const now = ctx.clock();
+    const current = effectiveStatus(stored, now);
+    const ws = await requireWorkspaceOf(tx, actor);
+    const requireRequired = current.status === 'published' || current.status === 'scheduled';
+    const content = await prepareContent(db, ws, ct, input, { requireRequired });
+    await assertUniqueValues(db, ct, content.data, stored.id);
+    if (input.slug !== undefined && input.slug !== stored.slug) await assertSlugFree(db, ct, input.slug, stored.id);
+    const at = iso(now);
+    await updateEntryRow(db, stored.id, {
+      slug: input.slug ?? stored.slug,
+      data: content.data,
+      // A due scheduled entry is written as the published entry it already is (D21).
+      status: current.status,
+      published_at: current.published_at,
+      publish_at: current.publish_at,
+      version: stored.version + 1,
+      updated_at: at,
+      updated_by: actor.userId,
+    });
+    if (content.translations !== undefined) await replaceTranslations(db, stored.id, content.translations, at);
+    const updated = await findEntry(db, ct.id, { id: stored.id });
+    if (!updated) throw new Error('entry vanished after update');
+    return updated;
+  });
+}
+
+/** DELETE …/entries/{entry_slug}: removes the entry and its translations. */
+export async function deleteEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, opts: WriteOptions = {}): Promise<void> {
+  requireScope(actor, 'content:write');
+  await withTransaction(ctx.db, async (db) => {
+    const ct = await requireEntryType({ ...ctx, db }, actor.workspaceId, typeSlug);
+    const stored = await findEntryForUpdate(db, ct.id, ref);
+    if (!stored) throw entryNotFound(ct, ref);
+    checkIfMatch(opts.ifMatch, stored);
+    await deleteEntryRow(db, stored.id);
+  });
+}
+
+/**
+ * POST …/entries/{entry_slug}/duplicate (D26): a new draft with slug `<slug>-copy` (then
+ * `-copy-2` …), the same data and translations, appended last. Values of `is_unique` fields are
+ * left out of the copy, since two entries cannot share them; the copy is a draft, so it may lack
+ * them until edited.
+ */
+export async function duplicateEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef): Promise<Entry> {
+  requireScope(actor, 'content:write');
+  return withTransaction(ctx.db, async (db) => {
+    const ct = await requireEntryType({ ...ctx, db }, actor.workspaceId, typeSlug);
+    await lockContentType(db, ct.id);
+    const source = await findEntry(db, ct.id, ref);
+    if (!source) throw entryNotFound(ct, ref);
+    const unique = new Set(ct.fields.filter((f) => f.is_unique).map((f) => f.name));
+    const data = Object.fromEntries(Object.entries(source.data).filter(([k]) => !unique.has(k)));
+    const id = newId();
+    const now = iso(ctx.clock());
+    await insertEntryRow(db, {
+      id,
+      workspace_id: source.workspace_id,
+      content_type_id: ct.id,
+      slug: await nextFreeSlug(db, ct.id, `${source.slug}-copy`),
+      status: 'draft',
+      data,
+      position: (await maxPosition(db, ct.id)) + 1,
+      publish_at: null,
+      published_at: null,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+      created_by: actor.userId,
+      updated_by: actor.userId,
+    });
+    if (source.translations.length) await replaceTranslations(db, id, source.translations.map((t) => ({ locale: t.locale, data: t.data })), now);
+    const copy = await findEntry(db, ct.id, { id });
+    if (!copy) throw new Error('entry vanished after insert');
+    return copy;
+  });
+}
+
+/**
+ * PATCH …/entries/reorder (D34, D36): `order` lists every entry id of the type exactly once;
+ * positions become 0, 1, 2 … in that order. 400 for a type that is not orderable or an
+ * incomplete list.
+ */
+export async function reorderEntries(ctx: Context, actor: Actor, typeSlug: string, order: string[]): Promise<void> {
+  requireScope(actor, 'content:write');
+  await withTransaction(ctx.db, async (db) => {
+    const ct = await requireEntryType({ ...ctx, db }, actor.workspaceId, typeSlug);
+    if (!ct.orderable) throw invalid('params.slug', `content type '${ct.slug}' is not orderable; make it orderable to reorder its entries`);
+    await lockContentType(db, ct.id);
+    const current = await entryPositions(db, ct.id);
+    assertCompleteOrder(order, current.map((e) => e.id), 'body.order');
+    const byId = new Map(current.map((e) => [e.id, e]));
+    const now = iso(ctx.clock());
+    for (let i = 0; i < order.length; i++) {
+      const e = byId.get(order[i])!;
+      if (e.position === i) continue;
+      await updateEntryRow(db, e.id, { position: i, version: e.version + 1, updated_at: now, updated_by: actor.userId });
+    }
+  });
+}
