@@ -29,7 +29,7 @@ export async function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, 
       await db.kysely.connection().execute(async (conn) => {
         await sql`select pg_advisory_lock(7216401)`.execute(conn);
         try {
-          await migrateToLatest(conn, 'postgres');
+          await migrateToLatest(conn, 'postgres', options.pgSchema);
         } finally {
           await sql`select pg_advisory_unlock(7216401)`.execute(conn);
         }

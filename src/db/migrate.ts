@@ -29,8 +29,10 @@ class StaticProvider implements MigrationProvider {
 }
 
 /** Brings the schema up to date; throws with the failing migration's error. */
-export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, pgSchema?: string): Promise<void> {
+  // With a schema per database (tests, multi-tenant hosting), Kysely must look for its own
+  // bookkeeping tables in that schema, not in any schema of the search path.
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
