@@ -45,6 +45,23 @@ export async function findMembershipRole(db: Db, workspaceId: string, userId: nu
   return (row?.role as Role | undefined) ?? null;
 }
 
+/**
+ * The workspace's first owner (by membership date): the default creator of CLI keys and the
+ * user the importer and the demo seeding act for. Null when the workspace has no owner.
+ */
+export async function findWorkspaceOwner(db: Db, workspaceId: string): Promise<User | null> {
+  const row = await db.kysely
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .selectAll('u')
+    .where('m.workspace_id', '=', workspaceId)
+    .where('m.role', '=', 'owner')
+    .orderBy('m.created_at')
+    .orderBy('u.id')
+    .executeTakeFirst();
+  return row ?? null;
+}
+
 /** Creates or changes a membership (one per user and workspace). */
 export async function upsertMembership(db: Db, workspaceId: string, userId: number, role: Role, now: string): Promise<void> {
   await db.kysely
