@@ -1,0 +1,279 @@
+/**
+ * Contentful entries and assets → Quire entries and media records (issue 2 item 10; DECISIONS.md
+ * D2, D30, D33, D61). Pure functions over the export and the schema plan; the writer
+ * (src/modules/import/contentful/writer.ts) turns the result into operations.
+ *
+ * Entries: ids are derived from the workspace and the Contentful id (`entry:<id>`), so a second
+ * import finds the same rows. Values of the export's default locale go to `data`; other locales
+ * become translations of localizable fields only (api.md "Localization rules"). Rich text
+ * documents pass through as they are; a Link becomes the Quire id of its target (a link to
+ * something absent from the export is dropped with a warning); Location `{lat, lon}` stays JSON.
+ * An entry whose export carries `sys.publishedVersion` is to be published.
+ *
+ * Assets: media records pointing at the original file (`https:` + file.url, no download), with
+ * the export's content type as mime_type, size, image width/height, title as alt_text and the
+ * original file name. Ids are derived from `asset:<id>`.
+ */
+import { derivedId } from '../../../lib/ids.js';
+import { isPlainObject } from '../../../lib/json.js';
+import { iso } from '../../../lib/time.js';
+import { slugify } from '../../content-types/operations.js';
+import type { EntryData } from '../../entries/model.js';
+import type { CfAsset, CfEntry, ContentfulExport } from './export.js';
+import type { PlannedContentType, PlannedField, SchemaPlan } from './schema-mapping.js';
+
+/** How export locales land in the workspace: the export default becomes the workspace default. */
+export interface LocaleMapping {
+  exportDefault: string;
+  workspaceDefault: string;
+  /** Export locale codes other than the default, kept under their own code. */
+  others: string[];
+}
+
+export interface PlannedEntry {
+  cfId: string;
+  id: string;
+  typeSlug: string;
+  /** Slug before per-type de-duplication (see assignSlugs). */
+  baseSlug: string;
+  data: EntryData;
+  /** Translations by workspace locale (localizable fields only). */
+  translations: Record<string, EntryData>;
+  published: boolean;
+  /** Ids of the entries this one links to, in data or translations. */
+  references: string[];
+}
+
+export interface PlannedAsset {
+  cfId: string;
+  id: string;
+  url: string;
+  mime_type: string;
+  width: number | null;
+  height: number | null;
+  alt_text: string | null;
+  filename: string;
+  original_name: string;
+  size: number;
+}
+
+export interface ContentPlan {
+  entries: PlannedEntry[];
+  assets: PlannedAsset[];
+  warnings: string[];
+}
+
+export const entryIdFor = (workspaceId: string, cfId: string) => derivedId(workspaceId, `entry:${cfId}`);
+export const assetIdFor = (workspaceId: string, cfId: string) => derivedId(workspaceId, `asset:${cfId}`);
+
+/** The value of a per-locale map for `locale`, else for the first locale that has one. */
+function localized<T>(values: Record<string, T> | undefined, locale: string): T | undefined {
+  if (!values) return undefined;
+  if (values[locale] !== undefined) return values[locale];
+  return Object.values(values).find((v) => v !== undefined && v !== null);
+}
+
+function positiveInt(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
+}
+
+/** A media record for an asset, or null (with a warning) when it has no file URL. */
+export function planAsset(asset: CfAsset, workspaceId: string, exportDefault: string, warnings: string[]): PlannedAsset | null {
+  const file = localized(asset.fields.file, exportDefault);
+  if (!isPlainObject(file) || typeof file.url !== 'string' || !file.url) {
+    warnings.push(`asset '${asset.sys.id}' has no file URL and is skipped`);
+    return null;
+  }
+  const url = file.url.startsWith('//') ? `https:${file.url}` : /^https?:\/\//.test(file.url) ? file.url : `https://${file.url.replace(/^\/+/, '')}`;
+  const fromUrl = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || asset.sys.id;
+  const name = typeof file.fileName === 'string' && file.fileName ? file.fileName : fromUrl;
+  const title = localized(asset.fields.title, exportDefault);
+  const image = isPlainObject(file.details) && isPlainObject(file.details.image) ? file.details.image : {};
+  return {
+    cfId: asset.sys.id,
+    id: assetIdFor(workspaceId, asset.sys.id),
+    url,
+    mime_type: typeof file.contentType === 'string' && file.contentType ? file.contentType : 'application/octet-stream',
+    width: positiveInt(image.width),
+    height: positiveInt(image.height),
+    alt_text: typeof title === 'string' && title ? title : null,
+    filename: name,
+    original_name: name,
+    size: positiveInt(isPlainObject(file.details) ? file.details.size : undefined) ?? 0,
+  };
+}
+
+/** `2024-05-01` or `2024-05-01T10:00` (Contentful dates may omit the zone: UTC) → ISO with ms. */
+export function toIsoDatetime(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  let text = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) text += 'T00:00:00Z';
+  else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)) text += 'Z';
+  const d = new Date(text);
+  return Number.isNaN(d.getTime()) ? undefined : iso(d);
+}
+
+interface LinkResolver {
+  entry(cfId: string): string | undefined;
+  asset(cfId: string): string | undefined;
+}
+
+function linkId(value: unknown, linkType: 'Entry' | 'Asset'): string | undefined {
+  if (!isPlainObject(value) || !isPlainObject(value.sys)) return undefined;
+  const sys = value.sys;
+  return sys.type === 'Link' && sys.linkType === linkType && typeof sys.id === 'string' ? sys.id : undefined;
+}
+
+/**
+ * The Quire value of one Contentful field value, or undefined when there is none to store.
+ * `onDangling` is told about links whose target is not in the export.
+ */
+export function mapValue(field: PlannedField, value: unknown, links: LinkResolver, onDangling: (what: string) => void): unknown {
+  if (value === null || value === undefined) return undefined;
+  const resolve = (v: unknown, kind: 'Entry' | 'Asset'): string | undefined => {
+    const cfId = linkId(v, kind);
+    if (cfId === undefined) return undefined;
+    const id = kind === 'Entry' ? links.entry(cfId) : links.asset(cfId);
+    if (id === undefined) onDangling(`${kind.toLowerCase()} '${cfId}'`);
+    return id;
+  };
+  switch (field.input.field_type) {
+    case 'text':
+      // A Symbol is one line in every Contentful editor; stray line breaks become spaces.
+      return typeof value === 'string' ? value.replace(/\s*[\r\n]+\s*/g, ' ') : undefined;
+    case 'textarea':
+      return typeof value === 'string' ? value : undefined;
+    case 'rich_text':
+      return isPlainObject(value) ? value : undefined;
+    case 'integer':
+      return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : undefined;
+    case 'datetime':
+      return toIsoDatetime(value);
+    case 'json':
+      return value;
+    case 'relation':
+      return resolve(value, 'Entry');
+    case 'media':
+      return resolve(value, 'Asset');
+    case 'multi_select':
+      return Array.isArray(value) ? [...new Set(value.filter((s): s is string => typeof s === 'string'))] : undefined;
+    case 'relation_list':
+    case 'media_list': {
+      if (!Array.isArray(value)) return undefined;
+      const kind = field.input.field_type === 'relation_list' ? 'Entry' : 'Asset';
+      return [...new Set(value.map((v) => resolve(v, kind)).filter((id): id is string => id !== undefined))];
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The workspace locale for an export locale, or null when it must be left out. */
+function targetLocale(code: string, locales: LocaleMapping): string | null {
+  if (code === locales.exportDefault) return locales.workspaceDefault;
+  if (code === locales.workspaceDefault) return null;
+  return locales.others.includes(code) ? code : null;
+}
+
+/** A slug candidate: the `slug` field, else the display field's value, else the Contentful id. */
+function baseSlug(ct: PlannedContentType, data: EntryData, cfId: string): string {
+  for (const name of [ct.slugField, ct.display_field]) {
+    const v = name ? data[name] : undefined;
+    const s = typeof v === 'string' || typeof v === 'number' ? slugify(String(v)) : '';
+    if (s) return s;
+  }
+  return cfId.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'entry';
+}
+
+/** Plans one entry; null when its content type is not part of the plan. */
+export function planEntry(
+  entry: CfEntry,
+  ct: PlannedContentType,
+  workspaceId: string,
+  locales: LocaleMapping,
+  links: LinkResolver,
+  warnings: string[],
+): PlannedEntry {
+  const data: EntryData = {};
+  const translations: Record<string, EntryData> = {};
+  const references = new Set<string>();
+  for (const field of ct.fields) {
+    const perLocale = entry.fields[field.cfId];
+    if (!isPlainObject(perLocale)) continue;
+    for (const [code, raw] of Object.entries(perLocale)) {
+      const locale = targetLocale(code, locales);
+      if (locale === null) continue;
+      const isDefault = locale === locales.workspaceDefault;
+      // Only localizable fields have translations (api.md "Localization rules").
+      if (!isDefault && !field.input.localizable) continue;
+      const value = mapValue(field, raw, links, (what) =>
+        warnings.push(`entry '${entry.sys.id}' (${ct.slug}.${field.input.name}, ${code}) links ${what}, which is not in the export; the link is dropped`),
+      );
+      if (value === undefined) continue;
+      if (field.input.field_type === 'relation') references.add(value as string);
+      if (field.input.field_type === 'relation_list') for (const id of value as string[]) references.add(id);
+      if (isDefault) data[field.input.name] = value;
+      else (translations[locale] ??= {})[field.input.name] = value;
+    }
+  }
+  return {
+    cfId: entry.sys.id,
+    id: entryIdFor(workspaceId, entry.sys.id),
+    typeSlug: ct.slug,
+    baseSlug: baseSlug(ct, data, entry.sys.id),
+    data,
+    translations,
+    published: typeof entry.sys.publishedVersion === 'number',
+    references: [...references],
+  };
+}
+
+/** Plans every asset and entry of the export against the schema plan. */
+export function planContent(exp: ContentfulExport, schema: SchemaPlan, workspaceId: string, locales: LocaleMapping): ContentPlan {
+  const warnings: string[] = [];
+  const assets: PlannedAsset[] = [];
+  for (const a of exp.assets) {
+    const planned = planAsset(a, workspaceId, locales.exportDefault, warnings);
+    if (planned) assets.push(planned);
+  }
+  const assetIds = new Map(assets.map((a) => [a.cfId, a.id]));
+  const types = new Map(schema.contentTypes.map((ct) => [ct.cfId, ct]));
+  const entryIds = new Map<string, string>();
+  for (const e of exp.entries) if (types.has(e.sys.contentType.sys.id)) entryIds.set(e.sys.id, entryIdFor(workspaceId, e.sys.id));
+  const links: LinkResolver = { entry: (id) => entryIds.get(id), asset: (id) => assetIds.get(id) };
+
+  const entries: PlannedEntry[] = [];
+  for (const e of exp.entries) {
+    const ct = types.get(e.sys.contentType.sys.id);
+    if (!ct) {
+      warnings.push(`entry '${e.sys.id}' has content type '${e.sys.contentType.sys.id}', which is not in the export; skipped`);
+      continue;
+    }
+    entries.push(planEntry(e, ct, workspaceId, locales, links, warnings));
+  }
+  return { entries, assets, warnings };
+}
+
+/**
+ * Final slugs, unique per content type (D31): `base`, then `base-2`, `base-3` … in export order,
+ * never one of `reserved` (slugs held by other entries of the type, and route names). The same
+ * inputs give the same slugs, so a second import keeps them.
+ */
+export function assignSlugs(entries: readonly PlannedEntry[], reserved: (typeSlug: string) => ReadonlySet<string>, maxLength = 200): Map<string, string> {
+  const out = new Map<string, string>();
+  const used = new Map<string, Set<string>>();
+  for (const e of entries) {
+    let taken = used.get(e.typeSlug);
+    if (!taken) used.set(e.typeSlug, (taken = new Set(reserved(e.typeSlug))));
+    const base = e.baseSlug.slice(0, maxLength - 8).replace(/-+$/, '') || 'entry';
+    let slug = base;
+    for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+    taken.add(slug);
+    out.set(e.id, slug);
+  }
+  return out;
+}

@@ -1,0 +1,155 @@
+/**
+ * The parts of a Contentful space export (`contentful space export`, JSON) that Quire imports:
+ * locales, content types with their fields, entries and assets. readExport checks the shape
+ * before anything is written, so a wrong or truncated file answers one clear 400
+ * VALIDATION_FAILED instead of a half-done import.
+ */
+import fs from 'node:fs/promises';
+import { invalid, validationError, type ErrorDetail } from '../../../errors.js';
+import { isPlainObject } from '../../../lib/json.js';
+
+/** `{sys: {type: 'Link', linkType: 'Entry' | 'Asset', id}}` */
+export interface CfLink {
+  sys: { type: 'Link'; linkType: string; id: string };
+}
+
+export interface CfLocale {
+  code: string;
+  name?: string;
+  default?: boolean;
+}
+
+/** A field validation; only the keys the importer reads are typed. */
+export interface CfValidation {
+  linkContentType?: string[];
+  in?: unknown[];
+  unique?: boolean;
+  [key: string]: unknown;
+}
+
+export interface CfField {
+  id: string;
+  name?: string;
+  /** Symbol, Text, RichText, Integer, Number, Boolean, Date, Object, Location, Link, Array, ... */
+  type: string;
+  linkType?: string;
+  localized?: boolean;
+  required?: boolean;
+  disabled?: boolean;
+  omitted?: boolean;
+  validations?: CfValidation[];
+  items?: { type: string; linkType?: string; validations?: CfValidation[] };
+}
+
+export interface CfContentType {
+  sys: { id: string };
+  name: string;
+  description?: string | null;
+  displayField?: string | null;
+  fields: CfField[];
+}
+
+/** Field values keyed by field id, then by locale code. */
+export type CfFields = Record<string, Record<string, unknown>>;
+
+export interface CfEntry {
+  sys: { id: string; contentType: { sys: { id: string } }; publishedVersion?: number; archivedVersion?: number };
+  fields: CfFields;
+}
+
+export interface CfAssetFile {
+  url?: string;
+  fileName?: string;
+  contentType?: string;
+  details?: { size?: number; image?: { width?: number; height?: number } };
+}
+
+export interface CfAsset {
+  sys: { id: string; publishedVersion?: number };
+  fields: { title?: Record<string, unknown>; description?: Record<string, unknown>; file?: Record<string, CfAssetFile> };
+}
+
+export interface ContentfulExport {
+  locales: CfLocale[];
+  contentTypes: CfContentType[];
+  entries: CfEntry[];
+  assets: CfAsset[];
+}
+
+function checkArray(doc: Record<string, unknown>, key: string, errors: ErrorDetail[], itemCheck: (item: Record<string, unknown>, path: string) => void): void {
+  const value = doc[key];
+  if (value === undefined) return;
+  if (!Array.isArray(value)) {
+    errors.push({ path: `file.${key}`, message: 'must be an array' });
+    return;
+  }
+  value.forEach((item, i) => {
+    if (!isPlainObject(item)) errors.push({ path: `file.${key}.${i}`, message: 'must be an object' });
+    else itemCheck(item, `file.${key}.${i}`);
+  });
+}
+
+function sysId(item: Record<string, unknown>): unknown {
+  return isPlainObject(item.sys) ? item.sys.id : undefined;
+}
+
+/**
+ * Checks that `doc` is a Contentful space export and returns it typed. Missing top-level lists
+ * count as empty. Throws 400 VALIDATION_FAILED with `file.<path>` details (at most 20).
+ */
+export function parseExport(doc: unknown): ContentfulExport {
+  if (!isPlainObject(doc)) throw invalid('file', 'must be a JSON object (a Contentful space export)');
+  const errors: ErrorDetail[] = [];
+  checkArray(doc, 'locales', errors, (l, path) => {
+    if (typeof l.code !== 'string' || !l.code) errors.push({ path: `${path}.code`, message: 'must be a locale code' });
+  });
+  checkArray(doc, 'contentTypes', errors, (ct, path) => {
+    if (typeof sysId(ct) !== 'string') errors.push({ path: `${path}.sys.id`, message: 'must be a string' });
+    if (typeof ct.name !== 'string') errors.push({ path: `${path}.name`, message: 'must be a string' });
+    if (!Array.isArray(ct.fields)) errors.push({ path: `${path}.fields`, message: 'must be an array' });
+    else {
+      ct.fields.forEach((f: unknown, i: number) => {
+        if (!isPlainObject(f) || typeof f.id !== 'string' || typeof f.type !== 'string') errors.push({ path: `${path}.fields.${i}`, message: 'must have a string id and type' });
+      });
+    }
+  });
+  checkArray(doc, 'entries', errors, (e, path) => {
+    const sys = e.sys;
+    if (typeof sysId(e) !== 'string') errors.push({ path: `${path}.sys.id`, message: 'must be a string' });
+    const ctId = isPlainObject(sys) && isPlainObject(sys.contentType) && isPlainObject(sys.contentType.sys) ? sys.contentType.sys.id : undefined;
+    if (typeof ctId !== 'string') errors.push({ path: `${path}.sys.contentType`, message: 'must link a content type' });
+    if (e.fields !== undefined && !isPlainObject(e.fields)) errors.push({ path: `${path}.fields`, message: 'must be an object' });
+  });
+  checkArray(doc, 'assets', errors, (a, path) => {
+    if (typeof sysId(a) !== 'string') errors.push({ path: `${path}.sys.id`, message: 'must be a string' });
+    if (a.fields !== undefined && !isPlainObject(a.fields)) errors.push({ path: `${path}.fields`, message: 'must be an object' });
+  });
+  const locales = (doc.locales as CfLocale[] | undefined) ?? [];
+  if (locales.length === 0) errors.push({ path: 'file.locales', message: 'must list at least one locale' });
+  if (errors.length) throw validationError(errors.slice(0, 20));
+  const fieldsOf = <T extends { fields?: unknown }>(x: T) => ({ ...x, fields: x.fields ?? {} });
+  return {
+    locales,
+    contentTypes: (doc.contentTypes as CfContentType[] | undefined) ?? [],
+    entries: ((doc.entries as CfEntry[] | undefined) ?? []).map(fieldsOf),
+    assets: ((doc.assets as CfAsset[] | undefined) ?? []).map(fieldsOf),
+  };
+}
+
+/** Reads and parses an export file; a missing or non-JSON file is a 400 naming the file. */
+export async function readExportFile(file: string): Promise<ContentfulExport> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw invalid('file', code === 'ENOENT' ? `'${file}' does not exist` : `'${file}' cannot be read (${code ?? 'error'})`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw invalid('file', `'${file}' is not valid JSON`);
+  }
+  return parseExport(doc);
+}

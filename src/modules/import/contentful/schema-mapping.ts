@@ -1,0 +1,208 @@
+/**
+ * Contentful content model → Quire content types and fields (issue 2 item 10; DECISIONS.md
+ * D30, D31, D61). Pure functions: no database, so the mapping can be tested and extended (a
+ * later step maps the `page` type to Quire pages) apart from the writing.
+ *
+ * | Contentful                    | Quire                                                      |
+ * |-------------------------------|------------------------------------------------------------|
+ * | content type id `componentHeroBanner` | slug `component-hero-banner` (kebab-case, unique)  |
+ * | name, description, displayField | name, description, display_field                         |
+ * | Symbol / Text / RichText      | text / textarea / rich_text                                |
+ * | Integer / Number / Boolean    | integer / number / boolean                                 |
+ * | Date                          | datetime                                                   |
+ * | Object, Location              | json                                                       |
+ * | Link Entry / Link Asset       | relation (options: linkContentType as slugs) / media       |
+ * | Array of Symbol               | multi_select (options: items' `in`, else the values used)  |
+ * | Array of Link Entry / Asset   | relation_list (options as above) / media_list              |
+ * | localized, required, unique   | localizable, required, is_unique                           |
+ *
+ * Field names keep the Contentful id when it satisfies `^[a-z][a-zA-Z0-9_]{0,63}$` (D31) and are
+ * sanitized otherwise. Fields of any other type (e.g. ResourceLink) are skipped with a warning.
+ */
+import { slugify } from '../../content-types/operations.js';
+import type { FieldInput } from '../../content-types/fields.js';
+import { FIELD_NAME_PATTERN, type FieldType } from '../../content-types/model.js';
+import type { CfContentType, CfField, CfValidation, ContentfulExport } from './export.js';
+
+/** A Quire field planned from a Contentful field. */
+export interface PlannedField {
+  /** The Contentful field id (key of entry `fields`). */
+  cfId: string;
+  /** The Contentful field type, e.g. `Symbol` or `Array<Link:Entry>` (for value mapping). */
+  cfType: string;
+  input: FieldInput & { field_type: FieldType };
+}
+
+export interface PlannedContentType {
+  cfId: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  display_field: string | null;
+  fields: PlannedField[];
+  /** Name of the Quire field holding the entry slug (the Contentful field `slug`), if any. */
+  slugField: string | null;
+}
+
+/** Field types whose values Quire can hold unique (mirrors the content-types rule). */
+const UNIQUE_CAPABLE = new Set<FieldType>(['text', 'integer', 'number', 'datetime']);
+const MAX_LABEL = 200;
+const MAX_OPTION = 200;
+
+/** `Symbol`, `Link:Entry`, `Array<Symbol>`, `Array<Link:Asset>` … */
+export function cfTypeName(field: Pick<CfField, 'type' | 'linkType' | 'items'>): string {
+  const base = (t: string, link?: string) => (t === 'Link' ? `Link:${link ?? '?'}` : t);
+  if (field.type === 'Array') return `Array<${field.items ? base(field.items.type, field.items.linkType) : '?'}>`;
+  return base(field.type, field.linkType);
+}
+
+const TYPE_MAP: Record<string, FieldType> = {
+  Symbol: 'text',
+  Text: 'textarea',
+  RichText: 'rich_text',
+  Integer: 'integer',
+  Number: 'number',
+  Boolean: 'boolean',
+  Date: 'datetime',
+  Object: 'json',
+  Location: 'json',
+  'Link:Entry': 'relation',
+  'Link:Asset': 'media',
+  'Array<Symbol>': 'multi_select',
+  'Array<Link:Entry>': 'relation_list',
+  'Array<Link:Asset>': 'media_list',
+};
+
+/** The Quire field type of a Contentful field, or null when Quire has none. */
+export function quireFieldType(field: Pick<CfField, 'type' | 'linkType' | 'items'>): FieldType | null {
+  return TYPE_MAP[cfTypeName(field)] ?? null;
+}
+
+/** Kebab-case slug of a Contentful content type id: `componentHeroBanner` → `component-hero-banner`. */
+export function contentTypeSlug(cfId: string): string {
+  return slugify(cfId) || 'content-type';
+}
+
+/**
+ * A D31 field name for a Contentful field id, different from every name in `used` (which it
+ * joins). Contentful ids normally qualify as they are.
+ */
+export function fieldNameFor(cfId: string, used: Set<string>): string {
+  let name = cfId;
+  if (!FIELD_NAME_PATTERN.test(name)) {
+    name = cfId.replace(/[^a-zA-Z0-9_]/g, '_');
+    if (!/^[a-zA-Z]/.test(name)) name = `f_${name}`;
+    name = (name[0].toLowerCase() + name.slice(1)).slice(0, 64);
+  }
+  let candidate = name;
+  for (let n = 2; used.has(candidate); n++) candidate = `${name.slice(0, 64 - String(n).length - 1)}_${n}`;
+  used.add(candidate);
+  return candidate;
+}
+
+function validationsOf(field: CfField): CfValidation[] {
+  const own = field.type === 'Array' ? field.items?.validations : field.validations;
+  return Array.isArray(own) ? own : [];
+}
+
+/** The `linkContentType` list of a link field's validations (empty when unrestricted). */
+function linkContentTypes(field: CfField): string[] {
+  for (const v of validationsOf(field)) if (Array.isArray(v.linkContentType)) return v.linkContentType.filter((x): x is string => typeof x === 'string');
+  return [];
+}
+
+/** The values an `in` validation allows, if any. */
+function allowedValues(field: CfField): string[] | null {
+  for (const v of validationsOf(field)) if (Array.isArray(v.in)) return v.in.filter((x): x is string => typeof x === 'string');
+  return null;
+}
+
+/** Distinct strings held by `Array<Symbol>` field `fieldId` of `ctId` entries, in any locale, in order of appearance. */
+export function valuesInEntries(exp: ContentfulExport, ctId: string, fieldId: string): string[] {
+  const out = new Set<string>();
+  for (const e of exp.entries) {
+    if (e.sys.contentType.sys.id !== ctId) continue;
+    for (const v of Object.values(e.fields[fieldId] ?? {})) {
+      if (Array.isArray(v)) for (const s of v) if (typeof s === 'string') out.add(s);
+    }
+  }
+  return [...out];
+}
+
+export interface SchemaPlan {
+  contentTypes: PlannedContentType[];
+  /** Contentful content type id → Quire slug. */
+  slugs: Map<string, string>;
+  warnings: string[];
+}
+
+/**
+ * Plans every content type of the export. Slugs are unique: two ids with one kebab-case form
+ * get `-2`, `-3` … in export order, so the plan is the same on every run.
+ */
+export function planSchema(exp: ContentfulExport): SchemaPlan {
+  const slugs = new Map<string, string>();
+  const usedSlugs = new Set<string>();
+  for (const ct of exp.contentTypes) {
+    const base = contentTypeSlug(ct.sys.id);
+    let slug = base;
+    for (let n = 2; usedSlugs.has(slug); n++) slug = `${base}-${n}`;
+    usedSlugs.add(slug);
+    slugs.set(ct.sys.id, slug);
+  }
+  const warnings: string[] = [];
+  const contentTypes = exp.contentTypes.map((ct) => planContentType(exp, ct, slugs, warnings));
+  return { contentTypes, slugs, warnings };
+}
+
+function planContentType(exp: ContentfulExport, ct: CfContentType, slugs: Map<string, string>, warnings: string[]): PlannedContentType {
+  const slug = slugs.get(ct.sys.id)!;
+  const used = new Set<string>();
+  const fields: PlannedField[] = [];
+  for (const f of ct.fields) {
+    let type = quireFieldType(f);
+    if (!type) {
+      warnings.push(`content type '${slug}': field '${f.id}' of type ${cfTypeName(f)} has no Quire equivalent and is skipped`);
+      continue;
+    }
+    let options: string[] | undefined;
+    if (type === 'relation' || type === 'relation_list') {
+      // Quire slugs of the allowed types; types absent from the export keep their kebab-case slug.
+      const targets = [...new Set(linkContentTypes(f).map((id) => slugs.get(id) ?? contentTypeSlug(id)))];
+      if (targets.length) options = targets;
+    } else if (type === 'multi_select') {
+      const values = (allowedValues(f) ?? valuesInEntries(exp, ct.sys.id, f.id)).filter((v) => v.length > 0 && v.length <= MAX_OPTION);
+      if (values.length) options = [...new Set(values)];
+      else {
+        // A select needs choices; with none declared and none used, a JSON list holds the same values.
+        warnings.push(`content type '${slug}': list field '${f.id}' has no declared or used values and is imported as json`);
+        type = 'json';
+      }
+    }
+    const unique = validationsOf(f).some((v) => v.unique === true) && UNIQUE_CAPABLE.has(type);
+    const label = (f.name ?? '').trim().slice(0, MAX_LABEL) || f.id.slice(0, MAX_LABEL);
+    fields.push({
+      cfId: f.id,
+      cfType: cfTypeName(f),
+      input: {
+        name: fieldNameFor(f.id, used),
+        label,
+        field_type: type,
+        required: f.required === true,
+        is_unique: unique,
+        localizable: f.localized === true,
+        ...(options ? { options } : {}),
+      },
+    });
+  }
+  const nameOf = (cfId: string | null | undefined) => (cfId ? (fields.find((x) => x.cfId === cfId)?.input.name ?? null) : null);
+  return {
+    cfId: ct.sys.id,
+    slug,
+    name: ct.name.trim() || ct.sys.id,
+    description: typeof ct.description === 'string' && ct.description.trim() ? ct.description : null,
+    display_field: nameOf(ct.displayField),
+    fields,
+    slugField: nameOf('slug'),
+  };
+}
