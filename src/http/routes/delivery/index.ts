@@ -5,9 +5,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from '../../../context.js';
 import { registerAuth } from '../../auth-hooks.js';
+import { deliveryEntryRoutes } from './entries.js';
+import { deliveryPreviewRoutes } from './preview.js';
+import { deliverySchemaRoutes } from './schema.js';
 
 export function deliveryRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
     registerAuth(app, ctx, 'delivery');
+    await deliveryEntryRoutes(app, ctx);
+    await deliverySchemaRoutes(app, ctx);
+    await deliveryPreviewRoutes(app, ctx);
   };
 }

@@ -1,0 +1,19 @@
+/** Delivery route for previews (api.md "GET /preview", D46): a delivery key plus a preview token. */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Context } from '../../../context.js';
+import { getPreview } from '../../../modules/preview/operations.js';
+import { EnvelopeOf, ok } from '../../envelope.js';
+import { PreviewQuery, PreviewSchema } from '../../schemas/delivery.js';
+
+export async function deliveryPreviewRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.get('/preview', {
+    schema: {
+      tags: ['Delivery: preview'],
+      summary: 'The entry a preview token names, any status, with its translations',
+      querystring: PreviewQuery,
+      response: { 200: EnvelopeOf(PreviewSchema) },
+    },
+  }, async (req) => ok(await getPreview(ctx, req.actor, req.query.token)));
+}

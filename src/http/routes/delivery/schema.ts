@@ -1,0 +1,20 @@
+/** Delivery route for the workspace schema (api.md "GET /schema"). */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Context } from '../../../context.js';
+import { getDeliverySchema } from '../../../modules/delivery/operations.js';
+import { EnvelopeOf, ok } from '../../envelope.js';
+import { DeliverySchemaDocument } from '../../schemas/delivery.js';
+
+export async function deliverySchemaRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.get('/schema', {
+    schema: {
+      tags: ['Delivery: schema'],
+      summary: 'Content types the key may read (block types always) and the workspace locales',
+      querystring: Type.Object({}, { additionalProperties: false }),
+      response: { 200: EnvelopeOf(DeliverySchemaDocument) },
+    },
+  }, async (req) => ok(await getDeliverySchema(ctx, req.actor)));
+}

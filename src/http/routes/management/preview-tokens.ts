@@ -1,0 +1,24 @@
+/** Management route minting preview tokens (DECISIONS.md D46). */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Context } from '../../../context.js';
+import { createPreviewToken } from '../../../modules/preview/operations.js';
+import { EnvelopeOf, ok } from '../../envelope.js';
+import { PreviewTokenBody, PreviewTokenSchema } from '../../schemas/delivery.js';
+
+export async function previewTokenRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.post('/preview-tokens', {
+    config: { scope: 'content:write' },
+    schema: {
+      tags: ['Management: preview tokens'],
+      summary: 'Mint a signed preview token for one entry (valid 48 hours)',
+      body: PreviewTokenBody,
+      response: { 201: EnvelopeOf(PreviewTokenSchema) },
+    },
+  }, async (req, reply) => {
+    const token = await createPreviewToken(ctx, req.actor, req.body);
+    reply.code(201);
+    return ok(token);
+  });
+}

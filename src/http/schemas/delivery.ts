@@ -1,0 +1,88 @@
+/**
+ * Wire schemas of the delivery API (api.md "Delivery API", DECISIONS.md D1, D6, D40-D46) and of
+ * preview tokens. Query strings are closed (unknown parameters answer 400) except for
+ * `filter[...]` keys on the entry list (D43). Response schemas let fast-json-stringify serialize.
+ */
+import { Type } from '@sinclair/typebox';
+import { NullableString, NullableTimestamp, Timestamp, Uuid } from './common.js';
+import { EntrySchema, EntryTranslationSchema } from './entries.js';
+
+const Locale = Type.String({ minLength: 2, maxLength: 10, description: 'a locale of the workspace (2 to 10 characters)' });
+const Fields = Type.String({ maxLength: 4000, description: 'comma-separated field names; <rich>_html, <rich>_text, <relation>.<field>' });
+const TypeSlug = Type.String({ minLength: 1, maxLength: 200, description: 'content type slug' });
+
+/** GET /entries query: `filter[<field>]` / `filter[<field>][<op>]` keys are matched by pattern. */
+export const ListEntriesQuery = Type.Object(
+  {
+    type: TypeSlug,
+    locale: Type.Optional(Locale),
+    fields: Type.Optional(Fields),
+    page: Type.Optional(Type.Integer({ minimum: 1, description: 'at most 1000 (400 PAGE_TOO_DEEP above); ignored with cursor' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    sort: Type.Optional(Type.String({ maxLength: 100, description: '<field>:asc or <field>:desc' })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'meta.next_cursor of the previous page' })),
+  },
+  { additionalProperties: false, patternProperties: { '^filter\\[': Type.String({ maxLength: 4000 }) } },
+);
+
+export const EntryDetailQuery = Type.Object(
+  { type: Type.Optional(TypeSlug), locale: Type.Optional(Locale), fields: Type.Optional(Fields) },
+  { additionalProperties: false },
+);
+
+export const EntrySlugParams = Type.Object({ entrySlug: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/** A delivered entry: locale-resolved `data` as a JSON string, no translations (D1, D6). */
+export const DeliveryEntrySchema = Type.Object(
+  {
+    id: Uuid,
+    content_type_id: Uuid,
+    workspace_id: Uuid,
+    slug: Type.String(),
+    status: Type.String(),
+    data: Type.String({ description: 'JSON-encoded object of the locale-resolved field values' }),
+    position: Type.Integer(),
+    publish_at: NullableTimestamp,
+    published_at: NullableTimestamp,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    created_by: Type.Union([Type.Integer(), Type.Null()]),
+    updated_by: Type.Union([Type.Integer(), Type.Null()]),
+    is_fallback: Type.Optional(Type.Boolean()),
+  },
+  { title: 'DeliveryEntry' },
+);
+
+export const EntryDetailSchema = Type.Object({ entry: DeliveryEntrySchema, is_fallback: Type.Boolean(), locale_requested: Type.String() });
+
+export const DeliverySchemaDocument = Type.Object({
+  content_types: Type.Array(
+    Type.Object({
+      id: Uuid,
+      slug: Type.String(),
+      name: Type.String(),
+      is_block: Type.Boolean(),
+      display_field: NullableString,
+      fields: Type.Array(
+        Type.Object({
+          name: Type.String(),
+          type: Type.String(),
+          localizable: Type.Boolean(),
+          required: Type.Boolean(),
+          unique: Type.Boolean(),
+          options: Type.Array(Type.String()),
+        }),
+      ),
+    }),
+  ),
+  workspace: Type.Object({ name: Type.String(), slug: Type.String(), default_locale: Type.String(), locales: Type.Array(Type.String()) }),
+});
+
+export const PreviewQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false });
+
+/** The entry a preview token names, in the management shape (D6), and its translations. */
+export const PreviewSchema = Type.Object({ entry: EntrySchema, translations: Type.Array(EntryTranslationSchema) });
+
+export const PreviewTokenBody = Type.Object({ entry_id: Uuid }, { additionalProperties: false });
+
+export const PreviewTokenSchema = Type.Object({ token: Type.String(), expires_at: Timestamp });

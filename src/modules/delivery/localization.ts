@@ -1,0 +1,44 @@
+/**
+ * Localization of delivered entries (api.md "Localization rules" 1-3, DECISIONS.md D40).
+ *
+ * - `locale` must be one of the workspace's locales (else 400); absent means the default locale.
+ * - Per field: a localizable field takes the translation's value when the translation holds a
+ *   non-null value for it, else the default-locale value from `data`; other fields always come
+ *   from `data` (translations hold localizable fields only).
+ * - `is_fallback` is true when the requested locale is not the default one and the entry has no
+ *   translation for it.
+ */
+import { invalid } from '../../errors.js';
+import type { Field } from '../content-types/model.js';
+import type { DeliveryWorkspace } from './model.js';
+
+export interface RequestedLocale {
+  /** The locale data is resolved for (the requested one or the default). */
+  locale: string;
+  /** The locale as sent, or null when the request named none. */
+  requested: string | null;
+  isDefault: boolean;
+}
+
+/** Checks `locale` against the workspace (400 at `query.locale`) and returns the locale to use. */
+export function resolveRequestedLocale(workspace: DeliveryWorkspace, locale: string | undefined): RequestedLocale {
+  if (locale === undefined) return { locale: workspace.default_locale, requested: null, isDefault: true };
+  if (!workspace.locales.includes(locale)) {
+    throw invalid('query.locale', `'${locale}' is not a locale of this workspace; use one of ${workspace.locales.join(', ')}`);
+  }
+  return { locale, requested: locale, isDefault: locale === workspace.default_locale };
+}
+
+/** The value of `field` for the requested locale (per-field fallback to the default data). */
+export function localizedValue(field: Field, data: Record<string, unknown>, translation: Record<string, unknown> | null): unknown {
+  if (field.localizable && translation) {
+    const v = translation[field.name];
+    if (v !== undefined && v !== null) return v;
+  }
+  return data[field.name];
+}
+
+/** D40: fallback when a non-default locale was asked for and the entry has no translation in it. */
+export function isFallback(locale: RequestedLocale, hasTranslation: boolean): boolean {
+  return !locale.isDefault && !hasTranslation;
+}

@@ -1,0 +1,115 @@
+/**
+ * Shapes of the delivery API (api.md "Delivery API", DECISIONS.md D1, D6, D40, D41): the
+ * workspace schema a delivery request works against, the entry rows the repository returns and
+ * the wire entry the routes send.
+ */
+import type { Field } from '../content-types/model.js';
+
+/** The workspace as delivery needs it: identity and locales. */
+export interface DeliveryWorkspace {
+  id: string;
+  name: string;
+  slug: string;
+  default_locale: string;
+  locales: string[];
+}
+
+/** A content type with its fields in order and a by-name index. */
+export interface DeliveryType {
+  id: string;
+  slug: string;
+  name: string;
+  is_block: boolean;
+  orderable: boolean;
+  display_field: string | null;
+  fields: Field[];
+  fieldsByName: ReadonlyMap<string, Field>;
+}
+
+/** Every content type of one workspace, by id and by slug, plus the workspace. */
+export interface DeliverySchema {
+  workspace: DeliveryWorkspace;
+  types: DeliveryType[];
+  byId: ReadonlyMap<string, DeliveryType>;
+  bySlug: ReadonlyMap<string, DeliveryType>;
+}
+
+/** What a delivery key may see (api.md "Delivery key restrictions"). */
+export type Visibility = 'production' | 'preview';
+
+/** Values a sort key can take in SQL (and in a cursor). */
+export type SortValue = string | number | boolean | null;
+
+/** An entry row as read for delivery, with its translation for the requested locale (if joined). */
+export interface EntryRow {
+  id: string;
+  workspace_id: string;
+  content_type_id: string;
+  slug: string;
+  status: string;
+  /** Default-locale data: JSON text (SQLite) or the parsed object (PostgreSQL). */
+  data: unknown;
+  position: number;
+  publish_at: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  created_by: number | null;
+  updated_by: number | null;
+  /** Data of the translation in the requested locale; null when there is none (or none was asked). */
+  tr_data: unknown;
+  /** The value of the sort key, present on list rows (cursors are built from it). */
+  sort_value?: SortValue;
+}
+
+/** A related entry row (relations, D41): just what `{id, slug, type, ...fields}` needs. */
+export interface RelatedRow {
+  id: string;
+  content_type_id: string;
+  slug: string;
+  data: unknown;
+  tr_data: unknown;
+}
+
+/** The delivery media object (api.md "Media asset", D41). */
+export interface DeliveryMedia {
+  id: string;
+  url: string;
+  mime_type: string;
+  width: number | null;
+  height: number | null;
+  alt_text: string | null;
+  focal_x: number | null;
+  focal_y: number | null;
+}
+
+/**
+ * An entry on the delivery wire: `data` is the JSON-encoded, locale-resolved data (D1, D6: no
+ * `translations`); `is_fallback` is present when a locale was requested.
+ */
+export interface DeliveryEntry {
+  id: string;
+  content_type_id: string;
+  workspace_id: string;
+  slug: string;
+  status: string;
+  data: string;
+  position: number;
+  publish_at: string | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  created_by: number | null;
+  updated_by: number | null;
+  is_fallback?: boolean;
+}
+
+/** `meta` of a delivery list (api.md "Pagination"); offset-only members are absent in cursor mode. */
+export interface DeliveryListMeta {
+  total_data?: number;
+  current_page?: number;
+  page_size: number;
+  total_pages?: number;
+  next_cursor: string | null;
+  locale_requested?: string;
+}

@@ -1,0 +1,183 @@
+/**
+ * Delivery API operations (api.md "Delivery API", "Pagination", "Localization rules";
+ * DECISIONS.md D1, D6, D13, D21, D36, D40-D44): list entries of a content type, get one entry by
+ * slug, and describe the workspace's schema. `actor` is a delivery key (its environment and
+ * whitelist decide what is visible).
+ *
+ * A list request costs: the schema fingerprint (one query; the model itself is cached), the page
+ * (one query, translations joined), the total in offset mode (one query, skipped when the page
+ * itself shows it), and at most one query for related entries and one for media.
+ */
+import type { Context } from '../../context.js';
+import { AppError, invalid } from '../../errors.js';
+import { offsetPage } from '../../lib/pagination.js';
+import { iso } from '../../lib/time.js';
+import type { Actor } from '../auth/permissions.js';
+import { fieldOptions } from '../content-types/model.js';
+import { decodeCursor, encodeCursor, type CursorBinding, type CursorPosition } from './cursor.js';
+import { parseFieldSelection } from './fields-selection.js';
+import { canonicalFilters, parseFilters } from './filters.js';
+import { resolveRequestedLocale } from './localization.js';
+import type { DeliveryEntry, DeliveryListMeta, EntryRow } from './model.js';
+import { presentEntries } from './present.js';
+import { countEntryRows, findEntryRowsBySlug, listEntryRows, type EntryListQuery } from './query/repository.js';
+import { loadDeliverySchema } from './schema-cache.js';
+import { parseSort } from './sort.js';
+import { canReadEntriesOf, requireEntryType, visibilityOf } from './visibility.js';
+
+export interface ListEntriesInput {
+  type: string;
+  locale?: string;
+  fields?: string;
+  page?: number;
+  limit?: number;
+  sort?: string;
+  cursor?: string;
+  /** Raw `filter[...]` query keys and values (parsed by parseFilters). */
+  filters?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * GET /entries: one page of the visible entries of `input.type`.
+ * Errors: 400 (missing/unknown parameters, bad locale, fields, sort, filter or cursor, limit),
+ * 400 PAGE_TOO_DEEP (page > 1000 in offset mode), 403 (type outside the whitelist), 404 (unknown
+ * or block type).
+ */
+export async function listEntries(ctx: Context, actor: Actor, input: ListEntriesInput): Promise<{ items: DeliveryEntry[]; meta: DeliveryListMeta }> {
+  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const type = requireEntryType(schema, actor, input.type);
+  const locale = resolveRequestedLocale(schema.workspace, input.locale);
+  const projection = parseFieldSelection(schema, type, input.fields);
+  const sort = parseSort(type, input.sort);
+  const filters = parseFilters(type, input.filters ?? {});
+  const visibility = visibilityOf(actor);
+  const now = iso(ctx.clock());
+  const query: EntryListQuery = { contentTypeId: type.id, visibility, now, locale: locale.isDefault ? null : locale.locale, filters, sort };
+  const binding: CursorBinding = { contentTypeId: type.id, sort: sort.text, filters: canonicalFilters(filters), locale: locale.requested, environment: visibility };
+  const nextCursor = (row: EntryRow): string => encodeCursor(ctx.secret, binding, { value: row.sort_value ?? null, id: row.id });
+
+  let rows: EntryRow[];
+  let meta: DeliveryListMeta;
+  if (input.cursor !== undefined) {
+    const limit = checkLimit(input.limit);
+    const after: CursorPosition = decodeCursor(ctx.secret, binding, input.cursor);
+    // One row more than asked tells whether a next page exists.
+    const fetched = await listEntryRows(ctx.db, query, { limit: limit + 1, after });
+    rows = fetched.slice(0, limit);
+    meta = { page_size: rows.length, next_cursor: fetched.length > limit ? nextCursor(rows[rows.length - 1]) : null };
+  } else {
+    const window = offsetPage(input.page, input.limit);
+    rows = await listEntryRows(ctx.db, query, { limit: window.limit, offset: window.offset });
+    // A short, non-empty page tells the total without counting.
+    const total = rows.length > 0 && rows.length < window.limit ? window.offset + rows.length : await countEntryRows(ctx.db, query);
+    const more = rows.length > 0 && window.offset + rows.length < total;
+    meta = {
+      total_data: total,
+      current_page: window.page,
+      page_size: rows.length,
+      total_pages: Math.ceil(total / window.limit),
+      next_cursor: more ? nextCursor(rows[rows.length - 1]) : null,
+    };
+  }
+  if (locale.requested !== null) meta.locale_requested = locale.requested;
+  const presented = await presentEntries(ctx, schema, actor, visibility, now, locale, projection, rows);
+  return { items: presented.map((p) => p.entry), meta };
+}
+
+function checkLimit(limit: number | undefined): number {
+  // Same bounds as offset mode (api.md Limits); page is ignored with a cursor.
+  return offsetPage(1, limit).limit;
+}
+
+export interface GetEntryInput {
+  type?: string;
+  locale?: string;
+  fields?: string;
+}
+
+export interface EntryDetail {
+  entry: DeliveryEntry;
+  is_fallback: boolean;
+  locale_requested: string;
+}
+
+/**
+ * GET /entries/{slug}: one visible entry. Without `type`, a slug shared by visible entries of
+ * several content types answers 400 asking for `type` (D42); `locale_requested` is the requested
+ * or the default locale (D40). Errors: 400, 403 (type outside the whitelist), 404.
+ */
+export async function getEntryBySlug(ctx: Context, actor: Actor, slug: string, input: GetEntryInput): Promise<EntryDetail> {
+  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const named = input.type === undefined ? null : requireEntryType(schema, actor, input.type);
+  const locale = resolveRequestedLocale(schema.workspace, input.locale);
+  const visibility = visibilityOf(actor);
+  const now = iso(ctx.clock());
+  const rows = await findEntryRowsBySlug(ctx.db, {
+    workspaceId: schema.workspace.id,
+    slug,
+    contentTypeId: named?.id ?? null,
+    visibility,
+    now,
+    locale: locale.isDefault ? null : locale.locale,
+  });
+  const readable = rows.filter((r) => {
+    const t = schema.byId.get(r.content_type_id);
+    return t !== undefined && canReadEntriesOf(actor, t);
+  });
+  if (readable.length === 0) throw new AppError('NOT_FOUND', `entry '${slug}' not found`);
+  if (readable.length > 1) {
+    const slugs = readable.map((r) => schema.byId.get(r.content_type_id)!.slug).sort();
+    throw invalid('query.type', `entry slug '${slug}' exists in several content types (${slugs.join(', ')}); pass type to choose one`);
+  }
+  const row = readable[0];
+  const type = named ?? schema.byId.get(row.content_type_id)!;
+  // `fields` is checked against the entry's type, which may only be known now.
+  const projection = parseFieldSelection(schema, type, input.fields);
+  const [presented] = await presentEntries(ctx, schema, actor, visibility, now, locale, projection, [row]);
+  return { entry: presented.entry, is_fallback: presented.isFallback, locale_requested: locale.locale };
+}
+
+export interface SchemaField {
+  name: string;
+  type: string;
+  localizable: boolean;
+  required: boolean;
+  unique: boolean;
+  options: string[];
+}
+
+export interface SchemaContentType {
+  id: string;
+  slug: string;
+  name: string;
+  is_block: boolean;
+  display_field: string | null;
+  fields: SchemaField[];
+}
+
+export interface DeliverySchemaDocument {
+  content_types: SchemaContentType[];
+  workspace: { name: string; slug: string; default_locale: string; locales: string[] };
+}
+
+/**
+ * GET /schema (api.md "Schema (delivery)", D13): the content types the key may read (block types
+ * always) with their fields in compact form, and the workspace's locales.
+ */
+export async function getDeliverySchema(ctx: Context, actor: Actor): Promise<DeliverySchemaDocument> {
+  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const { name, slug, default_locale, locales } = schema.workspace;
+  return {
+    content_types: schema.types
+      .filter((t) => t.is_block || canReadEntriesOf(actor, t))
+      .map((t) => ({
+        id: t.id,
+        slug: t.slug,
+        name: t.name,
+        is_block: t.is_block,
+        display_field: t.display_field,
+        fields: t.fields.map((f) => ({ name: f.name, type: f.field_type, localizable: f.localizable, required: f.required, unique: f.is_unique, options: fieldOptions(f) })),
+      })),
+    workspace: { name, slug, default_locale, locales },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Turns entry rows into delivery entries (api.md "Entry", DECISIONS.md D1, D6, D21, D40, D41):
+ * the effective status (a due scheduled entry reads as published at its publish_at), `data`
+ * resolved for the locale, projected by `fields`, relations and media resolved, then JSON-encoded
+ * once; `is_fallback` when a locale was requested.
+ */
+import type { Context } from '../../context.js';
+import type { Actor } from '../auth/permissions.js';
+import { effectiveStatus } from '../publishing/states.js';
+import { richTextToHtml, richTextToText } from '../richtext/render.js';
+import type { Projection } from './fields-selection.js';
+import { isFallback, localizedValue, type RequestedLocale } from './localization.js';
+import type { DeliveryEntry, DeliverySchema, EntryRow, Visibility } from './model.js';
+import { mediaObject, objectColumn, relatedObject, resolveReferences, type LocalizedData, type ResolvedReferences } from './relations.js';
+
+function projectData(projection: Projection, item: LocalizedData, refs: ResolvedReferences): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pf of projection.fields) {
+    const value = localizedValue(pf.field, item.data, item.translation);
+    if (value === undefined) continue;
+    switch (pf.kind) {
+      case 'value':
+        out[pf.key] = value;
+        break;
+      case 'html':
+        out[pf.key] = richTextToHtml(value);
+        break;
+      case 'text':
+        out[pf.key] = richTextToText(value);
+        break;
+      case 'relation':
+        out[pf.key] = relatedObject(refs, value, pf.sub);
+        break;
+      case 'relation_list':
+        out[pf.key] = Array.isArray(value) ? value.map((id) => relatedObject(refs, id, pf.sub)).filter((o) => o !== null) : [];
+        break;
+      case 'media':
+        out[pf.key] = mediaObject(refs, value);
+        break;
+      case 'media_list':
+        out[pf.key] = Array.isArray(value) ? value.map((id) => mediaObject(refs, id)).filter((o) => o !== null) : [];
+        break;
+    }
+  }
+  return out;
+}
+
+/**
+ * The delivery entries for `rows` (all of content type `type`, in order). Queries: at most one
+ * for related entries and one for media, for the whole page.
+ */
+export async function presentEntries(
+  ctx: Context,
+  schema: DeliverySchema,
+  actor: Actor,
+  visibility: Visibility,
+  now: string,
+  locale: RequestedLocale,
+  projection: Projection,
+  rows: EntryRow[],
+): Promise<{ entry: DeliveryEntry; isFallback: boolean }[]> {
+  const items: LocalizedData[] = rows.map((r) => ({ data: objectColumn(r.data), translation: r.tr_data === null || r.tr_data === undefined ? null : objectColumn(r.tr_data) }));
+  const refs = await resolveReferences(ctx, schema, actor, visibility, now, locale, projection, items);
+  return rows.map((raw, i) => {
+    const row = effectiveStatus(raw, now);
+    const fallback = isFallback(locale, items[i].translation !== null);
+    const entry: DeliveryEntry = {
+      id: row.id,
+      content_type_id: row.content_type_id,
+      workspace_id: row.workspace_id,
+      slug: row.slug,
+      status: row.status,
+      data: JSON.stringify(projectData(projection, items[i], refs)),
+      position: row.position,
+      publish_at: row.publish_at,
+      published_at: row.published_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      created_by: row.created_by,
+      updated_by: row.updated_by,
+    };
+    if (locale.requested !== null) entry.is_fallback = fallback;
+    return { entry, isFallback: fallback };
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * SQL behind the delivery schema cache: the workspace row with a cheap fingerprint of its content
+ * model (one query), and the full content model when the fingerprint changed.
+ */
+import type { Db } from '../../../db/types.js';
+import { fromJsonColumn } from '../../../lib/json.js';
+import type { ContentType } from '../../content-types/model.js';
+import { listAllContentTypes } from '../../content-types/repository.js';
+import type { DeliveryWorkspace } from '../model.js';
+
+export interface WorkspaceFingerprint {
+  workspace: DeliveryWorkspace;
+  /**
+   * Changes whenever a content type or field of the workspace is added, removed or edited, or the
+   * workspace's locales change: counts plus the latest `updated_at` of each table (every write of
+   * the content-types module bumps `updated_at`), plus the workspace row itself.
+   */
+  fingerprint: string;
+}
+
+/** The workspace and its model fingerprint in one query; null when the workspace is gone. */
+export async function readWorkspaceFingerprint(db: Db, workspaceId: string): Promise<WorkspaceFingerprint | null> {
+  const row = await db.kysely
+    .selectFrom([
+      'workspaces as w',
+      db.kysely
+        .selectFrom('content_types')
+        .where('workspace_id', '=', workspaceId)
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('m')])
+        .as('c'),
+      db.kysely
+        .selectFrom('fields as f')
+        .innerJoin('content_types as t', 't.id', 'f.content_type_id')
+        .where('t.workspace_id', '=', workspaceId)
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('f.updated_at').as('m')])
+        .as('f'),
+    ])
+    .select(['w.id', 'w.name', 'w.slug', 'w.default_locale', 'w.locales', 'w.updated_at', 'c.n as ct_n', 'c.m as ct_m', 'f.n as f_n', 'f.m as f_m'])
+    .where('w.id', '=', workspaceId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const locales = fromJsonColumn<string[]>(row.locales, [row.default_locale]);
+  return {
+    workspace: { id: row.id, name: row.name, slug: row.slug, default_locale: row.default_locale, locales },
+    fingerprint: [row.updated_at, row.default_locale, locales.join(','), Number(row.ct_n), row.ct_m ?? '', Number(row.f_n), row.f_m ?? ''].join('|'),
+  };
+}
+
+/** Every content type of the workspace with its fields (two queries). */
+export async function loadWorkspaceModel(db: Db, workspaceId: string): Promise<ContentType[]> {
+  return listAllContentTypes(db, workspaceId);
+}

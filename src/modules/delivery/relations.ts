@@ -1,0 +1,133 @@
+/**
+ * Relation and media resolution for a page of delivered entries (DECISIONS.md D13, D41).
+ *
+ * References are collected across ALL entries of the page first, then resolved with one query
+ * for the related entries (every relation field together, their translations joined) and one for
+ * the media: the number of queries does not depend on the number of entries.
+ *
+ * - relation → `{id, slug, type, ...fields}` of the related entry, resolved for the same locale
+ *   with the same per-field fallback; `fields=author.name` keeps `id`, `slug`, `type`, `name`.
+ *   References inside a related entry are not followed (one level deep): they stay ids.
+ * - A related entry the key may not see (status per environment, content type outside the
+ *   whitelist, another workspace, deleted) resolves to null; in a relation_list it is dropped.
+ * - media → `{id, url, mime_type, width, height, alt_text, focal_x, focal_y}`; a deleted or
+ *   missing asset resolves to null, and is dropped from a media_list.
+ */
+import type { Context } from '../../context.js';
+import { fromJsonColumn, isPlainObject } from '../../lib/json.js';
+import type { Actor } from '../auth/permissions.js';
+import { richTextToHtml, richTextToText } from '../richtext/render.js';
+import { subKeyFor, type Projection, type SubKey } from './fields-selection.js';
+import { localizedValue, type RequestedLocale } from './localization.js';
+import type { DeliveryMedia, DeliverySchema, DeliveryType, Visibility } from './model.js';
+import { findMediaRows, findRelatedRows } from './query/repository.js';
+import { canReadEntriesOf } from './visibility.js';
+
+/** Parsed data of an entry: default-locale values and the requested locale's translation. */
+export interface LocalizedData {
+  data: Record<string, unknown>;
+  translation: Record<string, unknown> | null;
+}
+
+interface RelatedEntry extends LocalizedData {
+  id: string;
+  slug: string;
+  type: DeliveryType;
+}
+
+/** What a page's references resolved to. */
+export interface ResolvedReferences {
+  entries: ReadonlyMap<string, RelatedEntry>;
+  media: ReadonlyMap<string, DeliveryMedia>;
+}
+
+/** Parses a JSON column holding an object; anything else reads as empty. */
+export function objectColumn(value: unknown): Record<string, unknown> {
+  const parsed = fromJsonColumn<unknown>(value, {});
+  return isPlainObject(parsed) ? parsed : {};
+}
+
+function addIds(value: unknown, list: boolean, into: Set<string>): void {
+  if (list) {
+    if (Array.isArray(value)) for (const v of value) if (typeof v === 'string') into.add(v);
+  } else if (typeof value === 'string') into.add(value);
+}
+
+/**
+ * Loads every entry and media asset the projected fields of `items` refer to: at most one query
+ * for entries and one for media, run concurrently.
+ */
+export async function resolveReferences(
+  ctx: Context,
+  schema: DeliverySchema,
+  actor: Actor,
+  visibility: Visibility,
+  now: string,
+  locale: RequestedLocale,
+  projection: Projection,
+  items: LocalizedData[],
+): Promise<ResolvedReferences> {
+  const entryIds = new Set<string>();
+  const mediaIds = new Set<string>();
+  for (const pf of projection.fields) {
+    if (pf.kind === 'relation' || pf.kind === 'relation_list') {
+      for (const item of items) addIds(localizedValue(pf.field, item.data, item.translation), pf.kind === 'relation_list', entryIds);
+    } else if (pf.kind === 'media' || pf.kind === 'media_list') {
+      for (const item of items) addIds(localizedValue(pf.field, item.data, item.translation), pf.kind === 'media_list', mediaIds);
+    }
+  }
+  const [related, media] = await Promise.all([
+    findRelatedRows(ctx.db, { workspaceId: schema.workspace.id, ids: [...entryIds], visibility, now, locale: locale.isDefault ? null : locale.locale }),
+    findMediaRows(ctx.db, schema.workspace.id, [...mediaIds]),
+  ]);
+  const entries = new Map<string, RelatedEntry>();
+  for (const row of related) {
+    const type = schema.byId.get(row.content_type_id);
+    // D13: a related entry of a type outside the key's whitelist resolves to null.
+    if (!type || !canReadEntriesOf(actor, type)) continue;
+    entries.set(row.id, { id: row.id, slug: row.slug, type, data: objectColumn(row.data), translation: row.tr_data === null ? null : objectColumn(row.tr_data) });
+  }
+  const base = ctx.config.publicUrl;
+  const mediaById = new Map<string, DeliveryMedia>();
+  for (const m of media) mediaById.set(m.id, { ...m, url: m.url.startsWith('/') ? base + m.url : m.url });
+  return { entries, media: mediaById };
+}
+
+/** A value of a localized entry for one key: the field itself or a rendering of a rich_text field. */
+export function renderKey(sk: SubKey, type: DeliveryType, item: LocalizedData): unknown {
+  const field = type.fieldsByName.get(sk.source);
+  if (!field) return undefined;
+  const value = localizedValue(field, item.data, item.translation);
+  if (value === undefined || sk.kind === 'value') return value;
+  return sk.kind === 'html' ? richTextToHtml(value) : richTextToText(value);
+}
+
+/**
+ * The object a relation resolves to: `{id, slug, type}` plus every field of the related entry
+ * (`sub` null) or the selected ones; null when the entry is not visible.
+ */
+export function relatedObject(refs: ResolvedReferences, id: unknown, sub: string[] | null): Record<string, unknown> | null {
+  if (typeof id !== 'string') return null;
+  const rel = refs.entries.get(id);
+  if (!rel) return null;
+  const out: Record<string, unknown> = { id: rel.id, slug: rel.slug, type: rel.type.slug };
+  if (sub === null) {
+    for (const f of rel.type.fields) {
+      const v = localizedValue(f, rel.data, rel.translation);
+      if (v !== undefined) out[f.name] = v;
+    }
+    return out;
+  }
+  for (const name of sub) {
+    const sk = subKeyFor(rel.type, name);
+    if (!sk) continue;
+    const v = renderKey(sk, rel.type, rel);
+    if (v !== undefined) out[name] = v;
+  }
+  return out;
+}
+
+/** The delivery media object for an id, or null when missing or deleted. */
+export function mediaObject(refs: ResolvedReferences, id: unknown): DeliveryMedia | null {
+  return typeof id === 'string' ? (refs.media.get(id) ?? null) : null;
+}

@@ -1,0 +1,36 @@
+/**
+ * Who sees what on the delivery API (api.md "Delivery key restrictions", DECISIONS.md D13, D21,
+ * D36): the environment of the key decides the statuses (production: published, including due
+ * scheduled items; preview: also drafts and scheduled; archived never), the whitelist decides the
+ * content types, and block types are never listed as entries.
+ */
+import { AppError, notFound } from '../../errors.js';
+import type { Actor } from '../auth/permissions.js';
+import type { DeliverySchema, DeliveryType, Visibility } from './model.js';
+
+/** The visibility of a delivery key: `preview` keys also see drafts and scheduled entries. */
+export function visibilityOf(actor: Actor): Visibility {
+  return actor.environment === 'preview' ? 'preview' : 'production';
+}
+
+/** D13: an empty whitelist means every content type. */
+export function whitelistAllows(actor: Actor, typeSlug: string): boolean {
+  return actor.contentTypes.length === 0 || actor.contentTypes.includes(typeSlug);
+}
+
+/** True when entries of `type` can be delivered to this key (non-block, whitelisted). */
+export function canReadEntriesOf(actor: Actor, type: DeliveryType): boolean {
+  return !type.is_block && whitelistAllows(actor, type.slug);
+}
+
+/**
+ * The content type named by `slug` for an entries request: 404 NOT_FOUND when unknown (D36) or a
+ * block type (blocks are delivered inside their pages), 403 FORBIDDEN outside the whitelist (D13).
+ */
+export function requireEntryType(schema: DeliverySchema, actor: Actor, slug: string): DeliveryType {
+  const type = schema.bySlug.get(slug);
+  if (!type) throw notFound(`content type '${slug}'`);
+  if (type.is_block) throw new AppError('NOT_FOUND', `content type '${slug}' is a block type; its blocks are delivered with their pages`);
+  if (!whitelistAllows(actor, slug)) throw new AppError('FORBIDDEN', `This API key may not read content type '${slug}'`);
+  return type;
+}

@@ -1,0 +1,61 @@
+/**
+ * Preview tokens (api.md "GET /preview", DECISIONS.md D46): a JWT (HS256) naming one entry
+ * (`sub`) and its workspace (`wid`), audience `quire:preview`, valid for 48 hours. The signing key
+ * is derived from the installation secret for this purpose only, so neither a cursor nor any other
+ * value signed with the secret can pass as a token. Time comes from the context clock, so expiry
+ * is testable.
+ */
+import { createHmac } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { AppError } from '../../errors.js';
+import { isUuid } from '../../lib/ids.js';
+import { iso } from '../../lib/time.js';
+
+/** api.md Limits: preview token lifetime. */
+export const PREVIEW_TOKEN_LIFETIME_S = 48 * 3600;
+const AUDIENCE = 'quire:preview';
+
+export interface PreviewClaims {
+  entryId: string;
+  workspaceId: string;
+}
+
+const keys = new WeakMap<Uint8Array, Uint8Array>();
+function signingKey(secret: Uint8Array): Uint8Array {
+  let k = keys.get(secret);
+  if (!k) {
+    k = new Uint8Array(createHmac('sha256', secret).update('quire:preview-token:v1').digest());
+    keys.set(secret, k);
+  }
+  return k;
+}
+
+/** Signs a token for `claims` issued at `now`; returns it with its expiry (ISO, D3). */
+export async function signPreviewToken(secret: Uint8Array, claims: PreviewClaims, now: Date): Promise<{ token: string; expires_at: string }> {
+  const iat = Math.floor(now.getTime() / 1000);
+  const exp = iat + PREVIEW_TOKEN_LIFETIME_S;
+  const token = await new SignJWT({ wid: claims.workspaceId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.entryId)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(signingKey(secret));
+  return { token, expires_at: iso(new Date(exp * 1000)) };
+}
+
+/**
+ * Verifies a token at `now` and returns what it names. Throws 401 UNAUTHORIZED for an expired,
+ * tampered or malformed token (it is a credential, like a key).
+ */
+export async function verifyPreviewToken(secret: Uint8Array, token: string, now: Date): Promise<PreviewClaims> {
+  try {
+    const { payload } = await jwtVerify(token, signingKey(secret), { algorithms: ['HS256'], audience: AUDIENCE, currentDate: now, requiredClaims: ['exp', 'sub'] });
+    if (!isUuid(payload.sub) || !isUuid(payload.wid)) throw new AppError('UNAUTHORIZED', 'Invalid preview token');
+    return { entryId: payload.sub, workspaceId: payload.wid };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (err instanceof joseErrors.JWTExpired) throw new AppError('UNAUTHORIZED', 'This preview token has expired; preview tokens are valid for 48 hours');
+    throw new AppError('UNAUTHORIZED', 'Invalid preview token');
+  }
+}

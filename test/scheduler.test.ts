@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Context } from '../src/context.js';
+import { createDb } from '../src/db/create-db.js';
+import type { Db } from '../src/db/types.js';
+import { newId } from '../src/lib/ids.js';
+import { runSchedulerOnce, startScheduler } from '../src/modules/publishing/scheduler.js';
+import { startServices } from '../src/services.js';
+import { call, createTestEnv, dialects, type TestEnv } from './helpers.js';
+import { createWorld, P, type DeliveryWorld } from './delivery-fixtures.js';
+
+const TYPES = [{ name: 'Post', slug: 'post', fields: [{ name: 'title', field_type: 'text' }] }];
+
+/** A workspace, a content type, `n` due scheduled entries and `n` due scheduled pages, inserted directly. */
+async function seedDue(db: Db, n: number, publishAt: string): Promise<{ workspaceId: string }> {
+  const workspaceId = newId();
+  const typeId = newId();
+  const t = '2026-01-01T00:00:00.000Z';
+  await db.kysely.insertInto('workspaces').values({ id: workspaceId, name: 'W', slug: `w-${workspaceId.slice(-8)}`, default_locale: 'en', locales: JSON.stringify(['en']), created_at: t, updated_at: t }).execute();
+  await db.kysely.insertInto('content_types').values({ id: typeId, workspace_id: workspaceId, name: 'T', slug: 't', description: null, icon: null, display_field: null, is_block: 0, orderable: 0, created_at: t, updated_at: t }).execute();
+  for (let i = 0; i < n; i++) {
+    await db.kysely.insertInto('entries').values({
+      id: newId(), workspace_id: workspaceId, content_type_id: typeId, slug: `e${i}`, status: 'scheduled', data: '{}', position: i,
+      publish_at: publishAt, published_at: null, version: 1, created_at: t, updated_at: t, created_by: null, updated_by: null,
+    }).execute();
+    await db.kysely.insertInto('pages').values({
+      id: newId(), workspace_id: workspaceId, slug: `p${i}`, status: 'scheduled', position: i, seo: '{}',
+      publish_at: publishAt, published_at: null, version: 1, created_at: t, updated_at: t, created_by: null, updated_by: null,
+    }).execute();
+  }
+  return { workspaceId };
+}
+
+describe.each(dialects())('scheduled publishing on %s', (dialect) => {
+  let env: TestEnv;
+  let w: DeliveryWorld;
+  let now = new Date('2026-06-01T12:00:00.000Z');
+
+  beforeAll(async () => {
+    env = await createTestEnv(dialect, { clock: () => now, config: { schedulerIntervalMs: 100 } });
+    w = await createWorld(env.ctx, env.app, TYPES);
+  });
+  afterAll(async () => env?.close());
+
+  it('a due item reads as published before the job runs; the job then stores exactly that', async () => {
+    const due = await w.insertEntry({ type: 'post', slug: 'due', status: 'scheduled', publish_at: '2026-06-01T11:00:00.000Z', data: { title: 'Due' }, updated_at: '2026-01-02T00:00:00.000Z' });
+    const later = await w.insertEntry({ type: 'post', slug: 'later', status: 'scheduled', publish_at: '2026-06-01T13:00:00.000Z', data: { title: 'Later' } });
+    await w.insertEntry({ type: 'post', slug: 'draft', status: 'draft', data: { title: 'Draft' } });
+    const pageId = newId();
+    await env.ctx.db.kysely.insertInto('pages').values({
+      id: pageId, workspace_id: w.workspaceId, slug: 'home', status: 'scheduled', position: 0, seo: '{}', publish_at: '2026-06-01T10:00:00.000Z', published_at: null,
+      version: 3, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', created_by: null, updated_by: null,
+    }).execute();
+
+    const before = await call(env.app, 'GET', `${P}/entries/due?type=post`, { key: w.keys.delivery });
+    expect(before.body.data.entry).toMatchObject({ status: 'published', published_at: '2026-06-01T11:00:00.000Z', publish_at: null });
+    expect((await call(env.app, 'GET', `${P}/entries/later`, { key: w.keys.delivery })).status).toBe(404);
+    const stored = await env.ctx.db.kysely.selectFrom('entries').select('status').where('id', '=', due).executeTakeFirstOrThrow();
+    expect(stored.status).toBe('scheduled');
+
+    const run = await runSchedulerOnce(env.ctx);
+    expect(run).toEqual({ entries: 1, pages: 1 });
+    const rows = await env.ctx.db.kysely.selectFrom('entries').select(['id', 'status', 'published_at', 'publish_at', 'updated_at', 'version']).where('workspace_id', '=', w.workspaceId).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(due)).toMatchObject({ status: 'published', published_at: '2026-06-01T11:00:00.000Z', publish_at: null, updated_at: '2026-01-02T00:00:00.000Z', version: 1 });
+    expect(byId.get(later)).toMatchObject({ status: 'scheduled', published_at: null, publish_at: '2026-06-01T13:00:00.000Z' });
+    const page = await env.ctx.db.kysely.selectFrom('pages').selectAll().where('id', '=', pageId).executeTakeFirstOrThrow();
+    expect(page).toMatchObject({ status: 'published', published_at: '2026-06-01T10:00:00.000Z', publish_at: null, version: 3 });
+    // What clients see did not change.
+    const after = await call(env.app, 'GET', `${P}/entries/due?type=post`, { key: w.keys.delivery });
+    expect(after.body.data.entry).toEqual(before.body.data.entry);
+    expect(await runSchedulerOnce(env.ctx)).toEqual({ entries: 0, pages: 0 });
+
+    // When its time comes, the later entry is visible at once and then stored.
+    now = new Date('2026-06-01T13:00:00.000Z');
+    expect((await call(env.app, 'GET', `${P}/entries/later`, { key: w.keys.delivery })).body.data.entry.status).toBe('published');
+    expect(await runSchedulerOnce(env.ctx)).toEqual({ entries: 1, pages: 0 });
+  });
+
+  it('two schedulers on one database publish each item exactly once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-sched-'));
+    let a: Db;
+    let b: Db;
+    if (dialect === 'postgres') {
+      const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(env.ctx.db.kysely)).rows[0].s;
+      a = env.ctx.db;
+      b = await createDb(env.config, { pgSchema: schema, poolSize: 2 });
+    } else {
+      // Two connections on one SQLite file, as two processes would have.
+      const file = path.join(dir, 'shared.db');
+      a = await createDb({ databaseUrl: null, dataDir: dir }, { sqliteFile: file });
+      b = await createDb({ databaseUrl: null, dataDir: dir }, { sqliteFile: file });
+    }
+    try {
+      const n = 40;
+      await seedDue(a, n, '2026-06-01T12:00:00.000Z');
+      const ctxOf = (db: Db): Context => ({ ...env.ctx, db, log: pino({ level: 'silent' }) });
+      const runs = await Promise.all([runSchedulerOnce(ctxOf(a)), runSchedulerOnce(ctxOf(b)), runSchedulerOnce(ctxOf(a)), runSchedulerOnce(ctxOf(b))]);
+      expect(runs.reduce((s, r) => s + r.entries, 0)).toBe(n);
+      expect(runs.reduce((s, r) => s + r.pages, 0)).toBe(n);
+      const left = await a.kysely.selectFrom('entries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'scheduled').executeTakeFirstOrThrow();
+      expect(Number(left.n)).toBe(0);
+    } finally {
+      await b.close();
+      if (a !== env.ctx.db) await a.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the background job runs on its interval and stops cleanly (also through startServices)', async () => {
+    const id = await w.insertEntry({ type: 'post', slug: 'timed', status: 'scheduled', publish_at: '2026-06-01T12:30:00.000Z', data: { title: 'Timed' } });
+    const status = async () => (await env.ctx.db.kysely.selectFrom('entries').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+    now = new Date('2026-06-01T12:00:00.000Z');
+    const scheduler = startScheduler(env.ctx);
+    try {
+      // Not due yet: the first runs change nothing.
+      await new Promise((r) => setTimeout(r, 250));
+      expect(await status()).toBe('scheduled');
+      now = new Date('2026-06-01T12:31:00.000Z');
+      for (let i = 0; i < 40 && (await status()) !== 'published'; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await status()).toBe('published');
+    } finally {
+      await scheduler.stop();
+    }
+    const services = await startServices(env.ctx);
+    await services.stop();
+  });
+});
