@@ -211,6 +211,21 @@ describe.each(dialects())('entry data validation on %s', (dialect) => {
     expect(res.errors[0].message).toContain('nested deeper');
   });
 
+  it('reads only own values: fields named like Object.prototype members behave like any other', async () => {
+    const ct = await call(env.app, 'POST', `${M}/content-types`, {
+      key,
+      body: { name: 'Proto', display_field: 'constructor', fields: [{ name: 'constructor', field_type: 'text', required: true }, { name: 'toString', field_type: 'text', is_unique: true }] },
+    });
+    expect(ct.status).toBe(201);
+    const draft = await call(env.app, 'POST', `${M}/content-types/proto/entries`, { key, body: { data: {} } });
+    expect(draft.status).toBe(201);
+    expect(draft.body.data.slug).toBe(draft.body.data.id);
+    const res = expectError(await call(env.app, 'PATCH', `${M}/content-types/proto/entries/${draft.body.data.slug}/publish`, { key }), 400, 'VALIDATION_FAILED');
+    expect(res.errors).toEqual([{ path: 'data.constructor', message: 'is required' }]);
+    expect((await call(env.app, 'POST', `${M}/content-types/proto/entries`, { key, body: { data: { toString: 'a' } } })).status).toBe(201);
+    expectError(await call(env.app, 'POST', `${M}/content-types/proto/entries`, { key, body: { data: { toString: 'a' } } }), 409, 'UNIQUE_VIOLATION');
+  });
+
   it('requires required fields on publish but not on draft writes', async () => {
     const draft = await create({ notes: 'tiny' });
     expect(draft.status).toBe(201);

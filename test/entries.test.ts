@@ -292,6 +292,19 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
     expect((await req('DELETE', '/content-types/article/entries/locked', undefined, { 'if-match': '*' })).status).toBe(200);
   });
 
+  it('concurrent writers: one If-Match winner, one unique value, one slug', async () => {
+    const created = await req('POST', '/content-types/article/entries', { slug: 'race', data: { title: 'R' } });
+    const tag = created.headers.etag as string;
+    const puts = await Promise.all([1, 2, 3].map((i) => req('PUT', '/content-types/article/entries/race', { data: { title: `R${i}` } }, { 'if-match': tag })));
+    expect(puts.map((r) => r.status).sort()).toEqual([200, 412, 412]);
+    const posts = await Promise.all([1, 2, 3].map((i) => req('POST', '/content-types/article/entries', { slug: `race-${i}`, data: { title: 'R', sku: 'RACE' } })));
+    expect(posts.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const slugs = await Promise.all([1, 2, 3].map(() => req('POST', '/content-types/article/entries', { slug: 'race-same', data: { title: 'R' } })));
+    expect(slugs.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const derived = await Promise.all([1, 2, 3].map(() => req('POST', '/content-types/article/entries', { data: { title: 'Derived race' } })));
+    expect(derived.map((r) => r.body.data.slug).sort()).toEqual(['derived-race', 'derived-race-2', 'derived-race-3']);
+  });
+
   it('a failing write leaves no partial rows', async () => {
     const before = await countRows();
     // Valid data, but the second translation is invalid: nothing may be written.

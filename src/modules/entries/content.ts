@@ -22,7 +22,7 @@ import type { Workspace } from '../workspaces/repository.js';
 import { SLUG_PATTERN } from '../workspaces/operations.js';
 import type { EntryData } from './model.js';
 import { entryIdBySlug, slugsLike, uniqueValueTaken } from './repository.js';
-import { checkReferences, validateData, type DataReference } from './validation.js';
+import { checkReferences, fieldValue, validateData, type DataReference } from './validation.js';
 
 export const MAX_SLUG_LENGTH = 200;
 /** Entry slugs that would be shadowed by the static `/entries/bulk` and `/entries/reorder` routes. */
@@ -138,7 +138,7 @@ export async function prepareContent(
 export async function assertUniqueValues(db: Db, ct: ContentType, data: EntryData, exceptId: string | null): Promise<void> {
   for (const field of ct.fields) {
     if (!field.is_unique) continue;
-    const value = data[field.name];
+    const value = fieldValue(data, field.name);
     if (value === undefined || value === null) continue;
     if (await uniqueValueTaken(db, ct.id, field, value, exceptId)) {
       throw new AppError('UNIQUE_VIOLATION', `value of '${field.name}' is already used by another entry of '${ct.slug}'`);
@@ -173,7 +173,7 @@ export async function nextFreeSlug(db: Db, contentTypeId: string, base: string):
 
 /** D31: a slug from the display field's value, else the entry id. */
 export async function deriveSlug(db: Db, ct: ContentType, data: EntryData, entryId: string): Promise<string> {
-  const raw = ct.display_field ? data[ct.display_field] : undefined;
+  const raw = ct.display_field ? fieldValue(data, ct.display_field) : undefined;
   const text = typeof raw === 'string' || typeof raw === 'number' ? slugify(String(raw)) : '';
   return nextFreeSlug(db, ct.id, text || entryId);
 }

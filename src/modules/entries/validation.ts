@@ -70,6 +70,14 @@ function compiledPattern(pattern: string): RegExp | null {
   return patternCache.get(pattern) ?? null;
 }
 
+/**
+ * The own value of `name` in `data`. Field names such as `constructor` or `toString` are valid
+ * (D31), so a plain `data[name]` could return an inherited Object.prototype member.
+ */
+export function fieldValue(data: Record<string, unknown>, name: string): unknown {
+  return Object.hasOwn(data, name) ? data[name] : undefined;
+}
+
 /** True for a value that counts as absent for `required`: undefined, null, '' or []. */
 export function isEmptyValue(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
@@ -316,7 +324,7 @@ export function validateData(fields: Field[], input: unknown, opts: ValidateOpti
   }
   if (opts.requireRequired) {
     for (const f of fields) {
-      if (f.required && isEmptyValue(data[f.name]) && !result.errors.some((e) => e.path === `${prefix}.${f.name}`)) {
+      if (f.required && isEmptyValue(fieldValue(data, f.name)) && !result.errors.some((e) => e.path === `${prefix}.${f.name}`)) {
         result.errors.push({ path: `${prefix}.${f.name}`, message: 'is required' });
       }
     }
@@ -326,7 +334,7 @@ export function validateData(fields: Field[], input: unknown, opts: ValidateOpti
 
 /** The `required` fields an (already validated) value lacks, as errors under `pathPrefix` (D22). */
 export function missingRequired(fields: Field[], value: Record<string, unknown>, pathPrefix: string): ErrorDetail[] {
-  return fields.filter((f) => f.required && isEmptyValue(value[f.name])).map((f) => ({ path: `${pathPrefix}.${f.name}`, message: 'is required' }));
+  return fields.filter((f) => f.required && isEmptyValue(fieldValue(value, f.name))).map((f) => ({ path: `${pathPrefix}.${f.name}`, message: 'is required' }));
 }
 
 /**
