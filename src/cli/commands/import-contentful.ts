@@ -1,0 +1,71 @@
+/**
+ * `quire import contentful FILE --workspace SLUG [--json]` (DECISIONS.md D61; issue 2 item 10):
+ * runs the Contentful importer and reports what it did. A progress bar (cli-progress) shows on
+ * an interactive terminal only, never with `--json`. Entries the API refused are listed, and
+ * make the exit code 1 after the report.
+ */
+import cliProgress from 'cli-progress';
+import type { Context } from '../../context.js';
+import { importContentful, type ImportResult, type ProgressEvent } from '../../modules/import/operations.js';
+import type { CliIo, CommandResult } from '../io.js';
+
+const PHASE_LABEL: Record<ProgressEvent['phase'], string> = { assets: 'Assets ', entries: 'Entries', links: 'Links  ' };
+const SHOWN_MESSAGES = 10;
+
+/** A progress listener drawing one bar per phase on the terminal, and a function to end it. */
+function progressBar(io: CliIo): { onProgress: (e: ProgressEvent) => void; stop: () => void } {
+  let bar: cliProgress.SingleBar | null = null;
+  let phase: ProgressEvent['phase'] | null = null;
+  return {
+    onProgress: (e) => {
+      if (phase !== e.phase) {
+        bar?.stop();
+        phase = e.phase;
+        // Only reached when stdout is a TTY, i.e. a real terminal stream cli-progress can drive.
+        bar = new cliProgress.SingleBar(
+          { format: `${PHASE_LABEL[e.phase]} [{bar}] {value}/{total}`, stream: io.stdout as unknown as NodeJS.WritableStream, hideCursor: true },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(e.total, 0);
+      }
+      bar?.update(e.done);
+    },
+    stop: () => bar?.stop(),
+  };
+}
+
+function summary(r: ImportResult): string {
+  const lines = [
+    `Imported into workspace '${r.workspace.slug}'${r.workspace.created ? ' (created)' : ''}; locales ${r.locales.locales.join(', ')} (default ${r.locales.default})${r.locales.added.length && !r.workspace.created ? `, added ${r.locales.added.join(', ')}` : ''}.`,
+    `Content types: ${r.content_types.total} (${r.content_types.created} created, ${r.content_types.updated} updated, ${r.content_types.unchanged} unchanged; ${r.content_types.fields_created} fields created)`,
+    `Assets:        ${r.assets.total} (${r.assets.created} created, ${r.assets.updated} updated, ${r.assets.unchanged} unchanged)`,
+    `Entries:       ${r.entries.total} (${r.entries.created} created, ${r.entries.updated} updated, ${r.entries.unchanged} unchanged, ${r.entries.published} published, ${r.entries.failed} failed)`,
+  ];
+  const list = (title: string, items: string[]) => {
+    if (!items.length) return;
+    lines.push(`${title} (${items.length}):`, ...items.slice(0, SHOWN_MESSAGES).map((m) => `  - ${m}`));
+    if (items.length > SHOWN_MESSAGES) lines.push(`  … and ${items.length - SHOWN_MESSAGES} more (use --json for all)`);
+  };
+  list('Failures', r.failures.map((f) => `${f.type} ${f.entry}: ${f.message}`));
+  list('Warnings', r.warnings);
+  if (r.keys) {
+    lines.push(`Management key: ${r.keys.management}`, `Delivery key:   ${r.keys.delivery}`, `Preview key:    ${r.keys.preview}`, 'Store these keys now: they are not shown again.');
+  }
+  return lines.join('\n');
+}
+
+export async function runImportContentful(ctx: Context, io: CliIo, opts: { file: string; workspace: string; json: boolean }): Promise<CommandResult> {
+  const progress = io.stdout.isTTY && !opts.json ? progressBar(io) : null;
+  let result: ImportResult;
+  try {
+    result = await importContentful(ctx, { file: opts.file, workspace: opts.workspace, onProgress: progress?.onProgress });
+  } finally {
+    progress?.stop();
+  }
+  const failed = result.failures.length;
+  return {
+    json: { ...result },
+    text: summary(result),
+    ...(failed ? { failure: `${failed} entr${failed === 1 ? 'y' : 'ies'} could not be fully imported (see failures)` } : {}),
+  };
+}
