@@ -3,13 +3,21 @@
  * (D60) and the scheduled-publishing job (D21). Returns a handle that stops them.
  */
 import type { Context } from './context.js';
+import { demoBanner, seedDemo } from './modules/demo/seed.js';
 import { startScheduler } from './modules/publishing/scheduler.js';
 
 export interface Services {
   stop(): Promise<void>;
 }
 
-export async function startServices(ctx: Context): Promise<Services> {
+export interface ServicesOptions {
+  /** Where the demo workspace's keys are printed, once (default: stdout). */
+  print?: (text: string) => void;
+}
+
+export async function startServices(ctx: Context, options: ServicesOptions = {}): Promise<Services> {
+  const demo = await seedDemo(ctx);
+  if (demo) (options.print ?? ((text) => void process.stdout.write(text)))(demoBanner(demo, ctx.config.publicUrl));
   const scheduler = startScheduler(ctx);
   return {
     stop: async () => {

@@ -1,0 +1,98 @@
+/**
+ * The demo workspace (DECISIONS.md D60; issue 2 item 11). On an embedded (SQLite) database that
+ * holds no workspace, and unless QUIRE_DEMO=0 (config.demo), the first start creates workspace
+ * `demo` (locales en and de) with the blog of content.ts, all published, and hands back its three
+ * keys to be printed once. A PostgreSQL deployment starts empty; `quire bootstrap` creates its
+ * first workspace.
+ *
+ * Everything goes through the ordinary operations (bootstrap, createContentType, createEntry,
+ * publishEntry) in one transaction: the demo appears whole or not at all, and a second start
+ * finds a workspace and does nothing.
+ */
+import type { Context } from '../../context.js';
+import { withTransaction } from '../../db/transaction.js';
+import { bootstrap, type BootstrapResult } from '../auth/operations.js';
+import { systemActor } from '../auth/permissions.js';
+import { createContentType } from '../content-types/operations.js';
+import { createEntry } from '../entries/operations.js';
+import { publishEntry } from '../entries/publishing.js';
+import { countWorkspaces } from '../workspaces/repository.js';
+import { DEMO_AUTHORS, DEMO_CONTENT_TYPES, DEMO_POSTS, DEMO_WORKSPACE } from './content.js';
+
+export interface DemoSeedResult extends BootstrapResult {
+  counts: { content_types: number; authors: number; posts: number };
+}
+
+/** True when this start should create the demo: embedded database, demo enabled. */
+export function demoWanted(ctx: Context): boolean {
+  return ctx.db.dialect === 'sqlite' && ctx.config.demo;
+}
+
+/**
+ * Creates the demo workspace when wanted and the database holds no workspace yet; returns what
+ * was created (with the keys), or null when nothing was done.
+ */
+export async function seedDemo(ctx: Context): Promise<DemoSeedResult | null> {
+  if (!demoWanted(ctx)) return null;
+  return withTransaction(ctx.db, async (db) => {
+    // Checked inside the transaction: SQLite runs one writer at a time, so two processes starting
+    // on the same file cannot both find it empty and both seed.
+    if ((await countWorkspaces(db)) > 0) return null;
+    const tx = { ...ctx, db };
+    const boot = await bootstrap(tx, { ...DEMO_WORKSPACE, locales: [...DEMO_WORKSPACE.locales] });
+    const actor = systemActor(boot.workspace.id, boot.user.id);
+    for (const ct of DEMO_CONTENT_TYPES) await createContentType(tx, actor, ct);
+
+    const authorIds = new Map<string, string>();
+    for (const a of DEMO_AUTHORS) {
+      const entry = await createEntry(tx, actor, 'author', {
+        slug: a.slug,
+        data: { name: a.name, role: a.role.en, bio: a.bio.en, website: a.website },
+        translations: { de: { data: { role: a.role.de, bio: a.bio.de } } },
+      });
+      await publishEntry(tx, actor, 'author', { id: entry.id });
+      authorIds.set(a.slug, entry.id);
+    }
+    for (const post of DEMO_POSTS) {
+      const entry = await createEntry(tx, actor, 'post', {
+        slug: post.slug,
+        data: {
+          ...post.en,
+          author: authorIds.get(post.author),
+          tags: post.tags,
+          published_on: post.published_on,
+          reading_minutes: post.reading_minutes,
+        },
+        translations: { de: { data: post.de } },
+      });
+      await publishEntry(tx, actor, 'post', { id: entry.id });
+    }
+    return { ...boot, counts: { content_types: DEMO_CONTENT_TYPES.length, authors: DEMO_AUTHORS.length, posts: DEMO_POSTS.length } };
+  });
+}
+
+/**
+ * The text printed once after seeding: the three keys and curl examples against `publicUrl`.
+ */
+export function demoBanner(demo: DemoSeedResult, publicUrl: string): string {
+  const { management, delivery, preview } = demo.keys;
+  const base = publicUrl.replace(/\/+$/, '');
+  const firstPost = DEMO_POSTS[0].slug;
+  return [
+    '',
+    `Quire created the demo workspace '${demo.workspace.slug}' (locales ${DEMO_WORKSPACE.locales.join(', ')}): ${demo.counts.authors} authors and ${demo.counts.posts} published posts.`,
+    'Its API keys are shown only now; store them:',
+    `  management  ${management}`,
+    `  delivery    ${delivery}`,
+    `  preview     ${preview}`,
+    '',
+    'Try:',
+    `  curl -H 'X-API-Key: ${delivery}' '${base}/api/v1/public/entries?type=post&locale=de'`,
+    `  curl -H 'X-API-Key: ${delivery}' '${base}/api/v1/public/entries/${firstPost}?type=post&fields=title,body_html,author.name'`,
+    `  curl -H 'X-API-Key: ${delivery}' '${base}/api/v1/public/schema'`,
+    `  curl -H 'X-API-Key: ${management}' '${base}/api/v1/manage/content-types/post/entries'`,
+    '',
+    'Set QUIRE_DEMO=0 to start without the demo workspace.',
+    '',
+  ].join('\n');
+}
