@@ -15,6 +15,7 @@ import { validatorCompiler } from './http/validator.js';
 import { ErrorEnvelope, PageMeta } from './http/envelope.js';
 import { managementRoutes } from './http/routes/management/index.js';
 import { deliveryRoutes } from './http/routes/delivery/index.js';
+import { mediaFileRoutes } from './http/routes/media-files.js';
 
 /** JSON bodies above this answer 413 PAYLOAD_TOO_LARGE (DECISIONS.md "Errors"). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -75,6 +76,7 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
 
   await app.register(managementRoutes(ctx), { prefix: '/api/v1/manage' });
   await app.register(deliveryRoutes(ctx), { prefix: '/api/v1/public' });
+  await app.register(mediaFileRoutes(ctx));
 
   return app;
 }

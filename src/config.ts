@@ -7,6 +7,9 @@
  * PostgreSQL; unset means embedded SQLite), PUBLIC_URL (absolute base of media URLs, default
  * http://localhost:PORT), LOG_LEVEL (pino level, default info), SCHEDULER_INTERVAL_MS (how often
  * the publishing job runs, default 2000), QUIRE_DEMO (set to 0 to skip the demo workspace).
+ * Media (DECISIONS.md D50-D52): STORAGE_DRIVER (`local`, default: files under DATA_DIR/media;
+ * `s3`: any S3-compatible object store), S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID,
+ * S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE, MEDIA_MAX_BYTES (upload limit, default 10 MB).
  */
 import path from 'node:path';
 
@@ -20,7 +23,25 @@ export interface Config {
   readonly logLevel: string;
   readonly schedulerIntervalMs: number;
   readonly demo: boolean;
+  /** Where media files live: `local` (DATA_DIR/media) or `s3` (an S3-compatible bucket). */
+  readonly storageDriver: StorageDriver;
+  /** S3 endpoint URL (MinIO, R2, …); null means AWS S3 of s3Region. */
+  readonly s3Endpoint: string | null;
+  readonly s3Bucket: string | null;
+  readonly s3Region: string;
+  /** Null means the AWS SDK's default credential chain (AWS_* variables, instance roles). */
+  readonly s3AccessKeyId: string | null;
+  readonly s3SecretAccessKey: string | null;
+  /** Path-style addressing (`endpoint/bucket/key`), which most self-hosted stores need. */
+  readonly s3ForcePathStyle: boolean;
+  /** Largest accepted upload in bytes (api.md Limits: 10 MB). */
+  readonly mediaMaxBytes: number;
 }
+
+export type StorageDriver = 'local' | 's3';
+
+/** Default upload limit: 10 MB (api.md "Limits"). */
+export const DEFAULT_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
 
 /** Raised for an environment value that cannot be used; the server prints it and exits 1. */
 export class ConfigError extends Error {}
@@ -33,6 +54,36 @@ function intFrom(env: Record<string, string | undefined>, name: string, fallback
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got '${raw}'`);
   }
   return n;
+}
+
+function boolFrom(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes)$/i.test(raw)) return true;
+  if (/^(0|false|no)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got '${raw}'`);
+}
+
+/** The media storage variables; S3 needs a bucket, and an endpoint must be an http(s) URL. */
+function storageFrom(env: Record<string, string | undefined>): Pick<Config, 'storageDriver' | 's3Endpoint' | 's3Bucket' | 's3Region' | 's3AccessKeyId' | 's3SecretAccessKey' | 's3ForcePathStyle'> {
+  const driver = (env.STORAGE_DRIVER ?? 'local').toLowerCase();
+  if (driver !== 'local' && driver !== 's3') throw new ConfigError(`STORAGE_DRIVER must be local or s3, got '${driver}'`);
+  const s3Endpoint = env.S3_ENDPOINT ? env.S3_ENDPOINT.replace(/\/+$/, '') : null;
+  if (s3Endpoint && !/^https?:\/\/[^/]+/.test(s3Endpoint)) throw new ConfigError(`S3_ENDPOINT must be an http(s) URL, got '${s3Endpoint}'`);
+  const s3Bucket = env.S3_BUCKET ? env.S3_BUCKET : null;
+  if (driver === 's3' && !s3Bucket) throw new ConfigError('STORAGE_DRIVER=s3 needs S3_BUCKET');
+  const s3AccessKeyId = env.S3_ACCESS_KEY_ID ? env.S3_ACCESS_KEY_ID : null;
+  const s3SecretAccessKey = env.S3_SECRET_ACCESS_KEY ? env.S3_SECRET_ACCESS_KEY : null;
+  if ((s3AccessKeyId === null) !== (s3SecretAccessKey === null)) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  return {
+    storageDriver: driver,
+    s3Endpoint,
+    s3Bucket,
+    s3Region: env.S3_REGION ? env.S3_REGION : 'us-east-1',
+    s3AccessKeyId,
+    s3SecretAccessKey,
+    s3ForcePathStyle: boolFrom(env, 'S3_FORCE_PATH_STYLE', s3Endpoint !== null),
+  };
 }
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -64,6 +115,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel,
     schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 2000, 100, 3_600_000),
     demo: env.QUIRE_DEMO !== '0',
+    ...storageFrom(env),
+    mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', DEFAULT_MEDIA_MAX_BYTES, 1024, 1024 * 1024 * 1024),
     ...overrides,
   };
   return Object.freeze(config);

@@ -2,7 +2,8 @@
  * SQL for media records (api.md "Media asset"). A record either points at a stored file
  * (`storage_key` set) or at a remote original (`storage_key` null, `url` absolute), as the
  * Contentful importer creates them (no download). Soft-deleted records (`deleted_at` set) are
- * invisible to every lookup here.
+ * invisible to every lookup here. The media library (issue 4) adds listing, the file route's
+ * lookup by id, field updates, folder moves guarded by the expected storage key, soft deletes.
  */
 import type { Db } from '../../db/types.js';
 
@@ -80,4 +81,77 @@ export async function upsertMedia(db: Db, media: MediaRecord): Promise<void> {
     .values(media)
     .onConflict((oc) => oc.column('id').doUpdateSet(changes))
     .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The media library (issue 4): listing, the file route's lookup, updates and soft deletes.
+
+/** `image`, `video` or `pdf`: a filter on the MIME type. */
+export type MediaKindFilter = 'image' | 'video' | 'pdf';
+
+export interface MediaListFilter {
+  /** undefined: every folder; null: the root only; a string: exactly that folder. */
+  folder?: string | null;
+  type?: MediaKindFilter;
+  offset: number;
+  limit: number;
+}
+
+/** The workspace's live media, newest first (ties by id), with the total count. */
+export async function listMediaRecords(db: Db, workspaceId: string, filter: MediaListFilter): Promise<{ items: MediaRecord[]; total: number }> {
+  let q = db.kysely.selectFrom('media').where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
+  if (filter.folder === null) q = q.where('folder', 'is', null);
+  else if (filter.folder !== undefined) q = q.where('folder', '=', filter.folder);
+  if (filter.type === 'pdf') q = q.where('mime_type', '=', 'application/pdf');
+  else if (filter.type) q = q.where('mime_type', 'like', `${filter.type}/%`);
+  const [rows, count] = await Promise.all([
+    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toMedia), total: Number(count.n) };
+}
+
+/** A live media record by id in any workspace (the file route: the URL names the asset). */
+export async function findLiveMediaById(db: Db, id: string): Promise<MediaRecord | null> {
+  const row = await db.kysely.selectFrom('media').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return row ? toMedia(row) : null;
+}
+
+/** Changes alt text and/or focal point of a live record. */
+export async function updateMediaFields(
+  db: Db,
+  id: string,
+  fields: { alt_text?: string | null; focal_x?: number | null; focal_y?: number | null },
+  now: string,
+): Promise<void> {
+  await db.kysely.updateTable('media').set({ ...fields, updated_at: now }).where('id', '=', id).where('deleted_at', 'is', null).execute();
+}
+
+/**
+ * Moves a live record to another folder (new url and storage key) provided its storage key is
+ * still `expectedKey` (null for a remote asset); returns the rows changed (0: it changed meanwhile).
+ */
+export async function moveMediaRecord(
+  db: Db,
+  id: string,
+  expectedKey: string | null,
+  changes: { folder: string | null; url: string; storage_key: string | null; alt_text?: string | null; focal_x?: number | null; focal_y?: number | null },
+  now: string,
+): Promise<number> {
+  let q = db.kysely.updateTable('media').set({ ...changes, updated_at: now }).where('id', '=', id).where('deleted_at', 'is', null);
+  q = expectedKey === null ? q.where('storage_key', 'is', null) : q.where('storage_key', '=', expectedKey);
+  const res = await q.executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** Soft-deletes a live record; false when there was none. */
+export async function softDeleteMediaRecord(db: Db, workspaceId: string, id: string, now: string): Promise<boolean> {
+  const res = await db.kysely
+    .updateTable('media')
+    .set({ deleted_at: now, updated_at: now })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }

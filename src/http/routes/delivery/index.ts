@@ -6,6 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from '../../../context.js';
 import { registerAuth } from '../../auth-hooks.js';
 import { deliveryEntryRoutes } from './entries.js';
+import { deliveryMediaRoutes } from './media.js';
 import { deliveryPreviewRoutes } from './preview.js';
 import { deliverySchemaRoutes } from './schema.js';
 
@@ -15,5 +16,6 @@ export function deliveryRoutes(ctx: Context): FastifyPluginAsync {
     await deliveryEntryRoutes(app, ctx);
     await deliverySchemaRoutes(app, ctx);
     await deliveryPreviewRoutes(app, ctx);
+    await deliveryMediaRoutes(app, ctx);
   };
 }

@@ -8,6 +8,7 @@ import { registerAuth } from '../../auth-hooks.js';
 import { registerIdempotency } from '../../idempotency.js';
 import { contentTypeRoutes } from './content-types.js';
 import { fieldRoutes } from './fields.js';
+import { mediaRoutes } from './media.js';
 import { previewTokenRoutes } from './preview-tokens.js';
 import { entryRoutes } from './entries.js';
 
@@ -17,6 +18,7 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     registerIdempotency(app, ctx);
     await contentTypeRoutes(app, ctx);
     await fieldRoutes(app, ctx);
+    await mediaRoutes(app, ctx);
     await previewTokenRoutes(app, ctx);
     await entryRoutes(app, ctx);
   };

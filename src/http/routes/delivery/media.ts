@@ -1,0 +1,18 @@
+/** Delivery route for media metadata (api.md GET /media/{id}). Parse, call, reply. */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Context } from '../../../context.js';
+import { getDeliveryMedia } from '../../../modules/media/operations.js';
+import { EnvelopeOf, ok } from '../../envelope.js';
+import { DeliveryMediaSchema, MediaIdParams } from '../../schemas/media.js';
+
+export async function deliveryMediaRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/media/:id', {
+    schema: {
+      tags: ['Delivery'],
+      summary: "Media metadata (the key's workspace only)",
+      params: MediaIdParams,
+      response: { 200: EnvelopeOf(DeliveryMediaSchema) },
+    },
+  }, async (req) => ok(await getDeliveryMedia(ctx, req.actor, req.params.id)));
+}

@@ -1,0 +1,89 @@
+/**
+ * Management routes for media (api.md "Media"; DECISIONS.md D50-D52). Parse, call, reply.
+ * The upload route lives in its own encapsulated scope, the only one where multipart bodies are
+ * parsed (@fastify/multipart, file parts streamed to disk, limit MEDIA_MAX_BYTES); everywhere
+ * else the API stays JSON with its 1 MB limit.
+ */
+import multipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Context } from '../../../context.js';
+import { AppError } from '../../../errors.js';
+import { offsetMeta } from '../../../lib/pagination.js';
+import { checkWorkspaceHeader, deleteMedia, getMedia, listMedia, updateMedia, uploadMedia } from '../../../modules/media/operations.js';
+import { tooLarge } from '../../../modules/media/spool.js';
+import { multipartLimits, readUploadForm, type FormPart } from '../../../modules/media/upload-form.js';
+import { EmptyEnvelope, EnvelopeOf, ok, PageMeta } from '../../envelope.js';
+import { validatorCompiler } from '../../validator.js';
+import { MediaAssetSchema, MediaIdParams, MediaListQuery, UpdateMediaBody, UploadFormDoc, WorkspaceHeaders } from '../../schemas/media.js';
+
+const tags = ['Management: media'];
+/** Room for the multipart framing and the text parts around the file. */
+export const FORM_OVERHEAD_BYTES = 64 * 1024;
+
+export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
+  const maxBytes = ctx.config.mediaMaxBytes;
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: multipartLimits(maxBytes), throwFileSizeLimit: false });
+    // The multipart body is read by the handler; its schema below documents the form only.
+    scope.setValidatorCompiler((route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)));
+    scope.withTypeProvider<TypeBoxTypeProvider>().post('/media/upload', {
+      config: { scope: 'media:write' },
+      bodyLimit: maxBytes + FORM_OVERHEAD_BYTES,
+      schema: {
+        tags,
+        summary: 'Upload a file (multipart/form-data; header X-Workspace-ID)',
+        consumes: ['multipart/form-data'],
+        headers: WorkspaceHeaders,
+        body: UploadFormDoc,
+        response: { 201: EnvelopeOf(MediaAssetSchema) },
+      },
+    }, async (req, reply) => {
+      const declared = Number(req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes + FORM_OVERHEAD_BYTES) throw tooLarge(maxBytes);
+      if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data with the file in the part named file');
+      const header = req.headers['x-workspace-id'];
+      // Before reading a byte of the body: a wrong workspace never gets its file spooled.
+      checkWorkspaceHeader(req.actor, header, true);
+      const form = await readUploadForm(ctx.config, req.parts() as AsyncIterable<FormPart>, maxBytes);
+      const asset = await uploadMedia(ctx, req.actor, header, { file: form.file, originalName: form.originalName, ...form.fields });
+      reply.code(201);
+      return ok(asset);
+    });
+  });
+
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get('/media', {
+    schema: { tags, summary: 'List media (newest first)', headers: WorkspaceHeaders, querystring: MediaListQuery, response: { 200: EnvelopeOf(Type.Array(MediaAssetSchema), PageMeta) } },
+  }, async (req) => {
+    const { items, total, window } = await listMedia(ctx, req.actor, req.headers['x-workspace-id'], req.query);
+    return ok(items, offsetMeta(window, total, items.length));
+  });
+
+  r.get('/media/:id', {
+    schema: { tags, summary: 'Get a media asset', headers: WorkspaceHeaders, params: MediaIdParams, response: { 200: EnvelopeOf(MediaAssetSchema) } },
+  }, async (req) => ok(await getMedia(ctx, req.actor, req.headers['x-workspace-id'], req.params.id)));
+
+  r.put('/media/:id', {
+    config: { scope: 'media:write' },
+    schema: {
+      tags,
+      summary: 'Change alt text, focal point or folder (a new folder moves the file and changes url)',
+      headers: WorkspaceHeaders,
+      params: MediaIdParams,
+      body: UpdateMediaBody,
+      response: { 200: EnvelopeOf(MediaAssetSchema) },
+    },
+  }, async (req) => ok(await updateMedia(ctx, req.actor, req.headers['x-workspace-id'], req.params.id, req.body)));
+
+  r.delete('/media/:id', {
+    config: { scope: 'media:write' },
+    schema: { tags, summary: 'Delete a media asset and its file (header X-Workspace-ID)', headers: WorkspaceHeaders, params: MediaIdParams, response: { 200: EmptyEnvelope } },
+  }, async (req) => {
+    await deleteMedia(ctx, req.actor, req.headers['x-workspace-id'], req.params.id);
+    return ok(null);
+  });
+}

@@ -1,0 +1,98 @@
+/** Wire schemas of media (api.md "Media asset", "Media"; DECISIONS.md D50-D52). */
+import { Type } from '@sinclair/typebox';
+import { MAX_ALT_TEXT } from '../../modules/media/upload-form.js';
+import { FITS, FORMATS, MAX_DIMENSION } from '../../modules/media/transform.js';
+import { PageQuery, Timestamp, Uuid } from './common.js';
+
+const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** The management media record. */
+export const MediaAssetSchema = Type.Object(
+  {
+    id: Uuid,
+    workspace_id: Uuid,
+    url: Type.String({ description: 'absolute URL of the file (D51)' }),
+    mime_type: Type.String(),
+    width: NullableInt,
+    height: NullableInt,
+    alt_text: NullableString,
+    focal_x: NullableNumber,
+    focal_y: NullableNumber,
+    filename: Type.String({ description: 'generated name of the stored file' }),
+    original_name: Type.String({ description: "the uploader's file name" }),
+    folder: NullableString,
+    size: Type.Integer({ description: 'bytes' }),
+    uploaded_by: NullableInt,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'MediaAsset' },
+);
+
+/** The delivery media object (also what media fields resolve to, D41). */
+export const DeliveryMediaSchema = Type.Object(
+  {
+    id: Uuid,
+    url: Type.String(),
+    mime_type: Type.String(),
+    width: NullableInt,
+    height: NullableInt,
+    alt_text: NullableString,
+    focal_x: NullableNumber,
+    focal_y: NullableNumber,
+  },
+  { title: 'DeliveryMedia' },
+);
+
+export const MediaIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+
+/** `X-Workspace-ID` (D50); whether it is required is decided per operation (400 / 403 there). */
+export const WorkspaceHeaders = Type.Object({ 'x-workspace-id': Type.Optional(Type.String({ maxLength: 100 })) });
+
+export const MediaListQuery = Type.Object(
+  {
+    ...PageQuery,
+    folder: Type.Optional(Type.String({ maxLength: 200, description: "exact folder; '' lists assets without a folder" })),
+    type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('pdf')])),
+  },
+  { additionalProperties: false },
+);
+
+const Focal = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]);
+
+export const UpdateMediaBody = Type.Object(
+  {
+    alt_text: Type.Optional(Type.Union([Type.String({ maxLength: MAX_ALT_TEXT }), Type.Null()])),
+    folder: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+    focal_x: Type.Optional(Focal),
+    focal_y: Type.Optional(Focal),
+  },
+  { additionalProperties: false },
+);
+
+/** The multipart form, for the OpenAPI document only (parts are validated by readUploadForm). */
+export const UploadFormDoc = {
+  type: 'object',
+  required: ['file'],
+  properties: {
+    file: { type: 'string', format: 'binary', description: 'image, video or PDF, at most MEDIA_MAX_BYTES (10 MB)' },
+    alt_text: { type: 'string', maxLength: MAX_ALT_TEXT },
+    folder: { type: 'string', description: 'path segments of [a-z0-9_-] separated by / (D52)' },
+    focal_x: { type: 'number', minimum: 0, maximum: 1 },
+    focal_y: { type: 'number', minimum: 0, maximum: 1 },
+  },
+} as const;
+
+/** Transform parameters of file URLs; anything else in the query answers 400. */
+export const FileQuery = Type.Object(
+  {
+    w: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DIMENSION })),
+    h: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DIMENSION })),
+    fit: Type.Optional(Type.String({ enum: [...FITS] })),
+    fm: Type.Optional(Type.String({ enum: [...FORMATS] })),
+    q: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);

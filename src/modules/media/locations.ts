@@ -1,0 +1,46 @@
+/**
+ * Where a media file lives and the URL it is served at (DECISIONS.md D51, D52).
+ *
+ * Storage keys: originals are `<workspace id>/[<folder>/]<media id>.<ext>`; derived images
+ * (transforms) are `_derived/<workspace id>/<media id>/<variant>.<ext>` (no workspace id starts
+ * with `_`, so the two never meet). File names are generated from the media id: a client's file
+ * name never reaches the disk or the bucket.
+ *
+ * URLs: `{PUBLIC_URL}/media/files/<storage key>`, served by GET /media/files/* (see
+ * src/http/routes/media-files.ts); moving an asset to another folder changes its URL.
+ */
+import { isUuid } from '../../lib/ids.js';
+import { isSafeKey } from '../../storage/keys.js';
+
+/** Path prefix of the file-serving route. */
+export const FILES_PATH = '/media/files';
+
+/** Generated file name of a stored original: `<media id>.<ext>`. */
+export function storedFilename(id: string, ext: string): string {
+  return `${id}.${ext}`;
+}
+
+export function originalKey(workspaceId: string, folder: string | null, filename: string): string {
+  return folder ? `${workspaceId}/${folder}/${filename}` : `${workspaceId}/${filename}`;
+}
+
+/** The storage folder holding every derived image of one asset. */
+export function derivedPrefix(workspaceId: string, mediaId: string): string {
+  return `_derived/${workspaceId}/${mediaId}`;
+}
+
+/** Absolute URL of a stored object (D51: built from PUBLIC_URL). */
+export function fileUrl(publicUrl: string, key: string): string {
+  return `${publicUrl}${FILES_PATH}/${key}`;
+}
+
+/**
+ * The media id named by a requested file path (the part after /media/files/), or null when the
+ * path cannot be an original's key. The caller still checks that it is that asset's current key.
+ */
+export function mediaIdOfKey(key: string): string | null {
+  if (!isSafeKey(key) || key.startsWith('_')) return null;
+  const last = key.slice(key.lastIndexOf('/') + 1);
+  const m = /^([0-9a-f-]{36})\.[a-z0-9]{1,8}$/.exec(last);
+  return m && isUuid(m[1]) ? m[1] : null;
+}

@@ -1,0 +1,91 @@
+/**
+ * The media asset (api.md "Media asset") in its two shapes: the management record (every
+ * column) and the delivery object (`id, url, mime_type, width, height, alt_text, focal_x,
+ * focal_y`, D41: also what media fields of entries and blocks resolve to). Plus the media types
+ * accepted on upload (api.md Limits: image, video, PDF; D50: judged by the bytes).
+ */
+import type { MediaRecord } from './repository.js';
+
+/** A media record as the management API returns it. */
+export interface MediaAsset {
+  id: string;
+  workspace_id: string;
+  url: string;
+  mime_type: string;
+  width: number | null;
+  height: number | null;
+  alt_text: string | null;
+  focal_x: number | null;
+  focal_y: number | null;
+  filename: string;
+  original_name: string;
+  folder: string | null;
+  size: number;
+  uploaded_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The delivery media object (api.md GET /media/{id}; D41). */
+export interface DeliveryMedia {
+  id: string;
+  url: string;
+  mime_type: string;
+  width: number | null;
+  height: number | null;
+  alt_text: string | null;
+  focal_x: number | null;
+  focal_y: number | null;
+}
+
+export function toManagementMedia(m: MediaRecord): MediaAsset {
+  return {
+    id: m.id,
+    workspace_id: m.workspace_id,
+    url: m.url,
+    mime_type: m.mime_type,
+    width: m.width,
+    height: m.height,
+    alt_text: m.alt_text,
+    focal_x: m.focal_x,
+    focal_y: m.focal_y,
+    filename: m.filename,
+    original_name: m.original_name,
+    folder: m.folder,
+    size: m.size,
+    uploaded_by: m.uploaded_by,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+  };
+}
+
+export function toDeliveryMedia(m: Pick<MediaRecord, keyof DeliveryMedia>): DeliveryMedia {
+  return { id: m.id, url: m.url, mime_type: m.mime_type, width: m.width, height: m.height, alt_text: m.alt_text, focal_x: m.focal_x, focal_y: m.focal_y };
+}
+
+/** How an accepted file is handled: raster images and SVG get dimensions and transforms. */
+export type MediaKind = 'image' | 'svg' | 'video' | 'pdf';
+
+/**
+ * Raster image types accepted (by sniffed MIME type) with the file extension they are stored
+ * under: the formats sharp reads, so every accepted image has exact dimensions (D51) and can be
+ * transformed. Other image formats (HEIC, BMP, PSD, RAW, …) answer 415.
+ */
+export const RASTER_IMAGE_TYPES: Readonly<Record<string, string>> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/apng': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/tiff': 'tif',
+};
+
+export const SVG_MIME = 'image/svg+xml';
+export const PDF_MIME = 'application/pdf';
+
+/** Largest SVG accepted: sanitizing builds a DOM of the whole document in memory. */
+export const SVG_MAX_BYTES = 2 * 1024 * 1024;
+
+/** What the API says it accepts, for 415 messages. */
+export const ACCEPTED_TYPES_TEXT = 'JPEG, PNG, GIF, WebP, AVIF, TIFF and SVG images, video files (MP4, WebM, MOV, …) and PDF';

@@ -1,0 +1,247 @@
+/**
+ * Media operations (api.md "Media", "Limits"; DECISIONS.md D50-D52): upload, list, get,
+ * update (alt text, focal point, folder: the file moves with it), soft delete, and the delivery
+ * lookup. Plain functions of (ctx, actor, input), shared by the HTTP routes and the importer.
+ *
+ * A failed upload leaves no file and no row: the file is stored only after it was identified
+ * and measured, the row is inserted after the file landed, and the file is removed again when
+ * the insert fails. A folder move updates the row and moves the file inside one transaction
+ * (the row is rolled back if the move fails, the file moved back if the commit fails).
+ */
+import path from 'node:path';
+import type { Context } from '../../context.js';
+import { withTransaction } from '../../db/transaction.js';
+import { AppError, invalid, notFound } from '../../errors.js';
+import { isUuid, newId } from '../../lib/ids.js';
+import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
+import { iso } from '../../lib/time.js';
+import { storageFor } from '../../storage/index.js';
+import { requireScope } from '../auth/operations.js';
+import type { Actor } from '../auth/permissions.js';
+import { folderProblem, parseFolder } from './folders.js';
+import { derivedPrefix, fileUrl, originalKey, storedFilename } from './locations.js';
+import { toDeliveryMedia, toManagementMedia, type DeliveryMedia, type MediaAsset } from './model.js';
+import { probeFile } from './probe.js';
+import {
+  findMediaById,
+  insertMedia,
+  listMediaRecords,
+  moveMediaRecord,
+  softDeleteMediaRecord,
+  updateMediaFields,
+  type MediaKindFilter,
+  type MediaRecord,
+} from './repository.js';
+import type { SpooledFile } from './spool.js';
+import type { UploadFields } from './upload-form.js';
+
+/**
+ * The `X-Workspace-ID` rule (D50): required on upload and delete (400 when absent), optional
+ * elsewhere; when given it must be the key's workspace (403).
+ */
+export function checkWorkspaceHeader(actor: Actor, header: string | undefined, required: boolean): void {
+  const value = header?.trim();
+  if (!value) {
+    if (required) throw invalid('headers.x-workspace-id', 'is required');
+    return;
+  }
+  if (!isUuid(value)) throw invalid('headers.x-workspace-id', 'must be a workspace id (uuid)');
+  if (value.toLowerCase() !== actor.workspaceId.toLowerCase()) {
+    throw new AppError('FORBIDDEN', "X-Workspace-ID names another workspace than the API key's");
+  }
+}
+
+/** A client file name reduced to a plain name: no folders, no control characters, ≤ 255 chars. */
+export function cleanOriginalName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const base = name.split(/[\\/]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, '').trim() ?? '';
+  return (base || 'upload').slice(0, 255);
+}
+
+/** Who owns a new media record: the workspace and the user it is attributed to. */
+export interface MediaOwner {
+  workspaceId: string;
+  userId: number | null;
+}
+
+export interface StoreMediaInput extends UploadFields {
+  /** The received file; consumed (removed) whatever the outcome. */
+  file: SpooledFile;
+  /** The client's (or source's) file name, kept as `original_name`. */
+  originalName: string;
+}
+
+/**
+ * Identifies, measures and stores a received file and inserts its record (the upload core, also
+ * used by the importer). `id` may be given (imports derive stable ids). Errors: 415 for a type
+ * that is not accepted or an unsafe SVG, 413 for an SVG over its limit.
+ */
+export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMediaInput, options: { id?: string } = {}): Promise<MediaRecord> {
+  const storage = storageFor(ctx.config);
+  try {
+    const probed = await probeFile(input.file);
+    const id = options.id ?? newId();
+    const filename = storedFilename(id, probed.ext);
+    const key = originalKey(owner.workspaceId, input.folder, filename);
+    const now = iso(ctx.clock());
+    const record: MediaRecord = {
+      id,
+      workspace_id: owner.workspaceId,
+      url: fileUrl(ctx.config.publicUrl, key),
+      storage_key: key,
+      mime_type: probed.mime,
+      width: probed.width,
+      height: probed.height,
+      alt_text: input.alt_text,
+      focal_x: input.focal_x,
+      focal_y: input.focal_y,
+      filename,
+      original_name: cleanOriginalName(input.originalName),
+      folder: input.folder,
+      size: input.file.size,
+      uploaded_by: owner.userId,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    };
+    await storage.putFile(key, input.file.path, { contentType: probed.mime });
+    try {
+      await withTransaction(ctx.db, (tx) => insertMedia(tx, record));
+    } catch (err) {
+      await storage.delete(key).catch((e: unknown) => ctx.log.error({ err: e, key }, 'could not remove the file of a failed upload'));
+      throw err;
+    }
+    return record;
+  } finally {
+    await input.file.dispose();
+  }
+}
+
+/** POST /media/upload: scope media:write, X-Workspace-ID required (D50). */
+export async function uploadMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, input: StoreMediaInput): Promise<MediaAsset> {
+  try {
+    requireScope(actor, 'media:write');
+    checkWorkspaceHeader(actor, workspaceHeader, true);
+  } catch (err) {
+    await input.file.dispose();
+    throw err;
+  }
+  return toManagementMedia(await storeMedia(ctx, { workspaceId: actor.workspaceId, userId: actor.userId }, input));
+}
+
+async function requireMedia(ctx: Context, workspaceId: string, id: string): Promise<MediaRecord> {
+  const media = isUuid(id) ? await findMediaById(ctx.db, workspaceId, id) : null;
+  if (!media) throw notFound(`media '${id}'`);
+  return media;
+}
+
+export interface ListMediaQuery {
+  page?: number;
+  limit?: number;
+  /** Exact folder; '' lists the root (assets without a folder). */
+  folder?: string;
+  /** `image`, `video` or `pdf` (by MIME type). */
+  type?: MediaKindFilter;
+}
+
+/** GET /media: newest first, with offset pagination; optional folder and type filters. */
+export async function listMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, q: ListMediaQuery): Promise<{ items: MediaAsset[]; total: number; window: OffsetPage }> {
+  checkWorkspaceHeader(actor, workspaceHeader, false);
+  const window = offsetPage(q.page, q.limit);
+  let folder: string | null | undefined;
+  if (q.folder !== undefined) {
+    const problem = q.folder === '' ? null : folderProblem(q.folder);
+    if (problem) throw invalid('query.folder', problem);
+    folder = q.folder === '' ? null : q.folder;
+  }
+  const { items, total } = await listMediaRecords(ctx.db, actor.workspaceId, { folder, type: q.type, offset: window.offset, limit: window.limit });
+  return { items: items.map(toManagementMedia), total, window };
+}
+
+/** GET /media/{id}: one asset of the key's workspace (404 otherwise or when deleted). */
+export async function getMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string): Promise<MediaAsset> {
+  checkWorkspaceHeader(actor, workspaceHeader, false);
+  return toManagementMedia(await requireMedia(ctx, actor.workspaceId, id));
+}
+
+export interface UpdateMediaInput {
+  alt_text?: string | null;
+  folder?: string | null;
+  focal_x?: number | null;
+  focal_y?: number | null;
+}
+
+/**
+ * PUT /media/{id}: changes alt text, focal point and/or folder. A new folder moves the stored
+ * file and changes `url` and `storage_key` atomically with the row (see the module comment).
+ * A concurrent move of the same asset is detected (the row's key changed) and retried.
+ */
+export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string, input: UpdateMediaInput): Promise<MediaAsset> {
+  requireScope(actor, 'media:write');
+  checkWorkspaceHeader(actor, workspaceHeader, false);
+  const folder = input.folder === undefined ? undefined : parseFolder(input.folder, 'body.folder');
+  if ((input.focal_x === undefined) !== (input.focal_y === undefined) || (input.focal_x === null) !== (input.focal_y === null)) {
+    throw invalid(input.focal_x === undefined || input.focal_x === null ? 'body.focal_x' : 'body.focal_y', 'focal_x and focal_y are given together');
+  }
+  const storage = storageFor(ctx.config);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const current = await requireMedia(ctx, actor.workspaceId, id);
+    const now = iso(ctx.clock());
+    const fields = {
+      ...(input.alt_text !== undefined ? { alt_text: input.alt_text } : {}),
+      ...(input.focal_x !== undefined ? { focal_x: input.focal_x, focal_y: input.focal_y ?? null } : {}),
+    };
+    const moving = folder !== undefined && folder !== current.folder;
+    if (!moving) {
+      await withTransaction(ctx.db, (tx) => updateMediaFields(tx, current.id, fields, now));
+    } else if (current.storage_key === null) {
+      // A remote asset (imported by URL) has no file: only its folder label changes.
+      await withTransaction(ctx.db, (tx) => moveMediaRecord(tx, current.id, null, { ...fields, folder, url: current.url, storage_key: null }, now));
+    } else {
+      const from = current.storage_key;
+      const to = originalKey(current.workspace_id, folder, path.posix.basename(from));
+      let moved = false;
+      try {
+        const updated = await withTransaction(ctx.db, async (tx) => {
+          const n = await moveMediaRecord(tx, current.id, from, { ...fields, folder, url: fileUrl(ctx.config.publicUrl, to), storage_key: to }, now);
+          if (n === 0) return false; // moved meanwhile by another request: read again
+          await storage.move(from, to);
+          moved = true;
+          return true;
+        });
+        if (!updated) continue;
+      } catch (err) {
+        if (moved) await storage.move(to, from).catch((e: unknown) => ctx.log.error({ err: e, from: to, to: from }, 'could not move a media file back'));
+        throw err;
+      }
+    }
+    if (fields.focal_x !== undefined && (fields.focal_x !== current.focal_x || fields.focal_y !== current.focal_y)) {
+      // Cover crops of the old focal point are no longer reachable: drop them.
+      await storage.deletePrefix(derivedPrefix(current.workspace_id, current.id)).catch((e: unknown) => ctx.log.warn({ err: e, id }, 'could not remove derived images'));
+    }
+    return toManagementMedia(await requireMedia(ctx, actor.workspaceId, id));
+  }
+  throw new AppError('INTERNAL_ERROR', 'The media asset kept changing while it was being moved');
+}
+
+/**
+ * DELETE /media/{id}: soft-deletes the record (it disappears from every read) and removes its
+ * file and derived images from storage. X-Workspace-ID required (D50).
+ */
+export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string): Promise<void> {
+  requireScope(actor, 'media:write');
+  checkWorkspaceHeader(actor, workspaceHeader, true);
+  const media = await requireMedia(ctx, actor.workspaceId, id);
+  const deleted = await withTransaction(ctx.db, (tx) => softDeleteMediaRecord(tx, media.workspace_id, media.id, iso(ctx.clock())));
+  if (!deleted) throw notFound(`media '${id}'`);
+  // After the commit: a failure here leaves an unreachable file (logged), never a live record
+  // without its file.
+  const storage = storageFor(ctx.config);
+  if (media.storage_key) await storage.delete(media.storage_key).catch((e: unknown) => ctx.log.error({ err: e, key: media.storage_key }, 'could not remove a deleted media file'));
+  await storage.deletePrefix(derivedPrefix(media.workspace_id, media.id)).catch((e: unknown) => ctx.log.error({ err: e, id }, 'could not remove derived images'));
+}
+
+/** Delivery GET /media/{id}: metadata of the key's workspace only; 404 for others or deleted. */
+export async function getDeliveryMedia(ctx: Context, actor: Actor, id: string): Promise<DeliveryMedia> {
+  return toDeliveryMedia(await requireMedia(ctx, actor.workspaceId, id));
+}
