@@ -361,6 +361,24 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
       expect(list.body.data).toEqual([]);
     });
 
+    it('resolves media and media_list fields of delivered entries to the same delivery object (D41)', async () => {
+      const ct = await call(env.app, 'POST', `${M}/content-types`, {
+        key,
+        body: { name: 'Gallery page', fields: [{ name: 'title', field_type: 'text' }, { name: 'cover', field_type: 'media' }, { name: 'photos', field_type: 'media_list' }] },
+      });
+      expect(ct.status).toBe(201);
+      const entry = await call(env.app, 'POST', `${M}/content-types/gallery-page/entries`, { key, body: { slug: 'home', data: { title: 'Home', cover: ids[0], photos: [ids[0], ids[3]] } } });
+      expect(entry.status).toBe(201);
+      expect((await call(env.app, 'PATCH', `${M}/content-types/gallery-page/entries/home/publish`, { key })).status).toBe(200);
+      const meta = (await call(env.app, 'GET', `${P}/media/${ids[0]}`, { key: delivery })).body.data;
+      const res = await call(env.app, 'GET', `${P}/entries/home?type=gallery-page`, { key: delivery });
+      expect(res.status).toBe(200);
+      const data = JSON.parse(res.body.data.entry.data);
+      expect(data.cover).toEqual(meta);
+      expect(data.photos[0]).toEqual(meta);
+      expect(data.photos[1].id).toBe(ids[3]);
+    });
+
     it('delivers metadata to delivery keys of the same workspace only', async () => {
       const res = await call(env.app, 'GET', `${P}/media/${ids[0]}`, { key: delivery });
       expect(res.status).toBe(200);

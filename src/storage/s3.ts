@@ -7,6 +7,9 @@
  * file (never buffered in memory, cut off at maxBytes) and then uploaded from that file, so an
  * upload holds at most a few stream chunks of RAM whatever its size. PUT is atomic in S3: an
  * object appears whole or not at all. move() is CopyObject then DeleteObject.
+ *
+ * The SDK is loaded on first use (about 24 MiB of memory), so installations on the local driver
+ * never pay for it.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -14,17 +17,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { ObjectNotFoundError, ObjectTooLargeError, type ByteRange, type ObjectStream, type PutOptions, type StorageBackend } from './backend.js';
 import { assertSafeKey, byteLimit } from './keys.js';
 
@@ -40,21 +33,40 @@ export interface S3StorageOptions {
   tmpDir: string;
 }
 
+type Sdk = typeof import('@aws-sdk/client-s3');
+let sdkModule: Promise<Sdk> | null = null;
+function loadSdk(): Promise<Sdk> {
+  sdkModule ??= import('@aws-sdk/client-s3');
+  return sdkModule;
+}
+
 function isNotFound(err: unknown): boolean {
-  if (!(err instanceof S3ServiceException)) return false;
-  return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404;
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
 }
 
 export class S3Storage implements StorageBackend {
   readonly driver = 's3' as const;
-  private readonly client: S3Client;
+  private readonly options: S3StorageOptions;
   private readonly bucket: string;
   private readonly tmpDir: string;
+  private connection: Promise<{ client: S3Client; sdk: Sdk }> | null = null;
 
   constructor(options: S3StorageOptions) {
+    this.options = options;
     this.bucket = options.bucket;
     this.tmpDir = options.tmpDir;
-    this.client = new S3Client({
+  }
+
+  /** The client, created on first use. */
+  private connect(): Promise<{ client: S3Client; sdk: Sdk }> {
+    this.connection ??= loadSdk().then((sdk) => ({ sdk, client: this.createClient(sdk) }));
+    return this.connection;
+  }
+
+  private createClient(sdk: Sdk): S3Client {
+    const options = this.options;
+    return new sdk.S3Client({
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       forcePathStyle: options.forcePathStyle,
@@ -69,8 +81,9 @@ export class S3Storage implements StorageBackend {
   async put(key: string, body: Readable | Buffer, options: PutOptions = {}): Promise<{ size: number }> {
     assertSafeKey(key);
     if (Buffer.isBuffer(body)) {
+      const { client, sdk } = await this.connect();
       if (options.maxBytes !== undefined && body.length > options.maxBytes) throw new ObjectTooLargeError(options.maxBytes);
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: options.contentType }));
+      await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: options.contentType }));
       return { size: body.length };
     }
     await fsp.mkdir(this.tmpDir, { recursive: true });
@@ -86,11 +99,15 @@ export class S3Storage implements StorageBackend {
   async putFile(key: string, filePath: string, options: PutOptions = {}): Promise<{ size: number }> {
     assertSafeKey(key);
     try {
+      const { client, sdk } = await this.connect();
       const { size } = await fsp.stat(filePath);
       if (options.maxBytes !== undefined && size > options.maxBytes) throw new ObjectTooLargeError(options.maxBytes);
-      await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: fs.createReadStream(filePath), ContentLength: size, ContentType: options.contentType }),
-      );
+      const body = fs.createReadStream(filePath);
+      try {
+        await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: size, ContentType: options.contentType }));
+      } finally {
+        body.destroy();
+      }
       return { size };
     } finally {
       await fsp.rm(filePath, { force: true });
@@ -99,9 +116,10 @@ export class S3Storage implements StorageBackend {
 
   async get(key: string, range?: ByteRange): Promise<ObjectStream | null> {
     assertSafeKey(key);
+    const { client, sdk } = await this.connect();
     try {
-      const res = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      const res = await client.send(
+        new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
       );
       const body = res.Body as Readable;
       let totalSize = Number(res.ContentLength ?? 0);
@@ -116,8 +134,9 @@ export class S3Storage implements StorageBackend {
 
   async exists(key: string): Promise<boolean> {
     assertSafeKey(key);
+    const { client, sdk } = await this.connect();
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
@@ -127,17 +146,19 @@ export class S3Storage implements StorageBackend {
 
   async delete(key: string): Promise<void> {
     assertSafeKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    const { client, sdk } = await this.connect();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   async deletePrefix(prefix: string): Promise<void> {
     assertSafeKey(prefix);
+    const { client, sdk } = await this.connect();
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${prefix}/`, ContinuationToken: token }));
+      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${prefix}/`, ContinuationToken: token }));
       const keys = (page.Contents ?? []).map((o) => o.Key).filter((k): k is string => typeof k === 'string');
       if (keys.length > 0) {
-        await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+        await client.send(new sdk.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -150,17 +171,20 @@ export class S3Storage implements StorageBackend {
       if (!(await this.exists(from))) throw new ObjectNotFoundError(from);
       return;
     }
+    const { client, sdk } = await this.connect();
     try {
       // Keys are of the safe shape (no characters needing escapes), so the source is literal.
-      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${from}` }));
+      await client.send(new sdk.CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${from}` }));
     } catch (err) {
       if (isNotFound(err)) throw new ObjectNotFoundError(from);
       throw err;
     }
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: from }));
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: from }));
   }
 
   async close(): Promise<void> {
-    this.client.destroy();
+    const connection = this.connection;
+    this.connection = null;
+    if (connection) (await connection).client.destroy();
   }
 }

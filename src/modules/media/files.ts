@@ -13,9 +13,11 @@
  *   whole file (RFC 9110 lets a server ignore Range).
  * - With transform parameters (src/modules/media/transform.ts) the derived image is looked up in
  *   storage under `_derived/…/<variant>`; on a miss it is rendered once (concurrent identical
- *   requests share one rendering), stored, and served. `X-Cache: HIT|MISS` tells which.
+ *   requests share one rendering; at most one rendering per core runs at a time), stored, and
+ *   served. `X-Cache: HIT|MISS` tells which.
  */
 import { createHash } from 'node:crypto';
+import os from 'node:os';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
@@ -89,6 +91,26 @@ function contentDisposition(name: string): string {
 // Renderings in progress, by derived key: identical concurrent misses wait for one result.
 const inFlight = new Map<string, Promise<Buffer>>();
 
+/**
+ * At most one rendering per core at a time: each decodes a whole image (up to 100 megapixels),
+ * so a burst of cache misses queues here instead of multiplying memory and thrashing the CPU.
+ */
+const MAX_RENDERS = Math.max(1, os.availableParallelism());
+let rendersRunning = 0;
+const renderQueue: (() => void)[] = [];
+
+async function withRenderSlot<T>(fn: () => Promise<T>): Promise<T> {
+  if (rendersRunning >= MAX_RENDERS) await new Promise<void>((resolve) => renderQueue.push(resolve));
+  else rendersRunning += 1;
+  try {
+    return await fn();
+  } finally {
+    const next = renderQueue.shift();
+    if (next) next();
+    else rendersRunning -= 1;
+  }
+}
+
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
@@ -142,13 +164,13 @@ export async function serveMediaFile(ctx: Context, req: FileRequest): Promise<Fi
   }
   let rendering = inFlight.get(derivedKey);
   if (!rendering) {
-    rendering = (async () => {
+    rendering = withRenderSlot(async () => {
       const original = await storage.get(media.storage_key as string);
       if (!original) throw notFound('file');
       const output = await renderVariant(await readAll(original.body), spec, media);
       await storage.put(derivedKey, output, { contentType: headers['content-type'] });
       return output;
-    })().finally(() => inFlight.delete(derivedKey));
+    }).finally(() => inFlight.delete(derivedKey));
     inFlight.set(derivedKey, rendering);
   }
   const output = await rendering;
