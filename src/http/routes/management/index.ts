@@ -11,6 +11,7 @@ import { fieldRoutes } from './fields.js';
 import { mediaRoutes } from './media.js';
 import { previewTokenRoutes } from './preview-tokens.js';
 import { entryRoutes } from './entries.js';
+import { pageRoutes } from './pages.js';
 
 export function managementRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
@@ -21,5 +22,6 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     await mediaRoutes(app, ctx);
     await previewTokenRoutes(app, ctx);
     await entryRoutes(app, ctx);
+    await pageRoutes(app, ctx);
   };
 }

@@ -1,0 +1,388 @@
+/**
+ * Page operations (api.md "Pages"; DECISIONS.md D5, D22, D24, D25, D26, D31, D34): list, get,
+ * create, update (PUT), delete, duplicate, navigation reorder and block reorder. State changes
+ * live in publishing.ts. Plain functions of (ctx, actor, …) used by the HTTP routes, the importer,
+ * the demo seeding and tests. Every write runs in one transaction, bumps the page's `version` (its
+ * ETag) and records `updated_by`.
+ *
+ * Scopes: writes need `content:write`; reads need a valid management key only (D11).
+ *
+ * Rules:
+ * - Slugs (D31): `^[a-z0-9]+(?:-[a-z0-9]+)*$`, at most 200 characters, unique per workspace
+ *   (409 SLUG_TAKEN); `reorder` is reserved (it names PATCH /pages/reorder).
+ * - Navigation positions are 0-based: a new or duplicated page goes last, a deleted page's gap
+ *   closes, PATCH /pages/reorder takes the complete list of the workspace's page ids (D34).
+ * - POST and PUT take `seo`, `seo_translations` and `blocks` (seo.ts, tree.ts, blocks.ts). PUT
+ *   replaces the SEO and the block tree; `seo_translations` (and a kept block's `translations`)
+ *   absent keep the current ones. A published or scheduled page must keep every block's
+ *   required fields (D22); it stays published and the change is live at once (D24).
+ * - Duplicate (D26): slug `<slug>-copy` (then `-copy-2` …), draft, same SEO and translations, a
+ *   copy of the block tree with new block ids, appended last.
+ */
+import type { Context } from '../../context.js';
+import type { Db } from '../../db/types.js';
+import { withTransaction } from '../../db/transaction.js';
+import { AppError, invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
+import { isUuid, newId } from '../../lib/ids.js';
+import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
+import { iso } from '../../lib/time.js';
+import { requireScope } from '../auth/operations.js';
+import type { Actor } from '../auth/permissions.js';
+import { assertCompleteOrder } from '../content-types/fields.js';
+import { listAllContentTypes } from '../content-types/repository.js';
+import { MAX_SLUG_LENGTH } from '../entries/content.js';
+import { requireWorkspaceOf } from '../entries/operations.js';
+import { checkIfMatch } from '../publishing/preconditions.js';
+import { effectiveStatus, type Status } from '../publishing/states.js';
+import { SLUG_PATTERN } from '../workspaces/operations.js';
+import type { Workspace } from '../workspaces/repository.js';
+import { prepareBlocks } from './blocks.js';
+import type { Page, PageContent } from './model.js';
+import {
+  blockOfPage,
+  closePositionGap,
+  deletePageRow,
+  findPage,
+  findPageForUpdate,
+  insertPageRow,
+  listPageRows,
+  loadPageContent,
+  lockWorkspacePages,
+  maxPagePosition,
+  pageExists,
+  pageIdBySlug,
+  pagePositions,
+  pageSlugsLike,
+  replaceSeoTranslations,
+  setBlockPosition,
+  siblingBlocks,
+  updatePageRow,
+  writeBlockTree,
+  type PageRef,
+  type PageSortColumn,
+} from './repository.js';
+import { completeSeo, parseSeoTranslations, parseSeoValues } from './seo.js';
+import { parseBlockTree, preorder } from './tree.js';
+
+export type { PageRef } from './repository.js';
+
+/** Page slugs that would be shadowed by the static `/pages/reorder` route. */
+export const RESERVED_PAGE_SLUGS: ReadonlySet<string> = new Set(['reorder']);
+
+/** Options of writes to one existing page. */
+export interface PageWriteOptions {
+  /** Raw `If-Match` header: 412 PRECONDITION_FAILED unless it names the current ETag (D5). */
+  ifMatch?: string;
+}
+
+/** Body of POST and PUT /pages (D25 forms). */
+export interface PageWriteInput {
+  slug?: string;
+  seo?: unknown;
+  /** Object keyed by locale or array of {locale, seo}; on PUT, absent keeps the current ones. */
+  seo_translations?: unknown;
+  /** Array of `{type, data}` or a full tree (`id`, `translations`, `children`). */
+  blocks?: unknown;
+}
+
+/** POST input; `id` is for the importer and demo seeding only (not accepted over HTTP). */
+export interface CreatePageInput extends PageWriteInput {
+  id?: string;
+}
+
+export interface ListPagesQuery {
+  page?: number;
+  limit?: number;
+  status?: Status;
+  /** `<field>:<asc|desc>` with position, created_at, updated_at, published_at or slug. */
+  sort?: string;
+}
+
+const SORTABLE: readonly PageSortColumn[] = ['position', 'created_at', 'updated_at', 'published_at', 'slug'];
+
+/** Parses a page list `sort` (default `position:asc`); 400 at `query.sort` otherwise. */
+export function parsePageSort(sort: string | undefined): { column: PageSortColumn; direction: 'asc' | 'desc' } {
+  if (sort === undefined || sort === '') return { column: 'position', direction: 'asc' };
+  const m = /^([a-z_]+):(asc|desc)$/.exec(sort.trim());
+  if (!m || !(SORTABLE as readonly string[]).includes(m[1])) throw invalid('query.sort', `must be <field>:asc or <field>:desc with ${SORTABLE.join(', ')}`);
+  return { column: m[1] as PageSortColumn, direction: m[2] as 'asc' | 'desc' };
+}
+
+/** The D31 slug rules for a page slug; null when fine. */
+export function pageSlugProblem(slug: unknown): string | null {
+  if (typeof slug !== 'string' || !slug || slug.length > MAX_SLUG_LENGTH || !SLUG_PATTERN.test(slug)) {
+    return `must be lowercase letters, digits and single hyphens, at most ${MAX_SLUG_LENGTH} characters`;
+  }
+  if (RESERVED_PAGE_SLUGS.has(slug)) return `'${slug}' is reserved`;
+  return null;
+}
+
+export function pageNotFound(ref: PageRef): AppError {
+  return notFound('id' in ref ? `page '${ref.id}'` : `page '${ref.slug}'`);
+}
+
+/** The page as clients see it now: a due scheduled page is published (D21). */
+function present(ctx: Context, page: Page): Page {
+  return effectiveStatus(page, ctx.clock());
+}
+
+/** 409 SLUG_TAKEN when another page of the workspace uses `slug`. */
+async function assertPageSlugFree(db: Db, workspaceId: string, slug: string, exceptId: string | null): Promise<void> {
+  const owner = await pageIdBySlug(db, workspaceId, slug);
+  if (owner && owner !== exceptId) throw new AppError('SLUG_TAKEN', `page slug '${slug}' is already used in this workspace`);
+}
+
+/** `base` if free, else `base-2`, `base-3` … (D26 with base `<slug>-copy`). */
+export async function nextFreePageSlug(db: Db, workspaceId: string, base: string): Promise<string> {
+  const trimmed = base.slice(0, MAX_SLUG_LENGTH - 8).replace(/-+$/, '') || 'page';
+  const taken = await pageSlugsLike(db, workspaceId, trimmed);
+  if (!taken.has(trimmed) && !RESERVED_PAGE_SLUGS.has(trimmed)) return trimmed;
+  for (let n = 2; ; n++) {
+    const candidate = `${trimmed}-${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** Reads the body of a page write without touching the database; throws one 400 for all problems. */
+function parseWrite(input: PageWriteInput, ws: Workspace, requireSlug: boolean) {
+  const errors: ErrorDetail[] = [];
+  if (input.slug !== undefined || requireSlug) {
+    const problem = input.slug === undefined ? 'is required' : pageSlugProblem(input.slug);
+    if (problem) errors.push({ path: 'body.slug', message: problem });
+  }
+  const seo = parseSeoValues(input.seo, 'body.seo', errors);
+  const seoTranslations = input.seo_translations === undefined ? undefined : parseSeoTranslations(input.seo_translations, 'body.seo_translations', ws, errors);
+  let blocks: ReturnType<typeof parseBlockTree> = [];
+  try {
+    blocks = parseBlockTree(input.blocks, 'body.blocks');
+  } catch (err) {
+    if (!(err instanceof AppError) || !err.errors) throw err;
+    errors.push(...err.errors);
+  }
+  if (errors.length) throw validationError(errors);
+  return { seo: completeSeo(seo), seoTranslations, blocks };
+}
+
+/** GET /pages (management): every status (or one), ordered by navigation position by default. */
+export async function listPages(ctx: Context, actor: Actor, q: ListPagesQuery = {}): Promise<{ items: Page[]; total: number; window: OffsetPage }> {
+  const window = offsetPage(q.page, q.limit);
+  const { column, direction } = parsePageSort(q.sort);
+  const { items, total } = await listPageRows(ctx.db, {
+    workspaceId: actor.workspaceId,
+    status: q.status,
+    now: iso(ctx.clock()),
+    sort: column,
+    direction,
+    offset: window.offset,
+    limit: window.limit,
+  });
+  return { items: items.map((p) => present(ctx, p)), total, window };
+}
+
+/** GET /pages/{slug} (management): the page with its block tree and every translation. 404 when absent. */
+export async function getPage(ctx: Context, actor: Actor, ref: PageRef): Promise<PageContent> {
+  const page = await findPage(ctx.db, actor.workspaceId, ref);
+  if (!page) throw pageNotFound(ref);
+  return loadPageContent(ctx.db, present(ctx, page));
+}
+
+/**
+ * POST /pages: a draft page at the end of the navigation. Required block fields are not enforced
+ * yet (D22). 400 for an invalid body, 409 SLUG_TAKEN.
+ */
+export async function createPage(ctx: Context, actor: Actor, input: CreatePageInput): Promise<Page> {
+  requireScope(actor, 'content:write');
+  if (input.id !== undefined && !isUuid(input.id)) throw invalid('id', 'must be a uuid');
+  return withTransaction(ctx.db, async (db) => {
+    const tx = { ...ctx, db };
+    const ws = await requireWorkspaceOf(tx, actor);
+    const parsed = parseWrite(input, ws, true);
+    const slug = input.slug as string;
+    await lockWorkspacePages(db, ws.id);
+    const id = input.id?.toLowerCase() ?? newId();
+    if (input.id !== undefined && (await pageExists(db, id))) throw invalid('id', `a page with id '${id}' already exists`);
+    await assertPageSlugFree(db, ws.id, slug, null);
+    const blocks = await prepareBlocks(db, ws, await listAllContentTypes(db, ws.id), parsed.blocks, { requireRequired: false, currentIds: new Set() });
+    const now = iso(ctx.clock());
+    const page: Page = {
+      id,
+      workspace_id: ws.id,
+      slug,
+      status: 'draft',
+      position: (await maxPagePosition(db, ws.id)) + 1,
+      seo: parsed.seo,
+      publish_at: null,
+      published_at: null,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+      created_by: actor.userId,
+      updated_by: actor.userId,
+    };
+    await insertPageRow(db, page);
+    if (parsed.seoTranslations?.length) await replaceSeoTranslations(db, id, parsed.seoTranslations, now);
+    await writeBlockTree(db, id, [], blocks, now);
+    return page;
+  });
+}
+
+/**
+ * PUT /pages/{slug}: replaces the SEO and the block tree (blocks sent with an id of this page
+ * keep it; blocks not sent are deleted), `seo_translations` when given, optionally the slug. The
+ * status stays (D24); a published or scheduled page must keep its required block fields (D22).
+ */
+export async function updatePage(ctx: Context, actor: Actor, ref: PageRef, input: PageWriteInput, opts: PageWriteOptions = {}): Promise<Page> {
+  requireScope(actor, 'content:write');
+  return withTransaction(ctx.db, async (db) => {
+    const tx = { ...ctx, db };
+    const ws = await requireWorkspaceOf(tx, actor);
+    const parsed = parseWrite(input, ws, false);
+    await lockWorkspacePages(db, ws.id);
+    const stored = await findPageForUpdate(db, ws.id, ref);
+    if (!stored) throw pageNotFound(ref);
+    checkIfMatch(opts.ifMatch, stored);
+    const now = ctx.clock();
+    const current = effectiveStatus(stored, now);
+    if (input.slug !== undefined && input.slug !== stored.slug) await assertPageSlugFree(db, ws.id, input.slug, stored.id);
+    const content = await loadPageContent(db, stored);
+    const blocks = await prepareBlocks(db, ws, await listAllContentTypes(db, ws.id), parsed.blocks, {
+      requireRequired: current.status === 'published' || current.status === 'scheduled',
+      currentIds: new Set(content.blocks.map((b) => b.id)),
+    });
+    const at = iso(now);
+    await updatePageRow(db, stored.id, {
+      slug: input.slug ?? stored.slug,
+      seo: parsed.seo,
+      // A due scheduled page is written as the published page it already is (D21).
+      status: current.status,
+      published_at: current.published_at,
+      publish_at: current.publish_at,
+      version: stored.version + 1,
+      updated_at: at,
+      updated_by: actor.userId,
+    });
+    if (parsed.seoTranslations !== undefined) await replaceSeoTranslations(db, stored.id, parsed.seoTranslations, at);
+    await writeBlockTree(db, stored.id, content.blocks, blocks, at);
+    return (await findPage(db, ws.id, { id: stored.id }))!;
+  });
+}
+
+/** DELETE /pages/{slug}: removes the page, its blocks and translations; later pages move up. */
+export async function deletePage(ctx: Context, actor: Actor, ref: PageRef, opts: PageWriteOptions = {}): Promise<void> {
+  requireScope(actor, 'content:write');
+  await withTransaction(ctx.db, async (db) => {
+    await lockWorkspacePages(db, actor.workspaceId);
+    const stored = await findPageForUpdate(db, actor.workspaceId, ref);
+    if (!stored) throw pageNotFound(ref);
+    checkIfMatch(opts.ifMatch, stored);
+    await deletePageRow(db, stored.id);
+    await closePositionGap(db, actor.workspaceId, stored.position, iso(ctx.clock()));
+  });
+}
+
+/** POST /pages/{slug}/duplicate (D26): a draft copy with new block ids, appended last. */
+export async function duplicatePage(ctx: Context, actor: Actor, ref: PageRef): Promise<Page> {
+  requireScope(actor, 'content:write');
+  return withTransaction(ctx.db, async (db) => {
+    await lockWorkspacePages(db, actor.workspaceId);
+    const source = await findPage(db, actor.workspaceId, ref);
+    if (!source) throw pageNotFound(ref);
+    const content = await loadPageContent(db, source);
+    const now = iso(ctx.clock());
+    const id = newId();
+    const page: Page = {
+      ...source,
+      id,
+      slug: await nextFreePageSlug(db, actor.workspaceId, `${source.slug}-copy`),
+      status: 'draft',
+      position: (await maxPagePosition(db, actor.workspaceId)) + 1,
+      publish_at: null,
+      published_at: null,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+      created_by: actor.userId,
+      updated_by: actor.userId,
+    };
+    await insertPageRow(db, page);
+    if (content.seoTranslations.length) await replaceSeoTranslations(db, id, content.seoTranslations, now);
+    const newIds = new Map(content.blocks.map((b) => [b.id, newId()]));
+    const translations = new Map<string, { locale: string; data: Record<string, unknown> }[]>();
+    for (const t of content.blockTranslations) {
+      const list = translations.get(t.block_id) ?? [];
+      list.push({ locale: t.locale, data: t.data });
+      translations.set(t.block_id, list);
+    }
+    const copies = preorder(content.blocks).map((b) => ({
+      id: newIds.get(b.id)!,
+      parent_id: b.parent_id === null ? null : (newIds.get(b.parent_id) ?? null),
+      position: b.position,
+      block_type_id: b.block_type_id,
+      data: b.data,
+      translations: translations.get(b.id),
+    }));
+    await writeBlockTree(db, id, [], copies, now);
+    return page;
+  });
+}
+
+/**
+ * PATCH /pages/reorder (D34): `order` lists every page id of the workspace exactly once; the
+ * navigation positions become 0, 1, 2 … in that order. 400 for an incomplete list.
+ */
+export async function reorderPages(ctx: Context, actor: Actor, order: string[]): Promise<void> {
+  requireScope(actor, 'content:write');
+  await withTransaction(ctx.db, async (db) => {
+    await lockWorkspacePages(db, actor.workspaceId);
+    const current = await pagePositions(db, actor.workspaceId);
+    assertCompleteOrder(order.map((id) => id.toLowerCase()), current.map((p) => p.id), 'body.order');
+    const byId = new Map(current.map((p) => [p.id, p]));
+    const now = iso(ctx.clock());
+    for (let i = 0; i < order.length; i++) {
+      const p = byId.get(order[i].toLowerCase())!;
+      if (p.position === i) continue;
+      await updatePageRow(db, p.id, { position: i, version: p.version + 1, updated_at: now, updated_by: actor.userId });
+    }
+  });
+}
+
+export interface BlockReorderInput {
+  order: string[];
+  /** The parent whose children are reordered; absent or null: the root blocks. */
+  parent_id?: string | null;
+}
+
+/**
+ * PATCH /pages/{slug}/blocks/reorder (D34): `order` is the complete list of the children of
+ * `parent_id` (or of the root blocks); their positions become 0, 1, 2 …. 400 when `parent_id` is
+ * not a block of the page or the list is not exactly that set. Returns the page (new ETag).
+ */
+export async function reorderBlocks(ctx: Context, actor: Actor, ref: PageRef, input: BlockReorderInput, opts: PageWriteOptions = {}): Promise<Page> {
+  requireScope(actor, 'content:write');
+  return withTransaction(ctx.db, async (db) => {
+    const stored = await findPageForUpdate(db, actor.workspaceId, ref);
+    if (!stored) throw pageNotFound(ref);
+    checkIfMatch(opts.ifMatch, stored);
+    const parentId = input.parent_id === undefined || input.parent_id === null ? null : input.parent_id.toLowerCase();
+    if (parentId !== null && (!isUuid(parentId) || !(await blockOfPage(db, stored.id, parentId)))) {
+      throw invalid('body.parent_id', `'${input.parent_id}' is not a block of page '${stored.slug}'`);
+    }
+    const siblings = await siblingBlocks(db, stored.id, parentId);
+    const order = input.order.map((id) => id.toLowerCase());
+    assertCompleteOrder(order, siblings.map((b) => b.id), 'body.order');
+    const now = ctx.clock();
+    const at = iso(now);
+    const byId = new Map(siblings.map((b) => [b.id, b]));
+    for (let i = 0; i < order.length; i++) if (byId.get(order[i])!.position !== i) await setBlockPosition(db, order[i], i, at);
+    const current = effectiveStatus(stored, now);
+    await updatePageRow(db, stored.id, {
+      status: current.status,
+      published_at: current.published_at,
+      publish_at: current.publish_at,
+      version: stored.version + 1,
+      updated_at: at,
+      updated_by: actor.userId,
+    });
+    return (await findPage(db, actor.workspaceId, { id: stored.id }))!;
+  });
+}

@@ -1,0 +1,348 @@
+/**
+ * SQL for pages, their SEO translations, blocks and block translations (one Kysely code path for
+ * SQLite and PostgreSQL). Management reads and writes; the delivery reads are in
+ * delivery-repository.ts.
+ *
+ * Concurrency: like entries, writers take row locks with a no-op UPDATE before reading what they
+ * will change: lockWorkspacePages for writes that check slugs or positions across the workspace's
+ * pages, findPageForUpdate for writes to one page (its blocks included). Lock order is always
+ * workspace, then page.
+ *
+ * Block trees are written so that the foreign keys (`parent_id` → blocks, ON DELETE CASCADE)
+ * hold at every statement: new blocks are inserted parents first, kept blocks are then moved to
+ * their new parents, and only then are the blocks no longer sent deleted (their removal cannot
+ * cascade into a kept block, which no longer hangs below them).
+ */
+import type { Db } from '../../db/types.js';
+import { fromJsonColumn, isPlainObject, stableStringify } from '../../lib/json.js';
+import type { Status } from '../publishing/states.js';
+import type { Block, BlockData, Page, PageContent, SeoOverrides } from './model.js';
+import { pickSeo, seoFromColumn } from './seo.js';
+
+/** Addresses one page of a workspace. */
+export type PageRef = { id: string } | { slug: string };
+
+/** Rows per multi-row INSERT (well below both databases' bound-parameter limits). */
+const INSERT_CHUNK = 200;
+
+export interface PageRow {
+  id: string;
+  workspace_id: string;
+  slug: string;
+  status: string;
+  position: number;
+  seo: unknown;
+  publish_at: string | null;
+  published_at: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  created_by: number | null;
+  updated_by: number | null;
+}
+
+export function toPage(row: PageRow): Page {
+  return {
+    id: row.id,
+    workspace_id: row.workspace_id,
+    slug: row.slug,
+    status: row.status as Status,
+    position: Number(row.position),
+    seo: seoFromColumn(fromJsonColumn<unknown>(row.seo, {})),
+    publish_at: row.publish_at,
+    published_at: row.published_at,
+    version: Number(row.version),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    created_by: row.created_by === null ? null : Number(row.created_by),
+    updated_by: row.updated_by === null ? null : Number(row.updated_by),
+  };
+}
+
+/** A JSON column holding an object; anything else reads as an empty object. */
+export function objectFromColumn(value: unknown): Record<string, unknown> {
+  const parsed = fromJsonColumn<unknown>(value, {});
+  return isPlainObject(parsed) ? parsed : {};
+}
+
+export async function findPage(db: Db, workspaceId: string, ref: PageRef): Promise<Page | null> {
+  let q = db.kysely.selectFrom('pages').selectAll().where('workspace_id', '=', workspaceId);
+  q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('slug', '=', ref.slug);
+  const row = await q.executeTakeFirst();
+  return row ? toPage(row) : null;
+}
+
+/** Locks the page row (PostgreSQL: until the transaction ends), then reads it. */
+export async function findPageForUpdate(db: Db, workspaceId: string, ref: PageRef): Promise<Page | null> {
+  let lock = db.kysely.updateTable('pages').set((eb) => ({ version: eb.ref('version') })).where('workspace_id', '=', workspaceId);
+  lock = 'id' in ref ? lock.where('id', '=', ref.id) : lock.where('slug', '=', ref.slug);
+  await lock.execute();
+  return findPage(db, workspaceId, ref);
+}
+
+/** Serializes writers of a workspace's pages (slugs and navigation positions). */
+export async function lockWorkspacePages(db: Db, workspaceId: string): Promise<void> {
+  await db.kysely.updateTable('workspaces').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', workspaceId).execute();
+}
+
+export type PageSortColumn = 'position' | 'created_at' | 'updated_at' | 'published_at' | 'slug';
+
+export interface PageListQuery {
+  workspaceId: string;
+  /** Effective status (D21): `published` includes due scheduled pages, `scheduled` excludes them. */
+  status?: Status;
+  now: string;
+  sort: PageSortColumn;
+  direction: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/** One page of the workspace's pages (management: any status) and the total. */
+export async function listPageRows(db: Db, q: PageListQuery): Promise<{ items: Page[]; total: number }> {
+  let base = db.kysely.selectFrom('pages').where('workspace_id', '=', q.workspaceId);
+  if (q.status === 'published') {
+    base = base.where((eb) => eb.or([eb('status', '=', 'published'), eb.and([eb('status', '=', 'scheduled'), eb('publish_at', '<=', q.now)])]));
+  } else if (q.status === 'scheduled') {
+    base = base.where('status', '=', 'scheduled').where((eb) => eb.or([eb('publish_at', 'is', null), eb('publish_at', '>', q.now)]));
+  } else if (q.status) {
+    base = base.where('status', '=', q.status);
+  }
+  const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
+  const rows = await base.selectAll().orderBy(q.sort, q.direction).orderBy('id', q.direction).offset(q.offset).limit(q.limit).execute();
+  return { items: rows.map(toPage), total: Number(n) };
+}
+
+/** The blocks (flat, with their type slugs), SEO translations and block translations of a page. */
+export async function loadPageContent(db: Db, page: Page): Promise<PageContent> {
+  const blockRows = await db.kysely
+    .selectFrom('blocks as b')
+    .innerJoin('content_types as ct', 'ct.id', 'b.block_type_id')
+    .select(['b.id', 'b.page_id', 'b.block_type_id', 'ct.slug as type', 'b.parent_id', 'b.position', 'b.data'])
+    .where('b.page_id', '=', page.id)
+    .orderBy('b.position')
+    .orderBy('b.id')
+    .execute();
+  const seoRows = await db.kysely.selectFrom('page_seo_translations').select(['id', 'page_id', 'locale', 'seo']).where('page_id', '=', page.id).orderBy('locale').execute();
+  const trRows = await db.kysely
+    .selectFrom('block_translations as t')
+    .innerJoin('blocks as b', 'b.id', 't.block_id')
+    .select(['t.id', 't.block_id', 't.locale', 't.data'])
+    .where('b.page_id', '=', page.id)
+    .orderBy('t.block_id')
+    .orderBy('t.locale')
+    .execute();
+  return {
+    page,
+    blocks: blockRows.map((r) => ({ ...r, position: Number(r.position), data: objectFromColumn(r.data) })),
+    seoTranslations: seoRows.map((r) => ({ id: Number(r.id), page_id: r.page_id, locale: r.locale, seo: pickSeo(objectFromColumn(r.seo)) })),
+    blockTranslations: trRows.map((r) => ({ id: Number(r.id), block_id: r.block_id, locale: r.locale, data: objectFromColumn(r.data) })),
+  };
+}
+
+/** Highest navigation position in the workspace, -1 when it has no page. */
+export async function maxPagePosition(db: Db, workspaceId: string): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('pages')
+    .select((eb) => eb.fn.max<number | null>('position').as('m'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  return row?.m === null || row?.m === undefined ? -1 : Number(row.m);
+}
+
+/** Id of the workspace's page using `slug`, if any. */
+export async function pageIdBySlug(db: Db, workspaceId: string, slug: string): Promise<string | null> {
+  const row = await db.kysely.selectFrom('pages').select('id').where('workspace_id', '=', workspaceId).where('slug', '=', slug).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Page slugs of the workspace equal to `base` or starting with `base-` (for `-copy-2` …). */
+export async function pageSlugsLike(db: Db, workspaceId: string, base: string): Promise<Set<string>> {
+  const rows = await db.kysely
+    .selectFrom('pages')
+    .select('slug')
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+    .execute();
+  return new Set(rows.map((r) => r.slug));
+}
+
+export async function pageExists(db: Db, id: string): Promise<boolean> {
+  return Boolean(await db.kysely.selectFrom('pages').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+export async function insertPageRow(db: Db, page: Page): Promise<void> {
+  await db.kysely.insertInto('pages').values({ ...page, seo: JSON.stringify(page.seo) }).execute();
+}
+
+export type PagePatch = Partial<Pick<Page, 'slug' | 'status' | 'seo' | 'position' | 'publish_at' | 'published_at'>> & {
+  version: number;
+  updated_at: string;
+  updated_by: number | null;
+};
+
+export async function updatePageRow(db: Db, id: string, patch: PagePatch): Promise<void> {
+  const { seo, ...rest } = patch;
+  await db.kysely
+    .updateTable('pages')
+    .set({ ...rest, ...(seo === undefined ? {} : { seo: JSON.stringify(seo) }) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Removes a page with its blocks and every translation. */
+export async function deletePageRow(db: Db, id: string): Promise<void> {
+  // The foreign keys cascade too; explicit deletes keep it obvious on both dialects.
+  await db.kysely.deleteFrom('block_translations').where('block_id', 'in', db.kysely.selectFrom('blocks').select('id').where('page_id', '=', id)).execute();
+  await db.kysely.deleteFrom('blocks').where('page_id', '=', id).execute();
+  await db.kysely.deleteFrom('page_seo_translations').where('page_id', '=', id).execute();
+  await db.kysely.deleteFrom('pages').where('id', '=', id).execute();
+}
+
+/** Closes the navigation gap a deleted page leaves: later pages move up by one (new ETags). */
+export async function closePositionGap(db: Db, workspaceId: string, position: number, now: string): Promise<void> {
+  await db.kysely
+    .updateTable('pages')
+    .set((eb) => ({ position: eb('position', '-', 1), version: eb('version', '+', 1), updated_at: now }))
+    .where('workspace_id', '=', workspaceId)
+    .where('position', '>', position)
+    .execute();
+}
+
+/** Ids, positions and versions of the workspace's pages in navigation order. */
+export async function pagePositions(db: Db, workspaceId: string): Promise<{ id: string; position: number; version: number }[]> {
+  const rows = await db.kysely.selectFrom('pages').select(['id', 'position', 'version']).where('workspace_id', '=', workspaceId).orderBy('position').orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, position: Number(r.position), version: Number(r.version) }));
+}
+
+/**
+ * Makes the page's SEO translations exactly `wanted` (one per locale): existing locales are
+ * updated in place (their integer ids stay), new ones inserted, the others deleted.
+ */
+export async function replaceSeoTranslations(db: Db, pageId: string, wanted: { locale: string; seo: SeoOverrides }[], now: string): Promise<void> {
+  const existing = await db.kysely.selectFrom('page_seo_translations').select(['id', 'locale', 'seo']).where('page_id', '=', pageId).execute();
+  const wantedLocales = new Set(wanted.map((t) => t.locale));
+  const stale = existing.filter((e) => !wantedLocales.has(e.locale)).map((e) => e.id);
+  if (stale.length) await db.kysely.deleteFrom('page_seo_translations').where('id', 'in', stale).execute();
+  const have = new Map(existing.map((e) => [e.locale, stableStringify(pickSeo(objectFromColumn(e.seo)))]));
+  for (const t of wanted) {
+    const stored = have.get(t.locale);
+    if (stored === undefined) {
+      await db.kysely.insertInto('page_seo_translations').values({ page_id: pageId, locale: t.locale, seo: JSON.stringify(t.seo), created_at: now, updated_at: now }).execute();
+    } else if (stored !== stableStringify(t.seo)) {
+      await db.kysely.updateTable('page_seo_translations').set({ seo: JSON.stringify(t.seo), updated_at: now }).where('page_id', '=', pageId).where('locale', '=', t.locale).execute();
+    }
+  }
+}
+
+/** The page id of each existing block among `ids`. */
+export async function findBlockOwners(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.kysely.selectFrom('blocks').select(['id', 'page_id']).where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const r of rows) out.set(r.id, r.page_id);
+  }
+  return out;
+}
+
+/** A block as written by writeBlockTree. */
+export interface BlockWrite {
+  id: string;
+  parent_id: string | null;
+  position: number;
+  block_type_id: string;
+  data: BlockData;
+  /** undefined keeps the stored translations (kept blocks) or writes none (new blocks). */
+  translations: { locale: string; data: BlockData }[] | undefined;
+}
+
+/**
+ * Makes the page's block tree exactly `wanted` (pre-order: parents before children). Blocks whose
+ * id the page already has are updated where they changed; the others are inserted; blocks not in
+ * `wanted` are deleted with their translations. Translations are replaced for blocks that carry
+ * them (integer ids of unchanged locales stay).
+ */
+export async function writeBlockTree(db: Db, pageId: string, current: readonly Block[], wanted: readonly BlockWrite[], now: string): Promise<void> {
+  const byId = new Map(current.map((b) => [b.id, b]));
+  const inserts = wanted.filter((b) => !byId.has(b.id));
+  for (let i = 0; i < inserts.length; i += INSERT_CHUNK) {
+    await db.kysely
+      .insertInto('blocks')
+      .values(
+        inserts.slice(i, i + INSERT_CHUNK).map((b) => ({
+          id: b.id,
+          page_id: pageId,
+          block_type_id: b.block_type_id,
+          parent_id: b.parent_id,
+          position: b.position,
+          data: JSON.stringify(b.data),
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+  for (const b of wanted) {
+    const old = byId.get(b.id);
+    if (!old) continue;
+    const dataChanged = stableStringify(old.data) !== stableStringify(b.data);
+    if (!dataChanged && old.parent_id === b.parent_id && old.position === b.position && old.block_type_id === b.block_type_id) continue;
+    await db.kysely
+      .updateTable('blocks')
+      .set({ parent_id: b.parent_id, position: b.position, block_type_id: b.block_type_id, ...(dataChanged ? { data: JSON.stringify(b.data) } : {}), updated_at: now })
+      .where('id', '=', b.id)
+      .execute();
+  }
+  const keep = new Set(wanted.map((b) => b.id));
+  const removed = current.filter((b) => !keep.has(b.id)).map((b) => b.id);
+  for (let i = 0; i < removed.length; i += 500) {
+    const chunk = removed.slice(i, i + 500);
+    await db.kysely.deleteFrom('block_translations').where('block_id', 'in', chunk).execute();
+    await db.kysely.deleteFrom('blocks').where('id', 'in', chunk).execute();
+  }
+  await writeBlockTranslations(db, wanted.filter((b) => b.translations !== undefined), now);
+}
+
+async function writeBlockTranslations(db: Db, blocks: readonly BlockWrite[], now: string): Promise<void> {
+  if (!blocks.length) return;
+  const ids = blocks.map((b) => b.id);
+  const existing: { id: number; block_id: string; locale: string; data: unknown }[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    existing.push(...(await db.kysely.selectFrom('block_translations').select(['id', 'block_id', 'locale', 'data']).where('block_id', 'in', ids.slice(i, i + 500)).execute()));
+  }
+  const stored = new Map(existing.map((e) => [`${e.block_id}\u0000${e.locale}`, e]));
+  const wantedKeys = new Set<string>();
+  const inserts: { block_id: string; locale: string; data: string; created_at: string; updated_at: string }[] = [];
+  for (const b of blocks) {
+    for (const t of b.translations ?? []) {
+      const key = `${b.id}\u0000${t.locale}`;
+      wantedKeys.add(key);
+      const old = stored.get(key);
+      if (!old) inserts.push({ block_id: b.id, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now });
+      else if (stableStringify(objectFromColumn(old.data)) !== stableStringify(t.data)) {
+        await db.kysely.updateTable('block_translations').set({ data: JSON.stringify(t.data), updated_at: now }).where('id', '=', old.id).execute();
+      }
+    }
+  }
+  const stale = existing.filter((e) => !wantedKeys.has(`${e.block_id}\u0000${e.locale}`)).map((e) => e.id);
+  for (let i = 0; i < stale.length; i += 500) await db.kysely.deleteFrom('block_translations').where('id', 'in', stale.slice(i, i + 500)).execute();
+  for (let i = 0; i < inserts.length; i += INSERT_CHUNK) await db.kysely.insertInto('block_translations').values(inserts.slice(i, i + INSERT_CHUNK)).execute();
+}
+
+/** Ids and positions of the children of `parentId` (null: the root blocks) of a page, in order. */
+export async function siblingBlocks(db: Db, pageId: string, parentId: string | null): Promise<{ id: string; position: number }[]> {
+  let q = db.kysely.selectFrom('blocks').select(['id', 'position']).where('page_id', '=', pageId);
+  q = parentId === null ? q.where('parent_id', 'is', null) : q.where('parent_id', '=', parentId);
+  const rows = await q.orderBy('position').orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, position: Number(r.position) }));
+}
+
+export async function setBlockPosition(db: Db, id: string, position: number, now: string): Promise<void> {
+  await db.kysely.updateTable('blocks').set({ position, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** Whether `blockId` is a block of the page. */
+export async function blockOfPage(db: Db, pageId: string, blockId: string): Promise<boolean> {
+  return Boolean(await db.kysely.selectFrom('blocks').select('id').where('page_id', '=', pageId).where('id', '=', blockId).executeTakeFirst());
+}
+
