@@ -13,7 +13,11 @@ import { isFallback, localizedValue, type RequestedLocale } from './localization
 import type { DeliveryEntry, DeliverySchema, EntryRow, Visibility } from './model.js';
 import { mediaObject, objectColumn, relatedObject, resolveReferences, type LocalizedData, type ResolvedReferences } from './relations.js';
 
-function projectData(projection: Projection, item: LocalizedData, refs: ResolvedReferences): Record<string, unknown> {
+/**
+ * The delivered `data` of one item for `projection`: locale-resolved values, rich-text renderings,
+ * relations and media resolved from `refs`. Shared with page blocks (src/modules/pages/delivery.ts).
+ */
+export function projectData(projection: Projection, item: LocalizedData, refs: ResolvedReferences): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const pf of projection.fields) {
     const value = localizedValue(pf.field, item.data, item.translation);

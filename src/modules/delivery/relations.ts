@@ -53,6 +53,12 @@ function addIds(value: unknown, list: boolean, into: Set<string>): void {
   } else if (typeof value === 'string') into.add(value);
 }
 
+/** Items sharing one projection (entries of one type, or the blocks of one block type). */
+export interface ProjectedItems {
+  projection: Projection;
+  items: LocalizedData[];
+}
+
 /**
  * Loads every entry and media asset the projected fields of `items` refer to: at most one query
  * for entries and one for media, run concurrently.
@@ -67,13 +73,32 @@ export async function resolveReferences(
   projection: Projection,
   items: LocalizedData[],
 ): Promise<ResolvedReferences> {
+  return resolveReferenceGroups(ctx, schema, actor, visibility, now, locale, [{ projection, items }]);
+}
+
+/**
+ * resolveReferences for items of several projections at once (the blocks of a page, one group per
+ * block type): ids are collected across every group, then at most one query loads the entries and
+ * one the media, whatever the number of groups and items.
+ */
+export async function resolveReferenceGroups(
+  ctx: Context,
+  schema: DeliverySchema,
+  actor: Actor,
+  visibility: Visibility,
+  now: string,
+  locale: RequestedLocale,
+  groups: readonly ProjectedItems[],
+): Promise<ResolvedReferences> {
   const entryIds = new Set<string>();
   const mediaIds = new Set<string>();
-  for (const pf of projection.fields) {
-    if (pf.kind === 'relation' || pf.kind === 'relation_list') {
-      for (const item of items) addIds(localizedValue(pf.field, item.data, item.translation), pf.kind === 'relation_list', entryIds);
-    } else if (pf.kind === 'media' || pf.kind === 'media_list') {
-      for (const item of items) addIds(localizedValue(pf.field, item.data, item.translation), pf.kind === 'media_list', mediaIds);
+  for (const { projection, items } of groups) {
+    for (const pf of projection.fields) {
+      if (pf.kind === 'relation' || pf.kind === 'relation_list') {
+        for (const item of items) addIds(localizedValue(pf.field, item.data, item.translation), pf.kind === 'relation_list', entryIds);
+      } else if (pf.kind === 'media' || pf.kind === 'media_list') {
+        for (const item of items) addIds(localizedValue(pf.field, item.data, item.translation), pf.kind === 'media_list', mediaIds);
+      }
     }
   }
   const [related, media] = await Promise.all([
