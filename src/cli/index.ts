@@ -146,9 +146,10 @@ function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean) =
     .description('import a Contentful space export (running it twice changes nothing the second time)')
     .argument('<file>', 'the export JSON file (contentful space export)')
     .requiredOption('--workspace <slug>', 'target workspace (created with the export locales if missing)')
+    .option('--assets-dir <dir>', 'upload the asset files found in DIR (by file name) instead of linking to their remote URLs')
     .option('--json', 'print one JSON object')
-    .action((file: string, o: { workspace: string; json?: boolean }) =>
-      execute((ctx, cliIo) => runImportContentful(ctx, cliIo, { file, workspace: o.workspace, json: Boolean(o.json) }), Boolean(o.json)),
+    .action((file: string, o: { workspace: string; assetsDir?: string; json?: boolean }) =>
+      execute((ctx, cliIo) => runImportContentful(ctx, cliIo, { file, workspace: o.workspace, assetsDir: o.assetsDir, json: Boolean(o.json) }), Boolean(o.json)),
     );
 
   return program;

@@ -1,5 +1,6 @@
 /**
- * `quire import contentful FILE --workspace SLUG [--json]` (DECISIONS.md D61; issue 2 item 10):
+ * `quire import contentful FILE --workspace SLUG [--assets-dir DIR] [--json]` (DECISIONS.md D61;
+ * issue 2 item 10; `--assets-dir`: issue 4 item 6):
  * runs the Contentful importer and reports what it did. A progress bar (cli-progress) shows on
  * an interactive terminal only, never with `--json`. Entries the API refused are listed, and
  * make the exit code 1 after the report.
@@ -38,7 +39,7 @@ function summary(r: ImportResult): string {
   const lines = [
     `Imported into workspace '${r.workspace.slug}'${r.workspace.created ? ' (created)' : ''}; locales ${r.locales.locales.join(', ')} (default ${r.locales.default})${r.locales.added.length && !r.workspace.created ? `, added ${r.locales.added.join(', ')}` : ''}.`,
     `Content types: ${r.content_types.total} (${r.content_types.created} created, ${r.content_types.updated} updated, ${r.content_types.unchanged} unchanged; ${r.content_types.fields_created} fields created)`,
-    `Assets:        ${r.assets.total} (${r.assets.created} created, ${r.assets.updated} updated, ${r.assets.unchanged} unchanged)`,
+    `Assets:        ${r.assets.total} (${r.assets.created} created, ${r.assets.updated} updated, ${r.assets.unchanged} unchanged${r.assets.files !== undefined ? `; ${r.assets.files} stored as files` : ''})`,
     `Entries:       ${r.entries.total} (${r.entries.created} created, ${r.entries.updated} updated, ${r.entries.unchanged} unchanged, ${r.entries.published} published, ${r.entries.failed} failed)`,
   ];
   const list = (title: string, items: string[]) => {
@@ -54,11 +55,11 @@ function summary(r: ImportResult): string {
   return lines.join('\n');
 }
 
-export async function runImportContentful(ctx: Context, io: CliIo, opts: { file: string; workspace: string; json: boolean }): Promise<CommandResult> {
+export async function runImportContentful(ctx: Context, io: CliIo, opts: { file: string; workspace: string; assetsDir?: string; json: boolean }): Promise<CommandResult> {
   const progress = io.stdout.isTTY && !opts.json ? progressBar(io) : null;
   let result: ImportResult;
   try {
-    result = await importContentful(ctx, { file: opts.file, workspace: opts.workspace, onProgress: progress?.onProgress });
+    result = await importContentful(ctx, { file: opts.file, workspace: opts.workspace, assetsDir: opts.assetsDir, onProgress: progress?.onProgress });
   } finally {
     progress?.stop();
   }

@@ -26,6 +26,7 @@ import { findContentTypeBySlug } from '../content-types/repository.js';
 import { RESERVED_SLUGS } from '../entries/content.js';
 import { addWorkspaceLocales } from '../workspaces/operations.js';
 import { findWorkspaceBySlug, type Workspace } from '../workspaces/repository.js';
+import { storeAssetFiles } from '../media/asset-files.js';
 import { assignSlugs, planContent, type LocaleMapping } from './contentful/content-mapping.js';
 import { writeAssets, writeEntries, type AssetCounts, type EntryCounts, type EntryFailure, type ProgressListener } from './contentful/content-writer.js';
 import { readExportFile, type ContentfulExport } from './contentful/export.js';
@@ -46,13 +47,20 @@ export interface ImportContentfulInput {
   /** Records per transaction (default 100). */
   batchSize?: number;
   onProgress?: ProgressListener;
+  /**
+   * `--assets-dir`: a folder holding the asset files; those found there (by file name) are
+   * uploaded like POST /media/upload and become stored files (issue 4 item 6). Without it assets
+   * are records pointing at their remote URLs.
+   */
+  assetsDir?: string;
 }
 
 export interface ImportResult {
   workspace: { id: string; slug: string; created: boolean };
   locales: { default: string; locales: string[]; added: string[] };
   content_types: { total: number; created: number; updated: number; unchanged: number; fields_created: number };
-  assets: AssetCounts;
+  /** With `assetsDir`, `files` counts the assets backed by stored files. */
+  assets: AssetCounts & { files?: number };
   entries: EntryCounts;
   failures: EntryFailure[];
   warnings: string[];
@@ -132,7 +140,19 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
     if (code === ws.default_locale) warnings.push(`export locale '${code}' is the workspace's default locale, which stands for the export's default '${exportDefault}'; its values are skipped`);
   }
 
-  const assets = await writeAssets(ctx, actor, content.assets, batchSize, input.onProgress);
+  // Assets backed by stored files (uploaded from assetsDir now or by an earlier run) are not
+  // turned back into remote records; the rest are written as before.
+  const fileSources = content.assets.map((a) => ({ id: a.id, filename: a.filename, url: a.url, sourceId: a.cfId, alt_text: a.alt_text }));
+  const files = await storeAssetFiles(ctx, { workspaceId: ws.id, userId: actor.userId }, fileSources, input.assetsDir);
+  warnings.push(...files.warnings);
+  const remote = await writeAssets(ctx, actor, content.assets.filter((a) => !files.stored.has(a.id)), batchSize, input.onProgress);
+  const assets = {
+    total: content.assets.length,
+    created: remote.created + files.created,
+    updated: remote.updated + files.updated,
+    unchanged: remote.unchanged + files.unchanged,
+    ...(input.assetsDir !== undefined ? { files: files.stored.size } : {}),
+  };
   const facts = await typeFacts(ctx, actor, schema, new Set(content.entries.map((e) => e.id)));
   const slugs = assignSlugs(content.entries, (type) => facts.reserved.get(type) ?? RESERVED_SLUGS);
   const { counts: entries, failures } = await writeEntries(ctx, actor, {

@@ -29,6 +29,7 @@ import {
   moveMediaRecord,
   softDeleteMediaRecord,
   updateMediaFields,
+  upsertMedia,
   type MediaKindFilter,
   type MediaRecord,
 } from './repository.js';
@@ -71,12 +72,19 @@ export interface StoreMediaInput extends UploadFields {
   originalName: string;
 }
 
+export interface StoreMediaOptions {
+  /** A given id (imports derive stable ids); the record is then inserted or replaced. */
+  id?: string;
+  /** The live record being replaced, if any: its old file and derived images are removed. */
+  replace?: MediaRecord | null;
+}
+
 /**
  * Identifies, measures and stores a received file and inserts its record (the upload core, also
- * used by the importer). `id` may be given (imports derive stable ids). Errors: 415 for a type
- * that is not accepted or an unsafe SVG, 413 for an SVG over its limit.
+ * used by the importer). Errors: 415 for a type that is not accepted or an unsafe SVG, 413 for an
+ * SVG over its limit.
  */
-export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMediaInput, options: { id?: string } = {}): Promise<MediaRecord> {
+export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMediaInput, options: StoreMediaOptions = {}): Promise<MediaRecord> {
   const storage = storageFor(ctx.config);
   try {
     const probed = await probeFile(input.file);
@@ -106,10 +114,19 @@ export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMe
     };
     await storage.putFile(key, input.file.path, { contentType: probed.mime });
     try {
-      await withTransaction(ctx.db, (tx) => insertMedia(tx, record));
+      // A given id may already have a record (an import run before): it is replaced.
+      await withTransaction(ctx.db, (tx) => (options.id ? upsertMedia(tx, record) : insertMedia(tx, record)));
     } catch (err) {
-      await storage.delete(key).catch((e: unknown) => ctx.log.error({ err: e, key }, 'could not remove the file of a failed upload'));
+      if (options.replace?.storage_key !== key) {
+        await storage.delete(key).catch((e: unknown) => ctx.log.error({ err: e, key }, 'could not remove the file of a failed upload'));
+      }
       throw err;
+    }
+    const old = options.replace;
+    if (old) {
+      if (old.storage_key && old.storage_key !== key) await storage.delete(old.storage_key).catch((e: unknown) => ctx.log.warn({ err: e, key: old.storage_key }, 'could not remove a replaced media file'));
+      await storage.deletePrefix(derivedPrefix(owner.workspaceId, id)).catch((e: unknown) => ctx.log.warn({ err: e, id }, 'could not remove derived images'));
+      return { ...record, created_at: old.created_at };
     }
     return record;
   } finally {
