@@ -5,6 +5,7 @@
  * with each storage backend (a local folder; a real S3-compatible server on 127.0.0.1).
  */
 import fsp from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,6 +225,27 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
     expect(broken.statusCode).toBe(400);
     expect(JSON.parse(broken.body).code).toBe('VALIDATION_FAILED');
     expect(await spooled()).toEqual([]);
+  });
+
+  it('cleans up an upload the client abandons halfway (over a real socket)', async () => {
+    await env.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (env.app.server.address() as net.AddressInfo).port;
+    const before = { keys: await keys(), rows: await rowCount() };
+    const sock = net.connect(port, '127.0.0.1');
+    await new Promise((r) => sock.once('connect', r));
+    sock.write(
+      `POST ${M}/media/upload HTTP/1.1\r\nHost: quire.test\r\nX-API-Key: ${key}\r\nX-Workspace-ID: ${wsId}\r\n` +
+        'Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 5000000\r\n\r\n' +
+        '--b\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4\n',
+    );
+    sock.write(Buffer.alloc(300_000, 0x20));
+    for (let i = 0; i < 50 && (await spooled()).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await spooled()).toHaveLength(1);
+    sock.destroy();
+    for (let i = 0; i < 100 && (await spooled()).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await spooled()).toEqual([]);
+    expect(await keys()).toEqual(before.keys);
+    expect(await rowCount()).toBe(before.rows);
   });
 
   it('leaves no file and no row when the database refuses the record', async () => {
