@@ -8,6 +8,7 @@ import { Migrator, type Migration, type MigrationProvider, type Kysely } from 'k
 import type { Database, Dialect } from './types.js';
 import * as m001 from './migrations/001-core.js';
 import * as m002 from './migrations/002-pages.js';
+import * as m003 from './migrations/003-delivery-indexes.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -15,6 +16,7 @@ type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<voi
 export const MIGRATIONS: Record<string, DialectMigration> = {
   '001-core': m001,
   '002-pages': m002,
+  '003-delivery-indexes': m003,
 };
 
 class StaticProvider implements MigrationProvider {

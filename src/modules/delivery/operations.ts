@@ -67,9 +67,10 @@ export async function listEntries(ctx: Context, actor: Actor, input: ListEntries
     meta = { page_size: rows.length, next_cursor: fetched.length > limit ? nextCursor(rows[rows.length - 1]) : null };
   } else {
     const window = offsetPage(input.page, input.limit);
-    rows = await listEntryRows(ctx.db, query, { limit: window.limit, offset: window.offset });
-    // A short, non-empty page tells the total without counting.
-    const total = rows.length > 0 && rows.length < window.limit ? window.offset + rows.length : await countEntryRows(ctx.db, query);
+    const page = await listEntryRows(ctx.db, query, { limit: window.limit, offset: window.offset, withTotal: true });
+    rows = page;
+    // The total comes with the rows; only a page past the end needs its own count.
+    const total = page.length > 0 ? Number(page[0].total) : await countEntryRows(ctx.db, query);
     const more = rows.length > 0 && window.offset + rows.length < total;
     meta = {
       total_data: total,

@@ -6,6 +6,9 @@
  *
  * Null ordering is the same on both databases: a missing value sorts as the smallest one
  * (NULLS FIRST ascending, NULLS LAST descending), and keyset conditions follow that order.
+ *
+ * Visibility, sort keys and keysets also serve the `pages` table (same publication columns),
+ * named by the optional `table` argument; data-field sorts and filters exist for entries only.
  */
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { dataFieldSql } from '../../../db/dialect.js';
@@ -15,27 +18,51 @@ import type { FilterCondition, FilterScalar } from '../filters.js';
 import type { Visibility } from '../model.js';
 import type { SortSpec } from '../sort.js';
 
-const ID = sql.ref('entries.id');
+/** Tables with the publication columns (status, publish_at, published_at) and an id. */
+export type DeliveryTable = 'entries' | 'pages';
+
+const col = (table: DeliveryTable, name: string) => sql.ref(`${table}.${name}`);
 
 /**
  * Rows a key of `visibility` may see at `now`: production sees published rows and scheduled rows
  * whose `publish_at` has passed; preview also sees drafts and scheduled rows. Archived: never.
+ *
+ * Written as a CASE on purpose: the status alone is never the selective part of a delivery query
+ * (content type, id or slug are), and an index-friendly `status = … OR …` leads SQLite (which has
+ * no statistics) to scan the whole status index instead of looking entries up by id or type.
  */
-export function visibleCondition(visibility: Visibility, now: string): Expression<SqlBool> {
-  if (visibility === 'preview') return sql<SqlBool>`"entries"."status" in ('published', 'scheduled', 'draft')`;
-  return sql<SqlBool>`("entries"."status" = 'published' or ("entries"."status" = 'scheduled' and "entries"."publish_at" <= ${now}))`;
+export function visibleCondition(visibility: Visibility, now: string, table: DeliveryTable = 'entries'): Expression<SqlBool> {
+  const status = col(table, 'status');
+  if (visibility === 'preview') {
+    return sql<SqlBool>`(case when ${status} in ('published', 'scheduled', 'draft') then 1 else 0 end) = 1`;
+  }
+  return sql<SqlBool>`(case when ${status} = 'published' then 1 when ${status} = 'scheduled' and ${col(table, 'publish_at')} <= ${now} then 1 else 0 end) = 1`;
+}
+
+/**
+ * The visibility condition split into index-friendly terms, one per visible status range; counts
+ * without filters sum one `(content_type_id, status[, publish_at])` index range per term
+ * (see countExpression in repository.ts) instead of testing every entry of the type.
+ */
+export function visibleStatusTerms(visibility: Visibility, now: string): Expression<SqlBool>[] {
+  if (visibility === 'preview') {
+    return (['draft', 'published', 'scheduled'] as const).map((status) => sql<SqlBool>`"entries"."status" = ${sql.lit(status)}`);
+  }
+  return [sql<SqlBool>`"entries"."status" = 'published'`, sql<SqlBool>`"entries"."status" = 'scheduled' and "entries"."publish_at" <= ${now}`];
 }
 
 /** The SQL value a sort key orders by. */
-export function sortExpression(dialect: Dialect, sort: SortSpec, now: string): RawBuilder<unknown> {
+export function sortExpression(dialect: Dialect, sort: SortSpec, now: string, table: DeliveryTable = 'entries'): RawBuilder<unknown> {
   switch (sort.key.kind) {
     case 'column':
-      return sql`${sql.ref(`entries.${sort.key.column}`)}`;
-    case 'published_at':
-      // D21: a due scheduled entry is published at its publish_at, before the job rewrites it.
-      return sql`(case when "entries"."status" = 'scheduled' and "entries"."publish_at" <= ${now} then "entries"."publish_at" else "entries"."published_at" end)`;
+      return sql`${col(table, sort.key.column)}`;
+    case 'published_at': {
+      // D21: a due scheduled item is published at its publish_at, before the job rewrites it.
+      const publishAt = col(table, 'publish_at');
+      return sql`(case when ${col(table, 'status')} = 'scheduled' and ${publishAt} <= ${now} then ${publishAt} else ${col(table, 'published_at')} end)`;
+    }
     case 'data':
-      return dataFieldSql(dialect, sort.key.field.name, sort.key.field.field_type, 'entries');
+      return dataFieldSql(dialect, sort.key.field.name, sort.key.field.field_type, table);
   }
 }
 
@@ -45,16 +72,17 @@ function bindable(v: FilterScalar): string | number {
 }
 
 /** Rows strictly after `after` in the order of `sort` (ties broken by id in the same direction). */
-export function keysetCondition(expr: RawBuilder<unknown>, sort: SortSpec, after: CursorPosition): Expression<SqlBool> {
+export function keysetCondition(expr: RawBuilder<unknown>, sort: SortSpec, after: CursorPosition, table: DeliveryTable = 'entries'): Expression<SqlBool> {
+  const id = col(table, 'id');
   const asc = sort.direction === 'asc';
   if (after.value === null) {
     // Nulls come first ascending (so every non-null row follows) and last descending.
     return asc
-      ? sql<SqlBool>`((${expr} is null and ${ID} > ${after.id}) or ${expr} is not null)`
-      : sql<SqlBool>`(${expr} is null and ${ID} < ${after.id})`;
+      ? sql<SqlBool>`((${expr} is null and ${id} > ${after.id}) or ${expr} is not null)`
+      : sql<SqlBool>`(${expr} is null and ${id} < ${after.id})`;
   }
   const v = bindable(after.value);
-  const rowAfter = asc ? sql<SqlBool>`(${expr}, ${ID}) > (${v}, ${after.id})` : sql<SqlBool>`(${expr}, ${ID}) < (${v}, ${after.id})`;
+  const rowAfter = asc ? sql<SqlBool>`(${expr}, ${id}) > (${v}, ${after.id})` : sql<SqlBool>`(${expr}, ${id}) < (${v}, ${after.id})`;
   if (!sort.nullable || asc) return rowAfter;
   return sql<SqlBool>`(${rowAfter} or ${expr} is null)`;
 }

@@ -3,13 +3,13 @@
  * a list page (with its translations joined), its total, entries by slug, the related entries of
  * a whole page (all relation fields together) and the media of a whole page.
  */
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../../db/types.js';
 import type { CursorPosition } from '../cursor.js';
 import type { FilterCondition } from '../filters.js';
 import type { DeliveryMedia, EntryRow, RelatedRow, Visibility } from '../model.js';
 import type { SortSpec } from '../sort.js';
-import { filterCondition, keysetCondition, sortExpression, visibleCondition } from './conditions.js';
+import { filterCondition, keysetCondition, sortExpression, visibleCondition, visibleStatusTerms } from './conditions.js';
 
 const ENTRY_COLUMNS = [
   'entries.id',
@@ -38,24 +38,37 @@ export interface EntryListQuery {
   sort: SortSpec;
 }
 
+/** The joined translation's data, or null when no translation is joined (default locale). */
+function trData(locale: string | null) {
+  return (locale === null ? sql<unknown>`null` : sql<unknown>`${sql.ref('t.data')}`).as('tr_data');
+}
+
 function whereList(db: Db, q: EntryListQuery): Expression<SqlBool>[] {
   return [sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`, visibleCondition(q.visibility, q.now), ...q.filters.map((f) => filterCondition(db.dialect, f))];
 }
 
 /**
  * One page of entries in the order of `q.sort` (then id), after `after` (cursor mode) or from
- * `offset` (offset mode), each with its translation in `q.locale` and its sort value.
+ * `offset` (offset mode), each with its translation in `q.locale` and its sort value. With
+ * `withTotal`, every row also carries `total`, the number of entries the query matches (an
+ * uncorrelated subquery, evaluated once per statement on both databases), which saves offset
+ * mode a second statement.
  */
-export async function listEntryRows(db: Db, q: EntryListQuery, page: { limit: number; offset?: number; after?: CursorPosition }): Promise<EntryRow[]> {
+export async function listEntryRows(
+  db: Db,
+  q: EntryListQuery,
+  page: { limit: number; offset?: number; after?: CursorPosition; withTotal?: boolean },
+): Promise<(EntryRow & { total?: number })[]> {
   const key = sortExpression(db.dialect, q.sort, q.now);
   const conditions = whereList(db, q);
   if (page.after) conditions.push(keysetCondition(key, q.sort, page.after));
   const dir = q.sort.direction;
   let query = db.kysely
     .selectFrom('entries')
-    .leftJoin('entry_translations as t', (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? ''))
+    .$if(q.locale !== null, (qb) => qb.leftJoin('entry_translations as t', (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
     .select(ENTRY_COLUMNS)
-    .select([sql<unknown>`${q.locale === null ? sql`null` : sql.ref('t.data')}`.as('tr_data'), sql<EntryRow['sort_value']>`${key}`.as('sort_value')])
+    .select([trData(q.locale), sql<EntryRow['sort_value']>`${key}`.as('sort_value')])
+    .$if(page.withTotal === true, (qb) => qb.select(countExpression(db, q).as('total')))
     .where((eb) => eb.and(conditions))
     .orderBy(key, (ob) => {
       const o = dir === 'asc' ? ob.asc() : ob.desc();
@@ -65,17 +78,27 @@ export async function listEntryRows(db: Db, q: EntryListQuery, page: { limit: nu
     .orderBy('entries.id', dir)
     .limit(page.limit);
   if (page.offset) query = query.offset(page.offset);
-  return (await query.execute()) as EntryRow[];
+  return (await query.execute()) as (EntryRow & { total?: number })[];
 }
 
-/** The number of entries a list query matches (offset mode's `total_data`). */
+/**
+ * SQL counting the entries a list query matches. Without filters it sums one index range per
+ * visible status (covering index `entries_type_status`); with filters every candidate row is
+ * tested. Inside these subqueries the unaliased "entries" of the conditions is their own table.
+ */
+function countExpression(db: Db, q: EntryListQuery): RawBuilder<number> {
+  const type = sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`;
+  if (q.filters.length === 0) {
+    const parts = visibleStatusTerms(q.visibility, q.now).map((term) => sql`(select count(*) from "entries" where ${type} and ${term})`);
+    return sql<number>`(${sql.join(parts, sql` + `)})`;
+  }
+  return sql<number>`(select count(*) from "entries" where ${sql.join(whereList(db, q), sql` and `)})`;
+}
+
+/** The number of entries a list query matches (offset mode's `total_data` past the last page). */
 export async function countEntryRows(db: Db, q: EntryListQuery): Promise<number> {
-  const row = await db.kysely
-    .selectFrom('entries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) => eb.and(whereList(db, q)))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const res = await sql<{ n: number }>`select ${countExpression(db, q)} as "n"`.execute(db.kysely);
+  return Number(res.rows[0].n);
 }
 
 /**
@@ -88,9 +111,9 @@ export async function findEntryRowsBySlug(
 ): Promise<EntryRow[]> {
   let query = db.kysely
     .selectFrom('entries')
-    .leftJoin('entry_translations as t', (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? ''))
+    .$if(q.locale !== null, (qb) => qb.leftJoin('entry_translations as t', (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
     .select(ENTRY_COLUMNS)
-    .select(sql<unknown>`${q.locale === null ? sql`null` : sql.ref('t.data')}`.as('tr_data'))
+    .select(trData(q.locale))
     .where('entries.workspace_id', '=', q.workspaceId)
     .where('entries.slug', '=', q.slug)
     .where(visibleCondition(q.visibility, q.now))
@@ -103,18 +126,20 @@ export async function findEntryRowsBySlug(
 /**
  * The entries with these ids that a key of `visibility` may see (same workspace, visible
  * status), with their translations in `locale`: one query for every relation of a page (D41).
+ * The lookup goes by primary key only (a `workspace_id` term would lead SQLite to walk the
+ * workspace's slug index instead); the workspace is checked on the rows found.
  */
 export async function findRelatedRows(db: Db, q: { workspaceId: string; ids: string[]; visibility: Visibility; now: string; locale: string | null }): Promise<RelatedRow[]> {
   if (q.ids.length === 0) return [];
-  return (await db.kysely
+  const rows = await db.kysely
     .selectFrom('entries')
-    .leftJoin('entry_translations as t', (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? ''))
-    .select(['entries.id', 'entries.content_type_id', 'entries.slug', 'entries.data'])
-    .select(sql<unknown>`${q.locale === null ? sql`null` : sql.ref('t.data')}`.as('tr_data'))
-    .where('entries.workspace_id', '=', q.workspaceId)
+    .$if(q.locale !== null, (qb) => qb.leftJoin('entry_translations as t', (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
+    .select(['entries.id', 'entries.workspace_id', 'entries.content_type_id', 'entries.slug', 'entries.data'])
+    .select(trData(q.locale))
     .where('entries.id', 'in', q.ids)
     .where(visibleCondition(q.visibility, q.now))
-    .execute()) as RelatedRow[];
+    .execute();
+  return rows.filter((r) => r.workspace_id === q.workspaceId) as RelatedRow[];
 }
 
 /** The non-deleted media of the workspace with these ids, as delivery media objects (one query). */

@@ -2,6 +2,7 @@
  * SQL behind the delivery schema cache: the workspace row with a cheap fingerprint of its content
  * model (one query), and the full content model when the fingerprint changed.
  */
+import { CompiledQuery } from 'kysely';
 import type { Db } from '../../../db/types.js';
 import { fromJsonColumn } from '../../../lib/json.js';
 import type { ContentType } from '../../content-types/model.js';
@@ -18,9 +19,21 @@ export interface WorkspaceFingerprint {
   fingerprint: string;
 }
 
-/** The workspace and its model fingerprint in one query; null when the workspace is gone. */
-export async function readWorkspaceFingerprint(db: Db, workspaceId: string): Promise<WorkspaceFingerprint | null> {
-  const row = await db.kysely
+interface FingerprintRow {
+  id: string;
+  name: string;
+  slug: string;
+  default_locale: string;
+  locales: unknown;
+  updated_at: string;
+  ct_n: number;
+  ct_m: string | null;
+  f_n: number;
+  f_m: string | null;
+}
+
+function fingerprintQuery(db: Db, workspaceId: string) {
+  return db.kysely
     .selectFrom([
       'workspaces as w',
       db.kysely
@@ -36,8 +49,30 @@ export async function readWorkspaceFingerprint(db: Db, workspaceId: string): Pro
         .as('f'),
     ])
     .select(['w.id', 'w.name', 'w.slug', 'w.default_locale', 'w.locales', 'w.updated_at', 'c.n as ct_n', 'c.m as ct_m', 'f.n as f_n', 'f.m as f_m'])
-    .where('w.id', '=', workspaceId)
-    .executeTakeFirst();
+    .where('w.id', '=', workspaceId);
+}
+
+/**
+ * The fingerprint query runs on every delivery request, so it is built and compiled once per
+ * database handle; its only parameters are the workspace id (checked with a sentinel).
+ */
+const SENTINEL = '\u0000workspace';
+const templates = new WeakMap<Db, CompiledQuery>();
+function fingerprintTemplate(db: Db): CompiledQuery {
+  let t = templates.get(db);
+  if (!t) {
+    t = fingerprintQuery(db, SENTINEL).compile();
+    if (!t.parameters.every((p) => p === SENTINEL)) throw new Error('fingerprint query takes only the workspace id');
+    templates.set(db, t);
+  }
+  return t;
+}
+
+/** The workspace and its model fingerprint in one query; null when the workspace is gone. */
+export async function readWorkspaceFingerprint(db: Db, workspaceId: string): Promise<WorkspaceFingerprint | null> {
+  const t = fingerprintTemplate(db);
+  const res = await db.kysely.executeQuery<FingerprintRow>(CompiledQuery.raw(t.sql, t.parameters.map(() => workspaceId)));
+  const row = res.rows[0];
   if (!row) return null;
   const locales = fromJsonColumn<string[]>(row.locales, [row.default_locale]);
   return {
