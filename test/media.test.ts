@@ -320,6 +320,8 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
       expect(res.body.data.updated_at >= res.body.data.created_at).toBe(true);
       const cleared = await call(env.app, 'PUT', `${M}/media/${ids[0]}`, { key, body: { alt_text: null, focal_x: null, focal_y: null } });
       expect(cleared.body.data).toMatchObject({ alt_text: null, focal_x: null, focal_y: null });
+      const empty = await call(env.app, 'PUT', `${M}/media/${ids[0]}`, { key, body: {} });
+      expect(empty.body.data).toEqual(cleared.body.data);
       const bad = expectError(await call(env.app, 'PUT', `${M}/media/${ids[0]}`, { key, body: { title: 'x' } }), 400, 'VALIDATION_FAILED');
       expect(bad.errors).toEqual([{ path: 'body.title', message: 'is not a known key' }]);
       expectError(await call(env.app, 'PUT', `${M}/media/${ids[0]}`, { key, body: { focal_x: 2, focal_y: 0 } }), 400, 'VALIDATION_FAILED');

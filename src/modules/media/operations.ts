@@ -200,6 +200,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
   if ((input.focal_x === undefined) !== (input.focal_y === undefined) || (input.focal_x === null) !== (input.focal_y === null)) {
     throw invalid(input.focal_x === undefined || input.focal_x === null ? 'body.focal_x' : 'body.focal_y', 'focal_x and focal_y are given together');
   }
+  if (Object.values(input).every((v) => v === undefined)) return toManagementMedia(await requireMedia(ctx, actor.workspaceId, id));
   const storage = storageFor(ctx.config);
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await requireMedia(ctx, actor.workspaceId, id);

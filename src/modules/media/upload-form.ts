@@ -103,7 +103,8 @@ export function multipartError(err: unknown, maxBytes: number): AppError | null 
     default:
       break;
   }
-  if (err instanceof Error && /multipart|part|boundary|Unexpected end|form/i.test(err.message)) {
+  // busboy's own parse errors (malformed framing, a body that ends mid-part).
+  if (err instanceof Error && /^(Unexpected end of (form|file|multipart data)|Malformed (part header|content type)|Multipart: Boundary not found|Part terminated early)/i.test(err.message)) {
     return invalid('body', 'is not valid multipart/form-data (malformed or interrupted)');
   }
   return null;
@@ -134,6 +135,8 @@ export async function readUploadForm(config: Pick<Config, 'dataDir'>, parts: Asy
         try {
           file = await spoolStream(config, part.file, maxBytes);
         } catch (err) {
+          // A system error writing the temporary file (disk full, permissions) is ours: a 500.
+          if (/^E[A-Z]+$/.test((err as { code?: string } | null)?.code ?? '')) throw err;
           throw multipartError(err, maxBytes) ?? invalid('body.file', 'the upload was interrupted');
         }
         if (part.file.truncated) throw tooLarge(maxBytes);
