@@ -48,6 +48,7 @@ export const PageSchema = Type.Object(
     updated_at: Timestamp,
     created_by: Type.Union([Type.Integer(), Type.Null()]),
     updated_by: Type.Union([Type.Integer(), Type.Null()]),
+    is_fallback: Type.Optional(Type.Boolean({ description: 'delivery with locale: true when the page has no translation in that locale' })),
   },
   { title: 'Page' },
 );

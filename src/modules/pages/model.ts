@@ -97,6 +97,11 @@ export interface WirePage {
   updated_at: string;
   created_by: number | null;
   updated_by: number | null;
+  /**
+   * Delivery with `locale` only: true when the locale is not the default one and the page has no
+   * translation in it (neither SEO nor any block), i.e. everything is default-locale content.
+   */
+  is_fallback?: boolean;
 }
 
 /** The wire shape of a block (api.md "Block"): `parent_id` only on child blocks, `data` JSON-encoded. */

@@ -16,7 +16,7 @@
 import type { Db } from '../../db/types.js';
 import { fromJsonColumn, isPlainObject, stableStringify } from '../../lib/json.js';
 import type { Status } from '../publishing/states.js';
-import type { Block, BlockData, Page, PageContent, SeoOverrides } from './model.js';
+import type { Block, BlockData, BlockTranslation, Page, PageContent, SeoOverrides, SeoTranslation } from './model.js';
 import { pickSeo, seoFromColumn } from './seo.js';
 
 /** Addresses one page of a workspace. */
@@ -123,21 +123,34 @@ export async function loadPageContent(db: Db, page: Page): Promise<PageContent> 
     .orderBy('b.position')
     .orderBy('b.id')
     .execute();
-  const seoRows = await db.kysely.selectFrom('page_seo_translations').select(['id', 'page_id', 'locale', 'seo']).where('page_id', '=', page.id).orderBy('locale').execute();
-  const trRows = await db.kysely
-    .selectFrom('block_translations as t')
-    .innerJoin('blocks as b', 'b.id', 't.block_id')
-    .select(['t.id', 't.block_id', 't.locale', 't.data'])
-    .where('b.page_id', '=', page.id)
-    .orderBy('t.block_id')
-    .orderBy('t.locale')
-    .execute();
+  // Sequential on purpose: inside a transaction both run on the one connection anyway.
+  const seoTranslations = await listSeoTranslations(db, page.id);
+  const blockTranslations = await listBlockTranslations(db, page.id);
   return {
     page,
     blocks: blockRows.map((r) => ({ ...r, position: Number(r.position), data: objectFromColumn(r.data) })),
-    seoTranslations: seoRows.map((r) => ({ id: Number(r.id), page_id: r.page_id, locale: r.locale, seo: pickSeo(objectFromColumn(r.seo)) })),
-    blockTranslations: trRows.map((r) => ({ id: Number(r.id), block_id: r.block_id, locale: r.locale, data: objectFromColumn(r.data) })),
+    seoTranslations,
+    blockTranslations,
   };
+}
+
+/** Every SEO translation of a page, by locale. */
+export async function listSeoTranslations(db: Db, pageId: string): Promise<SeoTranslation[]> {
+  const rows = await db.kysely.selectFrom('page_seo_translations').select(['id', 'page_id', 'locale', 'seo']).where('page_id', '=', pageId).orderBy('locale').execute();
+  return rows.map((r) => ({ id: Number(r.id), page_id: r.page_id, locale: r.locale, seo: pickSeo(objectFromColumn(r.seo)) }));
+}
+
+/** Every translation of every block of a page, by block then locale. */
+export async function listBlockTranslations(db: Db, pageId: string): Promise<BlockTranslation[]> {
+  const rows = await db.kysely
+    .selectFrom('block_translations as t')
+    .innerJoin('blocks as b', 'b.id', 't.block_id')
+    .select(['t.id', 't.block_id', 't.locale', 't.data'])
+    .where('b.page_id', '=', pageId)
+    .orderBy('t.block_id')
+    .orderBy('t.locale')
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), block_id: r.block_id, locale: r.locale, data: objectFromColumn(r.data) }));
 }
 
 /** Highest navigation position in the workspace, -1 when it has no page. */

@@ -7,6 +7,7 @@ import type { Context } from '../../../context.js';
 import { registerAuth } from '../../auth-hooks.js';
 import { deliveryEntryRoutes } from './entries.js';
 import { deliveryMediaRoutes } from './media.js';
+import { deliveryPageRoutes } from './pages.js';
 import { deliveryPreviewRoutes } from './preview.js';
 import { deliverySchemaRoutes } from './schema.js';
 
@@ -17,5 +18,6 @@ export function deliveryRoutes(ctx: Context): FastifyPluginAsync {
     await deliverySchemaRoutes(app, ctx);
     await deliveryPreviewRoutes(app, ctx);
     await deliveryMediaRoutes(app, ctx);
+    await deliveryPageRoutes(app, ctx);
   };
 }

@@ -1,0 +1,143 @@
+/**
+ * SQL of the delivery API's page reads. Each function is one query whatever the size of the
+ * page: a page by slug with its SEO translation in the requested locale joined, a list page with
+ * the same join and its sort values, the list's total, and every block of a page with its
+ * translation in the requested locale joined. Visibility (D21: due scheduled pages count as
+ * published), sort keys and keyset conditions are the delivery module's own SQL fragments,
+ * applied to the `pages` table.
+ */
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Db } from '../../db/types.js';
+import type { CursorPosition } from '../delivery/cursor.js';
+import type { SortValue, Visibility } from '../delivery/model.js';
+import { keysetCondition, sortExpression, visibleCondition } from '../delivery/query/conditions.js';
+import type { SortSpec } from '../delivery/sort.js';
+import type { PageRow } from './repository.js';
+
+/** A visible page with its SEO translation in the requested locale (null columns when none). */
+export interface DeliveryPageRow extends PageRow {
+  tr_id: number | null;
+  tr_seo: unknown;
+  /** List rows with a locale: whether any block of the page has a translation in it (0/1 or boolean). */
+  tr_blocks?: unknown;
+  sort_value?: SortValue;
+}
+
+/** A block with its translation in the requested locale (null columns when none or not asked). */
+export interface DeliveryBlockRow {
+  id: string;
+  page_id: string;
+  block_type_id: string;
+  parent_id: string | null;
+  position: number;
+  data: unknown;
+  tr_id: number | null;
+  tr_data: unknown;
+}
+
+const PAGE_COLUMNS = [
+  'pages.id',
+  'pages.workspace_id',
+  'pages.slug',
+  'pages.status',
+  'pages.position',
+  'pages.seo',
+  'pages.publish_at',
+  'pages.published_at',
+  'pages.version',
+  'pages.created_at',
+  'pages.updated_at',
+  'pages.created_by',
+  'pages.updated_by',
+] as const;
+
+export interface DeliveryPageQuery {
+  workspaceId: string;
+  visibility: Visibility;
+  /** ISO time of the request (D21). */
+  now: string;
+  /** Locale whose SEO translation is joined; null for the default locale (nothing to join). */
+  locale: string | null;
+}
+
+/** SELECT of page columns plus the SEO translation in `locale` (null columns for the default locale). */
+function pageSelect(db: Db, locale: string | null) {
+  return db.kysely
+    .selectFrom('pages')
+    .$if(locale !== null, (qb) => qb.leftJoin('page_seo_translations as t', (j) => j.onRef('t.page_id', '=', 'pages.id').on('t.locale', '=', locale ?? '')))
+    .select(PAGE_COLUMNS)
+    .select(locale === null ? [sql<number | null>`null`.as('tr_id'), sql<unknown>`null`.as('tr_seo')] : [sql<number | null>`${sql.ref('t.id')}`.as('tr_id'), sql<unknown>`${sql.ref('t.seo')}`.as('tr_seo')]);
+}
+
+/** The visible page of the workspace with this slug, or null. */
+export async function findDeliveryPageRow(db: Db, q: DeliveryPageQuery & { slug: string }): Promise<DeliveryPageRow | null> {
+  const row = await pageSelect(db, q.locale)
+    .where('pages.workspace_id', '=', q.workspaceId)
+    .where('pages.slug', '=', q.slug)
+    .where(visibleCondition(q.visibility, q.now, 'pages'))
+    .executeTakeFirst();
+  return (row as DeliveryPageRow | undefined) ?? null;
+}
+
+function whereList(q: DeliveryPageQuery): Expression<SqlBool>[] {
+  return [sql<SqlBool>`"pages"."workspace_id" = ${q.workspaceId}`, visibleCondition(q.visibility, q.now, 'pages')];
+}
+
+/**
+ * One page of the visible pages in the order of `sort` (then id), after `after` (cursor mode) or
+ * from `offset`, each with its SEO translation and its sort value.
+ */
+export async function listDeliveryPageRows(db: Db, q: DeliveryPageQuery & { sort: SortSpec }, page: { limit: number; offset?: number; after?: CursorPosition }): Promise<DeliveryPageRow[]> {
+  const key = sortExpression(db.dialect, q.sort, q.now, 'pages');
+  const conditions = whereList(q);
+  if (page.after) conditions.push(keysetCondition(key, q.sort, page.after, 'pages'));
+  const dir = q.sort.direction;
+  let query = pageSelect(db, q.locale)
+    .select(sql<SortValue>`${key}`.as('sort_value'))
+    .$if(q.locale !== null, (qb) =>
+      qb.select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('block_translations as bt')
+              .innerJoin('blocks as b', 'b.id', 'bt.block_id')
+              .select(sql.lit(1).as('one'))
+              .whereRef('b.page_id', '=', 'pages.id')
+              .where('bt.locale', '=', q.locale ?? ''),
+          )
+          .as('tr_blocks'),
+      ),
+    )
+    .where((eb) => eb.and(conditions))
+    .orderBy(key, (ob) => {
+      const o = dir === 'asc' ? ob.asc() : ob.desc();
+      if (!q.sort.nullable) return o;
+      return dir === 'asc' ? o.nullsFirst() : o.nullsLast();
+    })
+    .orderBy('pages.id', dir)
+    .limit(page.limit);
+  if (page.offset) query = query.offset(page.offset);
+  return (await query.execute()) as DeliveryPageRow[];
+}
+
+/** The number of visible pages (offset mode's `total_data`). */
+export async function countDeliveryPageRows(db: Db, q: DeliveryPageQuery): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('pages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where((eb) => eb.and(whereList(q)))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Every block of a page, with its translation in `locale` joined when one is asked for. */
+export async function findDeliveryBlockRows(db: Db, pageId: string, locale: string | null): Promise<DeliveryBlockRow[]> {
+  const rows = await db.kysely
+    .selectFrom('blocks as b')
+    .$if(locale !== null, (qb) => qb.leftJoin('block_translations as t', (j) => j.onRef('t.block_id', '=', 'b.id').on('t.locale', '=', locale ?? '')))
+    .select(['b.id', 'b.page_id', 'b.block_type_id', 'b.parent_id', 'b.position', 'b.data'])
+    .select(locale === null ? [sql<number | null>`null`.as('tr_id'), sql<unknown>`null`.as('tr_data')] : [sql<number | null>`${sql.ref('t.id')}`.as('tr_id'), sql<unknown>`${sql.ref('t.data')}`.as('tr_data')])
+    .where('b.page_id', '=', pageId)
+    .execute();
+  return rows as DeliveryBlockRow[];
+}

@@ -1,0 +1,219 @@
+/**
+ * Delivery of pages (api.md "GET /pages", "GET /pages/{slug}", Localization rule 4; DECISIONS.md
+ * D13, D14, D21, D24, D40, D41, D44, D45). `actor` is a delivery key: production keys see
+ * published pages (a due scheduled page counts as published, D21), preview keys also drafts and
+ * scheduled pages; any delivery key of the workspace may read its pages (D13).
+ *
+ * - `workspace_id` is optional (D14); when given it must be the key's workspace, else 403.
+ * - `locale` must be a workspace locale (400). With it, `page.seo` and every block's `data` are
+ *   resolved field by field (a translated value overrides the default one; a block without a
+ *   translation keeps its default data; an absent SEO translation falls back to `page.seo`), and
+ *   `seo_translations` / `block_translations` hold only that locale (D45); the page carries
+ *   `is_fallback`, true when the locale is not the default and the page has no translation in it
+ *   (neither SEO nor any block), as entries do (rule 3). Without `locale`, data is the default
+ *   locale's and both arrays hold every translation.
+ * - Relation and media fields inside blocks resolve one level deep like entries (D41), with the
+ *   delivery module's own resolution: the ids of every block are collected first, then one query
+ *   loads the related entries and one the media, whatever the number of blocks.
+ * - The list is sorted `position:asc` by default (also `created_at`, `updated_at`,
+ *   `published_at`, `slug`), paginated by offset or by signed cursor with the entries' meta.
+ *
+ * A page read costs: the schema fingerprint (cached model), the page (SEO translation joined),
+ * its blocks (translations joined), at most one query for related entries and one for media;
+ * without `locale`, one more each for the SEO and block translation lists.
+ */
+import type { Context } from '../../context.js';
+import { forbidden, notFound } from '../../errors.js';
+import { offsetPage } from '../../lib/pagination.js';
+import { iso } from '../../lib/time.js';
+import type { Actor } from '../auth/permissions.js';
+import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
+import { fullProjection, type Projection } from '../delivery/fields-selection.js';
+import { isFallback, resolveRequestedLocale, type RequestedLocale } from '../delivery/localization.js';
+import type { DeliveryListMeta, DeliverySchema, DeliveryType } from '../delivery/model.js';
+import { projectData } from '../delivery/present.js';
+import { objectColumn, resolveReferenceGroups, type LocalizedData } from '../delivery/relations.js';
+import { loadDeliverySchema } from '../delivery/schema-cache.js';
+import type { SortSpec } from '../delivery/sort.js';
+import { visibilityOf } from '../delivery/visibility.js';
+import { effectiveStatus } from '../publishing/states.js';
+import { countDeliveryPageRows, findDeliveryBlockRows, findDeliveryPageRow, listDeliveryPageRows, type DeliveryPageRow } from './delivery-repository.js';
+import { toWireBlocks, toWirePage, type Block, type WireBlockTranslation, type WirePage, type WirePageDetail, type WireSeoTranslation } from './model.js';
+import { parsePageSort } from './operations.js';
+import { listBlockTranslations, listSeoTranslations, toPage } from './repository.js';
+import { overlaySeo, pickSeo } from './seo.js';
+
+export interface DeliveryPageListInput {
+  workspace_id?: string;
+  locale?: string;
+  page?: number;
+  limit?: number;
+  sort?: string;
+  cursor?: string;
+}
+
+export interface DeliveryPageInput {
+  workspace_id?: string;
+  locale?: string;
+}
+
+/** D14: 403 FORBIDDEN when `workspace_id` names another workspace than the key's. */
+function checkWorkspace(actor: Actor, workspaceId: string | undefined): void {
+  if (workspaceId !== undefined && workspaceId.toLowerCase() !== actor.workspaceId) {
+    throw forbidden(`This API key belongs to another workspace than '${workspaceId}'`);
+  }
+}
+
+/** The delivery sort of pages (parsePageSort's rules) as a delivery SortSpec. */
+function pageSort(raw: string | undefined): SortSpec {
+  const { column, direction } = parsePageSort(raw);
+  const text = `${column}:${direction}`;
+  if (column === 'published_at') return { key: { kind: 'published_at' }, direction, nullable: true, text };
+  return { key: { kind: 'column', column }, direction, nullable: false, text };
+}
+
+/**
+ * A delivered page: effective status (D21) and, for a requested locale, SEO overlaid (D45) and
+ * `is_fallback` (Localization rule 3: no translation of the page in that locale at all).
+ */
+function presentPage(row: DeliveryPageRow, now: string, locale: RequestedLocale, blocksTranslated: boolean): WirePage {
+  const page = effectiveStatus(toPage(row), now);
+  const seo = row.tr_seo === null || row.tr_seo === undefined ? page.seo : overlaySeo(page.seo, pickSeo(objectColumn(row.tr_seo)));
+  const wire = toWirePage({ ...page, seo });
+  if (locale.requested !== null) wire.is_fallback = isFallback(locale, row.tr_id !== null || blocksTranslated);
+  return wire;
+}
+
+/** A truthy SQL flag (SQLite 0/1, PostgreSQL boolean). */
+function flag(value: unknown): boolean {
+  return value === true || value === 1 || value === '1' || value === 't';
+}
+
+/**
+ * GET /pages: one page of the visible pages. Errors: 400 (bad locale, sort, cursor or limit), 400
+ * PAGE_TOO_DEEP (page > 1000 in offset mode), 403 (workspace_id of another workspace).
+ */
+export async function listDeliveryPages(ctx: Context, actor: Actor, input: DeliveryPageListInput): Promise<{ items: WirePage[]; meta: DeliveryListMeta }> {
+  checkWorkspace(actor, input.workspace_id);
+  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const locale = resolveRequestedLocale(schema.workspace, input.locale);
+  const sort = pageSort(input.sort);
+  const visibility = visibilityOf(actor);
+  const now = iso(ctx.clock());
+  const query = { workspaceId: schema.workspace.id, visibility, now, locale: locale.isDefault ? null : locale.locale, sort };
+  // Cursors of pages are bound to the workspace's page list, its sort, locale and environment.
+  const binding: CursorBinding = { contentTypeId: `pages:${schema.workspace.id}`, sort: sort.text, filters: '', locale: locale.requested, environment: visibility };
+  const nextCursor = (row: DeliveryPageRow): string => encodeCursor(ctx.secret, binding, { value: row.sort_value ?? null, id: row.id });
+
+  let rows: DeliveryPageRow[];
+  let meta: DeliveryListMeta;
+  if (input.cursor !== undefined) {
+    const limit = offsetPage(1, input.limit).limit;
+    const after = decodeCursor(ctx.secret, binding, input.cursor);
+    const fetched = await listDeliveryPageRows(ctx.db, query, { limit: limit + 1, after });
+    rows = fetched.slice(0, limit);
+    meta = { page_size: rows.length, next_cursor: fetched.length > limit ? nextCursor(rows[rows.length - 1]) : null };
+  } else {
+    const window = offsetPage(input.page, input.limit);
+    rows = await listDeliveryPageRows(ctx.db, query, { limit: window.limit, offset: window.offset });
+    // A short, non-empty page tells the total without counting.
+    const total = rows.length > 0 && rows.length < window.limit ? window.offset + rows.length : await countDeliveryPageRows(ctx.db, query);
+    const more = rows.length > 0 && window.offset + rows.length < total;
+    meta = {
+      total_data: total,
+      current_page: window.page,
+      page_size: rows.length,
+      total_pages: Math.ceil(total / window.limit),
+      next_cursor: more ? nextCursor(rows[rows.length - 1]) : null,
+    };
+  }
+  if (locale.requested !== null) meta.locale_requested = locale.requested;
+  return { items: rows.map((r) => presentPage(r, now, locale, flag(r.tr_blocks))), meta };
+}
+
+/** Projections of block types, built once per loaded schema. */
+const projections = new WeakMap<DeliveryType, Projection>();
+function projectionOf(type: DeliveryType): Projection {
+  let p = projections.get(type);
+  if (!p) {
+    p = fullProjection(type);
+    projections.set(type, p);
+  }
+  return p;
+}
+
+interface LoadedBlock extends Block {
+  item: LocalizedData;
+  projection: Projection;
+  trId: number | null;
+}
+
+/**
+ * GET /pages/{slug}: the page detail object (api.md) of one visible page. Errors: 400 (bad
+ * locale), 403 (workspace_id of another workspace), 404 (no visible page with that slug).
+ */
+export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, input: DeliveryPageInput): Promise<WirePageDetail> {
+  checkWorkspace(actor, input.workspace_id);
+  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const locale = resolveRequestedLocale(schema.workspace, input.locale);
+  const visibility = visibilityOf(actor);
+  const now = iso(ctx.clock());
+  const joined = locale.isDefault ? null : locale.locale;
+  const row = await findDeliveryPageRow(ctx.db, { workspaceId: schema.workspace.id, slug, visibility, now, locale: joined });
+  if (!row) throw notFound(`page '${slug}'`);
+
+  const [blockRows, allSeo, allBlockTr] = await Promise.all([
+    findDeliveryBlockRows(ctx.db, row.id, joined),
+    locale.requested === null ? listSeoTranslations(ctx.db, row.id) : null,
+    locale.requested === null ? listBlockTranslations(ctx.db, row.id) : null,
+  ]);
+  const blocks = loadBlocks(schema, blockRows);
+  const refs = await resolveReferenceGroups(ctx, schema, actor, visibility, now, locale, groupByProjection(blocks));
+  const wireBlocks = toWireBlocks(blocks, (b) => JSON.stringify(projectData((b as LoadedBlock).projection, (b as LoadedBlock).item, refs)));
+
+  let seoTranslations: WireSeoTranslation[];
+  let blockTranslations: WireBlockTranslation[];
+  if (allSeo && allBlockTr) {
+    seoTranslations = allSeo.map((t) => ({ id: t.id, locale: t.locale, page_id: t.page_id, seo: t.seo }));
+    blockTranslations = allBlockTr.map((t) => ({ id: t.id, block_id: t.block_id, locale: t.locale, data: JSON.stringify(t.data) }));
+  } else {
+    seoTranslations = row.tr_id === null ? [] : [{ id: Number(row.tr_id), locale: locale.locale, page_id: row.id, seo: pickSeo(objectColumn(row.tr_seo)) }];
+    blockTranslations = blocks
+      .filter((b) => b.trId !== null)
+      .map((b) => ({ id: Number(b.trId), block_id: b.id, locale: locale.locale, data: JSON.stringify(b.item.translation) }));
+  }
+  return { page: presentPage(row, now, locale, blocks.some((b) => b.trId !== null)), blocks: wireBlocks, seo_translations: seoTranslations, block_translations: blockTranslations };
+}
+
+/** Parses block rows; a block whose type is gone from the schema is left out (with its subtree). */
+function loadBlocks(schema: DeliverySchema, rows: Awaited<ReturnType<typeof findDeliveryBlockRows>>): LoadedBlock[] {
+  const out: LoadedBlock[] = [];
+  for (const r of rows) {
+    const type = schema.byId.get(r.block_type_id);
+    if (!type) continue;
+    const translation = r.tr_data === null || r.tr_data === undefined ? null : objectColumn(r.tr_data);
+    out.push({
+      id: r.id,
+      page_id: r.page_id,
+      block_type_id: r.block_type_id,
+      type: type.slug,
+      parent_id: r.parent_id,
+      position: Number(r.position),
+      data: {},
+      item: { data: objectColumn(r.data), translation },
+      projection: projectionOf(type),
+      trId: r.tr_id === null ? null : Number(r.tr_id),
+    });
+  }
+  return out;
+}
+
+function groupByProjection(blocks: readonly LoadedBlock[]): { projection: Projection; items: LocalizedData[] }[] {
+  const groups = new Map<Projection, LocalizedData[]>();
+  for (const b of blocks) {
+    const list = groups.get(b.projection);
+    if (list) list.push(b.item);
+    else groups.set(b.projection, [b.item]);
+  }
+  return [...groups].map(([projection, items]) => ({ projection, items }));
+}
