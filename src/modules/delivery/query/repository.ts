@@ -38,6 +38,12 @@ export interface EntryListQuery {
   sort: SortSpec;
 }
 
+/** A non-negative integer for inlining into SQL; anything else is a programming error. */
+function intOf(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a row count: ${n}`);
+  return n;
+}
+
 /** The joined translation's data, or null when no translation is joined (default locale). */
 function trData(locale: string | null) {
   return (locale === null ? sql<unknown>`null` : sql<unknown>`${sql.ref('t.data')}`).as('tr_data');
@@ -76,8 +82,9 @@ export async function listEntryRows(
       return dir === 'asc' ? o.nullsFirst() : o.nullsLast();
     })
     .orderBy('entries.id', dir)
-    .limit(page.limit);
-  if (page.offset) query = query.offset(page.offset);
+    // Validated integers, inlined: SQLite runs `LIMIT 10` measurably faster than `LIMIT ?`.
+    .limit(sql.lit(intOf(page.limit)));
+  if (page.offset) query = query.offset(sql.lit(intOf(page.offset)));
   return (await query.execute()) as (EntryRow & { total?: number })[];
 }
 
