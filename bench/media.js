@@ -13,6 +13,7 @@
  *     resize of a 1 MB 2000×1500 JPEG to WebP), 4 at a time: req/s, p50/p99;
  *  4. transforms, cached: autocannon (20 connections, BENCH_DURATION s, default 10) on one
  *     variant already rendered (served from storage: no resize).
+ * Each row also shows the server's peak RSS so far (VmHWM).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -55,6 +56,8 @@ function rssMiB(pid, field) {
     return null;
   }
 }
+
+const round1 = (n) => (n === null ? null : Math.round(n * 10) / 10);
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return 0;
@@ -169,11 +172,11 @@ async function main() {
     const idle = rssMiB(server.pid, 'VmRSS');
     const burst = await pool(20, 20, (i) => uploadFile(base, keys, wsId, big, `big-${i}.png`, 'image/png'));
     const peak = rssMiB(server.pid, 'VmHWM');
-    rows.push({ scenario: `upload 10 MB ×20 at once (${(big.length / 1048576).toFixed(2)} MiB each)`, 'req/s': +burst.rps.toFixed(1), 'MB/s': +((20 * big.length) / 1048576 / burst.seconds).toFixed(1), p50_ms: Math.round(burst.p50), p99_ms: Math.round(burst.p99) });
+    rows.push({ scenario: `upload 10 MB ×20 at once (${(big.length / 1048576).toFixed(2)} MiB each)`, 'req/s': +burst.rps.toFixed(1), 'MB/s': +((20 * big.length) / 1048576 / burst.seconds).toFixed(1), p50_ms: Math.round(burst.p50), p99_ms: Math.round(burst.p99), peak_rss_mib: round1(peak) });
 
     // 2. Upload throughput of 1 MB images.
     const up = await pool(uploads, 10, (i) => uploadFile(base, keys, wsId, photo, `photo-${i}.jpg`, 'image/jpeg'));
-    rows.push({ scenario: `upload 1 MB JPEG ×${uploads}, 10 concurrent`, 'req/s': +up.rps.toFixed(1), 'MB/s': +((uploads * photo.length) / 1048576 / up.seconds).toFixed(1), p50_ms: Math.round(up.p50), p99_ms: Math.round(up.p99) });
+    rows.push({ scenario: `upload 1 MB JPEG ×${uploads}, 10 concurrent`, 'req/s': +up.rps.toFixed(1), 'MB/s': +((uploads * photo.length) / 1048576 / up.seconds).toFixed(1), p50_ms: Math.round(up.p50), p99_ms: Math.round(up.p99), peak_rss_mib: round1(rssMiB(server.pid, 'VmHWM')) });
 
     // 3. Transforms, first request (each a new variant: a real resize + encode + store).
     const asset = await uploadFile(base, keys, wsId, photo, 'source.jpg', 'image/jpeg');
@@ -183,7 +186,7 @@ async function main() {
       const body = await res.arrayBuffer();
       if (res.status !== 200 || res.headers.get('x-cache') !== 'MISS' || body.byteLength === 0) throw new Error(`transform ${i} → ${res.status} ${res.headers.get('x-cache')}`);
     });
-    rows.push({ scenario: `transform first request ×${transforms} (2000×1500 JPEG → WebP), 4 concurrent`, 'req/s': +first.rps.toFixed(1), 'MB/s': null, p50_ms: Math.round(first.p50), p99_ms: Math.round(first.p99) });
+    rows.push({ scenario: `transform first request ×${transforms} (2000×1500 JPEG → WebP), 4 concurrent`, 'req/s': +first.rps.toFixed(1), 'MB/s': null, p50_ms: Math.round(first.p50), p99_ms: Math.round(first.p99), peak_rss_mib: round1(rssMiB(server.pid, 'VmHWM')) });
 
     // 4. Transforms, cached.
     const cachedUrl = `${base}${filePath}?w=400&h=300&fit=cover&fm=webp`;
@@ -191,7 +194,7 @@ async function main() {
     await check.arrayBuffer();
     if (check.headers.get('x-cache') !== 'HIT') throw new Error(`expected a cached variant, got ${check.headers.get('x-cache')}`);
     const cached = await cannon(cachedUrl);
-    rows.push({ scenario: `transform cached (autocannon, 20 conn, ${duration} s)`, 'req/s': Math.round(cached.requests.average), 'MB/s': +(cached.throughput.average / 1048576).toFixed(1), p50_ms: cached.latency.p50, p99_ms: cached.latency.p99, errors: cached.errors + cached.non2xx });
+    rows.push({ scenario: `transform cached (autocannon, 20 conn, ${duration} s)`, 'req/s': Math.round(cached.requests.average), 'MB/s': +(cached.throughput.average / 1048576).toFixed(1), p50_ms: cached.latency.p50, p99_ms: cached.latency.p99, errors: cached.errors + cached.non2xx, peak_rss_mib: round1(rssMiB(server.pid, 'VmHWM')) });
 
     const finalPeak = rssMiB(server.pid, 'VmHWM');
     console.log(`\nQuire media benchmark: ${s3 ? 's3 (s3rver)' : 'local'} storage, ${config.databaseUrl ? 'postgres' : 'sqlite'}, ${os.cpus().length} cores, node ${process.version}`);
