@@ -19,7 +19,7 @@ import { runImportContentful } from './commands/import-contentful.js';
 import { runKeysCreate, runKeysRevoke } from './commands/keys.js';
 import { runPreviewToken } from './commands/preview-token.js';
 import { runUsersCreate, runUsersSetRole } from './commands/users.js';
-import { describeError, EXIT_OK, EXIT_USAGE, printResult, type CliIo, type CliStream, type CommandResult } from './io.js';
+import { describeError, EXIT_OK, EXIT_USAGE, printResult, type CliIo, type CommandResult } from './io.js';
 import { openRuntime } from './runtime.js';
 
 export type { CliIo, CliStream } from './io.js';
@@ -147,9 +147,10 @@ function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean) =
     .argument('<file>', 'the export JSON file (contentful space export)')
     .requiredOption('--workspace <slug>', 'target workspace (created with the export locales if missing)')
     .option('--assets-dir <dir>', 'upload the asset files found in DIR (by file name) instead of linking to their remote URLs')
+    .option('--pages-type <id>', 'the Contentful content type imported as pages with block trees (default: page, when the export has it)')
     .option('--json', 'print one JSON object')
-    .action((file: string, o: { workspace: string; assetsDir?: string; json?: boolean }) =>
-      execute((ctx, cliIo) => runImportContentful(ctx, cliIo, { file, workspace: o.workspace, assetsDir: o.assetsDir, json: Boolean(o.json) }), Boolean(o.json)),
+    .action((file: string, o: { workspace: string; assetsDir?: string; pagesType?: string; json?: boolean }) =>
+      execute((ctx, cliIo) => runImportContentful(ctx, cliIo, { file, workspace: o.workspace, assetsDir: o.assetsDir, pagesType: o.pagesType, json: Boolean(o.json) }), Boolean(o.json)),
     );
 
   return program;
@@ -187,7 +188,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   return exitCode;
 }
 
-/** A CliStream over a process stream (bin/quire.js). */
-export function processIo(): CliIo & { stdout: CliStream; stderr: CliStream } {
+/** The real process's environment and streams (bin/quire.js). */
+export function processIo(): CliIo {
   return { env: process.env, stdout: process.stdout, stderr: process.stderr };
 }

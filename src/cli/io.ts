@@ -62,6 +62,16 @@ export function describeError(err: unknown): { line: string; code: number } {
     return { line: details ? `${err.message}: ${details}` : err.message, code: EXIT_FAILURE };
   }
   if (err instanceof ConfigError) return { line: err.message, code: EXIT_FAILURE };
-  const message = err instanceof Error ? err.message : String(err);
-  return { line: message.split('\n')[0] || 'unexpected error', code: EXIT_FAILURE };
+  return { line: plainMessage(err).split('\n')[0] || 'unexpected error', code: EXIT_FAILURE };
+}
+
+/**
+ * The message of any other error (a driver or file system error). A connection refused on every
+ * address of a host arrives as an AggregateError without a message of its own: its first inner
+ * error says what happened.
+ */
+function plainMessage(err: unknown): string {
+  if (err instanceof AggregateError && !err.message && err.errors.length) return plainMessage(err.errors[0]);
+  if (err instanceof Error) return err.message || (err as NodeJS.ErrnoException).code || err.name;
+  return String(err);
 }
