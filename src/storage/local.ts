@@ -19,6 +19,7 @@ function isErrno(err: unknown, code: string): boolean {
   return (err as NodeJS.ErrnoException | null)?.code === code;
 }
 
+/** StorageBackend over a local folder (see the module comment). */
 export class LocalStorage implements StorageBackend {
   readonly driver = 'local' as const;
   private readonly root: string;

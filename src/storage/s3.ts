@@ -45,6 +45,7 @@ function isNotFound(err: unknown): boolean {
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
 }
 
+/** StorageBackend over an S3-compatible bucket (see the module comment). */
 export class S3Storage implements StorageBackend {
   readonly driver = 's3' as const;
   private readonly options: S3StorageOptions;

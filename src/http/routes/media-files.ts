@@ -12,6 +12,7 @@ import { serveMediaFile } from '../../modules/media/files.js';
 import { closeStorage } from '../../storage/index.js';
 import { FileQuery } from '../schemas/media.js';
 
+/** The file-serving plugin (root level, public); closes the media storage when the app closes. */
 export function mediaFileRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onClose', async () => closeStorage(ctx.config));

@@ -20,6 +20,7 @@ export function storedFilename(id: string, ext: string): string {
   return `${id}.${ext}`;
 }
 
+/** Storage key of an original: `<workspace>/[<folder>/]<file name>`. */
 export function originalKey(workspaceId: string, folder: string | null, filename: string): string {
   return folder ? `${workspaceId}/${folder}/${filename}` : `${workspaceId}/${filename}`;
 }

@@ -38,6 +38,7 @@ export interface DeliveryMedia {
   focal_y: number | null;
 }
 
+/** The management API shape of a record (storage key and deletion time left out). */
 export function toManagementMedia(m: MediaRecord): MediaAsset {
   return {
     id: m.id,
@@ -59,6 +60,7 @@ export function toManagementMedia(m: MediaRecord): MediaAsset {
   };
 }
 
+/** The delivery media object of a record (D41). */
 export function toDeliveryMedia(m: Pick<MediaRecord, keyof DeliveryMedia>): DeliveryMedia {
   return { id: m.id, url: m.url, mime_type: m.mime_type, width: m.width, height: m.height, alt_text: m.alt_text, focal_x: m.focal_x, focal_y: m.focal_y };
 }

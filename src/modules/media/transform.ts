@@ -45,6 +45,7 @@ export interface TransformSpec {
 const MIME_OF: Record<OutputFormat, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp', avif: 'image/avif' };
 const DEFAULT_QUALITY: Partial<Record<OutputFormat, number>> = { jpg: 80, webp: 80, avif: 50 };
 
+/** The Content-Type of an output format. */
 export function mimeOfFormat(fm: OutputFormat): string {
   return MIME_OF[fm];
 }

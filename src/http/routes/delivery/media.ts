@@ -6,6 +6,7 @@ import { getDeliveryMedia } from '../../../modules/media/operations.js';
 import { EnvelopeOf, ok } from '../../envelope.js';
 import { DeliveryMediaSchema, MediaIdParams } from '../../schemas/media.js';
 
+/** Registers GET /media/:id on the delivery plugin. */
 export async function deliveryMediaRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   app.withTypeProvider<TypeBoxTypeProvider>().get('/media/:id', {
     schema: {

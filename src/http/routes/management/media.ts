@@ -22,6 +22,7 @@ const tags = ['Management: media'];
 /** Room for the multipart framing and the text parts around the file. */
 export const FORM_OVERHEAD_BYTES = 64 * 1024;
 
+/** Registers the management media routes (upload in its own multipart scope) on `app`. */
 export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   const maxBytes = ctx.config.mediaMaxBytes;
 
