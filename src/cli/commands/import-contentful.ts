@@ -1,6 +1,7 @@
 /**
- * `quire import contentful FILE --workspace SLUG [--assets-dir DIR] [--json]` (DECISIONS.md D61;
- * issue 2 item 10; `--assets-dir`: issue 4 item 6):
+ * `quire import contentful FILE --workspace SLUG [--assets-dir DIR] [--pages-type ID] [--json]`
+ * (DECISIONS.md D61; issue 2 item 10; `--assets-dir`: issue 4 item 6; pages and `--pages-type`:
+ * issue 3 item 4):
  * runs the Contentful importer and reports what it did. A progress bar (cli-progress) shows on
  * an interactive terminal only, never with `--json`. Entries the API refused are listed, and
  * make the exit code 1 after the report.
@@ -10,7 +11,7 @@ import type { Context } from '../../context.js';
 import { importContentful, type ImportResult, type ProgressEvent } from '../../modules/import/operations.js';
 import type { CliIo, CommandResult } from '../io.js';
 
-const PHASE_LABEL: Record<ProgressEvent['phase'], string> = { assets: 'Assets ', entries: 'Entries', links: 'Links  ' };
+const PHASE_LABEL: Record<ProgressEvent['phase'], string> = { assets: 'Assets ', entries: 'Entries', links: 'Links  ', pages: 'Pages  ' };
 const SHOWN_MESSAGES = 10;
 
 /** A progress listener drawing one bar per phase on the terminal, and a function to end it. */
@@ -41,6 +42,7 @@ function summary(r: ImportResult): string {
     `Content types: ${r.content_types.total} (${r.content_types.created} created, ${r.content_types.updated} updated, ${r.content_types.unchanged} unchanged; ${r.content_types.fields_created} fields created)`,
     `Assets:        ${r.assets.total} (${r.assets.created} created, ${r.assets.updated} updated, ${r.assets.unchanged} unchanged${r.assets.files !== undefined ? `; ${r.assets.files} stored as files` : ''})`,
     `Entries:       ${r.entries.total} (${r.entries.created} created, ${r.entries.updated} updated, ${r.entries.unchanged} unchanged, ${r.entries.published} published, ${r.entries.failed} failed)`,
+    `Pages:         ${r.pages.total} with ${r.pages.blocks} blocks (${r.pages.created} created, ${r.pages.updated} updated, ${r.pages.unchanged} unchanged, ${r.pages.published} published, ${r.pages.failed} failed)`,
   ];
   const list = (title: string, items: string[]) => {
     if (!items.length) return;
@@ -55,18 +57,26 @@ function summary(r: ImportResult): string {
   return lines.join('\n');
 }
 
-export async function runImportContentful(ctx: Context, io: CliIo, opts: { file: string; workspace: string; assetsDir?: string; json: boolean }): Promise<CommandResult> {
+export async function runImportContentful(ctx: Context, io: CliIo, opts: { file: string; workspace: string; assetsDir?: string; pagesType?: string; json: boolean }): Promise<CommandResult> {
   const progress = io.stdout.isTTY && !opts.json ? progressBar(io) : null;
   let result: ImportResult;
   try {
-    result = await importContentful(ctx, { file: opts.file, workspace: opts.workspace, assetsDir: opts.assetsDir, onProgress: progress?.onProgress });
+    result = await importContentful(ctx, { file: opts.file, workspace: opts.workspace, assetsDir: opts.assetsDir, pagesType: opts.pagesType, onProgress: progress?.onProgress });
   } finally {
     progress?.stop();
   }
   const failed = result.failures.length;
+  const pageFailures = result.pages.failed;
+  const entryFailures = failed - pageFailures;
+  const what = [
+    entryFailures ? `${entryFailures} entr${entryFailures === 1 ? 'y' : 'ies'}` : '',
+    pageFailures ? `${pageFailures} page${pageFailures === 1 ? '' : 's'}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return {
     json: { ...result },
     text: summary(result),
-    ...(failed ? { failure: `${failed} entr${failed === 1 ? 'y' : 'ies'} could not be fully imported (see failures)` } : {}),
+    ...(failed ? { failure: `${what} could not be fully imported (see failures)` } : {}),
   };
 }

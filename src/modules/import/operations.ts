@@ -11,14 +11,18 @@
  * 3. plan assets and entries with ids derived from the workspace and the Contentful ids
  *    (contentful/content-mapping.ts), give entries slugs unique per type;
  * 4. write media records, then entries, in batches of `batchSize` per transaction
- *    (contentful/content-writer.ts), publishing what the export has published.
+ *    (contentful/content-writer.ts), publishing what the export has published;
+ * 5. (issue 3 item 4) map the page type (`page`, or `pagesType`) to Quire pages: the page model is
+ *    decided with the schema (the page type is no content type, the types its entries link as
+ *    components become block types, and those entries are not entries), then, after the entries,
+ *    pages with their blocks are planned and written (pages.ts, contentful/page-*.ts).
  *
  * Every write compares with what is stored first: running the import twice changes nothing the
  * second time. The import acts as the workspace owner (systemActor).
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError } from '../../errors.js';
+import { AppError, invalid } from '../../errors.js';
 import { bootstrap } from '../auth/operations.js';
 import { systemActor, type Actor } from '../auth/permissions.js';
 import { findWorkspaceOwner } from '../auth/repository.js';
@@ -32,6 +36,9 @@ import { writeAssets, writeEntries, type AssetCounts, type EntryCounts, type Ent
 import { readExportFile, type ContentfulExport } from './contentful/export.js';
 import { planSchema, type SchemaPlan } from './contentful/schema-mapping.js';
 import { applySchema } from './contentful/schema-writer.js';
+import { applyPageModel, DEFAULT_PAGE_TYPE, entriesOnly, explainDroppedLinks, planPageModel } from './contentful/page-mapping.js';
+import type { PageCounts } from './contentful/page-writer.js';
+import { importPages } from './pages.js';
 import { entrySlugsByType } from './repository.js';
 
 export type { ProgressEvent, ProgressListener } from './contentful/content-writer.js';
@@ -46,6 +53,11 @@ export interface ImportContentfulInput {
   export?: ContentfulExport;
   /** Records per transaction (default 100). */
   batchSize?: number;
+  /**
+   * `--pages-type ID`: the Contentful content type imported as pages (issue 3 item 4). Default
+   * `page`, when the export has one; a named type the export lacks answers 400.
+   */
+  pagesType?: string;
   onProgress?: ProgressListener;
   /**
    * `--assets-dir`: a folder holding the asset files; those found there (by file name) are
@@ -62,6 +74,8 @@ export interface ImportResult {
   /** With `assetsDir`, `files` counts the assets backed by stored files. */
   assets: AssetCounts & { files?: number };
   entries: EntryCounts;
+  /** Pages made from the page type's entries (all zero when the export has no page type). */
+  pages: PageCounts;
   failures: EntryFailure[];
   warnings: string[];
   /** Only when the import created the workspace: its three keys, shown this once. */
@@ -124,7 +138,9 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
   const exp = input.export ?? (await readExportFile(input.file ?? ''));
   const batchSize = input.batchSize ?? DEFAULT_BATCH_SIZE;
   const { exportDefault, others } = exportLocales(exp);
-  const schema = planSchema(exp);
+  const pageModel = planPageModel(exp, input.pagesType ?? DEFAULT_PAGE_TYPE);
+  if (!pageModel && input.pagesType !== undefined) throw invalid('pagesType', `the export has no content type '${input.pagesType}' to import as pages`);
+  const schema = pageModel ? applyPageModel(planSchema(exp), pageModel) : planSchema(exp);
 
   const { target, schemaCounts } = await withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
@@ -134,8 +150,8 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
   const { ws, actor } = target;
 
   const locales: LocaleMapping = { exportDefault, workspaceDefault: ws.default_locale, others };
-  const content = planContent(exp, schema, ws.id, locales);
-  const warnings = [...schema.warnings, ...content.warnings];
+  const content = planContent(entriesOnly(exp, pageModel), schema, ws.id, locales);
+  const warnings = [...schema.warnings, ...(pageModel?.warnings ?? []), ...explainDroppedLinks(content.warnings, pageModel)];
   for (const code of others) {
     if (code === ws.default_locale) warnings.push(`export locale '${code}' is the workspace's default locale, which stands for the export's default '${exportDefault}'; its values are skipped`);
   }
@@ -163,6 +179,13 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
     batchSize,
     onProgress: input.onProgress,
   });
+  let pages: PageCounts = { total: 0, created: 0, updated: 0, unchanged: 0, published: 0, failed: 0, blocks: 0 };
+  if (pageModel) {
+    const imported = await importPages(ctx, actor, { exp, model: pageModel, schema, locales, content, entryFailures: failures, relationFields: facts.relationFields, onProgress: input.onProgress });
+    pages = imported.counts;
+    failures.push(...imported.failures);
+    warnings.push(...explainDroppedLinks(imported.warnings, pageModel));
+  }
 
   return {
     workspace: { id: ws.id, slug: ws.slug, created: target.created },
@@ -170,6 +193,7 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
     content_types: { total: schema.contentTypes.length, ...schemaCounts },
     assets,
     entries,
+    pages,
     failures,
     warnings,
     ...(target.keys ? { keys: target.keys } : {}),

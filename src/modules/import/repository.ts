@@ -13,3 +13,8 @@ export async function entrySlugsByType(db: Db, contentTypeIds: readonly string[]
   for (const r of rows) out.get(r.content_type_id)?.push({ id: r.id, slug: r.slug });
   return out;
 }
+
+/** Id and slug of every page of the workspace (page slugs are unique per workspace). */
+export async function pageSlugsOf(db: Db, workspaceId: string): Promise<{ id: string; slug: string }[]> {
+  return db.kysely.selectFrom('pages').select(['id', 'slug']).where('workspace_id', '=', workspaceId).execute();
+}

@@ -28,7 +28,7 @@ import { effectiveStatus } from '../../publishing/states.js';
 import type { PlannedAsset, PlannedEntry } from './content-mapping.js';
 
 export interface ProgressEvent {
-  phase: 'assets' | 'entries' | 'links';
+  phase: 'assets' | 'entries' | 'links' | 'pages';
   done: number;
   total: number;
 }

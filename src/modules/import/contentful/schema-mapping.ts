@@ -42,6 +42,8 @@ export interface PlannedContentType {
   fields: PlannedField[];
   /** Name of the Quire field holding the entry slug (the Contentful field `slug`), if any. */
   slugField: string | null;
+  /** A block type (page components, see page-mapping.ts); absent means an entry type. */
+  is_block?: boolean;
 }
 
 /** Field types whose values Quire can hold unique (mirrors the content-types rule). */

@@ -48,7 +48,8 @@ function assertNoConflicts(plan: readonly PlannedContentType[], existing: Map<st
   for (const ct of plan) {
     const current = existing.get(ct.slug);
     if (!current) continue;
-    if (current.is_block) errors.push({ path: `contentTypes.${ct.cfId}`, message: `'${ct.slug}' exists as a block type; entries cannot be imported into it` });
+    if (current.is_block && !ct.is_block) errors.push({ path: `contentTypes.${ct.cfId}`, message: `'${ct.slug}' exists as a block type; entries cannot be imported into it` });
+    if (!current.is_block && ct.is_block) errors.push({ path: `contentTypes.${ct.cfId}`, message: `'${ct.slug}' exists as an entry type; the export's pages need it as a block type, and is_block cannot change` });
     for (const f of ct.fields) {
       const have = current.fields.find((x) => x.name === f.input.name);
       if (have) errors.push(...fieldConflicts(ct, f, have, `contentTypes.${ct.cfId}.fields.${f.cfId}`));
@@ -78,6 +79,7 @@ export async function applySchema(ctx: Context, actor: Actor, plan: readonly Pla
         slug: ct.slug,
         description: ct.description,
         display_field: ct.display_field,
+        is_block: ct.is_block ?? false,
         fields: ct.fields.map((f) => f.input),
       });
       counts.created += 1;

@@ -1,0 +1,56 @@
+/**
+ * The pages step of `quire import contentful` (issue 3 item 4): after content types, assets and
+ * entries are written, the export's page entries are planned (contentful/page-mapping.ts) against
+ * what was imported and written through the page operations (contentful/page-writer.ts).
+ */
+import type { Context } from '../../context.js';
+import type { Actor } from '../auth/permissions.js';
+import { RESERVED_PAGE_SLUGS } from '../pages/operations.js';
+import type { ContentPlan, LocaleMapping } from './contentful/content-mapping.js';
+import { entryIdFor } from './contentful/content-mapping.js';
+import type { EntryFailure, ProgressListener } from './contentful/content-writer.js';
+import type { ContentfulExport } from './contentful/export.js';
+import { assignPageSlugs, planPages, type PageModel } from './contentful/page-mapping.js';
+import { writePages, type PageCounts } from './contentful/page-writer.js';
+import type { SchemaPlan } from './contentful/schema-mapping.js';
+import { pageSlugsOf } from './repository.js';
+
+export interface ImportPagesInput {
+  exp: ContentfulExport;
+  model: PageModel;
+  /** The schema plan after applyPageModel. */
+  schema: SchemaPlan;
+  locales: LocaleMapping;
+  /** What the entries step planned (entry and asset ids by Contentful id). */
+  content: ContentPlan;
+  /** Entries the entries step could not write: links to them are left out. */
+  entryFailures: readonly EntryFailure[];
+  /** Content type slug → its relation field names (block types included). */
+  relationFields: ReadonlyMap<string, ReadonlySet<string>>;
+  onProgress?: ProgressListener;
+}
+
+/** Plans and writes the export's pages; returns counts, failures and warnings. */
+export async function importPages(ctx: Context, actor: Actor, input: ImportPagesInput): Promise<{ counts: PageCounts; failures: EntryFailure[]; warnings: string[] }> {
+  const entryIds = new Map(input.content.entries.map((e) => [e.cfId, e.id]));
+  const assets = new Map(input.content.assets.map((a) => [a.cfId, a]));
+  const planned = planPages(input.exp, input.model, {
+    workspaceId: actor.workspaceId,
+    locales: input.locales,
+    schema: input.schema,
+    entryId: (id) => entryIds.get(id),
+    assetId: (id) => assets.get(id)?.id,
+    assetUrl: (id) => assets.get(id)?.url,
+  });
+  const ownIds = new Set(planned.pages.map((p) => p.id));
+  // Slugs of pages this import does not own are taken; the import's own keep being assignable.
+  const reserved = new Set([...RESERVED_PAGE_SLUGS, ...(await pageSlugsOf(ctx.db, actor.workspaceId)).filter((p) => !ownIds.has(p.id)).map((p) => p.slug)]);
+  const { counts, failures } = await writePages(ctx, actor, {
+    pages: planned.pages,
+    slugs: assignPageSlugs(planned.pages, reserved),
+    relationFields: input.relationFields,
+    missingEntries: new Set(input.entryFailures.map((f) => entryIdFor(actor.workspaceId, f.entry))),
+    onProgress: input.onProgress,
+  });
+  return { counts, failures, warnings: planned.warnings };
+}
