@@ -34,9 +34,18 @@ export function demoWanted(ctx: Context): boolean {
  */
 export async function seedDemo(ctx: Context): Promise<DemoSeedResult | null> {
   if (!demoWanted(ctx)) return null;
+  try {
+    return await seedInTransaction(ctx);
+  } catch (err) {
+    // Two processes starting on one empty file: SQLite lets one writer commit and refuses the
+    // other's write; the loser finds the demo there and carries on.
+    if ((await countWorkspaces(ctx.db)) > 0) return null;
+    throw err;
+  }
+}
+
+async function seedInTransaction(ctx: Context): Promise<DemoSeedResult | null> {
   return withTransaction(ctx.db, async (db) => {
-    // Checked inside the transaction: SQLite runs one writer at a time, so two processes starting
-    // on the same file cannot both find it empty and both seed.
     if ((await countWorkspaces(db)) > 0) return null;
     const tx = { ...ctx, db };
     const boot = await bootstrap(tx, { ...DEMO_WORKSPACE, locales: [...DEMO_WORKSPACE.locales] });
