@@ -1,8 +1,8 @@
 /**
  * The demo workspace (DECISIONS.md D60; issue 2 item 11). On an embedded (SQLite) database that
  * holds no workspace, and unless QUIRE_DEMO=0 (config.demo), the first start creates workspace
- * `demo` (locales en and de) with the blog of content.ts, all published, and hands back its three
- * keys to be printed once. A PostgreSQL deployment starts empty; `quire bootstrap` creates its
+ * `demo` (locales en and de) with the blog of content.ts and the home and about pages of pages.ts
+ * (issue 3 item 5), all published, and hands back its three keys to be printed once. A PostgreSQL deployment starts empty; `quire bootstrap` creates its
  * first workspace.
  *
  * Everything goes through the ordinary operations (bootstrap, createContentType, createEntry,
@@ -18,9 +18,10 @@ import { createEntry } from '../entries/operations.js';
 import { publishEntry } from '../entries/publishing.js';
 import { countWorkspaces } from '../workspaces/repository.js';
 import { DEMO_AUTHORS, DEMO_CONTENT_TYPES, DEMO_POSTS, DEMO_WORKSPACE } from './content.js';
+import { seedDemoPages } from './pages.js';
 
 export interface DemoSeedResult extends BootstrapResult {
-  counts: { content_types: number; authors: number; posts: number };
+  counts: { content_types: number; authors: number; posts: number; pages: number };
 }
 
 /** True when this start should create the demo: embedded database, demo enabled. */
@@ -62,6 +63,7 @@ async function seedInTransaction(ctx: Context): Promise<DemoSeedResult | null> {
       await publishEntry(tx, actor, 'author', { id: entry.id });
       authorIds.set(a.slug, entry.id);
     }
+    const postIds = new Map<string, string>();
     for (const post of DEMO_POSTS) {
       const entry = await createEntry(tx, actor, 'post', {
         slug: post.slug,
@@ -75,8 +77,10 @@ async function seedInTransaction(ctx: Context): Promise<DemoSeedResult | null> {
         translations: { de: { data: post.de } },
       });
       await publishEntry(tx, actor, 'post', { id: entry.id });
+      postIds.set(post.slug, entry.id);
     }
-    return { ...boot, counts: { content_types: DEMO_CONTENT_TYPES.length, authors: DEMO_AUTHORS.length, posts: DEMO_POSTS.length } };
+    const pages = await seedDemoPages(tx, actor, postIds);
+    return { ...boot, counts: { content_types: DEMO_CONTENT_TYPES.length, authors: DEMO_AUTHORS.length, posts: DEMO_POSTS.length, pages } };
   });
 }
 
@@ -89,7 +93,7 @@ export function demoBanner(demo: DemoSeedResult, publicUrl: string): string {
   const firstPost = DEMO_POSTS[0].slug;
   return [
     '',
-    `Quire created the demo workspace '${demo.workspace.slug}' (locales ${DEMO_WORKSPACE.locales.join(', ')}): ${demo.counts.authors} authors and ${demo.counts.posts} published posts.`,
+    `Quire created the demo workspace '${demo.workspace.slug}' (locales ${DEMO_WORKSPACE.locales.join(', ')}): ${demo.counts.authors} authors, ${demo.counts.posts} published posts and ${demo.counts.pages} pages built from blocks.`,
     'Its API keys are shown only now; store them:',
     `  management  ${management}`,
     `  delivery    ${delivery}`,
@@ -98,6 +102,7 @@ export function demoBanner(demo: DemoSeedResult, publicUrl: string): string {
     'Try:',
     `  curl -H 'X-API-Key: ${delivery}' '${base}/api/v1/public/entries?type=post&locale=de'`,
     `  curl -H 'X-API-Key: ${delivery}' '${base}/api/v1/public/entries/${firstPost}?type=post&fields=title,body_html,author.name'`,
+    `  curl -H 'X-API-Key: ${delivery}' '${base}/api/v1/public/pages/home?locale=de'`,
     `  curl -H 'X-API-Key: ${delivery}' '${base}/api/v1/public/schema'`,
     `  curl -H 'X-API-Key: ${management}' '${base}/api/v1/manage/content-types/post/entries'`,
     '',
