@@ -9,10 +9,13 @@
  *  2. bootstraps a workspace (en + de) and seeds, over the management API, 50 authors and
  *     1,000 published posts (10 fields, one relation to an author, de translations);
  *  3. runs autocannon (20 connections, BENCH_DURATION seconds, default 10) against
- *     GET /api/v1/public/entries?type=post&limit=10&locale=de and GET /entries/{slug}?locale=de;
+ *     GET /api/v1/public/entries?type=post&limit=10&locale=de and GET /entries/{slug}?locale=de,
+ *     and (issue 3 item 7) GET /api/v1/public/pages/bench-home?locale=de: a published page of 50
+ *     blocks in three levels (block types hero, rich text, feature grid, feature item, call to
+ *     action), de translations, relations to posts and authors in some blocks;
  *  4. starts a bare Fastify server returning the same bytes and measures it the same way;
  *  5. prints req/s, p50, p99, the ratio to bare Fastify and the server's peak RSS (VmHWM).
- * Scenarios can be chosen with BENCH_ONLY=list,slug.
+ * Scenarios can be chosen with BENCH_ONLY=list,slug,page.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -108,6 +111,7 @@ async function seed(base, keys) {
     await api(base, keys.management, 'PATCH', `${M}/content-types/author/entries/${r.data.slug}/publish`);
   }
   const slugs = [];
+  const postIds = [];
   for (let i = 0; i < 1000; i++) {
     const r = await api(base, keys.management, 'POST', `${M}/content-types/post/entries`, {
       data: {
@@ -118,9 +122,60 @@ async function seed(base, keys) {
       translations: { de: { data: { title: `Beitrag Nummer ${i}`, summary: `Zusammenfassung ${i}`, body: text(i, 'Deutscher') } } },
     });
     slugs.push(r.data.slug);
+    postIds.push(r.data.id);
     await api(base, keys.management, 'PATCH', `${M}/content-types/post/entries/${r.data.slug}/publish`);
   }
+  await seedPage(base, keys, postIds.slice(0, 40), authors.map((a) => a.id));
   return slugs;
+}
+
+/**
+ * The `page` scenario's page: 50 blocks in three levels. Five feature grids (level 1) of four
+ * feature items each (level 2, relation_list to two posts), each item holding one hero (level 3,
+ * relation to an author); plus a hero, a rich text, a call to action, a rich text and a call to
+ * action at the root. Localizable fields carry de translations on most blocks.
+ */
+async function seedPage(base, keys, posts, authors) {
+  const M = '/api/v1/manage';
+  const blockTypes = [
+    { name: 'Hero', slug: 'hero', is_block: true, fields: [{ name: 'headline', field_type: 'text', localizable: true }, { name: 'subline', field_type: 'textarea', localizable: true }, { name: 'author', field_type: 'relation', options: '["author"]' }] },
+    { name: 'Rich text', slug: 'rich-text', is_block: true, fields: [{ name: 'body', field_type: 'rich_text', localizable: true }] },
+    { name: 'Feature grid', slug: 'feature-grid', is_block: true, fields: [{ name: 'title', field_type: 'text', localizable: true }, { name: 'columns', field_type: 'integer' }] },
+    { name: 'Feature item', slug: 'feature-item', is_block: true, fields: [{ name: 'label', field_type: 'text', localizable: true }, { name: 'icon', field_type: 'text' }, { name: 'posts', field_type: 'relation_list', options: '["post"]' }] },
+    { name: 'Call to action', slug: 'cta', is_block: true, fields: [{ name: 'label', field_type: 'text', localizable: true }, { name: 'url', field_type: 'url' }] },
+  ];
+  for (const t of blockTypes) await api(base, keys.management, 'POST', `${M}/content-types`, t);
+  const doc = (text) => ({ nodeType: 'document', data: {}, content: [{ nodeType: 'paragraph', data: {}, content: [{ nodeType: 'text', value: text, marks: [], data: {} }] }] });
+  const de = (data) => ({ de: { data } });
+  const grids = Array.from({ length: 5 }, (_, g) => ({
+    type: 'feature-grid',
+    data: { title: `Section ${g}`, columns: 4 },
+    translations: de({ title: `Abschnitt ${g}` }),
+    children: Array.from({ length: 4 }, (_, i) => ({
+      type: 'feature-item',
+      data: { label: `Feature ${g}.${i}`, icon: 'star', posts: [posts[(g * 4 + i) % posts.length], posts[(g * 4 + i + 7) % posts.length]] },
+      translations: i % 2 === 0 ? de({ label: `Funktion ${g}.${i}` }) : undefined,
+      children: [{ type: 'hero', data: { headline: `Detail ${g}.${i}`, subline: 'More about it', author: authors[(g + i) % authors.length] }, translations: de({ headline: `Einzelheit ${g}.${i}` }) }],
+    })),
+  }));
+  const blocks = [
+    { type: 'hero', data: { headline: 'Welcome', subline: 'The benchmark page', author: authors[0] }, translations: de({ headline: 'Willkommen', subline: 'Die Messseite' }) },
+    { type: 'rich-text', data: { body: doc('Introduction to everything on this page.') }, translations: de({ body: doc('Einführung in alles auf dieser Seite.') }) },
+    ...grids.slice(0, 3),
+    { type: 'cta', data: { label: 'Sign up', url: 'https://example.com/signup' }, translations: de({ label: 'Registrieren' }) },
+    ...grids.slice(3),
+    { type: 'rich-text', data: { body: doc('Closing words.') } },
+    { type: 'cta', data: { label: 'Contact us', url: 'https://example.com/contact' } },
+  ];
+  const count = (list) => list.reduce((n, b) => n + 1 + count(b.children ?? []), 0);
+  if (count(blocks) !== 50) throw new Error(`page scenario: expected 50 blocks, built ${count(blocks)}`);
+  await api(base, keys.management, 'POST', `${M}/pages`, {
+    slug: 'bench-home',
+    seo: { title: 'Benchmark home', description: 'A page of 50 blocks', keywords: ['bench'] },
+    seo_translations: { de: { title: 'Messseite' } },
+    blocks,
+  });
+  await api(base, keys.management, 'PATCH', `${M}/pages/bench-home/publish`);
 }
 
 function cannon(url, headers) {
@@ -180,11 +235,12 @@ async function main() {
     await waitReady(base);
     const t0 = Date.now();
     const slugs = await seed(base, keys);
-    console.log(`seeded 50 authors + 1,000 posts in ${((Date.now() - t0) / 1000).toFixed(1)} s (${config.databaseUrl ? 'postgres' : 'sqlite'})`);
+    console.log(`seeded 50 authors + 1,000 posts + a 50-block page in ${((Date.now() - t0) / 1000).toFixed(1)} s (${config.databaseUrl ? 'postgres' : 'sqlite'})`);
 
     const scenarios = [
       { name: 'list', url: '/api/v1/public/entries?type=post&limit=10&locale=de' },
       { name: 'slug', url: `/api/v1/public/entries/${slugs[500]}?type=post&locale=de` },
+      { name: 'page', url: '/api/v1/public/pages/bench-home?locale=de' },
     ].filter((s) => !only || only.has(s.name));
 
     const rows = [];
