@@ -6,6 +6,7 @@
  * entries and conflicts are checked on a small synthetic export.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,6 +166,14 @@ describe.skipIf(skip).each(dialects())('Contentful pages import of marketing-fin
   });
 });
 
+/** Writes an export to a temporary file (for the CLI) and returns its path. */
+function writeExport(exp: ContentfulExport): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pages-import-'));
+  const file = path.join(dir, 'export.json');
+  fs.writeFileSync(file, JSON.stringify(exp));
+  return file;
+}
+
 /** A small export: a `landing` type with an SEO link and two section fields. */
 function syntheticExport(): ContentfulExport {
   const t = (id: string, fields: any[], displayField?: string) => ({ sys: { id }, name: id, displayField: displayField ?? null, fields });
@@ -258,6 +267,25 @@ describe.each(dialects())('Contentful pages import: --pages-type, SEO entries, d
     expect(after.blocks.map((b: any) => b.id)).toEqual(d.blocks.slice(0, 2).map((b: any) => b.id));
     expect(JSON.parse(after.blocks[0].data).headline).toBe('Hello again');
     expect(after.page.status).toBe('published');
+  });
+
+  it('reports a page the API refuses and leaves out links to entries that failed', async () => {
+    const exp = syntheticExport();
+    // The article type gains a required field its entry lacks: publishing the entry fails.
+    (exp.contentTypes[4].fields as any[]).push({ id: 'lead', type: 'Symbol', required: true });
+    // A published page whose banner lacks its required headline cannot be published either.
+    (exp.entries[4].fields as any).headline = { 'de-DE': 'Nur Deutsch' };
+    const r = await importContentful(env.ctx, { workspace: 'refusals', export: exp, pagesType: 'landing' });
+    expect(r.failures.map((f) => [f.entry, f.type])).toEqual([['R1', 'article'], ['L1', 'page']]);
+    expect(r.failures[1].message).toMatch(/blocks\.2\.data\.headline: is required/);
+    expect(r.pages).toMatchObject({ total: 2, created: 2, published: 0, failed: 1 });
+    // The page exists as a draft; the banner's link to the failed article was left out.
+    const d = (await call(env.app, 'GET', `${P}/pages/start`, { key: r.keys!.preview })).body.data;
+    expect(d.page.status).toBe('draft');
+    expect(JSON.parse(d.blocks[0].data)).toEqual({ headline: 'Hello' });
+    const run = await cli(['import', 'contentful', '--workspace', 'refusals', '--pages-type', 'landing', '--json', writeExport(exp)], { context: env.ctx });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('quire: 1 entry and 1 page could not be fully imported (see failures)\n');
   });
 
   it('answers 400 for a --pages-type the export does not have; without the default type nothing becomes a page', async () => {

@@ -147,6 +147,10 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     expect(errors.map((e) => e.path)).toEqual(['body.seo_translations.en', 'body.seo_translations.es', 'body.seo_translations.de.og_image']);
     errors = await bad({ slug: 'x1', seo_translations: [{ locale: 'de', seo: { title: 'x' }, extra: 1 }] });
     expect(errors.map((e) => e.path)).toEqual(['body.seo_translations.0.extra']);
+    errors = await bad({ slug: 'x1', seo_translations: [{ locale: 'de', seo: {} }, { locale: 'de', seo: {} }, { seo: {} }, { locale: 'fr', seo: 'x' }] });
+    expect(errors.map((e) => e.path)).toEqual(['body.seo_translations.1.locale', 'body.seo_translations.2.locale', 'body.seo_translations.3.seo']);
+    expect((await bad({ slug: 'x1', seo_translations: 'de' }))[0].path).toBe('body.seo_translations');
+    expect((await bad({ slug: 'x1', seo: 'title' }))[0].path).toBe('body.seo');
     errors = await bad({ seo: {} });
     expect(errors).toEqual([{ path: 'body.slug', message: 'is required' }]);
     errors = await bad({ slug: 'Bad Slug' });

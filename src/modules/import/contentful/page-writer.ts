@@ -6,7 +6,7 @@
  * every block's id, position, type, data and translations) and written only when it differs, so a
  * second import of the same export changes nothing: same versions, same updated_at. A page the
  * API refuses (e.g. a published page whose block lacks a required value) is reported in
- * `failures` and the import goes on. Links inside blocks to entries that failed to import are
+ * `failures` and the import goes on; one that is written but cannot be published stays a draft. Links inside blocks to entries that failed to import are
  * left out, as the entry writer does.
  */
 import type { Context } from '../../../context.js';
@@ -110,27 +110,31 @@ export async function writePages(ctx: Context, actor: Actor, input: WritePagesIn
       blocks,
     };
     try {
-      await withTransaction(ctx.db, async (db) => {
+      // Written first, published after: a page the API refuses to publish stays a draft, as
+      // refused entries do.
+      const changed = await withTransaction(ctx.db, async (db) => {
         const tx = { ...ctx, db };
         const stored = await findPage(db, actor.workspaceId, { id: planned.id });
-        let changed = false;
         if (!stored) {
           await createPage(tx, actor, { id: planned.id, ...body });
           counts.created += 1;
-          changed = true;
-        } else if (!samePage(await loadPageContent(db, stored), planned, slug, blocks)) {
+          return true;
+        }
+        if (!samePage(await loadPageContent(db, stored), planned, slug, blocks)) {
           await updatePage(tx, actor, { id: planned.id }, body);
           counts.updated += 1;
-          changed = true;
+          return true;
         }
-        const current = changed ? await findPage(db, actor.workspaceId, { id: planned.id }) : stored;
-        if (planned.published && current && effectiveStatus(current, ctx.clock()).status !== 'published') {
-          await publishPage(tx, actor, { id: planned.id });
-          counts.published += 1;
-          changed = true;
-        }
-        if (!changed) counts.unchanged += 1;
+        return false;
       });
+      const published = await withTransaction(ctx.db, async (db) => {
+        const current = await findPage(db, actor.workspaceId, { id: planned.id });
+        if (!planned.published || !current || effectiveStatus(current, ctx.clock()).status === 'published') return false;
+        await publishPage({ ...ctx, db }, actor, { id: planned.id });
+        counts.published += 1;
+        return true;
+      });
+      if (!changed && !published) counts.unchanged += 1;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       counts.failed += 1;
