@@ -1,13 +1,14 @@
 /**
  * Writes planned pages (page-mapping.ts) through the page operations (createPage, updatePage,
- * publishPage), so they are validated exactly like API writes; each page in its own transaction.
+ * publishPage), so they are validated exactly like API writes; each page is written in one
+ * transaction and published in the next.
  *
  * Idempotence: a stored page is compared with the plan first (slug, SEO, SEO translations, and
  * every block's id, position, type, data and translations) and written only when it differs, so a
  * second import of the same export changes nothing: same versions, same updated_at. A page the
  * API refuses (e.g. a published page whose block lacks a required value) is reported in
- * `failures` and the import goes on; one that is written but cannot be published stays a draft. Links inside blocks to entries that failed to import are
- * left out, as the entry writer does.
+ * `failures` and the import goes on; one that is written but cannot be published stays a draft.
+ * Links inside blocks to entries that failed to import are left out, as the entry writer does.
  */
 import type { Context } from '../../../context.js';
 import { withTransaction } from '../../../db/transaction.js';
