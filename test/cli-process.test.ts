@@ -1,6 +1,7 @@
 /**
  * `node bin/quire.js` as a real process (DECISIONS.md D61): the bin script runs the compiled CLI
- * with the process environment. The build runs first (as `npm install` does through `prepare`).
+ * with the process environment. `npm test` compiles everything (its typecheck emits dist/) before
+ * vitest starts, so the compiled CLI is current; run alone, the suite builds it when it is missing.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,7 +29,7 @@ async function quire(args: string[], env: Record<string, string>): Promise<{ cod
 
 let built = false;
 function buildOnce(): void {
-  if (built) return;
+  if (built || fs.existsSync(path.join(ROOT, 'dist', 'src', 'cli', 'index.js'))) return;
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
   built = true;
 }
