@@ -53,8 +53,39 @@ async function openSqlite(dataDir: string, options: CreateDbOptions): Promise<Db
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+type SqliteHandle = import('better-sqlite3').Database;
+type SqliteStatement = ReturnType<SqliteHandle['prepare']>;
+
+/** Statements kept per connection; the SQL of Quire's queries is a small, fixed set. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query anew, which costs more than running most of ours.
+ * This wrapper hands it a cached statement per SQL text instead. Safe because Kysely runs one
+ * query at a time on the single connection, and SQLite re-prepares a cached statement by itself
+ * after a schema change (expression indexes come and go at run time).
+ */
+function withStatementCache(database: SqliteHandle): { close(): void; prepare(sql: string): SqliteStatement } {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => {
+      cache.clear();
+      database.close();
+    },
+    prepare: (sqlText: string) => {
+      let stmt = cache.get(sqlText);
+      if (!stmt) {
+        stmt = database.prepare(sqlText);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+        cache.set(sqlText, stmt);
+      }
+      return stmt;
+    },
+  };
 }
 
 async function openPostgres(url: string, options: CreateDbOptions): Promise<Db> {

@@ -9,6 +9,7 @@ import type { Database, Dialect } from './types.js';
 import * as m001 from './migrations/001-core.js';
 import * as m002 from './migrations/002-pages.js';
 import * as m003 from './migrations/003-delivery-indexes.js';
+import * as m004 from './migrations/004-revisions.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -17,6 +18,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '001-core': m001,
   '002-pages': m002,
   '003-delivery-indexes': m003,
+  '004-revisions': m004,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -15,6 +15,8 @@ export interface WorkspacesTable {
   slug: string;
   default_locale: string;
   locales: JsonColumn;
+  /** Bumped by triggers on every write that can change what the workspace serves (migration 004). */
+  revision: Generated<number>;
   created_at: string;
   updated_at: string;
 }

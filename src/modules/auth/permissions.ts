@@ -44,6 +44,11 @@ export interface Actor {
   environment: Environment | null;
   /** Content type slugs a delivery key may read; empty means all (D13). */
   contentTypes: readonly string[];
+  /**
+   * The workspace revision this actor was checked against (migration 004), when it came from a
+   * request: response caches key their entries on it.
+   */
+  revision?: number;
 }
 
 /** The actor of the CLI and jobs: every scope, acting for `userId` (or nobody). */

@@ -92,19 +92,22 @@ export async function insertApiKey(db: Db, key: ApiKeyRecord): Promise<void> {
 }
 
 /**
- * The key with this hash together with its creator's role in the key's workspace (null when the
- * creator is no longer a member): one indexed query per request.
+ * The key with this hash, its creator's role in the key's workspace (null when the creator is no
+ * longer a member) and the workspace's revision, read in one statement so the three agree: the
+ * auth cache stores the result under that revision.
  */
-export async function findKeyWithRoleByHash(db: Db, keyHash: string): Promise<(ApiKeyRecord & { role: Role | null }) | null> {
+export async function findKeyWithRoleByHash(db: Db, keyHash: string): Promise<(ApiKeyRecord & { role: Role | null; revision: number }) | null> {
   const row = await db.kysely
     .selectFrom('api_keys as k')
+    .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
     .leftJoin('memberships as m', (j) => j.onRef('m.workspace_id', '=', 'k.workspace_id').onRef('m.user_id', '=', 'k.created_by'))
     .selectAll('k')
-    .select('m.role as role')
+    .select(['m.role as role', 'w.revision as revision'])
     .where('k.key_hash', '=', keyHash)
     .executeTakeFirst();
   if (!row) return null;
-  return { ...toKey(row), role: (row.role as Role | null) ?? null };
+  const { revision, role, ...key } = row;
+  return { ...toKey(key), role: (role as Role | null) ?? null, revision: Number(revision) };
 }
 
 export async function findKeyById(db: Db, id: string): Promise<ApiKeyRecord | null> {

@@ -1,4 +1,5 @@
 /** SQL for workspaces. */
+import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../db/types.js';
 import { fromJsonColumn } from '../../lib/json.js';
 
@@ -40,7 +41,25 @@ export async function insertWorkspace(db: Db, ws: Workspace): Promise<void> {
 export async function updateWorkspaceLocales(db: Db, id: string, defaultLocale: string, locales: string[], now: string): Promise<void> {
   await db.kysely
     .updateTable('workspaces')
-    .set({ default_locale: defaultLocale, locales: JSON.stringify(locales), updated_at: now })
+    .set((eb) => ({ default_locale: defaultLocale, locales: JSON.stringify(locales), updated_at: now, revision: eb('revision', '+', 1) }))
     .where('id', '=', id)
     .execute();
+}
+
+const revisionQueries = new WeakMap<Db, CompiledQuery>();
+
+/**
+ * The workspace's current revision (migration 004: bumped by triggers on every write that can
+ * change what it serves), or null when it does not exist. Runs on every API request, so the
+ * query is compiled once per database handle and only its parameter changes.
+ */
+export async function readWorkspaceRevision(db: Db, workspaceId: string): Promise<number | null> {
+  let compiled = revisionQueries.get(db);
+  if (!compiled) {
+    compiled = db.kysely.selectFrom('workspaces').select('revision').where('id', '=', '').compile();
+    revisionQueries.set(db, compiled);
+  }
+  const res = await db.kysely.executeQuery<{ revision: number }>({ ...compiled, parameters: [workspaceId] });
+  const row = res.rows[0];
+  return row ? Number(row.revision) : null;
 }

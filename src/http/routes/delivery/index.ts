@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from '../../../context.js';
 import { registerAuth } from '../../auth-hooks.js';
+import { registerDeliveryCache } from '../../delivery-cache.js';
 import { deliveryEntryRoutes } from './entries.js';
 import { deliveryMediaRoutes } from './media.js';
 import { deliveryPageRoutes } from './pages.js';
@@ -14,6 +15,7 @@ import { deliverySchemaRoutes } from './schema.js';
 export function deliveryRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
     registerAuth(app, ctx, 'delivery');
+    registerDeliveryCache(app, ctx);
     await deliveryEntryRoutes(app, ctx);
     await deliverySchemaRoutes(app, ctx);
     await deliveryPreviewRoutes(app, ctx);

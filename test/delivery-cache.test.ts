@@ -1,0 +1,134 @@
+/**
+ * The delivery response cache and the key cache stay exact: database triggers bump a workspace
+ * revision on every write that can change what it serves (migration 004), a cached response is
+ * only served under the revision it was computed with, and it expires on its own at the next
+ * scheduled publication (D21).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { REVISION_TABLES } from '../src/db/migrations/004-revisions.js';
+import { newId } from '../src/lib/ids.js';
+import { revokeApiKey, setMemberRole } from '../src/modules/auth/operations.js';
+import { readWorkspaceRevision } from '../src/modules/workspaces/repository.js';
+import { createWorld, M, P, type DeliveryWorld } from './delivery-fixtures.js';
+import { call, createTestEnv, dialects, expectError, seedWorkspace, type TestEnv } from './helpers.js';
+
+const T0 = Date.parse('2026-11-21T10:00:00.000Z');
+
+describe.each(dialects())('delivery cache on %s', (dialect) => {
+  let env: TestEnv;
+  let world: DeliveryWorld;
+  let now = T0;
+  beforeAll(async () => {
+    env = await createTestEnv(dialect, { clock: () => new Date(now) });
+    world = await createWorld(env.ctx, env.app, [
+      { name: 'Post', slug: 'post', display_field: 'title', fields: [{ name: 'title', field_type: 'text', localizable: true }] },
+    ]);
+  });
+  afterAll(async () => env?.close());
+
+  const list = (key = world.keys.delivery) => call(env.app, 'GET', `${P}/entries?type=post&locale=de`, { key });
+  const titles = (res: { body: { data: { data: string }[] } }) => res.body.data.map((e) => JSON.parse(e.data).title);
+
+  it('serves a repeated read from memory and a write makes the next read fresh', async () => {
+    const mk = await call(env.app, 'POST', `${M}/content-types/post/entries`, { key: world.keys.management, body: { slug: 'one', data: { title: 'One' } } });
+    expect(mk.status).toBe(201);
+    await call(env.app, 'PATCH', `${M}/content-types/post/entries/one/publish`, { key: world.keys.management });
+    const first = await list();
+    expect(first.headers['x-cache']).toBe('MISS');
+    expect(titles(first)).toEqual(['One']);
+    const second = await list();
+    expect(second.headers['x-cache']).toBe('HIT');
+    expect(second.body).toEqual(first.body);
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+
+    await call(env.app, 'PUT', `${M}/content-types/post/entries/one`, { key: world.keys.management, body: { data: { title: 'Uno' }, translations: { de: { data: { title: 'Eins' } } } } });
+    const third = await list();
+    expect(third.headers['x-cache']).toBe('MISS');
+    expect(titles(third)).toEqual(['Eins']);
+  });
+
+  it('is fresh across instances sharing the database', async () => {
+    const other = await buildApp(env.ctx, { logger: false });
+    try {
+      await list();
+      expect((await list()).headers['x-cache']).toBe('HIT');
+      await call(other, 'PUT', `${M}/content-types/post/entries/one`, { key: world.keys.management, body: { data: { title: 'Uno' }, translations: { de: { data: { title: 'Zwei' } } } } });
+      const res = await list();
+      expect(res.headers['x-cache']).toBe('MISS');
+      expect(titles(res)).toEqual(['Zwei']);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('shows a scheduled entry at its publish_at without any write', async () => {
+    await call(env.app, 'POST', `${M}/content-types/post/entries`, { key: world.keys.management, body: { slug: 'later', data: { title: 'Later' } } });
+    const at = new Date(now + 60_000).toISOString();
+    const sched = await call(env.app, 'PATCH', `${M}/content-types/post/entries/later/schedule`, { key: world.keys.management, body: { publish_at: at } });
+    expect(sched.status).toBe(200);
+    expect(titles(await list())).toEqual(['Zwei']);
+    expect((await list()).headers['x-cache']).toBe('HIT');
+    now += 60_000;
+    const due = await list();
+    expect(due.headers['x-cache']).toBe('MISS');
+    expect(titles(due).sort()).toEqual(['Later', 'Zwei']);
+  });
+
+  it('refuses a revoked key and a removed creator at once, even with cached answers', async () => {
+    const key = await world.deliveryKey({});
+    expect((await list(key)).status).toBe(200);
+    expect((await list(key)).headers['x-cache']).toBe('HIT');
+    const row = await env.ctx.db.kysely.selectFrom('api_keys').select('id').where('workspace_id', '=', world.workspaceId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    await revokeApiKey(env.ctx, row.id);
+    expectError(await list(key), 401, 'UNAUTHORIZED');
+
+    // Management keys follow their creator's role per request (D12), through the key cache too.
+    const types = () => call(env.app, 'POST', `${M}/content-types`, { key: world.keys.management, body: { name: `T${newId().slice(-6)}` } });
+    expect((await types()).status).toBe(201);
+    const ws = await env.ctx.db.kysely.selectFrom('workspaces').select('slug').where('id', '=', world.workspaceId).executeTakeFirstOrThrow();
+    const owner = await env.ctx.db.kysely.selectFrom('users').select('email').where('id', '=', world.userId).executeTakeFirstOrThrow();
+    await setMemberRole(env.ctx, ws.slug, owner.email, 'editor');
+    expectError(await types(), 403, 'FORBIDDEN');
+    await setMemberRole(env.ctx, ws.slug, owner.email, 'owner');
+    expect((await types()).status).toBe(201);
+  });
+
+  it('bumps the workspace revision on a write to every table that feeds what it serves', async () => {
+    const db = env.ctx.db.kysely;
+    const ws = world.workspaceId;
+    const ts = new Date(now).toISOString();
+    const entryId = newId();
+    const pageId = newId();
+    const blockId = newId();
+    const ctId = world.types.post;
+    const bystander = (await seedWorkspace(env.ctx)).workspace.id;
+    const bystanderBefore = await readWorkspaceRevision(env.ctx.db, bystander);
+    const writes: Record<string, () => Promise<unknown>> = {
+      entries: () => db.insertInto('entries').values({ id: entryId, workspace_id: ws, content_type_id: ctId, slug: `rev-${entryId.slice(-6)}`, status: 'draft', data: '{}', position: 0, version: 1, created_at: ts, updated_at: ts, created_by: null, updated_by: null, publish_at: null, published_at: null }).execute(),
+      entry_translations: () => db.insertInto('entry_translations').values({ entry_id: entryId, locale: 'de', data: '{}', created_at: ts, updated_at: ts }).execute(),
+      content_types: () => db.updateTable('content_types').set({ icon: 'x' }).where('id', '=', ctId).execute(),
+      fields: () => db.updateTable('fields').set({ label: 'Titel' }).where('content_type_id', '=', ctId).execute(),
+      pages: () => db.insertInto('pages').values({ id: pageId, workspace_id: ws, slug: `rev-${pageId.slice(-6)}`, status: 'draft', position: 0, seo: '{}', version: 1, created_at: ts, updated_at: ts, created_by: null, updated_by: null, publish_at: null, published_at: null }).execute(),
+      page_seo_translations: () => db.insertInto('page_seo_translations').values({ page_id: pageId, locale: 'de', seo: '{}', created_at: ts, updated_at: ts }).execute(),
+      blocks: () => db.insertInto('blocks').values({ id: blockId, page_id: pageId, block_type_id: ctId, parent_id: null, position: 0, data: '{}', created_at: ts, updated_at: ts }).execute(),
+      block_translations: () => db.insertInto('block_translations').values({ block_id: blockId, locale: 'de', data: '{}', created_at: ts, updated_at: ts }).execute(),
+      media: () => db.insertInto('media').values({ id: newId(), workspace_id: ws, url: 'https://example.com/a.png', storage_key: null, mime_type: 'image/png', width: 1, height: 1, alt_text: null, focal_x: null, focal_y: null, filename: 'a.png', original_name: 'a.png', folder: null, size: 1, uploaded_by: null, created_at: ts, updated_at: ts, deleted_at: null }).execute(),
+      api_keys: () => db.updateTable('api_keys').set({ name: 'renamed' }).where('workspace_id', '=', ws).execute(),
+      memberships: () => db.updateTable('memberships').set({ updated_at: ts }).where('workspace_id', '=', ws).execute(),
+    };
+    expect(Object.keys(writes).sort()).toEqual([...REVISION_TABLES].sort());
+    for (const [table, write] of Object.entries(writes)) {
+      const before = await readWorkspaceRevision(env.ctx.db, ws);
+      await write();
+      const after = await readWorkspaceRevision(env.ctx.db, ws);
+      expect({ table, bumped: (after ?? 0) > (before ?? 0) }).toEqual({ table, bumped: true });
+    }
+    // Deletes count too (cascades included).
+    const before = await readWorkspaceRevision(env.ctx.db, ws);
+    await db.deleteFrom('pages').where('id', '=', pageId).execute();
+    expect((await readWorkspaceRevision(env.ctx.db, ws))! > before!).toBe(true);
+    // Another workspace's revision is not touched, so its caches stay warm.
+    expect(await readWorkspaceRevision(env.ctx.db, bystander)).toBe(bystanderBefore);
+  });
+});
