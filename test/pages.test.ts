@@ -459,6 +459,21 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     expect((await w.req('DELETE', '/content-types/spare')).status).toBe(200);
   });
 
+  it('concurrent writers: one If-Match winner, one slug, distinct -copy slugs and positions', async () => {
+    const created = await w.req('POST', '/pages', { slug: 'race', blocks: [{ type: 'cta', data: {} }] });
+    const tag = created.headers.etag as string;
+    const puts = await Promise.all([1, 2, 3].map((i) => w.req('PUT', '/pages/race', { seo: { title: `R${i}` }, blocks: [{ type: 'cta', data: { label: `R${i}` } }] }, { 'if-match': tag })));
+    expect(puts.map((r) => r.status).sort()).toEqual([200, 412, 412]);
+    expect(flat((await detail('race')).blocks)).toHaveLength(1);
+    const same = await Promise.all([1, 2, 3].map(() => w.req('POST', '/pages', { slug: 'race-same' })));
+    expect(same.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const copies = await Promise.all([1, 2, 3].map(() => w.req('POST', '/pages/race/duplicate')));
+    expect(copies.map((r) => r.body.data.slug).sort()).toEqual(['race-copy', 'race-copy-2', 'race-copy-3']);
+    const positions = (await w.req('GET', '/pages?limit=100')).body.data.map((p: any) => p.position);
+    expect(new Set(positions).size).toBe(positions.length);
+    for (const slug of ['race', 'race-same', 'race-copy', 'race-copy-2', 'race-copy-3']) expect((await w.req('DELETE', `/pages/${slug}`)).status).toBe(200);
+  });
+
   it('a refused write leaves no partial rows', async () => {
     const before = [await count('pages'), await count('blocks'), await count('block_translations'), await count('page_seo_translations')];
     // The second block's relation fails after the first block is fine: nothing is written.
