@@ -7,12 +7,12 @@
  */
 import fsp from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
-import sharp from 'sharp';
 import { AppError } from '../../errors.js';
 import { ACCEPTED_TYPES_TEXT, PDF_MIME, RASTER_IMAGE_TYPES, SVG_MAX_BYTES, SVG_MIME, type MediaKind } from './model.js';
 import type { SpooledFile } from './spool.js';
 import { looksLikeSvg, sanitizeSvg, UnsafeSvgError } from './svg.js';
 import { videoDimensions } from './video-dimensions.js';
+import { loadSharp } from './sharp.js';
 
 /** The type and pixel size of a received file. */
 export interface Probed {
@@ -61,6 +61,7 @@ async function readHead(file: string, bytes: number): Promise<Buffer> {
 /** Image width and height after EXIF orientation; 415 when sharp cannot read the image. */
 export async function imageDimensions(input: string | Buffer): Promise<{ width: number; height: number }> {
   try {
+    const sharp = await loadSharp();
     const meta = await sharp(input, { failOn: 'error' }).metadata();
     const width = meta.autoOrient?.width ?? meta.width;
     const height = meta.autoOrient?.height ?? meta.height;

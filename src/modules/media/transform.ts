@@ -10,12 +10,9 @@
  * Raster images and SVG can be transformed; a transform of a video or PDF answers 400.
  * Each distinct result has a canonical variant name, under which it is cached in storage.
  */
-import sharp from 'sharp';
 import { AppError, invalid, validationError, type ErrorDetail } from '../../errors.js';
 import type { MediaKind } from './model.js';
-
-// Derived images are cached in storage, so libvips' own operation cache would only hold memory.
-sharp.cache(false);
+import { loadSharp } from './sharp.js';
 
 export const FITS = ['cover', 'contain', 'fill', 'inside', 'outside'] as const;
 export const FORMATS = ['jpg', 'png', 'webp', 'avif'] as const;
@@ -130,6 +127,7 @@ export interface RenderSource {
  */
 export async function renderVariant(input: Buffer, spec: TransformSpec, source: RenderSource): Promise<Buffer> {
   // rotate() with no angle applies the EXIF orientation, so sizes match the recorded ones.
+  const sharp = await loadSharp();
   const image = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'none' }).rotate();
   if (usesFocal(spec) && source.width && source.height) {
     const w = spec.w as number;
