@@ -28,7 +28,8 @@ const MAX_AGE_MS = 5 * 60_000;
 interface CachedResponse {
   revision: number;
   validUntil: number;
-  payload: string;
+  /** Encoded once, so a hit sends bytes without re-encoding the JSON text. */
+  payload: Buffer;
   contentType: string;
 }
 
@@ -91,8 +92,9 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
     if (validUntil <= now) return payload;
     const key = cacheKey(request);
     drop(key);
-    responses.set(key, { revision, validUntil, payload, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') });
-    bytes += payload.length;
+    const encoded = Buffer.from(payload, 'utf8');
+    responses.set(key, { revision, validUntil, payload: encoded, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') });
+    bytes += encoded.length;
     while (bytes > MAX_BYTES && responses.size > 0) drop(responses.keys().next().value as string);
     reply.header('X-Cache', 'MISS');
     return payload;
