@@ -9,8 +9,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { Context } from './context.js';
 import { AppError } from './errors.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { registerErrorHandler, sendError, toAppError } from './http/error-handler.js';
 import { registerNotFound } from './http/not-found.js';
+import { registerNulGuard } from './http/nul-guard.js';
 import { validatorCompiler } from './http/validator.js';
 import { ErrorEnvelope, PageMeta } from './http/envelope.js';
 import { managementRoutes } from './http/routes/management/index.js';
@@ -38,6 +39,10 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
     ajv: { customOptions: { strict: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
+    // Router-level failures (malformed URL, over-long path parameter) leave in the envelope too.
+    frameworkErrors: (error, request, reply) => {
+      sendError(request, reply, toAppError(error));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -45,6 +50,7 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
   registerNotFound(app);
+  registerNulGuard(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
