@@ -41,8 +41,20 @@ export async function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, 
   return db;
 }
 
+/**
+ * The better-sqlite3 build for this Node.js: 12.x (compiled at install) on Node 20, whose ABI it
+ * targets; 13.x (Node-API, prebuilt, installed as `better-sqlite3-napi`) on Node 22 and later.
+ * Neither line covers both: 13 crashes on Node 20, and 12 aborts on Node >= 24.19 when a
+ * statement is garbage-collected (node::ObjectWrap gained cleanup hooks there). The API is the same.
+ */
+async function loadSqlite(): Promise<typeof import('better-sqlite3')> {
+  const major = Number(process.versions.node.split('.')[0]);
+  const mod = major >= 22 ? await import('better-sqlite3-napi') : await import('better-sqlite3');
+  return ((mod as { default?: unknown }).default ?? mod) as typeof import('better-sqlite3');
+}
+
 async function openSqlite(dataDir: string, options: CreateDbOptions): Promise<Db> {
-  const { default: Sqlite } = await import('better-sqlite3');
+  const Sqlite = await loadSqlite();
   let file = options.sqliteFile;
   if (!file) {
     fs.mkdirSync(dataDir, { recursive: true });
