@@ -2,13 +2,13 @@
  * buildApp(ctx): the Fastify instance with every route, hook and schema, without listen().
  * Tests drive it through inject(); src/server.ts adds listen() and shutdown.
  */
-import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { Context } from './context.js';
 import { AppError } from './errors.js';
+import { clientErrorHandler, newRequestId } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.js';
 import { registerNotFound } from './http/not-found.js';
 import { registerNulGuard } from './http/nul-guard.js';
@@ -35,10 +35,12 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
     },
     bodyLimit: JSON_BODY_LIMIT,
     requestIdHeader: false,
-    genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
+    genReqId: newRequestId,
+    clientErrorHandler,
     ajv: { customOptions: { strict: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    return503OnClosing: true,
+    // Requests arriving while the server closes get our own 503 envelope (hook below).
+    return503OnClosing: false,
     // Router-level failures (malformed URL, over-long path parameter) leave in the envelope too.
     frameworkErrors: (error, request, reply) => {
       sendError(request, reply, toAppError(error));
@@ -52,8 +54,16 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   registerNotFound(app);
   registerNulGuard(app);
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) {
+      reply.header('Connection', 'close');
+      throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly');
+    }
   });
 
   await app.register(swagger, {
