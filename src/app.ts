@@ -11,7 +11,7 @@ import { AppError } from './errors.js';
 import { clientErrorHandler, newRequestId } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.js';
 import { registerNotFound } from './http/not-found.js';
-import { registerNulGuard } from './http/nul-guard.js';
+import { assertUrlWithoutNul, registerNulGuard } from './http/nul-guard.js';
 import { validatorCompiler } from './http/validator.js';
 import { ErrorEnvelope, PageMeta } from './http/envelope.js';
 import { managementRoutes } from './http/routes/management/index.js';
@@ -58,8 +58,10 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   app.addHook('preClose', async () => {
     closing = true;
   });
+  // One hook for what every request needs first: its id header, shutdown, NUL-free URL.
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    assertUrlWithoutNul(request.url);
     if (closing) {
       reply.header('Connection', 'close');
       throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly');

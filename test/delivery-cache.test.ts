@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { REVISION_TABLES } from '../src/db/migrations/004-revisions.js';
+import { withTransaction } from '../src/db/transaction.js';
 import { newId } from '../src/lib/ids.js';
 import { revokeApiKey, setMemberRole } from '../src/modules/auth/operations.js';
 import { readWorkspaceRevision } from '../src/modules/workspaces/repository.js';
@@ -131,4 +132,27 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     // Another workspace's revision is not touched, so its caches stay warm.
     expect(await readWorkspaceRevision(env.ctx.db, bystander)).toBe(bystanderBefore);
   });
+  it('never reads a revision bumped by a transaction that has not committed', async () => {
+    const ws = world.workspaceId;
+    const committed = await readWorkspaceRevision(env.ctx.db, ws);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let bumped = false;
+    const tx = withTransaction(env.ctx.db, async (db) => {
+      await db.kysely.updateTable('content_types').set({ icon: 'tx' }).where('workspace_id', '=', ws).execute();
+      bumped = true;
+      await gate;
+      throw new Error('roll back');
+    }).catch(() => 'rolled back');
+    while (!bumped) await new Promise((r) => setTimeout(r, 5));
+    // Read while the transaction is open: it must not see the uncommitted bump.
+    const during = readWorkspaceRevision(env.ctx.db, ws);
+    const early = await Promise.race([during, new Promise((r) => setTimeout(() => r('waiting'), 50))]);
+    expect(early === 'waiting' || early === committed).toBe(true);
+    release();
+    expect(await tx).toBe('rolled back');
+    expect(await during).toBe(committed);
+    expect(await readWorkspaceRevision(env.ctx.db, ws)).toBe(committed);
+  });
 });
+

@@ -65,8 +65,13 @@ async function openSqlite(dataDir: string, options: CreateDbOptions): Promise<Db
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  const cached = withStatementCache(database);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const readNow = (sqlText: string, parameters: readonly unknown[]) =>
+    database.inTransaction
+      ? undefined
+      : { row: (cached.prepare(sqlText) as unknown as { get(...values: unknown[]): Record<string, unknown> | undefined }).get(...parameters) };
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy(), readNow };
 }
 
 type SqliteHandle = import('better-sqlite3').Database;

@@ -217,4 +217,11 @@ export interface Db {
   readonly kysely: Kysely<Database>;
   readonly dialect: Dialect;
   close(): Promise<void>;
+  /**
+   * SQLite only: runs a compiled read synchronously on the connection, for the one query every
+   * request makes (the workspace revision). Returns `undefined` when it may not (a transaction
+   * is open on the connection and could show uncommitted rows); callers then go through Kysely,
+   * which waits for the transaction like any other query.
+   */
+  readonly readNow?: (sql: string, parameters: readonly unknown[]) => { row: Record<string, unknown> | undefined } | undefined;
 }

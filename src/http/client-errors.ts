@@ -7,8 +7,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 
+/**
+ * Request ids must be unique, not secret: a random prefix per process (so instances differ)
+ * and a counter, which costs nothing per request unlike drawing random bytes each time.
+ */
+const PROCESS_PREFIX = randomBytes(6).toString('base64url');
+let counter = 0;
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('base64url')}`;
+  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
+  return `req_${PROCESS_PREFIX}${counter.toString(36)}`;
 }
 
 /** Writes the envelope for a client error on a raw socket, then closes it. */

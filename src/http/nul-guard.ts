@@ -26,12 +26,15 @@ function findNul(value: unknown, path: string, depth = 0): string | null {
   return null;
 }
 
+/** Throws 400 when the URL carries a NUL character (raw or percent-encoded). */
+export function assertUrlWithoutNul(url: string): void {
+  if (url.includes('%00') || url.includes('\u0000')) {
+    throw invalid(url.split('?')[0].includes('%00') ? 'params' : 'query', 'must not contain NUL characters');
+  }
+}
+
+/** Checks JSON bodies for NUL characters (URLs are checked by the app's onRequest hook). */
 export function registerNulGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (request.url.includes('%00') || request.url.includes('\u0000')) {
-      throw invalid(request.url.split('?')[0].includes('%00') ? 'params' : 'query', 'must not contain NUL characters');
-    }
-  });
   app.addHook('preValidation', async (request: FastifyRequest) => {
     if (request.body === undefined || request.body === null || typeof request.body !== 'object' || Buffer.isBuffer(request.body)) return;
     const hit = findNul(request.body, 'body');

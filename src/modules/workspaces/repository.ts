@@ -59,7 +59,7 @@ export async function readWorkspaceRevision(db: Db, workspaceId: string): Promis
     compiled = db.kysely.selectFrom('workspaces').select('revision').where('id', '=', '').compile();
     revisionQueries.set(db, compiled);
   }
-  const res = await db.kysely.executeQuery<{ revision: number }>({ ...compiled, parameters: [workspaceId] });
-  const row = res.rows[0];
+  const now = db.readNow?.(compiled.sql, [workspaceId]);
+  const row = now ? now.row : (await db.kysely.executeQuery<{ revision: number }>({ ...compiled, parameters: [workspaceId] })).rows[0];
   return row ? Number(row.revision) : null;
 }
