@@ -23,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
+import { serverFlags } from './server-flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -161,7 +162,7 @@ async function main() {
 
   const big = await noisePng(MAX_BYTES);
   const photo = await photoJpeg();
-  const server = spawn(process.execPath, [path.join(root, 'dist/src/server.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [...serverFlags(root), path.join(root, 'dist/src/server.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const base = `http://127.0.0.1:${port}`;
   let failed = false;
   try {
