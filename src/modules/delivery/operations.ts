@@ -10,7 +10,7 @@
  */
 import type { Context } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
-import { offsetPage } from '../../lib/pagination.js';
+import { offsetMeta, offsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
 import type { Actor } from '../auth/permissions.js';
 import { fieldOptions } from '../content-types/model.js';
@@ -72,13 +72,7 @@ export async function listEntries(ctx: Context, actor: Actor, input: ListEntries
     // The total comes with the rows; only a page past the end needs its own count.
     const total = page.length > 0 ? Number(page[0].total) : await countEntryRows(ctx.db, query);
     const more = rows.length > 0 && window.offset + rows.length < total;
-    meta = {
-      total_data: total,
-      current_page: window.page,
-      page_size: rows.length,
-      total_pages: Math.ceil(total / window.limit),
-      next_cursor: more ? nextCursor(rows[rows.length - 1]) : null,
-    };
+    meta = offsetMeta(window, total, rows.length, more ? nextCursor(rows[rows.length - 1]) : null);
   }
   if (locale.requested !== null) meta.locale_requested = locale.requested;
   const presented = await presentEntries(ctx, schema, actor, visibility, now, locale, projection, rows);

@@ -20,7 +20,7 @@ import type { ContentType } from '../content-types/model.js';
 import { assertCompleteOrder } from '../content-types/fields.js';
 import { requireContentType } from '../content-types/operations.js';
 import { checkIfMatch } from '../publishing/preconditions.js';
-import { effectiveStatus, type Status } from '../publishing/states.js';
+import { effectiveStatus, writeGoesLive, type Status } from '../publishing/states.js';
 import { findWorkspaceById, type Workspace } from '../workspaces/repository.js';
 import { assertSlugFree, assertUniqueValues, deriveSlug, nextFreeSlug, prepareContent, slugProblem } from './content.js';
 import type { Entry } from './model.js';
@@ -207,7 +207,7 @@ export async function updateEntry(ctx: Context, actor: Actor, typeSlug: string, 
     const now = ctx.clock();
     const current = effectiveStatus(stored, now);
     const ws = await requireWorkspaceOf(tx, actor);
-    const requireRequired = current.status === 'published' || current.status === 'scheduled';
+    const requireRequired = writeGoesLive(current);
     const content = await prepareContent(db, ws, ct, input, { requireRequired });
     await assertUniqueValues(db, ct, content.data, stored.id);
     if (input.slug !== undefined && input.slug !== stored.slug) await assertSlugFree(db, ct, input.slug, stored.id);

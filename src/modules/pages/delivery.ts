@@ -24,7 +24,7 @@
  */
 import type { Context } from '../../context.js';
 import { forbidden, notFound } from '../../errors.js';
-import { offsetPage } from '../../lib/pagination.js';
+import { offsetMeta, offsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
 import type { Actor } from '../auth/permissions.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
@@ -119,13 +119,7 @@ export async function listDeliveryPages(ctx: Context, actor: Actor, input: Deliv
     // A short, non-empty page tells the total without counting.
     const total = rows.length > 0 && rows.length < window.limit ? window.offset + rows.length : await countDeliveryPageRows(ctx.db, query);
     const more = rows.length > 0 && window.offset + rows.length < total;
-    meta = {
-      total_data: total,
-      current_page: window.page,
-      page_size: rows.length,
-      total_pages: Math.ceil(total / window.limit),
-      next_cursor: more ? nextCursor(rows[rows.length - 1]) : null,
-    };
+    meta = offsetMeta(window, total, rows.length, more ? nextCursor(rows[rows.length - 1]) : null);
   }
   if (locale.requested !== null) meta.locale_requested = locale.requested;
   return { items: rows.map((r) => presentPage(r, now, locale, flag(r.tr_blocks))), meta };

@@ -33,7 +33,7 @@ import { listAllContentTypes } from '../content-types/repository.js';
 import { MAX_SLUG_LENGTH } from '../entries/content.js';
 import { requireWorkspaceOf } from '../entries/operations.js';
 import { checkIfMatch } from '../publishing/preconditions.js';
-import { effectiveStatus, type Status } from '../publishing/states.js';
+import { effectiveStatus, writeGoesLive, type Status } from '../publishing/states.js';
 import { SLUG_PATTERN } from '../workspaces/operations.js';
 import type { Workspace } from '../workspaces/repository.js';
 import { prepareBlocks } from './blocks.js';
@@ -246,7 +246,7 @@ export async function updatePage(ctx: Context, actor: Actor, ref: PageRef, input
     if (input.slug !== undefined && input.slug !== stored.slug) await assertPageSlugFree(db, ws.id, input.slug, stored.id);
     const content = await loadPageContent(db, stored);
     const blocks = await prepareBlocks(db, ws, await listAllContentTypes(db, ws.id), parsed.blocks, {
-      requireRequired: current.status === 'published' || current.status === 'scheduled',
+      requireRequired: writeGoesLive(current),
       currentIds: new Set(content.blocks.map((b) => b.id)),
     });
     const at = iso(now);

@@ -88,6 +88,15 @@ export function effectiveStatus<T extends Publication>(row: T, now: Date | strin
 }
 
 /**
+ * True when a write to an item in this (effective) status goes live without another request:
+ * published content at once (D24), scheduled content at its time. Such writes must satisfy
+ * `required` fields (D22); drafts and archived items may lack them.
+ */
+export function writeGoesLive(row: Pick<Publication, 'status'>): boolean {
+  return row.status === 'published' || row.status === 'scheduled';
+}
+
+/**
  * Applies `verb` to an item's (effective) publication columns and returns the new ones.
  * Throws 409 INVALID_STATE_TRANSITION when not allowed. `publishAt` is required for schedule
  * (check it first with parsePublishAt).
