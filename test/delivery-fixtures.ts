@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../src/context.js';
 import { newId } from '../src/lib/ids.js';
 import { createApiKey } from '../src/modules/auth/operations.js';
-import { call, seedWorkspace } from './helpers.js';
+import { call, insertMediaRow, seedWorkspace } from './helpers.js';
 
 export const M = '/api/v1/manage';
 export const P = '/api/v1/public';
@@ -86,32 +86,14 @@ export async function createWorld(ctx: Context, app: FastifyInstance, contentTyp
       return id;
     },
     async insertMedia(fields = {}) {
-      const id = newId();
       const now = stamp();
-      await ctx.db.kysely
-        .insertInto('media')
-        .values({
-          id,
-          workspace_id: workspaceId,
-          url: fields.url ?? `http://quire.test/media/${id}.png`,
-          storage_key: `${id}.png`,
-          mime_type: 'image/png',
-          width: 640,
-          height: 480,
-          alt_text: fields.alt_text ?? 'An image',
-          focal_x: 0.5,
-          focal_y: 0.25,
-          filename: `${id}.png`,
-          original_name: 'photo.png',
-          folder: null,
-          size: 1234,
-          uploaded_by: s.user.id,
-          created_at: now,
-          updated_at: now,
-          deleted_at: fields.deleted ? now : null,
-        })
-        .execute();
-      return id;
+      return insertMediaRow(ctx, workspaceId, s.user.id, {
+        created_at: now,
+        updated_at: now,
+        deleted: fields.deleted,
+        ...(fields.url ? { url: fields.url } : {}),
+        ...(fields.alt_text ? { alt_text: fields.alt_text } : {}),
+      });
     },
     async deliveryKey(options) {
       const k = await createApiKey(ctx, workspaceId, s.user.id, { keyClass: 'delivery', environment: options.environment ?? 'production', contentTypes: options.contentTypes });

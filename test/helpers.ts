@@ -15,6 +15,8 @@ import { createDb } from '../src/db/create-db.js';
 import type { Dialect } from '../src/db/types.js';
 import { bootstrap, type BootstrapResult } from '../src/modules/auth/operations.js';
 import type { Clock } from '../src/lib/time.js';
+import { newId } from '../src/lib/ids.js';
+import type { MediaTable } from '../src/db/types.js';
 
 /** SQLite always; PostgreSQL when DATABASE_URL is set (CI always sets it: test/global-setup.ts). */
 export function dialects(): Dialect[] {
@@ -114,4 +116,44 @@ export function expectError(res: Res, status: number, code: string): Res['body']
   }
   if (res.headers['x-request-id'] !== b.traceId) throw new Error('traceId differs from X-Request-Id');
   return b;
+}
+
+/**
+ * Inserts a media record directly (the row the media module writes for an uploaded PNG), for
+ * suites that need an asset to reference without uploading one. Returns its id.
+ */
+export async function insertMediaRow(
+  ctx: Context,
+  workspaceId: string,
+  uploadedBy: number,
+  overrides: Partial<Omit<MediaTable, 'id' | 'workspace_id'>> & { deleted?: boolean } = {},
+): Promise<string> {
+  const id = newId();
+  const now = overrides.created_at ?? new Date().toISOString();
+  const { deleted, ...fields } = overrides;
+  await ctx.db.kysely
+    .insertInto('media')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      url: `http://quire.test/media/${id}.png`,
+      storage_key: `${id}.png`,
+      mime_type: 'image/png',
+      width: 640,
+      height: 480,
+      alt_text: 'An image',
+      focal_x: 0.5,
+      focal_y: 0.25,
+      filename: `${id}.png`,
+      original_name: 'photo.png',
+      folder: null,
+      size: 1234,
+      uploaded_by: uploadedBy,
+      created_at: now,
+      updated_at: now,
+      deleted_at: deleted ? now : null,
+      ...fields,
+    })
+    .execute();
+  return id;
 }

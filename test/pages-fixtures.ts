@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../src/context.js';
 import { newId } from '../src/lib/ids.js';
-import { call, seedWorkspace, type Res } from './helpers.js';
+import { call, insertMediaRow, seedWorkspace, type Res } from './helpers.js';
 
 export const M = '/api/v1/manage';
 export const P = '/api/v1/public';
@@ -105,34 +105,15 @@ export async function createPageWorld(ctx: Context, app: FastifyInstance): Promi
       if (pub.status !== 200) throw new Error(`publish article: ${pub.status} ${JSON.stringify(pub.body)}`);
       return res.body.data.id as string;
     },
-    media: async (fields = {}) => {
-      const id = newId();
-      const now = new Date().toISOString();
-      await ctx.db.kysely
-        .insertInto('media')
-        .values({
-          id,
-          workspace_id: s.workspace.id,
-          url: `/media/${id}.png`,
-          storage_key: `${id}.png`,
-          mime_type: 'image/png',
-          width: 800,
-          height: 600,
-          alt_text: fields.alt_text ?? 'An image',
-          focal_x: 0.5,
-          focal_y: 0.5,
-          filename: `${id}.png`,
-          original_name: 'image.png',
-          folder: null,
-          size: 1234,
-          uploaded_by: s.user.id,
-          created_at: now,
-          updated_at: now,
-          deleted_at: fields.deleted ? now : null,
-        })
-        .execute();
-      return id;
-    },
+    media: async (fields = {}) =>
+      insertMediaRow(ctx, s.workspace.id, s.user.id, {
+        width: 800,
+        height: 600,
+        focal_y: 0.5,
+        original_name: 'image.png',
+        deleted: fields.deleted,
+        ...(fields.alt_text ? { alt_text: fields.alt_text } : {}),
+      }),
   };
 }
 
