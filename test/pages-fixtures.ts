@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../src/context.js';
-import { newId } from '../src/lib/ids.js';
 import { call, insertMediaRow, seedWorkspace, type Res } from './helpers.js';
 
 export const M = '/api/v1/manage';

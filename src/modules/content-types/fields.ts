@@ -5,7 +5,7 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError, invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
+import { invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { isPlainObject } from '../../lib/json.js';
 import { iso } from '../../lib/time.js';
