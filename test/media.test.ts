@@ -84,6 +84,25 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
     expect(await spooled()).toEqual([]);
   });
 
+  it('honours Idempotency-Key on uploads: same file replays (new boundary), another file answers 422', async () => {
+    const idem = `up-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const image = await png(32, 32, '#aa0000');
+    const before = await rowCount();
+    const first = await send([file(image, 'a.png'), { name: 'alt_text', value: 'Red' }], { headers: { 'idempotency-key': idem } });
+    expect(first.status).toBe(201);
+    // multipart() draws a new boundary per call, as a retrying client would.
+    const again = await send([file(image, 'a.png'), { name: 'alt_text', value: 'Red' }], { headers: { 'idempotency-key': idem } });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.data.id).toBe(first.body.data.id);
+    const other = await send([file(await png(32, 32, '#00aa00'), 'a.png'), { name: 'alt_text', value: 'Red' }], { headers: { 'idempotency-key': idem } });
+    expectError(other, 422, 'IDEMPOTENCY_KEY_REUSED');
+    const otherAlt = await send([file(image, 'a.png'), { name: 'alt_text', value: 'Green' }], { headers: { 'idempotency-key': idem } });
+    expectError(otherAlt, 422, 'IDEMPOTENCY_KEY_REUSED');
+    expect(await rowCount()).toBe(before + 1);
+    expect(await spooled()).toEqual([]);
+  });
+
   it('measures JPEGs after EXIF orientation, videos from their container, PDFs without a size', async () => {
     const rotated = await send([file(await jpeg(300, 200, 6), 'portrait.jpg', 'image/jpeg')]);
     expect(rotated.body.data).toMatchObject({ mime_type: 'image/jpeg', width: 200, height: 300 });

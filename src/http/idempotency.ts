@@ -9,6 +9,10 @@
  * - The claim is taken in preValidation (after authentication and body parsing), so outcomes of
  *   body validation are stored and replayed like any other 4xx.
  * - A replay sends the stored status, body and ETag with header `Idempotent-Replayed: true`.
+ * - Multipart bodies (uploads) are only known once the handler has read them: the hook leaves
+ *   the claim to the handler, which calls claimAfterBody with what identifies the upload (the
+ *   file's SHA-256, its name and the form fields), not the raw bytes, whose multipart boundary
+ *   changes on every retry.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
@@ -26,6 +30,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set while this request holds an idempotency key; its outcome is stored in onSend. */
     idempotencyClaim: IdempotencyClaim | null;
+    /** A multipart request's Idempotency-Key, claimed by its handler through claimAfterBody. */
+    idempotencyDeferredKey: string | null;
   }
 }
 
@@ -38,8 +44,39 @@ function headerValue(request: FastifyRequest): string | undefined {
   return Array.isArray(raw) ? raw[0] : raw;
 }
 
+/**
+ * Claims `key` for this request with `fingerprint`. Returns true when the stored response was
+ * replayed on `reply` (the caller must stop), false when the request should proceed (its outcome
+ * is stored in onSend). Throws 409 IDEMPOTENCY_KEY_IN_USE / 422 IDEMPOTENCY_KEY_REUSED.
+ */
+async function claim(ctx: Context, request: FastifyRequest, reply: FastifyReply, key: string, fingerprint: string): Promise<boolean> {
+  const result = await beginIdempotent(ctx, request.actor.keyId, key, fingerprint);
+  if (result.kind === 'proceed') {
+    request.idempotencyClaim = result.claim;
+    return false;
+  }
+  const { statusCode, body, headers } = result.response;
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  reply.header('Idempotent-Replayed', 'true');
+  reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+  return true;
+}
+
+/**
+ * For handlers of multipart writes: takes the deferred Idempotency-Key claim once the body is
+ * read, with `identity` standing for the body (see the module docstring). Returns true when the
+ * first response was replayed and the handler must return `reply` without doing the work.
+ */
+export async function claimAfterBody(ctx: Context, request: FastifyRequest, reply: FastifyReply, identity: unknown): Promise<boolean> {
+  const key = request.idempotencyDeferredKey;
+  if (!key) return false;
+  request.idempotencyDeferredKey = null;
+  return claim(ctx, request, reply, key, requestFingerprint(request.method, request.url, { multipart: identity }));
+}
+
 export function registerIdempotency(app: FastifyInstance, ctx: Context): void {
   app.decorateRequest('idempotencyClaim', null);
+  app.decorateRequest('idempotencyDeferredKey', null);
 
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!WRITE_METHODS.has(request.method) || !request.actor) return;
@@ -48,15 +85,11 @@ export function registerIdempotency(app: FastifyInstance, ctx: Context): void {
     if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
       throw invalid('headers.idempotency-key', 'must be 1 to 255 printable characters without spaces (a uuid is recommended)');
     }
-    const result = await beginIdempotent(ctx, request.actor.keyId, key, requestFingerprint(request.method, request.url, request.body));
-    if (result.kind === 'proceed') {
-      request.idempotencyClaim = result.claim;
+    if (request.isMultipart?.()) {
+      request.idempotencyDeferredKey = key;
       return;
     }
-    const { statusCode, body, headers } = result.response;
-    for (const [k, v] of Object.entries(headers)) reply.header(k, v);
-    reply.header('Idempotent-Replayed', 'true');
-    return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+    if (await claim(ctx, request, reply, key, requestFingerprint(request.method, request.url, request.body))) return reply;
   });
 
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {

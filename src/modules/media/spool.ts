@@ -4,11 +4,11 @@
  * off with 413 PAYLOAD_TOO_LARGE as soon as it passes the limit, and the temporary file is
  * removed on every failure. The upload operation then sniffs, measures and stores that file.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
@@ -19,6 +19,8 @@ import { byteLimit } from '../../storage/keys.js';
 export interface SpooledFile {
   readonly path: string;
   size: number;
+  /** SHA-256 of the bytes, hex (an upload's identity for Idempotency-Key). */
+  readonly sha256: string;
   dispose(): Promise<void>;
 }
 
@@ -35,12 +37,19 @@ export async function spoolStream(config: Pick<Config, 'dataDir'>, stream: Reada
   await fsp.mkdir(dir, { recursive: true });
   const file = path.join(dir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
   const limit = byteLimit(maxBytes);
+  const hash = createHash('sha256');
+  const hashing = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
   try {
-    await pipeline(stream, limit, fs.createWriteStream(file, { flags: 'wx' }));
+    await pipeline(stream, limit, hashing, fs.createWriteStream(file, { flags: 'wx' }));
   } catch (err) {
     await fsp.rm(file, { force: true });
     if (err instanceof ObjectTooLargeError) throw tooLarge(maxBytes);
     throw err;
   }
-  return { path: file, size: limit.bytes, dispose: () => fsp.rm(file, { force: true }) };
+  return { path: file, size: limit.bytes, sha256: hash.digest('hex'), dispose: () => fsp.rm(file, { force: true }) };
 }

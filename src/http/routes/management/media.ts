@@ -17,6 +17,7 @@ import { multipartLimits, readUploadForm, type FormPart } from '../../../modules
 import { EmptyEnvelope, EnvelopeOf, ok, PageMeta } from '../../envelope.js';
 import { validatorCompiler } from '../../validator.js';
 import { MediaAssetSchema, MediaIdParams, MediaListQuery, UpdateMediaBody, UploadFormDoc, WorkspaceHeaders } from '../../schemas/media.js';
+import { claimAfterBody } from '../../idempotency.js';
 
 const tags = ['Management: media'];
 /** Room for the multipart framing and the text parts around the file. */
@@ -49,6 +50,17 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
       // Before reading a byte of the body: a wrong workspace never gets its file spooled.
       checkWorkspaceHeader(req.actor, header, true);
       const form = await readUploadForm(ctx.config, req.parts() as AsyncIterable<FormPart>, maxBytes);
+      let replayed: boolean;
+      try {
+        replayed = await claimAfterBody(ctx, req, reply, { workspace: header ?? null, sha256: form.file.sha256, name: form.originalName, fields: form.fields });
+      } catch (err) {
+        await form.file.dispose();
+        throw err;
+      }
+      if (replayed) {
+        await form.file.dispose();
+        return reply;
+      }
       const asset = await uploadMedia(ctx, req.actor, header, { file: form.file, originalName: form.originalName, ...form.fields });
       reply.code(201);
       return ok(asset);
