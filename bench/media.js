@@ -145,7 +145,7 @@ async function main() {
   const port = 30000 + Math.floor(Math.random() * 20000);
   let s3 = null;
   if (process.env.BENCH_STORAGE === 's3') s3 = await startS3(path.join(dataDir, 's3'));
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUIRE_DEMO: '0', ...(s3?.env ?? {}) };
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUIRE_DEMO: '0', RATE_LIMIT_MANAGEMENT: '0', ...(s3?.env ?? {}) };
   delete env.DATABASE_URL;
   if (process.env.BENCH_DATABASE_URL) env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
 

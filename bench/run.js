@@ -227,7 +227,7 @@ async function main() {
   if (!fs.existsSync(path.join(root, 'dist/src/server.js'))) throw new Error('run `npm run build` first (npm run bench does)');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUIRE_DEMO: '0' };
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUIRE_DEMO: '0', RATE_LIMIT_MANAGEMENT: '0' };
   delete env.DATABASE_URL;
   if (process.env.BENCH_DATABASE_URL) env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
 

@@ -10,6 +10,8 @@
  * Media (DECISIONS.md D50-D52): STORAGE_DRIVER (`local`, default: files under DATA_DIR/media;
  * `s3`: any S3-compatible object store), S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID,
  * S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE, MEDIA_MAX_BYTES (upload limit, default 10 MB).
+ * Rate limits (DECISIONS.md 429 RATE_LIMITED): RATE_LIMIT_MANAGEMENT and RATE_LIMIT_DELIVERY,
+ * requests per minute per API key (defaults 1200 and 0; 0 turns the limit off).
  */
 import path from 'node:path';
 
@@ -36,6 +38,10 @@ export interface Config {
   readonly s3ForcePathStyle: boolean;
   /** Largest accepted upload in bytes (api.md Limits: 10 MB). */
   readonly mediaMaxBytes: number;
+  /** Requests per minute per management key; 0 means no limit. */
+  readonly rateLimitManagement: number;
+  /** Requests per minute per delivery key; 0 (default) means no limit. */
+  readonly rateLimitDelivery: number;
 }
 
 export type StorageDriver = 'local' | 's3';
@@ -117,6 +123,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demo: env.QUIRE_DEMO !== '0',
     ...storageFrom(env),
     mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', DEFAULT_MEDIA_MAX_BYTES, 1024, 1024 * 1024 * 1024),
+    rateLimitManagement: intFrom(env, 'RATE_LIMIT_MANAGEMENT', 1200, 0, 10_000_000),
+    rateLimitDelivery: intFrom(env, 'RATE_LIMIT_DELIVERY', 0, 0, 10_000_000),
     ...overrides,
   };
   return Object.freeze(config);

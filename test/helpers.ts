@@ -41,7 +41,8 @@ export async function createTestEnv(dialect: Dialect, options: TestEnvOptions = 
   const dataDir = path.join(os.tmpdir(), `quire-test-${process.pid}-${randomBytes(4).toString('hex')}`);
   const config = loadConfig(
     { DATA_DIR: dataDir, DATABASE_URL: dialect === 'postgres' ? process.env.DATABASE_URL : undefined, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', PUBLIC_URL: 'http://quire.test' },
-    { demo: false, ...options.config },
+    // Suites send thousands of writes a minute with one key; test/rate-limit.test.ts turns it on.
+    { demo: false, rateLimitManagement: 0, rateLimitDelivery: 0, ...options.config },
   );
   const schema = dialect === 'postgres' ? `t_${process.pid}_${randomBytes(5).toString('hex')}` : undefined;
   const db = await createDb(config, dialect === 'postgres' ? { pgSchema: schema, poolSize: 4 } : { sqliteFile: ':memory:' });

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from '../../../context.js';
 import { registerAuth } from '../../auth-hooks.js';
+import { registerRateLimit } from '../../rate-limit.js';
 import { registerDeliveryCache } from '../../delivery-cache.js';
 import { deliveryEntryRoutes } from './entries.js';
 import { deliveryMediaRoutes } from './media.js';
@@ -15,6 +16,7 @@ import { deliverySchemaRoutes } from './schema.js';
 export function deliveryRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
     registerAuth(app, ctx, 'delivery');
+    await registerRateLimit(app, ctx.config.rateLimitDelivery);
     registerDeliveryCache(app, ctx);
     await deliveryEntryRoutes(app, ctx);
     await deliverySchemaRoutes(app, ctx);

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from '../../../context.js';
 import { registerAuth } from '../../auth-hooks.js';
+import { registerRateLimit } from '../../rate-limit.js';
 import { registerIdempotency } from '../../idempotency.js';
 import { contentTypeRoutes } from './content-types.js';
 import { fieldRoutes } from './fields.js';
@@ -16,6 +17,7 @@ import { pageRoutes } from './pages.js';
 export function managementRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
     registerAuth(app, ctx, 'management');
+    await registerRateLimit(app, ctx.config.rateLimitManagement);
     registerIdempotency(app, ctx);
     await contentTypeRoutes(app, ctx);
     await fieldRoutes(app, ctx);

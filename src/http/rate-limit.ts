@@ -1,0 +1,35 @@
+/**
+ * Per-key rate limits (DECISIONS.md: 429 RATE_LIMITED with `Retry-After`), through
+ * @fastify/rate-limit. Counted per API key over a one-minute window, right after authentication (an
+ * unauthenticated flood is answered 401 and counts against nothing), cache hits included. Limits come from the config:
+ * RATE_LIMIT_MANAGEMENT (default 1200 a minute per management key) and RATE_LIMIT_DELIVERY
+ * (default off: delivery answers from its cache and usually sits behind a CDN). Counters live in
+ * each instance's memory, so N instances allow N times the limit; responses carry the standard
+ * `x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` headers.
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+
+/** Registers the limit on this (encapsulated) API plugin; `perMinute` 0 registers nothing. */
+export async function registerRateLimit(app: FastifyInstance, perMinute: number): Promise<void> {
+  if (perMinute <= 0) return;
+  await app.register(rateLimit, { global: false });
+  // An instance-level hook runs in registration order: after the auth hook (the key is known)
+  // and before the delivery cache hook, so cached answers count too. (The plugin's global mode
+  // would add route-level hooks, which run after every instance-level one.)
+  app.addHook(
+    'onRequest',
+    app.rateLimit({
+      max: perMinute,
+      timeWindow: 60_000,
+      keyGenerator: (request: FastifyRequest) => request.actor?.keyId ?? request.ip,
+      errorResponseBuilder: (_request, context) => {
+        const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+        return new AppError('RATE_LIMITED', `Rate limit of ${context.max} requests per minute for this API key reached; retry in ${seconds} s`, null, {
+          'Retry-After': String(seconds),
+        });
+      },
+    }),
+  );
+}
