@@ -5,8 +5,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
 import type { Context } from './context.js';
+import { pingDb } from './db/ping.js';
 import { AppError } from './errors.js';
 import { clientErrorHandler, newRequestId } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.js';
@@ -83,11 +83,7 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async () => {
-    try {
-      await sql`select 1`.execute(ctx.db.kysely);
-    } catch {
-      throw new AppError('SERVICE_UNAVAILABLE', 'Database is not reachable');
-    }
+    if (!(await pingDb(ctx.db))) throw new AppError('SERVICE_UNAVAILABLE', 'Database is not reachable');
     return { status: 'ready', database: ctx.db.dialect };
   });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
