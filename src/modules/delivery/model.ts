@@ -71,18 +71,6 @@ export interface RelatedRow {
   tr_data: unknown;
 }
 
-/** The delivery media object (api.md "Media asset", D41). */
-export interface DeliveryMedia {
-  id: string;
-  url: string;
-  mime_type: string;
-  width: number | null;
-  height: number | null;
-  alt_text: string | null;
-  focal_x: number | null;
-  focal_y: number | null;
-}
-
 /**
  * An entry on the delivery wire: `data` is the JSON-encoded, locale-resolved data (D1, D6: no
  * `translations`); `is_fallback` is present when a locale was requested.

@@ -19,8 +19,10 @@ import type { Actor } from '../auth/permissions.js';
 import { richTextToHtml, richTextToText } from '../richtext/render.js';
 import { subKeyFor, type Projection, type SubKey } from './fields-selection.js';
 import { localizedValue, type RequestedLocale } from './localization.js';
-import type { DeliveryMedia, DeliverySchema, DeliveryType, Visibility } from './model.js';
-import { findMediaRows, findRelatedRows } from './query/repository.js';
+import type { DeliverySchema, DeliveryType, Visibility } from './model.js';
+import { findMediaByIds } from '../media/repository.js';
+import { toDeliveryMedia, type DeliveryMedia } from '../media/model.js';
+import { findRelatedRows } from './query/repository.js';
 import { canReadEntriesOf } from './visibility.js';
 
 /** Parsed data of an entry: default-locale values and the requested locale's translation. */
@@ -103,7 +105,7 @@ export async function resolveReferenceGroups(
   }
   const [related, media] = await Promise.all([
     findRelatedRows(ctx.db, { workspaceId: schema.workspace.id, ids: [...entryIds], visibility, now, locale: locale.isDefault ? null : locale.locale }),
-    findMediaRows(ctx.db, schema.workspace.id, [...mediaIds]),
+    findMediaByIds(ctx.db, schema.workspace.id, [...mediaIds]),
   ]);
   const entries = new Map<string, RelatedEntry>();
   for (const row of related) {
@@ -114,7 +116,10 @@ export async function resolveReferenceGroups(
   }
   const base = ctx.config.publicUrl;
   const mediaById = new Map<string, DeliveryMedia>();
-  for (const m of media) mediaById.set(m.id, { ...m, url: m.url.startsWith('/') ? base + m.url : m.url });
+  for (const record of media.values()) {
+    const m = toDeliveryMedia(record);
+    mediaById.set(m.id, { ...m, url: m.url.startsWith('/') ? base + m.url : m.url });
+  }
   return { entries, media: mediaById };
 }
 

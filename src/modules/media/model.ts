@@ -6,25 +6,8 @@
  */
 import type { MediaRecord } from './repository.js';
 
-/** A media record as the management API returns it. */
-export interface MediaAsset {
-  id: string;
-  workspace_id: string;
-  url: string;
-  mime_type: string;
-  width: number | null;
-  height: number | null;
-  alt_text: string | null;
-  focal_x: number | null;
-  focal_y: number | null;
-  filename: string;
-  original_name: string;
-  folder: string | null;
-  size: number;
-  uploaded_by: number | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A media record as the management API returns it: every column but the storage key and deletion time. */
+export type MediaAsset = Omit<MediaRecord, 'storage_key' | 'deleted_at'>;
 
 /** The delivery media object (api.md GET /media/{id}; D41). */
 export interface DeliveryMedia {
@@ -40,24 +23,8 @@ export interface DeliveryMedia {
 
 /** The management API shape of a record (storage key and deletion time left out). */
 export function toManagementMedia(m: MediaRecord): MediaAsset {
-  return {
-    id: m.id,
-    workspace_id: m.workspace_id,
-    url: m.url,
-    mime_type: m.mime_type,
-    width: m.width,
-    height: m.height,
-    alt_text: m.alt_text,
-    focal_x: m.focal_x,
-    focal_y: m.focal_y,
-    filename: m.filename,
-    original_name: m.original_name,
-    folder: m.folder,
-    size: m.size,
-    uploaded_by: m.uploaded_by,
-    created_at: m.created_at,
-    updated_at: m.updated_at,
-  };
+  const { storage_key: _storageKey, deleted_at: _deletedAt, ...asset } = m;
+  return asset;
 }
 
 /** The delivery media object of a record (D41). */

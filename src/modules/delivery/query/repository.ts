@@ -7,7 +7,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../../db/types.js';
 import type { CursorPosition } from '../cursor.js';
 import type { FilterCondition } from '../filters.js';
-import type { DeliveryMedia, EntryRow, RelatedRow, Visibility } from '../model.js';
+import type { EntryRow, RelatedRow, Visibility } from '../model.js';
 import type { SortSpec } from '../sort.js';
 import { filterCondition, keysetCondition, sortExpression, visibleCondition, visibleStatusTerms } from './conditions.js';
 
@@ -147,23 +147,4 @@ export async function findRelatedRows(db: Db, q: { workspaceId: string; ids: str
     .where(visibleCondition(q.visibility, q.now))
     .execute();
   return rows.filter((r) => r.workspace_id === q.workspaceId) as RelatedRow[];
-}
-
-/** The non-deleted media of the workspace with these ids, as delivery media objects (one query). */
-export async function findMediaRows(db: Db, workspaceId: string, ids: string[]): Promise<DeliveryMedia[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.kysely
-    .selectFrom('media')
-    .select(['id', 'url', 'mime_type', 'width', 'height', 'alt_text', 'focal_x', 'focal_y'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', 'in', ids)
-    .where('deleted_at', 'is', null)
-    .execute();
-  return rows.map((r) => ({
-    ...r,
-    width: r.width === null ? null : Number(r.width),
-    height: r.height === null ? null : Number(r.height),
-    focal_x: r.focal_x === null ? null : Number(r.focal_x),
-    focal_y: r.focal_y === null ? null : Number(r.focal_y),
-  }));
 }
