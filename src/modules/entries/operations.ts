@@ -20,7 +20,7 @@ import type { ContentType } from '../content-types/model.js';
 import { assertCompleteOrder } from '../content-types/fields.js';
 import { requireContentType } from '../content-types/operations.js';
 import { checkIfMatch } from '../publishing/preconditions.js';
-import { effectiveStatus, writeGoesLive, type Status } from '../publishing/states.js';
+import { effectiveStatus, newDraftColumns, writeGoesLive, type Status } from '../publishing/states.js';
 import { findWorkspaceById, type Workspace } from '../workspaces/repository.js';
 import { assertSlugFree, assertUniqueValues, deriveSlug, nextFreeSlug, prepareContent, slugProblem } from './content.js';
 import type { Entry } from './model.js';
@@ -168,16 +168,9 @@ export async function createEntry(ctx: Context, actor: Actor, typeSlug: string, 
       workspace_id: ws.id,
       content_type_id: ct.id,
       slug,
-      status: 'draft',
       data: content.data,
       position: (await maxPosition(db, ct.id)) + 1,
-      publish_at: null,
-      published_at: null,
-      version: 1,
-      created_at: now,
-      updated_at: now,
-      created_by: actor.userId,
-      updated_by: actor.userId,
+      ...newDraftColumns(now, actor.userId),
     });
     if (content.translations?.length) await replaceTranslations(db, id, content.translations, now);
     const created = await findEntry(db, ct.id, { id });
@@ -264,16 +257,9 @@ export async function duplicateEntry(ctx: Context, actor: Actor, typeSlug: strin
       workspace_id: source.workspace_id,
       content_type_id: ct.id,
       slug: await nextFreeSlug(db, ct.id, `${source.slug}-copy`),
-      status: 'draft',
       data,
       position: (await maxPosition(db, ct.id)) + 1,
-      publish_at: null,
-      published_at: null,
-      version: 1,
-      created_at: now,
-      updated_at: now,
-      created_by: actor.userId,
-      updated_by: actor.userId,
+      ...newDraftColumns(now, actor.userId),
     });
     if (source.translations.length) await replaceTranslations(db, id, source.translations.map((t) => ({ locale: t.locale, data: t.data })), now);
     const copy = await findEntry(db, ct.id, { id });

@@ -33,7 +33,7 @@ import { listAllContentTypes } from '../content-types/repository.js';
 import { MAX_SLUG_LENGTH } from '../entries/content.js';
 import { requireWorkspaceOf } from '../entries/operations.js';
 import { checkIfMatch } from '../publishing/preconditions.js';
-import { effectiveStatus, writeGoesLive, type Status } from '../publishing/states.js';
+import { effectiveStatus, newDraftColumns, writeGoesLive, type Status } from '../publishing/states.js';
 import { SLUG_PATTERN } from '../workspaces/operations.js';
 import type { Workspace } from '../workspaces/repository.js';
 import { prepareBlocks } from './blocks.js';
@@ -208,16 +208,9 @@ export async function createPage(ctx: Context, actor: Actor, input: CreatePageIn
       id,
       workspace_id: ws.id,
       slug,
-      status: 'draft',
       position: (await maxPagePosition(db, ws.id)) + 1,
       seo: parsed.seo,
-      publish_at: null,
-      published_at: null,
-      version: 1,
-      created_at: now,
-      updated_at: now,
-      created_by: actor.userId,
-      updated_by: actor.userId,
+      ...newDraftColumns(now, actor.userId),
     };
     await insertPageRow(db, page);
     if (parsed.seoTranslations?.length) await replaceSeoTranslations(db, id, parsed.seoTranslations, now);
@@ -294,15 +287,8 @@ export async function duplicatePage(ctx: Context, actor: Actor, ref: PageRef): P
       ...source,
       id,
       slug: await nextFreePageSlug(db, actor.workspaceId, `${source.slug}-copy`),
-      status: 'draft',
       position: (await maxPagePosition(db, actor.workspaceId)) + 1,
-      publish_at: null,
-      published_at: null,
-      version: 1,
-      created_at: now,
-      updated_at: now,
-      created_by: actor.userId,
-      updated_by: actor.userId,
+      ...newDraftColumns(now, actor.userId),
     };
     await insertPageRow(db, page);
     if (content.seoTranslations.length) await replaceSeoTranslations(db, id, content.seoTranslations, now);

@@ -88,6 +88,23 @@ export function effectiveStatus<T extends Publication>(row: T, now: Date | strin
 }
 
 /**
+ * The publication, version and attribution columns of an item that has just been created or
+ * duplicated (api.md States: both start as `draft`; D26), written at `now` for user `userId`.
+ */
+export function newDraftColumns(now: string, userId: number) {
+  return {
+    status: 'draft' as const,
+    publish_at: null,
+    published_at: null,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    created_by: userId,
+    updated_by: userId,
+  };
+}
+
+/**
  * True when a write to an item in this (effective) status goes live without another request:
  * published content at once (D24), scheduled content at its time. Such writes must satisfy
  * `required` fields (D22); drafts and archived items may lack them.
