@@ -161,12 +161,30 @@ describe.each(dialects())('Idempotency-Key on %s', (dialect) => {
     expect(await env.ctx.db.kysely.selectFrom('idempotency_keys').select('idem_key').where('idem_key', '=', get).executeTakeFirst()).toBeUndefined();
   });
 
-  it('refuses malformed keys with 400 and does not record unauthenticated or forbidden requests', async () => {
-    const long = expectError(await post({ data: {} }, 'x'.repeat(256)), 400, 'VALIDATION_FAILED');
-    expect(long.errors[0].path).toBe('headers.idempotency-key');
-    expectError(await post({ data: {} }, 'has space'), 400, 'VALIDATION_FAILED');
-    expectError(await post({ data: {} }, ''), 400, 'VALIDATION_FAILED');
-    expect((await post({ slug: 'ok-key', data: {} }, 'x'.repeat(255))).status).toBe(201);
+  it('refuses a key that is not a uuid with 400 at headers.idempotency-key and writes nothing', async () => {
+    const countKeys = async () => Number((await env.ctx.db.kysely.selectFrom('idempotency_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const entries = await countEntries();
+    const keys = await countKeys();
+    const uuid = randomUUID();
+    const bad = ['not-a-uuid', 'x'.repeat(255), 'x'.repeat(256), 'has space', '', uuid.replace(/-/g, ''), `{${uuid}}`, `${uuid}0`];
+    for (const idem of bad) {
+      const res = expectError(await post({ slug: 'bad-key', data: { title: 'Bad' } }, idem), 400, 'VALIDATION_FAILED');
+      expect(res.errors).toEqual([{ path: 'headers.idempotency-key', message: 'must be a uuid' }]);
+      expect(res).toMatchObject({ success: false, data: null, meta: null, traceId: expect.stringMatching(/^req_/) });
+    }
+    expect(await countEntries()).toBe(entries);
+    expect(await countKeys()).toBe(keys);
+    // Other methods too: the DELETE does not run.
+    expect((await post({ slug: 'kept', data: { title: 'Kept' } })).status).toBe(201);
+    expectError(await call(env.app, 'DELETE', `${M}/content-types/post/entries/kept`, { key, headers: { 'idempotency-key': 'delete-kept' } }), 400, 'VALIDATION_FAILED');
+    expect((await call(env.app, 'GET', `${M}/content-types/post/entries/kept`, { key })).status).toBe(200);
+    expect(await countKeys()).toBe(keys);
+    // Any uuid version and either case is a key.
+    expect((await post({ slug: 'upper-key', data: {} }, randomUUID().toUpperCase())).status).toBe(201);
+    expect((await post({ slug: 'v7-key', data: {} }, '01890a5d-ac96-774b-bcce-b302099a8057')).status).toBe(201);
+  });
+
+  it('does not record unauthenticated or forbidden requests', async () => {
 
     const idem = randomUUID();
     expectError(await call(env.app, 'POST', `${M}/content-types/post/entries`, { body: { data: {} }, headers: { 'idempotency-key': idem } }), 401, 'UNAUTHORIZED');
@@ -177,15 +195,16 @@ describe.each(dialects())('Idempotency-Key on %s', (dialect) => {
 
   it('module rules: a 5xx outcome deletes the claim; a completed claim replays', async () => {
     const fp = requestFingerprint('POST', '/x', { a: 1 });
-    const begun = await beginIdempotent(env.ctx, keyId, 'module-key', fp);
+    const moduleKey = randomUUID();
+    const begun = await beginIdempotent(env.ctx, keyId, moduleKey, fp);
     expect(begun.kind).toBe('proceed');
     if (begun.kind !== 'proceed') return;
     await completeIdempotent(env.ctx, begun.claim, { statusCode: 503, body: '{}', headers: {} });
-    const again = await beginIdempotent(env.ctx, keyId, 'module-key', fp);
+    const again = await beginIdempotent(env.ctx, keyId, moduleKey, fp);
     expect(again.kind).toBe('proceed');
     if (again.kind !== 'proceed') return;
     await completeIdempotent(env.ctx, again.claim, { statusCode: 201, body: '{"ok":true}', headers: { etag: '"e"' } });
-    expect(await beginIdempotent(env.ctx, keyId, 'module-key', fp)).toEqual({ kind: 'replay', response: { statusCode: 201, body: '{"ok":true}', headers: { etag: '"e"' } } });
+    expect(await beginIdempotent(env.ctx, keyId, moduleKey, fp)).toEqual({ kind: 'replay', response: { statusCode: 201, body: '{"ok":true}', headers: { etag: '"e"' } } });
     expect(requestFingerprint('POST', '/x', { b: [1, { c: 2, d: 3 }], a: 1 })).toBe(requestFingerprint('post', '/x', { a: 1, b: [1, { d: 3, c: 2 }] }));
   });
 });

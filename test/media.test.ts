@@ -4,6 +4,7 @@
  * get, update (folder moves), delete and delivery metadata. Every suite runs on each dialect
  * with each storage backend (a local folder; a real S3-compatible server on 127.0.0.1).
  */
+import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -85,7 +86,7 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
   });
 
   it('honours Idempotency-Key on uploads: same file replays (new boundary), another file answers 422', async () => {
-    const idem = `up-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const idem = randomUUID();
     const image = await png(32, 32, '#aa0000');
     const before = await rowCount();
     const first = await send([file(image, 'a.png'), { name: 'alt_text', value: 'Red' }], { headers: { 'idempotency-key': idem } });
@@ -99,6 +100,8 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
     expectError(other, 422, 'IDEMPOTENCY_KEY_REUSED');
     const otherAlt = await send([file(image, 'a.png'), { name: 'alt_text', value: 'Green' }], { headers: { 'idempotency-key': idem } });
     expectError(otherAlt, 422, 'IDEMPOTENCY_KEY_REUSED');
+    const badKey = expectError(await send([file(image, 'b.png')], { headers: { 'idempotency-key': 'upload-1' } }), 400, 'VALIDATION_FAILED');
+    expect(badKey.errors[0].path).toBe('headers.idempotency-key');
     expect(await rowCount()).toBe(before + 1);
     expect(await spooled()).toEqual([]);
   });

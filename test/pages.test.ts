@@ -366,6 +366,66 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     expectError(await w.req('PATCH', '/pages/nowhere/blocks/reorder', { order: [] }), 404, 'NOT_FOUND');
   });
 
+  it('PATCH /pages/{slug}/blocks/reorder without parent_id infers the parent from the ids', async () => {
+    const item = (label: string) => ({ type: 'feature-item', data: { label } });
+    await w.req('POST', '/pages', {
+      slug: 'infer',
+      blocks: [
+        { type: 'hero', data: { headline: 'A' } },
+        { type: 'feature-grid', data: {}, children: [item('1'), item('2'), { type: 'feature-grid', data: {}, children: [item('x'), item('y')] }] },
+      ],
+    });
+    const d = await detail('infer');
+    const roots = d.blocks.map((b: any) => b.id);
+    const grid = d.blocks[1];
+    const kids = grid.children.map((b: any) => b.id);
+    const inner = grid.children[2].children.map((b: any) => b.id);
+    const reorder = (body: unknown) => w.req('PATCH', '/pages/infer/blocks/reorder', body);
+    const shape = async () => {
+      const t = await detail('infer');
+      return { version: (await w.req('GET', '/pages/infer')).headers.etag, tree: t.blocks.map((b: any) => [b.id, b.position, b.children.map((c: any) => [c.id, c.position, c.children.map((g: any) => [g.id, g.position])])]) };
+    };
+
+    // One block's children, then a grandchild level, then the roots: no parent_id needed.
+    const r1 = await reorder({ order: [kids[2], kids[0], kids[1]] });
+    expect(r1.status).toBe(200);
+    expect(r1.headers.etag).toBe(`"${d.page.id}-2"`);
+    expect((await detail('infer')).blocks[1].children.map((b: any) => [b.id, b.position])).toEqual([[kids[2], 0], [kids[0], 1], [kids[1], 2]]);
+    expect((await reorder({ order: [inner[1].toUpperCase(), inner[0]] })).status).toBe(200);
+    expect((await detail('infer')).blocks[1].children[0].children.map((b: any) => b.id)).toEqual([inner[1], inner[0]]);
+    expect((await reorder({ order: [roots[1], roots[0]] })).status).toBe(200);
+    const after = await detail('infer');
+    expect(after.blocks.map((b: any) => b.id)).toEqual([roots[1], roots[0]]);
+    expect(after.blocks[0].children.map((b: any) => b.id)).toEqual([kids[2], kids[0], kids[1]]);
+
+    const before = await shape();
+    // Blocks of different parents: refused, whichever parents they are.
+    for (const order of [[kids[0], inner[0]], [roots[0], kids[0]], [...kids, ...inner]]) {
+      const mixed = expectError(await reorder({ order }), 400, 'VALIDATION_FAILED');
+      expect(mixed.errors).toEqual([{ path: 'body.order', message: expect.stringContaining('different parents') }]);
+    }
+    // Ids that are not blocks of this page: another page's block, an unknown uuid, not a uuid.
+    const otherBlock = (await detail('order')).blocks[0].id;
+    const unknown = newId();
+    for (const id of [otherBlock, unknown, 'not-a-block']) {
+      const foreign = expectError(await reorder({ order: [kids[0], kids[1], kids[2], id] }), 400, 'VALIDATION_FAILED');
+      expect(foreign.errors).toEqual([{ path: 'body.order', message: `'${id}' is not a block of page 'infer'` }]);
+    }
+    expectError(await reorder({ order: [otherBlock] }), 400, 'VALIDATION_FAILED');
+    // One parent inferred, then the usual complete-list check of its children.
+    const partial = expectError(await reorder({ order: [kids[1], kids[0]] }), 400, 'VALIDATION_FAILED');
+    expect(partial.errors).toEqual([{ path: 'body.order', message: `the complete list is required; missing ${kids[2]}` }]);
+    expectError(await reorder({ order: [kids[0], kids[0], kids[1], kids[2]] }), 400, 'VALIDATION_FAILED');
+    // An explicit parent_id (null: the roots) is not inferred; an empty list without it means the roots.
+    expect(expectError(await reorder({ parent_id: null, order: kids }), 400, 'VALIDATION_FAILED').errors[0].path).toBe('body.order');
+    expectError(await reorder({ order: [] }), 400, 'VALIDATION_FAILED');
+    expect(await shape()).toEqual(before);
+    await w.req('POST', '/pages', { slug: 'infer-empty' });
+    expect((await w.req('PATCH', '/pages/infer-empty/blocks/reorder', { order: [] })).status).toBe(200);
+    // Later tests count the pages using each block type.
+    for (const slug of ['infer', 'infer-empty']) expect((await w.req('DELETE', `/pages/${slug}`)).status).toBe(200);
+  });
+
   it('lists pages of every status with offset meta, a status filter and sorting', async () => {
     const all = await w.req('GET', '/pages?limit=2');
     expect(all.status).toBe(200);

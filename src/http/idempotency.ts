@@ -4,8 +4,8 @@
  * it. The rules (fingerprint, 24 h retention, replay, 409 while in flight, 422 on reuse, 5xx
  * releases the key, 60 s abandonment) are in src/modules/idempotency/operations.ts.
  *
- * - The key: printable ASCII without spaces, 1 to 255 characters (a uuid is the usual choice);
- *   anything else answers 400 at `headers.idempotency-key`.
+ * - The key is a uuid (api.md: "`Idempotency-Key` (uuid string)"); anything else answers 400 at
+ *   `headers.idempotency-key` before the key is claimed or the handler runs, so nothing is written.
  * - The claim is taken in preValidation (after authentication and body parsing), so outcomes of
  *   body validation are stored and replayed like any other 4xx.
  * - A replay sends the stored status, body and ETag with header `Idempotent-Replayed: true`.
@@ -17,10 +17,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
+import { isUuid } from '../lib/ids.js';
 import {
   beginIdempotent,
   completeIdempotent,
-  IDEMPOTENCY_KEY_PATTERN,
   releaseIdempotent,
   requestFingerprint,
   type IdempotencyClaim,
@@ -82,9 +82,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: Context): void {
     if (!WRITE_METHODS.has(request.method) || !request.actor) return;
     const key = headerValue(request);
     if (key === undefined) return;
-    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-      throw invalid('headers.idempotency-key', 'must be 1 to 255 printable characters without spaces (a uuid is recommended)');
-    }
+    if (!isUuid(key)) throw invalid('headers.idempotency-key', 'must be a uuid');
     if (request.isMultipart?.()) {
       request.idempotencyDeferredKey = key;
       return;

@@ -132,7 +132,7 @@ export const PageReorderBody = Type.Object(
 export const BlockReorderBody = Type.Object(
   {
     order: Type.Array(Type.String({ maxLength: 64 }), { maxItems: MAX_BLOCKS, description: 'every child id of parent_id (or every root block id), in order' }),
-    parent_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { description: 'the parent block; absent or null for the root blocks' })),
+    parent_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { description: 'the parent block; null for the root blocks; absent: the one parent the listed blocks share (the roots when order is empty)' })),
   },
   { additionalProperties: false },
 );

@@ -26,8 +26,6 @@ import { completeRecord, deleteRecord, findRecord, insertRecordIfAbsent, purgeEx
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const PENDING_TIMEOUT_MS = 60_000;
-/** Printable ASCII without spaces, 1 to 255 characters (a uuid fits). */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** sha256 over method, URL and canonical body. */
 export function requestFingerprint(method: string, url: string, body: unknown): string {

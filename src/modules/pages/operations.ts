@@ -40,6 +40,7 @@ import { prepareBlocks } from './blocks.js';
 import type { Page, PageContent } from './model.js';
 import {
   blockOfPage,
+  blockParents,
   closePositionGap,
   deletePageRow,
   findPage,
@@ -334,14 +335,17 @@ export async function reorderPages(ctx: Context, actor: Actor, order: string[]):
 
 export interface BlockReorderInput {
   order: string[];
-  /** The parent whose children are reordered; absent or null: the root blocks. */
+  /** The parent whose children are reordered; null: the root blocks; absent: inferred from `order`. */
   parent_id?: string | null;
 }
 
 /**
  * PATCH /pages/{slug}/blocks/reorder (D34): `order` is the complete list of the children of
- * `parent_id` (or of the root blocks); their positions become 0, 1, 2 …. 400 when `parent_id` is
- * not a block of the page or the list is not exactly that set. Returns the page (new ETag).
+ * `parent_id` (or of the root blocks); their positions become 0, 1, 2 …. Without `parent_id` the
+ * scope is the one parent the listed blocks share, so a client can reorder nested children from
+ * the ids alone; an empty list then means the roots. 400 when `parent_id` is not a block of the
+ * page, when a listed id is not, when the listed blocks have different parents, or when the list
+ * is not exactly that set. Returns the page (new ETag).
  */
 export async function reorderBlocks(ctx: Context, actor: Actor, ref: PageRef, input: BlockReorderInput, opts: PageWriteOptions = {}): Promise<Page> {
   requireScope(actor, 'content:write');
@@ -349,12 +353,23 @@ export async function reorderBlocks(ctx: Context, actor: Actor, ref: PageRef, in
     const stored = await findPageForUpdate(db, actor.workspaceId, ref);
     if (!stored) throw pageNotFound(ref);
     checkIfMatch(opts.ifMatch, stored);
-    const parentId = input.parent_id === undefined || input.parent_id === null ? null : input.parent_id.toLowerCase();
-    if (parentId !== null && (!isUuid(parentId) || !(await blockOfPage(db, stored.id, parentId)))) {
+    const order = input.order.map((id) => id.toLowerCase());
+    let parentId = input.parent_id === undefined || input.parent_id === null ? null : input.parent_id.toLowerCase();
+    if (input.parent_id === undefined && order.length > 0) {
+      const parents = await blockParents(db, stored.id, order);
+      const foreign = [...new Set(order.filter((id) => !parents.has(id)))];
+      if (foreign.length) {
+        throw invalid('body.order', `${foreign.map((id) => `'${id}'`).join(', ')} ${foreign.length === 1 ? 'is not a block' : 'are not blocks'} of page '${stored.slug}'`);
+      }
+      const scopes = new Set(parents.values());
+      if (scopes.size > 1) {
+        throw invalid('body.order', 'the listed blocks have different parents; list the children of one block (or the root blocks), or send parent_id');
+      }
+      parentId = [...scopes][0];
+    } else if (parentId !== null && (!isUuid(parentId) || !(await blockOfPage(db, stored.id, parentId)))) {
       throw invalid('body.parent_id', `'${input.parent_id}' is not a block of page '${stored.slug}'`);
     }
     const siblings = await siblingBlocks(db, stored.id, parentId);
-    const order = input.order.map((id) => id.toLowerCase());
     assertCompleteOrder(order, siblings.map((b) => b.id), 'body.order');
     const now = ctx.clock();
     const at = iso(now);

@@ -354,6 +354,16 @@ export async function setBlockPosition(db: Db, id: string, position: number, now
   await db.kysely.updateTable('blocks').set({ position, updated_at: now }).where('id', '=', id).execute();
 }
 
+/**
+ * Parent ids (null: a root) of those of `ids` that are blocks of the page; ids of other pages or
+ * of nothing are absent. Lets a block reorder without `parent_id` infer its scope.
+ */
+export async function blockParents(db: Db, pageId: string, ids: string[]): Promise<Map<string, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.kysely.selectFrom('blocks').select(['id', 'parent_id']).where('page_id', '=', pageId).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.parent_id]));
+}
+
 /** Whether `blockId` is a block of the page. */
 export async function blockOfPage(db: Db, pageId: string, blockId: string): Promise<boolean> {
   return Boolean(await db.kysely.selectFrom('blocks').select('id').where('page_id', '=', pageId).where('id', '=', blockId).executeTakeFirst());
