@@ -15,7 +15,10 @@
  *     action), de translations, relations to posts and authors in some blocks;
  *  4. starts a bare Fastify server returning the same bytes and measures it the same way;
  *  5. prints req/s, p50, p99, the ratio to bare Fastify and the server's peak RSS (VmHWM).
- * Scenarios can be chosen with BENCH_ONLY=list,slug,page.
+ * `list-put` repeats the list request while a separate loop sends one management PUT per second on
+ * the first entry of that list (a new `views` value each time), and reports the PUTs' status codes
+ * and the delivery cache hit rate (the `X-Cache: HIT`/`MISS` response header, counted on every run).
+ * Scenarios can be chosen with BENCH_ONLY=list,list-put,slug,page.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -124,21 +127,24 @@ async function seed(base, keys) {
   }
   const slugs = [];
   const postIds = [];
+  const postData = [];
   for (let i = 0; i < 1000; i++) {
+    const data = {
+      title: `Post number ${i}`, summary: `Summary of post ${i}`, body: text(i, 'English'), views: (i * 7919) % 10000,
+      rating: (i % 50) / 10, featured: i % 7 === 0, published_on: '2026-01-15', category: ['news', 'guides', 'releases'][i % 3],
+      website: `https://example.com/posts/${i}`, author: authors[i % authors.length].id,
+    };
     const r = await api(base, keys.management, 'POST', `${M}/content-types/post/entries`, {
-      data: {
-        title: `Post number ${i}`, summary: `Summary of post ${i}`, body: text(i, 'English'), views: (i * 7919) % 10000,
-        rating: (i % 50) / 10, featured: i % 7 === 0, published_on: '2026-01-15', category: ['news', 'guides', 'releases'][i % 3],
-        website: `https://example.com/posts/${i}`, author: authors[i % authors.length].id,
-      },
+      data,
       translations: { de: { data: { title: `Beitrag Nummer ${i}`, summary: `Zusammenfassung ${i}`, body: text(i, 'Deutscher') } } },
     });
     slugs.push(r.data.slug);
     postIds.push(r.data.id);
+    postData.push(data);
     await api(base, keys.management, 'PATCH', `${M}/content-types/post/entries/${r.data.slug}/publish`);
   }
   await seedPage(base, keys, postIds.slice(0, 40), authors.map((a) => a.id));
-  return slugs;
+  return { slugs, postData };
 }
 
 /**
@@ -190,10 +196,58 @@ async function seedPage(base, keys, posts, authors) {
   await api(base, keys.management, 'PATCH', `${M}/pages/bench-home/publish`);
 }
 
-function cannon(url, headers) {
+/** Counts responses by their `X-Cache` header (HIT, MISS, or none) into `cache`, when given. */
+function cannon(url, headers, cache) {
+  const setupClient = cache
+    ? (client) =>
+        client.on('headers', ({ headers: raw }) => {
+          let value = 'none';
+          for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === 'x-cache') value = raw[i + 1];
+          cache[value] = (cache[value] ?? 0) + 1;
+        })
+    : undefined;
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, headers, pipelining: 1 }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ url, connections, duration, headers, pipelining: 1, setupClient }, (err, result) => (err ? reject(err) : resolve(result)));
   });
+}
+
+/**
+ * The `list-put` scenario's writer: one management PUT per second on `slug` (at most `duration`,
+ * until `stop()`), a new `views` value each time (translations absent, so kept). `stop()` resolves
+ * to the count of each status code.
+ */
+function putLoop(base, key, slug, data) {
+  const statuses = {};
+  let running = true;
+  let wake = () => {};
+  const done = (async () => {
+    const start = Date.now();
+    for (let n = 0; running && n < duration; n++) {
+      let status;
+      try {
+        const res = await fetch(`${base}/api/v1/manage/content-types/post/entries/${slug}`, {
+          method: 'PUT',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ data: { ...data, views: 100_000 + n } }),
+        });
+        await res.arrayBuffer();
+        status = res.status;
+      } catch {
+        status = 'error';
+      }
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      const wait = start + (n + 1) * 1000 - Date.now();
+      if (running && wait > 0) await new Promise((r) => setTimeout((wake = r), wait));
+    }
+    return statuses;
+  })();
+  return {
+    stop: () => {
+      running = false;
+      wake();
+      return done;
+    },
+  };
 }
 
 function summarize(result) {
@@ -246,11 +300,12 @@ async function main() {
   try {
     await waitReady(base);
     const t0 = Date.now();
-    const slugs = await seed(base, keys);
+    const { slugs, postData } = await seed(base, keys);
     console.log(`seeded 50 authors + 1,000 posts + a 50-block page in ${((Date.now() - t0) / 1000).toFixed(1)} s (${config.databaseUrl ? 'postgres' : 'sqlite'})`);
 
     const scenarios = [
       { name: 'list', url: '/api/v1/public/entries?type=post&limit=10&locale=de' },
+      { name: 'list-put', url: '/api/v1/public/entries?type=post&limit=10&locale=de', puts: true },
       { name: 'slug', url: `/api/v1/public/entries/${slugs[500]}?type=post&locale=de` },
       { name: 'page', url: '/api/v1/public/pages/bench-home?locale=de' },
     ].filter((s) => !only || only.has(s.name));
@@ -258,12 +313,27 @@ async function main() {
     const seedingPeak = peakRssMiB(server.pid);
     const servingOnly = resetPeakRss(server.pid);
     const rows = [];
+    const cacheCounts = {};
     for (const s of scenarios) {
       const sample = await fetch(base + s.url, { headers: { 'x-api-key': keys.delivery } });
       const bytes = Buffer.from(await sample.arrayBuffer());
       if (!sample.ok) throw new Error(`${s.url} → ${sample.status} ${bytes}`);
       await cannon(base + s.url, { 'x-api-key': keys.delivery }); // warm-up run, discarded
-      const quire = summarize(await cannon(base + s.url, { 'x-api-key': keys.delivery }));
+      const cache = {};
+      let writer = null;
+      if (s.puts) {
+        const slug = JSON.parse(bytes).data[0].slug;
+        writer = putLoop(base, keys.management, slug, postData[slugs.indexOf(slug)]);
+      }
+      let quire;
+      let puts;
+      try {
+        quire = summarize(await cannon(base + s.url, { 'x-api-key': keys.delivery }, cache));
+      } finally {
+        puts = writer && (await writer.stop());
+      }
+      const counted = Object.values(cache).reduce((a, b) => a + b, 0);
+      cacheCounts[s.name] = cache;
       const bare = await startBare(bytes);
       let baseline;
       try {
@@ -271,14 +341,19 @@ async function main() {
       } finally {
         bare.child.kill();
       }
-      rows.push({ scenario: s.name, bytes: bytes.length, ...quire, bare_rps: baseline.rps, ratio: +(quire.rps / baseline.rps).toFixed(3) });
+      rows.push({
+        scenario: s.name, bytes: bytes.length, ...quire, bare_rps: baseline.rps, ratio: +(quire.rps / baseline.rps).toFixed(3),
+        hit_rate: counted ? +((cache.HIT ?? 0) / counted).toFixed(4) : null,
+        ...(puts ? { puts: Object.values(puts).reduce((a, b) => a + b, 0), put_statuses: JSON.stringify(puts) } : {}),
+      });
     }
     const rss = peakRssMiB(server.pid);
     const mib = (v) => (v === null ? 'n/a' : `${v.toFixed(1)} MiB`);
     console.log(`\nQuire delivery benchmark: ${connections} connections, ${duration} s per run, ${os.cpus().length} cores, node ${process.version}`);
     console.table(rows);
     console.log(`Quire server peak RSS: ${mib(rss)} ${servingOnly ? 'while serving the runs above' : 'over its whole life'}; ${mib(seedingPeak)} up to the end of seeding`);
-    console.log(JSON.stringify({ results: rows, peak_rss_mib: rss, peak_rss_scope: servingOnly ? 'serving' : 'lifetime', seeding_peak_rss_mib: seedingPeak }));
+    console.log(`hit_rate: share of responses carrying X-Cache: HIT (delivery cache) during the measured run; list-put: one management PUT per second on the list's first entry meanwhile`);
+    console.log(JSON.stringify({ results: rows, cache: cacheCounts, peak_rss_mib: rss, peak_rss_scope: servingOnly ? 'serving' : 'lifetime', seeding_peak_rss_mib: seedingPeak }));
   } finally {
     server.kill('SIGTERM');
   }
