@@ -58,6 +58,8 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   app.addHook('preClose', async () => {
     closing = true;
   });
+  // The context's media storage (for S3, a connection pool) closes with the app.
+  app.addHook('onClose', async () => ctx.storage.close());
   // One hook for what every request needs first: its id header, shutdown, NUL-free URL.
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

@@ -12,6 +12,8 @@
  * S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE, MEDIA_MAX_BYTES (upload limit, default 10 MB).
  * Rate limits (DECISIONS.md 429 RATE_LIMITED): RATE_LIMIT_MANAGEMENT and RATE_LIMIT_DELIVERY,
  * requests per minute per API key (defaults 1200 and 0; 0 turns the limit off).
+ * History (DECISIONS.md D72): VERSION_COALESCE_SECONDS (default 300; 0 turns coalescing off):
+ * consecutive updates by one person within this time make one version.
  */
 import path from 'node:path';
 
@@ -24,6 +26,8 @@ export interface Config {
   readonly publicUrl: string;
   readonly logLevel: string;
   readonly schedulerIntervalMs: number;
+  /** D72: consecutive `update` writes by one actor within this many seconds share one version. */
+  readonly versionCoalesceSeconds: number;
   readonly demo: boolean;
   /** Where media files live: `local` (DATA_DIR/media) or `s3` (an S3-compatible bucket). */
   readonly storageDriver: StorageDriver;
@@ -120,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     logLevel,
     schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 2000, 100, 3_600_000),
+    versionCoalesceSeconds: intFrom(env, 'VERSION_COALESCE_SECONDS', 300, 0, 86_400),
     demo: env.QUIRE_DEMO !== '0',
     ...storageFrom(env),
     mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', DEFAULT_MEDIA_MAX_BYTES, 1024, 1024 * 1024 * 1024),

@@ -1,14 +1,18 @@
 /**
  * The dependencies every operation receives: configuration, database, clock, installation
- * secret and logger. Built once by buildApp (or the CLI) and passed explicitly; operations are
- * plain functions of (ctx, actor, input) so routes, the CLI, jobs and tests share them.
+ * secret, logger, media storage and in-memory caches. Built once by createContext for the server
+ * (then buildApp) or the CLI and passed explicitly; operations are plain functions of
+ * (ctx, actor, input) so routes, the CLI, jobs and tests share them. Everything stateful hangs
+ * off the context, not module globals, so it lives and dies with the app that owns it.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import pino from 'pino';
+import { createCaches, type ContextCaches } from './caches.js';
 import type { Config } from './config.js';
 import type { Db } from './db/types.js';
 import { systemClock, type Clock } from './lib/time.js';
+import { ContextStorage } from './storage/index.js';
 
 export interface Context {
   readonly config: Readonly<Config>;
@@ -17,6 +21,10 @@ export interface Context {
   /** Per-installation secret (32 bytes) signing preview tokens and cursors (D44, D46). */
   readonly secret: Uint8Array;
   readonly log: Logger;
+  /** Media storage, opened on first use; closed with the app (buildApp) or the CLI runtime. */
+  readonly storage: ContextStorage;
+  /** In-memory caches and bookkeeping of this context (src/caches.ts). */
+  readonly caches: ContextCaches;
 }
 
 /**
@@ -42,5 +50,7 @@ export async function createContext(config: Readonly<Config>, db: Db, options: {
     clock: options.clock ?? systemClock,
     secret: await loadInstallationSecret(db),
     log: options.log ?? pino({ level: config.logLevel }),
+    storage: new ContextStorage(config),
+    caches: createCaches(),
   };
 }

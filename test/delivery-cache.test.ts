@@ -104,7 +104,7 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     const blockId = newId();
     const ctId = world.types.post;
     const bystander = (await seedWorkspace(env.ctx)).workspace.id;
-    const bystanderBefore = await readWorkspaceRevision(env.ctx.db, bystander);
+    const bystanderBefore = await readWorkspaceRevision(env.ctx.db, bystander, env.ctx.caches.queries);
     const writes: Record<string, () => Promise<unknown>> = {
       entries: () => db.insertInto('entries').values({ id: entryId, workspace_id: ws, content_type_id: ctId, slug: `rev-${entryId.slice(-6)}`, status: 'draft', data: '{}', position: 0, version: 1, created_at: ts, updated_at: ts, created_by: null, updated_by: null, publish_at: null, published_at: null }).execute(),
       entry_translations: () => db.insertInto('entry_translations').values({ entry_id: entryId, locale: 'de', data: '{}', created_at: ts, updated_at: ts }).execute(),
@@ -120,21 +120,21 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     };
     expect(Object.keys(writes).sort()).toEqual([...REVISION_TABLES].sort());
     for (const [table, write] of Object.entries(writes)) {
-      const before = await readWorkspaceRevision(env.ctx.db, ws);
+      const before = await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries);
       await write();
-      const after = await readWorkspaceRevision(env.ctx.db, ws);
+      const after = await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries);
       expect({ table, bumped: (after ?? 0) > (before ?? 0) }).toEqual({ table, bumped: true });
     }
     // Deletes count too (cascades included).
-    const before = await readWorkspaceRevision(env.ctx.db, ws);
+    const before = await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries);
     await db.deleteFrom('pages').where('id', '=', pageId).execute();
-    expect((await readWorkspaceRevision(env.ctx.db, ws))! > before!).toBe(true);
+    expect((await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))! > before!).toBe(true);
     // Another workspace's revision is not touched, so its caches stay warm.
-    expect(await readWorkspaceRevision(env.ctx.db, bystander)).toBe(bystanderBefore);
+    expect(await readWorkspaceRevision(env.ctx.db, bystander, env.ctx.caches.queries)).toBe(bystanderBefore);
   });
   it('never reads a revision bumped by a transaction that has not committed', async () => {
     const ws = world.workspaceId;
-    const committed = await readWorkspaceRevision(env.ctx.db, ws);
+    const committed = await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries);
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let bumped = false;
@@ -146,13 +146,13 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     }).catch(() => 'rolled back');
     while (!bumped) await new Promise((r) => setTimeout(r, 5));
     // Read while the transaction is open: it must not see the uncommitted bump.
-    const during = readWorkspaceRevision(env.ctx.db, ws);
+    const during = readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries);
     const early = await Promise.race([during, new Promise((r) => setTimeout(() => r('waiting'), 50))]);
     expect(early === 'waiting' || early === committed).toBe(true);
     release();
     expect(await tx).toBe('rolled back');
     expect(await during).toBe(committed);
-    expect(await readWorkspaceRevision(env.ctx.db, ws)).toBe(committed);
+    expect(await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries)).toBe(committed);
   });
 });
 

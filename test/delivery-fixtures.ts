@@ -61,6 +61,10 @@ export async function createWorld(ctx: Context, app: FastifyInstance, contentTyp
     async insertEntry(seed) {
       const id = newId();
       const created = seed.created_at ?? stamp();
+      const status = seed.status ?? 'published';
+      // Rows written directly, as migration 005 leaves an existing item: a live entry's published
+      // copy is its content (production keys read it, D70).
+      const live = status === 'published' || status === 'scheduled';
       await ctx.db.kysely
         .insertInto('entries')
         .values({
@@ -68,8 +72,11 @@ export async function createWorld(ctx: Context, app: FastifyInstance, contentTyp
           workspace_id: workspaceId,
           content_type_id: types[seed.type],
           slug: seed.slug,
-          status: seed.status ?? 'published',
+          status,
           data: JSON.stringify(seed.data ?? {}),
+          published_data: live ? JSON.stringify(seed.data ?? {}) : null,
+          published_by: live ? s.user.id : null,
+          published_version: status === 'published' ? 1 : null,
           position: seed.position ?? 0,
           publish_at: seed.publish_at ?? null,
           published_at: seed.published_at !== undefined ? seed.published_at : (seed.status ?? 'published') === 'published' ? created : null,
@@ -81,8 +88,13 @@ export async function createWorld(ctx: Context, app: FastifyInstance, contentTyp
         })
         .execute();
       for (const [locale, data] of Object.entries(seed.translations ?? {})) {
-        await ctx.db.kysely.insertInto('entry_translations').values({ entry_id: id, locale, data: JSON.stringify(data), created_at: created, updated_at: created }).execute();
+        const t = await ctx.db.kysely.insertInto('entry_translations').values({ entry_id: id, locale, data: JSON.stringify(data), created_at: created, updated_at: created }).returning('id').executeTakeFirstOrThrow();
+        if (live) await ctx.db.kysely.insertInto('published_entry_translations').values({ entry_id: id, locale, id: Number(t.id), data: JSON.stringify(data) }).execute();
       }
+      await ctx.db.kysely
+        .insertInto('entry_versions')
+        .values({ entry_id: id, version: 1, action: live ? 'publish' : 'create', status, snapshot: JSON.stringify({ data: seed.data ?? {}, translations: [] }), created_at: created, created_by: s.user.id })
+        .execute();
       return id;
     },
     async insertMedia(fields = {}) {

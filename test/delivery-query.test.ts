@@ -1,5 +1,6 @@
 import { CompiledQuery, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCaches } from '../src/caches.js';
 import type { Db } from '../src/db/types.js';
 import { authenticate } from '../src/modules/auth/operations.js';
 import { getEntryBySlug, listEntries } from '../src/modules/delivery/operations.js';
@@ -247,13 +248,15 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
     it('resolves relations and media with a fixed number of queries, whatever the page size', async () => {
       const actor = await authenticate(env.ctx, w.keys.delivery, 'delivery');
       const log = new QueryLog();
-      const ctx = { ...env.ctx, db: { kysely: env.ctx.db.kysely.withPlugin(log), dialect: env.ctx.db.dialect, close: async () => {} } satisfies Db };
+      // Fresh caches: this context has not loaded the content model yet.
+      const db = { kysely: env.ctx.db.kysely.withPlugin(log), dialect: env.ctx.db.dialect, close: async () => {}, memo: env.ctx.db.memo } satisfies Db;
+      const ctx = { ...env.ctx, db, caches: createCaches() };
       const run = async <T>(fn: () => Promise<T>): Promise<{ result: T; queries: number }> => {
         log.queries = [];
         const result = await fn();
         return { result, queries: log.queries.length };
       };
-      // The first request of a handle loads the content model (two more queries); later ones only check its fingerprint.
+      // The first request of a context loads the content model (two more queries); later ones only check its fingerprint.
       const cold = await run(() => listEntries(ctx, actor, { type: 'post', locale: 'de', limit: 2 }));
       const one = await run(() => listEntries(ctx, actor, { type: 'post', locale: 'de', limit: 1 }));
       const five = await run(() => listEntries(ctx, actor, { type: 'post', locale: 'de', limit: 5 }));
@@ -285,7 +288,7 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
     it('filters and sorts on data fields through their expression index', async () => {
       const actor = await authenticate(env.ctx, w.keys.delivery, 'delivery');
       const log = new QueryLog();
-      const db: Db = { kysely: env.ctx.db.kysely.withPlugin(log), dialect: env.ctx.db.dialect, close: async () => {} };
+      const db: Db = { kysely: env.ctx.db.kysely.withPlugin(log), dialect: env.ctx.db.dialect, close: async () => {}, memo: env.ctx.db.memo };
       await listEntries({ ...env.ctx, db }, actor, { type: 'post', sort: 'views:desc', filters: { 'filter[views][eq]': '7' }, limit: 2 });
       const executor = env.ctx.db.kysely.getExecutor();
       const pageQuery = log.queries.flatMap((q) => (q ? [executor.compileQuery(q.node, q.queryId)] : [])).find((c) => /from "entries"/.test(c.sql) && /order by/.test(c.sql))!;

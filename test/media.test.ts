@@ -11,7 +11,6 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/modules/auth/operations.js';
-import { storageFor } from '../src/storage/index.js';
 import { call, createTestEnv, dialects, expectError, seedWorkspace, type TestEnv } from './helpers.js';
 import { filesUnder, jpeg, mp4, pdf, png, startS3, storedKeys, upload, webm, type Part, type S3Server } from './media-fixtures.js';
 
@@ -372,13 +371,13 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
       // To the root and back.
       const root = await call(env.app, 'PUT', `${M}/media/${ids[1]}`, { key, body: { folder: null } });
       expect(root.body.data.url).toBe(`http://quire.test/media/files/${wsId}/${before.filename}`);
-      expect(await storageFor(env.config).exists(`${wsId}/${before.filename}`)).toBe(true);
+      expect(await env.ctx.storage.backend().exists(`${wsId}/${before.filename}`)).toBe(true);
     });
 
     it('keeps row and file together when the file move fails', async () => {
       const m = (await call(env.app, 'GET', `${M}/media/${ids[3]}`, { key })).body.data;
       // The file vanishes behind Quire's back: the move fails, the row must not change.
-      await storageFor(env.config).delete(`${wsId}/${m.filename}`);
+      await env.ctx.storage.backend().delete(`${wsId}/${m.filename}`);
       const res = await call(env.app, 'PUT', `${M}/media/${ids[3]}`, { key, body: { folder: 'elsewhere' } });
       expect(res.status).toBe(500);
       const after = (await call(env.app, 'GET', `${M}/media/${ids[3]}`, { key })).body.data;

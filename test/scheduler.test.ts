@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pino from 'pino';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,8 @@ import { startServices } from '../src/services.js';
 import { call, createTestEnv, dialects, type TestEnv } from './helpers.js';
 import { createWorld, P, type DeliveryWorld } from './delivery-fixtures.js';
 
+const run = promisify(execFile);
+
 const TYPES = [{ name: 'Post', slug: 'post', fields: [{ name: 'title', field_type: 'text' }] }];
 
 /** A workspace, a content type, `n` due scheduled entries and `n` due scheduled pages, inserted directly. */
@@ -23,14 +27,18 @@ async function seedDue(db: Db, n: number, publishAt: string): Promise<{ workspac
   await db.kysely.insertInto('workspaces').values({ id: workspaceId, name: 'W', slug: `w-${workspaceId.slice(-8)}`, default_locale: 'en', locales: JSON.stringify(['en']), created_at: t, updated_at: t }).execute();
   await db.kysely.insertInto('content_types').values({ id: typeId, workspace_id: workspaceId, name: 'T', slug: 't', description: null, icon: null, display_field: null, is_block: 0, orderable: 0, created_at: t, updated_at: t }).execute();
   for (let i = 0; i < n; i++) {
+    const entryId = newId();
+    const pageId = newId();
     await db.kysely.insertInto('entries').values({
-      id: newId(), workspace_id: workspaceId, content_type_id: typeId, slug: `e${i}`, status: 'scheduled', data: '{}', position: i,
+      id: entryId, workspace_id: workspaceId, content_type_id: typeId, slug: `e${i}`, status: 'scheduled', data: '{}', published_data: '{}', position: i,
       publish_at: publishAt, published_at: null, version: 1, created_at: t, updated_at: t, created_by: null, updated_by: null,
     }).execute();
+    await db.kysely.insertInto('entry_versions').values({ entry_id: entryId, version: 1, action: 'schedule', status: 'scheduled', snapshot: '{"data":{},"translations":[]}', created_at: t, created_by: null }).execute();
     await db.kysely.insertInto('pages').values({
-      id: newId(), workspace_id: workspaceId, slug: `p${i}`, status: 'scheduled', position: i, seo: '{}',
+      id: pageId, workspace_id: workspaceId, slug: `p${i}`, status: 'scheduled', position: i, seo: '{}', published_seo: '{}',
       publish_at: publishAt, published_at: null, version: 1, created_at: t, updated_at: t, created_by: null, updated_by: null,
     }).execute();
+    await db.kysely.insertInto('page_versions').values({ page_id: pageId, version: 1, action: 'schedule', status: 'scheduled', snapshot: '{}', created_at: t, created_by: null }).execute();
   }
   return { workspaceId };
 }
@@ -97,13 +105,34 @@ describe.each(dialects())('scheduled publishing on %s', (dialect) => {
     }
     try {
       const n = 40;
-      await seedDue(a, n, '2026-06-01T12:00:00.000Z');
+      const { workspaceId } = await seedDue(a, n, '2026-06-01T12:00:00.000Z');
       const ctxOf = (db: Db): Context => ({ ...env.ctx, db, log: pino({ level: 'silent' }) });
-      const runs = await Promise.all([runSchedulerOnce(ctxOf(a)), runSchedulerOnce(ctxOf(b)), runSchedulerOnce(ctxOf(a)), runSchedulerOnce(ctxOf(b))]);
+      // SQLite connections of one process share its thread: one waiting for the other's write
+      // lock would block the very thread that must finish the other's transaction. Separate
+      // processes run the SQLite passes, as separate instances would.
+      const runs =
+        dialect === 'postgres'
+          ? await Promise.all([runSchedulerOnce(ctxOf(a)), runSchedulerOnce(ctxOf(b)), runSchedulerOnce(ctxOf(a)), runSchedulerOnce(ctxOf(b))])
+          : await Promise.all(
+              [0, 1, 2, 3].map(async () => {
+                const { stdout } = await run(process.execPath, [path.join(import.meta.dirname, 'scheduler-child.mjs'), path.join(dir, 'shared.db'), '2026-06-01T12:00:00.000Z']);
+                return JSON.parse(stdout) as { entries: number; pages: number };
+              }),
+            );
       expect(runs.reduce((s, r) => s + r.entries, 0)).toBe(n);
       expect(runs.reduce((s, r) => s + r.pages, 0)).toBe(n);
       const left = await a.kysely.selectFrom('entries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'scheduled').executeTakeFirstOrThrow();
       expect(Number(left.n)).toBe(0);
+      // Each publication recorded exactly one `publish` version (D72), whichever instance made it.
+      const versions = await a.kysely
+        .selectFrom('entry_versions as v')
+        .innerJoin('entries as e', 'e.id', 'v.entry_id')
+        .select(['v.version', 'v.action'])
+        .where('e.workspace_id', '=', workspaceId)
+        .where('v.action', '=', 'publish')
+        .execute();
+      expect(versions).toHaveLength(n);
+      expect(versions.every((v) => v.version === 2)).toBe(true);
     } finally {
       await b.close();
       if (a !== env.ctx.db) await a.close();

@@ -26,7 +26,13 @@ export async function openRuntime(io: CliIo): Promise<CliRuntime> {
   const db = await createDb(config, { poolSize: 2 });
   try {
     const ctx = await createContext(config, db, { log });
-    return { ctx, close: () => db.close() };
+    return {
+      ctx,
+      close: async () => {
+        await ctx.storage.close();
+        await db.close();
+      },
+    };
   } catch (err) {
     await db.close();
     throw err;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Config } from '../config.js';
 import { migrateToLatest } from './migrate.js';
-import type { Database, Db } from './types.js';
+import type { Database, Db, DbMemo } from './types.js';
 
 export interface CreateDbOptions {
   pgSchema?: string;
@@ -39,6 +39,11 @@ export async function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, 
     }
   }
   return db;
+}
+
+/** The memory of a new handle (Db.memo): empty, and shared by its transactions. */
+function createDbMemo(): DbMemo {
+  return { fieldPatterns: new Map() };
 }
 
 /**
@@ -71,7 +76,7 @@ async function openSqlite(dataDir: string, options: CreateDbOptions): Promise<Db
     database.inTransaction
       ? undefined
       : { row: (cached.prepare(sqlText) as unknown as { get(...values: unknown[]): Record<string, unknown> | undefined }).get(...parameters) };
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy(), readNow };
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy(), memo: createDbMemo(), readNow };
 }
 
 type SqliteHandle = import('better-sqlite3').Database;
@@ -96,7 +101,11 @@ function withStatementCache(database: SqliteHandle): { close(): void; prepare(sq
     prepare: (sqlText: string) => {
       let stmt = cache.get(sqlText);
       if (!stmt) {
-        stmt = database.prepare(sqlText);
+        // Kysely opens transactions with a deferred `begin`. Quire's transactions write, and a
+        // deferred one that reads first cannot wait for another connection's write lock (SQLite
+        // answers SQLITE_BUSY at once when its snapshot went stale). `begin immediate` takes the
+        // write lock up front, so busy_timeout applies and concurrent writers queue instead.
+        stmt = database.prepare(sqlText === 'begin' ? 'begin immediate' : sqlText);
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
         cache.set(sqlText, stmt);
       }
@@ -127,5 +136,5 @@ async function openPostgres(url: string, options: CreateDbOptions): Promise<Db> 
     }
   }
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy(), memo: createDbMemo() };
 }

@@ -6,6 +6,13 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from './types.js';
 
+/**
+ * The two JSON columns of an entry that delivery reads: `data` is the working copy (management,
+ * preview keys), `published_data` the published version (production keys; DECISIONS.md D70).
+ * Each has its own expression indexes.
+ */
+export type DataColumn = 'data' | 'published_data';
+
 /** Field types stored as JSON numbers, compared numerically. */
 const NUMERIC_TYPES = new Set(['number', 'integer']);
 
@@ -22,17 +29,17 @@ function assertFieldName(name: string): void {
  * ### Examples
  * dataFieldSql('postgres', 'price', 'number') → `(("data"->>'price')::numeric)`
  */
-export function dataFieldText(dialect: Dialect, name: string, fieldType: string, table?: string): string {
+export function dataFieldText(dialect: Dialect, name: string, fieldType: string, table?: string, column: DataColumn = 'data'): string {
   assertFieldName(name);
-  const col = table ? `"${table}"."data"` : `"data"`;
+  const col = table ? `"${table}"."${column}"` : `"${column}"`;
   if (dialect === 'sqlite') return `json_extract(${col}, '$.${name}')`;
   if (NUMERIC_TYPES.has(fieldType)) return `((${col}->>'${name}')::numeric)`;
   if (fieldType === 'boolean') return `((${col}->>'${name}')::boolean)`;
   return `(${col}->>'${name}')`;
 }
 
-export function dataFieldSql(dialect: Dialect, name: string, fieldType: string, table?: string): RawBuilder<unknown> {
-  return sql.raw(dataFieldText(dialect, name, fieldType, table));
+export function dataFieldSql(dialect: Dialect, name: string, fieldType: string, table?: string, column: DataColumn = 'data'): RawBuilder<unknown> {
+  return sql.raw(dataFieldText(dialect, name, fieldType, table, column));
 }
 
 /** How a field type is compared in SQL: the index of a field is shared per (name, kind). */
@@ -47,17 +54,18 @@ export function dataFieldKind(fieldType: string): 'num' | 'bool' | 'text' {
  * share a field name and kind share the index; its leading content_type_id column keeps each
  * content type's entries together, so `WHERE content_type_id = ? ORDER BY <expr>` walks it.
  */
-export function dataIndexName(fieldName: string, fieldType: string): string {
+export function dataIndexName(fieldName: string, fieldType: string, column: DataColumn = 'data'): string {
   assertFieldName(fieldName);
-  return `entries_data_${dataFieldKind(fieldType)}_${fieldName}`.toLowerCase().slice(0, 63);
+  const prefix = column === 'data' ? 'entries_data' : 'entries_pub';
+  return `${prefix}_${dataFieldKind(fieldType)}_${fieldName}`.toLowerCase().slice(0, 63);
 }
 
-/** DDL creating the expression index for a sortable or filterable field (idempotent). */
-export function createDataIndexSql(dialect: Dialect, fieldName: string, fieldType: string): string {
-  const expr = dataFieldText(dialect, fieldName, fieldType);
-  return `CREATE INDEX IF NOT EXISTS "${dataIndexName(fieldName, fieldType)}" ON "entries" ("content_type_id", ${expr}, "id")`;
+/** DDL creating the expression index on `column` for a sortable or filterable field (idempotent). */
+export function createDataIndexSql(dialect: Dialect, fieldName: string, fieldType: string, column: DataColumn = 'data'): string {
+  const expr = dataFieldText(dialect, fieldName, fieldType, undefined, column);
+  return `CREATE INDEX IF NOT EXISTS "${dataIndexName(fieldName, fieldType, column)}" ON "entries" ("content_type_id", ${expr}, "id")`;
 }
 
-export function dropDataIndexSql(fieldName: string, fieldType: string): string {
-  return `DROP INDEX IF EXISTS "${dataIndexName(fieldName, fieldType)}"`;
+export function dropDataIndexSql(fieldName: string, fieldType: string, column: DataColumn = 'data'): string {
+  return `DROP INDEX IF EXISTS "${dataIndexName(fieldName, fieldType, column)}"`;
 }

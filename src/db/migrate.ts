@@ -10,6 +10,7 @@ import * as m001 from './migrations/001-core.js';
 import * as m002 from './migrations/002-pages.js';
 import * as m003 from './migrations/003-delivery-indexes.js';
 import * as m004 from './migrations/004-revisions.js';
+import * as m005 from './migrations/005-versions.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -19,6 +20,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '002-pages': m002,
   '003-delivery-indexes': m003,
   '004-revisions': m004,
+  '005-versions': m005,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -14,6 +14,7 @@ export async function withTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Pr
       kysely: trx,
       dialect: db.dialect,
       close: async () => {},
+      memo: db.memo,
       [IN_TX]: true,
     };
     return fn(tx);

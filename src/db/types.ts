@@ -16,7 +16,10 @@ export interface WorkspacesTable {
   default_locale: string;
   locales: JsonColumn;
   /** Bumped by triggers on every write that can change what the workspace serves (migration 004). */
+  /** Bumped by triggers on every change production readers can see (migration 005). */
   revision: Generated<number>;
+  /** Bumped by triggers on every change, working copies included (preview readers). */
+  draft_revision: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -91,6 +94,8 @@ export interface EntriesTable {
   slug: string;
   status: string;
   data: JsonColumn;
+  /** The published version's data (null without one); production delivery reads it (D70). */
+  published_data: JsonColumn | null;
   position: number;
   publish_at: string | null;
   published_at: string | null;
@@ -99,6 +104,13 @@ export interface EntriesTable {
   updated_at: string;
   created_by: number | null;
   updated_by: number | null;
+  /** Who made the published version (production readers see it as `updated_by`). */
+  published_by: number | null;
+  published_version: number | null;
+  /** The newest history version's number. */
+  latest_version: Generated<number>;
+  /** 0/1: the working copy differs from the published version (D70). */
+  has_pending_changes: Generated<number>;
 }
 
 export interface EntryTranslationsTable {
@@ -154,6 +166,8 @@ export interface PagesTable {
   status: string;
   position: number;
   seo: JsonColumn;
+  /** The published version's SEO (null without one). */
+  published_seo: JsonColumn | null;
   publish_at: string | null;
   published_at: string | null;
   version: number;
@@ -161,6 +175,13 @@ export interface PagesTable {
   updated_at: string;
   created_by: number | null;
   updated_by: number | null;
+  /** Who made the published version (production readers see it as `updated_by`). */
+  published_by: number | null;
+  published_version: number | null;
+  /** The newest history version's number. */
+  latest_version: Generated<number>;
+  /** 0/1: the working copy differs from the published version (D70). */
+  has_pending_changes: Generated<number>;
 }
 
 export interface PageSeoTranslationsTable {
@@ -192,6 +213,56 @@ export interface BlockTranslationsTable {
   updated_at: string;
 }
 
+/** Published copies (migration 005): the same shape as the working tables they copy. */
+export interface PublishedEntryTranslationsTable {
+  entry_id: string;
+  locale: string;
+  id: number;
+  data: JsonColumn;
+}
+
+export interface PublishedPageSeoTranslationsTable {
+  page_id: string;
+  locale: string;
+  id: number;
+  seo: JsonColumn;
+}
+
+export interface PublishedBlocksTable {
+  id: string;
+  page_id: string;
+  block_type_id: string;
+  parent_id: string | null;
+  position: number;
+  data: JsonColumn;
+}
+
+export interface PublishedBlockTranslationsTable {
+  block_id: string;
+  page_id: string;
+  locale: string;
+  id: number;
+  data: JsonColumn;
+}
+
+/** One version of an entry or page (D72); `snapshot` is its content after that write. */
+export interface VersionColumns {
+  version: number;
+  action: string;
+  status: string;
+  snapshot: JsonColumn;
+  created_at: string;
+  created_by: number | null;
+}
+
+export interface EntryVersionsTable extends VersionColumns {
+  entry_id: string;
+}
+
+export interface PageVersionsTable extends VersionColumns {
+  page_id: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -208,15 +279,34 @@ export interface Database {
   page_seo_translations: PageSeoTranslationsTable;
   blocks: BlocksTable;
   block_translations: BlockTranslationsTable;
+  published_entry_translations: PublishedEntryTranslationsTable;
+  published_page_seo_translations: PublishedPageSeoTranslationsTable;
+  published_blocks: PublishedBlocksTable;
+  published_block_translations: PublishedBlockTranslationsTable;
+  entry_versions: EntryVersionsTable;
+  page_versions: PageVersionsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * Memory kept with a database handle: created by createDb and shared by the transaction handles
+ * derived from it (withTransaction), so it lives exactly as long as the app's handle. Only for
+ * what code holding nothing but a Db needs (validation runs on a transaction's Db); state
+ * reachable from a Context belongs in Context.caches.
+ */
+export interface DbMemo {
+  /** Field `validation.pattern` sources compiled (null: not a valid pattern); src/modules/entries/validation.ts. */
+  readonly fieldPatterns: Map<string, RegExp | null>;
+}
 
 /** The database handle every repository receives. */
 export interface Db {
   readonly kysely: Kysely<Database>;
   readonly dialect: Dialect;
   close(): Promise<void>;
+  /** Per-handle memory (DbMemo); a transaction's handle shares its parent's. */
+  readonly memo: DbMemo;
   /**
    * SQLite only: runs a compiled read synchronously on the connection, for the one query every
    * request makes (the workspace revision). Returns `undefined` when it may not (a transaction

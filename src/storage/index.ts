@@ -1,8 +1,8 @@
 /**
  * The media storage of an installation, chosen by STORAGE_DRIVER (src/config.ts): the local
- * folder DATA_DIR/media (default) or an S3-compatible bucket. One backend per configuration,
- * created on first use and shared by the HTTP routes, the CLI and the importer; closeStorage
- * releases it (the app calls it on close).
+ * folder DATA_DIR/media (default) or an S3-compatible bucket. Each Context holds one
+ * ContextStorage (Context.storage), whose backend is created on first use and shared by the HTTP
+ * routes, the CLI and the importer running on that context; the app closes it on close.
  */
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -23,7 +23,7 @@ export function tmpDirOf(config: Pick<Config, 'dataDir'>): string {
   return path.join(config.dataDir, 'tmp');
 }
 
-/** A new backend for `config` (callers normally want storageFor, which shares one). */
+/** A new backend for `config` (callers normally want their context's, `ctx.storage.backend()`). */
 export function createStorage(config: StorageConfig): StorageBackend {
   if (config.storageDriver === 's3') {
     if (!config.s3Bucket) throw new Error('STORAGE_DRIVER=s3 needs S3_BUCKET');
@@ -39,24 +39,26 @@ export function createStorage(config: StorageConfig): StorageBackend {
   return new LocalStorage(path.join(config.dataDir, 'media'));
 }
 
-// Keyed by the frozen Config object: every context built from one configuration shares a
-// backend (and its connection pool), and a test with its own configuration gets its own.
-const shared = new WeakMap<object, StorageBackend>();
+/**
+ * The storage of one Context. The backend (and, for S3, its connection pool) is created on first
+ * use, so a context that never touches media needs no usable storage settings, and is then
+ * shared by every operation on the context.
+ */
+export class ContextStorage {
+  private current: StorageBackend | null = null;
 
-/** The shared backend of `config`. */
-export function storageFor(config: StorageConfig): StorageBackend {
-  let backend = shared.get(config);
-  if (!backend) {
-    backend = createStorage(config);
-    shared.set(config, backend);
+  constructor(private readonly config: StorageConfig) {}
+
+  /** The backend, created on first use. Throws when the storage settings are unusable. */
+  backend(): StorageBackend {
+    this.current ??= createStorage(this.config);
+    return this.current;
   }
-  return backend;
-}
 
-/** Closes and forgets the shared backend of `config` (a later storageFor opens a new one). */
-export async function closeStorage(config: StorageConfig): Promise<void> {
-  const backend = shared.get(config);
-  if (!backend) return;
-  shared.delete(config);
-  await backend.close();
+  /** Closes the backend if one was opened; a later backend() opens a new one. */
+  async close(): Promise<void> {
+    const backend = this.current;
+    this.current = null;
+    await backend?.close();
+  }
 }

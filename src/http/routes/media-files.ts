@@ -9,13 +9,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
 import { FILES_PATH } from '../../modules/media/locations.js';
 import { serveMediaFile } from '../../modules/media/files.js';
-import { closeStorage } from '../../storage/index.js';
 import { FileQuery } from '../schemas/media.js';
 
-/** The file-serving plugin (root level, public); closes the media storage when the app closes. */
+/** The file-serving plugin (root level, public). */
 export function mediaFileRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
-    app.addHook('onClose', async () => closeStorage(ctx.config));
     app.withTypeProvider<TypeBoxTypeProvider>().get(`${FILES_PATH}/*`, {
       schema: { tags: ['Files'], summary: 'A media file, optionally transformed (images)', querystring: FileQuery },
     }, async (req, reply) => {

@@ -4,6 +4,7 @@
  * checked by the entries module, which names the exact field in each error).
  */
 import { Type } from '@sinclair/typebox';
+import { VERSION_ACTIONS } from '../../modules/publishing/repository.js';
 import { STATUSES, VERBS, type Status } from '../../modules/publishing/states.js';
 import { NullableTimestamp, PageQuery, SlugParam, Timestamp, Uuid } from './common.js';
 
@@ -35,9 +36,25 @@ export const EntrySchema = Type.Object(
     updated_at: Timestamp,
     created_by: Type.Union([Type.Integer(), Type.Null()]),
     updated_by: Type.Union([Type.Integer(), Type.Null()]),
+    has_pending_changes: Type.Boolean({ description: 'the working copy differs from the published version (publish to make it live)' }),
+    published_version: Type.Union([Type.Integer(), Type.Null()], { description: 'the history version production readers see; null when not published' }),
   },
   { title: 'Entry' },
 );
+
+/** One version of an entry's or page's history (D72), without its snapshot. */
+export const VersionSchema = Type.Object(
+  {
+    version: Type.Integer({ minimum: 1 }),
+    action: Type.String({ enum: [...VERSION_ACTIONS] }),
+    status: Type.String({ enum: [...STATUSES] }),
+    created_at: Timestamp,
+    created_by: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { title: 'Version' },
+);
+
+export const VersionListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
 const DataInput = Type.Unknown({
   description: 'Field values: an object, or the same object JSON-encoded as a string',
@@ -84,3 +101,4 @@ export const EntryListQuery = Type.Object(
 
 export const TypeParams = Type.Object({ slug: SlugParam });
 export const EntryParams = Type.Object({ slug: SlugParam, entry_slug: SlugParam });
+export const EntryVersionParams = Type.Object({ slug: SlugParam, entry_slug: SlugParam, version: Type.String({ maxLength: 12, description: 'version number, from 1' }) });

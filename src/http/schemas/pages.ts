@@ -49,6 +49,8 @@ export const PageSchema = Type.Object(
     created_by: Type.Union([Type.Integer(), Type.Null()]),
     updated_by: Type.Union([Type.Integer(), Type.Null()]),
     is_fallback: Type.Optional(Type.Boolean({ description: 'delivery with locale: true when the page has no translation in that locale' })),
+    has_pending_changes: Type.Optional(Type.Boolean({ description: 'management only: the working copy differs from the published version' })),
+    published_version: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'management only: the history version production readers see' })),
   },
   { title: 'Page' },
 );
@@ -123,6 +125,7 @@ export const PageListQuery = Type.Object(
 );
 
 export const PageParams = Type.Object({ slug: SlugParam });
+export const PageVersionParams = Type.Object({ slug: SlugParam, version: Type.String({ maxLength: 12, description: 'version number, from 1' }) });
 
 export const PageReorderBody = Type.Object(
   { order: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20000, description: 'every page id of the workspace, in navigation order' }) },

@@ -1,41 +1,43 @@
 /**
- * In-memory cache of authenticated keys, so a request does not pay for the key lookup join.
- * Correct across instances and writes: an entry is only used while its workspace's revision
- * (bumped by database triggers on every change to keys, memberships or content, migration 004)
- * is the one it was loaded under, so revoking a key, demoting or removing its creator takes
- * effect on the next request (D12). Expiry is checked against the clock on every hit.
+ * In-memory cache of authenticated keys (Context.caches.keys), so a request does not pay for the
+ * key lookup join. Correct across instances and writes: an entry is only used while its
+ * workspace's revision (bumped by database triggers on every change to keys, memberships or
+ * content, migrations 004 and 005) is the one it was loaded under, so revoking a key, demoting or
+ * removing its creator takes effect on the next request (D12). Expiry is checked against the
+ * clock on every hit.
+ *
+ * Which revision: a preview delivery key reads working copies, so its answers depend on every
+ * change (`draft_revision`); every other key's on what production readers see (`revision`), so
+ * saving a working copy keeps their cached answers (D70). Key and membership changes bump both.
  */
-import type { Db } from '../../db/types.js';
-import { readWorkspaceRevision } from '../workspaces/repository.js';
+import type { CachedKey } from '../../caches.js';
+import type { Context } from '../../context.js';
+import { readWorkspaceRevision, type WorkspaceRevisions } from '../workspaces/repository.js';
 import type { Actor } from './permissions.js';
 
-interface Entry {
-  actor: Actor;
-  expiresAt: string | null;
-}
-
-/** Bound on remembered keys per database handle; the oldest is dropped first. */
+/** Bound on remembered keys per context; the oldest is dropped first. */
 const MAX_KEYS = 10_000;
-const caches = new WeakMap<Db, Map<string, Entry>>();
 
 /** The cached actor of a key digest if its workspace has not changed since, else null. */
-export async function cachedActor(db: Db, digest: string): Promise<{ actor: Actor; expiresAt: string | null } | null> {
-  const entry = caches.get(db)?.get(digest);
+export async function cachedActor(ctx: Context, digest: string): Promise<CachedKey | null> {
+  const cache = ctx.caches.keys;
+  const entry = cache.get(digest);
   if (!entry) return null;
-  const revision = await readWorkspaceRevision(db, entry.actor.workspaceId);
-  if (revision === null || revision !== entry.actor.revision) {
-    caches.get(db)?.delete(digest);
+  const revisions = await readWorkspaceRevision(ctx.db, entry.actor.workspaceId, ctx.caches.queries);
+  if (revisions === null || revisionOf(entry.actor, revisions) !== entry.actor.revision) {
+    cache.delete(digest);
     return null;
   }
   return entry;
 }
 
-export function rememberActor(db: Db, digest: string, actor: Actor, expiresAt: string | null): void {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
+/** The revision an actor's answers depend on (see the module comment). */
+export function revisionOf(actor: Pick<Actor, 'keyClass' | 'environment'>, revisions: WorkspaceRevisions): number {
+  return actor.keyClass === 'delivery' && actor.environment === 'preview' ? revisions.draft : revisions.revision;
+}
+
+export function rememberActor(ctx: Context, digest: string, actor: Actor, expiresAt: string | null): void {
+  const cache = ctx.caches.keys;
   if (cache.size >= MAX_KEYS) cache.delete(cache.keys().next().value as string);
   cache.set(digest, { actor, expiresAt });
 }

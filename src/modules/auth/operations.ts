@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { findWorkspaceBySlug, type Workspace } from '../workspaces/repository.js';
 import { createWorkspace, type CreateWorkspaceInput } from '../workspaces/operations.js';
-import { cachedActor, rememberActor } from './key-cache.js';
+import { cachedActor, rememberActor, revisionOf } from './key-cache.js';
 import { classOfKey, generateKey, hashesEqual, hashKey, keyHint } from './keys.js';
 import { isRole, isScope, ROLE_SCOPES, SCOPES, type Actor, type Environment, type KeyClass, type Role, type Scope } from './permissions.js';
 import {
@@ -176,7 +176,7 @@ export async function authenticate(ctx: Context, header: string | undefined, req
   if (!claimed) throw new AppError('UNAUTHORIZED', `Invalid API key: a ${CLASS_LABEL[required]} is required`);
   if (claimed !== required) throw new AppError('UNAUTHORIZED', `This endpoint requires a ${CLASS_LABEL[required]}, not a ${claimed} key`);
   const digest = hashKey(raw);
-  const cached = await cachedActor(ctx.db, digest);
+  const cached = await cachedActor(ctx, digest);
   if (cached) {
     if (cached.expiresAt && cached.expiresAt <= iso(ctx.clock())) throw new AppError('UNAUTHORIZED', 'This API key has expired');
     return cached.actor;
@@ -200,9 +200,9 @@ export async function authenticate(ctx: Context, header: string | undefined, req
     scopes: new Set(allowed.filter((s) => keyScopes.has(s))),
     environment: key.environment,
     contentTypes: key.content_types,
-    revision: key.revision,
+    revision: revisionOf({ keyClass: key.key_class, environment: key.environment }, key.revisions),
   };
-  rememberActor(ctx.db, digest, actor, key.expires_at);
+  rememberActor(ctx, digest, actor, key.expires_at);
   return actor;
 }
 

@@ -45,8 +45,9 @@ export interface Actor {
   /** Content type slugs a delivery key may read; empty means all (D13). */
   contentTypes: readonly string[];
   /**
-   * The workspace revision this actor was checked against (migration 004), when it came from a
-   * request: response caches key their entries on it.
+   * The workspace revision this actor was checked against, when it came from a request: response
+   * caches key their entries on it. `draft_revision` for preview delivery keys (working copies),
+   * `revision` for every other key (what production readers see; migration 005).
    */
   revision?: number;
 }

@@ -1,5 +1,6 @@
 /** SQL for users, memberships and API keys. */
 import type { Db } from '../../db/types.js';
+import type { WorkspaceRevisions } from '../workspaces/repository.js';
 import { fromJsonColumn } from '../../lib/json.js';
 import type { Environment, KeyClass, Role, Scope } from './permissions.js';
 
@@ -96,18 +97,18 @@ export async function insertApiKey(db: Db, key: ApiKeyRecord): Promise<void> {
  * longer a member) and the workspace's revision, read in one statement so the three agree: the
  * auth cache stores the result under that revision.
  */
-export async function findKeyWithRoleByHash(db: Db, keyHash: string): Promise<(ApiKeyRecord & { role: Role | null; revision: number }) | null> {
+export async function findKeyWithRoleByHash(db: Db, keyHash: string): Promise<(ApiKeyRecord & { role: Role | null; revisions: WorkspaceRevisions }) | null> {
   const row = await db.kysely
     .selectFrom('api_keys as k')
     .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
     .leftJoin('memberships as m', (j) => j.onRef('m.workspace_id', '=', 'k.workspace_id').onRef('m.user_id', '=', 'k.created_by'))
     .selectAll('k')
-    .select(['m.role as role', 'w.revision as revision'])
+    .select(['m.role as role', 'w.revision as revision', 'w.draft_revision as draft_revision'])
     .where('k.key_hash', '=', keyHash)
     .executeTakeFirst();
   if (!row) return null;
-  const { revision, role, ...key } = row;
-  return { ...toKey(key), role: (role as Role | null) ?? null, revision: Number(revision) };
+  const { revision, draft_revision, role, ...key } = row;
+  return { ...toKey(key), role: (role as Role | null) ?? null, revisions: { revision: Number(revision), draft: Number(draft_revision) } };
 }
 
 export async function findKeyById(db: Db, id: string): Promise<ApiKeyRecord | null> {

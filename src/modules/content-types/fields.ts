@@ -8,11 +8,12 @@ import { withTransaction } from '../../db/transaction.js';
 import { invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { isPlainObject } from '../../lib/json.js';
+import { assertCompleteOrder } from '../../lib/order.js';
 import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
+import { requireContentType } from './lookup.js';
 import { FIELD_NAME_PATTERN, FIELD_TYPES, INDEXABLE_TYPES, type ContentType, type Field, type FieldType } from './model.js';
-import { requireContentType } from './operations.js';
 import { countEntriesWithValue, countTranslationsWithValue, insertField, syncDataIndex, updateFieldRow } from './repository.js';
 
 export interface FieldInput {
@@ -186,21 +187,6 @@ export async function reorderFields(ctx: Context, actor: Actor, slug: string, or
     const now = iso(ctx.clock());
     for (let i = 0; i < order.length; i++) await updateFieldRow(db, order[i], { sort_order: i }, now);
   });
-}
-
-/** D34: a reorder lists every id of its scope exactly once; throws 400 naming what differs. */
-export function assertCompleteOrder(order: string[], ids: string[], path: string): void {
-  const expected = new Set(ids);
-  const seen = new Set<string>();
-  const errors: ErrorDetail[] = [];
-  for (const id of order) {
-    if (seen.has(id)) errors.push({ path, message: `id '${id}' is listed twice` });
-    else if (!expected.has(id)) errors.push({ path, message: `id '${id}' is not in this list` });
-    seen.add(id);
-  }
-  const missing = ids.filter((id) => !seen.has(id));
-  if (missing.length) errors.push({ path, message: `the complete list is required; missing ${missing.join(', ')}` });
-  if (errors.length) throw validationError(errors);
 }
 
 export async function fieldDeletionImpact(ctx: Context, actor: Actor, slug: string, fieldId: string): Promise<{ affected_entries: number; field_name: string; field_type: string }> {

@@ -4,14 +4,15 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError, notFound, validationError, type ErrorDetail } from '../../errors.js';
+import { AppError, validationError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
+import { SLUG_PATTERN, slugify } from '../../lib/slugs.js';
 import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
-import { SLUG_PATTERN } from '../workspaces/operations.js';
 import { buildField, type FieldInput } from './fields.js';
+import { requireContentType } from './lookup.js';
 import type { ContentType, Field } from './model.js';
 import {
   countEntriesOfType,
@@ -38,26 +39,6 @@ export interface CreateContentTypeInput {
 }
 
 export type UpdateContentTypeInput = Partial<Pick<CreateContentTypeInput, 'name' | 'description' | 'icon' | 'display_field' | 'orderable'>>;
-
-/** Kebab-case slug from a name: "Blog Post" → "blog-post". */
-export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 120)
-    .replace(/-+$/g, '');
-}
-
-/** 404 unless the content type exists in the actor's workspace. */
-export async function requireContentType(ctx: Context, workspaceId: string, slug: string): Promise<ContentType> {
-  const ct = await findContentTypeBySlug(ctx.db, workspaceId, slug);
-  if (!ct) throw notFound(`content type '${slug}'`);
-  return ct;
-}
 
 export async function listContentTypes(ctx: Context, actor: Actor, q: { page?: number; limit?: number; is_block?: boolean }): Promise<{ items: ContentType[]; total: number; window: OffsetPage }> {
   const window = offsetPage(q.page, q.limit);

@@ -157,8 +157,12 @@ export async function syncDataIndex(db: Db, fieldName: string, fieldType: FieldT
     .where((eb) => eb.or([eb('filterable', '=', 1), eb('sortable', '=', 1)]))
     .execute();
   const needed = rows.some((r) => dataFieldKind(r.field_type) === kind);
-  const ddl = needed ? createDataIndexSql(db.dialect, fieldName, fieldType) : dropDataIndexSql(fieldName, fieldType);
-  await sql.raw(ddl).execute(db.kysely);
+  // One index on the working copy (management, preview keys), one on the published version
+  // (production keys): both kinds of delivery query filter and sort through an index (D70).
+  for (const column of ['data', 'published_data'] as const) {
+    const ddl = needed ? createDataIndexSql(db.dialect, fieldName, fieldType, column) : dropDataIndexSql(fieldName, fieldType, column);
+    await sql.raw(ddl).execute(db.kysely);
+  }
 }
 
 /** Entries of a content type holding a (non-null) value for `fieldName` in their default data. */

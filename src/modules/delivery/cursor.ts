@@ -29,14 +29,9 @@ export interface CursorPosition {
 
 export const MAX_CURSOR_LENGTH = 2048;
 
-const keys = new WeakMap<Uint8Array, Buffer>();
+/** The cursor MAC key: derived per call (one HMAC, microseconds), so nothing is kept in memory. */
 function macKey(secret: Uint8Array): Buffer {
-  let k = keys.get(secret);
-  if (!k) {
-    k = createHmac('sha256', secret).update('quire:delivery-cursor:v1').digest();
-    keys.set(secret, k);
-  }
-  return k;
+  return createHmac('sha256', secret).update('quire:delivery-cursor:v1').digest();
 }
 
 function bindingHash(binding: CursorBinding): string {

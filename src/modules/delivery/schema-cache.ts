@@ -1,6 +1,6 @@
 /**
- * The content model of a workspace for delivery requests, cached in memory per database handle
- * and workspace. Correctness across instances: every request first reads the workspace's model
+ * The content model of a workspace for delivery requests, cached in memory per context
+ * (Context.caches.deliverySchemas) and workspace. Correctness across instances: every request first reads the workspace's model
  * fingerprint (one indexed query: counts and latest `updated_at` of its content types and fields,
  * plus the workspace row, see readWorkspaceFingerprint) and reloads the model whenever it differs,
  * so a field made sortable or a content type added by another instance is seen on the very next
@@ -8,21 +8,12 @@
  * instances), a cached model is also reloaded after MAX_AGE_MS.
  */
 import type { Context } from '../../context.js';
-import type { Db } from '../../db/types.js';
 import { notFound } from '../../errors.js';
 import type { ContentType } from '../content-types/model.js';
 import type { DeliverySchema, DeliveryType } from './model.js';
 import { loadWorkspaceModel, readWorkspaceFingerprint } from './query/schema-repository.js';
 
 const MAX_AGE_MS = 30_000;
-
-interface CacheEntry {
-  fingerprint: string;
-  loadedAt: number;
-  schema: DeliverySchema;
-}
-
-const caches = new WeakMap<Db, Map<string, CacheEntry>>();
 
 function toDeliveryType(ct: ContentType): DeliveryType {
   return {
@@ -42,13 +33,9 @@ function toDeliveryType(ct: ContentType): DeliveryType {
  * Throws 404 NOT_FOUND when the workspace no longer exists.
  */
 export async function loadDeliverySchema(ctx: Context, workspaceId: string): Promise<DeliverySchema> {
-  const current = await readWorkspaceFingerprint(ctx.db, workspaceId);
+  const current = await readWorkspaceFingerprint(ctx.db, workspaceId, ctx.caches.queries);
   if (!current) throw notFound('workspace');
-  let cache = caches.get(ctx.db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(ctx.db, cache);
-  }
+  const cache = ctx.caches.deliverySchemas;
   const cached = cache.get(workspaceId);
   const now = Date.now();
   if (cached && cached.fingerprint === current.fingerprint && now - cached.loadedAt < MAX_AGE_MS) {

@@ -16,15 +16,13 @@
 import type { Db } from '../../db/types.js';
 import { AppError, validationError, type ErrorDetail } from '../../errors.js';
 import { isPlainObject } from '../../lib/json.js';
-import { slugify } from '../content-types/operations.js';
+import { MAX_SLUG_LENGTH, slugify, slugProblem as checkSlug } from '../../lib/slugs.js';
 import type { ContentType } from '../content-types/model.js';
 import type { Workspace } from '../workspaces/repository.js';
-import { SLUG_PATTERN } from '../workspaces/operations.js';
 import type { EntryData } from './model.js';
 import { entryIdBySlug, slugsLike, uniqueValueTaken } from './repository.js';
 import { checkReferences, fieldValue, validateData, type DataReference } from './validation.js';
 
-export const MAX_SLUG_LENGTH = 200;
 /** Entry slugs that would be shadowed by the static `/entries/bulk` and `/entries/reorder` routes. */
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set(['bulk', 'reorder']);
 
@@ -105,7 +103,8 @@ export async function prepareContent(
   const prefix = opts.pathPrefix ?? 'body';
   const errors: ErrorDetail[] = [];
   const references: DataReference[] = [];
-  const main = validateData(ct.fields, input.data, { requireRequired: opts.requireRequired, pathPrefix: `${prefix}.data` });
+  const patterns = db.memo.fieldPatterns;
+  const main = validateData(ct.fields, input.data, { requireRequired: opts.requireRequired, pathPrefix: `${prefix}.data`, patterns });
   errors.push(...main.errors);
   references.push(...main.references);
 
@@ -122,7 +121,7 @@ export async function prepareContent(
         errors.push({ path: localePath, message: `locale '${t.locale}' is not a locale of this workspace (${ws.locales.join(', ')})` });
         continue;
       }
-      const checked = validateData(ct.fields, t.data, { requireRequired: false, pathPrefix: t.path, onlyLocalizable: true });
+      const checked = validateData(ct.fields, t.data, { requireRequired: false, pathPrefix: t.path, onlyLocalizable: true, patterns });
       errors.push(...checked.errors);
       references.push(...checked.references);
       if (Object.keys(checked.value).length) translations.push({ locale: t.locale, data: checked.value });
@@ -148,9 +147,7 @@ export async function assertUniqueValues(db: Db, ct: ContentType, data: EntryDat
 
 /** The D31 slug rules for a given slug; null when fine. */
 export function slugProblem(slug: string): string | null {
-  if (!slug || slug.length > MAX_SLUG_LENGTH || !SLUG_PATTERN.test(slug)) return `must be lowercase letters, digits and single hyphens, at most ${MAX_SLUG_LENGTH} characters`;
-  if (RESERVED_SLUGS.has(slug)) return `'${slug}' is reserved`;
-  return null;
+  return checkSlug(slug, RESERVED_SLUGS);
 }
 
 /** 409 SLUG_TAKEN when another entry of the type uses `slug`. */

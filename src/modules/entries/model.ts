@@ -36,6 +36,14 @@ export interface Entry {
   updated_at: string;
   created_by: number | null;
   updated_by: number | null;
+  /** Who made the published version; production readers see it as `updated_by` (D70). */
+  published_by: number | null;
+  /** The history version production readers see; null when not published (D72). */
+  published_version: number | null;
+  /** The newest history version (its snapshot is the working copy). */
+  latest_version: number;
+  /** The working copy differs from the published version (D70). */
+  has_pending_changes: boolean;
 }
 
 export interface WireEntryTranslation {
@@ -65,6 +73,8 @@ export interface WireEntry {
   updated_at: string;
   created_by: number | null;
   updated_by: number | null;
+  has_pending_changes: boolean;
+  published_version: number | null;
 }
 
 export function toWireTranslation(t: EntryTranslation): WireEntryTranslation {
@@ -88,6 +98,8 @@ export function toWireEntry(entry: Entry): WireEntry {
     updated_at: entry.updated_at,
     created_by: entry.created_by,
     updated_by: entry.updated_by,
+    has_pending_changes: entry.has_pending_changes,
+    published_version: entry.published_version,
   };
 }
 

@@ -1,9 +1,11 @@
 /**
- * Entry operations (api.md "Entries"; DECISIONS.md D2, D5, D21, D22, D24, D26, D31, D34, D36):
- * list, get, create, update (PUT), delete, duplicate and reorder. State changes live in
- * publishing.ts, bulk actions in bulk.ts. Plain functions of (ctx, actor, …) used by the HTTP
- * routes, the importer, the demo seeding and tests. Every write runs in one transaction, bumps
- * the entry's `version` (its ETag) and records `updated_by`.
+ * Entry operations (api.md "Entries"; DECISIONS.md D2, D5, D21, D22, D26, D31, D34, D36,
+ * D70–D72): list, get, create, update (PUT), delete, duplicate and reorder. State changes and
+ * history live in publishing.ts, bulk actions in bulk.ts. Plain functions of (ctx, actor, …) used
+ * by the HTTP routes, the importer, the demo seeding and tests. Every write runs in one
+ * transaction, bumps the entry's `version` (its ETag) and records `updated_by`; content writes go
+ * through the publishing core's write sequence (src/modules/publishing/core.ts), which records
+ * history and keeps a published entry's published version apart from its working copy.
  *
  * Scopes: writes need `content:write`; reads need a valid management key only (D11).
  * Entries belong to content types that are not block types (block content lives in pages).
@@ -12,15 +14,20 @@ import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
+import { assertCompleteOrder } from '../../lib/order.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
+import { requireContentType } from '../content-types/lookup.js';
 import type { ContentType } from '../content-types/model.js';
-import { assertCompleteOrder } from '../content-types/fields.js';
-import { requireContentType } from '../content-types/operations.js';
 import { checkIfMatch } from '../publishing/preconditions.js';
-import { effectiveStatus, newDraftColumns, writeGoesLive, type Status } from '../publishing/states.js';
+import { beginWrite, finishContentWrite, presentItem, recordFirstVersion } from '../publishing/core.js';
+import { ENTRY_TABLES, type VersionAction } from '../publishing/repository.js';
+import { columnSort, parseSort } from '../publishing/sort.js';
+import { newDraftColumns, writeGoesLive, type Status } from '../publishing/states.js';
+import type { Db } from '../../db/types.js';
+import { entrySpec } from './spec.js';
 import { findWorkspaceById, type Workspace } from '../workspaces/repository.js';
 import { assertSlugFree, assertUniqueValues, deriveSlug, nextFreeSlug, prepareContent, slugProblem } from './content.js';
 import type { Entry } from './model.js';
@@ -36,7 +43,6 @@ import {
   maxPosition,
   replaceTranslations,
   updateEntryRow,
-  type EntryListQuery,
   type EntryRef,
 } from './repository.js';
 
@@ -46,6 +52,11 @@ export type { EntryRef } from './repository.js';
 export interface WriteOptions {
   /** Raw `If-Match` header: 412 PRECONDITION_FAILED unless it names the current ETag (D5). */
   ifMatch?: string;
+}
+
+/** Options of content writes: the version's action (`import` for the importer; D72). */
+export interface ContentWriteOptions extends WriteOptions {
+  action?: VersionAction;
 }
 
 /** Body of POST and PUT (D2 forms accepted for data and translations). */
@@ -69,6 +80,11 @@ export interface ListEntriesQuery {
   sort?: string;
 }
 
+/** The order of a content type's entries when `sort` is absent. */
+function defaultSort(ct: ContentType) {
+  return ct.orderable ? columnSort('position', 'asc') : columnSort('created_at', 'desc');
+}
+
 /** 404 unless the content type exists in the workspace; 400 for a block type (no entries). */
 export async function requireEntryType(ctx: Context, workspaceId: string, slug: string): Promise<ContentType> {
   const ct = await requireContentType(ctx, workspaceId, slug);
@@ -89,38 +105,22 @@ export function entryNotFound(ct: ContentType, ref: EntryRef): AppError {
 
 /** The entry as clients see it now: a due scheduled entry is published (D21). */
 function present(ctx: Context, entry: Entry): Entry {
-  return effectiveStatus(entry, ctx.clock());
-}
-
-function parseSort(ct: ContentType, sort: string | undefined): Pick<EntryListQuery, 'sort' | 'direction'> {
-  if (sort === undefined || sort === '') {
-    return ct.orderable ? { sort: { column: 'position' }, direction: 'asc' } : { sort: { column: 'created_at' }, direction: 'desc' };
-  }
-  const m = /^([A-Za-z0-9_]+):(asc|desc)$/.exec(sort);
-  if (!m) throw invalid('query.sort', 'must be <field>:asc or <field>:desc');
-  const [, name, dir] = m;
-  const direction = dir as 'asc' | 'desc';
-  if (name === 'created_at' || name === 'updated_at' || name === 'published_at' || name === 'slug') return { sort: { column: name }, direction };
-  if (name === 'position') {
-    if (!ct.orderable) throw invalid('query.sort', `position sorts orderable content types only; '${ct.slug}' is not orderable`);
-    return { sort: { column: 'position' }, direction };
-  }
-  const field = ct.fields.find((f) => f.name === name);
-  if (field?.sortable) return { sort: { field: field.name, fieldType: field.field_type }, direction };
-  throw invalid('query.sort', `cannot sort by '${name}': use created_at, updated_at, published_at, slug${ct.orderable ? ', position' : ''} or a sortable field`);
+  return presentItem(entry, ctx.clock());
 }
 
 /** GET …/entries: every status (or one, by `status`), offset pagination (api.md "Pagination"). */
 export async function listEntries(ctx: Context, actor: Actor, typeSlug: string, q: ListEntriesQuery = {}): Promise<{ items: Entry[]; total: number; window: OffsetPage }> {
   const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
   const window = offsetPage(q.page, q.limit);
-  const { sort, direction } = parseSort(ct, q.sort);
+  const sort = parseSort(
+    { label: `content type '${ct.slug}'`, orderable: ct.orderable, fields: new Map(ct.fields.map((f) => [f.name, f])), default: defaultSort(ct) },
+    q.sort,
+  );
   const { items, total } = await listEntryRows(ctx.db, {
     contentTypeId: ct.id,
     status: q.status,
     now: iso(ctx.clock()),
     sort,
-    direction,
     offset: window.offset,
     limit: window.limit,
   });
@@ -139,7 +139,7 @@ export async function getEntry(ctx: Context, actor: Actor, typeSlug: string, ref
  * POST …/entries: a draft at the end of the type's order. Required fields are not enforced yet
  * (D22). 400 for invalid data, 409 SLUG_TAKEN / UNIQUE_VIOLATION.
  */
-export async function createEntry(ctx: Context, actor: Actor, typeSlug: string, input: CreateEntryInput): Promise<Entry> {
+export async function createEntry(ctx: Context, actor: Actor, typeSlug: string, input: CreateEntryInput, opts: { action?: VersionAction } = {}): Promise<Entry> {
   requireScope(actor, 'content:write');
   if (input.id !== undefined && !isUuid(input.id)) throw invalid('id', 'must be a uuid');
   if (input.slug !== undefined) {
@@ -162,7 +162,8 @@ export async function createEntry(ctx: Context, actor: Actor, typeSlug: string, 
     } else {
       slug = await deriveSlug(db, ct, content.data, id);
     }
-    const now = iso(ctx.clock());
+    const clock = ctx.clock();
+    const now = iso(clock);
     await insertEntryRow(db, {
       id,
       workspace_id: ws.id,
@@ -175,19 +176,24 @@ export async function createEntry(ctx: Context, actor: Actor, typeSlug: string, 
     if (content.translations?.length) await replaceTranslations(db, id, content.translations, now);
     const created = await findEntry(db, ct.id, { id });
     if (!created) throw new Error('entry vanished after insert');
+    await recordFirstVersion(db, entrySpec(ct), created, actor, clock, opts.action ?? 'create');
     return created;
   });
 }
 
+/** The body of a content write, or a function computing it from the locked entry (restore). */
+export type EntryWriteSource = EntryWriteInput | ((db: Db, ct: ContentType, stored: Entry) => Promise<EntryWriteInput>);
+
 /**
- * PUT …/entries/{entry_slug}: replaces `data` (and `translations` when given; absent keeps them),
- * optionally renames the slug. The status stays (D24: a published entry stays published and the
- * change is live); a published or scheduled entry must keep its required fields (D22).
+ * PUT …/entries/{entry_slug}: replaces the working copy's `data` (and `translations` when given;
+ * absent keeps them), optionally renames the slug. The status stays: a published entry keeps
+ * serving its published version, and shows `has_pending_changes` until published again (D70).
+ * A scheduled entry must keep its required fields, since it goes live as it is (D22, D71).
  */
-export async function updateEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, input: EntryWriteInput, opts: WriteOptions = {}): Promise<Entry> {
+export async function updateEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, source: EntryWriteSource, opts: ContentWriteOptions = {}): Promise<Entry> {
   requireScope(actor, 'content:write');
-  if (input.slug !== undefined) {
-    const problem = slugProblem(input.slug);
+  if (typeof source !== 'function' && source.slug !== undefined) {
+    const problem = slugProblem(source.slug);
     if (problem) throw invalid('body.slug', problem);
   }
   return withTransaction(ctx.db, async (db) => {
@@ -196,27 +202,16 @@ export async function updateEntry(ctx: Context, actor: Actor, typeSlug: string, 
     await lockContentType(db, ct.id);
     const stored = await findEntryForUpdate(db, ct.id, ref);
     if (!stored) throw entryNotFound(ct, ref);
-    checkIfMatch(opts.ifMatch, stored);
     const now = ctx.clock();
-    const current = effectiveStatus(stored, now);
+    const current = await beginWrite(db, ENTRY_TABLES, stored, opts.ifMatch, now);
+    const input = typeof source === 'function' ? await source(db, ct, stored) : source;
     const ws = await requireWorkspaceOf(tx, actor);
-    const requireRequired = writeGoesLive(current);
-    const content = await prepareContent(db, ws, ct, input, { requireRequired });
+    const content = await prepareContent(db, ws, ct, input, { requireRequired: writeGoesLive(current) });
     await assertUniqueValues(db, ct, content.data, stored.id);
     if (input.slug !== undefined && input.slug !== stored.slug) await assertSlugFree(db, ct, input.slug, stored.id);
-    const at = iso(now);
-    await updateEntryRow(db, stored.id, {
-      slug: input.slug ?? stored.slug,
-      data: content.data,
-      // A due scheduled entry is written as the published entry it already is (D21).
-      status: current.status,
-      published_at: current.published_at,
-      publish_at: current.publish_at,
-      version: stored.version + 1,
-      updated_at: at,
-      updated_by: actor.userId,
-    });
-    if (content.translations !== undefined) await replaceTranslations(db, stored.id, content.translations, at);
+    await updateEntryRow(db, stored.id, { slug: input.slug ?? stored.slug, data: content.data });
+    if (content.translations !== undefined) await replaceTranslations(db, stored.id, content.translations, iso(now));
+    await finishContentWrite(db, entrySpec(ct), { ...current, data: content.data }, actor, now, { action: opts.action, coalesceSeconds: ctx.config.versionCoalesceSeconds });
     const updated = await findEntry(db, ct.id, { id: stored.id });
     if (!updated) throw new Error('entry vanished after update');
     return updated;
@@ -251,7 +246,8 @@ export async function duplicateEntry(ctx: Context, actor: Actor, typeSlug: strin
     const unique = new Set(ct.fields.filter((f) => f.is_unique).map((f) => f.name));
     const data = Object.fromEntries(Object.entries(source.data).filter(([k]) => !unique.has(k)));
     const id = newId();
-    const now = iso(ctx.clock());
+    const clock = ctx.clock();
+    const now = iso(clock);
     await insertEntryRow(db, {
       id,
       workspace_id: source.workspace_id,
@@ -264,6 +260,7 @@ export async function duplicateEntry(ctx: Context, actor: Actor, typeSlug: strin
     if (source.translations.length) await replaceTranslations(db, id, source.translations.map((t) => ({ locale: t.locale, data: t.data })), now);
     const copy = await findEntry(db, ct.id, { id });
     if (!copy) throw new Error('entry vanished after insert');
+    await recordFirstVersion(db, entrySpec(ct), copy, actor, clock, 'duplicate');
     return copy;
   });
 }

@@ -1,33 +1,36 @@
 /**
- * Entry state changes (api.md "States and transitions"; DECISIONS.md D20–D23): publish,
- * unpublish, archive and schedule, through the shared state machine of
- * src/modules/publishing/states.ts. Scope `content:publish`.
+ * Entry state changes and history (api.md "States and transitions"; DECISIONS.md D20–D23,
+ * D70–D72) through the publishing core of src/modules/publishing/core.ts, which pages share.
+ * This file holds only what is an entry's own: how its working copy is read as a snapshot, copied
+ * to its published copy (`published_data` + published_entry_translations, what production keys
+ * read) and checked for required fields.
  *
- * - The transition starts from the effective status (a due scheduled entry is published: D21).
- * - publish and schedule check the entry's required fields (400 VALIDATION_FAILED with paths
- *   `data.<field>`): a scheduled entry will go live without another request, so it must be
- *   complete when scheduled.
- * - schedule needs `publish_at` in the future (400 otherwise).
- * - Each change bumps the version (ETag) and records `updated_by`.
+ * - publish, unpublish, archive, schedule: scope `content:publish`. `publish` is allowed from
+ *   `published` when the entry has pending changes (D71). publish and schedule check required
+ *   fields on the working copy (400 VALIDATION_FAILED with paths `data.<field>`); schedule needs
+ *   `publish_at` in the future.
+ * - versions: list and read with any management key; restore with `content:write` (D72).
  */
 import type { Context } from '../../context.js';
 import type { Db } from '../../db/types.js';
 import { withTransaction } from '../../db/transaction.js';
-import { validationError } from '../../errors.js';
+import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
 import type { ContentType } from '../content-types/model.js';
-import { checkIfMatch } from '../publishing/preconditions.js';
-import { applyTransition, effectiveStatus, parsePublishAt, transition, type Verb } from '../publishing/states.js';
-import { iso } from '../../lib/time.js';
+import { applyVerb, itemVersion, itemVersions, parseVersionNumber, presentItem } from '../publishing/core.js';
+import { ENTRY_TABLES, type VersionAction, type VersionRecord } from '../publishing/repository.js';
+import { parsePublishAt, type Verb } from '../publishing/states.js';
 import type { Entry } from './model.js';
-import { entryNotFound, requireEntryType, type WriteOptions } from './operations.js';
-import { findEntry, findEntryForUpdate, updateEntryRow, type EntryRef } from './repository.js';
-import { missingRequired } from './validation.js';
+import { entryNotFound, requireEntryType, updateEntry, type WriteOptions } from './operations.js';
+import { findEntry, findEntryForUpdate, type EntryRef } from './repository.js';
+import { entrySpec } from './spec.js';
 
 export interface StateChangeOptions extends WriteOptions {
   /** Required for `schedule`: ISO 8601 time in the future. */
   publishAt?: string;
+  /** The version's action instead of the verb (`import` for the importer). */
+  action?: VersionAction;
 }
 
 /**
@@ -37,23 +40,7 @@ export interface StateChangeOptions extends WriteOptions {
 export async function applyEntryVerb(db: Db, now: Date, actor: Actor, ct: ContentType, ref: EntryRef, verb: Verb, opts: StateChangeOptions): Promise<Entry> {
   const stored = await findEntryForUpdate(db, ct.id, ref);
   if (!stored) throw entryNotFound(ct, ref);
-  checkIfMatch(opts.ifMatch, stored);
-  const current = effectiveStatus(stored, now);
-  // 409 before 400: a published entry cannot be published again, complete or not.
-  transition('entry', verb, current.status);
-  if (verb === 'publish' || verb === 'schedule') {
-    const missing = missingRequired(ct.fields, current.data, 'data');
-    if (missing.length) throw validationError(missing);
-  }
-  const next = applyTransition('entry', verb, current, now, opts.publishAt);
-  await updateEntryRow(db, stored.id, {
-    status: next.status as Entry['status'],
-    published_at: next.published_at,
-    publish_at: next.publish_at,
-    version: stored.version + 1,
-    updated_at: iso(now),
-    updated_by: actor.userId,
-  });
+  await applyVerb(db, entrySpec(ct), stored, actor, now, verb, opts);
   const updated = await findEntry(db, ct.id, { id: stored.id });
   if (!updated) throw new Error('entry vanished after update');
   return updated;
@@ -70,17 +57,17 @@ export async function changeEntryStatus(ctx: Context, actor: Actor, typeSlug: st
   });
 }
 
-/** PATCH …/publish: draft, scheduled or archived → published (`published_at` = now). */
-export function publishEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, opts: WriteOptions = {}): Promise<Entry> {
+/** PATCH …/publish: draft, scheduled, archived, or published with pending changes → published. */
+export function publishEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, opts: StateChangeOptions = {}): Promise<Entry> {
   return changeEntryStatus(ctx, actor, typeSlug, ref, 'publish', opts);
 }
 
-/** PATCH …/unpublish: published or scheduled → draft. */
+/** PATCH …/unpublish: published or scheduled → draft (the working copy stays). */
 export function unpublishEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, opts: WriteOptions = {}): Promise<Entry> {
   return changeEntryStatus(ctx, actor, typeSlug, ref, 'unpublish', opts);
 }
 
-/** PATCH …/archive: draft, scheduled or published → archived. */
+/** PATCH …/archive: draft, scheduled or published → archived (the working copy stays). */
 export function archiveEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, opts: WriteOptions = {}): Promise<Entry> {
   return changeEntryStatus(ctx, actor, typeSlug, ref, 'archive', opts);
 }
@@ -88,4 +75,62 @@ export function archiveEntry(ctx: Context, actor: Actor, typeSlug: string, ref: 
 /** PATCH …/schedule `{publish_at}`: draft, archived or scheduled → scheduled. */
 export function scheduleEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, publishAt: string, opts: WriteOptions = {}): Promise<Entry> {
   return changeEntryStatus(ctx, actor, typeSlug, ref, 'schedule', { ...opts, publishAt });
+}
+
+async function requireEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef): Promise<{ ct: ContentType; entry: Entry }> {
+  const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
+  const entry = await findEntry(ctx.db, ct.id, ref);
+  if (!entry) throw entryNotFound(ct, ref);
+  return { ct, entry };
+}
+
+/** GET …/entries/{entry_slug}/versions: the entry's history, newest first, without snapshots. */
+export async function listEntryVersions(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, q: { page?: number; limit?: number } = {}): Promise<{ items: VersionRecord[]; total: number; window: OffsetPage }> {
+  const { entry } = await requireEntry(ctx, actor, typeSlug, ref);
+  const window = offsetPage(q.page, q.limit);
+  const { items, total } = await itemVersions(ctx.db, ENTRY_TABLES, entry.id, window);
+  return { items, total, window };
+}
+
+/**
+ * GET …/entries/{entry_slug}/versions/{n}: the entry as version `n` holds it: the snapshot's data
+ * and translations on the entry's current attributes, with the version's status, time and author
+ * as `status`, `updated_at` and `updated_by`. 404 for an unknown version.
+ */
+export async function getEntryVersion(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, rawVersion: string | number): Promise<{ entry: Entry; version: VersionRecord }> {
+  const n = parseVersionNumber(rawVersion);
+  const { ct, entry } = await requireEntry(ctx, actor, typeSlug, ref);
+  const { snapshot, ...version } = await itemVersion(ctx.db, entrySpec(ct), entry.id, n, `entry '${entry.slug}'`);
+  const current = presentItem(entry, ctx.clock());
+  return {
+    entry: {
+      ...current,
+      status: version.status as Entry['status'],
+      data: snapshot.data,
+      translations: snapshot.translations.map((t) => ({ ...t, entry_id: entry.id })),
+      updated_at: version.created_at,
+      updated_by: version.created_by,
+    },
+    version,
+  };
+}
+
+/**
+ * POST …/entries/{entry_slug}/versions/{n}/restore: the working copy becomes version `n`'s
+ * content, validated like a PUT, recorded as a new version with action `restore`. The status
+ * stays, so a published entry then has pending changes (D72). Scope `content:write`.
+ */
+export async function restoreEntryVersion(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, rawVersion: string | number, opts: WriteOptions = {}): Promise<Entry> {
+  const n = parseVersionNumber(rawVersion);
+  return updateEntry(
+    ctx,
+    actor,
+    typeSlug,
+    ref,
+    async (db, ct, stored) => {
+      const { snapshot } = await itemVersion(db, entrySpec(ct), stored.id, n, `entry '${stored.slug}'`);
+      return { data: snapshot.data, translations: snapshot.translations.map((t) => ({ locale: t.locale, data: t.data })) };
+    },
+    { ...opts, action: 'restore' },
+  );
 }

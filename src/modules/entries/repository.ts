@@ -7,12 +7,15 @@
  * for writes to one entry). On PostgreSQL that serializes competing writers; SQLite runs one
  * write transaction at a time anyway. Lock order is always content type, then entry.
  */
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
 import { dataFieldSql } from '../../db/dialect.js';
 import { fromJsonColumn } from '../../lib/json.js';
 import type { FieldType } from '../content-types/model.js';
 import type { Status } from '../publishing/states.js';
+import { statusCondition } from '../publishing/status-sql.js';
+import type { SortSpec } from '../publishing/sort.js';
+import { nullsOrdered, sortExpression } from '../delivery/query/conditions.js';
 import type { Entry, EntryData, EntryTranslation } from './model.js';
 
 /** Addresses one entry of a content type. */
@@ -33,7 +36,32 @@ interface EntryRow {
   updated_at: string;
   created_by: number | null;
   updated_by: number | null;
+  published_by: number | null;
+  published_version: number | null;
+  latest_version: number;
+  has_pending_changes: number | boolean;
 }
+
+const ROW_COLUMNS = [
+  'id',
+  'workspace_id',
+  'content_type_id',
+  'slug',
+  'status',
+  'data',
+  'position',
+  'publish_at',
+  'published_at',
+  'version',
+  'created_at',
+  'updated_at',
+  'created_by',
+  'updated_by',
+  'published_by',
+  'published_version',
+  'latest_version',
+  'has_pending_changes',
+] as const;
 
 function toEntry(row: EntryRow, translations: EntryTranslation[]): Entry {
   return {
@@ -42,6 +70,9 @@ function toEntry(row: EntryRow, translations: EntryTranslation[]): Entry {
     data: fromJsonColumn<EntryData>(row.data, {}),
     position: Number(row.position),
     version: Number(row.version),
+    published_version: row.published_version === null ? null : Number(row.published_version),
+    latest_version: Number(row.latest_version),
+    has_pending_changes: Boolean(Number(row.has_pending_changes)),
     translations,
   };
 }
@@ -64,7 +95,7 @@ async function withTranslations(db: Db, rows: EntryRow[]): Promise<Entry[]> {
 
 /** One entry of a content type by id or slug, with its translations. */
 export async function findEntry(db: Db, contentTypeId: string, ref: EntryRef): Promise<Entry | null> {
-  let q = db.kysely.selectFrom('entries').selectAll().where('content_type_id', '=', contentTypeId);
+  let q = db.kysely.selectFrom('entries').select(ROW_COLUMNS).where('content_type_id', '=', contentTypeId);
   q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('slug', '=', ref.slug);
   const row = await q.executeTakeFirst();
   return row ? (await withTranslations(db, [row]))[0] : null;
@@ -88,24 +119,25 @@ export interface EntryListQuery {
   /** Effective status (D21): `published` includes due scheduled entries, `scheduled` excludes them. */
   status?: Status;
   now: string;
-  sort: { column: 'created_at' | 'updated_at' | 'published_at' | 'position' | 'slug' } | { field: string; fieldType: FieldType };
-  direction: 'asc' | 'desc';
+  sort: SortSpec;
   offset: number;
   limit: number;
 }
 
+/** One page of a content type's entries (management: working copies, any status) and the total. */
 export async function listEntryRows(db: Db, q: EntryListQuery): Promise<{ items: Entry[]; total: number }> {
   let base = db.kysely.selectFrom('entries').where('content_type_id', '=', q.contentTypeId);
-  if (q.status === 'published') {
-    base = base.where((eb) => eb.or([eb('status', '=', 'published'), eb.and([eb('status', '=', 'scheduled'), eb('publish_at', '<=', q.now)])]));
-  } else if (q.status === 'scheduled') {
-    base = base.where('status', '=', 'scheduled').where((eb) => eb.or([eb('publish_at', 'is', null), eb('publish_at', '>', q.now)]));
-  } else if (q.status) {
-    base = base.where('status', '=', q.status);
-  }
+  if (q.status) base = base.where(statusCondition(q.status, q.now, 'entries'));
   const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
-  const order: Expression<unknown> = 'column' in q.sort ? sql.ref(q.sort.column) : dataFieldSql(db.dialect, q.sort.field, q.sort.fieldType);
-  const rows = await base.selectAll().orderBy(order, q.direction).orderBy('id', q.direction).offset(q.offset).limit(q.limit).execute();
+  const key = sortExpression(db.dialect, q.sort, q.now, 'entries');
+  const dir = q.sort.direction;
+  const rows = await base
+    .select(ROW_COLUMNS.map((c) => `entries.${c}` as const))
+    .orderBy(key, (ob) => nullsOrdered(ob, q.sort))
+    .orderBy('entries.id', dir)
+    .offset(q.offset)
+    .limit(q.limit)
+    .execute();
   return { items: await withTranslations(db, rows), total: Number(n) };
 }
 
@@ -179,14 +211,14 @@ export async function findLiveMediaIds(db: Db, workspaceId: string, ids: string[
 export type NewEntryRow = Omit<Entry, 'translations'>;
 
 export async function insertEntryRow(db: Db, entry: NewEntryRow): Promise<void> {
-  await db.kysely.insertInto('entries').values({ ...entry, data: JSON.stringify(entry.data) }).execute();
+  await db.kysely
+    .insertInto('entries')
+    .values({ ...entry, data: JSON.stringify(entry.data), has_pending_changes: entry.has_pending_changes ? 1 : 0 })
+    .execute();
 }
 
-export type EntryPatch = Partial<Pick<Entry, 'slug' | 'status' | 'data' | 'position' | 'publish_at' | 'published_at'>> & {
-  version: number;
-  updated_at: string;
-  updated_by: number | null;
-};
+/** Working-copy columns and attributes of an entry row; publication columns go through the publishing core. */
+export type EntryPatch = Partial<Pick<Entry, 'slug' | 'data' | 'position' | 'version' | 'updated_at' | 'updated_by'>>;
 
 export async function updateEntryRow(db: Db, id: string, patch: EntryPatch): Promise<void> {
   const { data, ...rest } = patch;
@@ -197,10 +229,33 @@ export async function updateEntryRow(db: Db, id: string, patch: EntryPatch): Pro
     .execute();
 }
 
+/** Removes an entry with its translations, its published copy and its history (D72). */
 export async function deleteEntryRow(db: Db, id: string): Promise<void> {
-  // Translations first: the foreign key cascades too, this keeps it explicit on both dialects.
+  // The foreign keys cascade too; explicit deletes keep it obvious on both dialects.
   await db.kysely.deleteFrom('entry_translations').where('entry_id', '=', id).execute();
+  await db.kysely.deleteFrom('published_entry_translations').where('entry_id', '=', id).execute();
+  await db.kysely.deleteFrom('entry_versions').where('entry_id', '=', id).execute();
   await db.kysely.deleteFrom('entries').where('id', '=', id).execute();
+}
+
+/**
+ * Makes the published copy of an entry (what production keys read, D70) equal to its working
+ * copy: `published_data` and published_entry_translations.
+ */
+export async function copyEntryToPublished(db: Db, id: string): Promise<void> {
+  await db.kysely.updateTable('entries').set((eb) => ({ published_data: eb.ref('data') })).where('id', '=', id).execute();
+  await db.kysely.deleteFrom('published_entry_translations').where('entry_id', '=', id).execute();
+  await db.kysely
+    .insertInto('published_entry_translations')
+    .columns(['entry_id', 'locale', 'id', 'data'])
+    .expression(db.kysely.selectFrom('entry_translations').select(['entry_id', 'locale', 'id', 'data']).where('entry_id', '=', id))
+    .execute();
+}
+
+/** Removes the published copy of an entry (unpublish, archive: D71). */
+export async function dropEntryPublished(db: Db, id: string): Promise<void> {
+  await db.kysely.updateTable('entries').set({ published_data: null }).where('id', '=', id).execute();
+  await db.kysely.deleteFrom('published_entry_translations').where('entry_id', '=', id).execute();
 }
 
 /**

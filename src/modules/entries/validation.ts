@@ -31,6 +31,11 @@ export interface ValidateOptions {
   pathPrefix: string;
   /** Translations: only localizable fields may appear. */
   onlyLocalizable?: boolean;
+  /**
+   * Where compiled `pattern` rules are kept between calls (callers pass their Db's
+   * `memo.fieldPatterns`); without it each pattern is compiled per call.
+   */
+  patterns?: Map<string, RegExp | null>;
 }
 
 /** A relation or media id met in a value, to be checked by checkReferences. */
@@ -55,19 +60,19 @@ const MAX_RICH_TEXT_DEPTH = 64;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-const patternCache = new Map<string, RegExp | null>();
-function compiledPattern(pattern: string): RegExp | null {
-  if (!patternCache.has(pattern)) {
+/** `pattern` compiled (null when it is not a valid pattern), kept in `cache` when given. */
+function compiledPattern(pattern: string, cache: Map<string, RegExp | null> = new Map()): RegExp | null {
+  if (!cache.has(pattern)) {
     let re: RegExp | null = null;
     try {
       re = new RegExp(pattern, 'u');
     } catch {
       re = null;
     }
-    if (patternCache.size > 1000) patternCache.clear();
-    patternCache.set(pattern, re);
+    if (cache.size > 1000) cache.clear();
+    cache.set(pattern, re);
   }
-  return patternCache.get(pattern) ?? null;
+  return cache.get(pattern) ?? null;
 }
 
 /**
@@ -173,7 +178,7 @@ function checkUuidList(field: Field, value: unknown, path: string, kind: 'relati
 }
 
 /** Checks one non-null value of `field`; returns the value to store (normalized) and findings. */
-function checkValue(field: Field, value: unknown, path: string): FieldCheck {
+function checkValue(field: Field, value: unknown, path: string, patterns: Map<string, RegExp | null> | undefined): FieldCheck {
   const out: FieldCheck = { value, errors: [], references: [] };
   const err = (message: string) => out.errors.push({ path, message });
   const rules = fieldValidation(field);
@@ -278,7 +283,7 @@ function checkValue(field: Field, value: unknown, path: string): FieldCheck {
     if (rules.max_length !== undefined && length > rules.max_length) err(`must be at most ${rules.max_length} characters long`);
   }
   if (TEXT_LIKE.has(field.field_type) && typeof rules.pattern === 'string') {
-    const re = compiledPattern(rules.pattern);
+    const re = compiledPattern(rules.pattern, patterns);
     if (re && !re.test(value as string)) err(`must match the pattern ${rules.pattern}`);
   }
   return out;
@@ -317,7 +322,7 @@ export function validateData(fields: Field[], input: unknown, opts: ValidateOpti
       continue;
     }
     if (value === null) continue;
-    const checked = checkValue(field, value, path);
+    const checked = checkValue(field, value, path, opts.patterns);
     result.errors.push(...checked.errors);
     result.references.push(...checked.references);
     if (!checked.errors.length) result.value[name] = checked.value;

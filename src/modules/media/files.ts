@@ -13,15 +13,16 @@
  *   whole file (RFC 9110 lets a server ignore Range).
  * - With transform parameters (src/modules/media/transform.ts) the derived image is looked up in
  *   storage under `_derived/…/<variant>`; on a miss it is rendered once (concurrent identical
- *   requests share one rendering; at most one rendering per core runs at a time), stored, and
- *   served. `X-Cache: HIT|MISS` tells which.
+ *   requests share one rendering; at most one rendering per core runs at a time, per context:
+ *   ctx.caches.renders), stored, and served. `X-Cache: HIT|MISS` tells which.
  */
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import type { Readable } from 'node:stream';
+import type { RenderState } from '../../caches.js';
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
-import { storageFor, type ByteRange } from '../../storage/index.js';
+import type { ByteRange } from '../../storage/index.js';
 import { derivedPrefix, mediaIdOfKey } from './locations.js';
 import { PDF_MIME, RASTER_IMAGE_TYPES, SVG_MIME, type MediaKind } from './model.js';
 import { findLiveMediaById, type MediaRecord } from './repository.js';
@@ -88,26 +89,21 @@ function contentDisposition(name: string): string {
   return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-// Renderings in progress, by derived key: identical concurrent misses wait for one result.
-const inFlight = new Map<string, Promise<Buffer>>();
-
 /**
  * At most one rendering per core at a time: each decodes a whole image (up to 100 megapixels),
- * so a burst of cache misses queues here instead of multiplying memory and thrashing the CPU.
+ * so a burst of cache misses queues in `state` instead of multiplying memory and thrashing the CPU.
  */
 const MAX_RENDERS = Math.max(1, os.availableParallelism());
-let rendersRunning = 0;
-const renderQueue: (() => void)[] = [];
 
-async function withRenderSlot<T>(fn: () => Promise<T>): Promise<T> {
-  if (rendersRunning >= MAX_RENDERS) await new Promise<void>((resolve) => renderQueue.push(resolve));
-  else rendersRunning += 1;
+async function withRenderSlot<T>(state: RenderState, fn: () => Promise<T>): Promise<T> {
+  if (state.running >= MAX_RENDERS) await new Promise<void>((resolve) => state.queue.push(resolve));
+  else state.running += 1;
   try {
     return await fn();
   } finally {
-    const next = renderQueue.shift();
+    const next = state.queue.shift();
     if (next) next();
-    else rendersRunning -= 1;
+    else state.running -= 1;
   }
 }
 
@@ -132,7 +128,7 @@ export async function serveMediaFile(ctx: Context, req: FileRequest): Promise<Fi
     'x-content-type-options': 'nosniff',
   };
   if (matches(req.ifNoneMatch, etag)) return { status: 304, headers, body: null };
-  const storage = storageFor(ctx.config);
+  const storage = ctx.storage.backend();
 
   if (!spec || !variant) {
     const range = parseRange(req.range, media.size);
@@ -162,16 +158,17 @@ export async function serveMediaFile(ctx: Context, req: FileRequest): Promise<Fi
     headers['x-cache'] = 'HIT';
     return { status: 200, headers, body: cached.body };
   }
-  let rendering = inFlight.get(derivedKey);
+  const renders = ctx.caches.renders;
+  let rendering = renders.inFlight.get(derivedKey);
   if (!rendering) {
-    rendering = withRenderSlot(async () => {
+    rendering = withRenderSlot(renders, async () => {
       const original = await storage.get(media.storage_key as string);
       if (!original) throw notFound('file');
       const output = await renderVariant(await readAll(original.body), spec, media);
       await storage.put(derivedKey, output, { contentType: headers['content-type'] });
       return output;
-    }).finally(() => inFlight.delete(derivedKey));
-    inFlight.set(derivedKey, rendering);
+    }).finally(() => renders.inFlight.delete(derivedKey));
+    renders.inFlight.set(derivedKey, rendering);
   }
   const output = await rendering;
   headers['content-length'] = String(output.length);

@@ -15,7 +15,6 @@ import { AppError, invalid, notFound } from '../../errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
-import { storageFor } from '../../storage/index.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
 import { folderProblem, parseFolder } from './folders.js';
@@ -85,7 +84,7 @@ export interface StoreMediaOptions {
  * SVG over its limit.
  */
 export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMediaInput, options: StoreMediaOptions = {}): Promise<MediaRecord> {
-  const storage = storageFor(ctx.config);
+  const storage = ctx.storage.backend();
   try {
     const probed = await probeFile(input.file);
     const id = options.id ?? newId();
@@ -201,7 +200,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
     throw invalid(input.focal_x === undefined || input.focal_x === null ? 'body.focal_x' : 'body.focal_y', 'focal_x and focal_y are given together');
   }
   if (Object.values(input).every((v) => v === undefined)) return toManagementMedia(await requireMedia(ctx, actor.workspaceId, id));
-  const storage = storageFor(ctx.config);
+  const storage = ctx.storage.backend();
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await requireMedia(ctx, actor.workspaceId, id);
     const now = iso(ctx.clock());
@@ -254,7 +253,7 @@ export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: s
   if (!deleted) throw notFound(`media '${id}'`);
   // After the commit: a failure here leaves an unreachable file (logged), never a live record
   // without its file.
-  const storage = storageFor(ctx.config);
+  const storage = ctx.storage.backend();
   if (media.storage_key) await storage.delete(media.storage_key).catch((e: unknown) => ctx.log.error({ err: e, key: media.storage_key }, 'could not remove a deleted media file'));
   await storage.deletePrefix(derivedPrefix(media.workspace_id, media.id)).catch((e: unknown) => ctx.log.error({ err: e, id }, 'could not remove derived images'));
 }

@@ -75,7 +75,7 @@ export async function prepareBlocks(db: Db, ws: Workspace, types: readonly Conte
       errors.push({ path: `${node.path}.type`, message: `content type '${node.type}' is not a block type (is_block is false)` });
       continue;
     }
-    const main = validateData(ct.fields, node.data, { requireRequired: opts.requireRequired, pathPrefix: `${node.path}.data` });
+    const main = validateData(ct.fields, node.data, { requireRequired: opts.requireRequired, pathPrefix: `${node.path}.data`, patterns: db.memo.fieldPatterns });
     errors.push(...main.errors);
     references.push(...main.references);
     let translations: PreparedBlock['translations'];
@@ -91,7 +91,7 @@ export async function prepareBlocks(db: Db, ws: Workspace, types: readonly Conte
           errors.push({ path: localePath, message: `locale '${t.locale}' is not a locale of this workspace (${ws.locales.join(', ')})` });
           continue;
         }
-        const checked = validateData(ct.fields, t.data, { requireRequired: false, pathPrefix: t.path, onlyLocalizable: true });
+        const checked = validateData(ct.fields, t.data, { requireRequired: false, pathPrefix: t.path, onlyLocalizable: true, patterns: db.memo.fieldPatterns });
         errors.push(...checked.errors);
         references.push(...checked.references);
         if (Object.keys(checked.value).length) translations.push({ locale: t.locale, data: checked.value });

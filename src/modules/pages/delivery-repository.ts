@@ -5,12 +5,17 @@
  * translation in the requested locale joined. Visibility (D21: due scheduled pages count as
  * published), sort keys and keyset conditions are the delivery module's own SQL fragments,
  * applied to the `pages` table.
+ *
+ * Production keys read a page's published copy (`published_seo`, published SEO translations,
+ * published blocks and their translations; DECISIONS.md D70), preview keys its working copy: the
+ * same queries on tables of the same shape. Production readers see the publication's time and
+ * author as `updated_at`/`updated_by`.
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
 import type { CursorPosition } from '../delivery/cursor.js';
 import type { SortValue, Visibility } from '../delivery/model.js';
-import { keysetCondition, sortExpression, visibleCondition } from '../delivery/query/conditions.js';
+import { keysetCondition, nullsOrdered, sortExpression, visibleCondition } from '../delivery/query/conditions.js';
 import type { SortSpec } from '../delivery/sort.js';
 import type { PageRow } from './repository.js';
 
@@ -41,15 +46,33 @@ const PAGE_COLUMNS = [
   'pages.slug',
   'pages.status',
   'pages.position',
-  'pages.seo',
   'pages.publish_at',
   'pages.published_at',
   'pages.version',
   'pages.created_at',
-  'pages.updated_at',
   'pages.created_by',
-  'pages.updated_by',
+  'pages.published_by',
+  'pages.published_version',
+  'pages.latest_version',
+  'pages.has_pending_changes',
 ] as const;
+
+/** The tables a key of `visibility` reads a page's content from (D70). */
+function sourceOf(visibility: Visibility) {
+  return visibility === 'production'
+    ? ({ seo: 'published_seo', seoTranslations: 'published_page_seo_translations', blocks: 'published_blocks', blockTranslations: 'published_block_translations' } as const)
+    : ({ seo: 'seo', seoTranslations: 'page_seo_translations', blocks: 'blocks', blockTranslations: 'block_translations' } as const);
+}
+
+/** SEO and the updated_* columns as a key of `visibility` sees them. */
+function contentColumns(visibility: Visibility) {
+  if (visibility === 'preview') return [sql<unknown>`${sql.ref('pages.seo')}`.as('seo'), sql<string>`${sql.ref('pages.updated_at')}`.as('updated_at'), sql<number | null>`${sql.ref('pages.updated_by')}`.as('updated_by')];
+  return [
+    sql<unknown>`${sql.ref('pages.published_seo')}`.as('seo'),
+    sql<string>`coalesce(${sql.ref('pages.published_at')}, ${sql.ref('pages.publish_at')}, ${sql.ref('pages.updated_at')})`.as('updated_at'),
+    sql<number | null>`${sql.ref('pages.published_by')}`.as('updated_by'),
+  ];
+}
 
 export interface DeliveryPageQuery {
   workspaceId: string;
@@ -61,17 +84,19 @@ export interface DeliveryPageQuery {
 }
 
 /** SELECT of page columns plus the SEO translation in `locale` (null columns for the default locale). */
-function pageSelect(db: Db, locale: string | null) {
+function pageSelect(db: Db, locale: string | null, visibility: Visibility) {
+  const src = sourceOf(visibility);
   return db.kysely
     .selectFrom('pages')
-    .$if(locale !== null, (qb) => qb.leftJoin('page_seo_translations as t', (j) => j.onRef('t.page_id', '=', 'pages.id').on('t.locale', '=', locale ?? '')))
+    .$if(locale !== null, (qb) => qb.leftJoin(`${src.seoTranslations} as t`, (j) => j.onRef('t.page_id', '=', 'pages.id').on('t.locale', '=', locale ?? '')))
     .select(PAGE_COLUMNS)
+    .select(contentColumns(visibility))
     .select(locale === null ? [sql<number | null>`null`.as('tr_id'), sql<unknown>`null`.as('tr_seo')] : [sql<number | null>`${sql.ref('t.id')}`.as('tr_id'), sql<unknown>`${sql.ref('t.seo')}`.as('tr_seo')]);
 }
 
 /** The visible page of the workspace with this slug, or null. */
 export async function findDeliveryPageRow(db: Db, q: DeliveryPageQuery & { slug: string }): Promise<DeliveryPageRow | null> {
-  const row = await pageSelect(db, q.locale)
+  const row = await pageSelect(db, q.locale, q.visibility)
     .where('pages.workspace_id', '=', q.workspaceId)
     .where('pages.slug', '=', q.slug)
     .where(visibleCondition(q.visibility, q.now, 'pages'))
@@ -92,28 +117,17 @@ export async function listDeliveryPageRows(db: Db, q: DeliveryPageQuery & { sort
   const conditions = whereList(q);
   if (page.after) conditions.push(keysetCondition(key, q.sort, page.after, 'pages'));
   const dir = q.sort.direction;
-  let query = pageSelect(db, q.locale)
+  const src = sourceOf(q.visibility);
+  let query = pageSelect(db, q.locale, q.visibility)
     .select(sql<SortValue>`${key}`.as('sort_value'))
     .$if(q.locale !== null, (qb) =>
-      qb.select((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('block_translations as bt')
-              .innerJoin('blocks as b', 'b.id', 'bt.block_id')
-              .select(sql.lit(1).as('one'))
-              .whereRef('b.page_id', '=', 'pages.id')
-              .where('bt.locale', '=', q.locale ?? ''),
-          )
-          .as('tr_blocks'),
+      qb.select(
+        sql<boolean>`exists (select 1 from ${sql.table(src.blockTranslations)} bt join ${sql.table(src.blocks)} b on b.id = bt.block_id
+          where b.page_id = ${sql.ref('pages.id')} and bt.locale = ${q.locale ?? ''})`.as('tr_blocks'),
       ),
     )
     .where((eb) => eb.and(conditions))
-    .orderBy(key, (ob) => {
-      const o = dir === 'asc' ? ob.asc() : ob.desc();
-      if (!q.sort.nullable) return o;
-      return dir === 'asc' ? o.nullsFirst() : o.nullsLast();
-    })
+    .orderBy(key, (ob) => nullsOrdered(ob, q.sort))
     .orderBy('pages.id', dir)
     .limit(page.limit);
   if (page.offset) query = query.offset(page.offset);
@@ -131,13 +145,37 @@ export async function countDeliveryPageRows(db: Db, q: DeliveryPageQuery): Promi
 }
 
 /** Every block of a page, with its translation in `locale` joined when one is asked for. */
-export async function findDeliveryBlockRows(db: Db, pageId: string, locale: string | null): Promise<DeliveryBlockRow[]> {
+export async function findDeliveryBlockRows(db: Db, pageId: string, locale: string | null, visibility: Visibility): Promise<DeliveryBlockRow[]> {
+  const src = sourceOf(visibility);
   const rows = await db.kysely
-    .selectFrom('blocks as b')
-    .$if(locale !== null, (qb) => qb.leftJoin('block_translations as t', (j) => j.onRef('t.block_id', '=', 'b.id').on('t.locale', '=', locale ?? '')))
+    .selectFrom(`${src.blocks} as b`)
+    .$if(locale !== null, (qb) => qb.leftJoin(`${src.blockTranslations} as t`, (j) => j.onRef('t.block_id', '=', 'b.id').on('t.locale', '=', locale ?? '')))
     .select(['b.id', 'b.page_id', 'b.block_type_id', 'b.parent_id', 'b.position', 'b.data'])
     .select(locale === null ? [sql<number | null>`null`.as('tr_id'), sql<unknown>`null`.as('tr_data')] : [sql<number | null>`${sql.ref('t.id')}`.as('tr_id'), sql<unknown>`${sql.ref('t.data')}`.as('tr_data')])
     .where('b.page_id', '=', pageId)
     .execute();
   return rows as DeliveryBlockRow[];
+}
+
+/** Every SEO translation of a page as a key of `visibility` sees it, by locale. */
+export async function listDeliverySeoTranslations(db: Db, pageId: string, visibility: Visibility): Promise<{ id: number; page_id: string; locale: string; seo: unknown }[]> {
+  const rows = await db.kysely.selectFrom(sourceOf(visibility).seoTranslations).select(['id', 'page_id', 'locale', 'seo']).where('page_id', '=', pageId).orderBy('locale').execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** Every block translation of a page as a key of `visibility` sees it, by block then locale. */
+export async function listDeliveryBlockTranslations(db: Db, pageId: string, visibility: Visibility): Promise<{ id: number; block_id: string; locale: string; data: unknown }[]> {
+  // Published block translations carry their page id; working ones reach it through their block.
+  const rows =
+    visibility === 'production'
+      ? await db.kysely.selectFrom('published_block_translations').select(['id', 'block_id', 'locale', 'data']).where('page_id', '=', pageId).orderBy('block_id').orderBy('locale').execute()
+      : await db.kysely
+          .selectFrom('block_translations as t')
+          .innerJoin('blocks as b', 'b.id', 't.block_id')
+          .select(['t.id', 't.block_id', 't.locale', 't.data'])
+          .where('b.page_id', '=', pageId)
+          .orderBy('t.block_id')
+          .orderBy('t.locale')
+          .execute();
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }

@@ -37,10 +37,18 @@ import { loadDeliverySchema } from '../delivery/schema-cache.js';
 import type { SortSpec } from '../delivery/sort.js';
 import { visibilityOf } from '../delivery/visibility.js';
 import { effectiveStatus } from '../publishing/states.js';
-import { countDeliveryPageRows, findDeliveryBlockRows, findDeliveryPageRow, listDeliveryPageRows, type DeliveryPageRow } from './delivery-repository.js';
+import {
+  countDeliveryPageRows,
+  findDeliveryBlockRows,
+  findDeliveryPageRow,
+  listDeliveryBlockTranslations,
+  listDeliveryPageRows,
+  listDeliverySeoTranslations,
+  type DeliveryPageRow,
+} from './delivery-repository.js';
 import { toWireBlocks, toWirePage, type Block, type WireBlockTranslation, type WirePage, type WirePageDetail, type WireSeoTranslation } from './model.js';
 import { parsePageSort } from './operations.js';
-import { listBlockTranslations, listSeoTranslations, toPage } from './repository.js';
+import { toPage } from './repository.js';
 import { overlaySeo, pickSeo } from './seo.js';
 
 export interface DeliveryPageListInput {
@@ -64,12 +72,9 @@ function checkWorkspace(actor: Actor, workspaceId: string | undefined): void {
   }
 }
 
-/** The delivery sort of pages (parsePageSort's rules) as a delivery SortSpec. */
+/** The delivery sort of pages: the same rules as management lists (parsePageSort). */
 function pageSort(raw: string | undefined): SortSpec {
-  const { column, direction } = parsePageSort(raw);
-  const text = `${column}:${direction}`;
-  if (column === 'published_at') return { key: { kind: 'published_at' }, direction, nullable: true, text };
-  return { key: { kind: 'column', column }, direction, nullable: false, text };
+  return parsePageSort(raw);
 }
 
 /**
@@ -125,9 +130,9 @@ export async function listDeliveryPages(ctx: Context, actor: Actor, input: Deliv
   return { items: rows.map((r) => presentPage(r, now, locale, flag(r.tr_blocks))), meta };
 }
 
-/** Projections of block types, built once per loaded schema. */
-const projections = new WeakMap<DeliveryType, Projection>();
-function projectionOf(type: DeliveryType): Projection {
+/** The projection of a block type, built once per loaded schema (ctx.caches.blockProjections). */
+function projectionOf(ctx: Context, type: DeliveryType): Projection {
+  const projections = ctx.caches.blockProjections;
   let p = projections.get(type);
   if (!p) {
     p = fullProjection(type);
@@ -157,19 +162,19 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
   if (!row) throw notFound(`page '${slug}'`);
 
   const [blockRows, allSeo, allBlockTr] = await Promise.all([
-    findDeliveryBlockRows(ctx.db, row.id, joined),
-    locale.requested === null ? listSeoTranslations(ctx.db, row.id) : null,
-    locale.requested === null ? listBlockTranslations(ctx.db, row.id) : null,
+    findDeliveryBlockRows(ctx.db, row.id, joined, visibility),
+    locale.requested === null ? listDeliverySeoTranslations(ctx.db, row.id, visibility) : null,
+    locale.requested === null ? listDeliveryBlockTranslations(ctx.db, row.id, visibility) : null,
   ]);
-  const blocks = loadBlocks(schema, blockRows);
+  const blocks = loadBlocks(ctx, schema, blockRows);
   const refs = await resolveReferenceGroups(ctx, schema, actor, visibility, now, locale, groupByProjection(blocks));
   const wireBlocks = toWireBlocks(blocks, (b) => JSON.stringify(projectData((b as LoadedBlock).projection, (b as LoadedBlock).item, refs)));
 
   let seoTranslations: WireSeoTranslation[];
   let blockTranslations: WireBlockTranslation[];
   if (allSeo && allBlockTr) {
-    seoTranslations = allSeo.map((t) => ({ id: t.id, locale: t.locale, page_id: t.page_id, seo: t.seo }));
-    blockTranslations = allBlockTr.map((t) => ({ id: t.id, block_id: t.block_id, locale: t.locale, data: JSON.stringify(t.data) }));
+    seoTranslations = allSeo.map((t) => ({ id: t.id, locale: t.locale, page_id: t.page_id, seo: pickSeo(objectColumn(t.seo)) }));
+    blockTranslations = allBlockTr.map((t) => ({ id: t.id, block_id: t.block_id, locale: t.locale, data: JSON.stringify(objectColumn(t.data)) }));
   } else {
     seoTranslations = row.tr_id === null ? [] : [{ id: Number(row.tr_id), locale: locale.locale, page_id: row.id, seo: pickSeo(objectColumn(row.tr_seo)) }];
     blockTranslations = blocks
@@ -180,7 +185,7 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
 }
 
 /** Parses block rows; a block whose type is gone from the schema is left out (with its subtree). */
-function loadBlocks(schema: DeliverySchema, rows: Awaited<ReturnType<typeof findDeliveryBlockRows>>): LoadedBlock[] {
+function loadBlocks(ctx: Context, schema: DeliverySchema, rows: Awaited<ReturnType<typeof findDeliveryBlockRows>>): LoadedBlock[] {
   const out: LoadedBlock[] = [];
   for (const r of rows) {
     const type = schema.byId.get(r.block_type_id);
@@ -195,7 +200,7 @@ function loadBlocks(schema: DeliverySchema, rows: Awaited<ReturnType<typeof find
       position: Number(r.position),
       data: {},
       item: { data: objectColumn(r.data), translation },
-      projection: projectionOf(type),
+      projection: projectionOf(ctx, type),
       trId: r.tr_id === null ? null : Number(r.tr_id),
     });
   }

@@ -47,6 +47,14 @@ export interface Page {
   updated_at: string;
   created_by: number | null;
   updated_by: number | null;
+  /** Who made the published version; production readers see it as `updated_by` (D70). */
+  published_by: number | null;
+  /** The history version production readers see; null when not published (D72). */
+  published_version: number | null;
+  /** The newest history version (its snapshot is the working copy). */
+  latest_version: number;
+  /** The working copy differs from the published version (D70). */
+  has_pending_changes: boolean;
 }
 
 export interface SeoTranslation {
@@ -102,6 +110,10 @@ export interface WirePage {
    * translation in it (neither SEO nor any block), i.e. everything is default-locale content.
    */
   is_fallback?: boolean;
+  /** Management only (D70). */
+  has_pending_changes?: boolean;
+  /** Management only (D72). */
+  published_version?: number | null;
 }
 
 /** The wire shape of a block (api.md "Block"): `parent_id` only on child blocks, `data` JSON-encoded. */
@@ -176,10 +188,15 @@ export function toWireBlockTranslation(t: BlockTranslation): WireBlockTranslatio
   return { id: t.id, block_id: t.block_id, locale: t.locale, data: JSON.stringify(t.data) };
 }
 
+/** The management shape of a page: the wire page plus its working-copy state (D70, D72). */
+export function toManagedWirePage(page: Page): WirePage {
+  return { ...toWirePage(page), has_pending_changes: page.has_pending_changes, published_version: page.published_version };
+}
+
 /** The management page detail: stored values, every translation (D6). */
 export function toWirePageDetail(content: PageContent): WirePageDetail {
   return {
-    page: toWirePage(content.page),
+    page: toManagedWirePage(content.page),
     blocks: toWireBlocks(content.blocks),
     seo_translations: content.seoTranslations.map(toWireSeoTranslation),
     block_translations: content.blockTranslations.map(toWireBlockTranslation),

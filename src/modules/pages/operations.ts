@@ -13,9 +13,11 @@
  * - Navigation positions are 0-based: a new or duplicated page goes last, a deleted page's gap
  *   closes, PATCH /pages/reorder takes the complete list of the workspace's page ids (D34).
  * - POST and PUT take `seo`, `seo_translations` and `blocks` (seo.ts, tree.ts, blocks.ts). PUT
- *   replaces the SEO and the block tree; `seo_translations` (and a kept block's `translations`)
- *   absent keep the current ones. A published or scheduled page must keep every block's
- *   required fields (D22); it stays published and the change is live at once (D24).
+ *   replaces the working copy's SEO and block tree; `seo_translations` (and a kept block's
+ *   `translations`) absent keep the current ones. A published page stays published and keeps
+ *   serving its published version until published again (D70); a scheduled page must keep
+ *   every block's required fields, since it goes live as it is (D22, D71). Content writes go
+ *   through the publishing core's write sequence (src/modules/publishing/core.ts).
  * - Duplicate (D26): slug `<slug>-copy` (then `-copy-2` …), draft, same SEO and translations, a
  *   copy of the block tree with new block ids, appended last.
  */
@@ -24,17 +26,20 @@ import type { Db } from '../../db/types.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError, invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
+import { assertCompleteOrder } from '../../lib/order.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
+import { MAX_SLUG_LENGTH, SLUG_PATTERN } from '../../lib/slugs.js';
 import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
-import { assertCompleteOrder } from '../content-types/fields.js';
 import { listAllContentTypes } from '../content-types/repository.js';
-import { MAX_SLUG_LENGTH } from '../entries/content.js';
 import { requireWorkspaceOf } from '../entries/operations.js';
 import { checkIfMatch } from '../publishing/preconditions.js';
-import { effectiveStatus, newDraftColumns, writeGoesLive, type Status } from '../publishing/states.js';
-import { SLUG_PATTERN } from '../workspaces/operations.js';
+import { beginWrite, finishContentWrite, presentItem, recordFirstVersion } from '../publishing/core.js';
+import { PAGE_TABLES, type VersionAction } from '../publishing/repository.js';
+import { columnSort, parseSort, type SortSpec } from '../publishing/sort.js';
+import { newDraftColumns, writeGoesLive, type Status } from '../publishing/states.js';
+import { pageSpec } from './spec.js';
 import type { Workspace } from '../workspaces/repository.js';
 import { prepareBlocks } from './blocks.js';
 import type { Page, PageContent } from './model.js';
@@ -60,7 +65,6 @@ import {
   updatePageRow,
   writeBlockTree,
   type PageRef,
-  type PageSortColumn,
 } from './repository.js';
 import { completeSeo, parseSeoTranslations, parseSeoValues } from './seo.js';
 import { parseBlockTree, preorder } from './tree.js';
@@ -74,6 +78,8 @@ export const RESERVED_PAGE_SLUGS: ReadonlySet<string> = new Set(['reorder']);
 export interface PageWriteOptions {
   /** Raw `If-Match` header: 412 PRECONDITION_FAILED unless it names the current ETag (D5). */
   ifMatch?: string;
+  /** The version's action for content writes (`import` for the importer; D72). */
+  action?: VersionAction;
 }
 
 /** Body of POST and PUT /pages (D25 forms). */
@@ -99,14 +105,9 @@ export interface ListPagesQuery {
   sort?: string;
 }
 
-const SORTABLE: readonly PageSortColumn[] = ['position', 'created_at', 'updated_at', 'published_at', 'slug'];
-
-/** Parses a page list `sort` (default `position:asc`); 400 at `query.sort` otherwise. */
-export function parsePageSort(sort: string | undefined): { column: PageSortColumn; direction: 'asc' | 'desc' } {
-  if (sort === undefined || sort === '') return { column: 'position', direction: 'asc' };
-  const m = /^([a-z_]+):(asc|desc)$/.exec(sort.trim());
-  if (!m || !(SORTABLE as readonly string[]).includes(m[1])) throw invalid('query.sort', `must be <field>:asc or <field>:desc with ${SORTABLE.join(', ')}`);
-  return { column: m[1] as PageSortColumn, direction: m[2] as 'asc' | 'desc' };
+/** Parses a page list `sort` (default `position:asc`, the navigation order); 400 at `query.sort` otherwise. */
+export function parsePageSort(sort: string | undefined): SortSpec {
+  return parseSort({ label: 'pages', orderable: true, default: columnSort('position', 'asc') }, sort);
 }
 
 /** The D31 slug rules for a page slug; null when fine. */
@@ -124,7 +125,7 @@ export function pageNotFound(ref: PageRef): AppError {
 
 /** The page as clients see it now: a due scheduled page is published (D21). */
 function present(ctx: Context, page: Page): Page {
-  return effectiveStatus(page, ctx.clock());
+  return presentItem(page, ctx.clock());
 }
 
 /** 409 SLUG_TAKEN when another page of the workspace uses `slug`. */
@@ -167,13 +168,11 @@ function parseWrite(input: PageWriteInput, ws: Workspace, requireSlug: boolean) 
 /** GET /pages (management): every status (or one), ordered by navigation position by default. */
 export async function listPages(ctx: Context, actor: Actor, q: ListPagesQuery = {}): Promise<{ items: Page[]; total: number; window: OffsetPage }> {
   const window = offsetPage(q.page, q.limit);
-  const { column, direction } = parsePageSort(q.sort);
   const { items, total } = await listPageRows(ctx.db, {
     workspaceId: actor.workspaceId,
     status: q.status,
     now: iso(ctx.clock()),
-    sort: column,
-    direction,
+    sort: parsePageSort(q.sort),
     offset: window.offset,
     limit: window.limit,
   });
@@ -191,7 +190,7 @@ export async function getPage(ctx: Context, actor: Actor, ref: PageRef): Promise
  * POST /pages: a draft page at the end of the navigation. Required block fields are not enforced
  * yet (D22). 400 for an invalid body, 409 SLUG_TAKEN.
  */
-export async function createPage(ctx: Context, actor: Actor, input: CreatePageInput): Promise<Page> {
+export async function createPage(ctx: Context, actor: Actor, input: CreatePageInput, opts: { action?: VersionAction } = {}): Promise<Page> {
   requireScope(actor, 'content:write');
   if (input.id !== undefined && !isUuid(input.id)) throw invalid('id', 'must be a uuid');
   return withTransaction(ctx.db, async (db) => {
@@ -204,7 +203,8 @@ export async function createPage(ctx: Context, actor: Actor, input: CreatePageIn
     if (input.id !== undefined && (await pageExists(db, id))) throw invalid('id', `a page with id '${id}' already exists`);
     await assertPageSlugFree(db, ws.id, slug, null);
     const blocks = await prepareBlocks(db, ws, await listAllContentTypes(db, ws.id), parsed.blocks, { requireRequired: false, currentIds: new Set() });
-    const now = iso(ctx.clock());
+    const clock = ctx.clock();
+    const now = iso(clock);
     const page: Page = {
       id,
       workspace_id: ws.id,
@@ -216,27 +216,34 @@ export async function createPage(ctx: Context, actor: Actor, input: CreatePageIn
     await insertPageRow(db, page);
     if (parsed.seoTranslations?.length) await replaceSeoTranslations(db, id, parsed.seoTranslations, now);
     await writeBlockTree(db, id, [], blocks, now);
+    await recordFirstVersion(db, pageSpec, page, actor, clock, opts.action ?? 'create');
     return page;
   });
 }
 
+/** The body of a page write, or a function computing it from the locked page (restore). */
+export type PageWriteSource = PageWriteInput | ((db: Db, stored: Page) => Promise<PageWriteInput>);
+
 /**
- * PUT /pages/{slug}: replaces the SEO and the block tree (blocks sent with an id of this page
- * keep it; blocks not sent are deleted), `seo_translations` when given, optionally the slug. The
- * status stays (D24); a published or scheduled page must keep its required block fields (D22).
+ * PUT /pages/{slug}: replaces the working copy's SEO and block tree (blocks sent with an id of
+ * this page keep it; blocks not sent are deleted), `seo_translations` when given, optionally the
+ * slug (an attribute of the page, applied at once: D70). The status stays; a published page
+ * shows `has_pending_changes` until published again; a scheduled page must keep its required
+ * block fields (D22, D71).
  */
-export async function updatePage(ctx: Context, actor: Actor, ref: PageRef, input: PageWriteInput, opts: PageWriteOptions = {}): Promise<Page> {
+export async function updatePage(ctx: Context, actor: Actor, ref: PageRef, source: PageWriteSource, opts: PageWriteOptions = {}): Promise<Page> {
   requireScope(actor, 'content:write');
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
     const ws = await requireWorkspaceOf(tx, actor);
-    const parsed = parseWrite(input, ws, false);
+    if (typeof source !== 'function') parseWrite(source, ws, false);
     await lockWorkspacePages(db, ws.id);
     const stored = await findPageForUpdate(db, ws.id, ref);
     if (!stored) throw pageNotFound(ref);
-    checkIfMatch(opts.ifMatch, stored);
     const now = ctx.clock();
-    const current = effectiveStatus(stored, now);
+    const current = await beginWrite(db, PAGE_TABLES, stored, opts.ifMatch, now);
+    const input = typeof source === 'function' ? await source(db, stored) : source;
+    const parsed = parseWrite(input, ws, false);
     if (input.slug !== undefined && input.slug !== stored.slug) await assertPageSlugFree(db, ws.id, input.slug, stored.id);
     const content = await loadPageContent(db, stored);
     const blocks = await prepareBlocks(db, ws, await listAllContentTypes(db, ws.id), parsed.blocks, {
@@ -244,19 +251,10 @@ export async function updatePage(ctx: Context, actor: Actor, ref: PageRef, input
       currentIds: new Set(content.blocks.map((b) => b.id)),
     });
     const at = iso(now);
-    await updatePageRow(db, stored.id, {
-      slug: input.slug ?? stored.slug,
-      seo: parsed.seo,
-      // A due scheduled page is written as the published page it already is (D21).
-      status: current.status,
-      published_at: current.published_at,
-      publish_at: current.publish_at,
-      version: stored.version + 1,
-      updated_at: at,
-      updated_by: actor.userId,
-    });
+    await updatePageRow(db, stored.id, { slug: input.slug ?? stored.slug, seo: parsed.seo });
     if (parsed.seoTranslations !== undefined) await replaceSeoTranslations(db, stored.id, parsed.seoTranslations, at);
     await writeBlockTree(db, stored.id, content.blocks, blocks, at);
+    await finishContentWrite(db, pageSpec, current, actor, now, { action: opts.action, coalesceSeconds: ctx.config.versionCoalesceSeconds });
     return (await findPage(db, ws.id, { id: stored.id }))!;
   });
 }
@@ -282,7 +280,8 @@ export async function duplicatePage(ctx: Context, actor: Actor, ref: PageRef): P
     const source = await findPage(db, actor.workspaceId, ref);
     if (!source) throw pageNotFound(ref);
     const content = await loadPageContent(db, source);
-    const now = iso(ctx.clock());
+    const clock = ctx.clock();
+    const now = iso(clock);
     const id = newId();
     const page: Page = {
       ...source,
@@ -309,6 +308,7 @@ export async function duplicatePage(ctx: Context, actor: Actor, ref: PageRef): P
       translations: translations.get(b.id),
     }));
     await writeBlockTree(db, id, [], copies, now);
+    await recordFirstVersion(db, pageSpec, page, actor, clock, 'duplicate');
     return page;
   });
 }
@@ -352,7 +352,8 @@ export async function reorderBlocks(ctx: Context, actor: Actor, ref: PageRef, in
   return withTransaction(ctx.db, async (db) => {
     const stored = await findPageForUpdate(db, actor.workspaceId, ref);
     if (!stored) throw pageNotFound(ref);
-    checkIfMatch(opts.ifMatch, stored);
+    const now = ctx.clock();
+    const current = await beginWrite(db, PAGE_TABLES, stored, opts.ifMatch, now);
     const order = input.order.map((id) => id.toLowerCase());
     let parentId = input.parent_id === undefined || input.parent_id === null ? null : input.parent_id.toLowerCase();
     if (input.parent_id === undefined && order.length > 0) {
@@ -371,19 +372,11 @@ export async function reorderBlocks(ctx: Context, actor: Actor, ref: PageRef, in
     }
     const siblings = await siblingBlocks(db, stored.id, parentId);
     assertCompleteOrder(order, siblings.map((b) => b.id), 'body.order');
-    const now = ctx.clock();
     const at = iso(now);
     const byId = new Map(siblings.map((b) => [b.id, b]));
     for (let i = 0; i < order.length; i++) if (byId.get(order[i])!.position !== i) await setBlockPosition(db, order[i], i, at);
-    const current = effectiveStatus(stored, now);
-    await updatePageRow(db, stored.id, {
-      status: current.status,
-      published_at: current.published_at,
-      publish_at: current.publish_at,
-      version: stored.version + 1,
-      updated_at: at,
-      updated_by: actor.userId,
-    });
+    // Block order is part of the page's content: a version, pending changes on a published page.
+    await finishContentWrite(db, pageSpec, current, actor, now, { action: opts.action, coalesceSeconds: ctx.config.versionCoalesceSeconds });
     return (await findPage(db, actor.workspaceId, { id: stored.id }))!;
   });
 }

@@ -16,6 +16,9 @@
 import type { Db } from '../../db/types.js';
 import { fromJsonColumn, isPlainObject, stableStringify } from '../../lib/json.js';
 import type { Status } from '../publishing/states.js';
+import { statusCondition } from '../publishing/status-sql.js';
+import type { SortSpec } from '../publishing/sort.js';
+import { nullsOrdered, sortExpression } from '../delivery/query/conditions.js';
 import type { Block, BlockData, BlockTranslation, Page, PageContent, SeoOverrides, SeoTranslation } from './model.js';
 import { pickSeo, seoFromColumn } from './seo.js';
 
@@ -39,7 +42,32 @@ export interface PageRow {
   updated_at: string;
   created_by: number | null;
   updated_by: number | null;
+  published_by: number | null;
+  published_version: number | null;
+  latest_version: number;
+  has_pending_changes: number | boolean;
 }
+
+/** The page row's columns (not the published SEO, which only delivery reads). */
+export const PAGE_ROW_COLUMNS = [
+  'id',
+  'workspace_id',
+  'slug',
+  'status',
+  'position',
+  'seo',
+  'publish_at',
+  'published_at',
+  'version',
+  'created_at',
+  'updated_at',
+  'created_by',
+  'updated_by',
+  'published_by',
+  'published_version',
+  'latest_version',
+  'has_pending_changes',
+] as const;
 
 export function toPage(row: PageRow): Page {
   return {
@@ -56,6 +84,10 @@ export function toPage(row: PageRow): Page {
     updated_at: row.updated_at,
     created_by: row.created_by === null ? null : Number(row.created_by),
     updated_by: row.updated_by === null ? null : Number(row.updated_by),
+    published_by: row.published_by === null ? null : Number(row.published_by),
+    published_version: row.published_version === null ? null : Number(row.published_version),
+    latest_version: Number(row.latest_version),
+    has_pending_changes: Boolean(Number(row.has_pending_changes)),
   };
 }
 
@@ -66,7 +98,7 @@ export function objectFromColumn(value: unknown): Record<string, unknown> {
 }
 
 export async function findPage(db: Db, workspaceId: string, ref: PageRef): Promise<Page | null> {
-  let q = db.kysely.selectFrom('pages').selectAll().where('workspace_id', '=', workspaceId);
+  let q = db.kysely.selectFrom('pages').select(PAGE_ROW_COLUMNS).where('workspace_id', '=', workspaceId);
   q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('slug', '=', ref.slug);
   const row = await q.executeTakeFirst();
   return row ? toPage(row) : null;
@@ -85,15 +117,12 @@ export async function lockWorkspacePages(db: Db, workspaceId: string): Promise<v
   await db.kysely.updateTable('workspaces').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', workspaceId).execute();
 }
 
-export type PageSortColumn = 'position' | 'created_at' | 'updated_at' | 'published_at' | 'slug';
-
 export interface PageListQuery {
   workspaceId: string;
   /** Effective status (D21): `published` includes due scheduled pages, `scheduled` excludes them. */
   status?: Status;
   now: string;
-  sort: PageSortColumn;
-  direction: 'asc' | 'desc';
+  sort: SortSpec;
   offset: number;
   limit: number;
 }
@@ -101,15 +130,16 @@ export interface PageListQuery {
 /** One page of the workspace's pages (management: any status) and the total. */
 export async function listPageRows(db: Db, q: PageListQuery): Promise<{ items: Page[]; total: number }> {
   let base = db.kysely.selectFrom('pages').where('workspace_id', '=', q.workspaceId);
-  if (q.status === 'published') {
-    base = base.where((eb) => eb.or([eb('status', '=', 'published'), eb.and([eb('status', '=', 'scheduled'), eb('publish_at', '<=', q.now)])]));
-  } else if (q.status === 'scheduled') {
-    base = base.where('status', '=', 'scheduled').where((eb) => eb.or([eb('publish_at', 'is', null), eb('publish_at', '>', q.now)]));
-  } else if (q.status) {
-    base = base.where('status', '=', q.status);
-  }
+  if (q.status) base = base.where(statusCondition(q.status, q.now, 'pages'));
   const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
-  const rows = await base.selectAll().orderBy(q.sort, q.direction).orderBy('id', q.direction).offset(q.offset).limit(q.limit).execute();
+  const key = sortExpression(db.dialect, q.sort, q.now, 'pages');
+  const rows = await base
+    .select(PAGE_ROW_COLUMNS.map((c) => `pages.${c}` as const))
+    .orderBy(key, (ob) => nullsOrdered(ob, q.sort))
+    .orderBy('pages.id', q.sort.direction)
+    .offset(q.offset)
+    .limit(q.limit)
+    .execute();
   return { items: rows.map(toPage), total: Number(n) };
 }
 
@@ -185,14 +215,14 @@ export async function pageExists(db: Db, id: string): Promise<boolean> {
 }
 
 export async function insertPageRow(db: Db, page: Page): Promise<void> {
-  await db.kysely.insertInto('pages').values({ ...page, seo: JSON.stringify(page.seo) }).execute();
+  await db.kysely
+    .insertInto('pages')
+    .values({ ...page, seo: JSON.stringify(page.seo), has_pending_changes: page.has_pending_changes ? 1 : 0 })
+    .execute();
 }
 
-export type PagePatch = Partial<Pick<Page, 'slug' | 'status' | 'seo' | 'position' | 'publish_at' | 'published_at'>> & {
-  version: number;
-  updated_at: string;
-  updated_by: number | null;
-};
+/** Working-copy columns and attributes of a page row; publication columns go through the publishing core. */
+export type PagePatch = Partial<Pick<Page, 'slug' | 'seo' | 'position' | 'version' | 'updated_at' | 'updated_by'>>;
 
 export async function updatePageRow(db: Db, id: string, patch: PagePatch): Promise<void> {
   const { seo, ...rest } = patch;
@@ -203,13 +233,53 @@ export async function updatePageRow(db: Db, id: string, patch: PagePatch): Promi
     .execute();
 }
 
-/** Removes a page with its blocks and every translation. */
+/** Removes a page with its blocks, every translation, its published copy and its history (D72). */
 export async function deletePageRow(db: Db, id: string): Promise<void> {
   // The foreign keys cascade too; explicit deletes keep it obvious on both dialects.
   await db.kysely.deleteFrom('block_translations').where('block_id', 'in', db.kysely.selectFrom('blocks').select('id').where('page_id', '=', id)).execute();
   await db.kysely.deleteFrom('blocks').where('page_id', '=', id).execute();
   await db.kysely.deleteFrom('page_seo_translations').where('page_id', '=', id).execute();
+  await dropPagePublished(db, id);
+  await db.kysely.deleteFrom('page_versions').where('page_id', '=', id).execute();
   await db.kysely.deleteFrom('pages').where('id', '=', id).execute();
+}
+
+/**
+ * Makes the published copy of a page (what production keys read, D70) equal to its working
+ * copy: `published_seo`, published SEO translations, published blocks and their translations.
+ */
+export async function copyPageToPublished(db: Db, id: string): Promise<void> {
+  await dropPagePublished(db, id);
+  await db.kysely.updateTable('pages').set((eb) => ({ published_seo: eb.ref('seo') })).where('id', '=', id).execute();
+  await db.kysely
+    .insertInto('published_page_seo_translations')
+    .columns(['page_id', 'locale', 'id', 'seo'])
+    .expression(db.kysely.selectFrom('page_seo_translations').select(['page_id', 'locale', 'id', 'seo']).where('page_id', '=', id))
+    .execute();
+  await db.kysely
+    .insertInto('published_blocks')
+    .columns(['id', 'page_id', 'block_type_id', 'parent_id', 'position', 'data'])
+    .expression(db.kysely.selectFrom('blocks').select(['id', 'page_id', 'block_type_id', 'parent_id', 'position', 'data']).where('page_id', '=', id))
+    .execute();
+  await db.kysely
+    .insertInto('published_block_translations')
+    .columns(['block_id', 'page_id', 'locale', 'id', 'data'])
+    .expression(
+      db.kysely
+        .selectFrom('block_translations as t')
+        .innerJoin('blocks as b', 'b.id', 't.block_id')
+        .select(['t.block_id', 'b.page_id', 't.locale', 't.id', 't.data'])
+        .where('b.page_id', '=', id),
+    )
+    .execute();
+}
+
+/** Removes the published copy of a page (unpublish, archive: D71). */
+export async function dropPagePublished(db: Db, id: string): Promise<void> {
+  await db.kysely.deleteFrom('published_block_translations').where('page_id', '=', id).execute();
+  await db.kysely.deleteFrom('published_blocks').where('page_id', '=', id).execute();
+  await db.kysely.deleteFrom('published_page_seo_translations').where('page_id', '=', id).execute();
+  await db.kysely.updateTable('pages').set({ published_seo: null }).where('id', '=', id).execute();
 }
 
 /** Closes the navigation gap a deleted page leaves: later pages move up by one (new ETags). */
@@ -369,3 +439,10 @@ export async function blockOfPage(db: Db, pageId: string, blockId: string): Prom
   return Boolean(await db.kysely.selectFrom('blocks').select('id').where('page_id', '=', pageId).where('id', '=', blockId).executeTakeFirst());
 }
 
+
+/** The current slug of each of these block types (a version may name a type renamed since). */
+export async function blockTypeSlugs(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.kysely.selectFrom('content_types').select(['id', 'slug']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((r) => [r.id, r.slug]));
+}

@@ -20,14 +20,9 @@ export interface PreviewClaims {
   workspaceId: string;
 }
 
-const keys = new WeakMap<Uint8Array, Uint8Array>();
+/** The token signing key: derived per call (one HMAC, microseconds), so nothing is kept in memory. */
 function signingKey(secret: Uint8Array): Uint8Array {
-  let k = keys.get(secret);
-  if (!k) {
-    k = new Uint8Array(createHmac('sha256', secret).update('quire:preview-token:v1').digest());
-    keys.set(secret, k);
-  }
-  return k;
+  return new Uint8Array(createHmac('sha256', secret).update('quire:preview-token:v1').digest());
 }
 
 /** Signs a token for `claims` issued at `now`; returns it with its expiry (ISO, D3). */

@@ -1,13 +1,15 @@
 /**
- * The scheduled-publishing job (DECISIONS.md D21): every `config.schedulerIntervalMs` the stored
- * status of due scheduled entries and pages catches up with what reads already show (status
- * `published`, `published_at` = `publish_at`, `publish_at` cleared; see effectiveStatus in
- * states.ts). Safe with several instances on one database: each item is published exactly once
+ * The scheduled-publishing job (DECISIONS.md D21, D71): every `config.schedulerIntervalMs` the
+ * stored status of due scheduled entries and pages catches up with what reads already show
+ * (status `published`, `published_at` = `publish_at`, `publish_at` cleared; see effectiveStatus
+ * in states.ts), and each records a `publish` version of its working copy, which its published
+ * copy already mirrors. Safe with several instances on one database: each item is published exactly once
  * (see scheduler-repository.ts). A run never overlaps the previous one in the same process.
  */
 import type { Context } from '../../context.js';
+import { withTransaction } from '../../db/transaction.js';
 import { iso } from '../../lib/time.js';
-import { publishDueEntries, publishDuePages } from './scheduler-repository.js';
+import { ENTRY_TABLES, PAGE_TABLES, publishDue } from './repository.js';
 
 export interface SchedulerRun {
   entries: number;
@@ -17,9 +19,10 @@ export interface SchedulerRun {
 /** One pass of the job at the context clock's now; returns how many items this pass published. */
 export async function runSchedulerOnce(ctx: Context): Promise<SchedulerRun> {
   const now = iso(ctx.clock());
-  const entries = await publishDueEntries(ctx.db, now);
-  const pages = await publishDuePages(ctx.db, now);
-  return { entries, pages };
+  // One transaction per table: the status flip and its `publish` versions land together (D72).
+  const entries = await withTransaction(ctx.db, (db) => publishDue(db, ENTRY_TABLES, now));
+  const pages = await withTransaction(ctx.db, (db) => publishDue(db, PAGE_TABLES, now));
+  return { entries: entries.length, pages: pages.length };
 }
 
 export interface Scheduler {

@@ -11,7 +11,9 @@
  * | schedule   | draft, archived, scheduled   | scheduled | publish_at = the (future) time, published_at = null  |
  *
  * Anything else is 409 INVALID_STATE_TRANSITION with the message
- * `<entry|page> cannot be <verb>ed from status '<status>'`.
+ * `<entry|page> cannot be <verb>ed from status '<status>'`. D71 adds one row: `publish` is
+ * allowed from `published` when the item has pending changes (its working copy differs from its
+ * published version); the new snapshot replaces the live one and `published_at` is set again.
  *
  * D21: a `scheduled` item whose `publish_at` has passed IS published, whether or not the
  * publishing job has rewritten its row yet. Every read and every transition goes through
@@ -45,8 +47,9 @@ export function isVerb(value: string): value is Verb {
   return (VERBS as readonly string[]).includes(value);
 }
 
-/** True when `verb` may be applied to an item in status `from` (D20). */
-export function canTransition(verb: Verb, from: string): boolean {
+/** True when `verb` may be applied to an item in status `from` (D20), with pending changes or not (D71). */
+export function canTransition(verb: Verb, from: string, pending = false): boolean {
+  if (verb === 'publish' && from === 'published' && pending) return true;
   return (RULES[verb].from as readonly string[]).includes(from);
 }
 
@@ -59,8 +62,8 @@ export function transitionRefusal(kind: ItemKind, verb: Verb, from: string): str
  * The status `verb` leads to from `from`; throws 409 INVALID_STATE_TRANSITION when D20 does not
  * allow it. Pass the effective status (see effectiveStatus), not the stored one.
  */
-export function transition(kind: ItemKind, verb: Verb, from: string): Status {
-  if (!canTransition(verb, from)) throw new AppError('INVALID_STATE_TRANSITION', transitionRefusal(kind, verb, from));
+export function transition(kind: ItemKind, verb: Verb, from: string, pending = false): Status {
+  if (!canTransition(verb, from, pending)) throw new AppError('INVALID_STATE_TRANSITION', transitionRefusal(kind, verb, from));
   return RULES[verb].to;
 }
 
@@ -101,16 +104,21 @@ export function newDraftColumns(now: string, userId: number) {
     updated_at: now,
     created_by: userId,
     updated_by: userId,
+    published_by: null,
+    published_version: null,
+    latest_version: 1,
+    has_pending_changes: false,
   };
 }
 
 /**
  * True when a write to an item in this (effective) status goes live without another request:
- * published content at once (D24), scheduled content at its time. Such writes must satisfy
- * `required` fields (D22); drafts and archived items may lack them.
+ * only scheduled content, at its time (D71: it is published as its working copy is then). Such
+ * writes must satisfy `required` fields (D22). A published item's working copy may lack them
+ * until it is published again (D70, D71); drafts and archived items may lack them too.
  */
 export function writeGoesLive(row: Pick<Publication, 'status'>): boolean {
-  return row.status === 'published' || row.status === 'scheduled';
+  return row.status === 'scheduled';
 }
 
 /**
@@ -118,8 +126,8 @@ export function writeGoesLive(row: Pick<Publication, 'status'>): boolean {
  * Throws 409 INVALID_STATE_TRANSITION when not allowed. `publishAt` is required for schedule
  * (check it first with parsePublishAt).
  */
-export function applyTransition(kind: ItemKind, verb: Verb, current: Publication, now: Date, publishAt?: string): Publication {
-  const to = transition(kind, verb, current.status);
+export function applyTransition(kind: ItemKind, verb: Verb, current: Publication, now: Date, publishAt?: string, pending = false): Publication {
+  const to = transition(kind, verb, current.status, pending);
   switch (verb) {
     case 'publish':
       return { status: to, published_at: iso(now), publish_at: null };

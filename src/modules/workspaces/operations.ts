@@ -6,10 +6,10 @@
 import type { Context } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
+import { SLUG_PATTERN } from '../../lib/slugs.js';
 import { iso } from '../../lib/time.js';
 import { findWorkspaceBySlug, insertWorkspace, updateWorkspaceLocales, type Workspace } from './repository.js';
 
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const LOCALE_PATTERN = /^[A-Za-z0-9-]{2,10}$/;
 
 export interface CreateWorkspaceInput {

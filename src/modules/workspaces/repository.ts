@@ -1,5 +1,5 @@
 /** SQL for workspaces. */
-import type { CompiledQuery } from 'kysely';
+import type { QueryTemplates } from '../../caches.js';
 import type { Db } from '../../db/types.js';
 import { fromJsonColumn } from '../../lib/json.js';
 
@@ -41,25 +41,27 @@ export async function insertWorkspace(db: Db, ws: Workspace): Promise<void> {
 export async function updateWorkspaceLocales(db: Db, id: string, defaultLocale: string, locales: string[], now: string): Promise<void> {
   await db.kysely
     .updateTable('workspaces')
-    .set((eb) => ({ default_locale: defaultLocale, locales: JSON.stringify(locales), updated_at: now, revision: eb('revision', '+', 1) }))
+    .set((eb) => ({ default_locale: defaultLocale, locales: JSON.stringify(locales), updated_at: now, revision: eb('revision', '+', 1), draft_revision: eb('draft_revision', '+', 1) }))
     .where('id', '=', id)
     .execute();
 }
 
-const revisionQueries = new WeakMap<Db, CompiledQuery>();
+/** A workspace's two revisions (migration 005). */
+export interface WorkspaceRevisions {
+  /** Bumped by every change production readers can see (published content, model, keys, media). */
+  revision: number;
+  /** Bumped by every change, working copies included (what preview readers see). */
+  draft: number;
+}
 
 /**
- * The workspace's current revision (migration 004: bumped by triggers on every write that can
- * change what it serves), or null when it does not exist. Runs on every API request, so the
- * query is compiled once per database handle and only its parameter changes.
+ * The workspace's current revisions (migrations 004 and 005: bumped by triggers on every write
+ * that can change what it serves), or null when it does not exist. Runs on every API request,
+ * so the query is compiled once per context (`templates`) and only its parameter changes.
  */
-export async function readWorkspaceRevision(db: Db, workspaceId: string): Promise<number | null> {
-  let compiled = revisionQueries.get(db);
-  if (!compiled) {
-    compiled = db.kysely.selectFrom('workspaces').select('revision').where('id', '=', '').compile();
-    revisionQueries.set(db, compiled);
-  }
+export async function readWorkspaceRevision(db: Db, workspaceId: string, templates: QueryTemplates): Promise<WorkspaceRevisions | null> {
+  const compiled = (templates.workspaceRevision ??= db.kysely.selectFrom('workspaces').select(['revision', 'draft_revision']).where('id', '=', '').compile());
   const now = db.readNow?.(compiled.sql, [workspaceId]);
-  const row = now ? now.row : (await db.kysely.executeQuery<{ revision: number }>({ ...compiled, parameters: [workspaceId] })).rows[0];
-  return row ? Number(row.revision) : null;
+  const row = now ? now.row : (await db.kysely.executeQuery<{ revision: number; draft_revision: number }>({ ...compiled, parameters: [workspaceId] })).rows[0];
+  return row ? { revision: Number(row.revision), draft: Number(row.draft_revision) } : null;
 }

@@ -21,7 +21,7 @@ import {
   reorderEntries,
   updateEntry,
 } from '../../../modules/entries/operations.js';
-import { changeEntryStatus } from '../../../modules/entries/publishing.js';
+import { changeEntryStatus, getEntryVersion, listEntryVersions, restoreEntryVersion } from '../../../modules/entries/publishing.js';
 import type { Verb } from '../../../modules/publishing/states.js';
 import { EmptyEnvelope, EnvelopeOf, ok, PageMeta } from '../../envelope.js';
 import { ifMatchOf, setEntityTag } from '../../etag.js';
@@ -36,6 +36,9 @@ import {
   EntryWriteBody,
   ScheduleBody,
   TypeParams,
+  EntryVersionParams,
+  VersionListQuery,
+  VersionSchema,
 } from '../../schemas/entries.js';
 
 const tags = ['Management: entries'];
@@ -138,5 +141,28 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     const entry = await changeEntryStatus(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug }, 'schedule', { ifMatch: ifMatchOf(req), publishAt: req.body.publish_at });
     setEntityTag(reply, entry);
     return ok(null);
+  });
+
+  r.get(`${base}/:entry_slug/versions`, {
+    schema: { tags, summary: 'List an entry’s versions, newest first (no snapshots)', params: EntryParams, querystring: VersionListQuery, response: { 200: EnvelopeOf(Type.Array(VersionSchema), PageMeta) } },
+  }, async (req) => {
+    const { items, total, window } = await listEntryVersions(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug }, req.query);
+    return ok(items, offsetMeta(window, total, items.length));
+  });
+
+  r.get(`${base}/:entry_slug/versions/:version`, {
+    schema: { tags, summary: 'Get an entry as one version holds it (the version in meta)', params: EntryVersionParams, response: { 200: EnvelopeOf(EntrySchema, VersionSchema) } },
+  }, async (req) => {
+    const { entry, version } = await getEntryVersion(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug }, req.params.version);
+    return ok(toWireEntry(entry), version);
+  });
+
+  r.post(`${base}/:entry_slug/versions/:version/restore`, {
+    config: { scope: 'content:write' },
+    schema: { tags, summary: 'Make a version the entry’s working copy (a new version, status unchanged)', params: EntryVersionParams, response: { 200: EnvelopeOf(EntrySchema) } },
+  }, async (req, reply) => {
+    const entry = await restoreEntryVersion(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug }, req.params.version, { ifMatch: ifMatchOf(req) });
+    setEntityTag(reply, entry);
+    return ok(toWireEntry(entry));
   });
 }

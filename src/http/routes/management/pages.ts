@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { offsetMeta } from '../../../lib/pagination.js';
-import { toWirePage, toWirePageDetail } from '../../../modules/pages/model.js';
+import { toManagedWirePage, toWirePageDetail } from '../../../modules/pages/model.js';
 import {
   createPage,
   deletePage,
@@ -24,7 +24,7 @@ import {
   reorderPages,
   updatePage,
 } from '../../../modules/pages/operations.js';
-import { changePageStatus } from '../../../modules/pages/publishing.js';
+import { changePageStatus, getPageVersion, listPageVersions, restorePageVersion } from '../../../modules/pages/publishing.js';
 import type { Verb } from '../../../modules/publishing/states.js';
 import { EmptyEnvelope, EnvelopeOf, ok, PageMeta } from '../../envelope.js';
 import { ifMatchOf, setEntityTag } from '../../etag.js';
@@ -38,7 +38,9 @@ import {
   PageReorderBody,
   PageReplaceBody,
   PageSchema,
+  PageVersionParams,
 } from '../../schemas/pages.js';
+import { VersionListQuery, VersionSchema } from '../../schemas/entries.js';
 
 const tags = ['Management: pages'];
 
@@ -54,7 +56,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     },
   }, async (req) => {
     const { items, total, window } = await listPages(ctx, req.actor, req.query);
-    return ok(items.map(toWirePage), offsetMeta(window, total, items.length));
+    return ok(items.map(toManagedWirePage), offsetMeta(window, total, items.length));
   });
 
   r.post('/pages', {
@@ -64,7 +66,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     const page = await createPage(ctx, req.actor, req.body);
     setEntityTag(reply, page);
     reply.code(201);
-    return ok(toWirePage(page));
+    return ok(toManagedWirePage(page));
   });
 
   r.patch('/pages/reorder', {
@@ -89,7 +91,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
   }, async (req, reply) => {
     const page = await updatePage(ctx, req.actor, { slug: req.params.slug }, req.body, { ifMatch: ifMatchOf(req) });
     setEntityTag(reply, page);
-    return ok(toWirePage(page));
+    return ok(toManagedWirePage(page));
   });
 
   r.delete('/pages/:slug', {
@@ -107,7 +109,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     const page = await duplicatePage(ctx, req.actor, { slug: req.params.slug });
     setEntityTag(reply, page);
     reply.code(201);
-    return ok(toWirePage(page));
+    return ok(toManagedWirePage(page));
   });
 
   r.patch('/pages/:slug/blocks/reorder', {
@@ -136,7 +138,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
   }, async (req, reply) => {
     const page = await changePageStatus(ctx, req.actor, { slug: req.params.slug }, 'archive', { ifMatch: ifMatchOf(req) });
     setEntityTag(reply, page);
-    return ok(toWirePage(page));
+    return ok(toManagedWirePage(page));
   });
 
   r.patch('/pages/:slug/schedule', {
@@ -146,5 +148,28 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     const page = await changePageStatus(ctx, req.actor, { slug: req.params.slug }, 'schedule', { ifMatch: ifMatchOf(req), publishAt: req.body.publish_at });
     setEntityTag(reply, page);
     return ok(null);
+  });
+
+  r.get('/pages/:slug/versions', {
+    schema: { tags, summary: 'List a page’s versions, newest first (no snapshots)', params: PageParams, querystring: VersionListQuery, response: { 200: EnvelopeOf(Type.Array(VersionSchema), PageMeta) } },
+  }, async (req) => {
+    const { items, total, window } = await listPageVersions(ctx, req.actor, { slug: req.params.slug }, req.query);
+    return ok(items, offsetMeta(window, total, items.length));
+  });
+
+  r.get('/pages/:slug/versions/:version', {
+    schema: { tags, summary: 'Get a page as one version holds it (page detail; the version in meta)', params: PageVersionParams, response: { 200: EnvelopeOf(PageDetailSchema, VersionSchema) } },
+  }, async (req) => {
+    const { content, version } = await getPageVersion(ctx, req.actor, { slug: req.params.slug }, req.params.version);
+    return ok(toWirePageDetail(content), version);
+  });
+
+  r.post('/pages/:slug/versions/:version/restore', {
+    config: { scope: 'content:write' },
+    schema: { tags, summary: 'Make a version the page’s working copy (a new version, status unchanged)', params: PageVersionParams, response: { 200: EnvelopeOf(PageSchema) } },
+  }, async (req, reply) => {
+    const page = await restorePageVersion(ctx, req.actor, { slug: req.params.slug }, req.params.version, { ifMatch: ifMatchOf(req) });
+    setEntityTag(reply, page);
+    return ok(toManagedWirePage(page));
   });
 }

@@ -10,60 +10,42 @@
  * Visibility, sort keys and keysets also serve the `pages` table (same publication columns),
  * named by the optional `table` argument; data-field sorts and filters exist for entries only.
  */
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import { dataFieldSql } from '../../../db/dialect.js';
+import { sql, type Expression, type OrderByItemBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { dataFieldSql, type DataColumn } from '../../../db/dialect.js';
+import { effectivePublishedAt, visibleCondition, visibleStatusTerms, type ItemTable } from '../../publishing/status-sql.js';
 import type { Dialect } from '../../../db/types.js';
 import type { CursorPosition } from '../cursor.js';
 import type { FilterCondition, FilterScalar } from '../filters.js';
-import type { Visibility } from '../model.js';
 import type { SortSpec } from '../sort.js';
 
 /** Tables with the publication columns (status, publish_at, published_at) and an id. */
-export type DeliveryTable = 'entries' | 'pages';
+export type DeliveryTable = ItemTable;
 
 const col = (table: DeliveryTable, name: string) => sql.ref(`${table}.${name}`);
 
-/**
- * Rows a key of `visibility` may see at `now`: production sees published rows and scheduled rows
- * whose `publish_at` has passed; preview also sees drafts and scheduled rows. Archived: never.
- *
- * Written as a CASE on purpose: the status alone is never the selective part of a delivery query
- * (content type, id or slug are), and an index-friendly `status = … OR …` leads SQLite (which has
- * no statistics) to scan the whole status index instead of looking entries up by id or type.
- */
-export function visibleCondition(visibility: Visibility, now: string, table: DeliveryTable = 'entries'): Expression<SqlBool> {
-  const status = col(table, 'status');
-  if (visibility === 'preview') {
-    return sql<SqlBool>`(case when ${status} in ('published', 'scheduled', 'draft') then 1 else 0 end) = 1`;
-  }
-  return sql<SqlBool>`(case when ${status} = 'published' then 1 when ${status} = 'scheduled' and ${col(table, 'publish_at')} <= ${now} then 1 else 0 end) = 1`;
-}
-
-/**
- * The visibility condition split into index-friendly terms, one per visible status range; counts
- * without filters sum one `(content_type_id, status[, publish_at])` index range per term
- * (see countExpression in repository.ts) instead of testing every entry of the type.
- */
-export function visibleStatusTerms(visibility: Visibility, now: string): Expression<SqlBool>[] {
-  if (visibility === 'preview') {
-    return (['draft', 'published', 'scheduled'] as const).map((status) => sql<SqlBool>`"entries"."status" = ${sql.lit(status)}`);
-  }
-  return [sql<SqlBool>`"entries"."status" = 'published'`, sql<SqlBool>`"entries"."status" = 'scheduled' and "entries"."publish_at" <= ${now}`];
-}
+export { visibleCondition, visibleStatusTerms };
 
 /** The SQL value a sort key orders by. */
-export function sortExpression(dialect: Dialect, sort: SortSpec, now: string, table: DeliveryTable = 'entries'): RawBuilder<unknown> {
+export function sortExpression(dialect: Dialect, sort: SortSpec, now: string, table: DeliveryTable = 'entries', column: DataColumn = 'data'): RawBuilder<unknown> {
   switch (sort.key.kind) {
     case 'column':
       return sql`${col(table, sort.key.column)}`;
-    case 'published_at': {
+    case 'published_at':
       // D21: a due scheduled item is published at its publish_at, before the job rewrites it.
-      const publishAt = col(table, 'publish_at');
-      return sql`(case when ${col(table, 'status')} = 'scheduled' and ${publishAt} <= ${now} then ${publishAt} else ${col(table, 'published_at')} end)`;
-    }
+      return effectivePublishedAt(now, table);
     case 'data':
-      return dataFieldSql(dialect, sort.key.field.name, sort.key.field.field_type, table);
+      return dataFieldSql(dialect, sort.key.field.name, sort.key.field.field_type, table, column);
   }
+}
+
+/**
+ * ORDER BY direction for `sort` with explicit null placement: missing values are the smallest
+ * (NULLS FIRST ascending, NULLS LAST descending) on both databases, whose defaults differ.
+ */
+export function nullsOrdered(ob: OrderByItemBuilder, sort: SortSpec): OrderByItemBuilder {
+  const o = sort.direction === 'asc' ? ob.asc() : ob.desc();
+  if (!sort.nullable) return o;
+  return sort.direction === 'asc' ? o.nullsFirst() : o.nullsLast();
 }
 
 /** better-sqlite3 binds no booleans; 1/0 compare equal to JSON true/false in SQLite and cast to boolean in PostgreSQL. */
@@ -92,8 +74,8 @@ function likePattern(text: string): string {
 }
 
 /** The SQL condition of one list filter (D43). */
-export function filterCondition(dialect: Dialect, f: FilterCondition): Expression<SqlBool> {
-  const e = dataFieldSql(dialect, f.field.name, f.field.field_type, 'entries');
+export function filterCondition(dialect: Dialect, f: FilterCondition, column: DataColumn = 'data'): Expression<SqlBool> {
+  const e = dataFieldSql(dialect, f.field.name, f.field.field_type, 'entries', column);
   switch (f.op) {
     case 'eq':
       return sql<SqlBool>`${e} = ${bindable(f.value)}`;

@@ -1,5 +1,9 @@
 /**
- * SQL of the delivery API's entry reads. Each function is one query, whatever the number of rows:
+ * SQL of the delivery API's entry reads. Production keys read published versions
+ * (`published_data`, published_entry_translations; DECISIONS.md D70), preview keys working copies
+ * (`data`, entry_translations): the same queries on the other columns, each side with its own
+ * expression indexes. Production readers see the publication's time and author as
+ * `updated_at`/`updated_by`, so saving a working copy changes nothing they can see. Each function is one query, whatever the number of rows:
  * a list page (with its translations joined), its total, entries by slug, the related entries of
  * a whole page (all relation fields together) and the media of a whole page.
  */
@@ -9,23 +13,42 @@ import type { CursorPosition } from '../cursor.js';
 import type { FilterCondition } from '../filters.js';
 import type { EntryRow, RelatedRow, Visibility } from '../model.js';
 import type { SortSpec } from '../sort.js';
-import { filterCondition, keysetCondition, sortExpression, visibleCondition, visibleStatusTerms } from './conditions.js';
+import type { DataColumn } from '../../../db/dialect.js';
+import { filterCondition, keysetCondition, nullsOrdered, sortExpression, visibleCondition, visibleStatusTerms } from './conditions.js';
 
-const ENTRY_COLUMNS = [
+const COMMON_COLUMNS = [
   'entries.id',
   'entries.workspace_id',
   'entries.content_type_id',
   'entries.slug',
   'entries.status',
-  'entries.data',
   'entries.position',
   'entries.publish_at',
   'entries.published_at',
   'entries.created_at',
-  'entries.updated_at',
   'entries.created_by',
-  'entries.updated_by',
 ] as const;
+
+/** Where each kind of key reads an entry's content (D70). */
+interface Source {
+  column: DataColumn;
+  translations: 'entry_translations' | 'published_entry_translations';
+}
+
+function sourceOf(visibility: Visibility): Source {
+  return visibility === 'production' ? { column: 'published_data', translations: 'published_entry_translations' } : { column: 'data', translations: 'entry_translations' };
+}
+
+/** The content and the updated_* columns as a key of `visibility` sees them. */
+function contentColumns(visibility: Visibility) {
+  if (visibility === 'preview') return [sql<unknown>`${sql.ref('entries.data')}`.as('data'), sql<string>`${sql.ref('entries.updated_at')}`.as('updated_at'), sql<number | null>`${sql.ref('entries.updated_by')}`.as('updated_by')];
+  return [
+    sql<unknown>`${sql.ref('entries.published_data')}`.as('data'),
+    // A due scheduled entry is published at its publish_at before the job writes published_at.
+    sql<string>`coalesce(${sql.ref('entries.published_at')}, ${sql.ref('entries.publish_at')}, ${sql.ref('entries.updated_at')})`.as('updated_at'),
+    sql<number | null>`${sql.ref('entries.published_by')}`.as('updated_by'),
+  ];
+}
 
 export interface EntryListQuery {
   contentTypeId: string;
@@ -50,7 +73,8 @@ function trData(locale: string | null) {
 }
 
 function whereList(db: Db, q: EntryListQuery): Expression<SqlBool>[] {
-  return [sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`, visibleCondition(q.visibility, q.now), ...q.filters.map((f) => filterCondition(db.dialect, f))];
+  const { column } = sourceOf(q.visibility);
+  return [sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`, visibleCondition(q.visibility, q.now), ...q.filters.map((f) => filterCondition(db.dialect, f, column))];
 }
 
 /**
@@ -65,22 +89,20 @@ export async function listEntryRows(
   q: EntryListQuery,
   page: { limit: number; offset?: number; after?: CursorPosition; withTotal?: boolean },
 ): Promise<(EntryRow & { total?: number })[]> {
-  const key = sortExpression(db.dialect, q.sort, q.now);
+  const src = sourceOf(q.visibility);
+  const key = sortExpression(db.dialect, q.sort, q.now, 'entries', src.column);
   const conditions = whereList(db, q);
   if (page.after) conditions.push(keysetCondition(key, q.sort, page.after));
   const dir = q.sort.direction;
   let query = db.kysely
     .selectFrom('entries')
-    .$if(q.locale !== null, (qb) => qb.leftJoin('entry_translations as t', (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
-    .select(ENTRY_COLUMNS)
+    .$if(q.locale !== null, (qb) => qb.leftJoin(`${src.translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
+    .select(COMMON_COLUMNS)
+    .select(contentColumns(q.visibility))
     .select([trData(q.locale), sql<EntryRow['sort_value']>`${key}`.as('sort_value')])
     .$if(page.withTotal === true, (qb) => qb.select(countExpression(db, q).as('total')))
     .where((eb) => eb.and(conditions))
-    .orderBy(key, (ob) => {
-      const o = dir === 'asc' ? ob.asc() : ob.desc();
-      if (!q.sort.nullable) return o;
-      return dir === 'asc' ? o.nullsFirst() : o.nullsLast();
-    })
+    .orderBy(key, (ob) => nullsOrdered(ob, q.sort))
     .orderBy('entries.id', dir)
     // Validated integers, inlined: SQLite runs `LIMIT 10` measurably faster than `LIMIT ?`.
     .limit(sql.lit(intOf(page.limit)));
@@ -118,8 +140,9 @@ export async function findEntryRowsBySlug(
 ): Promise<EntryRow[]> {
   let query = db.kysely
     .selectFrom('entries')
-    .$if(q.locale !== null, (qb) => qb.leftJoin('entry_translations as t', (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
-    .select(ENTRY_COLUMNS)
+    .$if(q.locale !== null, (qb) => qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
+    .select(COMMON_COLUMNS)
+    .select(contentColumns(q.visibility))
     .select(trData(q.locale))
     .where('entries.workspace_id', '=', q.workspaceId)
     .where('entries.slug', '=', q.slug)
@@ -140,8 +163,9 @@ export async function findRelatedRows(db: Db, q: { workspaceId: string; ids: str
   if (q.ids.length === 0) return [];
   const rows = await db.kysely
     .selectFrom('entries')
-    .$if(q.locale !== null, (qb) => qb.leftJoin('entry_translations as t', (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
-    .select(['entries.id', 'entries.workspace_id', 'entries.content_type_id', 'entries.slug', 'entries.data'])
+    .$if(q.locale !== null, (qb) => qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
+    .select(['entries.id', 'entries.workspace_id', 'entries.content_type_id', 'entries.slug'])
+    .select(sql<unknown>`${sql.ref(`entries.${sourceOf(q.visibility).column}`)}`.as('data'))
     .select(trData(q.locale))
     .where('entries.id', 'in', q.ids)
     .where(visibleCondition(q.visibility, q.now))

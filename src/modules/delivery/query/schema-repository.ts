@@ -3,6 +3,7 @@
  * model (one query), and the full content model when the fingerprint changed.
  */
 import { CompiledQuery } from 'kysely';
+import type { QueryTemplates } from '../../../caches.js';
 import type { Db } from '../../../db/types.js';
 import { fromJsonColumn } from '../../../lib/json.js';
 import type { ContentType } from '../../content-types/model.js';
@@ -53,24 +54,25 @@ function fingerprintQuery(db: Db, workspaceId: string) {
 }
 
 /**
- * The fingerprint query runs on every delivery request, so it is built and compiled once per
- * database handle; its only parameters are the workspace id (checked with a sentinel).
+ * The fingerprint query runs on every delivery request, so it is built and compiled once into
+ * the context's templates; its only parameters are the workspace id (checked with a sentinel).
  */
 const SENTINEL = '\u0000workspace';
-const templates = new WeakMap<Db, CompiledQuery>();
-function fingerprintTemplate(db: Db): CompiledQuery {
-  let t = templates.get(db);
-  if (!t) {
-    t = fingerprintQuery(db, SENTINEL).compile();
+function fingerprintTemplate(db: Db, templates: QueryTemplates): CompiledQuery {
+  if (!templates.workspaceFingerprint) {
+    const t = fingerprintQuery(db, SENTINEL).compile();
     if (!t.parameters.every((p) => p === SENTINEL)) throw new Error('fingerprint query takes only the workspace id');
-    templates.set(db, t);
+    templates.workspaceFingerprint = t;
   }
-  return t;
+  return templates.workspaceFingerprint;
 }
 
-/** The workspace and its model fingerprint in one query; null when the workspace is gone. */
-export async function readWorkspaceFingerprint(db: Db, workspaceId: string): Promise<WorkspaceFingerprint | null> {
-  const t = fingerprintTemplate(db);
+/**
+ * The workspace and its model fingerprint in one query; null when the workspace is gone.
+ * `templates` is the context's (ctx.caches.queries), which keeps the compiled query.
+ */
+export async function readWorkspaceFingerprint(db: Db, workspaceId: string, templates: QueryTemplates): Promise<WorkspaceFingerprint | null> {
+  const t = fingerprintTemplate(db, templates);
   const res = await db.kysely.executeQuery<FingerprintRow>(CompiledQuery.raw(t.sql, t.parameters.map(() => workspaceId)));
   const row = res.rows[0];
   if (!row) return null;

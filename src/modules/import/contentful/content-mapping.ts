@@ -17,7 +17,7 @@
 import { derivedId } from '../../../lib/ids.js';
 import { isPlainObject } from '../../../lib/json.js';
 import { iso } from '../../../lib/time.js';
-import { slugify } from '../../content-types/operations.js';
+import { slugify } from '../../../lib/slugs.js';
 import type { EntryData } from '../../entries/model.js';
 import type { CfAsset, CfEntry, ContentfulExport } from './export.js';
 import type { PlannedContentType, PlannedField, SchemaPlan } from './schema-mapping.js';

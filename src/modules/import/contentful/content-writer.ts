@@ -24,7 +24,7 @@ import { createEntry, updateEntry } from '../../entries/operations.js';
 import { publishEntry } from '../../entries/publishing.js';
 import { findEntry, findEntryTypeSlugs } from '../../entries/repository.js';
 import { findMediaByIds, upsertMedia, type MediaRecord } from '../../media/repository.js';
-import { effectiveStatus } from '../../publishing/states.js';
+import { presentItem } from '../../publishing/core.js';
 import type { PlannedAsset, PlannedEntry } from './content-mapping.js';
 
 export interface ProgressEvent {
@@ -218,21 +218,25 @@ export async function writeEntries(ctx: Context, actor: Actor, input: WriteEntri
     const relationFields = input.relationFields.get(e.typeSlug) ?? new Set<string>();
     const missing = new Set(final ? [] : e.references.filter((id) => !present.has(id)));
     const stored = await findEntry(tx.db, input.typeIds.get(e.typeSlug)!, { id: e.id });
-    let status = stored ? effectiveStatus(stored, tx.clock()).status : null;
+    const shown = stored ? presentItem(stored, tx.clock()) : null;
+    let status = shown?.status ?? null;
+    // A published entry whose working copy the import changed must be published again (D70).
+    let pending = shown?.has_pending_changes ?? false;
     if (!stored) {
-      await createEntry(tx, actor, e.typeSlug, { id: e.id, ...contentInput(e, slug, relationFields, missing) });
+      await createEntry(tx, actor, e.typeSlug, { id: e.id, ...contentInput(e, slug, relationFields, missing) }, { action: 'import' });
       present.add(e.id);
       touched.add(e.id);
       counts.created += 1;
       status = 'draft';
     } else if (!missing.size && !sameContent(stored, e, slug)) {
-      await updateEntry(tx, actor, e.typeSlug, { id: e.id }, contentInput(e, slug, relationFields, missing));
+      const updated = await updateEntry(tx, actor, e.typeSlug, { id: e.id }, contentInput(e, slug, relationFields, missing), { action: 'import' });
+      pending = updated.has_pending_changes;
       if (!touched.has(e.id)) counts.updated += 1;
       touched.add(e.id);
     }
     if (missing.size) return true;
-    if (e.published && status !== 'published') {
-      await publishEntry(tx, actor, e.typeSlug, { id: e.id });
+    if (e.published && (status !== 'published' || pending)) {
+      await publishEntry(tx, actor, e.typeSlug, { id: e.id }, { action: 'import' });
       counts.published += 1;
       touched.add(e.id);
     }

@@ -25,7 +25,7 @@
  */
 import { derivedId } from '../../../lib/ids.js';
 import { isPlainObject } from '../../../lib/json.js';
-import { slugify } from '../../content-types/operations.js';
+import { slugify } from '../../../lib/slugs.js';
 import type { EntryData } from '../../entries/model.js';
 import type { SeoOverrides } from '../../pages/model.js';
 import { planEntry, type LocaleMapping } from './content-mapping.js';

@@ -21,7 +21,7 @@ import { createPage, updatePage } from '../../pages/operations.js';
 import { publishPage } from '../../pages/publishing.js';
 import { findPage, loadPageContent } from '../../pages/repository.js';
 import { completeSeo } from '../../pages/seo.js';
-import { effectiveStatus } from '../../publishing/states.js';
+import { presentItem } from '../../publishing/core.js';
 import type { EntryFailure, ProgressListener } from './content-writer.js';
 import type { PlannedPage } from './page-mapping.js';
 
@@ -117,12 +117,12 @@ export async function writePages(ctx: Context, actor: Actor, input: WritePagesIn
         const tx = { ...ctx, db };
         const stored = await findPage(db, actor.workspaceId, { id: planned.id });
         if (!stored) {
-          await createPage(tx, actor, { id: planned.id, ...body });
+          await createPage(tx, actor, { id: planned.id, ...body }, { action: 'import' });
           counts.created += 1;
           return true;
         }
         if (!samePage(await loadPageContent(db, stored), planned, slug, blocks)) {
-          await updatePage(tx, actor, { id: planned.id }, body);
+          await updatePage(tx, actor, { id: planned.id }, body, { action: 'import' });
           counts.updated += 1;
           return true;
         }
@@ -130,8 +130,10 @@ export async function writePages(ctx: Context, actor: Actor, input: WritePagesIn
       });
       const published = await withTransaction(ctx.db, async (db) => {
         const current = await findPage(db, actor.workspaceId, { id: planned.id });
-        if (!planned.published || !current || effectiveStatus(current, ctx.clock()).status === 'published') return false;
-        await publishPage({ ...ctx, db }, actor, { id: planned.id });
+        const shown = current ? presentItem(current, ctx.clock()) : null;
+        // Published and unchanged stays as it is; a changed working copy is published again (D70).
+        if (!planned.published || !shown || (shown.status === 'published' && !shown.has_pending_changes)) return false;
+        await publishPage({ ...ctx, db }, actor, { id: planned.id }, { action: 'import' });
         counts.published += 1;
         return true;
       });

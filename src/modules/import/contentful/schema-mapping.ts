@@ -19,7 +19,7 @@
  * Field names keep the Contentful id when it satisfies `^[a-z][a-zA-Z0-9_]{0,63}$` (D31) and are
  * sanitized otherwise. Fields of any other type (e.g. ResourceLink) are skipped with a warning.
  */
-import { slugify } from '../../content-types/operations.js';
+import { slugify } from '../../../lib/slugs.js';
 import type { FieldInput } from '../../content-types/fields.js';
 import { FIELD_NAME_PATTERN, type FieldType } from '../../content-types/model.js';
 import type { CfContentType, CfField, CfValidation, ContentfulExport } from './export.js';

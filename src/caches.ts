@@ -1,0 +1,68 @@
+/**
+ * The in-memory state of one Context (Context.caches), created empty by createContext. It lives
+ * on the context rather than in module globals so that it starts and ends with the app or CLI
+ * run that owns it: two apps in one process (tests, a CLI run beside a server) never share or
+ * leak entries, and nothing outlives the database handle it was computed from.
+ *
+ * Only the shapes live here; each cache's rules (bounds, invalidation) stay with the module that
+ * uses it, named on each field. Nothing here needs closing.
+ */
+import type { CompiledQuery } from 'kysely';
+import type { Actor } from './modules/auth/permissions.js';
+import type { Projection } from './modules/delivery/fields-selection.js';
+import type { DeliverySchema, DeliveryType } from './modules/delivery/model.js';
+
+/** An authenticated key as remembered by src/modules/auth/key-cache.ts. */
+export interface CachedKey {
+  actor: Actor;
+  expiresAt: string | null;
+}
+
+/** A workspace's content model as loaded by src/modules/delivery/schema-cache.ts. */
+export interface CachedSchema {
+  fingerprint: string;
+  loadedAt: number;
+  schema: DeliverySchema;
+}
+
+/**
+ * SQL of the queries every request runs, compiled on first use: only their parameters change,
+ * so building and compiling them anew each time would be wasted work.
+ */
+export interface QueryTemplates {
+  /** readWorkspaceRevision (src/modules/workspaces/repository.ts). */
+  workspaceRevision?: CompiledQuery;
+  /** readWorkspaceFingerprint (src/modules/delivery/query/schema-repository.ts). */
+  workspaceFingerprint?: CompiledQuery;
+}
+
+/** Derived-image renderings under way (src/modules/media/files.ts). */
+export interface RenderState {
+  /** By derived storage key: identical concurrent misses wait for one rendering. */
+  readonly inFlight: Map<string, Promise<Buffer>>;
+  /** Renderings holding a slot now (at most one per core). */
+  running: number;
+  /** Renderings waiting for a slot, first come first served. */
+  readonly queue: (() => void)[];
+}
+
+export interface ContextCaches {
+  /** Authenticated keys by SHA-256 digest, valid while their workspace revision holds (D12). */
+  readonly keys: Map<string, CachedKey>;
+  /** Delivery content models by workspace id, reloaded when their fingerprint changes. */
+  readonly deliverySchemas: Map<string, CachedSchema>;
+  /** Full projections of block types (pages delivery), dropped with the schema they belong to. */
+  readonly blockProjections: WeakMap<DeliveryType, Projection>;
+  readonly queries: QueryTemplates;
+  readonly renders: RenderState;
+}
+
+export function createCaches(): ContextCaches {
+  return {
+    keys: new Map(),
+    deliverySchemas: new Map(),
+    blockProjections: new WeakMap(),
+    queries: {},
+    renders: { inFlight: new Map(), running: 0, queue: [] },
+  };
+}

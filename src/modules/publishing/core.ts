@@ -1,0 +1,213 @@
+/**
+ * The publishing core shared by entries and pages (DECISIONS.md D5, D20–D22, D70–D72). What an
+ * entry and a page have in common lives here once; each module keeps only what is its own
+ * (entries: content type, fields, relations; pages: SEO and block trees) behind an ItemKindSpec.
+ *
+ * The write sequence of every write to one existing item, inside one transaction:
+ *   1. lock and read the row (the caller: it knows how to find its item),
+ *   2. If-Match (412 when stale) and the effective status: a due scheduled item is first
+ *      published for real, exactly as the job would (beginWrite),
+ *   3. validate and write the working copy (the caller),
+ *   4. record it (finishContentWrite): a version when the content changed (consecutive updates
+ *      by one person coalesce), `has_pending_changes` on a published item, the published copy
+ *      refreshed on a scheduled one (it goes live as it is at `publish_at`), a new ETag,
+ *   5. re-read (the caller).
+ * State changes (applyVerb) follow the same steps with the D20 state machine, extended by D71:
+ * `publish` is allowed from `published` when there are pending changes.
+ *
+ * Invariant: an item's newest version holds its working copy. State changes therefore record a
+ * copy of the newest snapshot, and the published version is always one of the versions.
+ */
+import type { Db } from '../../db/types.js';
+import { invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
+import { iso } from '../../lib/time.js';
+import type { Actor } from '../auth/permissions.js';
+import { checkIfMatch } from './preconditions.js';
+import {
+  copyLatestVersion,
+  findVersion,
+  insertVersion,
+  latestVersion,
+  listVersions,
+  publishDue,
+  replaceVersion,
+  updatePublication,
+  type ItemTables,
+  type VersionAction,
+  type VersionRecord,
+} from './repository.js';
+import { applyTransition, effectiveStatus, isDue, transition, type ItemKind, type Publication, type Status, type Verb } from './states.js';
+
+/** The columns of an entry or page row that the core reads. */
+export interface PublishedItem extends Publication {
+  id: string;
+  status: Status;
+  /** The ETag counter (D5). */
+  version: number;
+  published_by: number | null;
+  published_version: number | null;
+  latest_version: number;
+  has_pending_changes: boolean;
+}
+
+/** What the core needs to know of one kind of item. */
+export interface ItemKindSpec<Item extends PublishedItem, Snapshot> {
+  kind: ItemKind;
+  tables: ItemTables;
+  /** The working copy's content, as a version stores it. */
+  snapshot(db: Db, item: Item): Promise<Snapshot>;
+  /** Equal for two snapshots exactly when their content is. */
+  contentKey(snapshot: Snapshot): string;
+  /** Reads a stored snapshot. */
+  fromJson(value: unknown): Snapshot;
+  /** Makes the published copy (what production reads) equal to the working copy. */
+  copyToPublished(db: Db, item: Item): Promise<void>;
+  /** Removes the published copy. */
+  dropPublished(db: Db, item: Item): Promise<void>;
+  /** The required values the working copy lacks (D22), as error details; empty when complete. */
+  missingRequired(db: Db, item: Item): Promise<ErrorDetail[]>;
+}
+
+/**
+ * The item as clients see it at `now` (D21): a due scheduled item is published, its newest
+ * version being the published one, with nothing pending.
+ */
+export function presentItem<T extends PublishedItem>(item: T, now: Date | string): T {
+  if (!isDue(item, now)) return item;
+  return { ...effectiveStatus(item, now), published_version: item.latest_version, has_pending_changes: false };
+}
+
+/**
+ * Step 2 of the write sequence: If-Match against the stored row, then the D21 catch-up. Returns
+ * the row as it now is in the database. Throws 412 PRECONDITION_FAILED.
+ */
+export async function beginWrite<T extends PublishedItem>(db: Db, tables: ItemTables, stored: T, ifMatch: string | undefined, now: Date): Promise<T> {
+  checkIfMatch(ifMatch, stored);
+  if (!isDue(stored, now)) return stored;
+  const [done] = await publishDue(db, tables, iso(now), stored.id);
+  if (!done) return stored;
+  return {
+    ...stored,
+    status: 'published',
+    published_at: stored.publish_at,
+    publish_at: null,
+    published_version: done.version,
+    latest_version: done.version,
+    has_pending_changes: false,
+  };
+}
+
+export interface ContentWriteOptions {
+  /** The version's action: `update` by default; `import` for the importer, `restore` for restores. */
+  action?: VersionAction;
+  /** Seconds within which consecutive `update`s by one actor share a version (D72; 0: never). */
+  coalesceSeconds: number;
+}
+
+/**
+ * Step 4 of the write sequence, after the caller wrote the working copy of `current` (the row
+ * as beginWrite returned it). A restore always records a version; other writes only when the
+ * content changed.
+ */
+export async function finishContentWrite<T extends PublishedItem, S>(db: Db, spec: ItemKindSpec<T, S>, current: T, actor: Actor, now: Date, opts: ContentWriteOptions): Promise<void> {
+  const at = iso(now);
+  const action = opts.action ?? 'update';
+  const snapshot = await spec.snapshot(db, current);
+  const latest = await latestVersion(db, spec.tables, current.id);
+  const changed = action === 'restore' || !latest || spec.contentKey(spec.fromJson(latest.snapshot)) !== spec.contentKey(snapshot);
+  let latestVersionNo = current.latest_version;
+  if (changed) {
+    if (latest && coalesces(latest, action, actor, current, now, opts.coalesceSeconds)) {
+      await replaceVersion(db, spec.tables, current.id, latest.version, { snapshot, status: current.status, created_at: at });
+    } else {
+      latestVersionNo = (latest?.version ?? 0) + 1;
+      await insertVersion(db, spec.tables, current.id, { version: latestVersionNo, action, status: current.status, created_at: at, created_by: actor.userId, snapshot });
+    }
+    // A scheduled item goes live as its working copy is at publish_at (D71): keep its copy current.
+    if (current.status === 'scheduled') await spec.copyToPublished(db, current);
+  }
+  await updatePublication(db, spec.tables, current.id, {
+    version: current.version + 1,
+    updated_at: at,
+    updated_by: actor.userId,
+    latest_version: latestVersionNo,
+    has_pending_changes: current.has_pending_changes || (changed && current.status === 'published'),
+  });
+}
+
+/** D72: an `update` replaces the same actor's newest `update` version within the window, unless it is published. */
+function coalesces(latest: VersionRecord, action: VersionAction, actor: Actor, current: PublishedItem, now: Date, seconds: number): boolean {
+  if (seconds <= 0 || action !== 'update' || latest.action !== 'update') return false;
+  if (latest.created_by !== actor.userId || latest.version === current.published_version) return false;
+  return now.getTime() - Date.parse(latest.created_at) < seconds * 1000;
+}
+
+/**
+ * Records version 1 of an item just inserted as a draft (create, duplicate, import): its working
+ * copy with `action`.
+ */
+export async function recordFirstVersion<T extends PublishedItem, S>(db: Db, spec: ItemKindSpec<T, S>, item: T, actor: Actor, now: Date, action: VersionAction): Promise<void> {
+  const snapshot = await spec.snapshot(db, item);
+  await insertVersion(db, spec.tables, item.id, { version: 1, action, status: item.status, created_at: iso(now), created_by: actor.userId, snapshot });
+}
+
+export interface VerbOptions {
+  ifMatch?: string;
+  /** For `schedule`: the ISO time, already checked by parsePublishAt. */
+  publishAt?: string;
+  /** The version's action: the verb by default; `import` for the importer. */
+  action?: VersionAction;
+}
+
+/**
+ * Applies `verb` to a locked item (D20, D71): If-Match, catch-up, the transition (409
+ * INVALID_STATE_TRANSITION; `publish` from `published` only with pending changes), required
+ * values for publish and schedule (400), the published copy (publish and schedule copy the
+ * working copy; unpublish and archive remove it), a version and the publication columns.
+ */
+export async function applyVerb<T extends PublishedItem, S>(db: Db, spec: ItemKindSpec<T, S>, stored: T, actor: Actor, now: Date, verb: Verb, opts: VerbOptions): Promise<void> {
+  const current = await beginWrite(db, spec.tables, stored, opts.ifMatch, now);
+  // 409 before 400: a published item without changes cannot be published again, complete or not.
+  transition(spec.kind, verb, current.status, current.has_pending_changes);
+  if (verb === 'publish' || verb === 'schedule') {
+    const missing = await spec.missingRequired(db, current);
+    if (missing.length) throw validationError(missing);
+  }
+  const next = applyTransition(spec.kind, verb, current, now, opts.publishAt, current.has_pending_changes);
+  if (verb === 'publish' || verb === 'schedule') await spec.copyToPublished(db, current);
+  else await spec.dropPublished(db, current);
+  const versionNo = current.latest_version + 1;
+  await copyLatestVersion(db, spec.tables, [{ id: current.id, version: versionNo, createdBy: actor.userId }], opts.action ?? verb, next.status, iso(now));
+  const live = verb === 'publish' || verb === 'schedule';
+  await updatePublication(db, spec.tables, current.id, {
+    status: next.status,
+    published_at: next.published_at,
+    publish_at: next.publish_at,
+    published_by: live ? actor.userId : null,
+    published_version: verb === 'publish' ? versionNo : null,
+    latest_version: versionNo,
+    has_pending_changes: false,
+    version: current.version + 1,
+    updated_at: iso(now),
+    updated_by: actor.userId,
+  });
+}
+
+/** One page of an item's history, newest first (D72). */
+export function itemVersions(db: Db, tables: ItemTables, itemId: string, window: { offset: number; limit: number }): Promise<{ items: VersionRecord[]; total: number }> {
+  return listVersions(db, tables, itemId, window.offset, window.limit);
+}
+
+/** Version `n` of an item with its snapshot; 404 NOT_FOUND when it has no such version. */
+export async function itemVersion<T extends PublishedItem, S>(db: Db, spec: ItemKindSpec<T, S>, itemId: string, n: number, label: string): Promise<VersionRecord & { snapshot: S }> {
+  const found = Number.isSafeInteger(n) && n >= 1 ? await findVersion(db, spec.tables, itemId, n) : null;
+  if (!found) throw notFound(`version ${n} of ${label}`);
+  return { ...found, snapshot: spec.fromJson(found.snapshot) };
+}
+
+/** 400 for a version number that is not a positive integer (path params arrive as text). */
+export function parseVersionNumber(raw: string | number): number {
+  const n = typeof raw === 'number' ? raw : /^[1-9][0-9]{0,9}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw invalid('params.version', 'must be a positive integer');
+  return n;
+}

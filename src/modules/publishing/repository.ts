@@ -1,0 +1,137 @@
+/**
+ * SQL shared by entries and pages (DECISIONS.md D21, D70–D72): the publication columns of an
+ * item row, its history (entry_versions / page_versions) and the catch-up of due scheduled
+ * items. Both item tables have the same publication columns and both history tables the same
+ * columns, so one code path serves either, named by an ItemTables value.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../db/types.js';
+import { fromJsonColumn } from '../../lib/json.js';
+import { dueCondition, type ItemTable } from './status-sql.js';
+
+/** The tables of one kind of item. */
+export interface ItemTables {
+  table: ItemTable;
+  versions: 'entry_versions' | 'page_versions';
+  /** The history table's column naming the item. */
+  fk: 'entry_id' | 'page_id';
+}
+
+export const ENTRY_TABLES: ItemTables = { table: 'entries', versions: 'entry_versions', fk: 'entry_id' };
+export const PAGE_TABLES: ItemTables = { table: 'pages', versions: 'page_versions', fk: 'page_id' };
+
+/** Actions a version records (D72). */
+export const VERSION_ACTIONS = ['create', 'update', 'publish', 'unpublish', 'archive', 'schedule', 'restore', 'duplicate', 'import'] as const;
+export type VersionAction = (typeof VERSION_ACTIONS)[number];
+
+/** One version without its snapshot. */
+export interface VersionRecord {
+  version: number;
+  action: VersionAction;
+  status: string;
+  created_at: string;
+  created_by: number | null;
+}
+
+/** The columns of an item row the publishing core writes (any subset, plus the ETag counter). */
+export interface PublicationPatch {
+  status?: string;
+  publish_at?: string | null;
+  published_at?: string | null;
+  published_by?: number | null;
+  published_version?: number | null;
+  latest_version?: number;
+  has_pending_changes?: boolean;
+  version?: number;
+  updated_at?: string;
+  updated_by?: number | null;
+}
+
+export async function updatePublication(db: Db, t: ItemTables, id: string, patch: PublicationPatch): Promise<void> {
+  const { has_pending_changes, ...rest } = patch;
+  const set = { ...rest, ...(has_pending_changes === undefined ? {} : { has_pending_changes: has_pending_changes ? 1 : 0 }) };
+  if (Object.keys(set).length === 0) return;
+  // Both item tables share these columns; Kysely needs one concrete table to type the SET.
+  await db.kysely
+    .updateTable(t.table as 'entries')
+    .set(set)
+    .where('id', '=', id)
+    .execute();
+}
+
+function toRecord(r: { version: unknown; action: string; status: string; created_at: string; created_by: unknown }): VersionRecord {
+  return { version: Number(r.version), action: r.action as VersionAction, status: r.status, created_at: r.created_at, created_by: r.created_by === null ? null : Number(r.created_by) };
+}
+
+/** The newest version of an item with its snapshot (parsed JSON), or null when it has none. */
+export async function latestVersion(db: Db, t: ItemTables, itemId: string): Promise<(VersionRecord & { snapshot: unknown }) | null> {
+  const res = await sql<{ version: number; action: string; status: string; snapshot: unknown; created_at: string; created_by: number | null }>`
+    select version, action, status, snapshot, created_at, created_by from ${sql.table(t.versions)}
+    where ${sql.ref(t.fk)} = ${itemId} order by version desc limit 1`.execute(db.kysely);
+  const row = res.rows[0];
+  return row ? { ...toRecord(row), snapshot: fromJsonColumn<unknown>(row.snapshot, {}) } : null;
+}
+
+/** Version `n` of an item with its snapshot, or null. */
+export async function findVersion(db: Db, t: ItemTables, itemId: string, n: number): Promise<(VersionRecord & { snapshot: unknown }) | null> {
+  const res = await sql<{ version: number; action: string; status: string; snapshot: unknown; created_at: string; created_by: number | null }>`
+    select version, action, status, snapshot, created_at, created_by from ${sql.table(t.versions)}
+    where ${sql.ref(t.fk)} = ${itemId} and version = ${n}`.execute(db.kysely);
+  const row = res.rows[0];
+  return row ? { ...toRecord(row), snapshot: fromJsonColumn<unknown>(row.snapshot, {}) } : null;
+}
+
+/** One page of an item's versions, newest first, and their number. */
+export async function listVersions(db: Db, t: ItemTables, itemId: string, offset: number, limit: number): Promise<{ items: VersionRecord[]; total: number }> {
+  const count = await sql<{ n: number }>`select count(*) as n from ${sql.table(t.versions)} where ${sql.ref(t.fk)} = ${itemId}`.execute(db.kysely);
+  const rows = await sql<{ version: number; action: string; status: string; created_at: string; created_by: number | null }>`
+    select version, action, status, created_at, created_by from ${sql.table(t.versions)}
+    where ${sql.ref(t.fk)} = ${itemId} order by version desc limit ${sql.lit(limit)} offset ${sql.lit(offset)}`.execute(db.kysely);
+  return { items: rows.rows.map(toRecord), total: Number(count.rows[0]?.n ?? 0) };
+}
+
+/** Appends a version with this snapshot. */
+export async function insertVersion(db: Db, t: ItemTables, itemId: string, v: VersionRecord & { snapshot: unknown }): Promise<void> {
+  await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by)
+    values (${itemId}, ${v.version}, ${v.action}, ${v.status}, ${JSON.stringify(v.snapshot)}, ${v.created_at}, ${v.created_by})`.execute(db.kysely);
+}
+
+/** Replaces the snapshot, status and time of an existing version (coalesced updates, D72). */
+export async function replaceVersion(db: Db, t: ItemTables, itemId: string, n: number, v: { snapshot: unknown; status: string; created_at: string }): Promise<void> {
+  await sql`update ${sql.table(t.versions)} set snapshot = ${JSON.stringify(v.snapshot)}, status = ${v.status}, created_at = ${v.created_at}
+    where ${sql.ref(t.fk)} = ${itemId} and version = ${n}`.execute(db.kysely);
+}
+
+/**
+ * Appends version `latest + 1` of each item in `ids` as a copy of its newest snapshot: state
+ * changes record the unchanged working copy under a new action and status.
+ */
+export async function copyLatestVersion(db: Db, t: ItemTables, ids: readonly { id: string; version: number; createdBy: number | null }[], action: VersionAction, status: string, at: string): Promise<void> {
+  for (const item of ids) {
+    await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by)
+      select ${sql.ref(t.fk)}, ${item.version}, ${action}, ${status}, snapshot, ${at}, ${item.createdBy}
+      from ${sql.table(t.versions)} where ${sql.ref(t.fk)} = ${item.id} and version = ${item.version - 1}`.execute(db.kysely);
+  }
+}
+
+/**
+ * Persists the publication of due scheduled items (D21, D71): status `published`,
+ * `published_at` = `publish_at`, the newest version (the working copy at `publish_at`: writes to
+ * a due item catch it up first) recorded again as a `publish` version that becomes the published
+ * version. With `id`, only that item. Returns what changed.
+ *
+ * Exactly once across instances: the conditional UPDATE re-checks `status = 'scheduled'` on the
+ * row it locks, so a second instance finds nothing; the versions are written in the caller's
+ * transaction. `updated_at` and `version` (ETag) stay: reads already showed the item as
+ * published, so nothing a client can see changes and no editor's ETag goes stale.
+ */
+export async function publishDue(db: Db, t: ItemTables, now: string, id?: string): Promise<{ id: string; version: number; createdBy: number | null }[]> {
+  const res = await sql<{ id: string; latest_version: number; published_by: number | null }>`
+    update ${sql.table(t.table)} set status = 'published', published_at = publish_at, publish_at = null,
+      published_version = latest_version + 1, latest_version = latest_version + 1, has_pending_changes = 0
+    where ${dueCondition(now, t.table)} ${id === undefined ? sql`` : sql`and id = ${id}`}
+    returning id, latest_version, published_by`.execute(db.kysely);
+  const changed = res.rows.map((r) => ({ id: r.id, version: Number(r.latest_version), createdBy: r.published_by === null ? null : Number(r.published_by) }));
+  await copyLatestVersion(db, t, changed, 'publish', 'published', now);
+  return changed;
+}
