@@ -1,12 +1,13 @@
 /**
- * The delivery response cache and the key cache stay exact: database triggers bump a workspace
- * revision on every write that can change what it serves (migration 004), a cached response is
- * only served under the revision it was computed with, and it expires on its own at the next
- * scheduled publication (D21).
+ * The delivery response cache and the key cache stay exact: database triggers bump a workspace's
+ * production revision on every write that production readers can see and its draft revision on
+ * every write (migration 005), a cached response is only served under the revision its key reads
+ * (preview keys: draft), and it expires on its own at the next scheduled publication (D21). A
+ * working-copy save keeps production answers cached; a publish refreshes them (D70).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { REVISION_TABLES } from '../src/db/migrations/004-revisions.js';
+import { REVISION_TABLES, WORKING_COPY_TABLES } from '../src/db/migrations/005-versions.js';
 import { withTransaction } from '../src/db/transaction.js';
 import { newId } from '../src/lib/ids.js';
 import { revokeApiKey, setMemberRole } from '../src/modules/auth/operations.js';
@@ -31,10 +32,12 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
   const list = (key = world.keys.delivery) => call(env.app, 'GET', `${P}/entries?type=post&locale=de`, { key });
   const titles = (res: { body: { data: { data: string }[] } }) => res.body.data.map((e) => JSON.parse(e.data).title);
 
-  it('serves a repeated read from memory and a write makes the next read fresh', async () => {
+  const publish = (slug: string, app = env.app) => call(app, 'PATCH', `${M}/content-types/post/entries/${slug}/publish`, { key: world.keys.management });
+
+  it('serves a repeated read from memory; a working-copy save keeps it, a publish makes the next read fresh', async () => {
     const mk = await call(env.app, 'POST', `${M}/content-types/post/entries`, { key: world.keys.management, body: { slug: 'one', data: { title: 'One' } } });
     expect(mk.status).toBe(201);
-    await call(env.app, 'PATCH', `${M}/content-types/post/entries/one/publish`, { key: world.keys.management });
+    expect((await publish('one')).status).toBe(200);
     const first = await list();
     expect(first.headers['x-cache']).toBe('MISS');
     expect(titles(first)).toEqual(['One']);
@@ -42,11 +45,22 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     expect(second.headers['x-cache']).toBe('HIT');
     expect(second.body).toEqual(first.body);
     expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    const preview = () => list(world.keys.preview);
+    expect(titles(await preview())).toEqual(['One']);
+    expect((await preview()).headers['x-cache']).toBe('HIT');
 
     await call(env.app, 'PUT', `${M}/content-types/post/entries/one`, { key: world.keys.management, body: { data: { title: 'Uno' }, translations: { de: { data: { title: 'Eins' } } } } });
     const third = await list();
-    expect(third.headers['x-cache']).toBe('MISS');
-    expect(titles(third)).toEqual(['Eins']);
+    expect(third.headers['x-cache']).toBe('HIT');
+    expect(titles(third)).toEqual(['One']);
+    const previewed = await preview();
+    expect(previewed.headers['x-cache']).toBe('MISS');
+    expect(titles(previewed)).toEqual(['Eins']);
+
+    expect((await publish('one')).status).toBe(200);
+    const fourth = await list();
+    expect(fourth.headers['x-cache']).toBe('MISS');
+    expect(titles(fourth)).toEqual(['Eins']);
   });
 
   it('is fresh across instances sharing the database', async () => {
@@ -55,6 +69,8 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
       await list();
       expect((await list()).headers['x-cache']).toBe('HIT');
       await call(other, 'PUT', `${M}/content-types/post/entries/one`, { key: world.keys.management, body: { data: { title: 'Uno' }, translations: { de: { data: { title: 'Zwei' } } } } });
+      expect((await list()).headers['x-cache']).toBe('HIT');
+      expect((await publish('one', other)).status).toBe(200);
       const res = await list();
       expect(res.headers['x-cache']).toBe('MISS');
       expect(titles(res)).toEqual(['Zwei']);
@@ -80,7 +96,7 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     const key = await world.deliveryKey({});
     expect((await list(key)).status).toBe(200);
     expect((await list(key)).headers['x-cache']).toBe('HIT');
-    const row = await env.ctx.db.kysely.selectFrom('api_keys').select('id').where('workspace_id', '=', world.workspaceId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely.selectFrom('api_keys').select('id').where('workspace_id', '=', world.workspaceId).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow();
     await revokeApiKey(env.ctx, row.id);
     expectError(await list(key), 401, 'UNAUTHORIZED');
 
@@ -118,19 +134,48 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
       api_keys: () => db.updateTable('api_keys').set({ name: 'renamed' }).where('workspace_id', '=', ws).execute(),
       memberships: () => db.updateTable('memberships').set({ updated_at: ts }).where('workspace_id', '=', ws).execute(),
     };
+    const publishedEntryId = newId();
+    const publishedBlockId = newId();
+    Object.assign(writes, {
+      published_entry_translations: async () => {
+        await db.insertInto('entries').values({ id: publishedEntryId, workspace_id: ws, content_type_id: ctId, slug: `pub-${publishedEntryId.slice(-6)}`, status: 'draft', data: '{}', position: 0, version: 1, created_at: ts, updated_at: ts, created_by: null, updated_by: null, publish_at: null, published_at: null }).execute();
+        return db.insertInto('published_entry_translations').values({ entry_id: publishedEntryId, locale: 'de', id: 1, data: '{}' }).execute();
+      },
+      published_page_seo_translations: () => db.insertInto('published_page_seo_translations').values({ page_id: pageId, locale: 'de', id: 1, seo: '{}' }).execute(),
+      published_blocks: () => db.insertInto('published_blocks').values({ id: publishedBlockId, page_id: pageId, block_type_id: ctId, parent_id: null, position: 0, data: '{}' }).execute(),
+      published_block_translations: () => db.insertInto('published_block_translations').values({ block_id: publishedBlockId, page_id: pageId, locale: 'de', id: 1, data: '{}' }).execute(),
+    });
     expect(Object.keys(writes).sort()).toEqual([...REVISION_TABLES].sort());
+    // Every write bumps the draft revision (preview readers); only what production readers can
+    // see bumps the production one: working-copy tables never, draft items' rows never (D70).
+    const workingOnly = new Set([...WORKING_COPY_TABLES, 'entries', 'pages']);
     for (const [table, write] of Object.entries(writes)) {
-      const before = await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries);
+      const before = (await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))!;
       await write();
-      const after = await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries);
-      expect({ table, bumped: (after ?? 0) > (before ?? 0) }).toEqual({ table, bumped: true });
+      const after = (await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))!;
+      expect({ table, draft: after.draft > before.draft, production: after.revision > before.revision }).toEqual({ table, draft: true, production: !workingOnly.has(table) });
     }
+    // A draft item going live, or a live one changing a visible column, bumps production too.
+    for (const change of [
+      () => db.updateTable('entries').set({ status: 'published', published_data: '{}', published_at: ts }).where('id', '=', entryId).execute(),
+      () => db.updateTable('entries').set({ slug: `moved-${entryId.slice(-6)}` }).where('id', '=', entryId).execute(),
+      () => db.updateTable('pages').set({ status: 'published', published_seo: '{}', published_at: ts }).where('id', '=', pageId).execute(),
+    ]) {
+      const before = (await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))!;
+      await change();
+      expect((await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))!.revision).toBeGreaterThan(before.revision);
+    }
+    // The working copy of a published entry is not what production reads.
+    const beforeData = (await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))!;
+    await db.updateTable('entries').set({ data: '{"title":"draft"}' }).where('id', '=', entryId).execute();
+    const afterData = (await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))!;
+    expect({ draft: afterData.draft > beforeData.draft, production: afterData.revision > beforeData.revision }).toEqual({ draft: true, production: false });
     // Deletes count too (cascades included).
-    const before = await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries);
+    const before = (await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))!;
     await db.deleteFrom('pages').where('id', '=', pageId).execute();
-    expect((await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))! > before!).toBe(true);
+    expect((await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))!.revision).toBeGreaterThan(before.revision);
     // Another workspace's revision is not touched, so its caches stay warm.
-    expect(await readWorkspaceRevision(env.ctx.db, bystander, env.ctx.caches.queries)).toBe(bystanderBefore);
+    expect(await readWorkspaceRevision(env.ctx.db, bystander, env.ctx.caches.queries)).toEqual(bystanderBefore);
   });
   it('never reads a revision bumped by a transaction that has not committed', async () => {
     const ws = world.workspaceId;
@@ -148,11 +193,11 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     // Read while the transaction is open: it must not see the uncommitted bump.
     const during = readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries);
     const early = await Promise.race([during, new Promise((r) => setTimeout(() => r('waiting'), 50))]);
-    expect(early === 'waiting' || early === committed).toBe(true);
+    expect(early === 'waiting' || JSON.stringify(early) === JSON.stringify(committed)).toBe(true);
     release();
     expect(await tx).toBe('rolled back');
-    expect(await during).toBe(committed);
-    expect(await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries)).toBe(committed);
+    expect(await during).toEqual(committed);
+    expect(await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries)).toEqual(committed);
   });
 });
 

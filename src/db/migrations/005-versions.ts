@@ -48,8 +48,11 @@ const PATHS: Record<string, (row: string) => string> = {
   published_block_translations: (r) => `(SELECT workspace_id FROM pages WHERE id = ${r}.page_id)`,
 };
 
+/** Every table whose changes bump a workspace revision (`draft_revision` always). */
+export const REVISION_TABLES = Object.keys(PATHS);
+
 /** Tables whose every change is a working-copy change only: they never bump `revision`. */
-const WORKING_ONLY = new Set(['entry_translations', 'page_seo_translations', 'blocks', 'block_translations']);
+export const WORKING_COPY_TABLES: ReadonlySet<string> = new Set(['entry_translations', 'page_seo_translations', 'blocks', 'block_translations']);
 
 /** Columns of an item row that production readers see (content is in the published copy). */
 const VISIBLE_COLUMNS: Record<'entries' | 'pages', string[]> = {
@@ -64,7 +67,7 @@ const VISIBLE_COLUMNS: Record<'entries' | 'pages', string[]> = {
  * live at its time without another write.
  */
 export function productionChange(dialect: Dialect, table: string, op: 'INSERT' | 'UPDATE' | 'DELETE'): string {
-  if (WORKING_ONLY.has(table)) return 'FALSE';
+  if (WORKING_COPY_TABLES.has(table)) return 'FALSE';
   if (table !== 'entries' && table !== 'pages') return 'TRUE';
   const live = (r: string) => `${r}.status IN ('published', 'scheduled')`;
   if (op === 'INSERT') return live('NEW');

@@ -8,6 +8,7 @@
  * write transaction at a time anyway. Lock order is always content type, then entry.
  */
 import { type Expression, type SqlBool } from 'kysely';
+import { lockRows } from '../../db/lock.js';
 import type { Db } from '../../db/types.js';
 import { dataFieldSql } from '../../db/dialect.js';
 import { fromJsonColumn } from '../../lib/json.js';
@@ -103,15 +104,13 @@ export async function findEntry(db: Db, contentTypeId: string, ref: EntryRef): P
 
 /** Locks the entry row (PostgreSQL: until the transaction ends), then reads it. */
 export async function findEntryForUpdate(db: Db, contentTypeId: string, ref: EntryRef): Promise<Entry | null> {
-  let lock = db.kysely.updateTable('entries').set((eb) => ({ version: eb.ref('version') })).where('content_type_id', '=', contentTypeId);
-  lock = 'id' in ref ? lock.where('id', '=', ref.id) : lock.where('slug', '=', ref.slug);
-  await lock.execute();
+  await lockRows(db, 'entries', 'id' in ref ? { content_type_id: contentTypeId, id: ref.id } : { content_type_id: contentTypeId, slug: ref.slug });
   return findEntry(db, contentTypeId, ref);
 }
 
 /** Serializes writers of one content type's entries (slugs, unique values, positions). */
 export async function lockContentType(db: Db, contentTypeId: string): Promise<void> {
-  await db.kysely.updateTable('content_types').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', contentTypeId).execute();
+  await lockRows(db, 'content_types', { id: contentTypeId });
 }
 
 export interface EntryListQuery {

@@ -13,6 +13,7 @@
  * their new parents, and only then are the blocks no longer sent deleted (their removal cannot
  * cascade into a kept block, which no longer hangs below them).
  */
+import { lockRows } from '../../db/lock.js';
 import type { Db } from '../../db/types.js';
 import { fromJsonColumn, isPlainObject, stableStringify } from '../../lib/json.js';
 import type { Status } from '../publishing/states.js';
@@ -106,15 +107,13 @@ export async function findPage(db: Db, workspaceId: string, ref: PageRef): Promi
 
 /** Locks the page row (PostgreSQL: until the transaction ends), then reads it. */
 export async function findPageForUpdate(db: Db, workspaceId: string, ref: PageRef): Promise<Page | null> {
-  let lock = db.kysely.updateTable('pages').set((eb) => ({ version: eb.ref('version') })).where('workspace_id', '=', workspaceId);
-  lock = 'id' in ref ? lock.where('id', '=', ref.id) : lock.where('slug', '=', ref.slug);
-  await lock.execute();
+  await lockRows(db, 'pages', 'id' in ref ? { workspace_id: workspaceId, id: ref.id } : { workspace_id: workspaceId, slug: ref.slug });
   return findPage(db, workspaceId, ref);
 }
 
 /** Serializes writers of a workspace's pages (slugs and navigation positions). */
 export async function lockWorkspacePages(db: Db, workspaceId: string): Promise<void> {
-  await db.kysely.updateTable('workspaces').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', workspaceId).execute();
+  await lockRows(db, 'workspaces', { id: workspaceId });
 }
 
 export interface PageListQuery {
