@@ -198,16 +198,26 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
     expect(unknownKey.errors).toEqual([{ path: 'body.status', message: 'is not a known key' }]);
   });
 
-  it('PUT keeps a published entry published and then requires its required fields (D22, D24)', async () => {
+  it('PUT keeps a published entry published; its working copy may lack required fields until it is published (D22, D70, D71)', async () => {
     await req('POST', '/content-types/article/entries', { slug: 'live', data: { title: 'Live' } });
     expect((await req('PATCH', '/content-types/article/entries/live/publish')).status).toBe(200);
     const before = (await req('GET', '/content-types/article/entries/live')).body.data;
+    expect(before).toMatchObject({ has_pending_changes: false, published_version: 2 });
     const res = await req('PUT', '/content-types/article/entries/live', { data: { title: 'Live, edited' } });
-    expect(res.body.data).toMatchObject({ status: 'published', published_at: before.published_at });
-    const missing = expectError(await req('PUT', '/content-types/article/entries/live', { data: { body: 'no title' } }), 400, 'VALIDATION_FAILED');
-    expect(missing.errors).toEqual([{ path: 'body.data.title', message: 'is required' }]);
-    const empty = expectError(await req('PUT', '/content-types/article/entries/live', { data: { title: '' } }), 400, 'VALIDATION_FAILED');
-    expect(empty.errors[0].path).toBe('body.data.title');
+    expect(res.body.data).toMatchObject({ status: 'published', published_at: before.published_at, has_pending_changes: true, published_version: 2 });
+    const incomplete = await req('PUT', '/content-types/article/entries/live', { data: { body: 'no title' } });
+    expect(incomplete.status).toBe(200);
+    expect(incomplete.body.data).toMatchObject({ status: 'published', has_pending_changes: true });
+    const missing = expectError(await req('PATCH', '/content-types/article/entries/live/publish'), 400, 'VALIDATION_FAILED');
+    expect(missing.errors).toEqual([{ path: 'data.title', message: 'is required' }]);
+    expect((await req('PUT', '/content-types/article/entries/live', { data: { title: '' } })).status).toBe(200);
+    expect(expectError(await req('PATCH', '/content-types/article/entries/live/publish'), 400, 'VALIDATION_FAILED').errors[0].path).toBe('data.title');
+    // A scheduled entry goes live without another request, so its writes must be complete.
+    await req('PUT', '/content-types/article/entries/live', { data: { title: 'Back' } });
+    expect((await req('PATCH', '/content-types/article/entries/live/unpublish')).status).toBe(200);
+    expect((await req('PATCH', '/content-types/article/entries/live/schedule', { publish_at: new Date(Date.now() + 3_600_000).toISOString() })).status).toBe(200);
+    const scheduled = expectError(await req('PUT', '/content-types/article/entries/live', { data: { body: 'no title' } }), 400, 'VALIDATION_FAILED');
+    expect(scheduled.errors).toEqual([{ path: 'body.data.title', message: 'is required' }]);
     // A draft may lack required fields.
     const draft = await req('POST', '/content-types/article/entries', { slug: 'incomplete', data: {} });
     expect(draft.status).toBe(201);

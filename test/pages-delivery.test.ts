@@ -308,8 +308,14 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
     expect(row.status).toBe('scheduled');
   });
 
-  it('a block whose related entry changes shows the change at once (no stale cache)', async () => {
+  it('a block whose related entry changes shows the change once it is published (no stale cache; D70)', async () => {
+    const before = data((await detail('/pages/home?locale=de')).blocks[0]).featured.title;
     await w.req('PUT', '/content-types/article/entries/first', { data: { title: 'First, renamed', summary: 'x' }, translations: { de: { data: { title: 'Erster, umbenannt' } } } });
+    // Production reads the related entry's published version; preview its working copy.
+    expect(data((await detail('/pages/home?locale=de')).blocks[0]).featured.title).toBe(before);
+    const preview = await get('/pages/home?locale=de', w.keys.preview);
+    expect(JSON.parse(preview.body.data.blocks[0].data).featured.title).toBe('Erster, umbenannt');
+    expect((await w.req('PATCH', '/content-types/article/entries/first/publish')).status).toBe(200);
     const d = await detail('/pages/home?locale=de');
     expect(data(d.blocks[0]).featured.title).toBe('Erster, umbenannt');
     const unknownId = newId();

@@ -50,12 +50,17 @@ describe.each(dialects())('pages: states on %s', (dialect) => {
     expect((await page('incomplete')).status).toBe('draft');
   });
 
-  it('a PUT keeps a published page published (D24) and then enforces required fields (D22)', async () => {
+  it('a PUT keeps a published page published with pending changes; required fields are enforced when it is published (D22, D70, D71)', async () => {
     const res = await w.req('PUT', '/pages/pub', { seo: { title: 'Live' }, blocks: [{ type: 'hero', data: { headline: 'Changed' } }] });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ status: 'published', published_at: now.toISOString() });
-    const err = expectError(await w.req('PUT', '/pages/pub', { seo: {}, blocks: [{ type: 'hero', data: { subline: 'no headline' } }] }), 400, 'VALIDATION_FAILED');
-    expect(err.errors).toEqual([{ path: 'body.blocks.0.data.headline', message: 'is required' }]);
+    expect(res.body.data).toMatchObject({ status: 'published', published_at: now.toISOString(), has_pending_changes: true });
+    const incomplete = await w.req('PUT', '/pages/pub', { seo: {}, blocks: [{ type: 'hero', data: { subline: 'no headline' } }] });
+    expect(incomplete.status).toBe(200);
+    const err = expectError(await w.req('PATCH', '/pages/pub/publish'), 400, 'VALIDATION_FAILED');
+    expect(err.errors).toEqual([{ path: 'blocks.0.data.headline', message: 'is required' }]);
+    expect((await w.req('PUT', '/pages/pub', { seo: { title: 'Live' }, blocks: [{ type: 'hero', data: { headline: 'Changed' } }] })).status).toBe(200);
+    expect((await w.req('PATCH', '/pages/pub/publish')).status).toBe(200);
+    expect(await page('pub')).toMatchObject({ status: 'published', has_pending_changes: false });
   });
 
   it('unpublish returns to draft with data null; from draft it is 409', async () => {
@@ -70,7 +75,7 @@ describe.each(dialects())('pages: states on %s', (dialect) => {
     const res = await w.req('PATCH', '/pages/pub/archive');
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ slug: 'pub', status: 'archived', seo: { title: 'Live' } });
-    expect(res.headers.etag).toBe(`"${res.body.data.id}-5"`);
+    expect(res.headers.etag).toBe(`"${res.body.data.id}-8"`);
     expect(expectError(await w.req('PATCH', '/pages/pub/archive'), 409, 'INVALID_STATE_TRANSITION').message).toBe("page cannot be archived from status 'archived'");
     expect((await w.req('PATCH', '/pages/pub/publish')).status).toBe(200);
   });

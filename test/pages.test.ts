@@ -26,7 +26,7 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
   });
   afterAll(async () => env?.close());
 
-  const count = async (table: 'pages' | 'blocks' | 'block_translations' | 'page_seo_translations') => {
+  const count = async (table: 'pages' | 'blocks' | 'block_translations' | 'page_seo_translations' | 'page_versions' | 'published_blocks') => {
     const r = await env.ctx.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(r.n);
   };
@@ -48,8 +48,8 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ success: true, message: 'Success', meta: null });
     const p = res.body.data;
-    expect(Object.keys(p).sort()).toEqual(['created_at', 'created_by', 'id', 'position', 'publish_at', 'published_at', 'seo', 'slug', 'status', 'updated_at', 'updated_by', 'workspace_id']);
-    expect(p).toMatchObject({ slug: 'home', status: 'draft', position: 0, workspace_id: w.workspaceId, publish_at: null, published_at: null, created_by: w.userId, updated_by: w.userId });
+    expect(Object.keys(p).sort()).toEqual(['created_at', 'created_by', 'has_pending_changes', 'id', 'position', 'publish_at', 'published_at', 'published_version', 'seo', 'slug', 'status', 'updated_at', 'updated_by', 'workspace_id']);
+    expect(p).toMatchObject({ has_pending_changes: false, published_version: null, slug: 'home', status: 'draft', position: 0, workspace_id: w.workspaceId, publish_at: null, published_at: null, created_by: w.userId, updated_by: w.userId });
     expect(p.seo).toEqual({ title: 'Home', description: 'Welcome', keywords: ['cms', 'pages'], og_image: 'https://cdn.example.com/og.png', canonical: 'https://example.com/' });
     expect(p.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(res.headers.etag).toBe(`"${p.id}-1"`);
@@ -535,7 +535,8 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
   });
 
   it('a refused write leaves no partial rows', async () => {
-    const before = [await count('pages'), await count('blocks'), await count('block_translations'), await count('page_seo_translations')];
+    const counts = async () => [await count('pages'), await count('blocks'), await count('block_translations'), await count('page_seo_translations'), await count('page_versions'), await count('published_blocks')];
+    const before = await counts();
     // The second block's relation fails after the first block is fine: nothing is written.
     expectError(
       await w.req('POST', '/pages', { slug: 'partial', seo_translations: { de: { title: 'x' } }, blocks: [{ type: 'cta', data: {}, translations: { de: { data: { label: 'x' } } } }, { type: 'hero', data: { featured: newId() } }] }),
@@ -543,8 +544,9 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
       'VALIDATION_FAILED',
     );
     const landing = await detail('landing');
-    expectError(await w.req('PUT', '/pages/landing', { seo: {}, blocks: [{ type: 'feature-item', data: {} }] }), 400, 'VALIDATION_FAILED');
-    expect([await count('pages'), await count('blocks'), await count('block_translations'), await count('page_seo_translations')]).toEqual(before);
+    // A relation to an entry that does not exist is refused on every write, published or not.
+    expectError(await w.req('PUT', '/pages/landing', { seo: {}, blocks: [{ type: 'cta', data: {} }, { type: 'hero', data: { featured: newId() } }] }), 400, 'VALIDATION_FAILED');
+    expect(await counts()).toEqual(before);
     expect(await detail('landing')).toEqual(landing);
   });
 });
