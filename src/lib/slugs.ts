@@ -41,3 +41,20 @@ export function slugProblem(slug: unknown, reserved: ReadonlySet<string> = NONE)
   if (reserved.has(slug)) return `'${slug}' is reserved`;
   return null;
 }
+
+/**
+ * The first free slug from `base`: `base` itself, else `base-2`, `base-3` … (D26 duplicates use
+ * base `<slug>-copy`; derived entry slugs their display value). `base` is first trimmed to leave
+ * room for a suffix within MAX_SLUG_LENGTH (`fallback` when nothing is left); `taken(prefix)`
+ * returns the slugs in the scope equal to `prefix` or starting with `prefix-`; reserved slugs
+ * are never returned.
+ */
+export async function firstFreeSlug(base: string, fallback: string, reserved: ReadonlySet<string>, taken: (prefix: string) => Promise<ReadonlySet<string>>): Promise<string> {
+  const trimmed = base.slice(0, MAX_SLUG_LENGTH - 8).replace(/-+$/, '') || fallback;
+  const used = await taken(trimmed);
+  if (!used.has(trimmed) && !reserved.has(trimmed)) return trimmed;
+  for (let n = 2; ; n++) {
+    const candidate = `${trimmed}-${n}`;
+    if (!used.has(candidate)) return candidate;
+  }
+}

@@ -16,8 +16,8 @@
 import type { Db } from '../../db/types.js';
 import { AppError, validationError, type ErrorDetail } from '../../errors.js';
 import { isPlainObject } from '../../lib/json.js';
-import { MAX_SLUG_LENGTH, slugify, slugProblem as checkSlug } from '../../lib/slugs.js';
-import type { ContentType } from '../content-types/model.js';
+import { firstFreeSlug, slugify, slugProblem as checkSlug } from '../../lib/slugs.js';
+import type { ContentType, Field } from '../content-types/model.js';
 import type { Workspace } from '../workspaces/repository.js';
 import type { EntryData } from './model.js';
 import { entryIdBySlug, slugsLike, uniqueValueTaken } from './repository.js';
@@ -83,11 +83,54 @@ export interface ContentInput {
   translations?: unknown;
 }
 
-export interface PreparedContent {
+/** An item's validated values: default-locale `data` and, when the write names them, translations. */
+export interface LocalizedValues {
   data: EntryData;
   /** undefined when the input did not mention translations. */
   translations: { locale: string; data: EntryData }[] | undefined;
 }
+
+/**
+ * Validates the values of one entry or block write against `fields` (api.md Localization rule
+ * 1): `data` in either D2 form (`required` only with opts.requireRequired), and `translations` in
+ * either D2 form, each in a workspace locale other than the default one, with localizable fields
+ * only; a translation left with no value is dropped. Paths start at `path` (`<path>.data`,
+ * `<path>.translations.<locale>.data`). Collects problems into `errors` and the relation and
+ * media ids to check into `references` instead of throwing.
+ */
+export function validateLocalizedValues(
+  ws: Pick<Workspace, 'default_locale' | 'locales'>,
+  fields: Field[],
+  input: { data: unknown; translations?: unknown },
+  path: string,
+  opts: { requireRequired: boolean; patterns: Map<string, RegExp | null> },
+  errors: ErrorDetail[],
+  references: DataReference[],
+): LocalizedValues {
+  const main = validateData(fields, input.data, { requireRequired: opts.requireRequired, pathPrefix: `${path}.data`, patterns: opts.patterns });
+  errors.push(...main.errors);
+  references.push(...main.references);
+  if (input.translations === undefined) return { data: main.value, translations: undefined };
+  const translations: { locale: string; data: EntryData }[] = [];
+  for (const t of parseTranslations(input.translations, `${path}.translations`, errors)) {
+    const localePath = t.path.replace(/\.data$/, '');
+    if (t.locale === ws.default_locale) {
+      errors.push({ path: localePath, message: `'${t.locale}' is the default locale: its values belong in data` });
+      continue;
+    }
+    if (!ws.locales.includes(t.locale)) {
+      errors.push({ path: localePath, message: `locale '${t.locale}' is not a locale of this workspace (${ws.locales.join(', ')})` });
+      continue;
+    }
+    const checked = validateData(fields, t.data, { requireRequired: false, pathPrefix: t.path, onlyLocalizable: true, patterns: opts.patterns });
+    errors.push(...checked.errors);
+    references.push(...checked.references);
+    if (Object.keys(checked.value).length) translations.push({ locale: t.locale, data: checked.value });
+  }
+  return { data: main.value, translations };
+}
+
+export type PreparedContent = LocalizedValues;
 
 /**
  * Validates data and translations of a write and checks their references. Throws one 400
@@ -103,34 +146,11 @@ export async function prepareContent(
   const prefix = opts.pathPrefix ?? 'body';
   const errors: ErrorDetail[] = [];
   const references: DataReference[] = [];
-  const patterns = db.memo.fieldPatterns;
-  const main = validateData(ct.fields, input.data, { requireRequired: opts.requireRequired, pathPrefix: `${prefix}.data`, patterns });
-  errors.push(...main.errors);
-  references.push(...main.references);
-
-  let translations: PreparedContent['translations'];
-  if (input.translations !== undefined) {
-    translations = [];
-    for (const t of parseTranslations(input.translations, `${prefix}.translations`, errors)) {
-      const localePath = t.path.replace(/\.data$/, '');
-      if (t.locale === ws.default_locale) {
-        errors.push({ path: localePath, message: `'${t.locale}' is the default locale: its values belong in data` });
-        continue;
-      }
-      if (!ws.locales.includes(t.locale)) {
-        errors.push({ path: localePath, message: `locale '${t.locale}' is not a locale of this workspace (${ws.locales.join(', ')})` });
-        continue;
-      }
-      const checked = validateData(ct.fields, t.data, { requireRequired: false, pathPrefix: t.path, onlyLocalizable: true, patterns });
-      errors.push(...checked.errors);
-      references.push(...checked.references);
-      if (Object.keys(checked.value).length) translations.push({ locale: t.locale, data: checked.value });
-    }
-  }
+  const { data, translations } = validateLocalizedValues(ws, ct.fields, input, prefix, { requireRequired: opts.requireRequired, patterns: db.memo.fieldPatterns }, errors, references);
   if (errors.length) throw validationError(errors);
   const refErrors = await checkReferences(db, ws.id, references);
   if (refErrors.length) throw validationError(refErrors);
-  return { data: main.value, translations };
+  return { data, translations };
 }
 
 /** 409 UNIQUE_VIOLATION when another entry of the type holds the value of an `is_unique` field. */
@@ -157,15 +177,8 @@ export async function assertSlugFree(db: Db, ct: ContentType, slug: string, exce
 }
 
 /** `base` if free, else `base-2`, `base-3` … (never a reserved slug). */
-export async function nextFreeSlug(db: Db, contentTypeId: string, base: string): Promise<string> {
-  // Leave room for a `-<n>` suffix within the length limit.
-  const trimmed = base.slice(0, MAX_SLUG_LENGTH - 8).replace(/-+$/, '') || 'entry';
-  const taken = await slugsLike(db, contentTypeId, trimmed);
-  if (!taken.has(trimmed) && !RESERVED_SLUGS.has(trimmed)) return trimmed;
-  for (let n = 2; ; n++) {
-    const candidate = `${trimmed}-${n}`;
-    if (!taken.has(candidate)) return candidate;
-  }
+export function nextFreeSlug(db: Db, contentTypeId: string, base: string): Promise<string> {
+  return firstFreeSlug(base, 'entry', RESERVED_SLUGS, (prefix) => slugsLike(db, contentTypeId, prefix));
 }
 
 /** D31: a slug from the display field's value, else the entry id. */

@@ -13,6 +13,8 @@ import type { Db } from '../../db/types.js';
 import { dataFieldSql } from '../../db/dialect.js';
 import { fromJsonColumn } from '../../lib/json.js';
 import type { FieldType } from '../content-types/model.js';
+import { ITEM_COLUMNS, toItemRecord, type ItemRow } from '../publishing/item.js';
+import { deleteItemRow, ENTRY_TABLES, insertItemRow, updateItemRow } from '../publishing/repository.js';
 import type { Status } from '../publishing/states.js';
 import { statusCondition } from '../publishing/status-sql.js';
 import type { SortSpec } from '../publishing/sort.js';
@@ -22,60 +24,12 @@ import type { Entry, EntryData, EntryTranslation } from './model.js';
 /** Addresses one entry of a content type. */
 export type EntryRef = { id: string } | { slug: string };
 
-interface EntryRow {
-  id: string;
-  workspace_id: string;
-  content_type_id: string;
-  slug: string;
-  status: string;
-  data: unknown;
-  position: number;
-  publish_at: string | null;
-  published_at: string | null;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  created_by: number | null;
-  updated_by: number | null;
-  published_by: number | null;
-  published_version: number | null;
-  latest_version: number;
-  has_pending_changes: number | boolean;
-}
+type EntryRow = ItemRow & { content_type_id: string; data: unknown };
 
-const ROW_COLUMNS = [
-  'id',
-  'workspace_id',
-  'content_type_id',
-  'slug',
-  'status',
-  'data',
-  'position',
-  'publish_at',
-  'published_at',
-  'version',
-  'created_at',
-  'updated_at',
-  'created_by',
-  'updated_by',
-  'published_by',
-  'published_version',
-  'latest_version',
-  'has_pending_changes',
-] as const;
+const ROW_COLUMNS = [...ITEM_COLUMNS, 'content_type_id', 'data'] as const;
 
 function toEntry(row: EntryRow, translations: EntryTranslation[]): Entry {
-  return {
-    ...row,
-    status: row.status as Status,
-    data: fromJsonColumn<EntryData>(row.data, {}),
-    position: Number(row.position),
-    version: Number(row.version),
-    published_version: row.published_version === null ? null : Number(row.published_version),
-    latest_version: Number(row.latest_version),
-    has_pending_changes: Boolean(Number(row.has_pending_changes)),
-    translations,
-  };
+  return { ...toItemRecord(row), content_type_id: row.content_type_id, data: fromJsonColumn<EntryData>(row.data, {}), translations };
 }
 
 /** Translations of the given entries, by entry id, each list ordered by locale. */
@@ -210,22 +164,14 @@ export async function findLiveMediaIds(db: Db, workspaceId: string, ids: string[
 export type NewEntryRow = Omit<Entry, 'translations'>;
 
 export async function insertEntryRow(db: Db, entry: NewEntryRow): Promise<void> {
-  await db.kysely
-    .insertInto('entries')
-    .values({ ...entry, data: JSON.stringify(entry.data), has_pending_changes: entry.has_pending_changes ? 1 : 0 })
-    .execute();
+  await insertItemRow(db, ENTRY_TABLES, entry);
 }
 
 /** Working-copy columns and attributes of an entry row; publication columns go through the publishing core. */
 export type EntryPatch = Partial<Pick<Entry, 'slug' | 'data' | 'position' | 'version' | 'updated_at' | 'updated_by'>>;
 
 export async function updateEntryRow(db: Db, id: string, patch: EntryPatch): Promise<void> {
-  const { data, ...rest } = patch;
-  await db.kysely
-    .updateTable('entries')
-    .set({ ...rest, ...(data === undefined ? {} : { data: JSON.stringify(data) }) })
-    .where('id', '=', id)
-    .execute();
+  await updateItemRow(db, ENTRY_TABLES, id, patch);
 }
 
 /** Removes an entry with its translations, its published copy and its history (D72). */
@@ -233,8 +179,7 @@ export async function deleteEntryRow(db: Db, id: string): Promise<void> {
   // The foreign keys cascade too; explicit deletes keep it obvious on both dialects.
   await db.kysely.deleteFrom('entry_translations').where('entry_id', '=', id).execute();
   await db.kysely.deleteFrom('published_entry_translations').where('entry_id', '=', id).execute();
-  await db.kysely.deleteFrom('entry_versions').where('entry_id', '=', id).execute();
-  await db.kysely.deleteFrom('entries').where('id', '=', id).execute();
+  await deleteItemRow(db, ENTRY_TABLES, id);
 }
 
 /**

@@ -152,14 +152,18 @@ export async function serveMediaFile(ctx: Context, req: FileRequest): Promise<Fi
 
   const derivedKey = `${derivedPrefix(media.workspace_id, media.id)}/${variant}`;
   headers['content-type'] = mimeOfFormat(spec.fm);
-  const cached = await storage.get(derivedKey);
-  if (cached) {
-    headers['content-length'] = String(cached.totalSize);
-    headers['x-cache'] = 'HIT';
-    return { status: 200, headers, body: cached.body };
-  }
   const renders = ctx.caches.renders;
+  // A rendering under way is awaited before storage is read: its file may be half written.
   let rendering = renders.inFlight.get(derivedKey);
+  if (!rendering) {
+    const cached = await storage.get(derivedKey);
+    if (cached) {
+      headers['content-length'] = String(cached.totalSize);
+      headers['x-cache'] = 'HIT';
+      return { status: 200, headers, body: cached.body };
+    }
+    rendering = renders.inFlight.get(derivedKey);
+  }
   if (!rendering) {
     rendering = withRenderSlot(renders, async () => {
       const original = await storage.get(media.storage_key as string);

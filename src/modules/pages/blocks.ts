@@ -20,8 +20,8 @@ import type { Db } from '../../db/types.js';
 import { validationError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { ContentType } from '../content-types/model.js';
-import { parseTranslations } from '../entries/content.js';
-import { checkReferences, missingRequired, validateData, type DataReference } from '../entries/validation.js';
+import { validateLocalizedValues } from '../entries/content.js';
+import { checkReferences, missingRequired, type DataReference } from '../entries/validation.js';
 import type { Workspace } from '../workspaces/repository.js';
 import type { BlockData } from './model.js';
 import { findBlockOwners } from './repository.js';
@@ -75,29 +75,8 @@ export async function prepareBlocks(db: Db, ws: Workspace, types: readonly Conte
       errors.push({ path: `${node.path}.type`, message: `content type '${node.type}' is not a block type (is_block is false)` });
       continue;
     }
-    const main = validateData(ct.fields, node.data, { requireRequired: opts.requireRequired, pathPrefix: `${node.path}.data`, patterns: db.memo.fieldPatterns });
-    errors.push(...main.errors);
-    references.push(...main.references);
-    let translations: PreparedBlock['translations'];
-    if (node.translations !== undefined) {
-      translations = [];
-      for (const t of parseTranslations(node.translations, `${node.path}.translations`, errors)) {
-        const localePath = t.path.replace(/\.data$/, '');
-        if (t.locale === ws.default_locale) {
-          errors.push({ path: localePath, message: `'${t.locale}' is the default locale: its values belong in data` });
-          continue;
-        }
-        if (!ws.locales.includes(t.locale)) {
-          errors.push({ path: localePath, message: `locale '${t.locale}' is not a locale of this workspace (${ws.locales.join(', ')})` });
-          continue;
-        }
-        const checked = validateData(ct.fields, t.data, { requireRequired: false, pathPrefix: t.path, onlyLocalizable: true, patterns: db.memo.fieldPatterns });
-        errors.push(...checked.errors);
-        references.push(...checked.references);
-        if (Object.keys(checked.value).length) translations.push({ locale: t.locale, data: checked.value });
-      }
-    }
-    out.push({ id: ids[index], parent_id: parent === null ? null : ids[parent], position, block_type_id: ct.id, data: main.value, translations });
+    const values = validateLocalizedValues(ws, ct.fields, node, node.path, { requireRequired: opts.requireRequired, patterns: db.memo.fieldPatterns }, errors, references);
+    out.push({ id: ids[index], parent_id: parent === null ? null : ids[parent], position, block_type_id: ct.id, data: values.data, translations: values.translations });
   }
   if (errors.length) throw validationError(errors.slice(0, 200));
   const refErrors = await checkReferences(db, ws.id, references);

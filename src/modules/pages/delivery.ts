@@ -46,7 +46,7 @@ import {
   listDeliverySeoTranslations,
   type DeliveryPageRow,
 } from './delivery-repository.js';
-import { toWireBlocks, toWirePage, type Block, type WireBlockTranslation, type WirePage, type WirePageDetail, type WireSeoTranslation } from './model.js';
+import type { Block, BlockTranslation, Page, PageContent, SeoTranslation } from './model.js';
 import { parsePageSort } from './operations.js';
 import { toPage } from './repository.js';
 import { overlaySeo, pickSeo } from './seo.js';
@@ -65,6 +65,14 @@ export interface DeliveryPageInput {
   locale?: string;
 }
 
+/** A delivered page: `is_fallback` only when a locale was requested (D40). */
+export type DeliveredPage = Page & { is_fallback?: boolean };
+
+/** A delivered page with its blocks, their `data` resolved (D41, D45), and its translations. */
+export interface DeliveredPageContent extends PageContent {
+  page: DeliveredPage;
+}
+
 /** D14: 403 FORBIDDEN when `workspace_id` names another workspace than the key's. */
 function checkWorkspace(actor: Actor, workspaceId: string | undefined): void {
   if (workspaceId !== undefined && workspaceId.toLowerCase() !== actor.workspaceId) {
@@ -81,12 +89,12 @@ function pageSort(raw: string | undefined): SortSpec {
  * A delivered page: effective status (D21) and, for a requested locale, SEO overlaid (D45) and
  * `is_fallback` (Localization rule 3: no translation of the page in that locale at all).
  */
-function presentPage(row: DeliveryPageRow, now: string, locale: RequestedLocale, blocksTranslated: boolean): WirePage {
+function presentPage(row: DeliveryPageRow, now: string, locale: RequestedLocale, blocksTranslated: boolean): DeliveredPage {
   const page = effectiveStatus(toPage(row), now);
   const seo = row.tr_seo === null || row.tr_seo === undefined ? page.seo : overlaySeo(page.seo, pickSeo(objectColumn(row.tr_seo)));
-  const wire = toWirePage({ ...page, seo });
-  if (locale.requested !== null) wire.is_fallback = isFallback(locale, row.tr_id !== null || blocksTranslated);
-  return wire;
+  const delivered: DeliveredPage = { ...page, seo };
+  if (locale.requested !== null) delivered.is_fallback = isFallback(locale, row.tr_id !== null || blocksTranslated);
+  return delivered;
 }
 
 /** A truthy SQL flag (SQLite 0/1, PostgreSQL boolean). */
@@ -98,7 +106,7 @@ function flag(value: unknown): boolean {
  * GET /pages: one page of the visible pages. Errors: 400 (bad locale, sort, cursor or limit), 400
  * PAGE_TOO_DEEP (page > 1000 in offset mode), 403 (workspace_id of another workspace).
  */
-export async function listDeliveryPages(ctx: Context, actor: Actor, input: DeliveryPageListInput): Promise<{ items: WirePage[]; meta: DeliveryListMeta }> {
+export async function listDeliveryPages(ctx: Context, actor: Actor, input: DeliveryPageListInput): Promise<{ items: DeliveredPage[]; meta: DeliveryListMeta }> {
   checkWorkspace(actor, input.workspace_id);
   const schema = await loadDeliverySchema(ctx, actor.workspaceId);
   const locale = resolveRequestedLocale(schema.workspace, input.locale);
@@ -151,7 +159,7 @@ interface LoadedBlock extends Block {
  * GET /pages/{slug}: the page detail object (api.md) of one visible page. Errors: 400 (bad
  * locale), 403 (workspace_id of another workspace), 404 (no visible page with that slug).
  */
-export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, input: DeliveryPageInput): Promise<WirePageDetail> {
+export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, input: DeliveryPageInput): Promise<DeliveredPageContent> {
   checkWorkspace(actor, input.workspace_id);
   const schema = await loadDeliverySchema(ctx, actor.workspaceId);
   const locale = resolveRequestedLocale(schema.workspace, input.locale);
@@ -168,20 +176,20 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
   ]);
   const blocks = loadBlocks(ctx, schema, blockRows);
   const refs = await resolveReferenceGroups(ctx, schema, actor, visibility, now, locale, groupByProjection(blocks));
-  const wireBlocks = toWireBlocks(blocks, (b) => JSON.stringify(projectData((b as LoadedBlock).projection, (b as LoadedBlock).item, refs)));
+  const resolved: Block[] = blocks.map((b) => ({ id: b.id, page_id: b.page_id, block_type_id: b.block_type_id, type: b.type, parent_id: b.parent_id, position: b.position, data: projectData(b.projection, b.item, refs) }));
 
-  let seoTranslations: WireSeoTranslation[];
-  let blockTranslations: WireBlockTranslation[];
+  let seoTranslations: SeoTranslation[];
+  let blockTranslations: BlockTranslation[];
   if (allSeo && allBlockTr) {
     seoTranslations = allSeo.map((t) => ({ id: t.id, locale: t.locale, page_id: t.page_id, seo: pickSeo(objectColumn(t.seo)) }));
-    blockTranslations = allBlockTr.map((t) => ({ id: t.id, block_id: t.block_id, locale: t.locale, data: JSON.stringify(objectColumn(t.data)) }));
+    blockTranslations = allBlockTr.map((t) => ({ id: t.id, block_id: t.block_id, locale: t.locale, data: objectColumn(t.data) }));
   } else {
     seoTranslations = row.tr_id === null ? [] : [{ id: Number(row.tr_id), locale: locale.locale, page_id: row.id, seo: pickSeo(objectColumn(row.tr_seo)) }];
     blockTranslations = blocks
       .filter((b) => b.trId !== null)
-      .map((b) => ({ id: Number(b.trId), block_id: b.id, locale: locale.locale, data: JSON.stringify(b.item.translation) }));
+      .map((b) => ({ id: Number(b.trId), block_id: b.id, locale: locale.locale, data: b.item.translation ?? {} }));
   }
-  return { page: presentPage(row, now, locale, blocks.some((b) => b.trId !== null)), blocks: wireBlocks, seo_translations: seoTranslations, block_translations: blockTranslations };
+  return { page: presentPage(row, now, locale, blocks.some((b) => b.trId !== null)), blocks: resolved, seoTranslations, blockTranslations };
 }
 
 /** Parses block rows; a block whose type is gone from the schema is left out (with its subtree). */

@@ -28,7 +28,7 @@ import { AppError, invalid, notFound, validationError, type ErrorDetail } from '
 import { isUuid, newId } from '../../lib/ids.js';
 import { assertCompleteOrder } from '../../lib/order.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
-import { MAX_SLUG_LENGTH, SLUG_PATTERN } from '../../lib/slugs.js';
+import { firstFreeSlug, slugProblem } from '../../lib/slugs.js';
 import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
@@ -112,11 +112,7 @@ export function parsePageSort(sort: string | undefined): SortSpec {
 
 /** The D31 slug rules for a page slug; null when fine. */
 export function pageSlugProblem(slug: unknown): string | null {
-  if (typeof slug !== 'string' || !slug || slug.length > MAX_SLUG_LENGTH || !SLUG_PATTERN.test(slug)) {
-    return `must be lowercase letters, digits and single hyphens, at most ${MAX_SLUG_LENGTH} characters`;
-  }
-  if (RESERVED_PAGE_SLUGS.has(slug)) return `'${slug}' is reserved`;
-  return null;
+  return slugProblem(slug, RESERVED_PAGE_SLUGS);
 }
 
 export function pageNotFound(ref: PageRef): AppError {
@@ -135,14 +131,8 @@ async function assertPageSlugFree(db: Db, workspaceId: string, slug: string, exc
 }
 
 /** `base` if free, else `base-2`, `base-3` … (D26 with base `<slug>-copy`). */
-export async function nextFreePageSlug(db: Db, workspaceId: string, base: string): Promise<string> {
-  const trimmed = base.slice(0, MAX_SLUG_LENGTH - 8).replace(/-+$/, '') || 'page';
-  const taken = await pageSlugsLike(db, workspaceId, trimmed);
-  if (!taken.has(trimmed) && !RESERVED_PAGE_SLUGS.has(trimmed)) return trimmed;
-  for (let n = 2; ; n++) {
-    const candidate = `${trimmed}-${n}`;
-    if (!taken.has(candidate)) return candidate;
-  }
+export function nextFreePageSlug(db: Db, workspaceId: string, base: string): Promise<string> {
+  return firstFreeSlug(base, 'page', RESERVED_PAGE_SLUGS, (prefix) => pageSlugsLike(db, workspaceId, prefix));
 }
 
 /** Reads the body of a page write without touching the database; throws one 400 for all problems. */

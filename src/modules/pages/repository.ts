@@ -16,6 +16,8 @@
 import { lockRows } from '../../db/lock.js';
 import type { Db } from '../../db/types.js';
 import { fromJsonColumn, isPlainObject, stableStringify } from '../../lib/json.js';
+import { ITEM_COLUMNS, toItemRecord, type ItemRow } from '../publishing/item.js';
+import { deleteItemRow, insertItemRow, PAGE_TABLES, updateItemRow } from '../publishing/repository.js';
 import type { Status } from '../publishing/states.js';
 import { statusCondition } from '../publishing/status-sql.js';
 import type { SortSpec } from '../publishing/sort.js';
@@ -29,67 +31,13 @@ export type PageRef = { id: string } | { slug: string };
 /** Rows per multi-row INSERT (well below both databases' bound-parameter limits). */
 const INSERT_CHUNK = 200;
 
-export interface PageRow {
-  id: string;
-  workspace_id: string;
-  slug: string;
-  status: string;
-  position: number;
-  seo: unknown;
-  publish_at: string | null;
-  published_at: string | null;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  created_by: number | null;
-  updated_by: number | null;
-  published_by: number | null;
-  published_version: number | null;
-  latest_version: number;
-  has_pending_changes: number | boolean;
-}
+export type PageRow = ItemRow & { seo: unknown };
 
 /** The page row's columns (not the published SEO, which only delivery reads). */
-export const PAGE_ROW_COLUMNS = [
-  'id',
-  'workspace_id',
-  'slug',
-  'status',
-  'position',
-  'seo',
-  'publish_at',
-  'published_at',
-  'version',
-  'created_at',
-  'updated_at',
-  'created_by',
-  'updated_by',
-  'published_by',
-  'published_version',
-  'latest_version',
-  'has_pending_changes',
-] as const;
+export const PAGE_ROW_COLUMNS = [...ITEM_COLUMNS, 'seo'] as const;
 
 export function toPage(row: PageRow): Page {
-  return {
-    id: row.id,
-    workspace_id: row.workspace_id,
-    slug: row.slug,
-    status: row.status as Status,
-    position: Number(row.position),
-    seo: seoFromColumn(fromJsonColumn<unknown>(row.seo, {})),
-    publish_at: row.publish_at,
-    published_at: row.published_at,
-    version: Number(row.version),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    created_by: row.created_by === null ? null : Number(row.created_by),
-    updated_by: row.updated_by === null ? null : Number(row.updated_by),
-    published_by: row.published_by === null ? null : Number(row.published_by),
-    published_version: row.published_version === null ? null : Number(row.published_version),
-    latest_version: Number(row.latest_version),
-    has_pending_changes: Boolean(Number(row.has_pending_changes)),
-  };
+  return { ...toItemRecord(row), seo: seoFromColumn(fromJsonColumn<unknown>(row.seo, {})) };
 }
 
 /** A JSON column holding an object; anything else reads as an empty object. */
@@ -214,22 +162,14 @@ export async function pageExists(db: Db, id: string): Promise<boolean> {
 }
 
 export async function insertPageRow(db: Db, page: Page): Promise<void> {
-  await db.kysely
-    .insertInto('pages')
-    .values({ ...page, seo: JSON.stringify(page.seo), has_pending_changes: page.has_pending_changes ? 1 : 0 })
-    .execute();
+  await insertItemRow(db, PAGE_TABLES, page);
 }
 
 /** Working-copy columns and attributes of a page row; publication columns go through the publishing core. */
 export type PagePatch = Partial<Pick<Page, 'slug' | 'seo' | 'position' | 'version' | 'updated_at' | 'updated_by'>>;
 
 export async function updatePageRow(db: Db, id: string, patch: PagePatch): Promise<void> {
-  const { seo, ...rest } = patch;
-  await db.kysely
-    .updateTable('pages')
-    .set({ ...rest, ...(seo === undefined ? {} : { seo: JSON.stringify(seo) }) })
-    .where('id', '=', id)
-    .execute();
+  await updateItemRow(db, PAGE_TABLES, id, patch);
 }
 
 /** Removes a page with its blocks, every translation, its published copy and its history (D72). */
@@ -239,8 +179,7 @@ export async function deletePageRow(db: Db, id: string): Promise<void> {
   await db.kysely.deleteFrom('blocks').where('page_id', '=', id).execute();
   await db.kysely.deleteFrom('page_seo_translations').where('page_id', '=', id).execute();
   await dropPagePublished(db, id);
-  await db.kysely.deleteFrom('page_versions').where('page_id', '=', id).execute();
-  await db.kysely.deleteFrom('pages').where('id', '=', id).execute();
+  await deleteItemRow(db, PAGE_TABLES, id);
 }
 
 /**

@@ -15,7 +15,7 @@ import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
 import { whitelistAllows } from '../delivery/visibility.js';
-import { toWireEntry, type WireEntry, type WireEntryTranslation } from '../entries/model.js';
+import type { Entry } from '../entries/model.js';
 import { findEntry } from '../entries/repository.js';
 import { effectiveStatus } from '../publishing/states.js';
 import { findPreviewTarget } from './repository.js';
@@ -42,8 +42,8 @@ export async function createPreviewToken(ctx: Context, actor: Actor, input: { en
   return mintPreviewToken(ctx, actor.workspaceId, input.entry_id);
 }
 
-/** GET /preview: the entry a token names, any status (D21 applied), with all its translations. */
-export async function getPreview(ctx: Context, actor: Actor, token: string): Promise<{ entry: WireEntry; translations: WireEntryTranslation[] }> {
+/** GET /preview: the entry a token names (its working copy), any status (D21 applied), with all its translations. */
+export async function getPreview(ctx: Context, actor: Actor, token: string): Promise<Entry> {
   const now = ctx.clock();
   const claims = await verifyPreviewToken(ctx.secret, token, now);
   if (claims.workspaceId !== actor.workspaceId) throw notFound('entry');
@@ -52,6 +52,5 @@ export async function getPreview(ctx: Context, actor: Actor, token: string): Pro
   if (!whitelistAllows(actor, target.type_slug)) throw new AppError('FORBIDDEN', `This API key may not read content type '${target.type_slug}'`);
   const entry = await findEntry(ctx.db, target.content_type_id, { id: claims.entryId });
   if (!entry) throw notFound('entry');
-  const wire = toWireEntry(effectiveStatus(entry, iso(now)));
-  return { entry: wire, translations: wire.translations };
+  return effectiveStatus(entry, iso(now));
 }

@@ -180,7 +180,7 @@ export async function applyVerb<T extends PublishedItem, S>(db: Db, spec: ItemKi
   await copyLatestVersion(db, spec.tables, [{ id: current.id, version: versionNo, createdBy: actor.userId }], opts.action ?? verb, next.status, iso(now));
   const live = verb === 'publish' || verb === 'schedule';
   await updatePublication(db, spec.tables, current.id, {
-    status: next.status,
+    status: next.status as Status,
     published_at: next.published_at,
     publish_at: next.publish_at,
     published_by: live ? actor.userId : null,

@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/types.js';
 import { fromJsonColumn } from '../../lib/json.js';
+import type { ItemRecord } from './item.js';
 import { dueCondition, type ItemTable } from './status-sql.js';
 
 /** The tables of one kind of item. */
@@ -15,10 +16,12 @@ export interface ItemTables {
   versions: 'entry_versions' | 'page_versions';
   /** The history table's column naming the item. */
   fk: 'entry_id' | 'page_id';
+  /** The item row's JSON column holding its working-copy content (entries: values; pages: SEO). */
+  content: 'data' | 'seo';
 }
 
-export const ENTRY_TABLES: ItemTables = { table: 'entries', versions: 'entry_versions', fk: 'entry_id' };
-export const PAGE_TABLES: ItemTables = { table: 'pages', versions: 'page_versions', fk: 'page_id' };
+export const ENTRY_TABLES: ItemTables = { table: 'entries', versions: 'entry_versions', fk: 'entry_id', content: 'data' };
+export const PAGE_TABLES: ItemTables = { table: 'pages', versions: 'page_versions', fk: 'page_id', content: 'seo' };
 
 /** Actions a version records (D72). */
 export const VERSION_ACTIONS = ['create', 'update', 'publish', 'unpublish', 'archive', 'schedule', 'restore', 'duplicate', 'import'] as const;
@@ -34,29 +37,44 @@ export interface VersionRecord {
 }
 
 /** The columns of an item row the publishing core writes (any subset, plus the ETag counter). */
-export interface PublicationPatch {
-  status?: string;
-  publish_at?: string | null;
-  published_at?: string | null;
-  published_by?: number | null;
-  published_version?: number | null;
-  latest_version?: number;
-  has_pending_changes?: boolean;
-  version?: number;
-  updated_at?: string;
-  updated_by?: number | null;
+export type PublicationPatch = Partial<
+  Pick<ItemRecord, 'status' | 'publish_at' | 'published_at' | 'published_by' | 'published_version' | 'latest_version' | 'has_pending_changes' | 'version' | 'updated_at' | 'updated_by'>
+>;
+
+/** Writable columns of an item row: its content column as an object, encoded here. */
+export type ItemColumns = Partial<Omit<ItemRecord, 'has_pending_changes'>> & { has_pending_changes?: boolean; content_type_id?: string } & Partial<Record<ItemTables['content'], unknown>>;
+
+/** SET or VALUES of an item row: the content column JSON-encoded, the pending flag as 0/1. */
+function encodeItemColumns(t: ItemTables, columns: ItemColumns): Record<string, unknown> {
+  const { has_pending_changes, ...rest } = columns;
+  const out: Record<string, unknown> = { ...rest };
+  if (t.content in columns) out[t.content] = JSON.stringify(columns[t.content]);
+  if (has_pending_changes !== undefined) out.has_pending_changes = has_pending_changes ? 1 : 0;
+  return out;
 }
 
-export async function updatePublication(db: Db, t: ItemTables, id: string, patch: PublicationPatch): Promise<void> {
-  const { has_pending_changes, ...rest } = patch;
-  const set = { ...rest, ...(has_pending_changes === undefined ? {} : { has_pending_changes: has_pending_changes ? 1 : 0 }) };
+/** Inserts a new entry or page row (its children are the module's own). */
+export async function insertItemRow(db: Db, t: ItemTables, row: ItemColumns): Promise<void> {
+  // Both item tables share these columns; Kysely needs one concrete table to type the VALUES.
+  await db.kysely.insertInto(t.table as 'entries').values(encodeItemColumns(t, row) as never).execute();
+}
+
+/** Updates columns of an entry or page row; nothing when `patch` is empty. */
+export async function updateItemRow(db: Db, t: ItemTables, id: string, patch: ItemColumns): Promise<void> {
+  const set = encodeItemColumns(t, patch);
   if (Object.keys(set).length === 0) return;
-  // Both item tables share these columns; Kysely needs one concrete table to type the SET.
-  await db.kysely
-    .updateTable(t.table as 'entries')
-    .set(set)
-    .where('id', '=', id)
-    .execute();
+  await db.kysely.updateTable(t.table as 'entries').set(set).where('id', '=', id).execute();
+}
+
+/** Deletes an item's history and then its row; the module deletes the item's children first. */
+export async function deleteItemRow(db: Db, t: ItemTables, id: string): Promise<void> {
+  await sql`delete from ${sql.table(t.versions)} where ${sql.ref(t.fk)} = ${id}`.execute(db.kysely);
+  await sql`delete from ${sql.table(t.table)} where id = ${id}`.execute(db.kysely);
+}
+
+/** Writes publication columns (what the publishing core owns) of an item row. */
+export async function updatePublication(db: Db, t: ItemTables, id: string, patch: PublicationPatch): Promise<void> {
+  await updateItemRow(db, t, id, patch);
 }
 
 function toRecord(r: { version: unknown; action: string; status: string; created_at: string; created_by: unknown }): VersionRecord {

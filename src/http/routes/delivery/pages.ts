@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { getDeliveryPage, listDeliveryPages } from '../../../modules/pages/delivery.js';
 import { EnvelopeOf, ok, PageMeta } from '../../envelope.js';
+import { toDeliveredWirePage, toDeliveredWirePageDetail } from '../../wire/pages.js';
 import { DeliveryPageListQuery, DeliveryPageQuery, PageDetailSchema, PageParams, PageSchema } from '../../schemas/pages.js';
 
 const tags = ['Delivery: pages'];
@@ -21,7 +22,7 @@ export async function deliveryPageRoutes(app: FastifyInstance, ctx: Context): Pr
     },
   }, async (req) => {
     const { items, meta } = await listDeliveryPages(ctx, req.actor, req.query);
-    return ok(items, meta);
+    return ok(items.map(toDeliveredWirePage), meta);
   });
 
   r.get('/pages/:slug', {
@@ -32,5 +33,5 @@ export async function deliveryPageRoutes(app: FastifyInstance, ctx: Context): Pr
       querystring: DeliveryPageQuery,
       response: { 200: EnvelopeOf(PageDetailSchema) },
     },
-  }, async (req) => ok(await getDeliveryPage(ctx, req.actor, req.params.slug, req.query)));
+  }, async (req) => ok(toDeliveredWirePageDetail(await getDeliveryPage(ctx, req.actor, req.params.slug, req.query))));
 }

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { getPreview } from '../../../modules/preview/operations.js';
 import { EnvelopeOf, ok } from '../../envelope.js';
+import { toWireEntry } from '../../wire/entries.js';
 import { PreviewQuery, PreviewSchema } from '../../schemas/delivery.js';
 
 export async function deliveryPreviewRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
@@ -17,5 +18,8 @@ export async function deliveryPreviewRoutes(app: FastifyInstance, ctx: Context):
       querystring: PreviewQuery,
       response: { 200: EnvelopeOf(PreviewSchema) },
     },
-  }, async (req) => ok(await getPreview(ctx, req.actor, req.query.token)));
+  }, async (req) => {
+    const entry = toWireEntry(await getPreview(ctx, req.actor, req.query.token));
+    return ok({ entry, translations: entry.translations });
+  });
 }

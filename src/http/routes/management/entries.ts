@@ -11,7 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { offsetMeta } from '../../../lib/pagination.js';
 import { bulkDeleteEntries, bulkEntryAction } from '../../../modules/entries/bulk.js';
-import { toWireEntry } from '../../../modules/entries/model.js';
+import { toWireEntry } from '../../wire/entries.js';
 import {
   createEntry,
   deleteEntry,

@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { offsetMeta } from '../../../lib/pagination.js';
-import { toManagedWirePage, toWirePageDetail } from '../../../modules/pages/model.js';
+import { toManagedWirePage, toWirePageDetail } from '../../wire/pages.js';
 import {
   createPage,
   deletePage,
