@@ -116,8 +116,7 @@ export async function listEntries(ctx: Context, actor: Actor, typeSlug: string, 
     { label: `content type '${ct.slug}'`, orderable: ct.orderable, fields: new Map(ct.fields.map((f) => [f.name, f])), default: defaultSort(ct) },
     q.sort,
   );
-  const { items, total } = await listEntryRows(ctx.db, {
-    contentTypeId: ct.id,
+  const { items, total } = await listEntryRows(ctx.db, ct.id, {
     status: q.status,
     now: iso(ctx.clock()),
     sort,

@@ -2,27 +2,22 @@
  * SQL for entries and their translations (one Kysely code path for SQLite and PostgreSQL; the
  * only dialect-dependent piece, JSON field access, comes from src/db/dialect.ts).
  *
- * Concurrency: writers take row locks with a no-op UPDATE before reading what they will change
+ * Concurrency: writers take row locks (src/db/lock.ts) before reading what they will change
  * (lockContentType for writes that check slugs, unique values or positions; findEntryForUpdate
  * for writes to one entry). On PostgreSQL that serializes competing writers; SQLite runs one
  * write transaction at a time anyway. Lock order is always content type, then entry.
  */
 import { type Expression, type SqlBool } from 'kysely';
-import { lockRows } from '../../db/lock.js';
 import type { Db } from '../../db/types.js';
 import { dataFieldSql } from '../../db/dialect.js';
 import { fromJsonColumn } from '../../lib/json.js';
 import type { FieldType } from '../content-types/model.js';
 import { ITEM_COLUMNS, toItemRecord, type ItemRow } from '../publishing/item.js';
-import { deleteItemRow, ENTRY_TABLES, insertItemRow, updateItemRow } from '../publishing/repository.js';
-import type { Status } from '../publishing/states.js';
-import { statusCondition } from '../publishing/status-sql.js';
-import type { SortSpec } from '../publishing/sort.js';
-import { nullsOrdered, sortExpression } from '../delivery/query/conditions.js';
+import { deleteItemRow, ENTRY_TABLES, insertItemRow, itemStore, updateItemRow, type ItemRef } from '../publishing/repository.js';
 import type { Entry, EntryData, EntryTranslation } from './model.js';
 
 /** Addresses one entry of a content type. */
-export type EntryRef = { id: string } | { slug: string };
+export type EntryRef = ItemRef;
 
 type EntryRow = ItemRow & { content_type_id: string; data: unknown };
 
@@ -48,82 +43,27 @@ async function withTranslations(db: Db, rows: EntryRow[]): Promise<Entry[]> {
   return rows.map((r) => toEntry(r, tr.get(r.id) ?? []));
 }
 
-/** One entry of a content type by id or slug, with its translations. */
-export async function findEntry(db: Db, contentTypeId: string, ref: EntryRef): Promise<Entry | null> {
-  let q = db.kysely.selectFrom('entries').select(ROW_COLUMNS).where('content_type_id', '=', contentTypeId);
-  q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('slug', '=', ref.slug);
-  const row = await q.executeTakeFirst();
-  return row ? (await withTranslations(db, [row]))[0] : null;
-}
-
-/** Locks the entry row (PostgreSQL: until the transaction ends), then reads it. */
-export async function findEntryForUpdate(db: Db, contentTypeId: string, ref: EntryRef): Promise<Entry | null> {
-  await lockRows(db, 'entries', 'id' in ref ? { content_type_id: contentTypeId, id: ref.id } : { content_type_id: contentTypeId, slug: ref.slug });
-  return findEntry(db, contentTypeId, ref);
-}
-
-/** Serializes writers of one content type's entries (slugs, unique values, positions). */
-export async function lockContentType(db: Db, contentTypeId: string): Promise<void> {
-  await lockRows(db, 'content_types', { id: contentTypeId });
-}
-
-export interface EntryListQuery {
-  contentTypeId: string;
-  /** Effective status (D21): `published` includes due scheduled entries, `scheduled` excludes them. */
-  status?: Status;
-  now: string;
-  sort: SortSpec;
-  offset: number;
-  limit: number;
-}
-
-/** One page of a content type's entries (management: working copies, any status) and the total. */
-export async function listEntryRows(db: Db, q: EntryListQuery): Promise<{ items: Entry[]; total: number }> {
-  let base = db.kysely.selectFrom('entries').where('content_type_id', '=', q.contentTypeId);
-  if (q.status) base = base.where(statusCondition(q.status, q.now, 'entries'));
-  const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
-  const key = sortExpression(db.dialect, q.sort, q.now, 'entries');
-  const dir = q.sort.direction;
-  const rows = await base
-    .select(ROW_COLUMNS.map((c) => `entries.${c}` as const))
-    .orderBy(key, (ob) => nullsOrdered(ob, q.sort))
-    .orderBy('entries.id', dir)
-    .offset(q.offset)
-    .limit(q.limit)
-    .execute();
-  return { items: await withTranslations(db, rows), total: Number(n) };
-}
-
-/** Highest position among the type's entries, -1 when it has none. */
-export async function maxPosition(db: Db, contentTypeId: string): Promise<number> {
-  const row = await db.kysely
-    .selectFrom('entries')
-    .select((eb) => eb.fn.max<number | null>('position').as('m'))
-    .where('content_type_id', '=', contentTypeId)
-    .executeTakeFirst();
-  return row?.m === null || row?.m === undefined ? -1 : Number(row.m);
-}
-
-/** Slugs of the type equal to `base` or starting with `base-` (for picking `base-2`, `base-3` …). */
-export async function slugsLike(db: Db, contentTypeId: string, base: string): Promise<Set<string>> {
-  const rows = await db.kysely
-    .selectFrom('entries')
-    .select('slug')
-    .where('content_type_id', '=', contentTypeId)
-    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
-    .execute();
-  return new Set(rows.map((r) => r.slug));
-}
-
-/** Id of the entry of this type using `slug`, if any. */
-export async function entryIdBySlug(db: Db, contentTypeId: string, slug: string): Promise<string | null> {
-  const row = await db.kysely.selectFrom('entries').select('id').where('content_type_id', '=', contentTypeId).where('slug', '=', slug).executeTakeFirst();
-  return row?.id ?? null;
-}
-
-export async function entryExists(db: Db, id: string): Promise<boolean> {
-  return Boolean(await db.kysely.selectFrom('entries').select('id').where('id', '=', id).executeTakeFirst());
-}
+/**
+ * Reads and locks of entries (the shared ItemStore, scoped by content type): findEntry (one
+ * entry by id or slug, with its translations), findEntryForUpdate (locks its row first),
+ * lockContentType (serializes writers that check slugs, unique values or positions) and
+ * listEntryRows (a management page of working copies and the total), entryIdBySlug, slugsLike, maxPosition and entryExists.
+ */
+export const {
+  find: findEntry,
+  findForUpdate: findEntryForUpdate,
+  lockScope: lockContentType,
+  list: listEntryRows,
+  idBySlug: entryIdBySlug,
+  slugsLike,
+  maxPosition,
+  exists: entryExists,
+} = itemStore<EntryRow, Entry>(
+  ENTRY_TABLES,
+  ROW_COLUMNS,
+  'content_type_id',
+  withTranslations,
+);
 
 /** True when another entry of the type holds `value` in `data.<field>` (is_unique fields). */
 export async function uniqueValueTaken(db: Db, contentTypeId: string, field: { name: string; field_type: FieldType }, value: unknown, exceptId: string | null): Promise<boolean> {
@@ -163,16 +103,12 @@ export async function findLiveMediaIds(db: Db, workspaceId: string, ids: string[
 
 export type NewEntryRow = Omit<Entry, 'translations'>;
 
-export async function insertEntryRow(db: Db, entry: NewEntryRow): Promise<void> {
-  await insertItemRow(db, ENTRY_TABLES, entry);
-}
+export const insertEntryRow = (db: Db, entry: NewEntryRow): Promise<void> => insertItemRow(db, ENTRY_TABLES, entry);
 
 /** Working-copy columns and attributes of an entry row; publication columns go through the publishing core. */
 export type EntryPatch = Partial<Pick<Entry, 'slug' | 'data' | 'position' | 'version' | 'updated_at' | 'updated_by'>>;
 
-export async function updateEntryRow(db: Db, id: string, patch: EntryPatch): Promise<void> {
-  await updateItemRow(db, ENTRY_TABLES, id, patch);
-}
+export const updateEntryRow = (db: Db, id: string, patch: EntryPatch): Promise<void> => updateItemRow(db, ENTRY_TABLES, id, patch);
 
 /** Removes an entry with its translations, its published copy and its history (D72). */
 export async function deleteEntryRow(db: Db, id: string): Promise<void> {

@@ -158,8 +158,7 @@ function parseWrite(input: PageWriteInput, ws: Workspace, requireSlug: boolean) 
 /** GET /pages (management): every status (or one), ordered by navigation position by default. */
 export async function listPages(ctx: Context, actor: Actor, q: ListPagesQuery = {}): Promise<{ items: Page[]; total: number; window: OffsetPage }> {
   const window = offsetPage(q.page, q.limit);
-  const { items, total } = await listPageRows(ctx.db, {
-    workspaceId: actor.workspaceId,
+  const { items, total } = await listPageRows(ctx.db, actor.workspaceId, {
     status: q.status,
     now: iso(ctx.clock()),
     sort: parsePageSort(q.sort),

@@ -3,7 +3,7 @@
  * SQLite and PostgreSQL). Management reads and writes; the delivery reads are in
  * delivery-repository.ts.
  *
- * Concurrency: like entries, writers take row locks with a no-op UPDATE before reading what they
+ * Concurrency: like entries, writers take row locks (src/db/lock.ts) before reading what they
  * will change: lockWorkspacePages for writes that check slugs or positions across the workspace's
  * pages, findPageForUpdate for writes to one page (its blocks included). Lock order is always
  * workspace, then page.
@@ -13,20 +13,15 @@
  * their new parents, and only then are the blocks no longer sent deleted (their removal cannot
  * cascade into a kept block, which no longer hangs below them).
  */
-import { lockRows } from '../../db/lock.js';
 import type { Db } from '../../db/types.js';
 import { fromJsonColumn, isPlainObject, stableStringify } from '../../lib/json.js';
 import { ITEM_COLUMNS, toItemRecord, type ItemRow } from '../publishing/item.js';
-import { deleteItemRow, insertItemRow, PAGE_TABLES, updateItemRow } from '../publishing/repository.js';
-import type { Status } from '../publishing/states.js';
-import { statusCondition } from '../publishing/status-sql.js';
-import type { SortSpec } from '../publishing/sort.js';
-import { nullsOrdered, sortExpression } from '../delivery/query/conditions.js';
+import { deleteItemRow, insertItemRow, itemStore, PAGE_TABLES, updateItemRow, type ItemRef } from '../publishing/repository.js';
 import type { Block, BlockData, BlockTranslation, Page, PageContent, SeoOverrides, SeoTranslation } from './model.js';
 import { pickSeo, seoFromColumn } from './seo.js';
 
 /** Addresses one page of a workspace. */
-export type PageRef = { id: string } | { slug: string };
+export type PageRef = ItemRef;
 
 /** Rows per multi-row INSERT (well below both databases' bound-parameter limits). */
 const INSERT_CHUNK = 200;
@@ -46,49 +41,27 @@ export function objectFromColumn(value: unknown): Record<string, unknown> {
   return isPlainObject(parsed) ? parsed : {};
 }
 
-export async function findPage(db: Db, workspaceId: string, ref: PageRef): Promise<Page | null> {
-  let q = db.kysely.selectFrom('pages').select(PAGE_ROW_COLUMNS).where('workspace_id', '=', workspaceId);
-  q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('slug', '=', ref.slug);
-  const row = await q.executeTakeFirst();
-  return row ? toPage(row) : null;
-}
-
-/** Locks the page row (PostgreSQL: until the transaction ends), then reads it. */
-export async function findPageForUpdate(db: Db, workspaceId: string, ref: PageRef): Promise<Page | null> {
-  await lockRows(db, 'pages', 'id' in ref ? { workspace_id: workspaceId, id: ref.id } : { workspace_id: workspaceId, slug: ref.slug });
-  return findPage(db, workspaceId, ref);
-}
-
-/** Serializes writers of a workspace's pages (slugs and navigation positions). */
-export async function lockWorkspacePages(db: Db, workspaceId: string): Promise<void> {
-  await lockRows(db, 'workspaces', { id: workspaceId });
-}
-
-export interface PageListQuery {
-  workspaceId: string;
-  /** Effective status (D21): `published` includes due scheduled pages, `scheduled` excludes them. */
-  status?: Status;
-  now: string;
-  sort: SortSpec;
-  offset: number;
-  limit: number;
-}
-
-/** One page of the workspace's pages (management: any status) and the total. */
-export async function listPageRows(db: Db, q: PageListQuery): Promise<{ items: Page[]; total: number }> {
-  let base = db.kysely.selectFrom('pages').where('workspace_id', '=', q.workspaceId);
-  if (q.status) base = base.where(statusCondition(q.status, q.now, 'pages'));
-  const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
-  const key = sortExpression(db.dialect, q.sort, q.now, 'pages');
-  const rows = await base
-    .select(PAGE_ROW_COLUMNS.map((c) => `pages.${c}` as const))
-    .orderBy(key, (ob) => nullsOrdered(ob, q.sort))
-    .orderBy('pages.id', q.sort.direction)
-    .offset(q.offset)
-    .limit(q.limit)
-    .execute();
-  return { items: rows.map(toPage), total: Number(n) };
-}
+/**
+ * Reads and locks of pages (the shared ItemStore, scoped by workspace): findPage (by id or
+ * slug), findPageForUpdate (locks its row first), lockWorkspacePages (serializes writers that
+ * check slugs or navigation positions), listPageRows (a management page and the total),
+ * pageIdBySlug, pageSlugsLike, maxPagePosition and pageExists.
+ */
+export const {
+  find: findPage,
+  findForUpdate: findPageForUpdate,
+  lockScope: lockWorkspacePages,
+  list: listPageRows,
+  idBySlug: pageIdBySlug,
+  slugsLike: pageSlugsLike,
+  maxPosition: maxPagePosition,
+  exists: pageExists,
+} = itemStore<PageRow, Page>(
+  PAGE_TABLES,
+  PAGE_ROW_COLUMNS,
+  'workspace_id',
+  async (_db, rows) => rows.map(toPage),
+);
 
 /** The blocks (flat, with their type slugs), SEO translations and block translations of a page. */
 export async function loadPageContent(db: Db, page: Page): Promise<PageContent> {
@@ -130,47 +103,12 @@ export async function listBlockTranslations(db: Db, pageId: string): Promise<Blo
   return rows.map((r) => ({ id: Number(r.id), block_id: r.block_id, locale: r.locale, data: objectFromColumn(r.data) }));
 }
 
-/** Highest navigation position in the workspace, -1 when it has no page. */
-export async function maxPagePosition(db: Db, workspaceId: string): Promise<number> {
-  const row = await db.kysely
-    .selectFrom('pages')
-    .select((eb) => eb.fn.max<number | null>('position').as('m'))
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirst();
-  return row?.m === null || row?.m === undefined ? -1 : Number(row.m);
-}
-
-/** Id of the workspace's page using `slug`, if any. */
-export async function pageIdBySlug(db: Db, workspaceId: string, slug: string): Promise<string | null> {
-  const row = await db.kysely.selectFrom('pages').select('id').where('workspace_id', '=', workspaceId).where('slug', '=', slug).executeTakeFirst();
-  return row?.id ?? null;
-}
-
-/** Page slugs of the workspace equal to `base` or starting with `base-` (for `-copy-2` …). */
-export async function pageSlugsLike(db: Db, workspaceId: string, base: string): Promise<Set<string>> {
-  const rows = await db.kysely
-    .selectFrom('pages')
-    .select('slug')
-    .where('workspace_id', '=', workspaceId)
-    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
-    .execute();
-  return new Set(rows.map((r) => r.slug));
-}
-
-export async function pageExists(db: Db, id: string): Promise<boolean> {
-  return Boolean(await db.kysely.selectFrom('pages').select('id').where('id', '=', id).executeTakeFirst());
-}
-
-export async function insertPageRow(db: Db, page: Page): Promise<void> {
-  await insertItemRow(db, PAGE_TABLES, page);
-}
+export const insertPageRow = (db: Db, page: Page): Promise<void> => insertItemRow(db, PAGE_TABLES, page);
 
 /** Working-copy columns and attributes of a page row; publication columns go through the publishing core. */
 export type PagePatch = Partial<Pick<Page, 'slug' | 'seo' | 'position' | 'version' | 'updated_at' | 'updated_by'>>;
 
-export async function updatePageRow(db: Db, id: string, patch: PagePatch): Promise<void> {
-  await updateItemRow(db, PAGE_TABLES, id, patch);
-}
+export const updatePageRow = (db: Db, id: string, patch: PagePatch): Promise<void> => updateItemRow(db, PAGE_TABLES, id, patch);
 
 /** Removes a page with its blocks, every translation, its published copy and its history (D72). */
 export async function deletePageRow(db: Db, id: string): Promise<void> {

@@ -5,10 +5,14 @@
  * columns, so one code path serves either, named by an ItemTables value.
  */
 import { sql } from 'kysely';
+import { lockRows } from '../../db/lock.js';
+import { nullsOrdered, sortExpression } from '../delivery/query/conditions.js';
+import type { SortSpec } from './sort.js';
 import type { Db } from '../../db/types.js';
 import { fromJsonColumn } from '../../lib/json.js';
 import type { ItemRecord } from './item.js';
-import { dueCondition, type ItemTable } from './status-sql.js';
+import type { Status } from './states.js';
+import { dueCondition, statusCondition, type ItemTable } from './status-sql.js';
 
 /** The tables of one kind of item. */
 export interface ItemTables {
@@ -70,6 +74,73 @@ export async function updateItemRow(db: Db, t: ItemTables, id: string, patch: It
 export async function deleteItemRow(db: Db, t: ItemTables, id: string): Promise<void> {
   await sql`delete from ${sql.table(t.versions)} where ${sql.ref(t.fk)} = ${id}`.execute(db.kysely);
   await sql`delete from ${sql.table(t.table)} where id = ${id}`.execute(db.kysely);
+}
+
+/** Addresses one item of a scope. */
+export type ItemRef = { id: string } | { slug: string };
+
+/** Where an item's slug is unique: `content_type_id` (entries) or `workspace_id` (pages) equal to `value`. */
+export interface ItemScope {
+  column: 'content_type_id' | 'workspace_id';
+  value: string;
+}
+
+/** The row of one item of `scope` by id or slug, `columns` selected; undefined when there is none. */
+export async function findItemRow<R>(db: Db, t: ItemTables, columns: readonly string[], scope: ItemScope, ref: ItemRef): Promise<R | undefined> {
+  const [column, value] = 'id' in ref ? ['id', ref.id] : ['slug', ref.slug];
+  const row = await db.kysely
+    .selectFrom(t.table as 'entries')
+    .select(columns.map((c) => sql.ref(c).as(c)))
+    .where(sql.ref(scope.column), '=', scope.value)
+    .where(sql.ref(column), '=', value)
+    .executeTakeFirst();
+  return row as R | undefined;
+}
+
+/** Locks the row of one item of `scope` until the transaction ends (src/db/lock.ts). */
+export function lockItemRow(db: Db, t: ItemTables, scope: ItemScope, ref: ItemRef): Promise<void> {
+  return lockRows(db, t.table, 'id' in ref ? { [scope.column]: scope.value, id: ref.id } : { [scope.column]: scope.value, slug: ref.slug });
+}
+
+/**
+ * Serializes the writers of one scope: whoever checks slugs, unique values or positions across
+ * the scope locks its owner row first (the content type of entries, the workspace of pages).
+ * Lock order is always scope, then item.
+ */
+export function lockScope(db: Db, scope: ItemScope): Promise<void> {
+  return lockRows(db, scope.column === 'content_type_id' ? 'content_types' : 'workspaces', { id: scope.value });
+}
+
+/** A management list of one scope's items: the entries of a content type, or a workspace's pages. */
+export interface ItemListQuery {
+  scope: ItemScope;
+  /** Effective status (D21): `published` includes due scheduled items, `scheduled` excludes them. */
+  status?: Status;
+  now: string;
+  sort: SortSpec;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * One page of a scope's item rows (working copies, any status), with `columns` selected, in
+ * `q.sort` order with explicit NULLS placement and the id as tie-breaker, so both dialects
+ * return the same order; and the scope's total under the status filter.
+ */
+export async function listItemRows<R>(db: Db, t: ItemTables, columns: readonly string[], q: ItemListQuery): Promise<{ rows: R[]; total: number }> {
+  // Both item tables share the scope, status and sort columns; Kysely needs one concrete table.
+  const table = t.table as 'entries';
+  let base = db.kysely.selectFrom(table).where(sql.ref(`${t.table}.${q.scope.column}`), '=', q.scope.value);
+  if (q.status) base = base.where(statusCondition(q.status, q.now, t.table));
+  const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
+  const rows = await base
+    .select(columns.map((c) => sql.ref(`${t.table}.${c}`).as(c)))
+    .orderBy(sortExpression(db.dialect, q.sort, q.now, t.table), (ob) => nullsOrdered(ob, q.sort))
+    .orderBy(sql.ref(`${t.table}.id`), q.sort.direction)
+    .offset(q.offset)
+    .limit(q.limit)
+    .execute();
+  return { rows: rows as R[], total: Number(n) };
 }
 
 /** Writes publication columns (what the publishing core owns) of an item row. */
@@ -152,4 +223,66 @@ export async function publishDue(db: Db, t: ItemTables, now: string, id?: string
   const changed = res.rows.map((r) => ({ id: r.id, version: Number(r.latest_version), createdBy: r.published_by === null ? null : Number(r.published_by) }));
   await copyLatestVersion(db, t, changed, 'publish', 'published', now);
   return changed;
+}
+
+/** The reads and locks of one kind of item, bound to its tables, columns and scope. */
+export interface ItemStore<T> {
+  /** One item of the scope by id or slug, or null. */
+  find(db: Db, scopeValue: string, ref: ItemRef): Promise<T | null>;
+  /** Locks the item's row until the transaction ends, then reads it. */
+  findForUpdate(db: Db, scopeValue: string, ref: ItemRef): Promise<T | null>;
+  /** lockScope for this kind's scope. */
+  lockScope(db: Db, scopeValue: string): Promise<void>;
+  /** One page of the scope's items (working copies, any status) and the total. */
+  list(db: Db, scopeValue: string, q: Omit<ItemListQuery, 'scope'>): Promise<{ items: T[]; total: number }>;
+  /** Id of the scope's item using `slug`, or null. */
+  idBySlug(db: Db, scopeValue: string, slug: string): Promise<string | null>;
+  /** The scope's slugs equal to `base` or starting with `base-` (for picking `base-2`, `base-3` …). */
+  slugsLike(db: Db, scopeValue: string, base: string): Promise<Set<string>>;
+  /** Highest position in the scope, -1 when it has no item. */
+  maxPosition(db: Db, scopeValue: string): Promise<number>;
+  /** True when an item of this kind has `id` (in any scope). */
+  exists(db: Db, id: string): Promise<boolean>;
+}
+
+/**
+ * Builds the ItemStore of a kind: rows of `t.table` with `columns`, scoped by `scopeColumn`,
+ * turned into records by `hydrate` (which may load children, e.g. entry translations).
+ */
+export function itemStore<R extends { id: string }, T>(t: ItemTables, columns: readonly string[], scopeColumn: ItemScope['column'], hydrate: (db: Db, rows: R[]) => Promise<T[]>): ItemStore<T> {
+  const scope = (value: string): ItemScope => ({ column: scopeColumn, value });
+  const find = async (db: Db, scopeValue: string, ref: ItemRef): Promise<T | null> => {
+    const row = await findItemRow<R>(db, t, columns, scope(scopeValue), ref);
+    return row ? (await hydrate(db, [row]))[0] : null;
+  };
+  return {
+    find,
+    async findForUpdate(db, scopeValue, ref) {
+      await lockItemRow(db, t, scope(scopeValue), ref);
+      return find(db, scopeValue, ref);
+    },
+    lockScope: (db, scopeValue) => lockScope(db, scope(scopeValue)),
+    async list(db, scopeValue, q) {
+      const { rows, total } = await listItemRows<R>(db, t, columns, { ...q, scope: scope(scopeValue) });
+      return { items: await hydrate(db, rows), total };
+    },
+    async idBySlug(db, scopeValue, slug) {
+      const row = await findItemRow<{ id: string }>(db, t, ['id'], scope(scopeValue), { slug });
+      return row?.id ?? null;
+    },
+    async slugsLike(db, scopeValue, base) {
+      const res = await sql<{ slug: string }>`select slug from ${sql.table(t.table)}
+        where ${sql.ref(scopeColumn)} = ${scopeValue} and (slug = ${base} or slug like ${`${base}-%`})`.execute(db.kysely);
+      return new Set(res.rows.map((r) => r.slug));
+    },
+    async maxPosition(db, scopeValue) {
+      const res = await sql<{ m: unknown }>`select max(position) as m from ${sql.table(t.table)} where ${sql.ref(scopeColumn)} = ${scopeValue}`.execute(db.kysely);
+      const m = res.rows[0]?.m;
+      return m === null || m === undefined ? -1 : Number(m);
+    },
+    async exists(db, id) {
+      const res = await sql`select 1 from ${sql.table(t.table)} where id = ${id}`.execute(db.kysely);
+      return res.rows.length > 0;
+    },
+  };
 }
