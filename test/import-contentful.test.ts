@@ -39,7 +39,23 @@ async function snapshot(env: TestEnv, workspaceId: string) {
     .orderBy('t.id')
     .execute();
   const media = await k.selectFrom('media').select(['id', 'updated_at']).where('workspace_id', '=', workspaceId).orderBy('id').execute();
-  return { ws: { locales: ws.locales, default_locale: ws.default_locale, updated_at: ws.updated_at }, types, fields, entries, translations, media };
+  const entryVersions = await k
+    .selectFrom('entry_versions as v')
+    .innerJoin('entries as e', 'e.id', 'v.entry_id')
+    .select(['v.entry_id', 'v.version', 'v.action', 'v.created_at'])
+    .where('e.workspace_id', '=', workspaceId)
+    .orderBy('v.entry_id')
+    .orderBy('v.version')
+    .execute();
+  const pageVersions = await k
+    .selectFrom('page_versions as v')
+    .innerJoin('pages as p', 'p.id', 'v.page_id')
+    .select(['v.page_id', 'v.version', 'v.action', 'v.created_at'])
+    .where('p.workspace_id', '=', workspaceId)
+    .orderBy('v.page_id')
+    .orderBy('v.version')
+    .execute();
+  return { ws: { locales: ws.locales, default_locale: ws.default_locale, updated_at: ws.updated_at }, types, fields, entries, translations, media, entryVersions, pageVersions };
 }
 
 describe.skipIf(skip).each(dialects())('Contentful import of marketing-fintech.json on %s', (dialect) => {
@@ -203,6 +219,33 @@ describe.skipIf(skip).each(dialects())('Contentful import of marketing-fintech.j
     });
     const svg = await findMediaById(env.ctx.db, wsId, derivedId(wsId, 'asset:6cB1N4r6hycdID5rBffet0'));
     expect(svg).toMatchObject({ mime_type: 'image/svg+xml', original_name: 'workspace-fintech-60.svg' });
+  });
+
+  it('records its writes as versions with action import; each published item’s published version is its newest (D72)', async () => {
+    const k = env.ctx.db.kysely;
+    const entries = await k.selectFrom('entries').select(['id', 'status', 'published_version', 'latest_version', 'has_pending_changes']).where('workspace_id', '=', wsId).execute();
+    const versions = await k.selectFrom('entry_versions as v').innerJoin('entries as e', 'e.id', 'v.entry_id').select(['v.entry_id', 'v.version', 'v.action', 'v.status']).where('e.workspace_id', '=', wsId).execute();
+    expect(entries.length).toBe(37);
+    expect(new Set(versions.map((v) => v.action))).toEqual(new Set(['import']));
+    for (const e of entries) {
+      const own = versions.filter((v) => v.entry_id === e.id).sort((a, b) => Number(a.version) - Number(b.version));
+      // Created, then published: two versions, the second the published one.
+      expect(own.map((v) => [Number(v.version), v.status])).toEqual([[1, 'draft'], [2, 'published']]);
+      expect({ published_version: Number(e.published_version), latest: Number(e.latest_version), pending: Number(e.has_pending_changes) }).toEqual({ published_version: 2, latest: 2, pending: 0 });
+    }
+    const pages = await k.selectFrom('pages').select(['id', 'published_version']).where('workspace_id', '=', wsId).execute();
+    const pageVersions = await k.selectFrom('page_versions as v').innerJoin('pages as p', 'p.id', 'v.page_id').select(['v.page_id', 'v.action']).where('p.workspace_id', '=', wsId).execute();
+    expect(pages.length).toBe(7);
+    expect(new Set(pageVersions.map((v) => v.action))).toEqual(new Set(['import']));
+    for (const p of pages) expect(Number(p.published_version)).toBe(pageVersions.filter((v) => v.page_id === p.id).length);
+    // Through the API: the history of one imported entry, newest first.
+    const one = await k.selectFrom('entries as e').innerJoin('content_types as ct', 'ct.id', 'e.content_type_id').select(['e.slug', 'ct.slug as type']).where('e.id', '=', entries[0].id).executeTakeFirstOrThrow();
+    const history = await call(env.app, 'GET', `/api/v1/manage/content-types/${one.type}/entries/${one.slug}/versions`, { key: report.keys.management });
+    expect(history.status).toBe(200);
+    expect(history.body.data.map((v: { version: number; action: string }) => [v.version, v.action])).toEqual([
+      [2, 'import'],
+      [1, 'import'],
+    ]);
   });
 
   it('changes nothing on a second run', async () => {
