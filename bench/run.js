@@ -277,6 +277,35 @@ async function startBare(body) {
   return { child, base: `http://127.0.0.1:${port}` };
 }
 
+/**
+ * What history costs (D72): stored snapshot bytes of the posts' versions (mean and max), of the
+ * 50-block page's newest version, and the versions of `slug` (the list-put writer's entry).
+ */
+async function versionSizes(config, createDb, slug) {
+  const db = await createDb(config);
+  try {
+    const { sql } = await import('kysely');
+    const bytes = db.dialect === 'postgres' ? (c) => sql`octet_length(${sql.ref(c)}::text)` : (c) => sql`length(cast(${sql.ref(c)} as blob))`;
+    const posts = await sql`select avg(${bytes('v.snapshot')}) as mean, max(${bytes('v.snapshot')}) as max, count(*) as n
+      from entry_versions v join entries e on e.id = v.entry_id join content_types ct on ct.id = e.content_type_id where ct.slug = 'post'`.execute(db.kysely);
+    const page = await sql`select ${bytes('v.snapshot')} as size, v.version as version from page_versions v join pages p on p.id = v.page_id
+      where p.slug = 'bench-home' order by v.version desc limit 1`.execute(db.kysely);
+    const written = slug
+      ? await sql`select v.version as version, v.action as action from entry_versions v join entries e on e.id = v.entry_id where e.slug = ${slug} order by v.version`.execute(db.kysely)
+      : { rows: [] };
+    const p = posts.rows[0];
+    return {
+      post_version_bytes_mean: Math.round(Number(p.mean)),
+      post_version_bytes_max: Number(p.max),
+      post_versions: Number(p.n),
+      page_50_blocks_version_bytes: Number(page.rows[0]?.size ?? 0),
+      list_put_entry_versions: written.rows.map((r) => `${r.version}:${r.action}`).join(' '),
+    };
+  } finally {
+    await db.close();
+  }
+}
+
 async function main() {
   if (!fs.existsSync(path.join(root, 'dist/src/server.js'))) throw new Error('run `npm run build` first (npm run bench does)');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
@@ -314,6 +343,7 @@ async function main() {
     const servingOnly = resetPeakRss(server.pid);
     const rows = [];
     const cacheCounts = {};
+    let putSlug = null;
     for (const s of scenarios) {
       const sample = await fetch(base + s.url, { headers: { 'x-api-key': keys.delivery } });
       const bytes = Buffer.from(await sample.arrayBuffer());
@@ -323,6 +353,7 @@ async function main() {
       let writer = null;
       if (s.puts) {
         const slug = JSON.parse(bytes).data[0].slug;
+        putSlug = slug;
         writer = putLoop(base, keys.management, slug, postData[slugs.indexOf(slug)]);
       }
       let quire;
@@ -348,12 +379,14 @@ async function main() {
       });
     }
     const rss = peakRssMiB(server.pid);
+    const history = await versionSizes(config, createDb, putSlug);
     const mib = (v) => (v === null ? 'n/a' : `${v.toFixed(1)} MiB`);
     console.log(`\nQuire delivery benchmark: ${connections} connections, ${duration} s per run, ${os.cpus().length} cores, node ${process.version}`);
     console.table(rows);
     console.log(`Quire server peak RSS: ${mib(rss)} ${servingOnly ? 'while serving the runs above' : 'over its whole life'}; ${mib(seedingPeak)} up to the end of seeding`);
+    console.log(`history: a post's version stores ${history.post_version_bytes_mean} bytes on average (max ${history.post_version_bytes_max}, ${history.post_versions} versions), the 50-block page's ${history.page_50_blocks_version_bytes} bytes; list-put entry versions: ${history.list_put_entry_versions || 'n/a'}`);
     console.log(`hit_rate: share of responses carrying X-Cache: HIT (delivery cache) during the measured run; list-put: one management PUT per second on the list's first entry meanwhile`);
-    console.log(JSON.stringify({ results: rows, cache: cacheCounts, peak_rss_mib: rss, peak_rss_scope: servingOnly ? 'serving' : 'lifetime', seeding_peak_rss_mib: seedingPeak }));
+    console.log(JSON.stringify({ results: rows, cache: cacheCounts, peak_rss_mib: rss, peak_rss_scope: servingOnly ? 'serving' : 'lifetime', seeding_peak_rss_mib: seedingPeak, history }));
   } finally {
     server.kill('SIGTERM');
   }

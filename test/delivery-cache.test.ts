@@ -92,6 +92,30 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     expect(titles(due).sort()).toEqual(['Later', 'Zwei']);
   });
 
+  it('orders production lists by what production shows: a working-copy save moves neither updated_at nor the order (D70)', async () => {
+    const slugsOf = (res: { body: { data: { slug: string }[] } }) => res.body.data.map((e) => e.slug);
+    const byUpdated = (key = world.keys.delivery) => call(env.app, 'GET', `${P}/entries?type=post&sort=updated_at:desc&limit=100`, { key });
+    const save = (slug: string, title: string) => call(env.app, 'PUT', `${M}/content-types/post/entries/${slug}`, { key: world.keys.management, body: { data: { title } } });
+    const before = await byUpdated();
+    expect(before.status).toBe(200);
+    const oldest = slugsOf(before).at(-1)!;
+    const shown = before.body.data.map((e: { slug: string; updated_at: string }) => [e.slug, e.updated_at]);
+    now += 60_000;
+    expect((await save(oldest, 'Saved, not published')).status).toBe(200);
+    const after = await byUpdated();
+    expect(after.headers['x-cache']).toBe('HIT');
+    expect(after.body.data.map((e: { slug: string; updated_at: string }) => [e.slug, e.updated_at])).toEqual(shown);
+    // The same query, uncached (another key of the same environment), agrees with the cached one.
+    const fresh = await byUpdated(await world.deliveryKey({}));
+    expect(fresh.headers['x-cache']).toBe('MISS');
+    expect(fresh.body.data.map((e: { slug: string; updated_at: string }) => [e.slug, e.updated_at])).toEqual(shown);
+    // Preview keys read working copies: the saved entry is now the most recently updated.
+    expect(slugsOf(await byUpdated(world.keys.preview))[0]).toBe(oldest);
+    // Publishing the change makes it the newest for production too.
+    expect((await publish(oldest)).status).toBe(200);
+    expect(slugsOf(await byUpdated())[0]).toBe(oldest);
+  });
+
   it('refuses a revoked key and a removed creator at once, even with cached answers', async () => {
     const key = await world.deliveryKey({});
     expect((await list(key)).status).toBe(200);

@@ -15,6 +15,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
 import type { CursorPosition } from '../delivery/cursor.js';
 import type { SortValue, Visibility } from '../delivery/model.js';
+import { publishedUpdatedAt } from '../publishing/status-sql.js';
 import { keysetCondition, nullsOrdered, sortExpression, visibleCondition } from '../delivery/query/conditions.js';
 import type { SortSpec } from '../delivery/sort.js';
 import type { PageRow } from './repository.js';
@@ -69,7 +70,7 @@ function contentColumns(visibility: Visibility) {
   if (visibility === 'preview') return [sql<unknown>`${sql.ref('pages.seo')}`.as('seo'), sql<string>`${sql.ref('pages.updated_at')}`.as('updated_at'), sql<number | null>`${sql.ref('pages.updated_by')}`.as('updated_by')];
   return [
     sql<unknown>`${sql.ref('pages.published_seo')}`.as('seo'),
-    sql<string>`coalesce(${sql.ref('pages.published_at')}, ${sql.ref('pages.publish_at')}, ${sql.ref('pages.updated_at')})`.as('updated_at'),
+    publishedUpdatedAt('pages').as('updated_at'),
     sql<number | null>`${sql.ref('pages.published_by')}`.as('updated_by'),
   ];
 }
@@ -113,7 +114,7 @@ function whereList(q: DeliveryPageQuery): Expression<SqlBool>[] {
  * from `offset`, each with its SEO translation and its sort value.
  */
 export async function listDeliveryPageRows(db: Db, q: DeliveryPageQuery & { sort: SortSpec }, page: { limit: number; offset?: number; after?: CursorPosition }): Promise<DeliveryPageRow[]> {
-  const key = sortExpression(db.dialect, q.sort, q.now, 'pages');
+  const key = sortExpression(db.dialect, q.sort, q.now, 'pages', q.visibility === 'production' ? 'published' : 'working');
   const conditions = whereList(q);
   if (page.after) conditions.push(keysetCondition(key, q.sort, page.after, 'pages'));
   const dir = q.sort.direction;

@@ -195,10 +195,10 @@ export async function replaceVersion(db: Db, t: ItemTables, itemId: string, n: n
  * Appends version `latest + 1` of each item in `ids` as a copy of its newest snapshot: state
  * changes record the unchanged working copy under a new action and status.
  */
-export async function copyLatestVersion(db: Db, t: ItemTables, ids: readonly { id: string; version: number; createdBy: number | null }[], action: VersionAction, status: string, at: string): Promise<void> {
+export async function copyLatestVersion(db: Db, t: ItemTables, ids: readonly { id: string; version: number; createdBy: number | null; at?: string }[], action: VersionAction, status: string, at: string): Promise<void> {
   for (const item of ids) {
     await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by)
-      select ${sql.ref(t.fk)}, ${item.version}, ${action}, ${status}, snapshot, ${at}, ${item.createdBy}
+      select ${sql.ref(t.fk)}, ${item.version}, ${action}, ${status}, snapshot, ${item.at ?? at}, ${item.createdBy}
       from ${sql.table(t.versions)} where ${sql.ref(t.fk)} = ${item.id} and version = ${item.version - 1}`.execute(db.kysely);
   }
 }
@@ -215,12 +215,13 @@ export async function copyLatestVersion(db: Db, t: ItemTables, ids: readonly { i
  * published, so nothing a client can see changes and no editor's ETag goes stale.
  */
 export async function publishDue(db: Db, t: ItemTables, now: string, id?: string): Promise<{ id: string; version: number; createdBy: number | null }[]> {
-  const res = await sql<{ id: string; latest_version: number; published_by: number | null }>`
+  const res = await sql<{ id: string; latest_version: number; published_by: number | null; published_at: string }>`
     update ${sql.table(t.table)} set status = 'published', published_at = publish_at, publish_at = null,
       published_version = latest_version + 1, latest_version = latest_version + 1, has_pending_changes = 0
     where ${dueCondition(now, t.table)} ${id === undefined ? sql`` : sql`and id = ${id}`}
-    returning id, latest_version, published_by`.execute(db.kysely);
-  const changed = res.rows.map((r) => ({ id: r.id, version: Number(r.latest_version), createdBy: r.published_by === null ? null : Number(r.published_by) }));
+    returning id, latest_version, published_by, published_at`.execute(db.kysely);
+  // The publication happened at publish_at (D21), whenever the job gets to record it.
+  const changed = res.rows.map((r) => ({ id: r.id, version: Number(r.latest_version), createdBy: r.published_by === null ? null : Number(r.published_by), at: r.published_at }));
   await copyLatestVersion(db, t, changed, 'publish', 'published', now);
   return changed;
 }

@@ -69,3 +69,12 @@ export function visibleStatusTerms(visibility: Visibility, now: string, table: I
 export function effectivePublishedAt(now: string, table: ItemTable): RawBuilder<unknown> {
   return sql`(case when ${dueCondition(now, table)} then ${col(table, 'publish_at')} else ${col(table, 'published_at')} end)`;
 }
+
+/**
+ * `updated_at` as production readers see it (D70): the time of the published version, i.e. the
+ * last publication (a due scheduled row: its `publish_at`). Saving a working copy does not
+ * change it, so production answers, their order included, do not move on a save.
+ */
+export function publishedUpdatedAt(table: ItemTable): RawBuilder<string> {
+  return sql<string>`coalesce(${col(table, 'published_at')}, ${col(table, 'publish_at')}, ${col(table, 'updated_at')})`;
+}

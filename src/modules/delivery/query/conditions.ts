@@ -12,7 +12,7 @@
  */
 import { sql, type Expression, type OrderByItemBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { dataFieldSql, type DataColumn } from '../../../db/dialect.js';
-import { effectivePublishedAt, visibleCondition, visibleStatusTerms, type ItemTable } from '../../publishing/status-sql.js';
+import { effectivePublishedAt, publishedUpdatedAt, visibleCondition, visibleStatusTerms, type ItemTable } from '../../publishing/status-sql.js';
 import type { Dialect } from '../../../db/types.js';
 import type { CursorPosition } from '../cursor.js';
 import type { FilterCondition, FilterScalar } from '../filters.js';
@@ -25,16 +25,21 @@ const col = (table: DeliveryTable, name: string) => sql.ref(`${table}.${name}`);
 
 export { visibleCondition, visibleStatusTerms };
 
-/** The SQL value a sort key orders by. */
-export function sortExpression(dialect: Dialect, sort: SortSpec, now: string, table: DeliveryTable = 'entries', column: DataColumn = 'data'): RawBuilder<unknown> {
+/**
+ * The SQL value a sort key orders by, on the working copy (management, preview keys) or on the
+ * published version (production keys, D70): there `updated_at` is the publication time and data
+ * fields are read from `published_data`, exactly what those readers are shown.
+ */
+export function sortExpression(dialect: Dialect, sort: SortSpec, now: string, table: DeliveryTable = 'entries', copy: 'working' | 'published' = 'working'): RawBuilder<unknown> {
   switch (sort.key.kind) {
     case 'column':
+      if (copy === 'published' && sort.key.column === 'updated_at') return publishedUpdatedAt(table);
       return sql`${col(table, sort.key.column)}`;
     case 'published_at':
       // D21: a due scheduled item is published at its publish_at, before the job rewrites it.
       return effectivePublishedAt(now, table);
     case 'data':
-      return dataFieldSql(dialect, sort.key.field.name, sort.key.field.field_type, table, column);
+      return dataFieldSql(dialect, sort.key.field.name, sort.key.field.field_type, table, copy === 'published' ? 'published_data' : 'data');
   }
 }
 

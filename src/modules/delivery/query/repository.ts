@@ -14,6 +14,7 @@ import type { FilterCondition } from '../filters.js';
 import type { EntryRow, RelatedRow, Visibility } from '../model.js';
 import type { SortSpec } from '../sort.js';
 import type { DataColumn } from '../../../db/dialect.js';
+import { publishedUpdatedAt } from '../../publishing/status-sql.js';
 import { filterCondition, keysetCondition, nullsOrdered, sortExpression, visibleCondition, visibleStatusTerms } from './conditions.js';
 
 const COMMON_COLUMNS = [
@@ -45,7 +46,7 @@ function contentColumns(visibility: Visibility) {
   return [
     sql<unknown>`${sql.ref('entries.published_data')}`.as('data'),
     // A due scheduled entry is published at its publish_at before the job writes published_at.
-    sql<string>`coalesce(${sql.ref('entries.published_at')}, ${sql.ref('entries.publish_at')}, ${sql.ref('entries.updated_at')})`.as('updated_at'),
+    publishedUpdatedAt('entries').as('updated_at'),
     sql<number | null>`${sql.ref('entries.published_by')}`.as('updated_by'),
   ];
 }
@@ -90,7 +91,7 @@ export async function listEntryRows(
   page: { limit: number; offset?: number; after?: CursorPosition; withTotal?: boolean },
 ): Promise<(EntryRow & { total?: number })[]> {
   const src = sourceOf(q.visibility);
-  const key = sortExpression(db.dialect, q.sort, q.now, 'entries', src.column);
+  const key = sortExpression(db.dialect, q.sort, q.now, 'entries', q.visibility === 'production' ? 'published' : 'working');
   const conditions = whereList(db, q);
   if (page.after) conditions.push(keysetCondition(key, q.sort, page.after));
   const dir = q.sort.direction;
