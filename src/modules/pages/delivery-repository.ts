@@ -18,7 +18,7 @@ import type { SortValue, Visibility } from '../delivery/model.js';
 import { publishedUpdatedAt } from '../publishing/status-sql.js';
 import { keysetCondition, nullsOrdered, sortExpression, visibleCondition } from '../delivery/query/conditions.js';
 import type { SortSpec } from '../delivery/sort.js';
-import type { PageRow } from './repository.js';
+import { listBlockTranslations, type PageRow } from './repository.js';
 
 /** A visible page with its SEO translation in the requested locale (null columns when none). */
 export interface DeliveryPageRow extends PageRow {
@@ -166,17 +166,8 @@ export async function listDeliverySeoTranslations(db: Db, pageId: string, visibi
 
 /** Every block translation of a page as a key of `visibility` sees it, by block then locale. */
 export async function listDeliveryBlockTranslations(db: Db, pageId: string, visibility: Visibility): Promise<{ id: number; block_id: string; locale: string; data: unknown }[]> {
-  // Published block translations carry their page id; working ones reach it through their block.
-  const rows =
-    visibility === 'production'
-      ? await db.kysely.selectFrom('published_block_translations').select(['id', 'block_id', 'locale', 'data']).where('page_id', '=', pageId).orderBy('block_id').orderBy('locale').execute()
-      : await db.kysely
-          .selectFrom('block_translations as t')
-          .innerJoin('blocks as b', 'b.id', 't.block_id')
-          .select(['t.id', 't.block_id', 't.locale', 't.data'])
-          .where('b.page_id', '=', pageId)
-          .orderBy('t.block_id')
-          .orderBy('t.locale')
-          .execute();
+  // Working copies are what management reads; published block translations carry their page id.
+  if (visibility !== 'production') return listBlockTranslations(db, pageId);
+  const rows = await db.kysely.selectFrom('published_block_translations').select(['id', 'block_id', 'locale', 'data']).where('page_id', '=', pageId).orderBy('block_id').orderBy('locale').execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
