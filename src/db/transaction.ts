@@ -2,21 +2,43 @@
  * Runs `fn` in one database transaction: every write of an operation commits together or not at
  * all. `fn` receives a Db bound to the transaction, so repositories need no second signature.
  * Nested calls reuse the outer transaction.
+ *
+ * PostgreSQL may abort a transaction that did nothing wrong: a deadlock between two writers
+ * (40P01) or a serialization failure (40001). The transaction rolled back whole, so it is run
+ * again, up to MAX_ATTEMPTS times with a short random pause; `fn` must therefore not have effects
+ * outside the database that cannot be repeated. Writers lock in one order (scope, then item; see
+ * src/modules/publishing/repository.ts), which keeps such aborts rare.
  */
 import type { Db } from './types.js';
 
 const IN_TX = Symbol('inTransaction');
 
+/** Attempts of a transaction that PostgreSQL aborted for a deadlock or a serialization failure. */
+const MAX_ATTEMPTS = 3;
+const RETRYABLE = new Set(['40P01', '40001']);
+
+function retryable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RETRYABLE.has(code);
+}
+
 export async function withTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   if ((db as Db & { [IN_TX]?: boolean })[IN_TX]) return fn(db);
-  return db.kysely.transaction().execute(async (trx) => {
-    const tx: Db & { [IN_TX]: boolean } = {
-      kysely: trx,
-      dialect: db.dialect,
-      close: async () => {},
-      memo: db.memo,
-      [IN_TX]: true,
-    };
-    return fn(tx);
-  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.kysely.transaction().execute(async (trx) => {
+        const tx: Db & { [IN_TX]: boolean } = {
+          kysely: trx,
+          dialect: db.dialect,
+          close: async () => {},
+          memo: db.memo,
+          [IN_TX]: true,
+        };
+        return fn(tx);
+      });
+    } catch (err) {
+      if (db.dialect !== 'postgres' || attempt >= MAX_ATTEMPTS || !retryable(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
 }

@@ -230,7 +230,7 @@ export async function publishDue(db: Db, t: ItemTables, now: string, id?: string
 export interface ItemStore<T> {
   /** One item of the scope by id or slug, or null. */
   find(db: Db, scopeValue: string, ref: ItemRef): Promise<T | null>;
-  /** Locks the item's row until the transaction ends, then reads it. */
+  /** Locks the scope (lockScope) and then the item's row until the transaction ends, and reads it. */
   findForUpdate(db: Db, scopeValue: string, ref: ItemRef): Promise<T | null>;
   /** lockScope for this kind's scope. */
   lockScope(db: Db, scopeValue: string): Promise<void>;
@@ -259,6 +259,10 @@ export function itemStore<R extends { id: string }, T>(t: ItemTables, columns: r
   return {
     find,
     async findForUpdate(db, scopeValue, ref) {
+      // Scope first, then item, on every path: each write's revision trigger also updates the
+      // workspace row, so a writer that locked the item before the scope could deadlock one
+      // that holds the scope and waits for the item.
+      await lockScope(db, scope(scopeValue));
       await lockItemRow(db, t, scope(scopeValue), ref);
       return find(db, scopeValue, ref);
     },
