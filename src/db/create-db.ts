@@ -124,8 +124,13 @@ async function openPostgres(url: string, options: CreateDbOptions): Promise<Db> 
     max: options.poolSize ?? 10,
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
-  // An idle client losing its server must not crash the process.
+  // A client losing its server must not crash the process. The pool listens on idle clients
+  // ('error' on the pool); a checked-out client has no listener of the pool's, so an 'error' it
+  // emits would be unhandled: every client gets one for its whole life. The query under way
+  // rejects on its own (the request answers 503, src/db/errors.ts) and the pool drops the
+  // broken client when it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   if (options.pgSchema) {
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.pgSchema)) throw new Error('invalid schema name');
     const c = await pool.connect();

@@ -4,6 +4,7 @@
  * stack, SQL or driver text; the log gets the detail, tied to the request id.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 interface AjvIssue {
@@ -58,6 +59,8 @@ const STATUS_TO_CODE: Record<number, ErrorCode> = {
 /** Maps any thrown value to an AppError a client may see. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  // Nothing was committed: the client may retry once the database is back (issue 8).
+  if (isDatabaseUnavailable(err)) return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', null, { 'retry-after': '1' });
   const fe = err as Partial<FastifyError> & { validation?: AjvIssue[]; validationContext?: string };
   if (fe && Array.isArray(fe.validation)) {
     return new AppError('VALIDATION_FAILED', 'Validation failed', ajvToDetails(fe.validation, fe.validationContext));

@@ -1,0 +1,103 @@
+/**
+ * A PostgreSQL backend killed while it serves a request (what a failover or a server restart
+ * does, issue 8): the request fails alone with 503 SERVICE_UNAVAILABLE and `Retry-After`, the
+ * process stays up, the pool replaces the connection and the next write succeeds. Runs a real
+ * server in a child process, so that a crash shows as a dead process instead of a dead test run.
+ * PostgreSQL only (SQLite has no backends to kill).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const url = process.env.DATABASE_URL;
+
+describe.runIf(url)('a killed PostgreSQL backend', () => {
+  const schema = `t_fault_${randomBytes(5).toString('hex')}`;
+  let child: ChildProcess;
+  let base: string;
+  let keys: { management: string };
+  let exited: number | null | undefined;
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    // The server's connections carry the schema as application_name: other suites share this
+    // database in parallel, and only this server's backends may be killed.
+    const tagged = `${url}${url!.includes('?') ? '&' : '?'}application_name=${schema}`;
+    child = spawn(process.execPath, [path.join(here, 'pg-server-child.mjs'), schema], { env: { ...process.env, DATABASE_URL: tagged, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.on('exit', (code) => (exited = code));
+    const ready = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d) => {
+        out += d;
+        if (out.includes('\n')) resolve(out.split('\n')[0]);
+      });
+      child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+      setTimeout(() => reject(new Error('server did not start in 20 s')), 20_000);
+    });
+    const started = JSON.parse(ready);
+    base = `http://127.0.0.1:${started.port}`;
+    keys = started.keys;
+    admin = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    child?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 200));
+    if (admin) {
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+      await admin.end();
+    }
+  });
+
+  const api = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(base + p, { method, headers: { 'x-api-key': keys.management, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
+  };
+
+  it('fails only the request inside the killed transaction, with 503 and Retry-After; the process and the next write live on', async () => {
+    expect((await api('POST', '/api/v1/manage/content-types', { name: 'Post', fields: [{ name: 'title', field_type: 'text' }] })).status).toBe(201);
+    expect((await api('POST', '/api/v1/manage/content-types/post/entries', { slug: 'one', data: { title: 'One' } })).status).toBe(201);
+
+    // Hold the content type's row so that the next write waits inside its transaction.
+    await admin.query('BEGIN');
+    await admin.query(`SELECT id FROM content_types WHERE slug = 'post' FOR UPDATE`);
+    const pending = api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'Two' } });
+    let victim: number | undefined;
+    for (let i = 0; i < 100 && victim === undefined; i++) {
+      const r = await admin.query(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [schema]);
+      victim = r.rows[0]?.pid;
+      if (victim === undefined) await new Promise((res) => setTimeout(res, 50));
+    }
+    expect(victim).toBeDefined();
+    await admin.query('SELECT pg_terminate_backend($1)', [victim]);
+    const failed = await pending;
+    await admin.query('ROLLBACK');
+
+    expect(failed.status).toBe(503);
+    expect(failed.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE', data: null });
+    expect(Number(failed.headers.get('retry-after'))).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(exited).toBeUndefined();
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    // Nothing of the failed write remains; the same write now succeeds.
+    const entry = await api('GET', '/api/v1/manage/content-types/post/entries/one');
+    expect(JSON.parse(entry.body.data.data).title).toBe('One');
+    const retried = await api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'Two' } });
+    expect(retried.status).toBe(200);
+  });
+
+  it('survives backends killed while idle in the pool', async () => {
+    const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [schema]);
+    expect(killed.rowCount).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(exited).toBeUndefined();
+    // A pooled connection that died idle may fail one request; the next ones are served.
+    for (let i = 0; i < 3; i++) await api('GET', '/api/v1/manage/content-types');
+    expect((await api('GET', '/api/v1/manage/content-types')).status).toBe(200);
+  });
+});

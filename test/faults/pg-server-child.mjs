@@ -1,0 +1,28 @@
+// A Quire server in its own process on one PostgreSQL schema (test/faults/*.test.ts): the suite
+// kills its database backends and checks that the process survives. Runs the compiled build
+// (npm test emits dist/ before vitest starts). Prints {port, keys} as one JSON line when ready.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const [schema] = process.argv.slice(2);
+const load = (p) => import(path.join(root, 'dist/src', p));
+const { loadConfig } = await load('config.js');
+const { createDb } = await load('db/create-db.js');
+const { createContext } = await load('context.js');
+const { buildApp } = await load('app.js');
+const { bootstrap } = await load('modules/auth/operations.js');
+
+const config = loadConfig(process.env, { demo: false, rateLimitManagement: 0, rateLimitDelivery: 0 });
+const db = await createDb(config, { pgSchema: schema, poolSize: 2 });
+const ctx = await createContext(config, db, { log: pino({ level: 'silent' }) });
+const { keys } = await bootstrap(ctx, { slug: 'faults', name: 'Faults', default_locale: 'en', locales: ['en'] });
+const app = await buildApp(ctx, { logger: false });
+await app.listen({ host: '127.0.0.1', port: 0 });
+process.stdout.write(JSON.stringify({ port: app.server.address().port, keys }) + '\n');
+process.on('SIGTERM', async () => {
+  await app.close();
+  await db.close();
+  process.exit(0);
+});
