@@ -164,25 +164,30 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('seo', json, (c) => c.notNull())
     .addPrimaryKeyConstraint('published_page_seo_translations_pk', ['page_id', 'locale'])
     .execute();
+  // Keyed per page: a block id is unique among working copies only. A block a page's working copy
+  // gave up may sit in that page's published copy while another page's working copy, and then
+  // its published copy, holds it too.
   await db.schema
     .createTable('published_blocks')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.notNull())
     .addColumn('page_id', 'text', (c) => c.notNull().references('pages.id').onDelete('cascade'))
     .addColumn('block_type_id', 'text', (c) => c.notNull())
     .addColumn('parent_id', 'text')
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('data', json, (c) => c.notNull())
+    .addPrimaryKeyConstraint('published_blocks_pk', ['page_id', 'id'])
     .execute();
   await db.schema.createIndex('published_blocks_page').on('published_blocks').columns(['page_id', 'parent_id', 'position']).execute();
   await db.schema.createIndex('published_blocks_block_type').on('published_blocks').columns(['block_type_id', 'page_id']).execute();
   await db.schema
     .createTable('published_block_translations')
-    .addColumn('block_id', 'text', (c) => c.notNull().references('published_blocks.id').onDelete('cascade'))
+    .addColumn('block_id', 'text', (c) => c.notNull())
     .addColumn('page_id', 'text', (c) => c.notNull().references('pages.id').onDelete('cascade'))
     .addColumn('locale', 'text', (c) => c.notNull())
     .addColumn('id', 'integer', (c) => c.notNull())
     .addColumn('data', json, (c) => c.notNull())
-    .addPrimaryKeyConstraint('published_block_translations_pk', ['block_id', 'locale'])
+    .addPrimaryKeyConstraint('published_block_translations_pk', ['page_id', 'block_id', 'locale'])
+    .addForeignKeyConstraint('published_block_translations_block', ['page_id', 'block_id'], 'published_blocks', ['page_id', 'id'], (fk) => fk.onDelete('cascade'))
     .execute();
   await db.schema.createIndex('published_block_translations_page').on('published_block_translations').columns(['page_id', 'locale']).execute();
 

@@ -123,7 +123,7 @@ export async function listDeliveryPageRows(db: Db, q: DeliveryPageQuery & { sort
     .select(sql<SortValue>`${key}`.as('sort_value'))
     .$if(q.locale !== null, (qb) =>
       qb.select(
-        sql<boolean>`exists (select 1 from ${sql.table(src.blockTranslations)} bt join ${sql.table(src.blocks)} b on b.id = bt.block_id
+        sql<boolean>`exists (select 1 from ${sql.table(src.blockTranslations)} bt join ${sql.table(src.blocks)} b on b.id = bt.block_id${q.visibility === 'production' ? sql` and b.page_id = bt.page_id` : sql``}
           where b.page_id = ${sql.ref('pages.id')} and bt.locale = ${q.locale ?? ''})`.as('tr_blocks'),
       ),
     )
@@ -150,7 +150,13 @@ export async function findDeliveryBlockRows(db: Db, pageId: string, locale: stri
   const src = sourceOf(visibility);
   const rows = await db.kysely
     .selectFrom(`${src.blocks} as b`)
-    .$if(locale !== null, (qb) => qb.leftJoin(`${src.blockTranslations} as t`, (j) => j.onRef('t.block_id', '=', 'b.id').on('t.locale', '=', locale ?? '')))
+    .$if(locale !== null, (qb) =>
+      qb.leftJoin(`${src.blockTranslations} as t`, (j) => {
+        const on = j.onRef('t.block_id', '=', 'b.id').on('t.locale', '=', locale ?? '');
+        // Published blocks are keyed per page (a block id may be published on two pages).
+        return visibility === 'production' ? on.on(sql.ref('t.page_id'), '=', pageId) : on;
+      }),
+    )
     .select(['b.id', 'b.page_id', 'b.block_type_id', 'b.parent_id', 'b.position', 'b.data'])
     .select(locale === null ? [sql<number | null>`null`.as('tr_id'), sql<unknown>`null`.as('tr_data')] : [sql<number | null>`${sql.ref('t.id')}`.as('tr_id'), sql<unknown>`${sql.ref('t.data')}`.as('tr_data')])
     .where('b.page_id', '=', pageId)
