@@ -26,6 +26,7 @@ const TYPES = [
       { name: 'cover', field_type: 'media' },
     ],
   },
+  { name: 'Note', slug: 'note', fields: [{ name: 'heading', field_type: 'text', sortable: true }] },
 ];
 
 /**
@@ -196,6 +197,31 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
       for (const [qs, key] of cases) {
         const full = slugs(await get(`/entries?type=post&limit=100&${qs}`, key));
         for (const limit of [1, 3, 5]) expect(await walk(qs, key, limit), `${qs} limit ${limit}`).toEqual(full);
+      }
+    });
+
+    it('resumes after sort values too long for a cursor (by row), in both directions, ties and missing values included', async () => {
+      // Headings of 3,000 characters share long prefixes; one is short, one is CJK, one is missing.
+      const long = (c: string, n: number) => 'x'.repeat(1500) + c.repeat(n);
+      const headings = [long('a', 1500), long('b', 1500), long('a', 1500), 'short', '題'.repeat(900), null, long('a', 1499)];
+      for (const [i, heading] of headings.entries()) await w.insertEntry({ type: 'note', slug: `n${i}`, data: heading === null ? {} : { heading } });
+      for (const key of [w.keys.delivery, w.keys.preview]) {
+        for (const qs of ['sort=heading:asc', 'sort=heading:desc']) {
+          const full = slugs(await get(`/entries?type=note&limit=100&${qs}`, key));
+          expect(full).toHaveLength(headings.length);
+          for (const limit of [1, 2, 3]) {
+            const out: string[] = [];
+            let res = await get(`/entries?type=note&limit=${limit}&${qs}`, key);
+            out.push(...slugs(res));
+            for (let guard = 0; res.body.meta.next_cursor && guard < 20; guard++) {
+              expect(res.body.meta.next_cursor.length).toBeLessThanOrEqual(2048);
+              res = await get(`/entries?type=note&limit=${limit}&${qs}&cursor=${encodeURIComponent(res.body.meta.next_cursor)}`, key);
+              expect(res.status).toBe(200);
+              out.push(...slugs(res));
+            }
+            expect(out, `${qs} limit ${limit}`).toEqual(full);
+          }
+        }
       }
     });
 

@@ -7,19 +7,20 @@
  * published data work through their new expression index.
  */
 import { randomBytes } from 'node:crypto';
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { createDb } from '../src/db/create-db.js';
 import { createDataIndexSql } from '../src/db/dialect.js';
-import { MIGRATIONS, migrateToLatest } from '../src/db/migrate.js';
-import type { Db, Dialect } from '../src/db/types.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import type { Db } from '../src/db/types.js';
 import { newId } from '../src/lib/ids.js';
 import { createApiKey } from '../src/modules/auth/operations.js';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { migrateUpTo } from './migration-helpers.js';
 import { call, dialects } from './helpers.js';
 import { sql } from 'kysely';
 
@@ -30,15 +31,6 @@ const FUTURE = '2027-01-01T00:00:00.000Z';
 const PAST_DUE = '2026-11-10T00:00:00.000Z';
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 
-/** Runs migrations up to and including `last` only, as a database created before 005 had them. */
-async function migrateUpTo(db: Kysely<unknown>, dialect: Dialect, last: string, pgSchema?: string): Promise<void> {
-  const provider = {
-    getMigrations: async (): Promise<Record<string, Migration>> =>
-      Object.fromEntries(Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (k: Kysely<unknown>) => m.up(k, dialect) }])),
-  };
-  const { error } = await new Migrator({ db, provider, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) }).migrateTo(last);
-  if (error) throw error;
-}
 
 describe.each(dialects())('migration 005 on an existing %s database', (dialect) => {
   let db: Db;

@@ -11,12 +11,27 @@ export function iso(date: Date): string {
   return date.toISOString();
 }
 
-/** Parses an ISO 8601 timestamp with an explicit zone; returns null when it is not one. */
+/** True when year/month/day (month 1-12) name a day that exists, e.g. not 2026-11-31 or 2027-02-29. */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
+
+/**
+ * Parses an ISO 8601 timestamp with an explicit zone; returns null when it is not one. Days that
+ * do not exist (2026-11-31), hour 24, minute or second 60 and zone offsets past 23:59 are refused
+ * rather than rolled over as `Date` would.
+ */
 export function parseTimestamp(value: unknown): Date | null {
   if (typeof value !== 'string') return null;
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) return null;
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? null : d;
+  const m = TIMESTAMP.exec(value);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s, oh, om] = m.slice(1).map((x) => (x === undefined ? 0 : Number(x)));
+  if (!isCalendarDate(y, mo, d) || h > 23 || mi > 59 || s > 59 || oh > 23 || om > 59) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 /**

@@ -6,6 +6,11 @@
  * is derived from the installation secret for this purpose only, so a cursor is worthless
  * elsewhere (e.g. as a preview token). A cursor that does not verify, or that belongs to another
  * query, answers 400 at `query.cursor`.
+ *
+ * A sortable text field has no length limit of its own, so a sort value can be longer than a URL
+ * should carry. When the value's JSON exceeds MAX_CURSOR_VALUE_BYTES the cursor carries the row id
+ * only (`r: 1`) and the next page resumes after that row's current sort value, read in the same
+ * statement (see keysetCondition); every cursor handed out stays under MAX_CURSOR_LENGTH.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { invalid } from '../../errors.js';
@@ -21,13 +26,19 @@ export interface CursorBinding {
   environment: string;
 }
 
-/** The position a cursor resumes after. */
+/**
+ * The position a cursor resumes after: the sort value and id of the last row returned. With
+ * `byRow`, the value was too long to carry and is read from row `id` when the next page runs.
+ */
 export interface CursorPosition {
   value: SortValue;
   id: string;
+  byRow?: boolean;
 }
 
 export const MAX_CURSOR_LENGTH = 2048;
+/** Sort values whose JSON is longer than this (UTF-8 bytes) are resumed by row, not carried. */
+export const MAX_CURSOR_VALUE_BYTES = 1024;
 
 /** The cursor MAC key: derived per call (one HMAC, microseconds), so nothing is kept in memory. */
 function macKey(secret: Uint8Array): Buffer {
@@ -44,7 +55,9 @@ function mac(secret: Uint8Array, payload: string): Buffer {
 
 /** The opaque cursor that resumes after `position` for the query `binding` describes. */
 export function encodeCursor(secret: Uint8Array, binding: CursorBinding, position: CursorPosition): string {
-  const payload = Buffer.from(JSON.stringify({ v: position.value, i: position.id, b: bindingHash(binding) })).toString('base64url');
+  const value = JSON.stringify(position.value);
+  const body = position.byRow || Buffer.byteLength(value) > MAX_CURSOR_VALUE_BYTES ? { r: 1, i: position.id, b: bindingHash(binding) } : { v: position.value, i: position.id, b: bindingHash(binding) };
+  const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
   return `${payload}.${mac(secret, payload).toString('base64url')}`;
 }
 
@@ -63,7 +76,13 @@ export function decodeCursor(secret: Uint8Array, binding: CursorBinding, cursor:
   } catch {
     throw bad();
   }
-  const p = parsed as { v?: unknown; i?: unknown; b?: unknown };
+  // A verified MAC proves we wrote the payload, not that this version of the code reads it.
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad();
+  const p = parsed as { v?: unknown; i?: unknown; b?: unknown; r?: unknown };
+  if (p.r === 1) {
+    if (typeof p.i !== 'string' || p.b !== bindingHash(binding)) throw bad();
+    return { value: null, id: p.i, byRow: true };
+  }
   const v = p.v;
   const valueOk = v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
   if (!valueOk || typeof p.i !== 'string' || p.b !== bindingHash(binding)) throw bad();

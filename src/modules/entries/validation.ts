@@ -20,7 +20,7 @@ import type { Db } from '../../db/types.js';
 import type { ErrorDetail } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { isPlainObject } from '../../lib/json.js';
-import { iso, parseTimestamp } from '../../lib/time.js';
+import { isCalendarDate, iso, parseTimestamp } from '../../lib/time.js';
 import { fieldOptions, fieldValidation, type Field, type FieldType } from '../content-types/model.js';
 import { findEntryTypeSlugs, findLiveMediaIds } from './repository.js';
 
@@ -91,9 +91,7 @@ export function isEmptyValue(value: unknown): boolean {
 function isValidDate(text: string): boolean {
   const m = DATE.exec(text);
   if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+  return isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
 function isHttpUrl(text: string): boolean {

@@ -58,10 +58,21 @@ function bindable(v: FilterScalar): string | number {
   return typeof v === 'boolean' ? (v ? 1 : 0) : v;
 }
 
-/** Rows strictly after `after` in the order of `sort` (ties broken by id in the same direction). */
+/**
+ * Rows strictly after `after` in the order of `sort` (ties broken by id in the same direction).
+ * A position resumed by row (a sort value too long for the cursor) compares against that row's
+ * current value, read by a scalar subquery over the same table: inside it `entries`/`pages`
+ * names the subquery's own row, so `expr` evaluates there. A row deleted since yields no value,
+ * and the list ends (no row compares after an unknown value).
+ */
 export function keysetCondition(expr: RawBuilder<unknown>, sort: SortSpec, after: CursorPosition, table: DeliveryTable = 'entries'): Expression<SqlBool> {
   const id = col(table, 'id');
   const asc = sort.direction === 'asc';
+  if (after.byRow) {
+    const v = sql`(select ${expr} from ${sql.table(table)} where ${id} = ${after.id})`;
+    const rowAfter = asc ? sql<SqlBool>`(${expr}, ${id}) > (${v}, ${after.id})` : sql<SqlBool>`(${expr}, ${id}) < (${v}, ${after.id})`;
+    return !sort.nullable || asc ? rowAfter : sql<SqlBool>`(${rowAfter} or ${expr} is null)`;
+  }
   if (after.value === null) {
     // Nulls come first ascending (so every non-null row follows) and last descending.
     return asc
