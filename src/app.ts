@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from './context.js';
 import { pingDb } from './db/ping.js';
 import { AppError } from './errors.js';
+import { checkJsonShape } from './lib/json-limits.js';
 import { clientErrorHandler, newRequestId } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.js';
 import { registerNotFound } from './http/not-found.js';
@@ -50,6 +51,16 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   // The API speaks JSON (and multipart for uploads, registered by the media routes).
   app.removeContentTypeParser('text/plain');
+  // JSON bodies are measured before they are parsed: nesting and array length are bounded in one
+  // pass over the text (src/lib/json-limits.ts), then Fastify's own parser (prototype-poisoning
+  // safe) runs.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const violation = checkJsonShape(body as string);
+    if (violation) return done(new AppError('VALIDATION_FAILED', 'Validation failed', [{ path: 'body', message: violation.message }]), undefined);
+    return parseJson(request, body as string, done);
+  });
   registerErrorHandler(app);
   registerNotFound(app);
   registerNulGuard(app);

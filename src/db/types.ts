@@ -5,6 +5,7 @@
  * src/db/ sees these shapes.
  */
 import type { Generated, Kysely } from 'kysely';
+import type { Pattern } from '../lib/pattern.js';
 
 /** A JSON column as written (JSON text) and read (text or parsed value, per dialect). */
 export type JsonColumn = unknown;
@@ -297,7 +298,7 @@ export type Dialect = 'sqlite' | 'postgres';
  */
 export interface DbMemo {
   /** Field `validation.pattern` sources compiled (null: not a valid pattern); src/modules/entries/validation.ts. */
-  readonly fieldPatterns: Map<string, RegExp | null>;
+  readonly fieldPatterns: Map<string, Pattern | null>;
 }
 
 /** The database handle every repository receives. */

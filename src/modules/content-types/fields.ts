@@ -8,6 +8,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { isPlainObject } from '../../lib/json.js';
+import { compilePattern } from '../../lib/pattern.js';
 import { assertCompleteOrder } from '../../lib/order.js';
 import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
@@ -85,11 +86,8 @@ export function buildField(contentTypeId: string, input: FieldInput, defaultOrde
           else if (k === 'pattern') {
             if (typeof v !== 'string' || v.length > 500) errors.push({ path: at('validation.pattern'), message: 'must be a regular expression of at most 500 characters' });
             else {
-              try {
-                new RegExp(v, 'u');
-              } catch {
-                errors.push({ path: at('validation.pattern'), message: 'is not a valid regular expression' });
-              }
+              const compiled = compilePattern(v);
+              if ('error' in compiled) errors.push({ path: at('validation.pattern'), message: compiled.error });
             }
           } else if (typeof v !== 'number' || !Number.isFinite(v) || ((k === 'min_length' || k === 'max_length') && (!Number.isInteger(v) || v < 0))) {
             errors.push({ path: at(`validation.${k}`), message: 'must be a number (a non-negative integer for lengths)' });

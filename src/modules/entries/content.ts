@@ -22,6 +22,7 @@ import type { Workspace } from '../workspaces/repository.js';
 import type { EntryData } from './model.js';
 import { entryIdBySlug, slugsLike, uniqueValueTaken } from './repository.js';
 import { checkReferences, fieldValue, validateData, type DataReference } from './validation.js';
+import type { Pattern } from '../../lib/pattern.js';
 
 /** Entry slugs that would be shadowed by the static `/entries/bulk` and `/entries/reorder` routes. */
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set(['bulk', 'reorder']);
@@ -103,7 +104,7 @@ export function validateLocalizedValues(
   fields: Field[],
   input: { data: unknown; translations?: unknown },
   path: string,
-  opts: { requireRequired: boolean; patterns: Map<string, RegExp | null> },
+  opts: { requireRequired: boolean; patterns: Map<string, Pattern | null> },
   errors: ErrorDetail[],
   references: DataReference[],
 ): LocalizedValues {

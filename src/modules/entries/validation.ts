@@ -20,6 +20,8 @@ import type { Db } from '../../db/types.js';
 import type { ErrorDetail } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { isPlainObject } from '../../lib/json.js';
+import { jsonDepth, MAX_JSON_VALUE_DEPTH } from '../../lib/json-limits.js';
+import { compilePattern, type Pattern } from '../../lib/pattern.js';
 import { isCalendarDate, iso, parseTimestamp } from '../../lib/time.js';
 import { fieldOptions, fieldValidation, type Field, type FieldType } from '../content-types/model.js';
 import { findEntryTypeSlugs, findLiveMediaIds } from './repository.js';
@@ -35,7 +37,7 @@ export interface ValidateOptions {
    * Where compiled `pattern` rules are kept between calls (callers pass their Db's
    * `memo.fieldPatterns`); without it each pattern is compiled per call.
    */
-  patterns?: Map<string, RegExp | null>;
+  patterns?: Map<string, Pattern | null>;
 }
 
 /** A relation or media id met in a value, to be checked by checkReferences. */
@@ -60,17 +62,12 @@ const MAX_RICH_TEXT_DEPTH = 64;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** `pattern` compiled (null when it is not a valid pattern), kept in `cache` when given. */
-function compiledPattern(pattern: string, cache: Map<string, RegExp | null> = new Map()): RegExp | null {
+/** `pattern` compiled (null when it is not a supported pattern), kept in `cache` when given. */
+function compiledPattern(pattern: string, cache: Map<string, Pattern | null> = new Map()): Pattern | null {
   if (!cache.has(pattern)) {
-    let re: RegExp | null = null;
-    try {
-      re = new RegExp(pattern, 'u');
-    } catch {
-      re = null;
-    }
+    const compiled = compilePattern(pattern);
     if (cache.size > 1000) cache.clear();
-    cache.set(pattern, re);
+    cache.set(pattern, 'error' in compiled ? null : compiled);
   }
   return cache.get(pattern) ?? null;
 }
@@ -176,7 +173,7 @@ function checkUuidList(field: Field, value: unknown, path: string, kind: 'relati
 }
 
 /** Checks one non-null value of `field`; returns the value to store (normalized) and findings. */
-function checkValue(field: Field, value: unknown, path: string, patterns: Map<string, RegExp | null> | undefined): FieldCheck {
+function checkValue(field: Field, value: unknown, path: string, patterns: Map<string, Pattern | null> | undefined): FieldCheck {
   const out: FieldCheck = { value, errors: [], references: [] };
   const err = (message: string) => out.errors.push({ path, message });
   const rules = fieldValidation(field);
@@ -239,7 +236,9 @@ function checkValue(field: Field, value: unknown, path: string, patterns: Map<st
       break;
     }
     case 'json':
-      // Any JSON value: the body was parsed from JSON, so whatever arrived is one.
+      // Any JSON value (the body was parsed from JSON), within a nesting bound that every
+      // database's JSON functions and every reader's recursion handle.
+      if (jsonDepth(value) > MAX_JSON_VALUE_DEPTH) err(`must nest objects and arrays at most ${MAX_JSON_VALUE_DEPTH} levels deep`);
       break;
     case 'media':
     case 'relation': {
