@@ -35,6 +35,18 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.query.token'], censor: '[redacted]' },
     },
     bodyLimit: JSON_BODY_LIMIT,
+    // Timeouts (docs/security.md): a client that trickles its headers or body, idles on a
+    // connection or stops reading is cut off; a request whose handler runs too long answers 503.
+    // Node checks the headers and request timeouts every connectionsCheckingInterval, so it is
+    // kept well below them.
+    http: {
+      headersTimeout: ctx.config.httpHeadersTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(ctx.config.httpHeadersTimeoutMs / 4))),
+    },
+    requestTimeout: ctx.config.httpRequestTimeoutMs,
+    keepAliveTimeout: ctx.config.httpKeepAliveTimeoutMs,
+    connectionTimeout: ctx.config.httpRequestTimeoutMs + ctx.config.httpHandlerTimeoutMs,
+    handlerTimeout: ctx.config.httpHandlerTimeoutMs,
     requestIdHeader: false,
     genReqId: newRequestId,
     clientErrorHandler,

@@ -14,6 +14,12 @@
  * requests per minute per API key (defaults 1200 and 0; 0 turns the limit off).
  * History (DECISIONS.md D72): VERSION_COALESCE_SECONDS (default 300; 0 turns coalescing off):
  * consecutive updates by one person within this time make one version.
+ * Timeouts (issue 8, docs/security.md): HTTP_HEADERS_TIMEOUT_MS (10 s to send the request
+ * headers), HTTP_REQUEST_TIMEOUT_MS (60 s to send the whole request, body included),
+ * HTTP_KEEP_ALIVE_TIMEOUT_MS (72 s idle between requests on a connection),
+ * HTTP_HANDLER_TIMEOUT_MS (30 s to answer once the request is routed; uploads get the request
+ * timeout on top), DB_STATEMENT_TIMEOUT_MS (15 s per PostgreSQL statement, also the longest wait
+ * for a pooled connection and for SQLite's write lock).
  */
 import path from 'node:path';
 
@@ -46,6 +52,16 @@ export interface Config {
   readonly rateLimitManagement: number;
   /** Requests per minute per delivery key; 0 (default) means no limit. */
   readonly rateLimitDelivery: number;
+  /** Milliseconds a client has to send the request headers (slow-loris bound). */
+  readonly httpHeadersTimeoutMs: number;
+  /** Milliseconds a client has to send the whole request, body included (answers 408). */
+  readonly httpRequestTimeoutMs: number;
+  /** Milliseconds an idle keep-alive connection stays open. */
+  readonly httpKeepAliveTimeoutMs: number;
+  /** Milliseconds a routed request may take to be answered (then 503, Retry-After). */
+  readonly httpHandlerTimeoutMs: number;
+  /** Milliseconds per PostgreSQL statement and per wait for a connection or SQLite's write lock. */
+  readonly dbStatementTimeoutMs: number;
 }
 
 export type StorageDriver = 'local' | 's3';
@@ -130,7 +146,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', DEFAULT_MEDIA_MAX_BYTES, 1024, 1024 * 1024 * 1024),
     rateLimitManagement: intFrom(env, 'RATE_LIMIT_MANAGEMENT', 1200, 0, 10_000_000),
     rateLimitDelivery: intFrom(env, 'RATE_LIMIT_DELIVERY', 0, 0, 10_000_000),
+    httpHeadersTimeoutMs: intFrom(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    httpRequestTimeoutMs: intFrom(env, 'HTTP_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    httpKeepAliveTimeoutMs: intFrom(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+    httpHandlerTimeoutMs: intFrom(env, 'HTTP_HANDLER_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    dbStatementTimeoutMs: intFrom(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     ...overrides,
   };
+  // Node.js refuses a headers timeout above the request timeout.
+  if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
   return Object.freeze(config);
 }

@@ -34,6 +34,8 @@ export interface TestEnv {
 export interface TestEnvOptions {
   clock?: Clock;
   config?: Partial<Config>;
+  /** Adds to the app before it is ready (e.g. a route standing in for a slow handler). */
+  beforeReady?: (app: FastifyInstance) => void;
 }
 
 /** A fresh database of `dialect` with the app built on it. Call close() in afterAll. */
@@ -48,6 +50,7 @@ export async function createTestEnv(dialect: Dialect, options: TestEnvOptions = 
   const db = await createDb(config, dialect === 'postgres' ? { pgSchema: schema, poolSize: 4 } : { sqliteFile: ':memory:' });
   const ctx = await createContext(config, db, { clock: options.clock, log: pino({ level: 'silent' }) });
   const app = await buildApp(ctx, { logger: false });
+  options.beforeReady?.(app);
   await app.ready();
   return {
     dialect,

@@ -21,17 +21,21 @@ export interface CreateDbOptions {
   poolSize?: number;
 }
 
-export async function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, options: CreateDbOptions = {}): Promise<Db> {
-  const db = config.databaseUrl ? await openPostgres(config.databaseUrl, options) : await openSqlite(config.dataDir, options);
+export async function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'dbStatementTimeoutMs'>>, options: CreateDbOptions = {}): Promise<Db> {
+  const timeoutMs = config.dbStatementTimeoutMs ?? 15_000;
+  const db = config.databaseUrl ? await openPostgres(config.databaseUrl, options, timeoutMs) : await openSqlite(config.dataDir, options, timeoutMs);
   if (options.migrate !== false) {
     if (db.dialect === 'postgres') {
       // One instance migrates at a time; the others wait, then find nothing left to do.
       await db.kysely.connection().execute(async (conn) => {
+        // Building an index over a large table may take longer than a request's statement.
+        await sql`set statement_timeout = 0`.execute(conn);
         await sql`select pg_advisory_lock(7216401)`.execute(conn);
         try {
           await migrateToLatest(conn, 'postgres', options.pgSchema);
         } finally {
           await sql`select pg_advisory_unlock(7216401)`.execute(conn);
+          await sql`reset statement_timeout`.execute(conn);
         }
       });
     } else {
@@ -58,7 +62,7 @@ async function loadSqlite(): Promise<typeof import('better-sqlite3')> {
   return ((mod as { default?: unknown }).default ?? mod) as typeof import('better-sqlite3');
 }
 
-async function openSqlite(dataDir: string, options: CreateDbOptions): Promise<Db> {
+async function openSqlite(dataDir: string, options: CreateDbOptions, timeoutMs: number): Promise<Db> {
   const Sqlite = await loadSqlite();
   let file = options.sqliteFile;
   if (!file) {
@@ -69,7 +73,9 @@ async function openSqlite(dataDir: string, options: CreateDbOptions): Promise<Db
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  // Waiting for the write lock held by another process (the CLI) blocks this thread, so the
+  // wait is capped at 5 s whatever the statement timeout; past it the request answers 503.
+  database.pragma(`busy_timeout = ${Math.min(timeoutMs, 5000)}`);
   const cached = withStatementCache(database);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
   const readNow = (sqlText: string, parameters: readonly unknown[]) =>
@@ -114,7 +120,12 @@ function withStatementCache(database: SqliteHandle): { close(): void; prepare(sq
   };
 }
 
-async function openPostgres(url: string, options: CreateDbOptions): Promise<Db> {
+/**
+ * The PostgreSQL pool. Every statement is bounded by `timeoutMs` (statement_timeout, and
+ * idle_in_transaction_session_timeout so a stalled transaction cannot hold its locks), and so is
+ * the wait for a free connection; either answers the request 503 (src/db/errors.ts).
+ */
+async function openPostgres(url: string, options: CreateDbOptions, timeoutMs: number): Promise<Db> {
   const pg = await import('pg');
   const { Pool, types } = pg.default;
   // COUNT(*) and bigint columns come back as strings by default; every such value here fits.
@@ -122,6 +133,9 @@ async function openPostgres(url: string, options: CreateDbOptions): Promise<Db> 
   const pool = new Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    statement_timeout: timeoutMs,
+    idle_in_transaction_session_timeout: timeoutMs,
+    connectionTimeoutMillis: timeoutMs,
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
   // A client losing its server must not crash the process. The pool listens on idle clients

@@ -24,21 +24,27 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
     socket.destroy();
     return;
   }
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
+  const { status, reason, code, message, errors } = describeClientError(err.code);
   const id = newRequestId();
-  const body = JSON.stringify({
-    success: false,
-    message: 'Validation failed',
-    code: 'VALIDATION_FAILED',
-    data: null,
-    errors: [{ path: tooLarge ? 'headers' : 'request', message: tooLarge ? 'request headers are larger than the server accepts' : 'malformed HTTP request' }],
-    meta: null,
-    traceId: id,
-  });
+  const body = JSON.stringify({ success: false, message, code, data: null, errors, meta: null, traceId: id });
   socket.end(
-    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+    `HTTP/1.1 ${status} ${reason}\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * The answer to a socket-level error: headers over Node's limit (431), a request not received
+ * within HTTP_HEADERS_TIMEOUT_MS / HTTP_REQUEST_TIMEOUT_MS (408 REQUEST_TIMEOUT), anything else
+ * unparseable (400).
+ */
+function describeClientError(code: string | undefined): { status: number; reason: string; code: string; message: string; errors: { path: string; message: string }[] | null } {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return { status: 431, reason: 'Request Header Fields Too Large', code: 'VALIDATION_FAILED', message: 'Validation failed', errors: [{ path: 'headers', message: 'request headers are larger than the server accepts' }] };
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { status: 408, reason: 'Request Timeout', code: 'REQUEST_TIMEOUT', message: 'The request was not received in time', errors: null };
+  }
+  return { status: 400, reason: 'Bad Request', code: 'VALIDATION_FAILED', message: 'Validation failed', errors: [{ path: 'request', message: 'malformed HTTP request' }] };
 }

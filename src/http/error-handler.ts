@@ -4,7 +4,7 @@
  * stack, SQL or driver text; the log gets the detail, tied to the request id.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { storageFault } from '../db/errors.js';
 import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 interface AjvIssue {
@@ -59,8 +59,15 @@ const STATUS_TO_CODE: Record<number, ErrorCode> = {
 /** Maps any thrown value to an AppError a client may see. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  // Nothing was committed: the client may retry once the database is back (issue 8).
-  if (isDatabaseUnavailable(err)) return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', null, { 'retry-after': '1' });
+  // Nothing was committed: the client may retry once the database is back or has room (issue 8).
+  switch (storageFault(err)) {
+    case 'unavailable':
+      return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', null, { 'retry-after': '1' });
+    case 'busy':
+      return new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly', null, { 'retry-after': '1' });
+    case 'full':
+      return new AppError('INSUFFICIENT_STORAGE', 'The server has no storage space left; nothing was written');
+  }
   const fe = err as Partial<FastifyError> & { validation?: AjvIssue[]; validationContext?: string };
   if (fe && Array.isArray(fe.validation)) {
     return new AppError('VALIDATION_FAILED', 'Validation failed', ajvToDetails(fe.validation, fe.validationContext));
@@ -75,6 +82,9 @@ export function toAppError(err: unknown): AppError {
     if (code === 'PAYLOAD_TOO_LARGE') return new AppError(code, 'Request body is larger than 1 MB');
     if (code === 'UNSUPPORTED_MEDIA_TYPE') return new AppError(code, 'Unsupported Content-Type: send application/json');
     return new AppError(code, clientMessage(fe));
+  }
+  if (fe?.code === 'FST_ERR_HANDLER_TIMEOUT') {
+    return new AppError('SERVICE_UNAVAILABLE', 'The request took too long to answer; retry shortly', null, { 'retry-after': '1' });
   }
   if (status === 503) return new AppError('SERVICE_UNAVAILABLE', 'Service unavailable');
   return new AppError('INTERNAL_ERROR', 'Internal server error');

@@ -3,6 +3,9 @@
  * does, issue 8): the request fails alone with 503 SERVICE_UNAVAILABLE and `Retry-After`, the
  * process stays up, the pool replaces the connection and the next write succeeds. Runs a real
  * server in a child process, so that a crash shows as a dead process instead of a dead test run.
+ * The server connects as a role of its own, so the suite can also take the database away from it
+ * (CONNECTION LIMIT 0 and its backends terminated) and give it back: `/readyz` reports the
+ * outage, writes answer 503, and afterwards requests and the scheduled-publishing job resume.
  * PostgreSQL only (SQLite has no backends to kill).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,8 +29,19 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
   beforeAll(async () => {
     // The server's connections carry the schema as application_name: other suites share this
     // database in parallel, and only this server's backends may be killed.
-    const tagged = `${url}${url!.includes('?') ? '&' : '?'}application_name=${schema}`;
-    child = spawn(process.execPath, [path.join(here, 'pg-server-child.mjs'), schema], { env: { ...process.env, DATABASE_URL: tagged, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE ROLE "${schema}" LOGIN`);
+    await admin.query(`CREATE SCHEMA "${schema}" AUTHORIZATION "${schema}"`);
+    await admin.query(`GRANT CREATE ON DATABASE "${admin.database}" TO "${schema}"`);
+    await admin.query(`SET search_path = "${schema}"`);
+    const tagged = new URL(url!);
+    tagged.username = schema;
+    tagged.searchParams.set('application_name', schema);
+    child = spawn(process.execPath, [path.join(here, 'pg-server-child.mjs'), schema], {
+      env: { ...process.env, DATABASE_URL: tagged.toString(), LOG_LEVEL: 'silent', SCHEDULER_INTERVAL_MS: '200', DB_STATEMENT_TIMEOUT_MS: '2000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.on('exit', (code) => (exited = code));
     const ready = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -41,14 +55,14 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     const started = JSON.parse(ready);
     base = `http://127.0.0.1:${started.port}`;
     keys = started.keys;
-    admin = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
-    await admin.connect();
   });
   afterAll(async () => {
     child?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 200));
     if (admin) {
       await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+      await admin.query(`REVOKE CREATE ON DATABASE "${admin.database}" FROM "${schema}"`).catch(() => {});
+      await admin.query(`DROP ROLE IF EXISTS "${schema}"`).catch(() => {});
       await admin.end();
     }
   });
@@ -99,5 +113,55 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     // A pooled connection that died idle may fail one request; the next ones are served.
     for (let i = 0; i < 3; i++) await api('GET', '/api/v1/manage/content-types');
     expect((await api('GET', '/api/v1/manage/content-types')).status).toBe(200);
+  });
+
+  it('bounds a statement by DB_STATEMENT_TIMEOUT_MS: a write stuck behind a lock answers 503 and writes nothing', async () => {
+    await admin.query('BEGIN');
+    await admin.query(`SELECT id FROM content_types WHERE slug = 'post' FOR UPDATE`);
+    const started = Date.now();
+    const stuck = await api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'Stuck' } });
+    await admin.query('ROLLBACK');
+    expect(stuck.status).toBe(503);
+    expect(stuck.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The database is busy; retry shortly' });
+    expect(Number(stuck.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(6000);
+    const entry = await api('GET', '/api/v1/manage/content-types/post/entries/one');
+    expect(JSON.parse(entry.body.data.data).title).toBe('Two');
+  });
+
+  it('reports the database down on /readyz while it is, answers 503, then resumes requests and scheduled publishing', async () => {
+    expect((await api('POST', '/api/v1/manage/content-types/post/entries', { slug: 'later', data: { title: 'Later' } })).status).toBe(201);
+    const publishAt = new Date(Date.now() + 1500).toISOString();
+    expect((await api('PATCH', '/api/v1/manage/content-types/post/entries/later/schedule', { publish_at: publishAt })).status).toBe(200);
+    const stored = async () => (await admin.query(`SELECT status FROM entries WHERE slug = 'later'`)).rows[0].status;
+
+    // The database goes away: no new connection for this server, its current ones killed.
+    await admin.query(`ALTER ROLE "${schema}" CONNECTION LIMIT 0`);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [schema]);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE', data: null });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const write = await api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'While down' } });
+    expect(write.status).toBe(503);
+    expect(write.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE' });
+    expect(Number(write.headers.get('retry-after'))).toBeGreaterThan(0);
+    // publish_at passes while the job cannot reach the database.
+    while (Date.now() < Date.parse(publishAt) + 600) await new Promise((r) => setTimeout(r, 100));
+    expect(await stored()).toBe('scheduled');
+    expect(exited).toBeUndefined();
+
+    // Back: readiness, requests and the job resume without a restart.
+    await admin.query(`ALTER ROLE "${schema}" CONNECTION LIMIT -1`);
+    const until = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 100; i++) if (await check()) return true; else await new Promise((r) => setTimeout(r, 100));
+      return false;
+    };
+    expect(await until(async () => (await fetch(`${base}/readyz`)).status === 200)).toBe(true);
+    expect(await until(async () => (await stored()) === 'published')).toBe(true);
+    const versions = await admin.query(`SELECT count(*)::int AS n FROM entry_versions v JOIN entries e ON e.id = v.entry_id WHERE e.slug = 'later' AND v.action = 'publish'`);
+    expect(versions.rows[0].n).toBe(1);
+    expect((await api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'Back' } })).status).toBe(200);
+    expect(exited).toBeUndefined();
   });
 });

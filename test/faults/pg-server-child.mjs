@@ -1,5 +1,6 @@
 // A Quire server in its own process on one PostgreSQL schema (test/faults/*.test.ts): the suite
-// kills its database backends and checks that the process survives. Runs the compiled build
+// kills its database backends or refuses its connections and checks that the process survives
+// and resumes, scheduled publishing included. Runs the compiled build
 // (npm test emits dist/ before vitest starts). Prints {port, keys} as one JSON line when ready.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,16 +14,19 @@ const { createDb } = await load('db/create-db.js');
 const { createContext } = await load('context.js');
 const { buildApp } = await load('app.js');
 const { bootstrap } = await load('modules/auth/operations.js');
+const { startScheduler } = await load('modules/publishing/scheduler.js');
 
 const config = loadConfig(process.env, { demo: false, rateLimitManagement: 0, rateLimitDelivery: 0 });
 const db = await createDb(config, { pgSchema: schema, poolSize: 2 });
 const ctx = await createContext(config, db, { log: pino({ level: 'silent' }) });
 const { keys } = await bootstrap(ctx, { slug: 'faults', name: 'Faults', default_locale: 'en', locales: ['en'] });
 const app = await buildApp(ctx, { logger: false });
+const scheduler = startScheduler(ctx);
 await app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(JSON.stringify({ port: app.server.address().port, keys }) + '\n');
 process.on('SIGTERM', async () => {
   await app.close();
+  await scheduler.stop();
   await db.close();
   process.exit(0);
 });

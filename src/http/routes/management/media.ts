@@ -34,6 +34,8 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
     scope.withTypeProvider<TypeBoxTypeProvider>().post('/media/upload', {
       config: { scope: 'media:write' },
       bodyLimit: maxBytes + FORM_OVERHEAD_BYTES,
+      // The handler reads the multipart body itself: give it the time to receive it as well.
+      handlerTimeout: ctx.config.httpRequestTimeoutMs + ctx.config.httpHandlerTimeoutMs,
       schema: {
         tags,
         summary: 'Upload a file (multipart/form-data; header X-Workspace-ID)',
