@@ -2,7 +2,7 @@
  * buildApp(ctx): the Fastify instance with every route, hook and schema, without listen().
  * Tests drive it through inject(); src/server.ts adds listen() and shutdown.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from './context.js';
@@ -23,17 +23,14 @@ import { mediaFileRoutes } from './http/routes/media-files.js';
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
 export interface BuildAppOptions {
-  /** Log requests (pino, level from config). Off in tests unless LOG_LEVEL asks. */
+  /** Log requests through the context's logger (level from config). Off unless a test asks. */
   logger?: boolean;
 }
 
 export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : {
-      level: ctx.config.logLevel,
-      // Keys are secrets: never in a log line.
-      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.query.token'], censor: '[redacted]' },
-    },
+    // The context's logger: secrets are redacted there, request URLs included (src/lib/logger.ts).
+    ...(options.logger === false ? {} : { loggerInstance: ctx.log as FastifyBaseLogger }),
     bodyLimit: JSON_BODY_LIMIT,
     // Timeouts (docs/security.md): a client that trickles its headers or body, idles on a
     // connection or stops reading is cut off; a request whose handler runs too long answers 503.

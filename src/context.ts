@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import pino from 'pino';
+import { createLogger } from './lib/logger.js';
 import { createCaches, type ContextCaches } from './caches.js';
 import type { Config } from './config.js';
 import type { Db } from './db/types.js';
@@ -49,7 +49,7 @@ export async function createContext(config: Readonly<Config>, db: Db, options: {
     db,
     clock: options.clock ?? systemClock,
     secret: await loadInstallationSecret(db),
-    log: options.log ?? pino({ level: config.logLevel }),
+    log: options.log ?? createLogger(config.logLevel),
     storage: new ContextStorage(config),
     caches: createCaches(),
   };

@@ -1,10 +1,38 @@
 /**
  * Runs once before the suite: in CI, PostgreSQL must be configured and reachable, because every
  * storage test runs on both dialects and a test that needs a server never silently skips.
+ *
+ * It also collects the logs of the whole run: every app built by test/helpers.ts logs at debug
+ * level into QUIRE_TEST_LOG_DIR (one file per worker), and the teardown fails the run if any
+ * line holds an API key, a preview token or another secret (issue 8: secrets never reach a
+ * log line, URLs included).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
+import { scanLogsForSecrets } from './log-scan.js';
 
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => void> {
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-logs-'));
+  process.env.QUIRE_TEST_LOG_DIR = logDir;
+  const teardown = () => {
+    try {
+      const report = scanLogsForSecrets(logDir);
+      if (report.leaks.length > 0) {
+        // Vitest reports a throwing teardown but exits 0; the exit code must say the run failed.
+        process.exitCode = 1;
+        throw new Error(`secrets in the logs of the test run (${report.leaks.length} lines), e.g.:\n${report.leaks.slice(0, 5).join('\n')}`);
+      }
+    } finally {
+      fs.rmSync(logDir, { recursive: true, force: true });
+    }
+  };
+  await checkPostgres();
+  return teardown;
+}
+
+async function checkPostgres(): Promise<void> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     if (process.env.CI) throw new Error('CI needs DATABASE_URL (PostgreSQL): storage tests run on both dialects');

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
+import { createLogger } from '../src/lib/logger.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createContext, type Context } from '../src/context.js';
 import { createDb } from '../src/db/create-db.js';
@@ -48,8 +49,9 @@ export async function createTestEnv(dialect: Dialect, options: TestEnvOptions = 
   );
   const schema = dialect === 'postgres' ? `t_${process.pid}_${randomBytes(5).toString('hex')}` : undefined;
   const db = await createDb(config, dialect === 'postgres' ? { pgSchema: schema, poolSize: 4 } : { sqliteFile: ':memory:' });
-  const ctx = await createContext(config, db, { clock: options.clock, log: pino({ level: 'silent' }) });
-  const app = await buildApp(ctx, { logger: false });
+  const logStream = testLogStream();
+  const ctx = await createContext(config, db, { clock: options.clock, log: logStream ? createLogger('debug', logStream) : pino({ level: 'silent' }) });
+  const app = await buildApp(ctx, { logger: logStream !== null });
   options.beforeReady?.(app);
   await app.ready();
   return {
@@ -63,6 +65,20 @@ export async function createTestEnv(dialect: Dialect, options: TestEnvOptions = 
       await db.close();
     },
   };
+}
+
+let logDestination: pino.DestinationStream | null | undefined;
+/**
+ * This worker's log file under QUIRE_TEST_LOG_DIR (set by test/global-setup.ts, whose teardown
+ * scans every line for secrets), or null outside a full run. Written synchronously, so nothing is
+ * lost when the worker exits.
+ */
+function testLogStream(): pino.DestinationStream | null {
+  if (logDestination === undefined) {
+    const dir = process.env.QUIRE_TEST_LOG_DIR;
+    logDestination = dir ? pino.destination({ dest: path.join(dir, `${process.pid}.ndjson`), sync: true }) : null;
+  }
+  return logDestination;
 }
 
 let counter = 0;

@@ -4,7 +4,7 @@
  * command runs the operations the HTTP routes run. Log lines go to stderr, never stdout, so that
  * `--json` output stays one JSON object.
  */
-import pino from 'pino';
+import { createLogger } from '../lib/logger.js';
 import { loadConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb } from '../db/create-db.js';
@@ -22,7 +22,7 @@ export interface CliRuntime {
 export async function openRuntime(io: CliIo): Promise<CliRuntime> {
   const config = loadConfig(io.env);
   const level = io.env.LOG_LEVEL ? config.logLevel : 'warn';
-  const log = pino({ level }, { write: (line: string) => io.stderr.write(line) });
+  const log = createLogger(level, { write: (line: string) => io.stderr.write(line) });
   const db = await createDb(config, { poolSize: 2 });
   try {
     const ctx = await createContext(config, db, { log });

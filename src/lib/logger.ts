@@ -1,0 +1,50 @@
+/**
+ * The one logger of a Quire process (pino), shared by the HTTP layer (Fastify's
+ * `loggerInstance`), the jobs and the CLI. Secrets never reach a log line (issue 8):
+ * - request lines carry the URL with the values of secret-bearing query parameters replaced by
+ *   `[redacted]` (preview tokens travel as `?token=`), and no headers at all;
+ * - fields named like secrets (`authorization`, `x-api-key`, `cookie`, `password`, `secret`,
+ *   `token`, `api_key`, `session_id`) are censored wherever a caller logs them, up to three levels
+ *   down;
+ * - errors are logged by message and stack, which never carry parameter values (neither
+ *   node-postgres nor better-sqlite3 put bound values in messages).
+ */
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+/** Query parameters whose value is a credential, compared case-insensitively. */
+export const SECRET_QUERY_PARAMS: ReadonlySet<string> = new Set(['token', 'key', 'api_key', 'apikey', 'access_token', 'secret', 'password', 'session', 'session_id', 'signature', 'sig']);
+
+const REDACTED = '[redacted]';
+const SECRET_FIELDS = ['authorization', 'x-api-key', 'cookie', 'set-cookie', 'password', 'secret', 'token', 'api_key', 'apiKey', 'session_id', 'sessionId'];
+
+/** `url` (path and query, as on the request line) with the values of secret parameters redacted. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const rawName = eq < 0 ? pair : pair.slice(0, eq);
+    let name = rawName;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+    } catch {
+      // A malformed escape: judge the raw name.
+    }
+    return eq >= 0 && SECRET_QUERY_PARAMS.has(name.toLowerCase()) ? `${rawName}=${REDACTED}` : pair;
+  });
+  return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
+/** What a request line logs: method, redacted URL, host and client address; never headers. */
+function serializeRequest(req: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return { method: req.method, url: typeof req.url === 'string' ? redactUrl(req.url) : req.url, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
+
+/** The process logger at `level`, writing to `stream` (stdout by default). */
+export function createLogger(level: string, stream?: DestinationStream): Logger {
+  const paths = SECRET_FIELDS.flatMap((f) => {
+    const key = `["${f}"]`;
+    return [key, `*${key}`, `*.*${key}`];
+  });
+  return pino({ level, serializers: { req: serializeRequest, err: pino.stdSerializers.err }, redact: { paths, censor: REDACTED } }, stream);
+}
