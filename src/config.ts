@@ -20,8 +20,12 @@
  * HTTP_HANDLER_TIMEOUT_MS (30 s to answer once the request is routed; uploads get the request
  * timeout on top), DB_STATEMENT_TIMEOUT_MS (15 s per PostgreSQL statement, also the longest wait
  * for a pooled connection and for SQLite's write lock).
+ * Transforms (issue 8, docs/media.md): MEDIA_TRANSFORM_SIZES (the widths and heights requests
+ * round up to), MEDIA_MAX_VARIANTS_PER_ASSET (default 50) and MEDIA_DERIVED_CACHE_BYTES (1 GiB):
+ * stored results beyond either are evicted least recently served first.
  */
 import path from 'node:path';
+import { DEFAULT_TRANSFORM_SIZES, MAX_DIMENSION } from './modules/media/transform.js';
 
 export interface Config {
   readonly port: number;
@@ -62,12 +66,29 @@ export interface Config {
   readonly httpHandlerTimeoutMs: number;
   /** Milliseconds per PostgreSQL statement and per wait for a connection or SQLite's write lock. */
   readonly dbStatementTimeoutMs: number;
+  /** Widths and heights transforms round up to (ascending, 1 to 4,000). */
+  readonly mediaTransformSizes: readonly number[];
+  /** Most stored transform results per asset; beyond, its least recently served one goes. */
+  readonly mediaMaxVariantsPerAsset: number;
+  /** Most bytes of stored transform results in all; beyond, the least recently served go. */
+  readonly mediaDerivedCacheBytes: number;
 }
 
 export type StorageDriver = 'local' | 's3';
 
 /** Default upload limit: 10 MB (api.md "Limits"). */
 export const DEFAULT_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
+
+/** MEDIA_TRANSFORM_SIZES: comma-separated integers from 1 to 4,000, returned ascending, unique. */
+function sizesFrom(env: Record<string, string | undefined>, fallback: readonly number[]): readonly number[] {
+  const raw = env.MEDIA_TRANSFORM_SIZES;
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const sizes = raw.split(',').map((p) => Number(p.trim()));
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1 || n > MAX_DIMENSION)) {
+    throw new ConfigError(`MEDIA_TRANSFORM_SIZES must be comma-separated integers from 1 to ${MAX_DIMENSION}, got '${raw}'`);
+  }
+  return Object.freeze([...new Set(sizes)].sort((a, b) => a - b));
+}
 
 /** Raised for an environment value that cannot be used; the server prints it and exits 1. */
 export class ConfigError extends Error {}
@@ -151,6 +172,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     httpKeepAliveTimeoutMs: intFrom(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     httpHandlerTimeoutMs: intFrom(env, 'HTTP_HANDLER_TIMEOUT_MS', 30_000, 100, 3_600_000),
     dbStatementTimeoutMs: intFrom(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    mediaTransformSizes: sizesFrom(env, DEFAULT_TRANSFORM_SIZES),
+    mediaMaxVariantsPerAsset: intFrom(env, 'MEDIA_MAX_VARIANTS_PER_ASSET', 50, 1, 100_000),
+    mediaDerivedCacheBytes: intFrom(env, 'MEDIA_DERIVED_CACHE_BYTES', 1024 * 1024 * 1024, 1024 * 1024, Number.MAX_SAFE_INTEGER),
     ...overrides,
   };
   // Node.js refuses a headers timeout above the request timeout.

@@ -11,6 +11,7 @@ import * as m002 from './migrations/002-pages.js';
 import * as m003 from './migrations/003-delivery-indexes.js';
 import * as m004 from './migrations/004-revisions.js';
 import * as m005 from './migrations/005-versions.js';
+import * as m006 from './migrations/006-media-variants.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -21,6 +22,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '003-delivery-indexes': m003,
   '004-revisions': m004,
   '005-versions': m005,
+  '006-media-variants': m006,
 };
 
 class StaticProvider implements MigrationProvider {

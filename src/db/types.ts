@@ -264,6 +264,18 @@ export interface PageVersionsTable extends VersionColumns {
   page_id: string;
 }
 
+/** A stored transform result of a media asset (migration 006; src/modules/media/variants.ts). */
+export interface MediaVariantsTable {
+  media_id: string;
+  /** Canonical variant name, e.g. `w640-h640-cover-fp0.5x0.5-q80.webp`. */
+  variant: string;
+  storage_key: string;
+  /** Bytes. */
+  size: number;
+  created_at: string;
+  last_used_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -274,6 +286,7 @@ export interface Database {
   entries: EntriesTable;
   entry_translations: EntryTranslationsTable;
   media: MediaTable;
+  media_variants: MediaVariantsTable;
   idempotency_keys: IdempotencyKeysTable;
   settings: SettingsTable;
   pages: PagesTable;

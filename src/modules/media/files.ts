@@ -14,7 +14,9 @@
  * - With transform parameters (src/modules/media/transform.ts) the derived image is looked up in
  *   storage under `_derived/…/<variant>`; on a miss it is rendered once (concurrent identical
  *   requests share one rendering; at most one rendering per core runs at a time, per context:
- *   ctx.caches.renders), stored, and served. `X-Cache: HIT|MISS` tells which.
+ *   ctx.caches.renders), stored, and served. `X-Cache: HIT|MISS` tells which. Sizes are bounded
+ *   and the stored results held to a count per asset and a total budget (transform.ts
+ *   boundTransform, variants.ts).
  */
 import { createHash } from 'node:crypto';
 import os from 'node:os';
@@ -26,7 +28,8 @@ import type { ByteRange } from '../../storage/index.js';
 import { derivedPrefix, mediaIdOfKey } from './locations.js';
 import { PDF_MIME, RASTER_IMAGE_TYPES, SVG_MIME, type MediaKind } from './model.js';
 import { findLiveMediaById, type MediaRecord } from './repository.js';
-import { mimeOfFormat, parseTransform, renderVariant, variantName, type TransformQuery } from './transform.js';
+import { boundTransform, mimeOfFormat, parseTransform, renderVariant, variantName, type TransformQuery } from './transform.js';
+import { recordVariant, touchVariant } from './variants.js';
 
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
@@ -119,7 +122,8 @@ export async function serveMediaFile(ctx: Context, req: FileRequest): Promise<Fi
   const media = id ? await findLiveMediaById(ctx.db, id) : null;
   if (!media || media.storage_key !== req.key) throw notFound('file');
   const kind = kindOf(media.mime_type);
-  const spec = parseTransform(req.query, kind, media.mime_type);
+  const asked = parseTransform(req.query, kind, media.mime_type);
+  const spec = asked ? boundTransform(asked, media, kind, ctx.config.mediaTransformSizes) : null;
   const variant = spec ? variantName(spec, { x: media.focal_x, y: media.focal_y }) : null;
   const etag = etagOf(media, variant);
   const headers: Record<string, string> = {
@@ -158,6 +162,7 @@ export async function serveMediaFile(ctx: Context, req: FileRequest): Promise<Fi
   if (!rendering) {
     const cached = await storage.get(derivedKey);
     if (cached) {
+      await touchVariant(ctx, { media_id: media.id, variant, storage_key: derivedKey, size: cached.totalSize });
       headers['content-length'] = String(cached.totalSize);
       headers['x-cache'] = 'HIT';
       return { status: 200, headers, body: cached.body };
@@ -170,6 +175,7 @@ export async function serveMediaFile(ctx: Context, req: FileRequest): Promise<Fi
       if (!original) throw notFound('file');
       const output = await renderVariant(await readAll(original.body), spec, media);
       await storage.put(derivedKey, output, { contentType: headers['content-type'] });
+      await recordVariant(ctx, { media_id: media.id, variant, storage_key: derivedKey, size: output.length });
       return output;
     }).finally(() => renders.inFlight.delete(derivedKey));
     renders.inFlight.set(derivedKey, rendering);

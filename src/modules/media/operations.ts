@@ -18,7 +18,7 @@ import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
 import { folderProblem, parseFolder } from './folders.js';
-import { derivedPrefix, fileUrl, originalKey, storedFilename } from './locations.js';
+import { fileUrl, originalKey, storedFilename } from './locations.js';
 import { toDeliveryMedia, toManagementMedia, type DeliveryMedia, type MediaAsset } from './model.js';
 import { probeFile } from './probe.js';
 import {
@@ -34,6 +34,7 @@ import {
 } from './repository.js';
 import type { SpooledFile } from './spool.js';
 import type { UploadFields } from './upload-form.js';
+import { dropVariants } from './variants.js';
 
 /**
  * The `X-Workspace-ID` rule (D50): required on upload and delete (400 when absent), optional
@@ -124,7 +125,7 @@ export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMe
     const old = options.replace;
     if (old) {
       if (old.storage_key && old.storage_key !== key) await storage.delete(old.storage_key).catch((e: unknown) => ctx.log.warn({ err: e, key: old.storage_key }, 'could not remove a replaced media file'));
-      await storage.deletePrefix(derivedPrefix(owner.workspaceId, id)).catch((e: unknown) => ctx.log.warn({ err: e, id }, 'could not remove derived images'));
+      await dropVariants(ctx, owner.workspaceId, id);
       return { ...record, created_at: old.created_at };
     }
     return record;
@@ -234,7 +235,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
     }
     if (fields.focal_x !== undefined && (fields.focal_x !== current.focal_x || fields.focal_y !== current.focal_y)) {
       // Cover crops of the old focal point are no longer reachable: drop them.
-      await storage.deletePrefix(derivedPrefix(current.workspace_id, current.id)).catch((e: unknown) => ctx.log.warn({ err: e, id }, 'could not remove derived images'));
+      await dropVariants(ctx, current.workspace_id, current.id);
     }
     return toManagementMedia(await requireMedia(ctx, actor.workspaceId, id));
   }
@@ -255,7 +256,7 @@ export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: s
   // without its file.
   const storage = ctx.storage.backend();
   if (media.storage_key) await storage.delete(media.storage_key).catch((e: unknown) => ctx.log.error({ err: e, key: media.storage_key }, 'could not remove a deleted media file'));
-  await storage.deletePrefix(derivedPrefix(media.workspace_id, media.id)).catch((e: unknown) => ctx.log.error({ err: e, id }, 'could not remove derived images'));
+  await dropVariants(ctx, media.workspace_id, media.id);
 }
 
 /** Delivery GET /media/{id}: metadata of the key's workspace only; 404 for others or deleted. */

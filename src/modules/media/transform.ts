@@ -9,6 +9,13 @@
  * - `q`: 1 to 100 for jpg, webp and avif (defaults 80, 80, 50); ignored for png.
  * Raster images and SVG can be transformed; a transform of a video or PDF answers 400.
  * Each distinct result has a canonical variant name, under which it is cached in storage.
+ *
+ * Bounds (issue 8: an anonymous client must not fill the disk or burn the CPU with one variant
+ * per pixel; boundTransform): a requested width is rounded up to the next of the configured sizes
+ * (MEDIA_TRANSFORM_SIZES) and the height follows the requested aspect ratio (a height alone is
+ * rounded up likewise); `q` is rounded up to a multiple of 5; a raster image is never enlarged
+ * (the box shrinks to fit the original, keeping its aspect ratio). Requests that round to the same
+ * result share one variant.
  */
 import { AppError, invalid, validationError, type ErrorDetail } from '../../errors.js';
 import type { MediaKind } from './model.js';
@@ -88,6 +95,54 @@ export function parseTransform(query: TransformQuery, kind: MediaKind, mime: str
   return { w, h, fit: (query.fit as Fit | undefined) ?? 'cover', fm, q: fm === 'png' ? null : (query.q ?? DEFAULT_QUALITY[fm] ?? null) };
 }
 
+/** Default MEDIA_TRANSFORM_SIZES: common layout, device and thumbnail widths. */
+export const DEFAULT_TRANSFORM_SIZES: readonly number[] = [
+  16, 24, 32, 48, 50, 64, 80, 96, 100, 128, 150, 160, 200, 240, 256, 300, 320, 360, 384, 400, 480, 500, 512, 600, 640, 720, 750, 768, 800, 828, 900, 960,
+  1000, 1024, 1080, 1200, 1280, 1366, 1440, 1500, 1536, 1600, 1920, 2048, 2560, 3000, 3200, 3840, 4000,
+];
+
+/** The smallest of `sizes` (ascending) at least `n`, or the largest when none is. */
+function snapUp(n: number, sizes: readonly number[]): number {
+  for (const size of sizes) if (size >= n) return size;
+  return sizes[sizes.length - 1];
+}
+
+/**
+ * `spec` within the bounds above for a source of `width`×`height` (null: unknown, then only the
+ * sizes apply). `sizes` is ascending. SVG is vector: it may be rasterized larger than its
+ * intrinsic size, still within the sizes. Pure.
+ */
+export function boundTransform(spec: TransformSpec, source: { width: number | null; height: number | null }, kind: MediaKind, sizes: readonly number[]): TransformSpec {
+  let { w, h } = spec;
+  if (w !== null) {
+    const snapped = snapUp(w, sizes);
+    if (h !== null) h = Math.max(1, Math.min(MAX_DIMENSION, Math.round((h * snapped) / w)));
+    w = snapped;
+  } else if (h !== null) {
+    h = snapUp(h, sizes);
+  }
+  const W = source.width;
+  const H = source.height;
+  if (kind !== 'svg' && W && H) {
+    if (w !== null && h !== null) {
+      if (spec.fit === 'fill') {
+        w = Math.min(w, W);
+        h = Math.min(h, H);
+      } else {
+        // cover, contain, inside, outside: shrink the box (keeping its shape) to fit the original.
+        const over = Math.max(w / W, h / H);
+        if (over > 1) {
+          w = Math.max(1, Math.round(w / over));
+          h = Math.max(1, Math.round(h / over));
+        }
+      }
+    } else if (w !== null) w = Math.min(w, W);
+    else if (h !== null) h = Math.min(h, H);
+  }
+  const q = spec.q === null ? null : Math.min(100, Math.ceil(spec.q / 5) * 5);
+  return { ...spec, w, h, q };
+}
+
 /** Whether the focal point changes the result: only a cover crop to a w×h box uses it. */
 function usesFocal(spec: TransformSpec): boolean {
   return spec.fit === 'cover' && spec.w !== null && spec.h !== null;
@@ -139,7 +194,8 @@ export async function renderVariant(input: Buffer, spec: TransformSpec, source: 
     const top = cropOffset(rh, h, source.focal_y ?? 0.5);
     image.resize(rw, rh, { fit: 'fill' }).extract({ left, top, width: w, height: h });
   } else if (spec.w !== null || spec.h !== null) {
-    image.resize(spec.w ?? undefined, spec.h ?? undefined, { fit: spec.fit });
+    // withoutEnlargement: the last guard when the recorded size is unknown (boundTransform).
+    image.resize(spec.w ?? undefined, spec.h ?? undefined, { fit: spec.fit, withoutEnlargement: source.width === null || source.height === null });
   }
   switch (spec.fm) {
     case 'jpg':
