@@ -23,6 +23,7 @@
  * Transforms (issue 8, docs/media.md): MEDIA_TRANSFORM_SIZES (the widths and heights requests
  * round up to), MEDIA_MAX_VARIANTS_PER_ASSET (default 50) and MEDIA_DERIVED_CACHE_BYTES (1 GiB):
  * stored results beyond either are evicted least recently served first.
+ * MEDIA_ACTIVE_DISPOSITION (`attachment` or `inline`): how SVG and PDF originals open when visited.
  */
 import path from 'node:path';
 import { DEFAULT_TRANSFORM_SIZES, MAX_DIMENSION } from './modules/media/transform.js';
@@ -72,6 +73,8 @@ export interface Config {
   readonly mediaMaxVariantsPerAsset: number;
   /** Most bytes of stored transform results in all; beyond, the least recently served go. */
   readonly mediaDerivedCacheBytes: number;
+  /** How SVG and PDF originals are served when visited: downloaded (default) or shown inline; sandboxed either way. */
+  readonly mediaActiveDisposition: 'attachment' | 'inline';
 }
 
 export type StorageDriver = 'local' | 's3';
@@ -88,6 +91,13 @@ function sizesFrom(env: Record<string, string | undefined>, fallback: readonly n
     throw new ConfigError(`MEDIA_TRANSFORM_SIZES must be comma-separated integers from 1 to ${MAX_DIMENSION}, got '${raw}'`);
   }
   return Object.freeze([...new Set(sizes)].sort((a, b) => a - b));
+}
+
+/** MEDIA_ACTIVE_DISPOSITION: `attachment` (default) or `inline`. */
+function dispositionFrom(env: Record<string, string | undefined>): 'attachment' | 'inline' {
+  const raw = (env.MEDIA_ACTIVE_DISPOSITION ?? 'attachment').toLowerCase();
+  if (raw !== 'attachment' && raw !== 'inline') throw new ConfigError(`MEDIA_ACTIVE_DISPOSITION must be attachment or inline, got '${raw}'`);
+  return raw;
 }
 
 /** Raised for an environment value that cannot be used; the server prints it and exits 1. */
@@ -175,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mediaTransformSizes: sizesFrom(env, DEFAULT_TRANSFORM_SIZES),
     mediaMaxVariantsPerAsset: intFrom(env, 'MEDIA_MAX_VARIANTS_PER_ASSET', 50, 1, 100_000),
     mediaDerivedCacheBytes: intFrom(env, 'MEDIA_DERIVED_CACHE_BYTES', 1024 * 1024 * 1024, 1024 * 1024, Number.MAX_SAFE_INTEGER),
+    mediaActiveDisposition: dispositionFrom(env),
     ...overrides,
   };
   // Node.js refuses a headers timeout above the request timeout.

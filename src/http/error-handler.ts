@@ -118,6 +118,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: App
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
+    // The client went away mid-request (an upload cancelled, a tab closed): not a server fault,
+    // and nobody is left to answer.
+    if (clientAborted(request)) {
+      request.log.info({ code: (error as { code?: unknown }).code }, 'request aborted by the client');
+      return reply.code(499).send();
+    }
     const appError = toAppError(error);
     if (appError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
@@ -126,6 +132,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     return sendError(request, reply, appError);
   });
+}
+
+/** True when the client closed the connection before the request was complete. */
+function clientAborted(request: FastifyRequest): boolean {
+  const raw = request.raw;
+  return !raw.complete && (raw.destroyed || raw.socket?.destroyed === true);
 }
 
 export { ERROR_CODES };

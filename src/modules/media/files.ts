@@ -87,9 +87,9 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end };
 }
 
-function contentDisposition(name: string): string {
+function contentDisposition(type: 'inline' | 'attachment', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /**
@@ -143,8 +143,13 @@ export async function serveMediaFile(ctx: Context, req: FileRequest): Promise<Fi
     }
     headers['content-type'] = media.mime_type;
     headers['accept-ranges'] = 'bytes';
-    headers['content-disposition'] = contentDisposition(media.original_name);
+    // Documents a browser would run (SVG, PDF) are sandboxed and, unless the configured policy
+    // says inline, downloaded rather than opened on this origin when visited directly; <img>
+    // and <a download> ignore the disposition (issue 8).
+    const active = kind === 'svg' || kind === 'pdf';
+    headers['content-disposition'] = contentDisposition(active && ctx.config.mediaActiveDisposition === 'attachment' ? 'attachment' : 'inline', media.original_name);
     if (kind === 'svg') headers['content-security-policy'] = SVG_CSP;
+    else if (kind === 'pdf') headers['content-security-policy'] = 'sandbox';
     if (object.range) {
       headers['content-range'] = `bytes ${object.range.start}-${object.range.end}/${object.totalSize}`;
       headers['content-length'] = String(object.range.end - object.range.start + 1);

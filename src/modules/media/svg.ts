@@ -6,7 +6,11 @@
  * 2. DOMPurify (over a jsdom window, loaded on the first SVG only) parses the markup as XML with
  *    its SVG profiles: scripts, event handler attributes, `javascript:` URLs, foreignObject and
  *    anything outside the SVG/filters allowlist go;
- * 3. the surviving `<svg>` root (SVG namespace required) is serialized again as XML.
+ * 3. external references go (issue 8): an `href`, `xlink:href` or `src` that is not a fragment
+ *    (`#id`) or an inline raster image (`data:image/png|jpeg|gif|webp`) is removed, `url(…)` of
+ *    anything else in attributes and `<style>` becomes `none`, `@import` is dropped, so a stored
+ *    SVG never makes a browser fetch anything (tracking pixels, remote fonts or images);
+ * 4. the surviving `<svg>` root (SVG namespace required) is serialized again as XML.
  * What fails any step is answered 415 by the caller. Served SVG files also carry a restrictive
  * Content-Security-Policy (src/modules/media/files.ts) as a second line of defence.
  */
@@ -21,6 +25,39 @@ export function looksLikeSvg(head: string): boolean {
   return prolog.test(text);
 }
 
+/** True for a reference that points outside the document (anything but `#id` or inline raster data). */
+function isExternal(ref: string): boolean {
+  const v = ref.trim();
+  return !(v.startsWith('#') || /^data:image\/(png|jpe?g|gif|webp)[;,]/i.test(v));
+}
+
+/**
+ * DOMPurify lowercases its SVG allowlists, but parsed as XML (case-sensitive) camelCase names
+ * such as `linearGradient`, `feGaussianBlur` or `viewBox` would then not match and be stripped,
+ * breaking gradients, clip paths, filters and scaling. The same allowlist entries in their SVG
+ * spelling (nothing outside DOMPurify's own lists: no `use`, `animate`, `foreignObject`).
+ */
+const CAMEL_TAGS = [
+  'altGlyph', 'altGlyphDef', 'altGlyphItem', 'animateColor', 'animateMotion', 'animateTransform', 'clipPath', 'glyphRef', 'linearGradient', 'radialGradient', 'textPath',
+  'feBlend', 'feColorMatrix', 'feComponentTransfer', 'feComposite', 'feConvolveMatrix', 'feDiffuseLighting', 'feDisplacementMap', 'feDistantLight', 'feDropShadow', 'feFlood',
+  'feFuncA', 'feFuncB', 'feFuncG', 'feFuncR', 'feGaussianBlur', 'feImage', 'feMerge', 'feMergeNode', 'feMorphology', 'feOffset', 'fePointLight', 'feSpecularLighting',
+  'feSpotLight', 'feTile', 'feTurbulence',
+];
+const CAMEL_ATTRIBUTES = [
+  'viewBox', 'preserveAspectRatio', 'gradientUnits', 'gradientTransform', 'spreadMethod', 'patternUnits', 'patternContentUnits', 'patternTransform', 'clipPathUnits', 'maskUnits',
+  'maskContentUnits', 'markerWidth', 'markerHeight', 'markerUnits', 'refX', 'refY', 'filterUnits', 'primitiveUnits', 'stdDeviation', 'textLength', 'lengthAdjust', 'startOffset',
+  'baseFrequency', 'numOctaves', 'stitchTiles', 'kernelMatrix', 'kernelUnitLength', 'surfaceScale', 'specularConstant', 'specularExponent', 'diffuseConstant', 'tableValues',
+  'xChannelSelector', 'yChannelSelector', 'pointsAtX', 'pointsAtY', 'pointsAtZ', 'limitingConeAngle', 'edgeMode', 'targetX', 'targetY', 'preserveAlpha', 'glyphRef',
+];
+
+const CSS_URL = /url\(\s*(['"]?)([^'")]*)\1\s*\)/gi;
+const REFERENCE_ATTRIBUTES = new Set(['href', 'xlink:href', 'src']);
+
+/** CSS with external `url(…)` replaced by `none` and `@import` rules removed. */
+export function stripExternalCss(css: string): string {
+  return css.replace(/@import[^;]*;?/gi, '').replace(CSS_URL, (match, _q: string, ref: string) => (isExternal(ref) ? 'none' : match));
+}
+
 let purifier: Promise<{ purify: DOMPurifyInstance; serialize: (node: Node) => string }> | null = null;
 
 /** One DOMPurify bound to one jsdom window for the process, created on first use. */
@@ -29,6 +66,16 @@ function loadPurifier() {
     const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([import('jsdom'), import('dompurify')]);
     const { window } = new JSDOM('');
     const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+    purify.addHook('uponSanitizeAttribute', (_node, data) => {
+      if (REFERENCE_ATTRIBUTES.has(data.attrName.toLowerCase())) {
+        if (isExternal(data.attrValue)) data.keepAttr = false;
+      } else if (/url\(|@import/i.test(data.attrValue)) {
+        data.attrValue = stripExternalCss(data.attrValue);
+      }
+    });
+    purify.addHook('uponSanitizeElement', (node, data) => {
+      if (data.tagName === 'style' && node.textContent) node.textContent = stripExternalCss(node.textContent);
+    });
     const serializer = new window.XMLSerializer();
     return { purify, serialize: (node: Node) => serializer.serializeToString(node) };
   })();
@@ -51,6 +98,8 @@ export async function sanitizeSvg(source: string): Promise<string> {
   const body = purify.sanitize(text, {
     USE_PROFILES: { svg: true, svgFilters: true },
     PARSER_MEDIA_TYPE: 'application/xhtml+xml',
+    ADD_TAGS: CAMEL_TAGS,
+    ADD_ATTR: CAMEL_ATTRIBUTES,
     RETURN_DOM: true,
   }) as unknown as Element | null;
   // A document that is not well-formed XML comes back empty (or as null).
