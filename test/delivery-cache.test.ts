@@ -153,7 +153,7 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
       pages: () => db.insertInto('pages').values({ id: pageId, workspace_id: ws, slug: `rev-${pageId.slice(-6)}`, status: 'draft', position: 0, seo: '{}', version: 1, created_at: ts, updated_at: ts, created_by: null, updated_by: null, publish_at: null, published_at: null }).execute(),
       page_seo_translations: () => db.insertInto('page_seo_translations').values({ page_id: pageId, locale: 'de', seo: '{}', created_at: ts, updated_at: ts }).execute(),
       blocks: () => db.insertInto('blocks').values({ id: blockId, page_id: pageId, block_type_id: ctId, parent_id: null, position: 0, data: '{}', created_at: ts, updated_at: ts }).execute(),
-      block_translations: () => db.insertInto('block_translations').values({ block_id: blockId, locale: 'de', data: '{}', created_at: ts, updated_at: ts }).execute(),
+      block_translations: () => db.insertInto('block_translations').values({ page_id: pageId, block_id: blockId, locale: 'de', data: '{}', created_at: ts, updated_at: ts }).execute(),
       media: () => db.insertInto('media').values({ id: newId(), workspace_id: ws, url: 'https://example.com/a.png', storage_key: null, mime_type: 'image/png', width: 1, height: 1, alt_text: null, focal_x: null, focal_y: null, filename: 'a.png', original_name: 'a.png', folder: null, size: 1, uploaded_by: null, created_at: ts, updated_at: ts, deleted_at: null }).execute(),
       api_keys: () => db.updateTable('api_keys').set({ name: 'renamed' }).where('workspace_id', '=', ws).execute(),
       memberships: () => db.updateTable('memberships').set({ updated_at: ts }).where('workspace_id', '=', ws).execute(),

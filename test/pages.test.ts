@@ -251,10 +251,13 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     expect(empty.page.seo).toEqual({ title: null, description: null, keywords: [], og_image: null, canonical: null });
   });
 
-  it('PUT refuses an id of another page’s block (400), renames the slug (409 when taken) and requires seo and blocks', async () => {
+  it('PUT with an id of another page’s block creates a block of this page under that id (ids are per page), renames the slug (409 when taken) and requires seo and blocks', async () => {
     const home = await detail('home');
-    const err = expectError(await w.req('PUT', '/pages/about', { seo: {}, blocks: [{ id: home.blocks[0].id, type: 'hero', data: {} }] }), 400, 'VALIDATION_FAILED');
-    expect(err.errors).toEqual([{ path: 'body.blocks.0.id', message: `block '${home.blocks[0].id}' belongs to another page; leave id out to create a new block` }]);
+    const homeBlocks = JSON.stringify(home.blocks);
+    const named = await w.req('PUT', '/pages/about', { seo: {}, blocks: [{ id: home.blocks[0].id, type: 'cta', data: { label: 'Same id, other page' } }] });
+    expect(named.status).toBe(200);
+    expect((await detail('about')).blocks.map((b: any) => [b.id, b.type])).toEqual([[home.blocks[0].id, 'cta']]);
+    expect(JSON.stringify((await detail('home')).blocks)).toBe(homeBlocks);
     expectError(await w.req('PUT', '/pages/about', { slug: 'home', seo: {}, blocks: [] }), 409, 'SLUG_TAKEN');
     expect(expectError(await w.req('PUT', '/pages/about', { slug: 'about', blocks: [] }), 400, 'VALIDATION_FAILED').errors).toEqual([{ path: 'body.seo', message: 'is required' }]);
     expect(expectError(await w.req('PUT', '/pages/about', { slug: 'about', seo: {} }), 400, 'VALIDATION_FAILED').errors).toEqual([{ path: 'body.blocks', message: 'is required' }]);

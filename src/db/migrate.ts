@@ -12,6 +12,7 @@ import * as m003 from './migrations/003-delivery-indexes.js';
 import * as m004 from './migrations/004-revisions.js';
 import * as m005 from './migrations/005-versions.js';
 import * as m006 from './migrations/006-media-variants.js';
+import * as m007 from './migrations/007-blocks-per-page.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -23,6 +24,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '004-revisions': m004,
   '005-versions': m005,
   '006-media-variants': m006,
+  '007-blocks-per-page': m007,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -36,15 +38,26 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-/** Brings the schema up to date; throws with the failing migration's error. */
+/**
+ * Brings the schema up to date; throws with the failing migration's error.
+ *
+ * Kysely's migrator checks for its own tables by introspecting every schema of the database
+ * (`has_schema_privilege` by name); a schema dropped by someone else at that moment (another
+ * tenant or test database on the same server) fails the check with 3F000 before any migration
+ * ran. That attempt changed nothing, so it is retried (up to 3 attempts).
+ */
 export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, pgSchema?: string): Promise<void> {
   // With a schema per database (tests, multi-tenant hosting), Kysely must look for its own
   // bookkeeping tables in that schema, not in any schema of the search path.
   const migrator = new Migrator({ db, provider: new StaticProvider(dialect), ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
     const failed = results?.find((r) => r.status === 'Error');
+    if (!failed && (error as { code?: unknown }).code === '3F000' && attempt < 3) continue;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${reason}`);
+    // Without a failed migration the error came from the migrator's own setup (its tables, its lock).
+    const where = failed ? `migration ${failed.migrationName}` : 'preparing migrations';
+    throw new Error(`${where} failed: ${reason}`, { cause: error });
   }
 }

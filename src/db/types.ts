@@ -207,6 +207,8 @@ export interface BlocksTable {
 
 export interface BlockTranslationsTable {
   id: Generated<number>;
+  /** With block_id, the block (block ids are unique within their page: migration 007). */
+  page_id: string;
   block_id: string;
   locale: string;
   data: JsonColumn;

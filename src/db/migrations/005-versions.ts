@@ -30,7 +30,7 @@ import { pageSnapshotOf } from '../../modules/pages/snapshot.js';
 import { seoFromColumn, pickSeo } from '../../modules/pages/seo.js';
 
 /** How each tracked table reaches its workspace id, from a row alias (NEW or OLD). */
-const PATHS: Record<string, (row: string) => string> = {
+export const PATHS: Readonly<Record<string, (row: string) => string>> = {
   entries: (r) => `${r}.workspace_id`,
   content_types: (r) => `${r}.workspace_id`,
   pages: (r) => `${r}.workspace_id`,
@@ -77,10 +77,13 @@ export function productionChange(dialect: Dialect, table: string, op: 'INSERT' |
   return `((${live('OLD')} OR ${live('NEW')}) AND (${changed} OR NEW.status = 'scheduled'))`;
 }
 
-/** Replaces migration 004's triggers with ones that keep both revisions. */
-export async function createRevisionTriggers(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+/**
+ * Replaces migration 004's triggers with ones that keep both revisions; `paths` says how each
+ * tracked table reaches its workspace (later migrations that reshape a table pass their own).
+ */
+export async function createRevisionTriggers(db: Kysely<unknown>, dialect: Dialect, paths: Readonly<Record<string, (row: string) => string>> = PATHS): Promise<void> {
   if (dialect === 'sqlite') {
-    for (const [table, path] of Object.entries(PATHS)) {
+    for (const [table, path] of Object.entries(paths)) {
       for (const [op, row] of [['INSERT', 'NEW'], ['UPDATE', 'NEW'], ['DELETE', 'OLD']] as const) {
         const name = `quire_rev_${table}_${op.toLowerCase()}`;
         await sql.raw(`DROP TRIGGER IF EXISTS "${name}"`).execute(db);
@@ -96,7 +99,7 @@ export async function createRevisionTriggers(db: Kysely<unknown>, dialect: Diale
     }
     return;
   }
-  const cases = Object.entries(PATHS)
+  const cases = Object.entries(paths)
     .map(([table, path]) => {
       const prod = (['INSERT', 'UPDATE', 'DELETE'] as const)
         .map((op) => `WHEN TG_OP = '${op}' THEN ${productionChange(dialect, table, op)}`)
@@ -123,7 +126,7 @@ END
 $$ LANGUAGE plpgsql`,
     )
     .execute(db);
-  for (const table of Object.keys(PATHS)) {
+  for (const table of Object.keys(paths)) {
     await sql.raw(`DROP TRIGGER IF EXISTS "quire_rev_${table}" ON "${table}"`).execute(db);
     await sql
       .raw(`CREATE TRIGGER "quire_rev_${table}" AFTER INSERT OR UPDATE OR DELETE ON "${table}" FOR EACH ROW EXECUTE FUNCTION quire_bump_revision()`)

@@ -24,7 +24,6 @@ import { validateLocalizedValues } from '../entries/content.js';
 import { checkReferences, missingRequired, type DataReference } from '../entries/validation.js';
 import type { Workspace } from '../workspaces/repository.js';
 import type { BlockData } from './model.js';
-import { findBlockOwners } from './repository.js';
 import { flattenTree, type BlockInput } from './tree.js';
 
 /** A block ready to be written, in pre-order (parents before children). */
@@ -55,15 +54,10 @@ export async function prepareBlocks(db: Db, ws: Workspace, types: readonly Conte
   const errors: ErrorDetail[] = [];
   const references: DataReference[] = [];
 
-  const named = flat.map((f) => f.node.id).filter((id): id is string => id !== undefined && !opts.currentIds.has(id));
-  const owners = named.length ? await findBlockOwners(db, named) : new Map<string, string>();
-
-  // Ids by flat index, so that children can name their parent.
-  const ids = flat.map(({ node }) => {
-    if (node.id === undefined) return newId();
-    if (owners.has(node.id)) errors.push({ path: `${node.path}.id`, message: `block '${node.id}' belongs to another page; leave id out to create a new block` });
-    return node.id;
-  });
+  // Ids by flat index, so that children can name their parent. A named id that is not one of
+  // the page's blocks creates a block under that id: ids are unique within a page only
+  // (migration 007), so nothing here depends on what other pages or workspaces hold.
+  const ids = flat.map(({ node }) => node.id ?? newId());
   const out: PreparedBlock[] = [];
   for (const [index, { node, parent, position }] of flat.entries()) {
     const ct = bySlug.get(node.type);

@@ -123,7 +123,7 @@ export async function listDeliveryPageRows(db: Db, q: DeliveryPageQuery & { sort
     .select(sql<SortValue>`${key}`.as('sort_value'))
     .$if(q.locale !== null, (qb) =>
       qb.select(
-        sql<boolean>`exists (select 1 from ${sql.table(src.blockTranslations)} bt join ${sql.table(src.blocks)} b on b.id = bt.block_id${q.visibility === 'production' ? sql` and b.page_id = bt.page_id` : sql``}
+        sql<boolean>`exists (select 1 from ${sql.table(src.blockTranslations)} bt join ${sql.table(src.blocks)} b on b.id = bt.block_id and b.page_id = bt.page_id
           where b.page_id = ${sql.ref('pages.id')} and bt.locale = ${q.locale ?? ''})`.as('tr_blocks'),
       ),
     )
@@ -152,9 +152,8 @@ export async function findDeliveryBlockRows(db: Db, pageId: string, locale: stri
     .selectFrom(`${src.blocks} as b`)
     .$if(locale !== null, (qb) =>
       qb.leftJoin(`${src.blockTranslations} as t`, (j) => {
-        const on = j.onRef('t.block_id', '=', 'b.id').on('t.locale', '=', locale ?? '');
-        // Published blocks are keyed per page (a block id may be published on two pages).
-        return visibility === 'production' ? on.on(sql.ref('t.page_id'), '=', pageId) : on;
+        // Blocks are keyed per page, working and published alike (a block id may be on two pages).
+        return j.onRef('t.block_id', '=', 'b.id').on('t.locale', '=', locale ?? '').on(sql.ref('t.page_id'), '=', pageId);
       }),
     )
     .select(['b.id', 'b.page_id', 'b.block_type_id', 'b.parent_id', 'b.position', 'b.data'])
@@ -172,7 +171,6 @@ export async function listDeliverySeoTranslations(db: Db, pageId: string, visibi
 
 /** Every block translation of a page as a key of `visibility` sees it, by block then locale. */
 export async function listDeliveryBlockTranslations(db: Db, pageId: string, visibility: Visibility): Promise<{ id: number; block_id: string; locale: string; data: unknown }[]> {
-  // Working copies are what management reads; published block translations carry their page id.
   if (visibility !== 'production') return listBlockTranslations(db, pageId);
   const rows = await db.kysely.selectFrom('published_block_translations').select(['id', 'block_id', 'locale', 'data']).where('page_id', '=', pageId).orderBy('block_id').orderBy('locale').execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) }));

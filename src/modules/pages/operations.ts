@@ -363,7 +363,7 @@ export async function reorderBlocks(ctx: Context, actor: Actor, ref: PageRef, in
     assertCompleteOrder(order, siblings.map((b) => b.id), 'body.order');
     const at = iso(now);
     const byId = new Map(siblings.map((b) => [b.id, b]));
-    for (let i = 0; i < order.length; i++) if (byId.get(order[i])!.position !== i) await setBlockPosition(db, order[i], i, at);
+    for (let i = 0; i < order.length; i++) if (byId.get(order[i])!.position !== i) await setBlockPosition(db, stored.id, order[i], i, at);
     // Block order is part of the page's content: a version, pending changes on a published page.
     await finishContentWrite(db, pageSpec, current, actor, now, { action: opts.action, coalesceSeconds: ctx.config.versionCoalesceSeconds });
     return (await findPage(db, actor.workspaceId, { id: stored.id }))!;

@@ -8,6 +8,9 @@
  * pages, findPageForUpdate for writes to one page (its blocks included). Lock order is always
  * workspace, then page.
  *
+ * Block ids are unique within their page only (migration 007), so every block statement names
+ * the page as well as the id.
+ *
  * Block trees are written so that the foreign keys (`parent_id` → blocks, ON DELETE CASCADE)
  * hold at every statement: new blocks are inserted parents first, kept blocks are then moved to
  * their new parents, and only then are the blocks no longer sent deleted (their removal cannot
@@ -94,9 +97,8 @@ export async function listSeoTranslations(db: Db, pageId: string): Promise<SeoTr
 export async function listBlockTranslations(db: Db, pageId: string): Promise<BlockTranslation[]> {
   const rows = await db.kysely
     .selectFrom('block_translations as t')
-    .innerJoin('blocks as b', 'b.id', 't.block_id')
     .select(['t.id', 't.block_id', 't.locale', 't.data'])
-    .where('b.page_id', '=', pageId)
+    .where('t.page_id', '=', pageId)
     .orderBy('t.block_id')
     .orderBy('t.locale')
     .execute();
@@ -113,7 +115,7 @@ export const updatePageRow = (db: Db, id: string, patch: PagePatch): Promise<voi
 /** Removes a page with its blocks, every translation, its published copy and its history (D72). */
 export async function deletePageRow(db: Db, id: string): Promise<void> {
   // The foreign keys cascade too; explicit deletes keep it obvious on both dialects.
-  await db.kysely.deleteFrom('block_translations').where('block_id', 'in', db.kysely.selectFrom('blocks').select('id').where('page_id', '=', id)).execute();
+  await db.kysely.deleteFrom('block_translations').where('page_id', '=', id).execute();
   await db.kysely.deleteFrom('blocks').where('page_id', '=', id).execute();
   await db.kysely.deleteFrom('page_seo_translations').where('page_id', '=', id).execute();
   await dropPagePublished(db, id);
@@ -143,9 +145,8 @@ export async function copyPageToPublished(db: Db, id: string): Promise<void> {
     .expression(
       db.kysely
         .selectFrom('block_translations as t')
-        .innerJoin('blocks as b', 'b.id', 't.block_id')
-        .select(['t.block_id', 'b.page_id', 't.locale', 't.id', 't.data'])
-        .where('b.page_id', '=', id),
+        .select(['t.block_id', 't.page_id', 't.locale', 't.id', 't.data'])
+        .where('t.page_id', '=', id),
     )
     .execute();
 }
@@ -194,16 +195,6 @@ export async function replaceSeoTranslations(db: Db, pageId: string, wanted: { l
   }
 }
 
-/** The page id of each existing block among `ids`. */
-export async function findBlockOwners(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db.kysely.selectFrom('blocks').select(['id', 'page_id']).where('id', 'in', ids.slice(i, i + 500)).execute();
-    for (const r of rows) out.set(r.id, r.page_id);
-  }
-  return out;
-}
-
 /** A block as written by writeBlockTree. */
 export interface BlockWrite {
   id: string;
@@ -249,6 +240,7 @@ export async function writeBlockTree(db: Db, pageId: string, current: readonly B
     await db.kysely
       .updateTable('blocks')
       .set({ parent_id: b.parent_id, position: b.position, block_type_id: b.block_type_id, ...(dataChanged ? { data: JSON.stringify(b.data) } : {}), updated_at: now })
+      .where('page_id', '=', pageId)
       .where('id', '=', b.id)
       .execute();
   }
@@ -256,28 +248,28 @@ export async function writeBlockTree(db: Db, pageId: string, current: readonly B
   const removed = current.filter((b) => !keep.has(b.id)).map((b) => b.id);
   for (let i = 0; i < removed.length; i += 500) {
     const chunk = removed.slice(i, i + 500);
-    await db.kysely.deleteFrom('block_translations').where('block_id', 'in', chunk).execute();
-    await db.kysely.deleteFrom('blocks').where('id', 'in', chunk).execute();
+    await db.kysely.deleteFrom('block_translations').where('page_id', '=', pageId).where('block_id', 'in', chunk).execute();
+    await db.kysely.deleteFrom('blocks').where('page_id', '=', pageId).where('id', 'in', chunk).execute();
   }
-  await writeBlockTranslations(db, wanted.filter((b) => b.translations !== undefined), now);
+  await writeBlockTranslations(db, pageId, wanted.filter((b) => b.translations !== undefined), now);
 }
 
-async function writeBlockTranslations(db: Db, blocks: readonly BlockWrite[], now: string): Promise<void> {
+async function writeBlockTranslations(db: Db, pageId: string, blocks: readonly BlockWrite[], now: string): Promise<void> {
   if (!blocks.length) return;
   const ids = blocks.map((b) => b.id);
   const existing: { id: number; block_id: string; locale: string; data: unknown }[] = [];
   for (let i = 0; i < ids.length; i += 500) {
-    existing.push(...(await db.kysely.selectFrom('block_translations').select(['id', 'block_id', 'locale', 'data']).where('block_id', 'in', ids.slice(i, i + 500)).execute()));
+    existing.push(...(await db.kysely.selectFrom('block_translations').select(['id', 'block_id', 'locale', 'data']).where('page_id', '=', pageId).where('block_id', 'in', ids.slice(i, i + 500)).execute()));
   }
   const stored = new Map(existing.map((e) => [`${e.block_id}\u0000${e.locale}`, e]));
   const wantedKeys = new Set<string>();
-  const inserts: { block_id: string; locale: string; data: string; created_at: string; updated_at: string }[] = [];
+  const inserts: { page_id: string; block_id: string; locale: string; data: string; created_at: string; updated_at: string }[] = [];
   for (const b of blocks) {
     for (const t of b.translations ?? []) {
       const key = `${b.id}\u0000${t.locale}`;
       wantedKeys.add(key);
       const old = stored.get(key);
-      if (!old) inserts.push({ block_id: b.id, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now });
+      if (!old) inserts.push({ page_id: pageId, block_id: b.id, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now });
       else if (stableStringify(objectFromColumn(old.data)) !== stableStringify(t.data)) {
         await db.kysely.updateTable('block_translations').set({ data: JSON.stringify(t.data), updated_at: now }).where('id', '=', old.id).execute();
       }
@@ -296,8 +288,8 @@ export async function siblingBlocks(db: Db, pageId: string, parentId: string | n
   return rows.map((r) => ({ id: r.id, position: Number(r.position) }));
 }
 
-export async function setBlockPosition(db: Db, id: string, position: number, now: string): Promise<void> {
-  await db.kysely.updateTable('blocks').set({ position, updated_at: now }).where('id', '=', id).execute();
+export async function setBlockPosition(db: Db, pageId: string, id: string, position: number, now: string): Promise<void> {
+  await db.kysely.updateTable('blocks').set({ position, updated_at: now }).where('page_id', '=', pageId).where('id', '=', id).execute();
 }
 
 /**
