@@ -8,22 +8,18 @@
  * outage, writes answer 503, and afterwards requests and the scheduled-publishing job resume.
  * PostgreSQL only (SQLite has no backends to kill).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChildServer, type ChildServer } from './child-server.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const url = process.env.DATABASE_URL;
 
 describe.runIf(url)('a killed PostgreSQL backend', () => {
   const schema = `t_fault_${randomBytes(5).toString('hex')}`;
-  let child: ChildProcess;
+  let server: ChildServer;
   let base: string;
   let keys: { management: string };
-  let exited: number | null | undefined;
   let admin: pg.Client;
 
   beforeAll(async () => {
@@ -38,26 +34,12 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     const tagged = new URL(url!);
     tagged.username = schema;
     tagged.searchParams.set('application_name', schema);
-    child = spawn(process.execPath, [path.join(here, 'pg-server-child.mjs'), schema], {
-      env: { ...process.env, DATABASE_URL: tagged.toString(), LOG_LEVEL: 'silent', SCHEDULER_INTERVAL_MS: '200', DB_STATEMENT_TIMEOUT_MS: '6000' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.on('exit', (code) => (exited = code));
-    const ready = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d) => {
-        out += d;
-        if (out.includes('\n')) resolve(out.split('\n')[0]);
-      });
-      child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-      setTimeout(() => reject(new Error('server did not start in 20 s')), 20_000);
-    });
-    const started = JSON.parse(ready);
-    base = `http://127.0.0.1:${started.port}`;
-    keys = started.keys;
+    server = await startChildServer(schema, { DATABASE_URL: tagged.toString(), SCHEDULER_INTERVAL_MS: '200', DB_STATEMENT_TIMEOUT_MS: '6000', FAULT_BOOTSTRAP: '1' });
+    base = server.base;
+    keys = server.keys!;
   });
   afterAll(async () => {
-    child?.kill('SIGTERM');
+    server?.process.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 200));
     if (admin) {
       await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
@@ -99,7 +81,7 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     expect(failed.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE', data: null });
     expect(Number(failed.headers.get('retry-after'))).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 100));
-    expect(exited).toBeUndefined();
+    expect(server.exitCode()).toBeUndefined();
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     // Nothing of the failed write remains; the same write now succeeds.
@@ -113,7 +95,7 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [schema]);
     expect(killed.rowCount).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 200));
-    expect(exited).toBeUndefined();
+    expect(server.exitCode()).toBeUndefined();
     // A pooled connection that died idle may fail one request; the next ones are served.
     for (let i = 0; i < 3; i++) await api('GET', '/api/v1/manage/content-types');
     expect((await api('GET', '/api/v1/manage/content-types')).status).toBe(200);
@@ -152,7 +134,7 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     // publish_at passes while the job cannot reach the database.
     while (Date.now() < Date.parse(publishAt) + 600) await new Promise((r) => setTimeout(r, 100));
     expect(await stored()).toBe('scheduled');
-    expect(exited).toBeUndefined();
+    expect(server.exitCode()).toBeUndefined();
 
     // Back: readiness, requests and the job resume without a restart.
     await admin.query(`ALTER ROLE "${schema}" CONNECTION LIMIT -1`);
@@ -165,6 +147,29 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     const versions = await admin.query(`SELECT count(*)::int AS n FROM entry_versions v JOIN entries e ON e.id = v.entry_id WHERE e.slug = 'later' AND v.action = 'publish'`);
     expect(versions.rows[0].n).toBe(1);
     expect((await api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'Back' } })).status).toBe(200);
-    expect(exited).toBeUndefined();
+    expect(server.exitCode()).toBeUndefined();
+  });
+
+  it('publishes every due item exactly once while its backends are killed again and again during scheduler runs', async () => {
+    const slugs = Array.from({ length: 12 }, (_, i) => `due-${i}`);
+    const publishAt = new Date(Date.now() + 1200).toISOString();
+    for (const slug of slugs) {
+      expect((await api('POST', '/api/v1/manage/content-types/post/entries', { slug, data: { title: slug } })).status).toBe(201);
+      expect((await api('PATCH', `/api/v1/manage/content-types/post/entries/${slug}/schedule`, { publish_at: publishAt })).status).toBe(200);
+    }
+    // Kill every backend of the server every 60 ms around publish_at, while the job runs every 200 ms.
+    const until = Date.parse(publishAt) + 1500;
+    while (Date.now() < until) {
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [schema]);
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    expect(server.exitCode()).toBeUndefined();
+    const published = async () => (await admin.query(`SELECT count(*)::int AS n FROM entries WHERE slug LIKE 'due-%' AND status = 'published'`)).rows[0].n;
+    for (let i = 0; i < 100 && (await published()) < slugs.length; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await published()).toBe(slugs.length);
+    const versions = await admin.query(`SELECT e.slug, count(*)::int AS n FROM entry_versions v JOIN entries e ON e.id = v.entry_id WHERE e.slug LIKE 'due-%' AND v.action = 'publish' GROUP BY e.slug`);
+    expect(versions.rows.map((r) => r.n)).toEqual(slugs.map(() => 1));
+    const live = await fetch(`${base}/readyz`);
+    expect(live.status).toBe(200);
   });
 });
