@@ -7,9 +7,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool } from 'kysely';
 import type { Config } from '../config.js';
 import { migrateToLatest } from './migrate.js';
+import { isDatabaseUnavailable } from './errors.js';
 import type { Database, Db, DbMemo } from './types.js';
 
 export interface CreateDbOptions {
@@ -121,6 +122,35 @@ function withStatementCache(database: SqliteHandle): { close(): void; prepare(sq
 }
 
 /**
+ * The pool as Kysely sees it, except that a client whose query met a lost connection (its backend
+ * terminated, the server restarting) is discarded when released. Kysely releases clients without
+ * an error, and node-postgres learns that the socket closed only a moment later, so the pool
+ * would otherwise hand the dead client to the next request, failing it too.
+ */
+function discardingLostClients(pool: import('pg').Pool): PostgresPool {
+  const lost = new WeakSet<object>();
+  const watched = new WeakSet<object>();
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      if (!watched.has(client)) {
+        watched.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+          const result = query(...args);
+          if (result instanceof Promise) result.catch((err: unknown) => void (isDatabaseUnavailable(err) && lost.add(client)));
+          return result;
+        };
+      }
+      const release = client.release;
+      client.release = (err?: Error | boolean) => release(err ?? (lost.has(client) ? new Error('connection lost') : undefined));
+      return client;
+    },
+    end: () => pool.end(),
+  };
+}
+
+/**
  * The PostgreSQL pool. Every statement is bounded by `timeoutMs` (statement_timeout, and
  * idle_in_transaction_session_timeout so a stalled transaction cannot hold its locks), and so is
  * the wait for a free connection; either answers the request 503 (src/db/errors.ts).
@@ -154,6 +184,6 @@ async function openPostgres(url: string, options: CreateDbOptions, timeoutMs: nu
       c.release();
     }
   }
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingLostClients(pool) }) });
   return { kysely, dialect: 'postgres', close: () => kysely.destroy(), memo: createDbMemo() };
 }

@@ -49,6 +49,34 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     }
   });
 
+  /** Terminates this server's backend that waits on a lock (polling up to 5 s for it to wait). */
+  const killWaitingBackend = async () => {
+    let victim: number | undefined;
+    for (let i = 0; i < 100 && victim === undefined; i++) {
+      const r = await admin.query(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [schema]);
+      victim = r.rows[0]?.pid;
+      if (victim === undefined) await new Promise((res) => setTimeout(res, 50));
+    }
+    expect(victim).toBeDefined();
+    await admin.query('SELECT pg_terminate_backend($1)', [victim]);
+  };
+
+  /**
+   * Runs `request` while the admin holds a lock (`lockSql`, in a transaction) that makes it wait
+   * inside its statement, kills the waiting backend, and returns the request's answer.
+   */
+  const killedUnder = async <T>(lockSql: string, request: () => Promise<T>): Promise<T> => {
+    await admin.query('BEGIN');
+    try {
+      await admin.query(lockSql);
+      const pending = request();
+      await killWaitingBackend();
+      return await pending;
+    } finally {
+      await admin.query('ROLLBACK');
+    }
+  };
+
   const api = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(base + p, { method, headers: { 'x-api-key': keys.management, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
     return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
@@ -59,23 +87,7 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     expect((await api('POST', '/api/v1/manage/content-types/post/entries', { slug: 'one', data: { title: 'One' } })).status).toBe(201);
 
     // Hold the content type's row so that the next write waits inside its transaction.
-    await admin.query('BEGIN');
-    await admin.query(`SELECT id FROM content_types WHERE slug = 'post' FOR UPDATE`);
-    const pending = api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'Two' } });
-    let victim: number | undefined;
-    let failed: Awaited<typeof pending>;
-    try {
-      for (let i = 0; i < 100 && victim === undefined; i++) {
-        const r = await admin.query(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [schema]);
-        victim = r.rows[0]?.pid;
-        if (victim === undefined) await new Promise((res) => setTimeout(res, 50));
-      }
-      expect(victim).toBeDefined();
-      await admin.query('SELECT pg_terminate_backend($1)', [victim]);
-      failed = await pending;
-    } finally {
-      await admin.query('ROLLBACK');
-    }
+    const failed = await killedUnder(`SELECT id FROM content_types WHERE slug = 'post' FOR UPDATE`, () => api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'Two' } }));
 
     expect(failed.status).toBe(503);
     expect(failed.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE', data: null });
@@ -89,6 +101,15 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     expect(JSON.parse(entry.body.data.data).title).toBe('One');
     const retried = await api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'Two' } });
     expect(retried.status).toBe(200);
+  });
+
+  it('fails only a read whose backend is killed under it, with 503; the next read is served', async () => {
+    // An exclusive lock makes the read wait inside its statement, where it is killed.
+    const failed = await killedUnder('LOCK TABLE entries IN ACCESS EXCLUSIVE MODE', () => api('GET', '/api/v1/manage/content-types/post/entries'));
+    expect(failed.status).toBe(503);
+    expect(failed.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE' });
+    expect(server.exitCode()).toBeUndefined();
+    expect((await api('GET', '/api/v1/manage/content-types/post/entries')).status).toBe(200);
   });
 
   it('survives backends killed while idle in the pool', async () => {
