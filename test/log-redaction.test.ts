@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createLogger, redactUrl } from '../src/lib/logger.js';
 import { linesWithSecrets } from './log-scan.js';
-import { call, createTestEnv, seedWorkspace, type TestEnv } from './helpers.js';
+import { call, createTestEnv, dialects, seedWorkspace, type TestEnv } from './helpers.js';
 
-describe('secrets out of logs', () => {
+describe.each(dialects())('secrets out of logs on %s', (dialect) => {
   let env: TestEnv;
   const lines: string[] = [];
 
   beforeAll(async () => {
-    env = await createTestEnv('sqlite');
+    env = await createTestEnv(dialect);
   });
   afterAll(() => env.close());
 

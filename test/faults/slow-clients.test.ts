@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, seedWorkspace, type TestEnv } from '../helpers.js';
+import { createTestEnv, dialects, seedWorkspace, type TestEnv } from '../helpers.js';
 
 // The handler timeout counts from routing, body receipt included: above the request timeout here so
 // that a trickled body meets the request timeout first.
@@ -35,13 +35,13 @@ function trickle(socket: net.Socket, chunks: string[], everyMs: number): void {
   socket.on('close', () => clearInterval(timer));
 }
 
-describe('slow clients', () => {
+describe.each(dialects())('slow clients on %s', (dialect) => {
   let env: TestEnv;
   let port: number;
   let key: string;
 
   beforeAll(async () => {
-    env = await createTestEnv('sqlite', { config: TIMEOUTS, beforeReady: (app) => {
+    env = await createTestEnv(dialect, { config: TIMEOUTS, beforeReady: (app) => {
       // A handler slower than the handler timeout, standing in for any slow route.
       app.get('/test/slow', async () => {
         await new Promise((r) => setTimeout(r, 2500));
