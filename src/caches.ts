@@ -55,6 +55,8 @@ export interface ContextCaches {
   readonly blockProjections: WeakMap<DeliveryType, Projection>;
   readonly queries: QueryTemplates;
   readonly renders: RenderState;
+  /** When this process last recorded a hit of each derived image (`media/variant` → ms), so hits skip the database (src/modules/media/variants.ts). */
+  readonly variantTouches: Map<string, number>;
 }
 
 export function createCaches(): ContextCaches {
@@ -64,5 +66,6 @@ export function createCaches(): ContextCaches {
     blockProjections: new WeakMap(),
     queries: {},
     renders: { inFlight: new Map(), running: 0, queue: [] },
+    variantTouches: new Map(),
   };
 }

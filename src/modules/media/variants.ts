@@ -37,12 +37,22 @@ export async function recordVariant(ctx: Context, row: VariantRow): Promise<void
   await evict(ctx, row.media_id);
 }
 
+/** Entries kept in ctx.caches.variantTouches before it is cleared (a bound on its memory). */
+const MAX_TOUCHES = 10_000;
+
 /**
  * Notes that a stored result was served: refreshes `last_used_at` when older than a minute, or
- * records a result that has no row yet (derived before migration 006).
+ * records a result that has no row yet (derived before migration 006). A hit this process noted
+ * less than a minute ago costs nothing: no query at all.
  */
 export async function touchVariant(ctx: Context, row: VariantRow): Promise<void> {
   const now = ctx.clock();
+  const touches = ctx.caches.variantTouches;
+  const key = `${row.media_id}/${row.variant}`;
+  const last = touches.get(key);
+  if (last !== undefined && now.getTime() - last < TOUCH_AFTER_MS) return;
+  if (touches.size >= MAX_TOUCHES) touches.clear();
+  touches.set(key, now.getTime());
   const found = await ctx.db.kysely.selectFrom('media_variants').select('last_used_at').where('media_id', '=', row.media_id).where('variant', '=', row.variant).executeTakeFirst();
   if (!found) return recordVariant(ctx, row);
   if (now.getTime() - Date.parse(found.last_used_at) < TOUCH_AFTER_MS) return;
