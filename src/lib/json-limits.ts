@@ -33,16 +33,23 @@ export interface JsonShapeViolation {
 export function checkJsonShape(text: string, maxDepth = MAX_JSON_DEPTH, maxArray = MAX_JSON_ARRAY): JsonShapeViolation | null {
   // counts[d] is the number of commas seen in the array open at depth d (-1 for an object).
   const counts: number[] = [];
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
+    if (c === 0x22) {
+      // A string: jump to its closing quote, one not escaped by an odd run of backslashes (each
+      // run is counted once, so the scan stays linear).
+      for (let from = i + 1; ; ) {
+        const q = text.indexOf('"', from);
+        if (q < 0) return null;
+        let slashes = 0;
+        for (let b = q - 1; b > i && text.charCodeAt(b) === 0x5c; b--) slashes++;
+        if (slashes % 2 === 0) {
+          i = q;
+          break;
+        }
+        from = q + 1;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
       if (counts.length >= maxDepth) return { limit: 'depth', message: `nests objects and arrays deeper than ${maxDepth} levels (the limit of a JSON body)` };
       counts.push(c === 0x5b ? 0 : -1);
     } else if (c === 0x7d || c === 0x5d) counts.pop();
