@@ -41,7 +41,9 @@ function waitReady(base, child) {
     const poll = async (left) => {
       try {
         if ((await fetch(`${base}/readyz`)).ok) return resolve();
-      } catch {}
+      } catch {
+        // not listening yet
+      }
       if (left <= 0) return reject(new Error(`server did not become ready:\n${output}`));
       setTimeout(() => poll(left - 1), 100);
     };
@@ -89,7 +91,11 @@ async function uploadFile(base, keys, wsId, bytes, name, type) {
   const form = new FormData();
   form.append('alt_text', name);
   form.append('file', new Blob([bytes], { type }), name);
-  const res = await fetch(`${base}/api/v1/manage/media/upload`, { method: 'POST', headers: { 'x-api-key': keys.management, 'x-workspace-id': wsId }, body: form });
+  const res = await fetch(`${base}/api/v1/manage/media/upload`, {
+    method: 'POST',
+    headers: { 'x-api-key': keys.management, 'x-workspace-id': wsId },
+    body: form,
+  });
   const json = await res.json();
   if (res.status !== 201) throw new Error(`upload ${name} → ${res.status} ${JSON.stringify(json)}`);
   return json.data;
@@ -99,7 +105,9 @@ async function uploadFile(base, keys, wsId, bytes, name, type) {
 async function noisePng(target) {
   let side = Math.floor(Math.sqrt(target / 3));
   for (;;) {
-    const png = await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+    const png = await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
     if (png.length <= target) return png;
     side -= 16;
   }
@@ -120,10 +128,14 @@ async function photoJpeg() {
     }
   }
   for (let q = 90; q > 40; q -= 5) {
-    const jpg = await sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: q }).toBuffer();
+    const jpg = await sharp(raw, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: q })
+      .toBuffer();
     if (jpg.length <= 1.2 * 1024 * 1024) return jpg;
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 40 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 40 })
+    .toBuffer();
 }
 
 function cannon(url) {
@@ -136,7 +148,16 @@ async function startS3(dir) {
   const { default: S3rver } = await import('s3rver');
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: 'quire-bench' }] });
   const { port } = await server.run();
-  return { server, env: { STORAGE_DRIVER: 's3', S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_BUCKET: 'quire-bench', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' } };
+  return {
+    server,
+    env: {
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_BUCKET: 'quire-bench',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    },
+  };
 }
 
 async function main() {
@@ -145,7 +166,16 @@ async function main() {
   const port = 30000 + Math.floor(Math.random() * 20000);
   let s3 = null;
   if (process.env.BENCH_STORAGE === 's3') s3 = await startS3(path.join(dataDir, 's3'));
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUIRE_DEMO: '0', RATE_LIMIT_MANAGEMENT: '0', ...(s3?.env ?? {}) };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    QUIRE_DEMO: '0',
+    RATE_LIMIT_MANAGEMENT: '0',
+    ...(s3?.env ?? {}),
+  };
   delete env.DATABASE_URL;
   if (process.env.BENCH_DATABASE_URL) env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
 
@@ -155,7 +185,12 @@ async function main() {
   const { createContext } = await import(path.join(root, 'dist/src/context.js'));
   const config = loadConfig(env);
   const db = await createDb(config);
-  const boot = await bootstrap(await createContext(config, db), { slug: `media-bench-${Date.now()}`, name: 'Media bench', default_locale: 'en', locales: ['en'] });
+  const boot = await bootstrap(await createContext(config, db), {
+    slug: `media-bench-${Date.now()}`,
+    name: 'Media bench',
+    default_locale: 'en',
+    locales: ['en'],
+  });
   await db.close();
   const { keys } = boot;
   const wsId = boot.workspace.id;
@@ -173,11 +208,25 @@ async function main() {
     const idle = rssMiB(server.pid, 'VmRSS');
     const burst = await pool(20, 20, (i) => uploadFile(base, keys, wsId, big, `big-${i}.png`, 'image/png'));
     const peak = rssMiB(server.pid, 'VmHWM');
-    rows.push({ scenario: `upload 10 MB ×20 at once (${(big.length / 1048576).toFixed(2)} MiB each)`, 'req/s': +burst.rps.toFixed(1), 'MB/s': +((20 * big.length) / 1048576 / burst.seconds).toFixed(1), p50_ms: Math.round(burst.p50), p99_ms: Math.round(burst.p99), peak_rss_mib: round1(peak) });
+    rows.push({
+      scenario: `upload 10 MB ×20 at once (${(big.length / 1048576).toFixed(2)} MiB each)`,
+      'req/s': +burst.rps.toFixed(1),
+      'MB/s': +((20 * big.length) / 1048576 / burst.seconds).toFixed(1),
+      p50_ms: Math.round(burst.p50),
+      p99_ms: Math.round(burst.p99),
+      peak_rss_mib: round1(peak),
+    });
 
     // 2. Upload throughput of 1 MB images.
     const up = await pool(uploads, 10, (i) => uploadFile(base, keys, wsId, photo, `photo-${i}.jpg`, 'image/jpeg'));
-    rows.push({ scenario: `upload 1 MB JPEG ×${uploads}, 10 concurrent`, 'req/s': +up.rps.toFixed(1), 'MB/s': +((uploads * photo.length) / 1048576 / up.seconds).toFixed(1), p50_ms: Math.round(up.p50), p99_ms: Math.round(up.p99), peak_rss_mib: round1(rssMiB(server.pid, 'VmHWM')) });
+    rows.push({
+      scenario: `upload 1 MB JPEG ×${uploads}, 10 concurrent`,
+      'req/s': +up.rps.toFixed(1),
+      'MB/s': +((uploads * photo.length) / 1048576 / up.seconds).toFixed(1),
+      p50_ms: Math.round(up.p50),
+      p99_ms: Math.round(up.p99),
+      peak_rss_mib: round1(rssMiB(server.pid, 'VmHWM')),
+    });
 
     // 3. Transforms, first request (each a new variant: a real resize + encode + store).
     const asset = await uploadFile(base, keys, wsId, photo, 'source.jpg', 'image/jpeg');
@@ -185,9 +234,17 @@ async function main() {
     const first = await pool(transforms, 4, async (i) => {
       const res = await fetch(`${base}${filePath}?w=${400 + i}&h=300&fit=cover&fm=webp`);
       const body = await res.arrayBuffer();
-      if (res.status !== 200 || res.headers.get('x-cache') !== 'MISS' || body.byteLength === 0) throw new Error(`transform ${i} → ${res.status} ${res.headers.get('x-cache')}`);
+      if (res.status !== 200 || res.headers.get('x-cache') !== 'MISS' || body.byteLength === 0)
+        throw new Error(`transform ${i} → ${res.status} ${res.headers.get('x-cache')}`);
     });
-    rows.push({ scenario: `transform first request ×${transforms} (2000×1500 JPEG → WebP), 4 concurrent`, 'req/s': +first.rps.toFixed(1), 'MB/s': null, p50_ms: Math.round(first.p50), p99_ms: Math.round(first.p99), peak_rss_mib: round1(rssMiB(server.pid, 'VmHWM')) });
+    rows.push({
+      scenario: `transform first request ×${transforms} (2000×1500 JPEG → WebP), 4 concurrent`,
+      'req/s': +first.rps.toFixed(1),
+      'MB/s': null,
+      p50_ms: Math.round(first.p50),
+      p99_ms: Math.round(first.p99),
+      peak_rss_mib: round1(rssMiB(server.pid, 'VmHWM')),
+    });
 
     // 4. Transforms, cached.
     const cachedUrl = `${base}${filePath}?w=400&h=300&fit=cover&fm=webp`;
@@ -195,12 +252,24 @@ async function main() {
     await check.arrayBuffer();
     if (check.headers.get('x-cache') !== 'HIT') throw new Error(`expected a cached variant, got ${check.headers.get('x-cache')}`);
     const cached = await cannon(cachedUrl);
-    rows.push({ scenario: `transform cached (autocannon, 20 conn, ${duration} s)`, 'req/s': Math.round(cached.requests.average), 'MB/s': +(cached.throughput.average / 1048576).toFixed(1), p50_ms: cached.latency.p50, p99_ms: cached.latency.p99, errors: cached.errors + cached.non2xx, peak_rss_mib: round1(rssMiB(server.pid, 'VmHWM')) });
+    rows.push({
+      scenario: `transform cached (autocannon, 20 conn, ${duration} s)`,
+      'req/s': Math.round(cached.requests.average),
+      'MB/s': +(cached.throughput.average / 1048576).toFixed(1),
+      p50_ms: cached.latency.p50,
+      p99_ms: cached.latency.p99,
+      errors: cached.errors + cached.non2xx,
+      peak_rss_mib: round1(rssMiB(server.pid, 'VmHWM')),
+    });
 
     const finalPeak = rssMiB(server.pid, 'VmHWM');
-    console.log(`\nQuire media benchmark: ${s3 ? 's3 (s3rver)' : 'local'} storage, ${config.databaseUrl ? 'postgres' : 'sqlite'}, ${os.cpus().length} cores, node ${process.version}`);
+    console.log(
+      `\nQuire media benchmark: ${s3 ? 's3 (s3rver)' : 'local'} storage, ${config.databaseUrl ? 'postgres' : 'sqlite'}, ${os.cpus().length} cores, node ${process.version}`,
+    );
     console.table(rows);
-    console.log(`server RSS: idle ${idle?.toFixed(1)} MiB, peak after 20×10 MB uploads ${peak?.toFixed(1)} MiB (limit ${RSS_LIMIT_MIB} MiB), peak over the whole run ${finalPeak?.toFixed(1)} MiB`);
+    console.log(
+      `server RSS: idle ${idle?.toFixed(1)} MiB, peak after 20×10 MB uploads ${peak?.toFixed(1)} MiB (limit ${RSS_LIMIT_MIB} MiB), peak over the whole run ${finalPeak?.toFixed(1)} MiB`,
+    );
     console.log(JSON.stringify({ media: rows, rss_idle_mib: idle, rss_peak_uploads_mib: peak, rss_peak_run_mib: finalPeak }));
     if (peak === null || peak >= RSS_LIMIT_MIB) {
       console.error(`FAIL: peak RSS during 20 concurrent 10 MB uploads is ${peak} MiB (limit ${RSS_LIMIT_MIB} MiB)`);

@@ -56,7 +56,9 @@ async function waitReady(base) {
     try {
       const r = await fetch(`${base}/readyz`);
       if (r.ok) return;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('server did not become ready');
@@ -97,12 +99,23 @@ async function api(base, key, method, url, body) {
 async function seed(base, keys) {
   const M = '/api/v1/manage';
   await api(base, keys.management, 'POST', `${M}/content-types`, {
-    name: 'Author', slug: 'author', display_field: 'name',
-    fields: [{ name: 'name', field_type: 'text', required: true }, { name: 'bio', field_type: 'textarea', localizable: true }],
+    name: 'Author',
+    slug: 'author',
+    display_field: 'name',
+    fields: [
+      { name: 'name', field_type: 'text', required: true },
+      { name: 'bio', field_type: 'textarea', localizable: true },
+    ],
   });
-  const text = (i, lang) => ({ nodeType: 'document', data: {}, content: [{ nodeType: 'paragraph', data: {}, content: [{ nodeType: 'text', value: `${lang} body of post ${i}.`, marks: [], data: {} }] }] });
+  const text = (i, lang) => ({
+    nodeType: 'document',
+    data: {},
+    content: [{ nodeType: 'paragraph', data: {}, content: [{ nodeType: 'text', value: `${lang} body of post ${i}.`, marks: [], data: {} }] }],
+  });
   await api(base, keys.management, 'POST', `${M}/content-types`, {
-    name: 'Post', slug: 'post', display_field: 'title',
+    name: 'Post',
+    slug: 'post',
+    display_field: 'title',
     fields: [
       { name: 'title', field_type: 'text', required: true, localizable: true },
       { name: 'summary', field_type: 'textarea', localizable: true },
@@ -130,9 +143,16 @@ async function seed(base, keys) {
   const postData = [];
   for (let i = 0; i < 1000; i++) {
     const data = {
-      title: `Post number ${i}`, summary: `Summary of post ${i}`, body: text(i, 'English'), views: (i * 7919) % 10000,
-      rating: (i % 50) / 10, featured: i % 7 === 0, published_on: '2026-01-15', category: ['news', 'guides', 'releases'][i % 3],
-      website: `https://example.com/posts/${i}`, author: authors[i % authors.length].id,
+      title: `Post number ${i}`,
+      summary: `Summary of post ${i}`,
+      body: text(i, 'English'),
+      views: (i * 7919) % 10000,
+      rating: (i % 50) / 10,
+      featured: i % 7 === 0,
+      published_on: '2026-01-15',
+      category: ['news', 'guides', 'releases'][i % 3],
+      website: `https://example.com/posts/${i}`,
+      author: authors[i % authors.length].id,
     };
     const r = await api(base, keys.management, 'POST', `${M}/content-types/post/entries`, {
       data,
@@ -143,7 +163,12 @@ async function seed(base, keys) {
     postData.push(data);
     await api(base, keys.management, 'PATCH', `${M}/content-types/post/entries/${r.data.slug}/publish`);
   }
-  await seedPage(base, keys, postIds.slice(0, 40), authors.map((a) => a.id));
+  await seedPage(
+    base,
+    keys,
+    postIds.slice(0, 40),
+    authors.map((a) => a.id),
+  );
   return { slugs, postData };
 }
 
@@ -156,14 +181,52 @@ async function seed(base, keys) {
 async function seedPage(base, keys, posts, authors) {
   const M = '/api/v1/manage';
   const blockTypes = [
-    { name: 'Hero', slug: 'hero', is_block: true, fields: [{ name: 'headline', field_type: 'text', localizable: true }, { name: 'subline', field_type: 'textarea', localizable: true }, { name: 'author', field_type: 'relation', options: '["author"]' }] },
+    {
+      name: 'Hero',
+      slug: 'hero',
+      is_block: true,
+      fields: [
+        { name: 'headline', field_type: 'text', localizable: true },
+        { name: 'subline', field_type: 'textarea', localizable: true },
+        { name: 'author', field_type: 'relation', options: '["author"]' },
+      ],
+    },
     { name: 'Rich text', slug: 'rich-text', is_block: true, fields: [{ name: 'body', field_type: 'rich_text', localizable: true }] },
-    { name: 'Feature grid', slug: 'feature-grid', is_block: true, fields: [{ name: 'title', field_type: 'text', localizable: true }, { name: 'columns', field_type: 'integer' }] },
-    { name: 'Feature item', slug: 'feature-item', is_block: true, fields: [{ name: 'label', field_type: 'text', localizable: true }, { name: 'icon', field_type: 'text' }, { name: 'posts', field_type: 'relation_list', options: '["post"]' }] },
-    { name: 'Call to action', slug: 'cta', is_block: true, fields: [{ name: 'label', field_type: 'text', localizable: true }, { name: 'url', field_type: 'url' }] },
+    {
+      name: 'Feature grid',
+      slug: 'feature-grid',
+      is_block: true,
+      fields: [
+        { name: 'title', field_type: 'text', localizable: true },
+        { name: 'columns', field_type: 'integer' },
+      ],
+    },
+    {
+      name: 'Feature item',
+      slug: 'feature-item',
+      is_block: true,
+      fields: [
+        { name: 'label', field_type: 'text', localizable: true },
+        { name: 'icon', field_type: 'text' },
+        { name: 'posts', field_type: 'relation_list', options: '["post"]' },
+      ],
+    },
+    {
+      name: 'Call to action',
+      slug: 'cta',
+      is_block: true,
+      fields: [
+        { name: 'label', field_type: 'text', localizable: true },
+        { name: 'url', field_type: 'url' },
+      ],
+    },
   ];
   for (const t of blockTypes) await api(base, keys.management, 'POST', `${M}/content-types`, t);
-  const doc = (text) => ({ nodeType: 'document', data: {}, content: [{ nodeType: 'paragraph', data: {}, content: [{ nodeType: 'text', value: text, marks: [], data: {} }] }] });
+  const doc = (text) => ({
+    nodeType: 'document',
+    data: {},
+    content: [{ nodeType: 'paragraph', data: {}, content: [{ nodeType: 'text', value: text, marks: [], data: {} }] }],
+  });
   const de = (data) => ({ de: { data } });
   const grids = Array.from({ length: 5 }, (_, g) => ({
     type: 'feature-grid',
@@ -173,12 +236,26 @@ async function seedPage(base, keys, posts, authors) {
       type: 'feature-item',
       data: { label: `Feature ${g}.${i}`, icon: 'star', posts: [posts[(g * 4 + i) % posts.length], posts[(g * 4 + i + 7) % posts.length]] },
       translations: i % 2 === 0 ? de({ label: `Funktion ${g}.${i}` }) : undefined,
-      children: [{ type: 'hero', data: { headline: `Detail ${g}.${i}`, subline: 'More about it', author: authors[(g + i) % authors.length] }, translations: de({ headline: `Einzelheit ${g}.${i}` }) }],
+      children: [
+        {
+          type: 'hero',
+          data: { headline: `Detail ${g}.${i}`, subline: 'More about it', author: authors[(g + i) % authors.length] },
+          translations: de({ headline: `Einzelheit ${g}.${i}` }),
+        },
+      ],
     })),
   }));
   const blocks = [
-    { type: 'hero', data: { headline: 'Welcome', subline: 'The benchmark page', author: authors[0] }, translations: de({ headline: 'Willkommen', subline: 'Die Messseite' }) },
-    { type: 'rich-text', data: { body: doc('Introduction to everything on this page.') }, translations: de({ body: doc('Einführung in alles auf dieser Seite.') }) },
+    {
+      type: 'hero',
+      data: { headline: 'Welcome', subline: 'The benchmark page', author: authors[0] },
+      translations: de({ headline: 'Willkommen', subline: 'Die Messseite' }),
+    },
+    {
+      type: 'rich-text',
+      data: { body: doc('Introduction to everything on this page.') },
+      translations: de({ body: doc('Einführung in alles auf dieser Seite.') }),
+    },
     ...grids.slice(0, 3),
     { type: 'cta', data: { label: 'Sign up', url: 'https://example.com/signup' }, translations: de({ label: 'Registrieren' }) },
     ...grids.slice(3),
@@ -291,7 +368,9 @@ async function versionSizes(config, createDb, slug) {
     const page = await sql`select ${bytes('v.snapshot')} as size, v.version as version from page_versions v join pages p on p.id = v.page_id
       where p.slug = 'bench-home' order by v.version desc limit 1`.execute(db.kysely);
     const written = slug
-      ? await sql`select v.version as version, v.action as action from entry_versions v join entries e on e.id = v.entry_id where e.slug = ${slug} order by v.version`.execute(db.kysely)
+      ? await sql`select v.version as version, v.action as action from entry_versions v join entries e on e.id = v.entry_id where e.slug = ${slug} order by v.version`.execute(
+          db.kysely,
+        )
       : { rows: [] };
     const p = posts.rows[0];
     return {
@@ -330,7 +409,9 @@ async function main() {
     await waitReady(base);
     const t0 = Date.now();
     const { slugs, postData } = await seed(base, keys);
-    console.log(`seeded 50 authors + 1,000 posts + a 50-block page in ${((Date.now() - t0) / 1000).toFixed(1)} s (${config.databaseUrl ? 'postgres' : 'sqlite'})`);
+    console.log(
+      `seeded 50 authors + 1,000 posts + a 50-block page in ${((Date.now() - t0) / 1000).toFixed(1)} s (${config.databaseUrl ? 'postgres' : 'sqlite'})`,
+    );
 
     const scenarios = [
       { name: 'list', url: '/api/v1/public/entries?type=post&limit=10&locale=de' },
@@ -373,7 +454,11 @@ async function main() {
         bare.child.kill();
       }
       rows.push({
-        scenario: s.name, bytes: bytes.length, ...quire, bare_rps: baseline.rps, ratio: +(quire.rps / baseline.rps).toFixed(3),
+        scenario: s.name,
+        bytes: bytes.length,
+        ...quire,
+        bare_rps: baseline.rps,
+        ratio: +(quire.rps / baseline.rps).toFixed(3),
         hit_rate: counted ? +((cache.HIT ?? 0) / counted).toFixed(4) : null,
         ...(puts ? { puts: Object.values(puts).reduce((a, b) => a + b, 0), put_statuses: JSON.stringify(puts) } : {}),
       });
@@ -383,10 +468,25 @@ async function main() {
     const mib = (v) => (v === null ? 'n/a' : `${v.toFixed(1)} MiB`);
     console.log(`\nQuire delivery benchmark: ${connections} connections, ${duration} s per run, ${os.cpus().length} cores, node ${process.version}`);
     console.table(rows);
-    console.log(`Quire server peak RSS: ${mib(rss)} ${servingOnly ? 'while serving the runs above' : 'over its whole life'}; ${mib(seedingPeak)} up to the end of seeding`);
-    console.log(`history: a post's version stores ${history.post_version_bytes_mean} bytes on average (max ${history.post_version_bytes_max}, ${history.post_versions} versions), the 50-block page's ${history.page_50_blocks_version_bytes} bytes; list-put entry versions: ${history.list_put_entry_versions || 'n/a'}`);
-    console.log(`hit_rate: share of responses carrying X-Cache: HIT (delivery cache) during the measured run; list-put: one management PUT per second on the list's first entry meanwhile`);
-    console.log(JSON.stringify({ results: rows, cache: cacheCounts, peak_rss_mib: rss, peak_rss_scope: servingOnly ? 'serving' : 'lifetime', seeding_peak_rss_mib: seedingPeak, history }));
+    console.log(
+      `Quire server peak RSS: ${mib(rss)} ${servingOnly ? 'while serving the runs above' : 'over its whole life'}; ${mib(seedingPeak)} up to the end of seeding`,
+    );
+    console.log(
+      `history: a post's version stores ${history.post_version_bytes_mean} bytes on average (max ${history.post_version_bytes_max}, ${history.post_versions} versions), the 50-block page's ${history.page_50_blocks_version_bytes} bytes; list-put entry versions: ${history.list_put_entry_versions || 'n/a'}`,
+    );
+    console.log(
+      `hit_rate: share of responses carrying X-Cache: HIT (delivery cache) during the measured run; list-put: one management PUT per second on the list's first entry meanwhile`,
+    );
+    console.log(
+      JSON.stringify({
+        results: rows,
+        cache: cacheCounts,
+        peak_rss_mib: rss,
+        peak_rss_scope: servingOnly ? 'serving' : 'lifetime',
+        seeding_peak_rss_mib: seedingPeak,
+        history,
+      }),
+    );
   } finally {
     server.kill('SIGTERM');
   }

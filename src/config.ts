@@ -122,7 +122,9 @@ function boolFrom(env: Record<string, string | undefined>, name: string, fallbac
 }
 
 /** The media storage variables; S3 needs a bucket, and an endpoint must be an http(s) URL. */
-function storageFrom(env: Record<string, string | undefined>): Pick<Config, 'storageDriver' | 's3Endpoint' | 's3Bucket' | 's3Region' | 's3AccessKeyId' | 's3SecretAccessKey' | 's3ForcePathStyle'> {
+function storageFrom(
+  env: Record<string, string | undefined>,
+): Pick<Config, 'storageDriver' | 's3Endpoint' | 's3Bucket' | 's3Region' | 's3AccessKeyId' | 's3SecretAccessKey' | 's3ForcePathStyle'> {
   const driver = (env.STORAGE_DRIVER ?? 'local').toLowerCase();
   if (driver !== 'local' && driver !== 's3') throw new ConfigError(`STORAGE_DRIVER must be local or s3, got '${driver}'`);
   const s3Endpoint = env.S3_ENDPOINT ? env.S3_ENDPOINT.replace(/\/+$/, '') : null;

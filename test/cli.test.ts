@@ -27,14 +27,20 @@ describe.each(dialects())('quire CLI on %s', (dialect) => {
   });
 
   it('bootstrap --json prints exactly one JSON object and creates three working keys', async () => {
-    const run = await cli(['bootstrap', '--workspace', 'acme', '--name', 'Acme', '--locales', 'en,de,fr', '--email', 'Owner@Example.com', '--json'], { env: external.env });
+    const run = await cli(['bootstrap', '--workspace', 'acme', '--name', 'Acme', '--locales', 'en,de,fr', '--email', 'Owner@Example.com', '--json'], {
+      env: external.env,
+    });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
     const out = run.json();
     expect(Object.keys(out)).toEqual(['workspace', 'user', 'keys']);
     expect(out.workspace).toEqual({ id: expect.any(String), slug: 'acme' });
     expect(out.user).toEqual({ id: expect.any(Number), email: 'owner@example.com' });
-    expect(out.keys).toEqual({ management: expect.stringMatching(/^svc_mgmt_/), delivery: expect.stringMatching(/^svc_live_/), preview: expect.stringMatching(/^svc_live_/) });
+    expect(out.keys).toEqual({
+      management: expect.stringMatching(/^svc_mgmt_/),
+      delivery: expect.stringMatching(/^svc_live_/),
+      preview: expect.stringMatching(/^svc_live_/),
+    });
 
     // A second process (here: a second runtime) on the same environment sees the workspace and keys.
     const rt = await openRuntime({ env: external.env, stdout: { write: () => true }, stderr: { write: () => true } });
@@ -72,7 +78,9 @@ describe.each(dialects())('quire CLI on %s', (dialect) => {
     expect(created.json()).toEqual({ id: expect.any(Number), email: 'ed@example.com', role: 'editor' });
     const changed = await cli(['users', 'set-role', '--workspace', 'acme', '--email', 'ed@example.com', '--role', 'author'], { env: external.env });
     expect(changed).toMatchObject({ code: 0, stderr: '', stdout: "User ed@example.com is now author of 'acme'.\n" });
-    const changedJson = await cli(['users', 'set-role', '--workspace', 'acme', '--email', 'ed@example.com', '--role', 'viewer', '--json'], { env: external.env });
+    const changedJson = await cli(['users', 'set-role', '--workspace', 'acme', '--email', 'ed@example.com', '--role', 'viewer', '--json'], {
+      env: external.env,
+    });
     expect(changedJson.json()).toEqual({ id: created.json().id, email: 'ed@example.com', role: 'viewer' });
 
     const badRole = await cli(['users', 'create', '--workspace', 'acme', '--email', 'x@example.com', '--role', 'boss'], { env: external.env });
@@ -85,7 +93,10 @@ describe.each(dialects())('quire CLI on %s', (dialect) => {
 
   it('keys create (management and delivery), for the owner or a member, and keys revoke', async () => {
     const before = Date.now();
-    const mgmt = await cli(['keys', 'create', '--workspace', 'acme', '--class', 'management', '--scopes', 'content:write,content:publish', '--expires-in', '12h', '--json'], { env: external.env });
+    const mgmt = await cli(
+      ['keys', 'create', '--workspace', 'acme', '--class', 'management', '--scopes', 'content:write,content:publish', '--expires-in', '12h', '--json'],
+      { env: external.env },
+    );
     expect(mgmt).toMatchObject({ code: 0, stderr: '' });
     const key = mgmt.json();
     expect(Object.keys(key)).toEqual(['id', 'key', 'expires_at']);
@@ -94,7 +105,24 @@ describe.each(dialects())('quire CLI on %s', (dialect) => {
     expect(expires).toBeGreaterThanOrEqual(before + 12 * HOUR);
     expect(expires).toBeLessThan(Date.now() + 12 * HOUR + 1000);
 
-    const delivery = await cli(['keys', 'create', '--workspace', 'acme', '--class', 'delivery', '--environment', 'preview', '--content-types', 'post,author', '--user', 'ed@example.com', '--json'], { env: external.env });
+    const delivery = await cli(
+      [
+        'keys',
+        'create',
+        '--workspace',
+        'acme',
+        '--class',
+        'delivery',
+        '--environment',
+        'preview',
+        '--content-types',
+        'post,author',
+        '--user',
+        'ed@example.com',
+        '--json',
+      ],
+      { env: external.env },
+    );
     expect(delivery.code).toBe(0);
     expect(delivery.json()).toEqual({ id: expect.any(String), key: expect.stringMatching(/^svc_live_/), expires_at: null });
 
@@ -118,8 +146,14 @@ describe.each(dialects())('quire CLI on %s', (dialect) => {
       await rt.close();
     }
 
-    const unknownScope = await cli(['keys', 'create', '--workspace', 'acme', '--class', 'management', '--scopes', 'content:write,everything'], { env: external.env });
-    expect(unknownScope).toMatchObject({ code: 1, stdout: '', stderr: "quire: Validation failed: scopes: unknown scope 'everything'; scopes are content:write, content:publish, media:write, schema:write\n" });
+    const unknownScope = await cli(['keys', 'create', '--workspace', 'acme', '--class', 'management', '--scopes', 'content:write,everything'], {
+      env: external.env,
+    });
+    expect(unknownScope).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: "quire: Validation failed: scopes: unknown scope 'everything'; scopes are content:write, content:publish, media:write, schema:write\n",
+    });
     const tooLong = await cli(['keys', 'create', '--workspace', 'acme', '--class', 'management', '--expires-in', '400d'], { env: external.env });
     expect(tooLong).toMatchObject({ code: 1, stderr: 'quire: Validation failed: expires_in: management keys expire within 365 days\n' });
     const stranger = await cli(['keys', 'create', '--workspace', 'acme', '--class', 'delivery', '--user', 'stranger@example.com'], { env: external.env });
@@ -145,15 +179,23 @@ describe.each(dialects())('quire CLI on %s', (dialect) => {
 
     const human = await cli(['preview-token', '--workspace', 'previewing', '--entry', entry.id], { context: env.ctx });
     expect(human.stdout).toMatch(new RegExp(`^Preview token for entry ${entry.id} \\(expires [^)]+\\):\\n[\\w-]+\\.[\\w-]+\\.[\\w-]+\\n$`));
-    const missing = await cli(['preview-token', '--workspace', 'previewing', '--entry', '0190d1a4-0000-7000-8000-000000000000', '--json'], { context: env.ctx });
+    const missing = await cli(['preview-token', '--workspace', 'previewing', '--entry', '0190d1a4-0000-7000-8000-000000000000', '--json'], {
+      context: env.ctx,
+    });
     expect(missing).toMatchObject({ code: 1, stdout: '', stderr: "quire: entry '0190d1a4-0000-7000-8000-000000000000' not found\n" });
   });
 
   it('usage errors exit 2 with one line; --help exits 0', async () => {
     const cases: [string[], string][] = [
       [['bootstrap'], "quire: required option '--workspace <slug>' not specified\n"],
-      [['keys', 'create', '--workspace', 'acme', '--class', 'admin'], "quire: option '--class <class>' argument 'admin' is invalid. Allowed choices are delivery, management.\n"],
-      [['keys', 'create', '--workspace', 'acme', '--class', 'management', '--expires-in', 'soon'], "quire: option '--expires-in <duration>' argument 'soon' is invalid. expected a positive number followed by s, m, h or d (e.g. 90s, 12h, 30d)\n"],
+      [
+        ['keys', 'create', '--workspace', 'acme', '--class', 'admin'],
+        "quire: option '--class <class>' argument 'admin' is invalid. Allowed choices are delivery, management.\n",
+      ],
+      [
+        ['keys', 'create', '--workspace', 'acme', '--class', 'management', '--expires-in', 'soon'],
+        "quire: option '--expires-in <duration>' argument 'soon' is invalid. expected a positive number followed by s, m, h or d (e.g. 90s, 12h, 30d)\n",
+      ],
       [['users', 'create', '--workspace', 'acme', '--email', 'a@b.c', '--role', 'editor', '--colour', 'red'], "quire: unknown option '--colour'\n"],
       [['import', 'contentful', '--workspace', 'acme'], "quire: missing required argument 'file'\n"],
     ];
@@ -178,7 +220,13 @@ describe.each(dialects())('quire CLI on %s', (dialect) => {
 
   it('configuration errors exit 1 with one line and no stack trace', async () => {
     const pgUrl = await cli(['bootstrap', '--workspace', 'x'], { env: { DATABASE_URL: 'mysql://localhost/x' } });
-    expect(pgUrl).toEqual(expect.objectContaining({ code: 1, stdout: '', stderr: 'quire: DATABASE_URL must start with postgres:// (unset it to use the embedded SQLite database)\n' }));
+    expect(pgUrl).toEqual(
+      expect.objectContaining({
+        code: 1,
+        stdout: '',
+        stderr: 'quire: DATABASE_URL must start with postgres:// (unset it to use the embedded SQLite database)\n',
+      }),
+    );
     const level = await cli(['bootstrap', '--workspace', 'x'], { env: { ...external.env, LOG_LEVEL: 'loud' } });
     expect(level.code).toBe(1);
     expect(level.stderr).toMatch(/^quire: LOG_LEVEL must be one of [a-z, ]+\n$/);

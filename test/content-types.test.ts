@@ -50,7 +50,17 @@ describe.each(dialects())('content types and fields on %s', (dialect) => {
   it('validates the body: unknown keys, bad field types, missing select options', async () => {
     const a = expectError(await post('/content-types', { name: 'X', color: 'red' }), 400, 'VALIDATION_FAILED');
     expect(a.errors).toEqual([{ path: 'body.color', message: 'is not a known key' }]);
-    const b = expectError(await post('/content-types', { name: 'Y', fields: [{ name: 'a', field_type: 'colour' }, { name: 'b', field_type: 'select' }] }), 400, 'VALIDATION_FAILED');
+    const b = expectError(
+      await post('/content-types', {
+        name: 'Y',
+        fields: [
+          { name: 'a', field_type: 'colour' },
+          { name: 'b', field_type: 'select' },
+        ],
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(b.errors.map((e: any) => e.path)).toEqual(['body.fields.0.field_type', 'body.fields.1.options']);
     const c = expectError(await post('/content-types', { name: 'Z', display_field: 'nope' }), 400, 'VALIDATION_FAILED');
     expect(c.errors[0].path).toBe('body.display_field');
@@ -91,7 +101,10 @@ describe.each(dialects())('content types and fields on %s', (dialect) => {
   });
 
   it('PATCH accepts only name, description, icon, display_field, orderable', async () => {
-    const res = await call(env.app, 'PATCH', `${M}/content-types/author`, { key, body: { name: 'Writer', icon: 'user', orderable: true, display_field: 'name' } });
+    const res = await call(env.app, 'PATCH', `${M}/content-types/author`, {
+      key,
+      body: { name: 'Writer', icon: 'user', orderable: true, display_field: 'name' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'Writer', icon: 'user', orderable: true, display_field: 'name', slug: 'author' });
     const blk = expectError(await call(env.app, 'PATCH', `${M}/content-types/author`, { key, body: { is_block: true } }), 400, 'VALIDATION_FAILED');
@@ -123,17 +136,51 @@ describe.each(dialects())('content types and fields on %s', (dialect) => {
     const reorder = await call(env.app, 'PATCH', `${M}/content-types/author/fields/reorder`, { key, body: { order: [age.id, name.id, bio.id] } });
     expect(reorder.status).toBe(200);
     const after = await call(env.app, 'GET', `${M}/content-types/author/fields`, { key });
-    expect(after.body.data.map((f: any) => [f.name, f.label, f.sort_order])).toEqual([['age', 'age', 0], ['name', 'name', 1], ['bio', 'About', 2]]);
-    expectError(await call(env.app, 'PATCH', `${M}/content-types/author/fields/reorder`, { key, body: { order: [age.id, name.id] } }), 400, 'VALIDATION_FAILED');
-    expectError(await call(env.app, 'PATCH', `${M}/content-types/author/fields/reorder`, { key, body: { order: [age.id, name.id, bio.id, bio.id] } }), 400, 'VALIDATION_FAILED');
+    expect(after.body.data.map((f: any) => [f.name, f.label, f.sort_order])).toEqual([
+      ['age', 'age', 0],
+      ['name', 'name', 1],
+      ['bio', 'About', 2],
+    ]);
+    expectError(
+      await call(env.app, 'PATCH', `${M}/content-types/author/fields/reorder`, { key, body: { order: [age.id, name.id] } }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await call(env.app, 'PATCH', `${M}/content-types/author/fields/reorder`, { key, body: { order: [age.id, name.id, bio.id, bio.id] } }),
+      400,
+      'VALIDATION_FAILED',
+    );
 
     // Impact reports count entries (and translations) holding a value for the field.
     const ct = (await call(env.app, 'GET', `${M}/content-types/author`, { key })).body.data;
     const now = new Date().toISOString();
     for (const [i, data] of [{ name: 'A', bio: 'x' }, { name: 'B', bio: null }, { name: 'C' }].entries()) {
       const id = newId();
-      await env.ctx.db.kysely.insertInto('entries').values({ id, workspace_id: wsId, content_type_id: ct.id, slug: `a-${i}`, status: 'draft', data: JSON.stringify(data), position: i, version: 1, created_at: now, updated_at: now, created_by: null, updated_by: null, publish_at: null, published_at: null }).execute();
-      if (i === 0) await env.ctx.db.kysely.insertInto('entry_translations').values({ entry_id: id, locale: 'de', data: JSON.stringify({ bio: 'y' }), created_at: now, updated_at: now }).execute();
+      await env.ctx.db.kysely
+        .insertInto('entries')
+        .values({
+          id,
+          workspace_id: wsId,
+          content_type_id: ct.id,
+          slug: `a-${i}`,
+          status: 'draft',
+          data: JSON.stringify(data),
+          position: i,
+          version: 1,
+          created_at: now,
+          updated_at: now,
+          created_by: null,
+          updated_by: null,
+          publish_at: null,
+          published_at: null,
+        })
+        .execute();
+      if (i === 0)
+        await env.ctx.db.kysely
+          .insertInto('entry_translations')
+          .values({ entry_id: id, locale: 'de', data: JSON.stringify({ bio: 'y' }), created_at: now, updated_at: now })
+          .execute();
     }
     const del = await call(env.app, 'GET', `${M}/content-types/author/fields/${bio.id}/deletion-impact`, { key });
     expect(del.body.data).toEqual({ affected_entries: 1, field_name: 'bio', field_type: 'textarea' });
@@ -151,13 +198,40 @@ describe.each(dialects())('content types and fields on %s', (dialect) => {
     const now = new Date().toISOString();
     for (const slug of ['home', 'about']) {
       const pageId = newId();
-      await env.ctx.db.kysely.insertInto('pages').values({ id: pageId, workspace_id: wsId, slug, status: 'draft', position: 0, seo: '{}', version: 1, created_at: now, updated_at: now, created_by: null, updated_by: null, publish_at: null, published_at: null }).execute();
+      await env.ctx.db.kysely
+        .insertInto('pages')
+        .values({
+          id: pageId,
+          workspace_id: wsId,
+          slug,
+          status: 'draft',
+          position: 0,
+          seo: '{}',
+          version: 1,
+          created_at: now,
+          updated_at: now,
+          created_by: null,
+          updated_by: null,
+          publish_at: null,
+          published_at: null,
+        })
+        .execute();
       for (let i = 0; i < (slug === 'home' ? 2 : 1); i++) {
-        await env.ctx.db.kysely.insertInto('blocks').values({ id: newId(), page_id: pageId, block_type_id: hero.id, parent_id: null, position: i, data: '{}', created_at: now, updated_at: now }).execute();
+        await env.ctx.db.kysely
+          .insertInto('blocks')
+          .values({ id: newId(), page_id: pageId, block_type_id: hero.id, parent_id: null, position: i, data: '{}', created_at: now, updated_at: now })
+          .execute();
       }
     }
     const used = await call(env.app, 'GET', `${M}/content-types/hero/block-usage`, { key });
-    expect(used.body.data).toEqual({ count: 3, is_block: true, pages: [{ slug: 'about', status: 'draft' }, { slug: 'home', status: 'draft' }] });
+    expect(used.body.data).toEqual({
+      count: 3,
+      is_block: true,
+      pages: [
+        { slug: 'about', status: 'draft' },
+        { slug: 'home', status: 'draft' },
+      ],
+    });
     expectError(await call(env.app, 'DELETE', `${M}/content-types/hero`, { key }), 409, 'CONTENT_TYPE_NOT_EMPTY');
   });
 
@@ -190,7 +264,15 @@ describe.each(dialects())('content types and fields on %s', (dialect) => {
   });
 
   it('creates and drops an expression index with sortable/filterable, used by the query plan', async () => {
-    const ct = (await post('/content-types', { name: 'Product', fields: [{ name: 'sku', field_type: 'text' }, { name: 'price', field_type: 'number' }] })).body.data;
+    const ct = (
+      await post('/content-types', {
+        name: 'Product',
+        fields: [
+          { name: 'sku', field_type: 'text' },
+          { name: 'price', field_type: 'number' },
+        ],
+      })
+    ).body.data;
     const [, price] = ct.fields;
     const indexName = 'entries_data_num_price';
     const hasIndex = async () => {
@@ -198,7 +280,9 @@ describe.each(dialects())('content types and fields on %s', (dialect) => {
         const r = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and name = ${indexName}`.execute(env.ctx.db.kysely);
         return r.rows.length === 1;
       }
-      const r = await sql<{ indexname: string }>`select indexname from pg_indexes where indexname = ${indexName} and schemaname = current_schema()`.execute(env.ctx.db.kysely);
+      const r = await sql<{ indexname: string }>`select indexname from pg_indexes where indexname = ${indexName} and schemaname = current_schema()`.execute(
+        env.ctx.db.kysely,
+      );
       return r.rows.length === 1;
     };
     expect(await hasIndex()).toBe(false);
@@ -208,9 +292,20 @@ describe.each(dialects())('content types and fields on %s', (dialect) => {
     // Enough rows of several types that a table scan would be the planner's choice without the index.
     const now = new Date().toISOString();
     const rows = Array.from({ length: 600 }, (_, i) => ({
-      id: newId(), workspace_id: wsId, content_type_id: i % 3 === 0 ? ct.id : (newId(), ct.id), slug: `p-${i}`, status: 'published',
-      data: JSON.stringify({ sku: `S${i}`, price: (i * 7919) % 1000 }), position: i, version: 1, created_at: now, updated_at: now,
-      created_by: null, updated_by: null, publish_at: null, published_at: now,
+      id: newId(),
+      workspace_id: wsId,
+      content_type_id: i % 3 === 0 ? ct.id : (newId(), ct.id),
+      slug: `p-${i}`,
+      status: 'published',
+      data: JSON.stringify({ sku: `S${i}`, price: (i * 7919) % 1000 }),
+      position: i,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+      created_by: null,
+      updated_by: null,
+      publish_at: null,
+      published_at: now,
     }));
     await env.ctx.db.kysely.insertInto('entries').values(rows).execute();
     if (dialect === 'postgres') await sql`analyze entries`.execute(env.ctx.db.kysely);
@@ -219,9 +314,14 @@ describe.each(dialects())('content types and fields on %s', (dialect) => {
     const expr = dataFieldSql(dialect, 'price', 'number');
     const query = env.ctx.db.kysely.selectFrom('entries').select('id').where('content_type_id', '=', ct.id).orderBy(expr, 'asc').orderBy('id', 'asc').limit(10);
     const compiled = query.compile();
-    const plan = dialect === 'sqlite'
-      ? (await sql.raw(`EXPLAIN QUERY PLAN ${compiled.sql.replace('?', `'${ct.id}'`).replace('?', '10')}`).execute(env.ctx.db.kysely)).rows.map((r: any) => r.detail).join('\n')
-      : (await sql.raw(`EXPLAIN ${compiled.sql.replace('$1', `'${ct.id}'`).replace('$2', '10')}`).execute(env.ctx.db.kysely)).rows.map((r: any) => r['QUERY PLAN']).join('\n');
+    const plan =
+      dialect === 'sqlite'
+        ? (await sql.raw(`EXPLAIN QUERY PLAN ${compiled.sql.replace('?', `'${ct.id}'`).replace('?', '10')}`).execute(env.ctx.db.kysely)).rows
+            .map((r: any) => r.detail)
+            .join('\n')
+        : (await sql.raw(`EXPLAIN ${compiled.sql.replace('$1', `'${ct.id}'`).replace('$2', '10')}`).execute(env.ctx.db.kysely)).rows
+            .map((r: any) => r['QUERY PLAN'])
+            .join('\n');
     expect(plan).toContain(indexName);
     expect(plan).not.toMatch(/SCAN entries\b(?! USING)|Seq Scan/);
     if (dialect === 'sqlite') expect(plan).not.toContain('USE TEMP B-TREE');

@@ -49,7 +49,10 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     expect(titles(await preview())).toEqual(['One']);
     expect((await preview()).headers['x-cache']).toBe('HIT');
 
-    await call(env.app, 'PUT', `${M}/content-types/post/entries/one`, { key: world.keys.management, body: { data: { title: 'Uno' }, translations: { de: { data: { title: 'Eins' } } } } });
+    await call(env.app, 'PUT', `${M}/content-types/post/entries/one`, {
+      key: world.keys.management,
+      body: { data: { title: 'Uno' }, translations: { de: { data: { title: 'Eins' } } } },
+    });
     const third = await list();
     expect(third.headers['x-cache']).toBe('HIT');
     expect(titles(third)).toEqual(['One']);
@@ -68,7 +71,10 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     try {
       await list();
       expect((await list()).headers['x-cache']).toBe('HIT');
-      await call(other, 'PUT', `${M}/content-types/post/entries/one`, { key: world.keys.management, body: { data: { title: 'Uno' }, translations: { de: { data: { title: 'Zwei' } } } } });
+      await call(other, 'PUT', `${M}/content-types/post/entries/one`, {
+        key: world.keys.management,
+        body: { data: { title: 'Uno' }, translations: { de: { data: { title: 'Zwei' } } } },
+      });
       expect((await list()).headers['x-cache']).toBe('HIT');
       expect((await publish('one', other)).status).toBe(200);
       const res = await list();
@@ -95,7 +101,8 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
   it('orders production lists by what production shows: a working-copy save moves neither updated_at nor the order (D70)', async () => {
     const slugsOf = (res: { body: { data: { slug: string }[] } }) => res.body.data.map((e) => e.slug);
     const byUpdated = (key = world.keys.delivery) => call(env.app, 'GET', `${P}/entries?type=post&sort=updated_at:desc&limit=100`, { key });
-    const save = (slug: string, title: string) => call(env.app, 'PUT', `${M}/content-types/post/entries/${slug}`, { key: world.keys.management, body: { data: { title } } });
+    const save = (slug: string, title: string) =>
+      call(env.app, 'PUT', `${M}/content-types/post/entries/${slug}`, { key: world.keys.management, body: { data: { title } } });
     const before = await byUpdated();
     expect(before.status).toBe(200);
     const oldest = slugsOf(before).at(-1)!;
@@ -120,7 +127,13 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     const key = await world.deliveryKey({});
     expect((await list(key)).status).toBe(200);
     expect((await list(key)).headers['x-cache']).toBe('HIT');
-    const row = await env.ctx.db.kysely.selectFrom('api_keys').select('id').where('workspace_id', '=', world.workspaceId).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('api_keys')
+      .select('id')
+      .where('workspace_id', '=', world.workspaceId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     await revokeApiKey(env.ctx, row.id);
     expectError(await list(key), 401, 'UNAUTHORIZED');
 
@@ -146,15 +159,82 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     const bystander = (await seedWorkspace(env.ctx)).workspace.id;
     const bystanderBefore = await readWorkspaceRevision(env.ctx.db, bystander, env.ctx.caches.queries);
     const writes: Record<string, () => Promise<unknown>> = {
-      entries: () => db.insertInto('entries').values({ id: entryId, workspace_id: ws, content_type_id: ctId, slug: `rev-${entryId.slice(-6)}`, status: 'draft', data: '{}', position: 0, version: 1, created_at: ts, updated_at: ts, created_by: null, updated_by: null, publish_at: null, published_at: null }).execute(),
-      entry_translations: () => db.insertInto('entry_translations').values({ entry_id: entryId, locale: 'de', data: '{}', created_at: ts, updated_at: ts }).execute(),
+      entries: () =>
+        db
+          .insertInto('entries')
+          .values({
+            id: entryId,
+            workspace_id: ws,
+            content_type_id: ctId,
+            slug: `rev-${entryId.slice(-6)}`,
+            status: 'draft',
+            data: '{}',
+            position: 0,
+            version: 1,
+            created_at: ts,
+            updated_at: ts,
+            created_by: null,
+            updated_by: null,
+            publish_at: null,
+            published_at: null,
+          })
+          .execute(),
+      entry_translations: () =>
+        db.insertInto('entry_translations').values({ entry_id: entryId, locale: 'de', data: '{}', created_at: ts, updated_at: ts }).execute(),
       content_types: () => db.updateTable('content_types').set({ icon: 'x' }).where('id', '=', ctId).execute(),
       fields: () => db.updateTable('fields').set({ label: 'Titel' }).where('content_type_id', '=', ctId).execute(),
-      pages: () => db.insertInto('pages').values({ id: pageId, workspace_id: ws, slug: `rev-${pageId.slice(-6)}`, status: 'draft', position: 0, seo: '{}', version: 1, created_at: ts, updated_at: ts, created_by: null, updated_by: null, publish_at: null, published_at: null }).execute(),
-      page_seo_translations: () => db.insertInto('page_seo_translations').values({ page_id: pageId, locale: 'de', seo: '{}', created_at: ts, updated_at: ts }).execute(),
-      blocks: () => db.insertInto('blocks').values({ id: blockId, page_id: pageId, block_type_id: ctId, parent_id: null, position: 0, data: '{}', created_at: ts, updated_at: ts }).execute(),
-      block_translations: () => db.insertInto('block_translations').values({ page_id: pageId, block_id: blockId, locale: 'de', data: '{}', created_at: ts, updated_at: ts }).execute(),
-      media: () => db.insertInto('media').values({ id: newId(), workspace_id: ws, url: 'https://example.com/a.png', storage_key: null, mime_type: 'image/png', width: 1, height: 1, alt_text: null, focal_x: null, focal_y: null, filename: 'a.png', original_name: 'a.png', folder: null, size: 1, uploaded_by: null, created_at: ts, updated_at: ts, deleted_at: null }).execute(),
+      pages: () =>
+        db
+          .insertInto('pages')
+          .values({
+            id: pageId,
+            workspace_id: ws,
+            slug: `rev-${pageId.slice(-6)}`,
+            status: 'draft',
+            position: 0,
+            seo: '{}',
+            version: 1,
+            created_at: ts,
+            updated_at: ts,
+            created_by: null,
+            updated_by: null,
+            publish_at: null,
+            published_at: null,
+          })
+          .execute(),
+      page_seo_translations: () =>
+        db.insertInto('page_seo_translations').values({ page_id: pageId, locale: 'de', seo: '{}', created_at: ts, updated_at: ts }).execute(),
+      blocks: () =>
+        db
+          .insertInto('blocks')
+          .values({ id: blockId, page_id: pageId, block_type_id: ctId, parent_id: null, position: 0, data: '{}', created_at: ts, updated_at: ts })
+          .execute(),
+      block_translations: () =>
+        db.insertInto('block_translations').values({ page_id: pageId, block_id: blockId, locale: 'de', data: '{}', created_at: ts, updated_at: ts }).execute(),
+      media: () =>
+        db
+          .insertInto('media')
+          .values({
+            id: newId(),
+            workspace_id: ws,
+            url: 'https://example.com/a.png',
+            storage_key: null,
+            mime_type: 'image/png',
+            width: 1,
+            height: 1,
+            alt_text: null,
+            focal_x: null,
+            focal_y: null,
+            filename: 'a.png',
+            original_name: 'a.png',
+            folder: null,
+            size: 1,
+            uploaded_by: null,
+            created_at: ts,
+            updated_at: ts,
+            deleted_at: null,
+          })
+          .execute(),
       api_keys: () => db.updateTable('api_keys').set({ name: 'renamed' }).where('workspace_id', '=', ws).execute(),
       memberships: () => db.updateTable('memberships').set({ updated_at: ts }).where('workspace_id', '=', ws).execute(),
     };
@@ -162,12 +242,36 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     const publishedBlockId = newId();
     Object.assign(writes, {
       published_entry_translations: async () => {
-        await db.insertInto('entries').values({ id: publishedEntryId, workspace_id: ws, content_type_id: ctId, slug: `pub-${publishedEntryId.slice(-6)}`, status: 'draft', data: '{}', position: 0, version: 1, created_at: ts, updated_at: ts, created_by: null, updated_by: null, publish_at: null, published_at: null }).execute();
+        await db
+          .insertInto('entries')
+          .values({
+            id: publishedEntryId,
+            workspace_id: ws,
+            content_type_id: ctId,
+            slug: `pub-${publishedEntryId.slice(-6)}`,
+            status: 'draft',
+            data: '{}',
+            position: 0,
+            version: 1,
+            created_at: ts,
+            updated_at: ts,
+            created_by: null,
+            updated_by: null,
+            publish_at: null,
+            published_at: null,
+          })
+          .execute();
         return db.insertInto('published_entry_translations').values({ entry_id: publishedEntryId, locale: 'de', id: 1, data: '{}' }).execute();
       },
-      published_page_seo_translations: () => db.insertInto('published_page_seo_translations').values({ page_id: pageId, locale: 'de', id: 1, seo: '{}' }).execute(),
-      published_blocks: () => db.insertInto('published_blocks').values({ id: publishedBlockId, page_id: pageId, block_type_id: ctId, parent_id: null, position: 0, data: '{}' }).execute(),
-      published_block_translations: () => db.insertInto('published_block_translations').values({ block_id: publishedBlockId, page_id: pageId, locale: 'de', id: 1, data: '{}' }).execute(),
+      published_page_seo_translations: () =>
+        db.insertInto('published_page_seo_translations').values({ page_id: pageId, locale: 'de', id: 1, seo: '{}' }).execute(),
+      published_blocks: () =>
+        db
+          .insertInto('published_blocks')
+          .values({ id: publishedBlockId, page_id: pageId, block_type_id: ctId, parent_id: null, position: 0, data: '{}' })
+          .execute(),
+      published_block_translations: () =>
+        db.insertInto('published_block_translations').values({ block_id: publishedBlockId, page_id: pageId, locale: 'de', id: 1, data: '{}' }).execute(),
     });
     expect(Object.keys(writes).sort()).toEqual([...REVISION_TABLES].sort());
     // Every write bumps the draft revision (preview readers); only what production readers can
@@ -177,12 +281,21 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
       const before = (await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))!;
       await write();
       const after = (await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))!;
-      expect({ table, draft: after.draft > before.draft, production: after.revision > before.revision }).toEqual({ table, draft: true, production: !workingOnly.has(table) });
+      expect({ table, draft: after.draft > before.draft, production: after.revision > before.revision }).toEqual({
+        table,
+        draft: true,
+        production: !workingOnly.has(table),
+      });
     }
     // A draft item going live, or a live one changing a visible column, bumps production too.
     for (const change of [
       () => db.updateTable('entries').set({ status: 'published', published_data: '{}', published_at: ts }).where('id', '=', entryId).execute(),
-      () => db.updateTable('entries').set({ slug: `moved-${entryId.slice(-6)}` }).where('id', '=', entryId).execute(),
+      () =>
+        db
+          .updateTable('entries')
+          .set({ slug: `moved-${entryId.slice(-6)}` })
+          .where('id', '=', entryId)
+          .execute(),
       () => db.updateTable('pages').set({ status: 'published', published_seo: '{}', published_at: ts }).where('id', '=', pageId).execute(),
     ]) {
       const before = (await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries))!;
@@ -224,4 +337,3 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     expect(await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries)).toEqual(committed);
   });
 });
-

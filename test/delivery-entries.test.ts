@@ -4,7 +4,9 @@ import { createWorld, datas, doc, M, P, type DeliveryWorld } from './delivery-fi
 
 export const TYPES = [
   {
-    name: 'Author', slug: 'author', display_field: 'name',
+    name: 'Author',
+    slug: 'author',
+    display_field: 'name',
     fields: [
       { name: 'name', field_type: 'text', required: true },
       { name: 'bio', field_type: 'textarea', localizable: true },
@@ -14,7 +16,9 @@ export const TYPES = [
     ],
   },
   {
-    name: 'Post', slug: 'post', display_field: 'title',
+    name: 'Post',
+    slug: 'post',
+    display_field: 'title',
     fields: [
       { name: 'title', field_type: 'text', localizable: true, sortable: true, filterable: true },
       { name: 'summary', field_type: 'textarea', localizable: true },
@@ -46,28 +50,42 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
     ids.goneMedia = await w.insertMedia({ deleted: true });
     ids.cover = await w.insertMedia({ url: '/media/cover.png' });
     ids.ada = await w.insertEntry({
-      type: 'author', slug: 'ada',
+      type: 'author',
+      slug: 'ada',
       data: { name: 'Ada', bio: 'Writes code.', about: doc('About Ada'), avatar: ids.avatar },
       translations: { de: { bio: 'Schreibt Code.' } },
     });
     ids.draftAuthor = await w.insertEntry({ type: 'author', slug: 'grace', status: 'draft', data: { name: 'Grace', mentor: ids.ada } });
     ids.memo = await w.insertEntry({ type: 'memo', slug: 'shared', data: { note: 'internal' } });
     ids.hello = await w.insertEntry({
-      type: 'post', slug: 'hello',
+      type: 'post',
+      slug: 'hello',
       data: {
-        title: 'Hello', summary: 'First post', body: doc('<script>alert(1)</script> plain'), views: 10, category: 'news',
-        author: ids.ada, related: [ids.draftAuthor, ids.memo, ids.ada], cover: ids.cover, gallery: [ids.avatar, ids.goneMedia],
+        title: 'Hello',
+        summary: 'First post',
+        body: doc('<script>alert(1)</script> plain'),
+        views: 10,
+        category: 'news',
+        author: ids.ada,
+        related: [ids.draftAuthor, ids.memo, ids.ada],
+        cover: ids.cover,
+        gallery: [ids.avatar, ids.goneMedia],
       },
       translations: { de: { title: 'Hallo', summary: null, views: 99 } },
     });
-    ids.second = await w.insertEntry({ type: 'post', slug: 'second', data: { title: 'Second', summary: 'Two', views: 20, category: 'guides', author: ids.draftAuthor } });
+    ids.second = await w.insertEntry({
+      type: 'post',
+      slug: 'second',
+      data: { title: 'Second', summary: 'Two', views: 20, category: 'guides', author: ids.draftAuthor },
+    });
     ids.draft = await w.insertEntry({ type: 'post', slug: 'draft-post', status: 'draft', data: { title: 'Draft' } });
     ids.future = await w.insertEntry({ type: 'post', slug: 'future', status: 'scheduled', publish_at: '2026-07-01T00:00:00.000Z', data: { title: 'Future' } });
     ids.due = await w.insertEntry({ type: 'post', slug: 'due', status: 'scheduled', publish_at: '2026-05-01T00:00:00.000Z', data: { title: 'Due' } });
     ids.archived = await w.insertEntry({ type: 'post', slug: 'old', status: 'archived', data: { title: 'Old' } });
     // The same slug in two content types (D42).
     await w.insertEntry({ type: 'post', slug: 'shared', data: { title: 'Shared post' } });
-    for (const [i, q] of ['Third?', 'First?', 'Second?'].entries()) await w.insertEntry({ type: 'faq', slug: `q${i}`, position: [2, 0, 1][i], data: { question: q } });
+    for (const [i, q] of ['Third?', 'First?', 'Second?'].entries())
+      await w.insertEntry({ type: 'faq', slug: `q${i}`, position: [2, 0, 1][i], data: { question: q } });
   });
   afterAll(async () => env?.close());
 
@@ -113,7 +131,21 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
       expect(res.body.meta).toEqual({ total_data: 4, current_page: 1, page_size: 4, total_pages: 1, next_cursor: null });
       const hello = res.body.data[3];
       expect(Object.keys(hello).sort()).toEqual(
-        ['content_type_id', 'created_at', 'created_by', 'data', 'id', 'position', 'publish_at', 'published_at', 'slug', 'status', 'updated_at', 'updated_by', 'workspace_id'].sort(),
+        [
+          'content_type_id',
+          'created_at',
+          'created_by',
+          'data',
+          'id',
+          'position',
+          'publish_at',
+          'published_at',
+          'slug',
+          'status',
+          'updated_at',
+          'updated_by',
+          'workspace_id',
+        ].sort(),
       );
       expect(typeof hello.data).toBe('string');
       expect(hello).toMatchObject({ id: ids.hello, content_type_id: w.types.post, workspace_id: w.workspaceId, status: 'published' });
@@ -177,19 +209,24 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
 
     it('renders rich text as sanitized HTML and as plain text', async () => {
       await w.insertEntry({
-        type: 'post', slug: 'links',
+        type: 'post',
+        slug: 'links',
         data: {
           title: 'Links',
           body: {
-            nodeType: 'document', data: {},
-            content: [{
-              nodeType: 'paragraph', data: {},
-              content: [
-                { nodeType: 'hyperlink', data: { uri: 'javascript:alert(1)' }, content: [{ nodeType: 'text', value: 'bad', marks: [], data: {} }] },
-                { nodeType: 'text', value: ' and ', marks: [{ type: 'bold' }], data: {} },
-                { nodeType: 'hyperlink', data: { uri: 'https://example.com/' }, content: [{ nodeType: 'text', value: 'good', marks: [], data: {} }] },
-              ],
-            }],
+            nodeType: 'document',
+            data: {},
+            content: [
+              {
+                nodeType: 'paragraph',
+                data: {},
+                content: [
+                  { nodeType: 'hyperlink', data: { uri: 'javascript:alert(1)' }, content: [{ nodeType: 'text', value: 'bad', marks: [], data: {} }] },
+                  { nodeType: 'text', value: ' and ', marks: [{ type: 'bold' }], data: {} },
+                  { nodeType: 'hyperlink', data: { uri: 'https://example.com/' }, content: [{ nodeType: 'text', value: 'good', marks: [], data: {} }] },
+                ],
+              },
+            ],
           },
         },
       });
@@ -211,11 +248,26 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
       const res = await get('/entries?type=post&locale=de');
       const hello = datas(res.body).find((d) => d.title === 'Hallo')!;
       expect(hello.author).toEqual({
-        id: ids.ada, slug: 'ada', type: 'author', name: 'Ada', bio: 'Schreibt Code.', about: doc('About Ada'), avatar: ids.avatar,
+        id: ids.ada,
+        slug: 'ada',
+        type: 'author',
+        name: 'Ada',
+        bio: 'Schreibt Code.',
+        about: doc('About Ada'),
+        avatar: ids.avatar,
       });
       // relation_list: the draft author and the memo... the memo is readable with this key; the draft is dropped.
       expect((hello.related as any[]).map((r) => r.slug)).toEqual(['shared', 'ada']);
-      expect(hello.cover).toEqual({ id: ids.cover, url: 'http://quire.test/media/cover.png', mime_type: 'image/png', width: 640, height: 480, alt_text: 'An image', focal_x: 0.5, focal_y: 0.25 });
+      expect(hello.cover).toEqual({
+        id: ids.cover,
+        url: 'http://quire.test/media/cover.png',
+        mime_type: 'image/png',
+        width: 640,
+        height: 480,
+        alt_text: 'An image',
+        focal_x: 0.5,
+        focal_y: 0.25,
+      });
       expect((hello.gallery as any[]).map((m) => m.id)).toEqual([ids.avatar]);
       // A relation to an entry the key may not see (draft, production key) is null.
       expect(datas(res.body).find((d) => d.title === 'Second')!.author).toBeNull();
@@ -236,7 +288,10 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
       const res = await get('/entries?type=post&fields=title,author.name,author.about_text,related.name&locale=de');
       const hello = datas(res.body).find((d) => d.title === 'Hallo')!;
       expect(hello.author).toEqual({ id: ids.ada, slug: 'ada', type: 'author', name: 'Ada', about_text: 'About Ada' });
-      expect(hello.related).toEqual([{ id: ids.memo, slug: 'shared', type: 'memo' }, { id: ids.ada, slug: 'ada', type: 'author', name: 'Ada' }]);
+      expect(hello.related).toEqual([
+        { id: ids.memo, slug: 'shared', type: 'memo' },
+        { id: ids.ada, slug: 'ada', type: 'author', name: 'Ada' },
+      ]);
       const both = await get('/entries?type=post&fields=author.name,author');
       expect(Object.keys(datas(both.body).find((d) => (d.author as any)?.slug === 'ada')!.author as object)).toContain('bio');
     });
@@ -293,8 +348,22 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
       expect(content_types.map((c: any) => c.slug).sort()).toEqual(['author', 'faq', 'hero', 'memo', 'post']);
       const post = content_types.find((c: any) => c.slug === 'post');
       expect(post).toMatchObject({ id: w.types.post, name: 'Post', is_block: false, display_field: 'title' });
-      expect(post.fields.find((f: any) => f.name === 'category')).toEqual({ name: 'category', type: 'select', localizable: false, required: false, unique: false, options: ['news', 'guides'] });
-      expect(post.fields.find((f: any) => f.name === 'title')).toEqual({ name: 'title', type: 'text', localizable: true, required: false, unique: false, options: [] });
+      expect(post.fields.find((f: any) => f.name === 'category')).toEqual({
+        name: 'category',
+        type: 'select',
+        localizable: false,
+        required: false,
+        unique: false,
+        options: ['news', 'guides'],
+      });
+      expect(post.fields.find((f: any) => f.name === 'title')).toEqual({
+        name: 'title',
+        type: 'text',
+        localizable: true,
+        required: false,
+        unique: false,
+        options: [],
+      });
       const onlyPosts = await w.deliveryKey({ contentTypes: ['post'] });
       const limited = await get('/schema', onlyPosts);
       expect(limited.body.data.content_types.map((c: any) => c.slug).sort()).toEqual(['hero', 'post']);
@@ -302,7 +371,10 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
     });
 
     it('sees schema changes made through the management API at once', async () => {
-      const add = await call(env.app, 'POST', `${M}/content-types/memo/fields`, { key: w.keys.management, body: { name: 'priority', field_type: 'integer', sortable: true } });
+      const add = await call(env.app, 'POST', `${M}/content-types/memo/fields`, {
+        key: w.keys.management,
+        body: { name: 'priority', field_type: 'integer', sortable: true },
+      });
       expect(add.status).toBe(201);
       const res = await get('/schema');
       expect(res.body.data.content_types.find((c: any) => c.slug === 'memo').fields.map((f: any) => f.name)).toEqual(['note', 'priority']);
@@ -314,11 +386,16 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
       const key = w.keys.management;
       const post = (url: string, body: unknown) => call(env.app, 'POST', M + url, { key, body });
       const patch = (url: string, body?: unknown) => call(env.app, 'PATCH', M + url, { key, body });
-      const author = await post('/content-types/author/entries', { slug: 'linus', data: { name: 'Linus', bio: 'Kernel' }, translations: { de: { data: { bio: 'Kern' } } } });
+      const author = await post('/content-types/author/entries', {
+        slug: 'linus',
+        data: { name: 'Linus', bio: 'Kernel' },
+        translations: { de: { data: { bio: 'Kern' } } },
+      });
       expect(author.status).toBe(201);
       expect((await patch('/content-types/author/entries/linus/publish')).status).toBe(200);
       const created = await post('/content-types/post/entries', {
-        slug: 'via-api', data: { title: 'Via API', views: 3, category: 'guides', author: author.body.data.id, body: doc('Made by the API') },
+        slug: 'via-api',
+        data: { title: 'Via API', views: 3, category: 'guides', author: author.body.data.id, body: doc('Made by the API') },
         translations: [{ locale: 'de', data: { title: 'Über die API' } }],
       });
       expect(created.status).toBe(201);
@@ -326,7 +403,11 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
       expect((await patch('/content-types/post/entries/via-api/publish')).status).toBe(200);
       const res = await get('/entries/via-api?type=post&locale=de&fields=title,author.bio,body_text');
       expect(res.body.data.entry).toMatchObject({ id: created.body.data.id, status: 'published', published_at: now.toISOString() });
-      expect(JSON.parse(res.body.data.entry.data)).toEqual({ title: 'Über die API', author: { id: author.body.data.id, slug: 'linus', type: 'author', bio: 'Kern' }, body_text: 'Made by the API' });
+      expect(JSON.parse(res.body.data.entry.data)).toEqual({
+        title: 'Über die API',
+        author: { id: author.body.data.id, slug: 'linus', type: 'author', bio: 'Kern' },
+        body_text: 'Made by the API',
+      });
       const listed = await get('/entries?type=post&filter[category]=guides&filter[views][lte]=3&fields=title');
       expect(datas(listed.body)).toEqual([{ title: 'Via API' }]);
 
@@ -337,7 +418,11 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
       const start = now;
       try {
         now = new Date('2026-06-01T12:31:00.000Z');
-        expect((await get('/entries/soon?type=post')).body.data.entry).toMatchObject({ status: 'published', published_at: '2026-06-01T12:30:00.000Z', publish_at: null });
+        expect((await get('/entries/soon?type=post')).body.data.entry).toMatchObject({
+          status: 'published',
+          published_at: '2026-06-01T12:30:00.000Z',
+          publish_at: null,
+        });
       } finally {
         now = start;
       }

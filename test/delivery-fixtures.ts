@@ -88,12 +88,28 @@ export async function createWorld(ctx: Context, app: FastifyInstance, contentTyp
         })
         .execute();
       for (const [locale, data] of Object.entries(seed.translations ?? {})) {
-        const t = await ctx.db.kysely.insertInto('entry_translations').values({ entry_id: id, locale, data: JSON.stringify(data), created_at: created, updated_at: created }).returning('id').executeTakeFirstOrThrow();
-        if (live) await ctx.db.kysely.insertInto('published_entry_translations').values({ entry_id: id, locale, id: Number(t.id), data: JSON.stringify(data) }).execute();
+        const t = await ctx.db.kysely
+          .insertInto('entry_translations')
+          .values({ entry_id: id, locale, data: JSON.stringify(data), created_at: created, updated_at: created })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        if (live)
+          await ctx.db.kysely
+            .insertInto('published_entry_translations')
+            .values({ entry_id: id, locale, id: Number(t.id), data: JSON.stringify(data) })
+            .execute();
       }
       await ctx.db.kysely
         .insertInto('entry_versions')
-        .values({ entry_id: id, version: 1, action: live ? 'publish' : 'create', status, snapshot: JSON.stringify({ data: seed.data ?? {}, translations: [] }), created_at: created, created_by: s.user.id })
+        .values({
+          entry_id: id,
+          version: 1,
+          action: live ? 'publish' : 'create',
+          status,
+          snapshot: JSON.stringify({ data: seed.data ?? {}, translations: [] }),
+          created_at: created,
+          created_by: s.user.id,
+        })
         .execute();
       return id;
     },
@@ -108,7 +124,11 @@ export async function createWorld(ctx: Context, app: FastifyInstance, contentTyp
       });
     },
     async deliveryKey(options) {
-      const k = await createApiKey(ctx, workspaceId, s.user.id, { keyClass: 'delivery', environment: options.environment ?? 'production', contentTypes: options.contentTypes });
+      const k = await createApiKey(ctx, workspaceId, s.user.id, {
+        keyClass: 'delivery',
+        environment: options.environment ?? 'production',
+        contentTypes: options.contentTypes,
+      });
       return k.key;
     },
   };

@@ -1,4 +1,12 @@
-import { CompiledQuery, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import {
+  CompiledQuery,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCaches } from '../src/caches.js';
 import type { Db } from '../src/db/types.js';
@@ -8,9 +16,17 @@ import { call, createTestEnv, dialects, expectError, type TestEnv } from './help
 import { createWorld, datas, P, type DeliveryWorld } from './delivery-fixtures.js';
 
 const TYPES = [
-  { name: 'Author', slug: 'author', fields: [{ name: 'name', field_type: 'text' }, { name: 'bio', field_type: 'textarea', localizable: true }] },
   {
-    name: 'Post', slug: 'post',
+    name: 'Author',
+    slug: 'author',
+    fields: [
+      { name: 'name', field_type: 'text' },
+      { name: 'bio', field_type: 'textarea', localizable: true },
+    ],
+  },
+  {
+    name: 'Post',
+    slug: 'post',
     fields: [
       { name: 'title', field_type: 'text', localizable: true, sortable: true, filterable: true },
       { name: 'summary', field_type: 'textarea', localizable: true },
@@ -59,7 +75,14 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
     env = await createTestEnv(dialect, { clock: () => now });
     w = await createWorld(env.ctx, env.app, TYPES);
     for (let i = 0; i < 5; i++) {
-      authors.push(await w.insertEntry({ type: 'author', slug: `author-${i}`, data: { name: `Author ${i}`, bio: `Bio ${i}` }, translations: { de: { bio: `Bio de ${i}` } } }));
+      authors.push(
+        await w.insertEntry({
+          type: 'author',
+          slug: `author-${i}`,
+          data: { name: `Author ${i}`, bio: `Bio ${i}` },
+          translations: { de: { bio: `Bio de ${i}` } },
+        }),
+      );
     }
     const cover = await w.insertMedia();
     // 12 published posts; p3 and p7 have no views; p5 has a title with a literal %.
@@ -154,11 +177,26 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
 
     it('answers 400 for bad filters', async () => {
       const bad = [
-        'filter[views]=abc', 'filter[views][gt]=1.5', 'filter[rating][gt]=x', 'filter[featured]=yes', 'filter[category]=sports',
-        'filter[published_on][gt]=2026-02-30', 'filter[happened_at][lt]=yesterday', 'filter[author]=not-a-uuid',
-        'filter[summary]=x', 'filter[nope]=x', 'filter[views][near]=1', 'filter[views][exists]=maybe', 'filter[views][contains]=1',
-        'filter[featured][in]=true', 'filter[featured][gt]=true', 'filter[views][in]=1,,2', 'filter[views]=1&filter[views]=2', 'filter[views',
-        'filter[views][gt][x]=1', 'filter[title][contains]=',
+        'filter[views]=abc',
+        'filter[views][gt]=1.5',
+        'filter[rating][gt]=x',
+        'filter[featured]=yes',
+        'filter[category]=sports',
+        'filter[published_on][gt]=2026-02-30',
+        'filter[happened_at][lt]=yesterday',
+        'filter[author]=not-a-uuid',
+        'filter[summary]=x',
+        'filter[nope]=x',
+        'filter[views][near]=1',
+        'filter[views][exists]=maybe',
+        'filter[views][contains]=1',
+        'filter[featured][in]=true',
+        'filter[featured][gt]=true',
+        'filter[views][in]=1,,2',
+        'filter[views]=1&filter[views]=2',
+        'filter[views',
+        'filter[views][gt][x]=1',
+        'filter[title][contains]=',
       ];
       for (const qs of bad) {
         const res = await get(`/entries?type=post&${qs}`);
@@ -177,7 +215,9 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
       while (res.body.meta.next_cursor && guard++ < 50) {
         res = await get(`/entries?type=post&limit=${limit}&${qs}&cursor=${encodeURIComponent(res.body.meta.next_cursor)}`, key);
         expect(res.status).toBe(200);
-        expect(Object.keys(res.body.meta).sort()).toEqual(qs.includes('locale=') ? ['locale_requested', 'next_cursor', 'page_size'] : ['next_cursor', 'page_size']);
+        expect(Object.keys(res.body.meta).sort()).toEqual(
+          qs.includes('locale=') ? ['locale_requested', 'next_cursor', 'page_size'] : ['next_cursor', 'page_size'],
+        );
         out.push(...slugs(res));
       }
       return out;
@@ -247,7 +287,9 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
       const ok = await get(`/entries?type=post&limit=2&sort=views:asc&filter[featured]=false&locale=de&cursor=${encodeURIComponent(cursor)}`);
       expect(ok.status).toBe(200);
       const [payload, mac] = cursor.split('.');
-      const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), i: '00000000-0000-0000-0000-000000000000' })).toString('base64url');
+      const forged = Buffer.from(
+        JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), i: '00000000-0000-0000-0000-000000000000' }),
+      ).toString('base64url');
       const variants = [
         `/entries?type=post&limit=2&sort=views:asc&filter[featured]=false&locale=de&cursor=${forged}.${mac}`,
         `/entries?type=post&limit=2&sort=views:asc&filter[featured]=false&locale=de&cursor=${payload}.${mac.slice(0, -2)}AA`,
@@ -263,10 +305,18 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
         expect(b.errors[0].path).toBe('query.cursor');
       }
       // The same query with a preview key (other visibility) does not accept it either.
-      expectError(await get(`/entries?type=post&limit=2&sort=views:asc&filter[featured]=false&locale=de&cursor=${cursor}`, w.keys.preview), 400, 'VALIDATION_FAILED');
+      expectError(
+        await get(`/entries?type=post&limit=2&sort=views:asc&filter[featured]=false&locale=de&cursor=${cursor}`, w.keys.preview),
+        400,
+        'VALIDATION_FAILED',
+      );
       // A cursor of another workspace fails too.
       const other = await createWorld(env.ctx, env.app, TYPES);
-      expectError(await get(`/entries?type=post&limit=2&sort=views:asc&filter[featured]=false&locale=de&cursor=${cursor}`, other.keys.delivery), 400, 'VALIDATION_FAILED');
+      expectError(
+        await get(`/entries?type=post&limit=2&sort=views:asc&filter[featured]=false&locale=de&cursor=${cursor}`, other.keys.delivery),
+        400,
+        'VALIDATION_FAILED',
+      );
     });
   });
 
@@ -322,7 +372,9 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
       const db: Db = { kysely: env.ctx.db.kysely.withPlugin(log), dialect: env.ctx.db.dialect, close: async () => {}, memo: env.ctx.db.memo };
       await listEntries({ ...env.ctx, db }, actor, { type: 'post', sort: 'views:desc', filters: { 'filter[views][eq]': '7' }, limit: 2 });
       const executor = env.ctx.db.kysely.getExecutor();
-      const pageQuery = log.queries.flatMap((q) => (q ? [executor.compileQuery(q.node, q.queryId)] : [])).find((c) => /from "entries"/.test(c.sql) && /order by/.test(c.sql))!;
+      const pageQuery = log.queries
+        .flatMap((q) => (q ? [executor.compileQuery(q.node, q.queryId)] : []))
+        .find((c) => /from "entries"/.test(c.sql) && /order by/.test(c.sql))!;
       expect(pageQuery.sql).toContain(dialect === 'sqlite' ? `json_extract("entries"."${column}", '$.views')` : `(("entries"."${column}"->>'views')::numeric)`);
       let plan: string;
       if (dialect === 'sqlite') {

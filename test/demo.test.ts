@@ -9,7 +9,10 @@ import { startServices } from '../src/services.js';
 import { call, createTestEnv, dialects, type TestEnv } from './helpers.js';
 
 async function workspaceCount(env: TestEnv): Promise<number> {
-  const row = await env.ctx.db.kysely.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await env.ctx.db.kysely
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -66,7 +69,12 @@ describe.each(dialects())('demo workspace on %s', (dialect) => {
     expect(titles).toEqual(DEMO_POSTS.map((p) => p.de.title));
     expect(de.body.data.every((e: any) => e.status === 'published' && e.is_fallback === false)).toBe(true);
 
-    const one = await call(env.app, 'GET', '/api/v1/public/entries/one-entry-many-languages?type=post&locale=de&fields=title,body_html,author.name,author.role', { key: key('delivery') });
+    const one = await call(
+      env.app,
+      'GET',
+      '/api/v1/public/entries/one-entry-many-languages?type=post&locale=de&fields=title,body_html,author.name,author.role',
+      { key: key('delivery') },
+    );
     expect(one.status).toBe(200);
     const data = JSON.parse(one.body.data.entry.data);
     expect(data.title).toBe('Ein Eintrag, viele Sprachen');
@@ -77,7 +85,12 @@ describe.each(dialects())('demo workspace on %s', (dialect) => {
     expect(JSON.parse(en.body.data.entry.data).title).toBe('Welcome to the Quire demo blog');
     const mgmt = await call(env.app, 'GET', '/api/v1/manage/content-types', { key: key('management') });
     // author and post, and the block types of the demo pages (test/pages-demo.test.ts).
-    expect(mgmt.body.data.filter((c: any) => !c.is_block).map((c: any) => c.slug).sort()).toEqual(['author', 'post']);
+    expect(
+      mgmt.body.data
+        .filter((c: any) => !c.is_block)
+        .map((c: any) => c.slug)
+        .sort(),
+    ).toEqual(['author', 'post']);
   });
 
   it('is not created when QUIRE_DEMO=0', async () => {

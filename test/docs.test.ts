@@ -45,7 +45,11 @@ function parsePrintedRoutes(tree: string): Route[] {
     const url = (depth > 0 ? stack[depth - 1] : '') + m[2];
     stack[depth] = url;
     stack.length = depth + 1;
-    for (const method of (m[3] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) out.push({ method, url });
+    for (const method of (m[3] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean))
+      out.push({ method, url });
   }
   return out;
 }
@@ -87,7 +91,13 @@ function tableRows(markdown: string): string[][] {
   return markdown
     .split('\n')
     .filter((l) => l.trimStart().startsWith('|'))
-    .map((l) => l.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((c) => c.trim()),
+    );
 }
 
 /** GitHub's anchors of the headings of a markdown document (duplicates get -1, -2 …). */
@@ -99,7 +109,10 @@ function anchorsOf(markdown: string): Set<string> {
     if (line.startsWith('```')) inCode = !inCode;
     const m = inCode ? null : /^#{1,6}\s+(.+?)\s*$/.exec(line);
     if (!m) continue;
-    const slug = m[1].toLowerCase().replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = m[1]
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(slug);
     seen.set(slug, (n ?? -1) + 1);
     out.add(n === undefined ? slug : `${slug}-${n + 1}`);
@@ -138,7 +151,11 @@ describe('documentation', () => {
     const doc = (await env.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
     const fromOpenApi = Object.entries(doc.paths)
       .filter(([p]) => API_PREFIXES.some((prefix) => p.startsWith(`${prefix}/`)))
-      .flatMap(([p, ops]) => Object.keys(ops).filter((m) => m !== 'head').map((m) => `${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`));
+      .flatMap(([p, ops]) =>
+        Object.keys(ops)
+          .filter((m) => m !== 'head')
+          .map((m) => `${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`),
+      );
     expect(fromOpenApi.length).toBeGreaterThan(0);
     expect(fromOpenApi.filter((r) => !found.has(r))).toEqual([]);
   });
@@ -165,7 +182,9 @@ describe('documentation', () => {
   });
 
   it('opens README.md with a title, a one-line description and the two commands', () => {
-    const lines = read('README.md').replace(/^\uFEFF/, '').split('\n');
+    const lines = read('README.md')
+      .replace(/^\uFEFF/, '')
+      .split('\n');
     const fence = lines.findIndex((l) => l.startsWith('```'));
     expect(lines[0]).toMatch(/^# \S/);
     const between = lines.slice(1, fence).filter((l) => l.trim() !== '');
@@ -176,7 +195,13 @@ describe('documentation', () => {
   });
 
   it('has working relative links and anchors in README.md and docs/*.md', () => {
-    const files = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const files = [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const broken: string[] = [];
     for (const file of files) {
       const text = read(file);
@@ -188,7 +213,8 @@ describe('documentation', () => {
         // Links to the shared specification beside the repository are not ours to check.
         if (!resolved.startsWith(ROOT + path.sep)) continue;
         if (!fs.existsSync(resolved)) broken.push(`${file}: ${link} (no such file)`);
-        else if (anchor && resolved.endsWith('.md') && !anchorsOf(fs.readFileSync(resolved, 'utf8')).has(anchor)) broken.push(`${file}: ${link} (no such heading)`);
+        else if (anchor && resolved.endsWith('.md') && !anchorsOf(fs.readFileSync(resolved, 'utf8')).has(anchor))
+          broken.push(`${file}: ${link} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);

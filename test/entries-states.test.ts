@@ -19,8 +19,16 @@ describe('publishing state machine (pure)', () => {
       expect(err).toMatchObject({ code: 'INVALID_STATE_TRANSITION', status: 409, message: "page cannot be scheduled from status 'published'" });
     }
     const now = new Date(T0);
-    expect(applyTransition('entry', 'publish', { status: 'scheduled', publish_at: 'x', published_at: null }, now)).toEqual({ status: 'published', published_at: '2026-11-21T10:00:00.000Z', publish_at: null });
-    expect(applyTransition('entry', 'archive', { status: 'published', publish_at: null, published_at: 'p' }, now)).toEqual({ status: 'archived', published_at: 'p', publish_at: null });
+    expect(applyTransition('entry', 'publish', { status: 'scheduled', publish_at: 'x', published_at: null }, now)).toEqual({
+      status: 'published',
+      published_at: '2026-11-21T10:00:00.000Z',
+      publish_at: null,
+    });
+    expect(applyTransition('entry', 'archive', { status: 'published', publish_at: null, published_at: 'p' }, now)).toEqual({
+      status: 'archived',
+      published_at: 'p',
+      publish_at: null,
+    });
   });
 
   it('treats a due scheduled item as published (D21)', () => {
@@ -45,14 +53,18 @@ describe.each(dialects())('entry states and bulk actions on %s', (dialect) => {
     key = s.keys.management;
     wsId = s.workspace.id;
     userId = s.user.id;
-    await call(env.app, 'POST', `${M}/content-types`, { key, body: { name: 'Post', display_field: 'title', fields: [{ name: 'title', field_type: 'text', required: true }] } });
+    await call(env.app, 'POST', `${M}/content-types`, {
+      key,
+      body: { name: 'Post', display_field: 'title', fields: [{ name: 'title', field_type: 'text', required: true }] },
+    });
     await call(env.app, 'POST', `${M}/content-types`, { key, body: { name: 'Note', fields: [{ name: 'text', field_type: 'text' }] } });
   });
   afterAll(async () => env?.close());
 
   const url = (slug: string, verb = '') => `${M}/content-types/post/entries/${slug}${verb ? `/${verb}` : ''}`;
   const future = () => new Date(now + H).toISOString();
-  const act = (slug: string, verb: string, body?: unknown) => call(env.app, 'PATCH', url(slug, verb), { key, body: verb === 'schedule' ? (body ?? { publish_at: future() }) : body });
+  const act = (slug: string, verb: string, body?: unknown) =>
+    call(env.app, 'PATCH', url(slug, verb), { key, body: verb === 'schedule' ? (body ?? { publish_at: future() }) : body });
   const get = async (slug: string) => (await call(env.app, 'GET', url(slug), { key })).body.data;
   async function entryIn(status: string): Promise<string> {
     n += 1;
@@ -138,7 +150,11 @@ describe.each(dialects())('entry states and bulk actions on %s', (dialect) => {
       expect(again.message).toBe("entry cannot be published from status 'published'");
       // A write stores the effective status.
       await call(env.app, 'PUT', url(slug), { key, body: { data: { title: 'Edited' } } });
-      const row = await env.ctx.db.kysely.selectFrom('entries').select(['status', 'published_at', 'publish_at']).where('slug', '=', slug).executeTakeFirstOrThrow();
+      const row = await env.ctx.db.kysely
+        .selectFrom('entries')
+        .select(['status', 'published_at', 'publish_at'])
+        .where('slug', '=', slug)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ status: 'published', published_at: at, publish_at: null });
       expect((await act(slug, 'unpublish')).status).toBe(200);
       expect(await get(slug)).toMatchObject({ status: 'draft', published_at: null });
@@ -167,13 +183,22 @@ describe.each(dialects())('entry states and bulk actions on %s', (dialect) => {
     });
     expect((await get(draft)).status).toBe('published');
 
-    const sched = await call(env.app, 'PATCH', `${M}/content-types/post/entries/bulk`, { key, body: { action: 'schedule', ids: [ids[0], incomplete.id], publish_at: future() } });
-    expect(sched.body.data.failed).toEqual([{ id: ids[0], reason: "entry cannot be scheduled from status 'published'" }, { id: incomplete.id, reason: 'data.title is required' }]);
+    const sched = await call(env.app, 'PATCH', `${M}/content-types/post/entries/bulk`, {
+      key,
+      body: { action: 'schedule', ids: [ids[0], incomplete.id], publish_at: future() },
+    });
+    expect(sched.body.data.failed).toEqual([
+      { id: ids[0], reason: "entry cannot be scheduled from status 'published'" },
+      { id: incomplete.id, reason: 'data.title is required' },
+    ]);
     const archive = await call(env.app, 'PATCH', `${M}/content-types/post/entries/bulk`, { key, body: { action: 'archive', ids: [ids[0], ids[1]] } });
     expect(archive.body.data.succeeded.map((s: { id: string }) => s.id)).toEqual([ids[0], ids[1]]);
     const unpublish = await call(env.app, 'PATCH', `${M}/content-types/post/entries/bulk`, { key, body: { action: 'unpublish', ids: [ids[0]] } });
     expect(unpublish.body.data.failed).toEqual([{ id: ids[0], reason: "entry cannot be unpublished from status 'archived'" }]);
-    const schedOk = await call(env.app, 'PATCH', `${M}/content-types/post/entries/bulk`, { key, body: { action: 'schedule', ids: [ids[0]], publish_at: future() } });
+    const schedOk = await call(env.app, 'PATCH', `${M}/content-types/post/entries/bulk`, {
+      key,
+      body: { action: 'schedule', ids: [ids[0]], publish_at: future() },
+    });
     expect(schedOk.body.data).toEqual({ succeeded: [{ id: ids[0], reason: null }], failed: [] });
   });
 
@@ -201,13 +226,25 @@ describe.each(dialects())('entry states and bulk actions on %s', (dialect) => {
     const missing = newId();
     const res = await call(env.app, 'DELETE', `${M}/content-types/post/entries/bulk`, { key, body: { ids: [a, missing, b] } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ succeeded: [{ id: a, reason: null }, { id: b, reason: null }], failed: [{ id: missing, reason: 'entry not found' }] });
+    expect(res.body.data).toEqual({
+      succeeded: [
+        { id: a, reason: null },
+        { id: b, reason: null },
+      ],
+      failed: [{ id: missing, reason: 'entry not found' }],
+    });
     const left = await env.ctx.db.kysely.selectFrom('entries').select('id').where('id', 'in', [a, b]).execute();
     expect(left).toEqual([]);
-    expectError(await call(env.app, 'DELETE', `${M}/content-types/post/entries/bulk`, { key, body: { ids: Array.from({ length: 101 }, () => newId()) } }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await call(env.app, 'DELETE', `${M}/content-types/post/entries/bulk`, { key, body: { ids: Array.from({ length: 101 }, () => newId()) } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expectError(await call(env.app, 'DELETE', `${M}/content-types/post/entries/bulk`, { key, body: {} }), 400, 'VALIDATION_FAILED');
     const publisher = await createApiKey(env.ctx, wsId, userId, { keyClass: 'management', scopes: ['content:publish'] });
-    expect(expectError(await call(env.app, 'DELETE', `${M}/content-types/post/entries/bulk`, { key: publisher.key, body: { ids: [a] } }), 403, 'FORBIDDEN').message).toContain('content:write');
+    expect(
+      expectError(await call(env.app, 'DELETE', `${M}/content-types/post/entries/bulk`, { key: publisher.key, body: { ids: [a] } }), 403, 'FORBIDDEN').message,
+    ).toContain('content:write');
   });
 
   it('state actions on unknown entries answer 404', async () => {

@@ -64,16 +64,37 @@ describe.each(dialects())('entry data validation on %s', (dialect) => {
       },
     ];
     for (const t of types) expect((await call(env.app, 'POST', `${M}/content-types`, { key, body: t })).status).toBe(201);
-    for (const name of ['Ann', 'Bob']) people.push((await call(env.app, 'POST', `${M}/content-types/person/entries`, { key, body: { data: { name } } })).body.data.id);
+    for (const name of ['Ann', 'Bob'])
+      people.push((await call(env.app, 'POST', `${M}/content-types/person/entries`, { key, body: { data: { name } } })).body.data.id);
     otherEntry = (await call(env.app, 'POST', `${M}/content-types/place/entries`, { key, body: { data: { name: 'Paris' } } })).body.data.id;
     await call(env.app, 'POST', `${M}/content-types`, { key: other.keys.management, body: { name: 'Person', fields: [{ name: 'name', field_type: 'text' }] } });
-    foreignEntry = (await call(env.app, 'POST', `${M}/content-types/person/entries`, { key: other.keys.management, body: { data: { name: 'Eve' } } })).body.data.id;
+    foreignEntry = (await call(env.app, 'POST', `${M}/content-types/person/entries`, { key: other.keys.management, body: { data: { name: 'Eve' } } })).body.data
+      .id;
     const now = new Date().toISOString();
     const row = (id: string, workspace: string, deleted: string | null) => ({
-      id, workspace_id: workspace, url: `http://quire.test/media/${id}.png`, storage_key: `${id}.png`, mime_type: 'image/png', width: 1, height: 1, alt_text: null,
-      focal_x: null, focal_y: null, filename: `${id}.png`, original_name: 'x.png', folder: null, size: 1, uploaded_by: null, created_at: now, updated_at: now, deleted_at: deleted,
+      id,
+      workspace_id: workspace,
+      url: `http://quire.test/media/${id}.png`,
+      storage_key: `${id}.png`,
+      mime_type: 'image/png',
+      width: 1,
+      height: 1,
+      alt_text: null,
+      focal_x: null,
+      focal_y: null,
+      filename: `${id}.png`,
+      original_name: 'x.png',
+      folder: null,
+      size: 1,
+      uploaded_by: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: deleted,
     });
-    await env.ctx.db.kysely.insertInto('media').values([row(media.live, wsId, null), row(media.deleted, wsId, now), row(media.foreign, other.workspace.id, null)]).execute();
+    await env.ctx.db.kysely
+      .insertInto('media')
+      .values([row(media.live, wsId, null), row(media.deleted, wsId, now), row(media.foreign, other.workspace.id, null)])
+      .execute();
   });
   afterAll(async () => env?.close());
 
@@ -214,13 +235,24 @@ describe.each(dialects())('entry data validation on %s', (dialect) => {
   it('reads only own values: fields named like Object.prototype members behave like any other', async () => {
     const ct = await call(env.app, 'POST', `${M}/content-types`, {
       key,
-      body: { name: 'Proto', display_field: 'constructor', fields: [{ name: 'constructor', field_type: 'text', required: true }, { name: 'toString', field_type: 'text', is_unique: true }] },
+      body: {
+        name: 'Proto',
+        display_field: 'constructor',
+        fields: [
+          { name: 'constructor', field_type: 'text', required: true },
+          { name: 'toString', field_type: 'text', is_unique: true },
+        ],
+      },
     });
     expect(ct.status).toBe(201);
     const draft = await call(env.app, 'POST', `${M}/content-types/proto/entries`, { key, body: { data: {} } });
     expect(draft.status).toBe(201);
     expect(draft.body.data.slug).toBe(draft.body.data.id);
-    const res = expectError(await call(env.app, 'PATCH', `${M}/content-types/proto/entries/${draft.body.data.slug}/publish`, { key }), 400, 'VALIDATION_FAILED');
+    const res = expectError(
+      await call(env.app, 'PATCH', `${M}/content-types/proto/entries/${draft.body.data.slug}/publish`, { key }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(res.errors).toEqual([{ path: 'data.constructor', message: 'is required' }]);
     expect((await call(env.app, 'POST', `${M}/content-types/proto/entries`, { key, body: { data: { toString: 'a' } } })).status).toBe(201);
     expectError(await call(env.app, 'POST', `${M}/content-types/proto/entries`, { key, body: { data: { toString: 'a' } } }), 409, 'UNIQUE_VIOLATION');
@@ -233,7 +265,11 @@ describe.each(dialects())('entry data validation on %s', (dialect) => {
     const res = expectError(await call(env.app, 'PATCH', `${M}/content-types/everything/entries/${slug}/publish`, { key }), 400, 'VALIDATION_FAILED');
     expect(res.errors).toEqual([{ path: 'data.title', message: 'is required' }]);
     expect((await call(env.app, 'GET', `${M}/content-types/everything/entries/${slug}`, { key })).body.data.status).toBe('draft');
-    const sched = expectError(await call(env.app, 'PATCH', `${M}/content-types/everything/entries/${slug}/schedule`, { key, body: { publish_at: '2999-01-01T00:00:00Z' } }), 400, 'VALIDATION_FAILED');
+    const sched = expectError(
+      await call(env.app, 'PATCH', `${M}/content-types/everything/entries/${slug}/schedule`, { key, body: { publish_at: '2999-01-01T00:00:00Z' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(sched.errors[0].path).toBe('data.title');
     await call(env.app, 'PUT', `${M}/content-types/everything/entries/${slug}`, { key, body: { data: { title: 'Done' } } });
     expect((await call(env.app, 'PATCH', `${M}/content-types/everything/entries/${slug}/publish`, { key })).status).toBe(200);

@@ -45,8 +45,14 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
   const req = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers?: Record<string, string>, k = key) =>
     call(env.app, method, `${M}${url}`, { key: k, body, headers });
   const countRows = async () => {
-    const e = await env.ctx.db.kysely.selectFrom('entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const t = await env.ctx.db.kysely.selectFrom('entry_translations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const e = await env.ctx.db.kysely
+      .selectFrom('entries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const t = await env.ctx.db.kysely
+      .selectFrom('entry_translations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return { entries: Number(e.n), translations: Number(t.n) };
   };
 
@@ -59,7 +65,16 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ success: true, message: 'Success', meta: null });
     const e = res.body.data;
-    expect(e).toMatchObject({ slug: 'hello-world', status: 'draft', workspace_id: wsId, position: 0, publish_at: null, published_at: null, created_by: userId, updated_by: userId });
+    expect(e).toMatchObject({
+      slug: 'hello-world',
+      status: 'draft',
+      workspace_id: wsId,
+      position: 0,
+      publish_at: null,
+      published_at: null,
+      created_by: userId,
+      updated_by: userId,
+    });
     expect(typeof e.data).toBe('string');
     expect(JSON.parse(e.data)).toEqual({ title: 'Hello world', body: 'First\npost', views: 3 });
     expect(e.translations).toHaveLength(1);
@@ -76,11 +91,17 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
     const res = await req('POST', '/content-types/article/entries', {
       slug: 'second',
       data: JSON.stringify({ title: 'Second' }),
-      translations: [{ locale: 'fr', data: { title: 'Deuxième' } }, { locale: 'de', data: JSON.stringify({ body: 'Zweiter' }) }],
+      translations: [
+        { locale: 'fr', data: { title: 'Deuxième' } },
+        { locale: 'de', data: JSON.stringify({ body: 'Zweiter' }) },
+      ],
     });
     expect(res.status).toBe(201);
     expect(JSON.parse(res.body.data.data)).toEqual({ title: 'Second' });
-    expect(res.body.data.translations.map((t: any) => [t.locale, JSON.parse(t.data)])).toEqual([['de', { body: 'Zweiter' }], ['fr', { title: 'Deuxième' }]]);
+    expect(res.body.data.translations.map((t: any) => [t.locale, JSON.parse(t.data)])).toEqual([
+      ['de', { body: 'Zweiter' }],
+      ['fr', { title: 'Deuxième' }],
+    ]);
     expect(res.body.data.position).toBe(1);
   });
 
@@ -156,17 +177,47 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
   });
 
   it('validates translations: localizable fields only, workspace locales only, not the default locale', async () => {
-    const nonLoc = expectError(await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: { de: { data: { views: 4 } } } }), 400, 'VALIDATION_FAILED');
+    const nonLoc = expectError(
+      await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: { de: { data: { views: 4 } } } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(nonLoc.errors).toEqual([{ path: 'body.translations.de.data.views', message: expect.stringContaining("'views' is not localizable") }]);
-    const unknown = expectError(await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: { es: { data: { title: 'Hola' } } } }), 400, 'VALIDATION_FAILED');
+    const unknown = expectError(
+      await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: { es: { data: { title: 'Hola' } } } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(unknown.errors[0]).toMatchObject({ path: 'body.translations.es', message: expect.stringContaining("'es' is not a locale") });
-    const def = expectError(await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: [{ locale: 'en', data: { title: 'x' } }] }), 400, 'VALIDATION_FAILED');
+    const def = expectError(
+      await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: [{ locale: 'en', data: { title: 'x' } }] }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(def.errors[0].path).toBe('body.translations.0');
-    const shape = expectError(await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: { de: { title: 'x' } } }), 400, 'VALIDATION_FAILED');
+    const shape = expectError(
+      await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: { de: { title: 'x' } } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(shape.errors[0].path).toBe('body.translations.de');
-    const dup = expectError(await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: [{ locale: 'de', data: {} }, { locale: 'de', data: {} }] }), 400, 'VALIDATION_FAILED');
+    const dup = expectError(
+      await req('POST', '/content-types/article/entries', {
+        data: { title: 'T' },
+        translations: [
+          { locale: 'de', data: {} },
+          { locale: 'de', data: {} },
+        ],
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(dup.errors[0].path).toBe('body.translations.1.locale');
-    const typed = expectError(await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: { de: { data: { title: 5 } } } }), 400, 'VALIDATION_FAILED');
+    const typed = expectError(
+      await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: { de: { data: { title: 5 } } } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(typed.errors[0].path).toBe('body.translations.de.data.title');
     expectError(await req('POST', '/content-types/article/entries', { data: { title: 'T' }, translations: 'de' }), 400, 'VALIDATION_FAILED');
   });
@@ -215,7 +266,9 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
     // A scheduled entry goes live without another request, so its writes must be complete.
     await req('PUT', '/content-types/article/entries/live', { data: { title: 'Back' } });
     expect((await req('PATCH', '/content-types/article/entries/live/unpublish')).status).toBe(200);
-    expect((await req('PATCH', '/content-types/article/entries/live/schedule', { publish_at: new Date(Date.now() + 3_600_000).toISOString() })).status).toBe(200);
+    expect((await req('PATCH', '/content-types/article/entries/live/schedule', { publish_at: new Date(Date.now() + 3_600_000).toISOString() })).status).toBe(
+      200,
+    );
     const scheduled = expectError(await req('PUT', '/content-types/article/entries/live', { data: { body: 'no title' } }), 400, 'VALIDATION_FAILED');
     expect(scheduled.errors).toEqual([{ path: 'body.data.title', message: 'is required' }]);
     // A draft may lack required fields.
@@ -224,7 +277,11 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
   });
 
   it('DELETE removes the entry and its translations; 404 afterwards', async () => {
-    const created = await req('POST', '/content-types/article/entries', { slug: 'doomed', data: { title: 'D' }, translations: { de: { data: { title: 'T' } } } });
+    const created = await req('POST', '/content-types/article/entries', {
+      slug: 'doomed',
+      data: { title: 'D' },
+      translations: { de: { data: { title: 'T' } } },
+    });
     const id = created.body.data.id;
     const res = await req('DELETE', '/content-types/article/entries/doomed');
     expect(res.status).toBe(200);
@@ -236,7 +293,11 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
   });
 
   it('duplicates as a draft named -copy, then -copy-2, with data and translations, appended last; unique values left out', async () => {
-    const src = await req('POST', '/content-types/article/entries', { slug: 'orig', data: { title: 'Orig', sku: 'ORIG-1', views: 9 }, translations: { de: { data: { title: 'Original' } } } });
+    const src = await req('POST', '/content-types/article/entries', {
+      slug: 'orig',
+      data: { title: 'Orig', sku: 'ORIG-1', views: 9 },
+      translations: { de: { data: { title: 'Original' } } },
+    });
     await req('PATCH', '/content-types/article/entries/orig/publish');
     const one = await req('POST', '/content-types/article/entries/orig/duplicate');
     expect(one.status).toBe(201);
@@ -259,12 +320,20 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
     const ids: string[] = [];
     for (const name of ['A', 'B', 'C']) ids.push((await req('POST', '/content-types/category/entries', { data: { name } })).body.data.id);
     const list = await req('GET', '/content-types/category/entries');
-    expect(list.body.data.map((e: any) => [e.slug, e.position])).toEqual([['a', 0], ['b', 1], ['c', 2]]);
+    expect(list.body.data.map((e: any) => [e.slug, e.position])).toEqual([
+      ['a', 0],
+      ['b', 1],
+      ['c', 2],
+    ]);
     const res = await req('PATCH', '/content-types/category/entries/reorder', { order: [ids[2], ids[0], ids[1]] });
     expect(res.status).toBe(200);
     expect(res.body.data).toBeNull();
     const after = await req('GET', '/content-types/category/entries');
-    expect(after.body.data.map((e: any) => [e.slug, e.position])).toEqual([['c', 0], ['a', 1], ['b', 2]]);
+    expect(after.body.data.map((e: any) => [e.slug, e.position])).toEqual([
+      ['c', 0],
+      ['a', 1],
+      ['b', 2],
+    ]);
     const desc = await req('GET', '/content-types/category/entries?sort=position:desc');
     expect(desc.body.data.map((e: any) => e.slug)).toEqual(['b', 'a', 'c']);
     const partial = expectError(await req('PATCH', '/content-types/category/entries/reorder', { order: [ids[0], ids[1]] }), 400, 'VALIDATION_FAILED');
@@ -290,7 +359,11 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
     expect(v2).toBe(`"${id}-2"`);
     expectError(await req('PUT', '/content-types/article/entries/locked', { data: { title: 'stale' } }, { 'if-match': v1 }), 412, 'PRECONDITION_FAILED');
     expectError(await req('PATCH', '/content-types/article/entries/locked/publish', undefined, { 'if-match': v1 }), 412, 'PRECONDITION_FAILED');
-    expectError(await req('PATCH', '/content-types/article/entries/locked/schedule', { publish_at: '2999-01-01T00:00:00.000Z' }, { 'if-match': v1 }), 412, 'PRECONDITION_FAILED');
+    expectError(
+      await req('PATCH', '/content-types/article/entries/locked/schedule', { publish_at: '2999-01-01T00:00:00.000Z' }, { 'if-match': v1 }),
+      412,
+      'PRECONDITION_FAILED',
+    );
     expectError(await req('DELETE', '/content-types/article/entries/locked', undefined, { 'if-match': 'W/' + v2 }), 412, 'PRECONDITION_FAILED');
     const still = await req('GET', '/content-types/article/entries/locked');
     expect(still.body.data.status).toBe('draft');
@@ -307,7 +380,9 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
     const tag = created.headers.etag as string;
     const puts = await Promise.all([1, 2, 3].map((i) => req('PUT', '/content-types/article/entries/race', { data: { title: `R${i}` } }, { 'if-match': tag })));
     expect(puts.map((r) => r.status).sort()).toEqual([200, 412, 412]);
-    const posts = await Promise.all([1, 2, 3].map((i) => req('POST', '/content-types/article/entries', { slug: `race-${i}`, data: { title: 'R', sku: 'RACE' } })));
+    const posts = await Promise.all(
+      [1, 2, 3].map((i) => req('POST', '/content-types/article/entries', { slug: `race-${i}`, data: { title: 'R', sku: 'RACE' } })),
+    );
     expect(posts.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     const slugs = await Promise.all([1, 2, 3].map(() => req('POST', '/content-types/article/entries', { slug: 'race-same', data: { title: 'R' } })));
     expect(slugs.map((r) => r.status).sort()).toEqual([201, 409, 409]);
@@ -318,13 +393,32 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
   it('a failing write leaves no partial rows', async () => {
     const before = await countRows();
     // Valid data, but the second translation is invalid: nothing may be written.
-    const res = await req('POST', '/content-types/article/entries', { slug: 'partial', data: { title: 'P' }, translations: [{ locale: 'de', data: { title: 'ok' } }, { locale: 'fr', data: { views: 1 } }] });
+    const res = await req('POST', '/content-types/article/entries', {
+      slug: 'partial',
+      data: { title: 'P' },
+      translations: [
+        { locale: 'de', data: { title: 'ok' } },
+        { locale: 'fr', data: { views: 1 } },
+      ],
+    });
     expectError(res, 400, 'VALIDATION_FAILED');
     // A unique violation found after the content was validated.
-    expectError(await req('POST', '/content-types/article/entries', { slug: 'partial', data: { title: 'P', sku: 'SKU-2' }, translations: { de: { data: { title: 'x' } } } }), 409, 'UNIQUE_VIOLATION');
+    expectError(
+      await req('POST', '/content-types/article/entries', {
+        slug: 'partial',
+        data: { title: 'P', sku: 'SKU-2' },
+        translations: { de: { data: { title: 'x' } } },
+      }),
+      409,
+      'UNIQUE_VIOLATION',
+    );
     // PUT that fails keeps the old data and translations.
     const target = (await req('GET', '/content-types/article/entries/second')).body.data;
-    expectError(await req('PUT', '/content-types/article/entries/second', { data: { title: 'changed' }, translations: { de: { data: { views: 2 } } } }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await req('PUT', '/content-types/article/entries/second', { data: { title: 'changed' }, translations: { de: { data: { views: 2 } } } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(await countRows()).toEqual(before);
     const same = (await req('GET', '/content-types/article/entries/second')).body.data;
     expect(same).toEqual(target);
@@ -336,9 +430,17 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
     const created = await req('POST', '/content-types/article/entries', { slug: 'by-author', data: { title: 'A' } }, undefined, writeOnly.key);
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ created_by: writer.id, updated_by: writer.id });
-    const noPublish = expectError(await req('PATCH', '/content-types/article/entries/by-author/publish', undefined, undefined, writeOnly.key), 403, 'FORBIDDEN');
+    const noPublish = expectError(
+      await req('PATCH', '/content-types/article/entries/by-author/publish', undefined, undefined, writeOnly.key),
+      403,
+      'FORBIDDEN',
+    );
     expect(noPublish.message).toContain('content:publish');
-    expectError(await req('PATCH', '/content-types/article/entries/bulk', { action: 'publish', ids: [created.body.data.id] }, undefined, writeOnly.key), 403, 'FORBIDDEN');
+    expectError(
+      await req('PATCH', '/content-types/article/entries/bulk', { action: 'publish', ids: [created.body.data.id] }, undefined, writeOnly.key),
+      403,
+      'FORBIDDEN',
+    );
 
     const publisher = await createApiKey(env.ctx, wsId, userId, { keyClass: 'management', scopes: ['content:publish'] });
     const noWrite = expectError(await req('POST', '/content-types/article/entries', { data: { title: 'x' } }, undefined, publisher.key), 403, 'FORBIDDEN');
@@ -373,7 +475,13 @@ describe.each(dialects())('entries: CRUD, slugs, translations, duplicate, reorde
     expect(created).toMatchObject({ id, slug: 'imported', status: 'draft', version: 1 });
     expect(created.data).toEqual({ title: 'Imported' });
     await expect(createEntry(env.ctx, actor, 'article', { id, data: { title: 'Again' } })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
-    const updated = await updateEntry(env.ctx, actor, 'article', { id }, { data: { title: 'Imported 2' }, translations: [{ locale: 'de', data: { title: 'Importiert' } }] });
+    const updated = await updateEntry(
+      env.ctx,
+      actor,
+      'article',
+      { id },
+      { data: { title: 'Imported 2' }, translations: [{ locale: 'de', data: { title: 'Importiert' } }] },
+    );
     expect(updated.translations.map((t) => t.locale)).toEqual(['de']);
     const published = await publishEntry(env.ctx, actor, 'article', { id });
     expect(published.status).toBe('published');

@@ -44,7 +44,7 @@ async function checkPostgres(): Promise<void> {
     await client.connect();
     await client.query('select 1');
   } catch (err) {
-    throw new Error(`PostgreSQL at DATABASE_URL is not reachable: ${(err as Error).message}`);
+    throw new Error(`PostgreSQL at DATABASE_URL is not reachable: ${(err as Error).message}`, { cause: err });
   } finally {
     await client.end().catch(() => {});
   }

@@ -43,7 +43,12 @@ export interface TestEnvOptions {
 export async function createTestEnv(dialect: Dialect, options: TestEnvOptions = {}): Promise<TestEnv> {
   const dataDir = path.join(os.tmpdir(), `quire-test-${process.pid}-${randomBytes(4).toString('hex')}`);
   const config = loadConfig(
-    { DATA_DIR: dataDir, DATABASE_URL: dialect === 'postgres' ? process.env.DATABASE_URL : undefined, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', PUBLIC_URL: 'http://quire.test' },
+    {
+      DATA_DIR: dataDir,
+      DATABASE_URL: dialect === 'postgres' ? process.env.DATABASE_URL : undefined,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      PUBLIC_URL: 'http://quire.test',
+    },
     // Suites send thousands of writes a minute with one key; test/rate-limit.test.ts turns it on.
     { demo: false, rateLimitManagement: 0, rateLimitDelivery: 0, ...options.config },
   );
@@ -61,7 +66,13 @@ export async function createTestEnv(dialect: Dialect, options: TestEnvOptions = 
     config,
     close: async () => {
       await app.close();
-      if (schema) await db.kysely.schema.dropSchema(schema).ifExists().cascade().execute().catch(() => {});
+      if (schema)
+        await db.kysely.schema
+          .dropSchema(schema)
+          .ifExists()
+          .cascade()
+          .execute()
+          .catch(() => {});
       await db.close();
     },
   };

@@ -30,7 +30,15 @@ describe.each(dialects())('Idempotency-Key on %s', (dialect) => {
 
   const post = (body: unknown, idem?: string, k = key, path = '/content-types/post/entries') =>
     call(env.app, 'POST', `${M}${path}`, { key: k, body, headers: idem === undefined ? {} : { 'idempotency-key': idem } });
-  const countEntries = async () => Number((await env.ctx.db.kysely.selectFrom('entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const countEntries = async () =>
+    Number(
+      (
+        await env.ctx.db.kysely
+          .selectFrom('entries')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('replays the first response for the same key, method, path and body', async () => {
     const idem = randomUUID();
@@ -39,7 +47,11 @@ describe.each(dialects())('Idempotency-Key on %s', (dialect) => {
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     const before = await countEntries();
     // Same body with keys in another order is the same request.
-    const again = await call(env.app, 'POST', `${M}/content-types/post/entries`, { key, raw: '{"data":{"title":"One"},"slug":"one"}', headers: { 'content-type': 'application/json', 'idempotency-key': idem } });
+    const again = await call(env.app, 'POST', `${M}/content-types/post/entries`, {
+      key,
+      raw: '{"data":{"title":"One"},"slug":"one"}',
+      headers: { 'content-type': 'application/json', 'idempotency-key': idem },
+    });
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers['content-type']).toMatch(/^application\/json/);
@@ -53,7 +65,15 @@ describe.each(dialects())('Idempotency-Key on %s', (dialect) => {
     expect((await post({ slug: 'two', data: { title: 'Two' } }, idem)).status).toBe(201);
     expectError(await post({ slug: 'two', data: { title: 'Other' } }, idem), 422, 'IDEMPOTENCY_KEY_REUSED');
     expectError(await post({ name: 'Two' }, idem, key, '/content-types'), 422, 'IDEMPOTENCY_KEY_REUSED');
-    expectError(await call(env.app, 'PUT', `${M}/content-types/post/entries/two`, { key, body: { slug: 'two', data: { title: 'Two' } }, headers: { 'idempotency-key': idem } }), 422, 'IDEMPOTENCY_KEY_REUSED');
+    expectError(
+      await call(env.app, 'PUT', `${M}/content-types/post/entries/two`, {
+        key,
+        body: { slug: 'two', data: { title: 'Two' } },
+        headers: { 'idempotency-key': idem },
+      }),
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
     expect((await call(env.app, 'GET', `${M}/content-types/post/entries/two`, { key })).body.data.data).toBe('{"title":"Two"}');
   });
 
@@ -62,10 +82,19 @@ describe.each(dialects())('Idempotency-Key on %s', (dialect) => {
     const url = `${M}/content-types/post/entries`;
     const body = { slug: 'three', data: { title: 'Three' } };
     const stamp = new Date(now - 5000).toISOString();
-    await env.ctx.db.kysely.insertInto('idempotency_keys').values({
-      api_key_id: keyId, idem_key: idem, fingerprint: requestFingerprint('POST', url, body), state: 'pending', status_code: null, response: null,
-      created_at: stamp, expires_at: new Date(now + 24 * H).toISOString(),
-    }).execute();
+    await env.ctx.db.kysely
+      .insertInto('idempotency_keys')
+      .values({
+        api_key_id: keyId,
+        idem_key: idem,
+        fingerprint: requestFingerprint('POST', url, body),
+        state: 'pending',
+        status_code: null,
+        response: null,
+        created_at: stamp,
+        expires_at: new Date(now + 24 * H).toISOString(),
+      })
+      .execute();
     const before = await countEntries();
     expectError(await post(body, idem), 409, 'IDEMPOTENCY_KEY_IN_USE');
     expectError(await post({ ...body, slug: 'other' }, idem), 422, 'IDEMPOTENCY_KEY_REUSED');
@@ -139,8 +168,16 @@ describe.each(dialects())('Idempotency-Key on %s', (dialect) => {
 
     await post({ slug: 'seven', data: { title: 'Seven' } });
     const put = randomUUID();
-    const p1 = await call(env.app, 'PUT', `${M}/content-types/post/entries/seven`, { key, body: { data: { title: 'Seven 2' } }, headers: { 'idempotency-key': put } });
-    const p2 = await call(env.app, 'PUT', `${M}/content-types/post/entries/seven`, { key, body: { data: { title: 'Seven 2' } }, headers: { 'idempotency-key': put } });
+    const p1 = await call(env.app, 'PUT', `${M}/content-types/post/entries/seven`, {
+      key,
+      body: { data: { title: 'Seven 2' } },
+      headers: { 'idempotency-key': put },
+    });
+    const p2 = await call(env.app, 'PUT', `${M}/content-types/post/entries/seven`, {
+      key,
+      body: { data: { title: 'Seven 2' } },
+      headers: { 'idempotency-key': put },
+    });
     expect(p2.headers['idempotent-replayed']).toBe('true');
     expect(p2.headers.etag).toBe(p1.headers.etag);
 
@@ -162,7 +199,15 @@ describe.each(dialects())('Idempotency-Key on %s', (dialect) => {
   });
 
   it('refuses a key that is not a uuid with 400 at headers.idempotency-key and writes nothing', async () => {
-    const countKeys = async () => Number((await env.ctx.db.kysely.selectFrom('idempotency_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const countKeys = async () =>
+      Number(
+        (
+          await env.ctx.db.kysely
+            .selectFrom('idempotency_keys')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const entries = await countEntries();
     const keys = await countKeys();
     const uuid = randomUUID();
@@ -176,7 +221,11 @@ describe.each(dialects())('Idempotency-Key on %s', (dialect) => {
     expect(await countKeys()).toBe(keys);
     // Other methods too: the DELETE does not run.
     expect((await post({ slug: 'kept', data: { title: 'Kept' } })).status).toBe(201);
-    expectError(await call(env.app, 'DELETE', `${M}/content-types/post/entries/kept`, { key, headers: { 'idempotency-key': 'delete-kept' } }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await call(env.app, 'DELETE', `${M}/content-types/post/entries/kept`, { key, headers: { 'idempotency-key': 'delete-kept' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect((await call(env.app, 'GET', `${M}/content-types/post/entries/kept`, { key })).status).toBe(200);
     expect(await countKeys()).toBe(keys);
     // Any uuid version and either case is a key.
@@ -185,9 +234,12 @@ describe.each(dialects())('Idempotency-Key on %s', (dialect) => {
   });
 
   it('does not record unauthenticated or forbidden requests', async () => {
-
     const idem = randomUUID();
-    expectError(await call(env.app, 'POST', `${M}/content-types/post/entries`, { body: { data: {} }, headers: { 'idempotency-key': idem } }), 401, 'UNAUTHORIZED');
+    expectError(
+      await call(env.app, 'POST', `${M}/content-types/post/entries`, { body: { data: {} }, headers: { 'idempotency-key': idem } }),
+      401,
+      'UNAUTHORIZED',
+    );
     const readOnly = await createApiKey(env.ctx, wsId, userId, { keyClass: 'management', scopes: ['media:write'] });
     expectError(await post({ data: {} }, idem, readOnly.key), 403, 'FORBIDDEN');
     expect(await env.ctx.db.kysely.selectFrom('idempotency_keys').select('idem_key').where('idem_key', '=', idem).executeTakeFirst()).toBeUndefined();
@@ -204,7 +256,10 @@ describe.each(dialects())('Idempotency-Key on %s', (dialect) => {
     expect(again.kind).toBe('proceed');
     if (again.kind !== 'proceed') return;
     await completeIdempotent(env.ctx, again.claim, { statusCode: 201, body: '{"ok":true}', headers: { etag: '"e"' } });
-    expect(await beginIdempotent(env.ctx, keyId, moduleKey, fp)).toEqual({ kind: 'replay', response: { statusCode: 201, body: '{"ok":true}', headers: { etag: '"e"' } } });
+    expect(await beginIdempotent(env.ctx, keyId, moduleKey, fp)).toEqual({
+      kind: 'replay',
+      response: { statusCode: 201, body: '{"ok":true}', headers: { etag: '"e"' } },
+    });
     expect(requestFingerprint('POST', '/x', { b: [1, { c: 2, d: 3 }], a: 1 })).toBe(requestFingerprint('post', '/x', { a: 1, b: [1, { d: 3, c: 2 }] }));
   });
 });

@@ -29,8 +29,19 @@ async function snapshot(env: TestEnv, workspaceId: string) {
   const k = env.ctx.db.kysely;
   const ws = await k.selectFrom('workspaces').selectAll().where('id', '=', workspaceId).executeTakeFirstOrThrow();
   const types = await k.selectFrom('content_types').select(['id', 'slug', 'updated_at']).where('workspace_id', '=', workspaceId).orderBy('id').execute();
-  const fields = await k.selectFrom('fields').innerJoin('content_types as ct', 'ct.id', 'fields.content_type_id').select(['fields.id', 'fields.updated_at']).where('ct.workspace_id', '=', workspaceId).orderBy('fields.id').execute();
-  const entries = await k.selectFrom('entries').select(['id', 'slug', 'status', 'version', 'updated_at', 'published_at']).where('workspace_id', '=', workspaceId).orderBy('id').execute();
+  const fields = await k
+    .selectFrom('fields')
+    .innerJoin('content_types as ct', 'ct.id', 'fields.content_type_id')
+    .select(['fields.id', 'fields.updated_at'])
+    .where('ct.workspace_id', '=', workspaceId)
+    .orderBy('fields.id')
+    .execute();
+  const entries = await k
+    .selectFrom('entries')
+    .select(['id', 'slug', 'status', 'version', 'updated_at', 'published_at'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('id')
+    .execute();
   const translations = await k
     .selectFrom('entry_translations as t')
     .innerJoin('entries as e', 'e.id', 't.entry_id')
@@ -55,7 +66,16 @@ async function snapshot(env: TestEnv, workspaceId: string) {
     .orderBy('v.page_id')
     .orderBy('v.version')
     .execute();
-  return { ws: { locales: ws.locales, default_locale: ws.default_locale, updated_at: ws.updated_at }, types, fields, entries, translations, media, entryVersions, pageVersions };
+  return {
+    ws: { locales: ws.locales, default_locale: ws.default_locale, updated_at: ws.updated_at },
+    types,
+    fields,
+    entries,
+    translations,
+    media,
+    entryVersions,
+    pageVersions,
+  };
 }
 
 describe.skipIf(skip).each(dialects())('Contentful import of marketing-fintech.json on %s', (dialect) => {
@@ -116,7 +136,17 @@ describe.skipIf(skip).each(dialects())('Contentful import of marketing-fintech.j
     expect(hero).toMatchObject({ name: '💎 Hero banner component', display_field: 'internalName', is_block: true });
     expect(hero.description).toMatch(/^Full-width container/);
     const f = Object.fromEntries(hero.fields.map((x) => [x.name, x]));
-    expect(hero.fields.map((x) => x.name)).toEqual(['internalName', 'headline', 'bodyText', 'ctaText', 'targetPage', 'image', 'imageStyle', 'heroSize', 'colorPalette']);
+    expect(hero.fields.map((x) => x.name)).toEqual([
+      'internalName',
+      'headline',
+      'bodyText',
+      'ctaText',
+      'targetPage',
+      'image',
+      'imageStyle',
+      'heroSize',
+      'colorPalette',
+    ]);
     expect(f.internalName).toMatchObject({ field_type: 'text', localizable: false, label: 'Internal name' });
     expect(f.headline).toMatchObject({ field_type: 'text', localizable: true });
     expect(f.bodyText).toMatchObject({ field_type: 'rich_text', localizable: true });
@@ -223,23 +253,49 @@ describe.skipIf(skip).each(dialects())('Contentful import of marketing-fintech.j
 
   it('records its writes as versions with action import; each published item’s published version is its newest (D72)', async () => {
     const k = env.ctx.db.kysely;
-    const entries = await k.selectFrom('entries').select(['id', 'status', 'published_version', 'latest_version', 'has_pending_changes']).where('workspace_id', '=', wsId).execute();
-    const versions = await k.selectFrom('entry_versions as v').innerJoin('entries as e', 'e.id', 'v.entry_id').select(['v.entry_id', 'v.version', 'v.action', 'v.status']).where('e.workspace_id', '=', wsId).execute();
+    const entries = await k
+      .selectFrom('entries')
+      .select(['id', 'status', 'published_version', 'latest_version', 'has_pending_changes'])
+      .where('workspace_id', '=', wsId)
+      .execute();
+    const versions = await k
+      .selectFrom('entry_versions as v')
+      .innerJoin('entries as e', 'e.id', 'v.entry_id')
+      .select(['v.entry_id', 'v.version', 'v.action', 'v.status'])
+      .where('e.workspace_id', '=', wsId)
+      .execute();
     expect(entries.length).toBe(37);
     expect(new Set(versions.map((v) => v.action))).toEqual(new Set(['import']));
     for (const e of entries) {
       const own = versions.filter((v) => v.entry_id === e.id).sort((a, b) => Number(a.version) - Number(b.version));
       // Created, then published: two versions, the second the published one.
-      expect(own.map((v) => [Number(v.version), v.status])).toEqual([[1, 'draft'], [2, 'published']]);
-      expect({ published_version: Number(e.published_version), latest: Number(e.latest_version), pending: Number(e.has_pending_changes) }).toEqual({ published_version: 2, latest: 2, pending: 0 });
+      expect(own.map((v) => [Number(v.version), v.status])).toEqual([
+        [1, 'draft'],
+        [2, 'published'],
+      ]);
+      expect({ published_version: Number(e.published_version), latest: Number(e.latest_version), pending: Number(e.has_pending_changes) }).toEqual({
+        published_version: 2,
+        latest: 2,
+        pending: 0,
+      });
     }
     const pages = await k.selectFrom('pages').select(['id', 'published_version']).where('workspace_id', '=', wsId).execute();
-    const pageVersions = await k.selectFrom('page_versions as v').innerJoin('pages as p', 'p.id', 'v.page_id').select(['v.page_id', 'v.action']).where('p.workspace_id', '=', wsId).execute();
+    const pageVersions = await k
+      .selectFrom('page_versions as v')
+      .innerJoin('pages as p', 'p.id', 'v.page_id')
+      .select(['v.page_id', 'v.action'])
+      .where('p.workspace_id', '=', wsId)
+      .execute();
     expect(pages.length).toBe(7);
     expect(new Set(pageVersions.map((v) => v.action))).toEqual(new Set(['import']));
     for (const p of pages) expect(Number(p.published_version)).toBe(pageVersions.filter((v) => v.page_id === p.id).length);
     // Through the API: the history of one imported entry, newest first.
-    const one = await k.selectFrom('entries as e').innerJoin('content_types as ct', 'ct.id', 'e.content_type_id').select(['e.slug', 'ct.slug as type']).where('e.id', '=', entries[0].id).executeTakeFirstOrThrow();
+    const one = await k
+      .selectFrom('entries as e')
+      .innerJoin('content_types as ct', 'ct.id', 'e.content_type_id')
+      .select(['e.slug', 'ct.slug as type'])
+      .where('e.id', '=', entries[0].id)
+      .executeTakeFirstOrThrow();
     const history = await call(env.app, 'GET', `/api/v1/manage/content-types/${one.type}/entries/${one.slug}/versions`, { key: report.keys.management });
     expect(history.status).toBe(200);
     expect(history.body.data.map((v: { version: number; action: string }) => [v.version, v.action])).toEqual([
@@ -274,7 +330,9 @@ describe.skipIf(skip).each(dialects())('Contentful import of marketing-fintech.j
     expect(r.locales).toEqual({ default: 'en', locales: ['en', 'fr', 'de-DE'], added: ['de-DE'] });
     expect(r.entries).toMatchObject({ created: 37, published: 37, failed: 0 });
     expect(r.pages).toMatchObject({ created: 7, published: 7, failed: 0 });
-    const feature = await getEntry(env.ctx, systemActor(seeded.workspace.id, seeded.user.id), 'topic-product-feature', { id: derivedId(seeded.workspace.id, 'entry:4eX9tqXH7tAZr967OFqmmg') });
+    const feature = await getEntry(env.ctx, systemActor(seeded.workspace.id, seeded.user.id), 'topic-product-feature', {
+      id: derivedId(seeded.workspace.id, 'entry:4eX9tqXH7tAZr967OFqmmg'),
+    });
     expect(feature.data.name).toBe('ATM withdrawals');
     expect(feature.translations.map((t) => t.locale)).toEqual(['de-DE']);
     expect(feature.created_by).toBe(seeded.user.id);

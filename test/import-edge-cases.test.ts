@@ -18,7 +18,11 @@ import { cli } from './cli-helpers.js';
 import { createTestEnv, dialects, type TestEnv } from './helpers.js';
 
 const link = (linkType: 'Entry' | 'Asset', id: string) => ({ sys: { type: 'Link', linkType, id } });
-const doc = (text: string) => ({ nodeType: 'document', data: {}, content: [{ nodeType: 'paragraph', data: {}, content: [{ nodeType: 'text', value: text, marks: [], data: {} }] }] });
+const doc = (text: string) => ({
+  nodeType: 'document',
+  data: {},
+  content: [{ nodeType: 'paragraph', data: {}, content: [{ nodeType: 'text', value: text, marks: [], data: {} }] }],
+});
 const sys = (id: string, type: string, published = true) => ({ id, contentType: { sys: { id: type } }, ...(published ? { publishedVersion: 3 } : {}) });
 
 function sampleExport(): ContentfulExport {
@@ -65,7 +69,10 @@ function sampleExport(): ContentfulExport {
       {
         sys: { id: 'strictThing' },
         name: 'Strict thing',
-        fields: [{ id: 'code', name: 'Code', type: 'Symbol', required: true }, { id: 'label', name: 'Label', type: 'Symbol' }],
+        fields: [
+          { id: 'code', name: 'Code', type: 'Symbol', required: true },
+          { id: 'label', name: 'Label', type: 'Symbol' },
+        ],
       },
     ],
     entries: [
@@ -86,7 +93,10 @@ function sampleExport(): ContentfulExport {
           meta: { 'en-US': { a: [1, 2] } },
         },
       },
-      { sys: sys('post2', 'blogPost', false), fields: { title: { 'en-US': 'Hello World' }, related: { 'en-US': link('Entry', 'post1') }, author: { 'en-US': link('Entry', 'nobody') } } },
+      {
+        sys: sys('post2', 'blogPost', false),
+        fields: { title: { 'en-US': 'Hello World' }, related: { 'en-US': link('Entry', 'post1') }, author: { 'en-US': link('Entry', 'nobody') } },
+      },
       {
         sys: sys('post3', 'blogPost'),
         fields: {
@@ -107,7 +117,14 @@ function sampleExport(): ContentfulExport {
         sys: { id: 'img1', publishedVersion: 2 },
         fields: {
           title: { 'en-US': 'A picture' },
-          file: { 'en-US': { url: '//images.example.com/a/b/pic%20one.png', fileName: 'pic one.png', contentType: 'image/png', details: { size: 1234, image: { width: 640, height: 480 } } } },
+          file: {
+            'en-US': {
+              url: '//images.example.com/a/b/pic%20one.png',
+              fileName: 'pic one.png',
+              contentType: 'image/png',
+              details: { size: 1234, image: { width: 640, height: 480 } },
+            },
+          },
         },
       },
       { sys: { id: 'nofile' }, fields: { title: { 'en-US': 'Broken' } } },
@@ -174,7 +191,18 @@ describe.each(dialects())('Contentful importer edge cases on %s', (dialect) => {
     expect(result.entries).toEqual({ total: 6, created: 6, updated: 0, unchanged: 0, published: 4, failed: 1 });
     const p1 = await getEntry(env.ctx, actor(), 'blog-post', { id: id('post1') });
     expect(p1).toMatchObject({ slug: 'hello-world', status: 'published' });
-    expect(p1.data).toMatchObject({ title: 'Hello World', related: id('post2'), author: id('ann'), cover: derivedId(wsId, 'asset:img1'), mood: ['happy'], count: 7, score: 1.5, flag: true, notes: 'line one\nline two', meta: { a: [1, 2] } });
+    expect(p1.data).toMatchObject({
+      title: 'Hello World',
+      related: id('post2'),
+      author: id('ann'),
+      cover: derivedId(wsId, 'asset:img1'),
+      mood: ['happy'],
+      count: 7,
+      score: 1.5,
+      flag: true,
+      notes: 'line one\nline two',
+      meta: { a: [1, 2] },
+    });
     expect(p1.data.gallery).toEqual([derivedId(wsId, 'asset:img1')]);
     expect(p1.translations).toHaveLength(1);
     expect(p1.translations[0]).toMatchObject({ locale: 'de-DE', data: { title: 'Hallo Welt', body: doc('Hallo'), related: id('post2') } });
@@ -185,7 +213,13 @@ describe.each(dialects())('Contentful importer edge cases on %s', (dialect) => {
 
     const p3 = await getEntry(env.ctx, actor(), 'blog-post', { id: id('post3') });
     expect(p3).toMatchObject({ slug: 'third-post', status: 'published' });
-    expect(p3.data).toMatchObject({ title: 'Third post', tag_list: ['news', 'tips'], day: '2024-05-01T00:00:00.000Z', where: { lat: 52.52, lon: 13.4 }, related: id('post3') });
+    expect(p3.data).toMatchObject({
+      title: 'Third post',
+      tag_list: ['news', 'tips'],
+      day: '2024-05-01T00:00:00.000Z',
+      where: { lat: 52.52, lon: 13.4 },
+      related: id('post3'),
+    });
 
     const ann = await getEntry(env.ctx, actor(), 'author', { id: id('ann') });
     expect(ann).toMatchObject({ slug: 'ann', status: 'published', data: { name: 'Ann', buddies: [id('bob'), id('ann')] } });
@@ -203,12 +237,22 @@ describe.each(dialects())('Contentful importer edge cases on %s', (dialect) => {
   it('creates media records for assets with a file, without downloading', async () => {
     expect(result.assets).toEqual({ total: 1, created: 1, updated: 0, unchanged: 0 });
     const row = await env.ctx.db.kysely.selectFrom('media').selectAll().where('id', '=', derivedId(wsId, 'asset:img1')).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ url: 'https://images.example.com/a/b/pic%20one.png', mime_type: 'image/png', width: 640, height: 480, alt_text: 'A picture', original_name: 'pic one.png', filename: 'pic one.png', storage_key: null });
+    expect(row).toMatchObject({
+      url: 'https://images.example.com/a/b/pic%20one.png',
+      mime_type: 'image/png',
+      width: 640,
+      height: 480,
+      alt_text: 'A picture',
+      original_name: 'pic one.png',
+      filename: 'pic one.png',
+      storage_key: null,
+    });
     expect(Number(row.size)).toBe(1234);
   });
 
   it('changes nothing on a second run, links and failures included', async () => {
-    const versions = async () => env.ctx.db.kysely.selectFrom('entries').select(['id', 'version', 'updated_at', 'status']).where('workspace_id', '=', wsId).orderBy('id').execute();
+    const versions = async () =>
+      env.ctx.db.kysely.selectFrom('entries').select(['id', 'version', 'updated_at', 'status']).where('workspace_id', '=', wsId).orderBy('id').execute();
     const before = await versions();
     const again = await importContentful(env.ctx, { workspace: 'edge', export: sampleExport(), batchSize: 2 });
     // The refused entry is tried again (and refused again); everything else is unchanged.

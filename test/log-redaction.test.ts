@@ -35,9 +35,13 @@ describe.each(dialects())('secrets out of logs on %s', (dialect) => {
     try {
       const s = await seedWorkspace(env.ctx);
       const M = '/api/v1/manage';
-      expect((await call(app, 'POST', `${M}/content-types`, { key: s.keys.management, body: { name: 'Post', fields: [{ name: 'title', field_type: 'text' }] } })).status).toBe(201);
+      expect(
+        (await call(app, 'POST', `${M}/content-types`, { key: s.keys.management, body: { name: 'Post', fields: [{ name: 'title', field_type: 'text' }] } }))
+          .status,
+      ).toBe(201);
       const entry = await call(app, 'POST', `${M}/content-types/post/entries`, { key: s.keys.management, body: { data: { title: 'Draft' } } });
-      const token: string = (await call(app, 'POST', `${M}/preview-tokens`, { key: s.keys.management, body: { entry_id: entry.body.data.id } })).body.data.token;
+      const token: string = (await call(app, 'POST', `${M}/preview-tokens`, { key: s.keys.management, body: { entry_id: entry.body.data.id } })).body.data
+        .token;
       const urls = [
         `/api/v1/public/preview?token=${encodeURIComponent(token)}`,
         `/api/v1/public/preview?TOKEN=${token}`,
@@ -48,8 +52,15 @@ describe.each(dialects())('secrets out of logs on %s', (dialect) => {
       for (const url of urls) await call(app, 'GET', url, { key: s.keys.delivery });
       await call(app, 'GET', `${M}/content-types`, { key: `${s.keys.management}x` });
       await call(app, 'GET', `${M}/content-types`, { headers: { authorization: `Bearer ${s.keys.management}` } });
-      await call(app, 'POST', `${M}/content-types`, { key: s.keys.management, raw: `{"password": "${s.keys.management}"`, headers: { 'content-type': 'application/json' } });
-      log.error({ err: new Error('boom'), token, headers: { 'x-api-key': s.keys.management }, nested: { secret: s.keys.delivery } }, 'a failure with secrets attached');
+      await call(app, 'POST', `${M}/content-types`, {
+        key: s.keys.management,
+        raw: `{"password": "${s.keys.management}"`,
+        headers: { 'content-type': 'application/json' },
+      });
+      log.error(
+        { err: new Error('boom'), token, headers: { 'x-api-key': s.keys.management }, nested: { secret: s.keys.delivery } },
+        'a failure with secrets attached',
+      );
     } finally {
       await app.close();
     }

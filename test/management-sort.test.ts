@@ -54,12 +54,10 @@ describe.each(dialects())('management list order on %s', (dialect) => {
     expect(await slugs('/content-types/note/entries?sort=published_at:desc&limit=100')).toEqual(['due', 'late', 'early', 'draft-b', 'draft-a']);
     expect(await slugs('/content-types/note/entries?sort=published_at:asc&status=published&limit=100')).toEqual(['early', 'late', 'due']);
     // Offset pages cut the same order.
-    expect([...(await slugs('/content-types/note/entries?sort=published_at:asc&limit=2&page=1')), ...(await slugs('/content-types/note/entries?sort=published_at:asc&limit=2&page=2'))]).toEqual([
-      'draft-a',
-      'draft-b',
-      'early',
-      'late',
-    ]);
+    expect([
+      ...(await slugs('/content-types/note/entries?sort=published_at:asc&limit=2&page=1')),
+      ...(await slugs('/content-types/note/entries?sort=published_at:asc&limit=2&page=2')),
+    ]).toEqual(['draft-a', 'draft-b', 'early', 'late']);
   });
 
   it('pages: the same rules through the same list query', async () => {

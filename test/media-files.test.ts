@@ -34,7 +34,10 @@ describe.each(cases)('media files and transforms on %s with %s storage', (dialec
       files[name] = { path: new URL(res.body.data.url).pathname, id: res.body.data.id, bytes };
     };
     await put('photo', await png(800, 600), 'photo.png', [{ name: 'folder', value: 'pics' }]);
-    await put('split', await halves(400, 200), 'split.png', [{ name: 'focal_x', value: '0.9' }, { name: 'focal_y', value: '0.5' }]);
+    await put('split', await halves(400, 200), 'split.png', [
+      { name: 'focal_x', value: '0.9' },
+      { name: 'focal_y', value: '0.5' },
+    ]);
     await put('video', mp4({ width: 640, height: 360, mdatBytes: 50_000 }), 'clip.mp4');
     await put('doc', pdf(), 'doc.pdf');
   });
@@ -185,7 +188,7 @@ describe.each(cases)('media files and transforms on %s with %s storage', (dialec
       expect([q, body.errors[0].path]).toEqual([q, path]);
     }
     // Never enlarged: 4000×1 with fill on an 800×600 photo is clamped to 800 wide.
-    expect((await sharp((await get(`${files.photo.path}?w=4000&h=1&fit=fill`)).rawPayload).metadata())).toMatchObject({ width: 800, height: 1 });
+    expect(await sharp((await get(`${files.photo.path}?w=4000&h=1&fit=fill`)).rawPayload).metadata()).toMatchObject({ width: 800, height: 1 });
     for (const name of ['video', 'doc'] as const) {
       const res = await get(`${files[name].path}?w=100`);
       expect(res.statusCode).toBe(400);

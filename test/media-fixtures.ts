@@ -19,7 +19,9 @@ import type { Res } from './helpers.js';
 
 /** A PNG of w×h filled with one colour. */
 export function png(w: number, h: number, color = '#3366cc'): Promise<Buffer> {
-  return sharp({ create: { width: w, height: h, channels: 3, background: color } }).png().toBuffer();
+  return sharp({ create: { width: w, height: h, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 }
 
 /** A JPEG of w×h; `orientation` writes that EXIF orientation (6 = rotated 90°: displayed h×w). */
@@ -30,7 +32,9 @@ export function jpeg(w: number, h: number, orientation?: number): Promise<Buffer
 
 /** A w×h PNG whose left half is red and right half blue (to see where a crop landed). */
 export async function halves(w: number, h: number): Promise<Buffer> {
-  const left = await sharp({ create: { width: Math.floor(w / 2), height: h, channels: 3, background: '#ff0000' } }).png().toBuffer();
+  const left = await sharp({ create: { width: Math.floor(w / 2), height: h, channels: 3, background: '#ff0000' } })
+    .png()
+    .toBuffer();
   return sharp({ create: { width: w, height: h, channels: 3, background: '#0000ff' } })
     .composite([{ input: left, left: 0, top: 0 }])
     .png()
@@ -143,10 +147,23 @@ function uint(n: number): Buffer {
 
 /** A minimal WebM: EBML header (DocType webm), Segment (optionally of unknown size) with Info, Tracks, a Cluster. */
 export function webm(o: { width: number; height: number; unknownSegmentSize?: boolean; noVideo?: boolean }): Buffer {
-  const header = el(0x1a45dfa3, el(0x4286, Buffer.from([1])), el(0x42f7, Buffer.from([1])), el(0x4282, Buffer.from('webm')), el(0x4287, Buffer.from([2])), el(0x4285, Buffer.from([2])));
+  const header = el(
+    0x1a45dfa3,
+    el(0x4286, Buffer.from([1])),
+    el(0x42f7, Buffer.from([1])),
+    el(0x4282, Buffer.from('webm')),
+    el(0x4287, Buffer.from([2])),
+    el(0x4285, Buffer.from([2])),
+  );
   const info = el(0x1549a966, el(0x2ad7b1, Buffer.from([0x0f, 0x42, 0x40])));
   const audio = el(0xae, el(0xd7, Buffer.from([1])), el(0x83, Buffer.from([2])), el(0x86, Buffer.from('A_OPUS')));
-  const video = el(0xae, el(0xd7, Buffer.from([2])), el(0x83, Buffer.from([1])), el(0x86, Buffer.from('V_VP9')), el(0xe0, el(0xb0, uint(o.width)), el(0xba, uint(o.height))));
+  const video = el(
+    0xae,
+    el(0xd7, Buffer.from([2])),
+    el(0x83, Buffer.from([1])),
+    el(0x86, Buffer.from('V_VP9')),
+    el(0xe0, el(0xb0, uint(o.width)), el(0xba, uint(o.height))),
+  );
   const tracks = el(0x1654ae6b, audio, ...(o.noVideo ? [] : [video]));
   const cluster = el(0x1f43b675, el(0xe7, Buffer.from([0])), el(0xa3, randomBytes(512)));
   const body = Buffer.concat([info, tracks, cluster]);
@@ -199,7 +216,11 @@ export function multipart(parts: Part[]): { payload: Buffer; contentType: string
   const chunks: Buffer[] = [];
   for (const p of parts) {
     if ('data' in p) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.contentType ?? 'application/octet-stream'}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+        ),
+      );
       chunks.push(p.data, Buffer.from('\r\n'));
     } else {
       chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
@@ -251,7 +272,10 @@ export async function startS3(): Promise<S3Server> {
 export async function filesUnder(dir: string): Promise<string[]> {
   try {
     const entries = await fsp.readdir(dir, { recursive: true, withFileTypes: true });
-    return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+      .sort();
   } catch {
     return [];
   }
@@ -264,10 +288,7 @@ export async function storedKeys(config: Pick<Config, 'dataDir' | 'storageDriver
 }
 
 /** POST /api/v1/manage/media/upload with a multipart body built from `parts`. */
-export async function upload(
-  app: FastifyInstance,
-  opts: { key: string; workspaceId?: string; parts: Part[]; headers?: Record<string, string> },
-): Promise<Res> {
+export async function upload(app: FastifyInstance, opts: { key: string; workspaceId?: string; parts: Part[]; headers?: Record<string, string> }): Promise<Res> {
   const { payload, contentType } = multipart(opts.parts);
   const headers: Record<string, string> = { 'x-api-key': opts.key, 'content-type': contentType, ...(opts.headers ?? {}) };
   if (opts.workspaceId) headers['x-workspace-id'] = opts.workspaceId;

@@ -34,10 +34,22 @@ interface CfAssetFile {
 }
 
 function exportAssets(): CfAssetFile[] {
-  const exp = JSON.parse(fs.readFileSync(EXPORT, 'utf8')) as { assets: { sys: { id: string }; fields: { file: Record<string, { url: string; fileName: string; contentType: string; details: { image: { width: number; height: number } } }> } }[] };
+  const exp = JSON.parse(fs.readFileSync(EXPORT, 'utf8')) as {
+    assets: {
+      sys: { id: string };
+      fields: { file: Record<string, { url: string; fileName: string; contentType: string; details: { image: { width: number; height: number } } }> };
+    }[];
+  };
   return exp.assets.map((a) => {
     const f = Object.values(a.fields.file)[0];
-    return { id: a.sys.id, url: `https:${f.url}`, fileName: f.fileName, contentType: f.contentType, width: f.details.image.width, height: f.details.image.height };
+    return {
+      id: a.sys.id,
+      url: `https:${f.url}`,
+      fileName: f.fileName,
+      contentType: f.contentType,
+      width: f.details.image.width,
+      height: f.details.image.height,
+    };
   });
 }
 
@@ -99,7 +111,14 @@ describe.skipIf(skip).each(cases)('Contentful import with --assets-dir on %s wit
   it('stores real files: type and dimensions from the bytes, generated name, served at the url', async () => {
     const jpg = assets.find((a) => a.fileName === 'joel-filipe-asL4k-U3I_s-unsplash.jpg') as CfAssetFile;
     const m = await findMediaById(env.ctx.db, wsId, mediaId(jpg.id));
-    expect(m).toMatchObject({ mime_type: 'image/jpeg', width: 245, height: 400, original_name: jpg.fileName, filename: `${mediaId(jpg.id)}.jpg`, storage_key: `${wsId}/${mediaId(jpg.id)}.jpg` });
+    expect(m).toMatchObject({
+      mime_type: 'image/jpeg',
+      width: 245,
+      height: 400,
+      original_name: jpg.fileName,
+      filename: `${mediaId(jpg.id)}.jpg`,
+      storage_key: `${wsId}/${mediaId(jpg.id)}.jpg`,
+    });
     expect(m?.url).toBe(`http://quire.test/media/files/${wsId}/${mediaId(jpg.id)}.jpg`);
     const served = await env.app.inject({ method: 'GET', url: new URL(m!.url).pathname });
     expect(served.statusCode).toBe(200);
@@ -118,7 +137,8 @@ describe.skipIf(skip).each(cases)('Contentful import with --assets-dir on %s wit
   });
 
   it('changes nothing on a second run, and a run without --assets-dir keeps the stored files', async () => {
-    const media = () => env.ctx.db.kysely.selectFrom('media').select(['id', 'url', 'storage_key', 'updated_at']).where('workspace_id', '=', wsId).orderBy('id').execute();
+    const media = () =>
+      env.ctx.db.kysely.selectFrom('media').select(['id', 'url', 'storage_key', 'updated_at']).where('workspace_id', '=', wsId).orderBy('id').execute();
     const before = await media();
     const again = await run(['--assets-dir', dir]);
     expect(again.code).toBe(0);

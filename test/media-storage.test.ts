@@ -129,8 +129,22 @@ describe('media configuration', () => {
   });
 
   it('reads the S3 variables and checks them', () => {
-    const c = loadConfig({ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://127.0.0.1:9000/', S3_BUCKET: 'media', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', MEDIA_MAX_BYTES: '5000000' });
-    expect(c).toMatchObject({ storageDriver: 's3', s3Endpoint: 'http://127.0.0.1:9000', s3Bucket: 'media', s3ForcePathStyle: true, s3AccessKeyId: 'k', mediaMaxBytes: 5_000_000 });
+    const c = loadConfig({
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: 'http://127.0.0.1:9000/',
+      S3_BUCKET: 'media',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+      MEDIA_MAX_BYTES: '5000000',
+    });
+    expect(c).toMatchObject({
+      storageDriver: 's3',
+      s3Endpoint: 'http://127.0.0.1:9000',
+      s3Bucket: 'media',
+      s3ForcePathStyle: true,
+      s3AccessKeyId: 'k',
+      mediaMaxBytes: 5_000_000,
+    });
     expect(loadConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'false' }).s3ForcePathStyle).toBe(false);
     expect(() => loadConfig({ STORAGE_DRIVER: 'ftp' })).toThrow(ConfigError);
     expect(() => loadConfig({ STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET/);

@@ -48,7 +48,15 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
   const send = (parts: Part[], opts: { k?: string; ws?: string | null; headers?: Record<string, string> } = {}) =>
     upload(env.app, { key: opts.k ?? key, workspaceId: opts.ws === null ? undefined : (opts.ws ?? wsId), parts, headers: opts.headers });
   const keys = () => storedKeys(env.config, s3);
-  const rowCount = async () => Number((await env.ctx.db.kysely.selectFrom('media').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const rowCount = async () =>
+    Number(
+      (
+        await env.ctx.db.kysely
+          .selectFrom('media')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const spooled = () => filesUnder(path.join(env.config.dataDir, 'tmp'));
 
   it('uploads an image: type and size from the bytes, generated filename, absolute url, stored file', async () => {
@@ -157,9 +165,9 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
     expect(res.body.data.size).toBe(Buffer.byteLength(served.body));
 
     const entities = `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>`;
-    expectError((await send([file(Buffer.from(entities), 'bomb.svg', 'image/svg+xml')])), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(await send([file(Buffer.from(entities), 'bomb.svg', 'image/svg+xml')]), 415, 'UNSUPPORTED_MEDIA_TYPE');
     const broken = `<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>`;
-    expectError((await send([file(Buffer.from(broken), 'broken.svg', 'image/svg+xml')])), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(await send([file(Buffer.from(broken), 'broken.svg', 'image/svg+xml')]), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('answers 413 for a file over 10 MB and keeps no file and no row; exactly 10 MB is accepted', async () => {
@@ -190,44 +198,44 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
 
   it('requires X-Workspace-ID of the key (400 absent or malformed, 403 another workspace)', async () => {
     const parts = [file(await png(8, 8))];
-    const absent = expectError((await send(parts, { ws: null })), 400, 'VALIDATION_FAILED');
+    const absent = expectError(await send(parts, { ws: null }), 400, 'VALIDATION_FAILED');
     expect(absent.errors).toEqual([{ path: 'headers.x-workspace-id', message: 'is required' }]);
-    expectError((await send(parts, { ws: 'not-a-uuid' })), 400, 'VALIDATION_FAILED');
-    expectError((await send(parts, { ws: other.wsId })), 403, 'FORBIDDEN');
+    expectError(await send(parts, { ws: 'not-a-uuid' }), 400, 'VALIDATION_FAILED');
+    expectError(await send(parts, { ws: other.wsId }), 403, 'FORBIDDEN');
     expect(await spooled()).toEqual([]);
   });
 
   it('needs media:write (403) and a management key (401)', async () => {
     const s = await seedWorkspace(env.ctx);
     const noMedia = await createApiKey(env.ctx, s.workspace.id, s.user.id, { keyClass: 'management', scopes: ['content:write'] });
-    const res = expectError((await send([file(await png(8, 8))], { k: noMedia.key, ws: s.workspace.id })), 403, 'FORBIDDEN');
+    const res = expectError(await send([file(await png(8, 8))], { k: noMedia.key, ws: s.workspace.id }), 403, 'FORBIDDEN');
     expect(res.message).toContain('media:write');
-    expectError((await send([file(await png(8, 8))], { k: delivery })), 401, 'UNAUTHORIZED');
+    expectError(await send([file(await png(8, 8))], { k: delivery }), 401, 'UNAUTHORIZED');
   });
 
   it('validates the form: folder (D52), focal point, unknown, repeated and missing parts', async () => {
     const img = await png(8, 8);
     const before = { keys: await keys(), rows: await rowCount() };
     for (const folder of ['../etc', '/abs', 'a//b', 'a/', '..', 'a/../b', '%2e%2e%2f', 'Caps', 'sp ace', 'a\\b', 'ü', 'a/./b', 'x'.repeat(65)]) {
-      const res = expectError((await send([file(img), { name: 'folder', value: folder }])), 400, 'VALIDATION_FAILED');
+      const res = expectError(await send([file(img), { name: 'folder', value: folder }]), 400, 'VALIDATION_FAILED');
       expect(res.errors[0].path).toBe('body.folder');
     }
     // The file part first, the bad field after it: still nothing stored.
-    const late = expectError((await send([file(img), { name: 'focal_x', value: '1.5' }, { name: 'focal_y', value: 'abc' }])), 400, 'VALIDATION_FAILED');
+    const late = expectError(await send([file(img), { name: 'focal_x', value: '1.5' }, { name: 'focal_y', value: 'abc' }]), 400, 'VALIDATION_FAILED');
     expect(late.errors.map((e: { path: string }) => e.path)).toEqual(['body.focal_x', 'body.focal_y']);
-    const lone = expectError((await send([file(img), { name: 'focal_x', value: '0.5' }])), 400, 'VALIDATION_FAILED');
+    const lone = expectError(await send([file(img), { name: 'focal_x', value: '0.5' }]), 400, 'VALIDATION_FAILED');
     expect(lone.errors[0].path).toBe('body.focal_y');
-    const unknown = expectError((await send([file(img), { name: 'title', value: 'x' }])), 400, 'VALIDATION_FAILED');
+    const unknown = expectError(await send([file(img), { name: 'title', value: 'x' }]), 400, 'VALIDATION_FAILED');
     expect(unknown.errors[0]).toEqual({ path: 'body.title', message: 'is not a known part' });
-    const twice = expectError((await send([{ name: 'alt_text', value: 'a' }, { name: 'alt_text', value: 'b' }, file(img)])), 400, 'VALIDATION_FAILED');
+    const twice = expectError(await send([{ name: 'alt_text', value: 'a' }, { name: 'alt_text', value: 'b' }, file(img)]), 400, 'VALIDATION_FAILED');
     expect(twice.errors[0].path).toBe('body.alt_text');
-    expectError((await send([file(img), { name: 'file', filename: 'b.png', data: img }])), 400, 'VALIDATION_FAILED');
-    const missing = expectError((await send([{ name: 'alt_text', value: 'a' }])), 400, 'VALIDATION_FAILED');
+    expectError(await send([file(img), { name: 'file', filename: 'b.png', data: img }]), 400, 'VALIDATION_FAILED');
+    const missing = expectError(await send([{ name: 'alt_text', value: 'a' }]), 400, 'VALIDATION_FAILED');
     expect(missing.errors[0]).toEqual({ path: 'body.file', message: 'is required' });
-    expectError((await send([{ name: 'file', value: 'not a file' }])), 400, 'VALIDATION_FAILED');
-    expectError((await send([file(Buffer.alloc(0))])), 400, 'VALIDATION_FAILED');
-    expectError((await send([{ name: 'photo', filename: 'a.png', data: img }])), 400, 'VALIDATION_FAILED');
-    const longAlt = expectError((await send([file(img), { name: 'alt_text', value: 'a'.repeat(1001) }])), 400, 'VALIDATION_FAILED');
+    expectError(await send([{ name: 'file', value: 'not a file' }]), 400, 'VALIDATION_FAILED');
+    expectError(await send([file(Buffer.alloc(0))]), 400, 'VALIDATION_FAILED');
+    expectError(await send([{ name: 'photo', filename: 'a.png', data: img }]), 400, 'VALIDATION_FAILED');
+    const longAlt = expectError(await send([file(img), { name: 'alt_text', value: 'a'.repeat(1001) }]), 400, 'VALIDATION_FAILED');
     expect(longAlt.errors[0].path).toBe('body.alt_text');
     expect(await keys()).toEqual(before.keys);
     expect(await rowCount()).toBe(before.rows);
@@ -295,7 +303,12 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
     let ids: string[] = [];
     beforeAll(async () => {
       ids = [];
-      for (const [folder, name] of [['gallery', 'a.png'], ['gallery', 'b.png'], ['docs', 'c.pdf'], ['', 'd.png']] as const) {
+      for (const [folder, name] of [
+        ['gallery', 'a.png'],
+        ['gallery', 'b.png'],
+        ['docs', 'c.pdf'],
+        ['', 'd.png'],
+      ] as const) {
         const data = name.endsWith('.pdf') ? pdf() : await png(20, 10);
         const res = await send([file(data, name), ...(folder ? [{ name: 'folder', value: folder }] : [])]);
         ids.push(res.body.data.id);
@@ -409,10 +422,20 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
     it('resolves media and media_list fields of delivered entries to the same delivery object (D41)', async () => {
       const ct = await call(env.app, 'POST', `${M}/content-types`, {
         key,
-        body: { name: 'Gallery page', fields: [{ name: 'title', field_type: 'text' }, { name: 'cover', field_type: 'media' }, { name: 'photos', field_type: 'media_list' }] },
+        body: {
+          name: 'Gallery page',
+          fields: [
+            { name: 'title', field_type: 'text' },
+            { name: 'cover', field_type: 'media' },
+            { name: 'photos', field_type: 'media_list' },
+          ],
+        },
       });
       expect(ct.status).toBe(201);
-      const entry = await call(env.app, 'POST', `${M}/content-types/gallery-page/entries`, { key, body: { slug: 'home', data: { title: 'Home', cover: ids[0], photos: [ids[0], ids[3]] } } });
+      const entry = await call(env.app, 'POST', `${M}/content-types/gallery-page/entries`, {
+        key,
+        body: { slug: 'home', data: { title: 'Home', cover: ids[0], photos: [ids[0], ids[3]] } },
+      });
       expect(entry.status).toBe(201);
       expect((await call(env.app, 'PATCH', `${M}/content-types/gallery-page/entries/home/publish`, { key })).status).toBe(200);
       const meta = (await call(env.app, 'GET', `${P}/media/${ids[0]}`, { key: delivery })).body.data;

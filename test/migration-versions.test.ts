@@ -41,9 +41,7 @@ const FUTURE = '2027-03-01T00:00:00.000Z';
 const KEY_EXPIRY = '2027-06-01T00:00:00.000Z';
 const t = (minute: number) => new Date(Date.UTC(2026, 9, 1, 9, minute)).toISOString();
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type AnyDb = Kysely<any>;
-
 
 // ---------------------------------------------------------------------------------------------
 // The content as the old code stored it.
@@ -59,13 +57,61 @@ interface EntryFixture {
 }
 
 const ENTRIES: EntryFixture[] = [
-  { slug: 'alpha', status: 'published', data: { title: 'Alpha', body: 'First body', rating: 4.5, featured: true }, translations: { de: { title: 'Alpha DE', body: 'Erster Text' }, fr: { title: 'Alpha FR' } }, publish_at: null, published_at: t(1), minute: 1 },
-  { slug: 'beta', status: 'published', data: { title: 'Beta', body: 'Second body', rating: 2.25, featured: false }, translations: { de: { title: 'Beta DE' } }, publish_at: null, published_at: t(2), minute: 2 },
+  {
+    slug: 'alpha',
+    status: 'published',
+    data: { title: 'Alpha', body: 'First body', rating: 4.5, featured: true },
+    translations: { de: { title: 'Alpha DE', body: 'Erster Text' }, fr: { title: 'Alpha FR' } },
+    publish_at: null,
+    published_at: t(1),
+    minute: 1,
+  },
+  {
+    slug: 'beta',
+    status: 'published',
+    data: { title: 'Beta', body: 'Second body', rating: 2.25, featured: false },
+    translations: { de: { title: 'Beta DE' } },
+    publish_at: null,
+    published_at: t(2),
+    minute: 2,
+  },
   { slug: 'gamma', status: 'published', data: { title: 'Gamma', rating: 9 }, translations: {}, publish_at: null, published_at: t(3), minute: 3 },
-  { slug: 'draft-one', status: 'draft', data: { title: 'Draft one', body: 'Not yet', rating: 7.5 }, translations: { de: { title: 'Entwurf' } }, publish_at: null, published_at: null, minute: 4 },
-  { slug: 'later', status: 'scheduled', data: { title: 'Later', body: 'Coming soon', rating: 3 }, translations: { de: { title: 'Später' } }, publish_at: FUTURE, published_at: null, minute: 5 },
-  { slug: 'due', status: 'scheduled', data: { title: 'Due', body: 'Now live', rating: 6, featured: true }, translations: { de: { title: 'Fällig', body: 'Jetzt live' } }, publish_at: PAST_DUE, published_at: null, minute: 6 },
-  { slug: 'old', status: 'archived', data: { title: 'Old', rating: 8 }, translations: { de: { title: 'Alt' } }, publish_at: null, published_at: t(7), minute: 7 },
+  {
+    slug: 'draft-one',
+    status: 'draft',
+    data: { title: 'Draft one', body: 'Not yet', rating: 7.5 },
+    translations: { de: { title: 'Entwurf' } },
+    publish_at: null,
+    published_at: null,
+    minute: 4,
+  },
+  {
+    slug: 'later',
+    status: 'scheduled',
+    data: { title: 'Later', body: 'Coming soon', rating: 3 },
+    translations: { de: { title: 'Später' } },
+    publish_at: FUTURE,
+    published_at: null,
+    minute: 5,
+  },
+  {
+    slug: 'due',
+    status: 'scheduled',
+    data: { title: 'Due', body: 'Now live', rating: 6, featured: true },
+    translations: { de: { title: 'Fällig', body: 'Jetzt live' } },
+    publish_at: PAST_DUE,
+    published_at: null,
+    minute: 6,
+  },
+  {
+    slug: 'old',
+    status: 'archived',
+    data: { title: 'Old', rating: 8 },
+    translations: { de: { title: 'Alt' } },
+    publish_at: null,
+    published_at: t(7),
+    minute: 7,
+  },
 ];
 const bySlug = (slug: string) => ENTRIES.find((e) => e.slug === slug)!;
 /** Effectively published at NOW (D21). */
@@ -112,7 +158,14 @@ const PAGES: PageFixture[] = [
     blocks: [
       // A three-level tree: s1 > (p1, s2 > p3, p2), and a second root s3.
       { key: 's1', type: 'section', parent: null, position: 0, data: { heading: 'Intro' }, translations: { de: { heading: 'Einleitung' } } },
-      { key: 'p1', type: 'paragraph', parent: 's1', position: 0, data: { text: 'Hello', emphasis: true }, translations: { de: { text: 'Hallo' }, fr: { text: 'Bonjour' } } },
+      {
+        key: 'p1',
+        type: 'paragraph',
+        parent: 's1',
+        position: 0,
+        data: { text: 'Hello', emphasis: true },
+        translations: { de: { text: 'Hallo' }, fr: { text: 'Bonjour' } },
+      },
       { key: 's2', type: 'section', parent: 's1', position: 1, data: { heading: 'Nested' }, translations: {} },
       { key: 'p3', type: 'paragraph', parent: 's2', position: 0, data: { text: 'Deep', emphasis: false }, translations: { fr: { text: 'Profond' } } },
       { key: 'p2', type: 'paragraph', parent: 's1', position: 2, data: { text: 'Bye' }, translations: {} },
@@ -227,72 +280,201 @@ describe.each(dialects())('migration 005 upgrades an existing %s database at the
 
   afterAll(async () => {
     await app?.close();
-    if (schema) await db?.kysely.schema.dropSchema(schema).ifExists().cascade().execute().catch(() => {});
+    if (schema)
+      await db?.kysely.schema
+        .dropSchema(schema)
+        .ifExists()
+        .cascade()
+        .execute()
+        .catch(() => {});
     await db?.close();
     if (sqliteFile) fs.rmSync(path.dirname(sqliteFile), { recursive: true, force: true });
   });
 
   /** Plain SQL inserts, as the code before 005 wrote rows. */
   async function fill(k: AnyDb): Promise<void> {
-    await k.insertInto('workspaces').values({ id: ws, name: 'Legacy', slug: 'legacy', default_locale: 'en', locales: JSON.stringify(['en', 'de', 'fr']), created_at: t(0), updated_at: t(0) }).execute();
-    owner = Number((await k.insertInto('users').values({ email: `owner-${dialect}-${ws}@example.com`, name: 'Owner', created_at: t(0) }).returning('id').executeTakeFirstOrThrow()).id);
-    editor = Number((await k.insertInto('users').values({ email: `editor-${dialect}-${ws}@example.com`, name: 'Editor', created_at: t(0) }).returning('id').executeTakeFirstOrThrow()).id);
-    await k.insertInto('memberships').values([
-      { workspace_id: ws, user_id: owner, role: 'owner', created_at: t(0), updated_at: t(0) },
-      { workspace_id: ws, user_id: editor, role: 'editor', created_at: t(0), updated_at: t(0) },
-    ]).execute();
+    await k
+      .insertInto('workspaces')
+      .values({ id: ws, name: 'Legacy', slug: 'legacy', default_locale: 'en', locales: JSON.stringify(['en', 'de', 'fr']), created_at: t(0), updated_at: t(0) })
+      .execute();
+    owner = Number(
+      (
+        await k
+          .insertInto('users')
+          .values({ email: `owner-${dialect}-${ws}@example.com`, name: 'Owner', created_at: t(0) })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    editor = Number(
+      (
+        await k
+          .insertInto('users')
+          .values({ email: `editor-${dialect}-${ws}@example.com`, name: 'Editor', created_at: t(0) })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    await k
+      .insertInto('memberships')
+      .values([
+        { workspace_id: ws, user_id: owner, role: 'owner', created_at: t(0), updated_at: t(0) },
+        { workspace_id: ws, user_id: editor, role: 'editor', created_at: t(0), updated_at: t(0) },
+      ])
+      .execute();
     const key = (value: string, key_class: string, environment: string | null) => ({
-      id: newId(), workspace_id: ws, key_class, name: `${key_class} ${environment ?? ''}`.trim(), key_hash: hashKey(value), key_hint: keyHint(value),
-      scopes: JSON.stringify(key_class === 'management' ? [...SCOPES] : []), environment, content_types: JSON.stringify([]), created_by: owner,
-      expires_at: key_class === 'management' ? KEY_EXPIRY : null, revoked_at: null, created_at: t(0),
+      id: newId(),
+      workspace_id: ws,
+      key_class,
+      name: `${key_class} ${environment ?? ''}`.trim(),
+      key_hash: hashKey(value),
+      key_hint: keyHint(value),
+      scopes: JSON.stringify(key_class === 'management' ? [...SCOPES] : []),
+      environment,
+      content_types: JSON.stringify([]),
+      created_by: owner,
+      expires_at: key_class === 'management' ? KEY_EXPIRY : null,
+      revoked_at: null,
+      created_at: t(0),
     });
-    await k.insertInto('api_keys').values([key(keys.management, 'management', null), key(keys.delivery, 'delivery', 'production'), key(keys.preview, 'delivery', 'preview')]).execute();
+    await k
+      .insertInto('api_keys')
+      .values([key(keys.management, 'management', null), key(keys.delivery, 'delivery', 'production'), key(keys.preview, 'delivery', 'preview')])
+      .execute();
 
-    const type = (id: string, name: string, slug: string, isBlock: number, display: string | null) => ({ id, workspace_id: ws, name, slug, description: null, icon: null, display_field: display, is_block: isBlock, orderable: 0, created_at: t(0), updated_at: t(0) });
-    await k.insertInto('content_types').values([type(ct.article, 'Article', 'article', 0, 'title'), type(ct.section, 'Section', 'section', 1, null), type(ct.paragraph, 'Paragraph', 'paragraph', 1, null)]).execute();
-    const field = (ctId: string, name: string, fieldType: string, order: number, flags: Record<string, number> = {}) => ({
-      id: newId(), content_type_id: ctId, name, label: name, field_type: fieldType, required: 0, is_unique: 0, localizable: 0, filterable: 0, sortable: 0, sort_order: order, options: null, validation: null, created_at: t(0), updated_at: t(0), ...flags,
+    const type = (id: string, name: string, slug: string, isBlock: number, display: string | null) => ({
+      id,
+      workspace_id: ws,
+      name,
+      slug,
+      description: null,
+      icon: null,
+      display_field: display,
+      is_block: isBlock,
+      orderable: 0,
+      created_at: t(0),
+      updated_at: t(0),
     });
-    await k.insertInto('fields').values([
-      field(ct.article, 'title', 'text', 0, { required: 1, localizable: 1 }),
-      field(ct.article, 'body', 'textarea', 1, { localizable: 1 }),
-      field(ct.article, 'rating', 'number', 2, { sortable: 1, filterable: 1 }),
-      field(ct.article, 'featured', 'boolean', 3),
-      field(ct.section, 'heading', 'text', 0, { localizable: 1 }),
-      field(ct.paragraph, 'text', 'textarea', 0, { localizable: 1 }),
-      field(ct.paragraph, 'emphasis', 'boolean', 1),
-    ]).execute();
+    await k
+      .insertInto('content_types')
+      .values([
+        type(ct.article, 'Article', 'article', 0, 'title'),
+        type(ct.section, 'Section', 'section', 1, null),
+        type(ct.paragraph, 'Paragraph', 'paragraph', 1, null),
+      ])
+      .execute();
+    const field = (ctId: string, name: string, fieldType: string, order: number, flags: Record<string, number> = {}) => ({
+      id: newId(),
+      content_type_id: ctId,
+      name,
+      label: name,
+      field_type: fieldType,
+      required: 0,
+      is_unique: 0,
+      localizable: 0,
+      filterable: 0,
+      sortable: 0,
+      sort_order: order,
+      options: null,
+      validation: null,
+      created_at: t(0),
+      updated_at: t(0),
+      ...flags,
+    });
+    await k
+      .insertInto('fields')
+      .values([
+        field(ct.article, 'title', 'text', 0, { required: 1, localizable: 1 }),
+        field(ct.article, 'body', 'textarea', 1, { localizable: 1 }),
+        field(ct.article, 'rating', 'number', 2, { sortable: 1, filterable: 1 }),
+        field(ct.article, 'featured', 'boolean', 3),
+        field(ct.section, 'heading', 'text', 0, { localizable: 1 }),
+        field(ct.paragraph, 'text', 'textarea', 0, { localizable: 1 }),
+        field(ct.paragraph, 'emphasis', 'boolean', 1),
+      ])
+      .execute();
     // The old code created the working-data expression index when the field became sortable.
     await sql.raw(createDataIndexSql(dialect, 'rating', 'number')).execute(k);
 
     for (const e of ENTRIES) {
       const id = entryIds.get(e.slug)!;
-      await k.insertInto('entries').values({
-        id, workspace_id: ws, content_type_id: ct.article, slug: e.slug, status: e.status, data: JSON.stringify(e.data), position: 0,
-        publish_at: e.publish_at, published_at: e.published_at, version: 4, created_at: t(e.minute), updated_at: t(e.minute + 20), created_by: owner, updated_by: editor,
-      }).execute();
+      await k
+        .insertInto('entries')
+        .values({
+          id,
+          workspace_id: ws,
+          content_type_id: ct.article,
+          slug: e.slug,
+          status: e.status,
+          data: JSON.stringify(e.data),
+          position: 0,
+          publish_at: e.publish_at,
+          published_at: e.published_at,
+          version: 4,
+          created_at: t(e.minute),
+          updated_at: t(e.minute + 20),
+          created_by: owner,
+          updated_by: editor,
+        })
+        .execute();
       for (const [locale, data] of Object.entries(e.translations)) {
-        const row = await k.insertInto('entry_translations').values({ entry_id: id, locale, data: JSON.stringify(data), created_at: t(e.minute), updated_at: t(e.minute + 20) }).returning('id').executeTakeFirstOrThrow();
+        const row = await k
+          .insertInto('entry_translations')
+          .values({ entry_id: id, locale, data: JSON.stringify(data), created_at: t(e.minute), updated_at: t(e.minute + 20) })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         trIds.set(`${id}/${locale}`, Number(row.id));
       }
     }
     for (const p of PAGES) {
       const id = pageIds.get(p.slug)!;
-      await k.insertInto('pages').values({
-        id, workspace_id: ws, slug: p.slug, status: p.status, position: p.position, seo: JSON.stringify(p.seo), publish_at: p.publish_at, published_at: p.published_at,
-        version: 3, created_at: t(30 + p.position), updated_at: t(40 + p.position), created_by: owner, updated_by: editor,
-      }).execute();
+      await k
+        .insertInto('pages')
+        .values({
+          id,
+          workspace_id: ws,
+          slug: p.slug,
+          status: p.status,
+          position: p.position,
+          seo: JSON.stringify(p.seo),
+          publish_at: p.publish_at,
+          published_at: p.published_at,
+          version: 3,
+          created_at: t(30 + p.position),
+          updated_at: t(40 + p.position),
+          created_by: owner,
+          updated_by: editor,
+        })
+        .execute();
       for (const [locale, seo] of Object.entries(p.seoTranslations)) {
-        const row = await k.insertInto('page_seo_translations').values({ page_id: id, locale, seo: JSON.stringify(seo), created_at: t(30), updated_at: t(30) }).returning('id').executeTakeFirstOrThrow();
+        const row = await k
+          .insertInto('page_seo_translations')
+          .values({ page_id: id, locale, seo: JSON.stringify(seo), created_at: t(30), updated_at: t(30) })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         trIds.set(`${id}/${locale}`, Number(row.id));
       }
       for (const b of p.blocks) {
         const bid = blockIds.get(b.key)!;
-        await k.insertInto('blocks').values({
-          id: bid, page_id: id, block_type_id: ct[b.type], parent_id: b.parent === null ? null : blockIds.get(b.parent)!, position: b.position, data: JSON.stringify(b.data), created_at: t(30), updated_at: t(30),
-        }).execute();
+        await k
+          .insertInto('blocks')
+          .values({
+            id: bid,
+            page_id: id,
+            block_type_id: ct[b.type],
+            parent_id: b.parent === null ? null : blockIds.get(b.parent)!,
+            position: b.position,
+            data: JSON.stringify(b.data),
+            created_at: t(30),
+            updated_at: t(30),
+          })
+          .execute();
         for (const [locale, data] of Object.entries(b.translations)) {
-          const row = await k.insertInto('block_translations').values({ block_id: bid, locale, data: JSON.stringify(data), created_at: t(30), updated_at: t(30) }).returning('id').executeTakeFirstOrThrow();
+          const row = await k
+            .insertInto('block_translations')
+            .values({ block_id: bid, locale, data: JSON.stringify(data), created_at: t(30), updated_at: t(30) })
+            .returning('id')
+            .executeTakeFirstOrThrow();
           trIds.set(`${bid}/${locale}`, Number(row.id));
         }
       }
@@ -405,7 +587,11 @@ describe.each(dialects())('migration 005 upgrades an existing %s database at the
     expect((await get(`${P}/entries/old?type=article`, keys.preview)).status).toBe(404);
     for (const slug of ['draft-one', 'later']) {
       const body = await ok(`${P}/entries/${slug}?type=article&locale=de`, keys.preview);
-      expect({ slug, data: JSON.parse(body.data.entry.data), status: body.data.entry.status }).toEqual({ slug, data: delivered(bySlug(slug), 'de'), status: bySlug(slug).status });
+      expect({ slug, data: JSON.parse(body.data.entry.data), status: body.data.entry.status }).toEqual({
+        slug,
+        data: delivered(bySlug(slug), 'de'),
+        status: bySlug(slug).status,
+      });
     }
   });
 
@@ -418,7 +604,13 @@ describe.each(dialects())('migration 005 upgrades an existing %s database at the
     expect(slugs(await ok(`${P}/entries?type=article&filter[rating][in]=2.25,7.5,8&sort=slug:asc`, keys.delivery))).toEqual(['beta']);
     expect(slugs(await ok(`${P}/entries?type=article&filter[rating][exists]=true&sort=slug:asc`, keys.delivery))).toEqual(PRODUCTION);
     // Preview reads the working copies: the draft (7.5) and the future item (3) join.
-    expect(slugs(await ok(`${P}/entries?type=article&filter[rating][gte]=3&sort=rating:asc`, keys.preview))).toEqual(['later', 'alpha', 'due', 'draft-one', 'gamma']);
+    expect(slugs(await ok(`${P}/entries?type=article&filter[rating][gte]=3&sort=rating:asc`, keys.preview))).toEqual([
+      'later',
+      'alpha',
+      'due',
+      'draft-one',
+      'gamma',
+    ]);
   });
 
   it('cursor pagination over a filtered sort on published data walks every row once', async () => {
@@ -426,16 +618,30 @@ describe.each(dialects())('migration 005 upgrades an existing %s database at the
     let body = await ok(`${P}/entries?type=article&filter[rating][gt]=2&sort=rating:desc&limit=1`, keys.delivery);
     seen.push(...slugs(body));
     for (let i = 0; body.meta.next_cursor && i < 10; i++) {
-      body = await ok(`${P}/entries?type=article&filter[rating][gt]=2&sort=rating:desc&limit=1&cursor=${encodeURIComponent(body.meta.next_cursor)}`, keys.delivery);
+      body = await ok(
+        `${P}/entries?type=article&filter[rating][gt]=2&sort=rating:desc&limit=1&cursor=${encodeURIComponent(body.meta.next_cursor)}`,
+        keys.delivery,
+      );
       seen.push(...slugs(body));
     }
     expect(seen).toEqual(['gamma', 'due', 'alpha', 'beta']);
   });
 
   it('has an expression index on the published data of the sortable field', async () => {
-    const rows = dialect === 'sqlite'
-      ? (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'entries' and name like 'entries_%_rating'`.execute(db.kysely)).rows
-      : (await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = ${schema!} and tablename = 'entries' and indexname like 'entries_%_rating'`.execute(db.kysely)).rows;
+    const rows =
+      dialect === 'sqlite'
+        ? (
+            await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'entries' and name like 'entries_%_rating'`.execute(
+              db.kysely,
+            )
+          ).rows
+        : (
+            await sql<{
+              name: string;
+            }>`select indexname as name from pg_indexes where schemaname = ${schema!} and tablename = 'entries' and indexname like 'entries_%_rating'`.execute(
+              db.kysely,
+            )
+          ).rows;
     expect(rows.map((r) => r.name).sort()).toEqual(['entries_data_num_rating', 'entries_pub_num_rating']);
   });
 
@@ -489,7 +695,12 @@ describe.each(dialects())('migration 005 upgrades an existing %s database at the
     for (const slug of ['about', 'soon-page']) {
       const p = pageBySlug(slug);
       const d = (await ok(`${P}/pages/${slug}`, keys.preview)).data;
-      expect({ slug, status: d.page.status, seo: d.page.seo, blocks: parseTree(d.blocks) }).toEqual({ slug, status: p.status, seo: p.seo, blocks: expectedTree(p) });
+      expect({ slug, status: d.page.status, seo: d.page.seo, blocks: parseTree(d.blocks) }).toEqual({
+        slug,
+        status: p.status,
+        seo: p.seo,
+        blocks: expectedTree(p),
+      });
     }
   });
 
@@ -546,7 +757,11 @@ describe.each(dialects())('migration 005 upgrades an existing %s database at the
       expect({ slug: p.slug, versions: list.data.map((v: any) => [v.version, v.action]) }).toEqual({ slug: p.slug, versions: [[1, action]] });
       const v1 = await ok(`${M}/pages/${p.slug}/versions/1`, keys.management);
       expect(v1.meta).toMatchObject({ version: 1, action });
-      expect({ slug: p.slug, seo: v1.data.page.seo, blocks: parseTree(v1.data.blocks) }).toEqual({ slug: p.slug, seo: detail.page.seo, blocks: parseTree(detail.blocks) });
+      expect({ slug: p.slug, seo: v1.data.page.seo, blocks: parseTree(v1.data.blocks) }).toEqual({
+        slug: p.slug,
+        seo: detail.page.seo,
+        blocks: parseTree(detail.blocks),
+      });
       expect({ slug: p.slug, trs: parseTranslations(v1.data.block_translations) }).toEqual({ slug: p.slug, trs: parseTranslations(detail.block_translations) });
       expect({ slug: p.slug, seo: [...v1.data.seo_translations].sort(byLocale) }).toEqual({ slug: p.slug, seo: [...detail.seo_translations].sort(byLocale) });
     }
@@ -554,7 +769,10 @@ describe.each(dialects())('migration 005 upgrades an existing %s database at the
 
   it('after the upgrade a save stays in the working copy until published', async () => {
     const base = `${M}/content-types/article/entries/beta`;
-    const put = await call(app, 'PUT', base, { key: keys.management, body: { data: { title: 'Beta edited', body: 'Second body', rating: 2.25, featured: false } } });
+    const put = await call(app, 'PUT', base, {
+      key: keys.management,
+      body: { data: { title: 'Beta edited', body: 'Second body', rating: 2.25, featured: false } },
+    });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ has_pending_changes: true, published_version: 1 });
     expect(JSON.parse((await ok(`${P}/entries/beta?type=article`, keys.delivery)).data.entry.data).title).toBe('Beta');

@@ -34,12 +34,20 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
       seo: { title: 'Home', description: 'Welcome home', keywords: ['home'], canonical: 'https://example.com/' },
       seo_translations: { de: { title: 'Startseite' }, fr: { title: 'Accueil', description: 'Bienvenue' } },
       blocks: [
-        { type: 'hero', data: { headline: 'Hello', subline: 'Sub', image: ids.image, featured: ids.first }, translations: { de: { data: { headline: 'Hallo' } } } },
+        {
+          type: 'hero',
+          data: { headline: 'Hello', subline: 'Sub', image: ids.image, featured: ids.first },
+          translations: { de: { data: { headline: 'Hallo' } } },
+        },
         {
           type: 'feature-grid',
           data: { title: 'Features', columns: 3 },
           children: [
-            { type: 'feature-item', data: { label: 'Fast', articles: [ids.first, ids.hidden, ids.second] }, translations: { de: { data: { label: 'Schnell' } }, fr: { data: { label: 'Rapide' } } } },
+            {
+              type: 'feature-item',
+              data: { label: 'Fast', articles: [ids.first, ids.hidden, ids.second] },
+              translations: { de: { data: { label: 'Schnell' } }, fr: { data: { label: 'Rapide' } } },
+            },
             { type: 'feature-item', data: { label: 'Safe', icon: 'shield' } },
           ],
         },
@@ -50,7 +58,11 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
     if (home.status !== 201) throw new Error(JSON.stringify(home.body));
     // The media of the last hero is deleted after the page was written.
     await env.ctx.db.kysely.updateTable('media').set({ deleted_at: now.toISOString() }).where('id', '=', ids.gone).execute();
-    await w.req('POST', '/pages', { slug: 'about', seo: { title: 'About' }, blocks: [{ type: 'cta', data: { label: 'Contact', url: 'https://example.com/contact' } }] });
+    await w.req('POST', '/pages', {
+      slug: 'about',
+      seo: { title: 'About' },
+      blocks: [{ type: 'cta', data: { label: 'Contact', url: 'https://example.com/contact' } }],
+    });
     await w.req('POST', '/pages', { slug: 'draft-page', seo: { title: 'Draft' } });
     await w.req('POST', '/pages', { slug: 'archived', seo: { title: 'Archived' } });
     await w.req('POST', '/pages', { slug: 'later', seo: { title: 'Later' } });
@@ -90,9 +102,17 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
     expect(Object.keys(d).sort()).toEqual(['block_translations', 'blocks', 'page', 'seo_translations']);
     expect(d.page).toMatchObject({ slug: 'home', status: 'published', published_at: now.toISOString() });
     expect(d.page).not.toHaveProperty('is_fallback');
-    expect(d.blocks.map((b: any) => [b.type, b.position])).toEqual([['hero', 0], ['feature-grid', 1], ['rich-text', 2], ['hero', 3]]);
+    expect(d.blocks.map((b: any) => [b.type, b.position])).toEqual([
+      ['hero', 0],
+      ['feature-grid', 1],
+      ['rich-text', 2],
+      ['hero', 3],
+    ]);
     const grid = d.blocks[1];
-    expect(grid.children.map((c: any) => [c.type, c.position, c.parent_id])).toEqual([['feature-item', 0, grid.id], ['feature-item', 1, grid.id]]);
+    expect(grid.children.map((c: any) => [c.type, c.position, c.parent_id])).toEqual([
+      ['feature-item', 0, grid.id],
+      ['feature-item', 1, grid.id],
+    ]);
     for (const b of d.blocks) expect(b).not.toHaveProperty('parent_id');
     for (const b of flat(d.blocks)) {
       expect(typeof b.data).toBe('string');
@@ -111,9 +131,14 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
       ['de', { label: 'Schnell' }],
       ['fr', { label: 'Rapide' }],
     ]);
-    for (const t of d.block_translations) expect(Object.keys(JSON.parse(t.data)).every((k) => ['headline', 'subline', 'label', 'body', 'title'].includes(k))).toBe(true);
+    for (const t of d.block_translations)
+      expect(Object.keys(JSON.parse(t.data)).every((k) => ['headline', 'subline', 'label', 'body', 'title'].includes(k))).toBe(true);
     // A non-localizable field cannot be translated in the first place.
-    expectError(await w.req('PUT', '/pages/about', { seo: {}, blocks: [{ type: 'cta', data: {}, translations: { de: { data: { url: 'https://example.de/' } } } }] }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await w.req('PUT', '/pages/about', { seo: {}, blocks: [{ type: 'cta', data: {}, translations: { de: { data: { url: 'https://example.de/' } } } }] }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('rule 2: a requested locale falls back to default values field by field, never to an empty result', async () => {
@@ -134,7 +159,10 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
     expect((await detail('/pages/about?locale=de')).page.is_fallback).toBe(true);
     expect((await detail('/pages/about?locale=en')).page.is_fallback).toBe(false);
     const list = await get('/pages?locale=fr');
-    expect(list.body.data.map((p: any) => [p.slug, p.is_fallback])).toEqual([['home', false], ['about', true]]);
+    expect(list.body.data.map((p: any) => [p.slug, p.is_fallback])).toEqual([
+      ['home', false],
+      ['about', true],
+    ]);
     expect(list.body.meta.locale_requested).toBe('fr');
     // A page translated only in its blocks is not a fallback either.
     await w.req('POST', '/pages', { slug: 'blocks-only', blocks: [{ type: 'cta', data: { label: 'x' }, translations: { fr: { data: { label: 'y' } } } }] });
@@ -182,9 +210,21 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
     const d = await detail('/pages/home?locale=de');
     const hero = data(d.blocks[0]);
     expect(hero.featured).toEqual({ id: ids.first, slug: 'first', type: 'article', title: 'Erster Artikel', summary: 'About First article' });
-    expect(hero.image).toEqual({ id: ids.image, url: `http://quire.test/media/${ids.image}.png`, mime_type: 'image/png', width: 800, height: 600, alt_text: 'Hero image', focal_x: 0.5, focal_y: 0.5 });
+    expect(hero.image).toEqual({
+      id: ids.image,
+      url: `http://quire.test/media/${ids.image}.png`,
+      mime_type: 'image/png',
+      width: 800,
+      height: 600,
+      alt_text: 'Hero image',
+      focal_x: 0.5,
+      focal_y: 0.5,
+    });
     const item = data(d.blocks[1].children[0]);
-    expect(item.articles.map((a: any) => [a.slug, a.title])).toEqual([['first', 'Erster Artikel'], ['second', 'Second article']]);
+    expect(item.articles.map((a: any) => [a.slug, a.title])).toEqual([
+      ['first', 'Erster Artikel'],
+      ['second', 'Second article'],
+    ]);
     const gone = data(d.blocks[3]);
     expect(gone.image).toBeNull();
     expect(gone.featured).toBeNull();
@@ -285,7 +325,10 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
     const bySlug = await get('/pages?sort=slug:desc&limit=100');
     expect(bySlug.body.data.map((p: any) => p.slug)).toEqual(['home', 'extra-4', 'extra-3', 'extra-2', 'extra-1', 'extra-0', 'about']);
     const slugCursor = (await get('/pages?sort=slug:desc&limit=2')).body.meta.next_cursor;
-    expect((await get(`/pages?sort=slug:desc&limit=2&cursor=${encodeURIComponent(slugCursor)}`)).body.data.map((p: any) => p.slug)).toEqual(['extra-3', 'extra-2']);
+    expect((await get(`/pages?sort=slug:desc&limit=2&cursor=${encodeURIComponent(slugCursor)}`)).body.data.map((p: any) => p.slug)).toEqual([
+      'extra-3',
+      'extra-2',
+    ]);
     expect((await get('/pages?sort=published_at:asc&limit=100')).status).toBe(200);
     expectError(await get('/pages?sort=title:asc'), 400, 'VALIDATION_FAILED');
     expectError(await get('/pages?page=1001'), 400, 'PAGE_TOO_DEEP');
@@ -305,13 +348,21 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
     const d = await detail('/pages/later');
     expect(d.page).toMatchObject({ status: 'published', publish_at: null, published_at: new Date(now.getTime() - 3_600_000).toISOString() });
     expect((await get('/pages?limit=100')).body.data.map((p: any) => p.slug)).toContain('later');
-    const row = await env.ctx.db.kysely.selectFrom('pages').select('status').where('slug', '=', 'later').where('workspace_id', '=', w.workspaceId).executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('pages')
+      .select('status')
+      .where('slug', '=', 'later')
+      .where('workspace_id', '=', w.workspaceId)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('scheduled');
   });
 
   it('a block whose related entry changes shows the change once it is published (no stale cache; D70)', async () => {
     const before = data((await detail('/pages/home?locale=de')).blocks[0]).featured.title;
-    await w.req('PUT', '/content-types/article/entries/first', { data: { title: 'First, renamed', summary: 'x' }, translations: { de: { data: { title: 'Erster, umbenannt' } } } });
+    await w.req('PUT', '/content-types/article/entries/first', {
+      data: { title: 'First, renamed', summary: 'x' },
+      translations: { de: { data: { title: 'Erster, umbenannt' } } },
+    });
     // Production reads the related entry's published version; preview its working copy.
     expect(data((await detail('/pages/home?locale=de')).blocks[0]).featured.title).toBe(before);
     const preview = await get('/pages/home?locale=de', w.keys.preview);

@@ -27,7 +27,10 @@ describe.each(dialects())('demo pages on %s', (dialect) => {
   if (dialect === 'postgres') {
     // The demo is created on embedded (SQLite) databases only (D60).
     it('creates no demo pages on PostgreSQL', async () => {
-      const row = await env.ctx.db.kysely.selectFrom('pages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await env.ctx.db.kysely
+        .selectFrom('pages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(row.n)).toBe(0);
     });
     return;
@@ -35,7 +38,10 @@ describe.each(dialects())('demo pages on %s', (dialect) => {
 
   it('lists the home and about pages in navigation order and mentions them in the banner', async () => {
     const list = await get('/pages');
-    expect(list.data.map((p: any) => [p.slug, p.position, p.status])).toEqual([['home', 0, 'published'], ['about', 1, 'published']]);
+    expect(list.data.map((p: any) => [p.slug, p.position, p.status])).toEqual([
+      ['home', 0, 'published'],
+      ['about', 1, 'published'],
+    ]);
     expect(printed).toContain(`'http://quire.test/api/v1/public/pages/home?locale=de'`);
     expect(printed).toContain('2 pages built from blocks');
     const types = await call(env.app, 'GET', '/api/v1/manage/content-types?is_block=true', { key: key('management') });

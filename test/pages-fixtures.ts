@@ -86,7 +86,8 @@ export async function createPageWorld(ctx: Context, app: FastifyInstance): Promi
     if (res.status !== 201) throw new Error(`content type: ${res.status} ${JSON.stringify(res.body)}`);
     types[res.body.data.slug] = res.body.data.id;
   }
-  const req: PageWorld['req'] = (method, url, body, headers, k = key) => call(app, method, url.startsWith('/api/') ? url : `${M}${url}`, { key: k, body, headers });
+  const req: PageWorld['req'] = (method, url, body, headers, k = key) =>
+    call(app, method, url.startsWith('/api/') ? url : `${M}${url}`, { key: k, body, headers });
   return {
     workspaceId: s.workspace.id,
     userId: s.user.id,

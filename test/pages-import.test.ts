@@ -29,12 +29,23 @@ const slugify = (id: string) => id.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowe
 /** Everything the page import writes, to prove that a second run changes nothing. */
 async function pageSnapshot(env: TestEnv, workspaceId: string) {
   const k = env.ctx.db.kysely;
-  const pages = await k.selectFrom('pages').select(['id', 'slug', 'status', 'position', 'version', 'updated_at', 'published_at']).where('workspace_id', '=', workspaceId).orderBy('id').execute();
+  const pages = await k
+    .selectFrom('pages')
+    .select(['id', 'slug', 'status', 'position', 'version', 'updated_at', 'published_at'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('id')
+    .execute();
   const ids = pages.map((p) => p.id);
-  const blocks = ids.length ? await k.selectFrom('blocks').select(['id', 'page_id', 'parent_id', 'position', 'updated_at']).where('page_id', 'in', ids).orderBy('id').execute() : [];
+  const blocks = ids.length
+    ? await k.selectFrom('blocks').select(['id', 'page_id', 'parent_id', 'position', 'updated_at']).where('page_id', 'in', ids).orderBy('id').execute()
+    : [];
   const blockIds = blocks.map((b) => b.id);
-  const translations = blockIds.length ? await k.selectFrom('block_translations').select(['id', 'locale', 'updated_at']).where('block_id', 'in', blockIds).orderBy('id').execute() : [];
-  const seo = ids.length ? await k.selectFrom('page_seo_translations').select(['id', 'locale', 'updated_at']).where('page_id', 'in', ids).orderBy('id').execute() : [];
+  const translations = blockIds.length
+    ? await k.selectFrom('block_translations').select(['id', 'locale', 'updated_at']).where('block_id', 'in', blockIds).orderBy('id').execute()
+    : [];
+  const seo = ids.length
+    ? await k.selectFrom('page_seo_translations').select(['id', 'locale', 'updated_at']).where('page_id', 'in', ids).orderBy('id').execute()
+    : [];
   return { pages, blocks, translations, seo };
 }
 
@@ -159,7 +170,10 @@ describe.skipIf(skip).each(dialects())('Contentful pages import of marketing-fin
 
   it('refuses to turn an existing entry type into a block type', async () => {
     const seeded = await seedWorkspace(env.ctx, { slug: 'clash', default_locale: 'en-US', locales: ['en-US', 'de-DE'] });
-    await call(env.app, 'POST', '/api/v1/manage/content-types', { key: seeded.keys.management, body: { name: 'Hero', slug: 'component-hero-banner', fields: [] } });
+    await call(env.app, 'POST', '/api/v1/manage/content-types', {
+      key: seeded.keys.management,
+      body: { name: 'Hero', slug: 'component-hero-banner', fields: [] },
+    });
     const run = await cli(['import', 'contentful', EXPORT, '--workspace', 'clash', '--json'], { context: env.ctx });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/component-hero-banner' exists as an entry type; the export's pages need it as a block type/);
@@ -184,13 +198,17 @@ function syntheticExport(): ContentfulExport {
   return {
     locales: [{ code: 'en-US', default: true }, { code: 'de-DE' }],
     contentTypes: [
-      t('landing', [
-        { id: 'title', type: 'Symbol' },
-        { id: 'slug', type: 'Symbol' },
-        { id: 'meta', type: 'Link', linkType: 'Entry', validations: [{ linkContentType: ['seo'] }] },
-        { id: 'hero', type: 'Array', items: { type: 'Link', linkType: 'Entry' } },
-        { id: 'body', type: 'Array', items: { type: 'Link', linkType: 'Entry' } },
-      ], 'title'),
+      t(
+        'landing',
+        [
+          { id: 'title', type: 'Symbol' },
+          { id: 'slug', type: 'Symbol' },
+          { id: 'meta', type: 'Link', linkType: 'Entry', validations: [{ linkContentType: ['seo'] }] },
+          { id: 'hero', type: 'Array', items: { type: 'Link', linkType: 'Entry' } },
+          { id: 'body', type: 'Array', items: { type: 'Link', linkType: 'Entry' } },
+        ],
+        'title',
+      ),
       t('seo', [
         { id: 'title', type: 'Symbol', localized: true },
         { id: 'description', type: 'Text', localized: true },
@@ -198,12 +216,28 @@ function syntheticExport(): ContentfulExport {
         { id: 'image', type: 'Link', linkType: 'Asset' },
         { id: 'noIndex', type: 'Boolean' },
       ]),
-      t('banner', [{ id: 'headline', type: 'Symbol', localized: true, required: true }, { id: 'article', type: 'Link', linkType: 'Entry' }]),
+      t('banner', [
+        { id: 'headline', type: 'Symbol', localized: true, required: true },
+        { id: 'article', type: 'Link', linkType: 'Entry' },
+      ]),
       t('textBlock', [{ id: 'text', type: 'Text', localized: true }]),
-      t('article', [{ id: 'title', type: 'Symbol', localized: true }, { id: 'landing', type: 'Link', linkType: 'Entry' }], 'title'),
+      t(
+        'article',
+        [
+          { id: 'title', type: 'Symbol', localized: true },
+          { id: 'landing', type: 'Link', linkType: 'Entry' },
+        ],
+        'title',
+      ),
     ],
     entries: [
-      e('L1', 'landing', { title: { 'en-US': 'Start' }, slug: { 'en-US': 'start' }, meta: { 'en-US': link('S1') }, hero: { 'en-US': [link('B1')] }, body: { 'en-US': [link('T1'), link('B2')] } }),
+      e('L1', 'landing', {
+        title: { 'en-US': 'Start' },
+        slug: { 'en-US': 'start' },
+        meta: { 'en-US': link('S1') },
+        hero: { 'en-US': [link('B1')] },
+        body: { 'en-US': [link('T1'), link('B2')] },
+      }),
       e('L2', 'landing', { title: { 'en-US': 'Second Page' }, hero: { 'en-US': [link('B1')] } }, false),
       e('S1', 'seo', {
         title: { 'en-US': 'Start page', 'de-DE': 'Startseite' },
@@ -219,7 +253,20 @@ function syntheticExport(): ContentfulExport {
       e('R1', 'article', { title: { 'en-US': 'An article' }, landing: { 'en-US': link('L1') } }),
     ],
     assets: [
-      { sys: { id: 'A1', publishedVersion: 2 }, fields: { title: { 'en-US': 'Share image' }, file: { 'en-US': { url: '//images.example.com/share.png', fileName: 'share.png', contentType: 'image/png', details: { size: 10, image: { width: 1200, height: 630 } } } } } },
+      {
+        sys: { id: 'A1', publishedVersion: 2 },
+        fields: {
+          title: { 'en-US': 'Share image' },
+          file: {
+            'en-US': {
+              url: '//images.example.com/share.png',
+              fileName: 'share.png',
+              contentType: 'image/png',
+              details: { size: 10, image: { width: 1200, height: 630 } },
+            },
+          },
+        },
+      },
     ],
   } as unknown as ContentfulExport;
 }
@@ -240,7 +287,13 @@ describe.each(dialects())('Contentful pages import: --pages-type, SEO entries, d
     expect(r.warnings.some((w) => w.startsWith("entry 'R1' (article.landing, en-US) links entry 'L1', which is imported as a page, not an entry"))).toBe(true);
     const key = r.keys!.delivery;
     const d = (await call(env.app, 'GET', `${P}/pages/start?locale=de-DE`, { key })).body.data;
-    expect(d.page.seo).toEqual({ title: 'Startseite', description: 'Welcome', keywords: ['a', 'b'], og_image: 'https://images.example.com/share.png', canonical: null });
+    expect(d.page.seo).toEqual({
+      title: 'Startseite',
+      description: 'Welcome',
+      keywords: ['a', 'b'],
+      og_image: 'https://images.example.com/share.png',
+      canonical: null,
+    });
     expect(d.seo_translations).toEqual([{ id: expect.any(Number), locale: 'de-DE', page_id: d.page.id, seo: { title: 'Startseite' } }]);
     expect(d.blocks.map((b: any) => [b.type, JSON.parse(b.data).headline ?? JSON.parse(b.data).text])).toEqual([
       ['banner', 'Hallo'],
@@ -276,7 +329,10 @@ describe.each(dialects())('Contentful pages import: --pages-type, SEO entries, d
     // A published page whose banner lacks its required headline cannot be published either.
     (exp.entries[4].fields as any).headline = { 'de-DE': 'Nur Deutsch' };
     const r = await importContentful(env.ctx, { workspace: 'refusals', export: exp, pagesType: 'landing' });
-    expect(r.failures.map((f) => [f.entry, f.type])).toEqual([['R1', 'article'], ['L1', 'page']]);
+    expect(r.failures.map((f) => [f.entry, f.type])).toEqual([
+      ['R1', 'article'],
+      ['L1', 'page'],
+    ]);
     expect(r.failures[1].message).toMatch(/blocks\.2\.data\.headline: is required/);
     expect(r.pages).toMatchObject({ total: 2, created: 2, published: 0, failed: 1 });
     // The page exists as a draft; the banner's link to the failed article was left out.

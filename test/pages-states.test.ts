@@ -42,7 +42,14 @@ describe.each(dialects())('pages: states on %s', (dialect) => {
   it('drafts may lack required block fields; publish and schedule refuse them with paths into the tree (D22)', async () => {
     await create('incomplete', [
       { type: 'hero', data: { headline: 'ok' } },
-      { type: 'feature-grid', data: {}, children: [{ type: 'feature-item', data: { label: 'ok' } }, { type: 'feature-item', data: { icon: 'x' } }] },
+      {
+        type: 'feature-grid',
+        data: {},
+        children: [
+          { type: 'feature-item', data: { label: 'ok' } },
+          { type: 'feature-item', data: { icon: 'x' } },
+        ],
+      },
     ]);
     const err = expectError(await w.req('PATCH', '/pages/incomplete/publish'), 400, 'VALIDATION_FAILED');
     expect(err.errors).toEqual([{ path: 'blocks.1.children.1.data.label', message: 'is required' }]);
@@ -68,7 +75,9 @@ describe.each(dialects())('pages: states on %s', (dialect) => {
     expect(res.status).toBe(200);
     expect(res.body.data).toBeNull();
     expect(await page('pub')).toMatchObject({ status: 'draft', published_at: null, publish_at: null });
-    expect(expectError(await w.req('PATCH', '/pages/pub/unpublish'), 409, 'INVALID_STATE_TRANSITION').message).toBe("page cannot be unpublished from status 'draft'");
+    expect(expectError(await w.req('PATCH', '/pages/pub/unpublish'), 409, 'INVALID_STATE_TRANSITION').message).toBe(
+      "page cannot be unpublished from status 'draft'",
+    );
   });
 
   it('archive returns the Page; archiving again is 409; an archived page can be published', async () => {
@@ -76,15 +85,23 @@ describe.each(dialects())('pages: states on %s', (dialect) => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ slug: 'pub', status: 'archived', seo: { title: 'Live' } });
     expect(res.headers.etag).toBe(`"${res.body.data.id}-8"`);
-    expect(expectError(await w.req('PATCH', '/pages/pub/archive'), 409, 'INVALID_STATE_TRANSITION').message).toBe("page cannot be archived from status 'archived'");
+    expect(expectError(await w.req('PATCH', '/pages/pub/archive'), 409, 'INVALID_STATE_TRANSITION').message).toBe(
+      "page cannot be archived from status 'archived'",
+    );
     expect((await w.req('PATCH', '/pages/pub/publish')).status).toBe(200);
   });
 
   it('schedule takes {publish_at} in the future (same rules as entries) and answers data null', async () => {
     await create('sched');
-    expect(expectError(await w.req('PATCH', '/pages/sched/schedule', { publish_at: at(-1) }), 400, 'VALIDATION_FAILED').errors).toEqual([{ path: 'body.publish_at', message: 'must be in the future' }]);
-    expect(expectError(await w.req('PATCH', '/pages/sched/schedule', { publish_at: 'tomorrow' }), 400, 'VALIDATION_FAILED').errors[0].path).toBe('body.publish_at');
-    expect(expectError(await w.req('PATCH', '/pages/sched/schedule', {}), 400, 'VALIDATION_FAILED').errors).toEqual([{ path: 'body.publish_at', message: 'is required' }]);
+    expect(expectError(await w.req('PATCH', '/pages/sched/schedule', { publish_at: at(-1) }), 400, 'VALIDATION_FAILED').errors).toEqual([
+      { path: 'body.publish_at', message: 'must be in the future' },
+    ]);
+    expect(expectError(await w.req('PATCH', '/pages/sched/schedule', { publish_at: 'tomorrow' }), 400, 'VALIDATION_FAILED').errors[0].path).toBe(
+      'body.publish_at',
+    );
+    expect(expectError(await w.req('PATCH', '/pages/sched/schedule', {}), 400, 'VALIDATION_FAILED').errors).toEqual([
+      { path: 'body.publish_at', message: 'is required' },
+    ]);
     const res = await w.req('PATCH', '/pages/sched/schedule', { publish_at: '2026-06-01T16:00:00+02:00' });
     expect(res.status).toBe(200);
     expect(res.body.data).toBeNull();
@@ -92,7 +109,9 @@ describe.each(dialects())('pages: states on %s', (dialect) => {
     // Rescheduling a scheduled page is allowed; scheduling a published one is not.
     expect((await w.req('PATCH', '/pages/sched/schedule', { publish_at: at(30) })).status).toBe(200);
     expect((await page('sched')).publish_at).toBe(at(30));
-    expect(expectError(await w.req('PATCH', '/pages/pub/schedule', { publish_at: at(30) }), 409, 'INVALID_STATE_TRANSITION').message).toBe("page cannot be scheduled from status 'published'");
+    expect(expectError(await w.req('PATCH', '/pages/pub/schedule', { publish_at: at(30) }), 409, 'INVALID_STATE_TRANSITION').message).toBe(
+      "page cannot be scheduled from status 'published'",
+    );
   });
 
   it('a due scheduled page reads as published at publish_at before the job runs; the job stores it (D21)', async () => {
@@ -109,7 +128,11 @@ describe.each(dialects())('pages: states on %s', (dialect) => {
     expectError(await w.req('PATCH', '/pages/due/publish'), 409, 'INVALID_STATE_TRANSITION');
     const run = await runSchedulerOnce(env.ctx);
     expect(run.pages).toBeGreaterThanOrEqual(1);
-    const row = await env.ctx.db.kysely.selectFrom('pages').select(['status', 'published_at', 'publish_at']).where('slug', '=', 'due').executeTakeFirstOrThrow();
+    const row = await env.ctx.db.kysely
+      .selectFrom('pages')
+      .select(['status', 'published_at', 'publish_at'])
+      .where('slug', '=', 'due')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'published', published_at: dueAt, publish_at: null });
     expect((await runSchedulerOnce(env.ctx)).pages).toBe(0);
   });

@@ -27,7 +27,10 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
   afterAll(async () => env?.close());
 
   const count = async (table: 'pages' | 'blocks' | 'block_translations' | 'page_seo_translations' | 'page_versions' | 'published_blocks') => {
-    const r = await env.ctx.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await env.ctx.db.kysely
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   };
   const detail = async (slug: string) => {
@@ -48,9 +51,41 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ success: true, message: 'Success', meta: null });
     const p = res.body.data;
-    expect(Object.keys(p).sort()).toEqual(['created_at', 'created_by', 'has_pending_changes', 'id', 'position', 'publish_at', 'published_at', 'published_version', 'seo', 'slug', 'status', 'updated_at', 'updated_by', 'workspace_id']);
-    expect(p).toMatchObject({ has_pending_changes: false, published_version: null, slug: 'home', status: 'draft', position: 0, workspace_id: w.workspaceId, publish_at: null, published_at: null, created_by: w.userId, updated_by: w.userId });
-    expect(p.seo).toEqual({ title: 'Home', description: 'Welcome', keywords: ['cms', 'pages'], og_image: 'https://cdn.example.com/og.png', canonical: 'https://example.com/' });
+    expect(Object.keys(p).sort()).toEqual([
+      'created_at',
+      'created_by',
+      'has_pending_changes',
+      'id',
+      'position',
+      'publish_at',
+      'published_at',
+      'published_version',
+      'seo',
+      'slug',
+      'status',
+      'updated_at',
+      'updated_by',
+      'workspace_id',
+    ]);
+    expect(p).toMatchObject({
+      has_pending_changes: false,
+      published_version: null,
+      slug: 'home',
+      status: 'draft',
+      position: 0,
+      workspace_id: w.workspaceId,
+      publish_at: null,
+      published_at: null,
+      created_by: w.userId,
+      updated_by: w.userId,
+    });
+    expect(p.seo).toEqual({
+      title: 'Home',
+      description: 'Welcome',
+      keywords: ['cms', 'pages'],
+      og_image: 'https://cdn.example.com/og.png',
+      canonical: 'https://example.com/',
+    });
     expect(p.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(res.headers.etag).toBe(`"${p.id}-1"`);
 
@@ -58,7 +93,15 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     expect(d.page).toEqual(p);
     expect(d.blocks).toHaveLength(2);
     const [hero, text] = d.blocks;
-    expect(hero).toEqual({ id: hero.id, page_id: p.id, block_type_id: w.types.hero, type: 'hero', position: 0, data: JSON.stringify({ headline: 'Hello' }), children: [] });
+    expect(hero).toEqual({
+      id: hero.id,
+      page_id: p.id,
+      block_type_id: w.types.hero,
+      type: 'hero',
+      position: 0,
+      data: JSON.stringify({ headline: 'Hello' }),
+      children: [],
+    });
     expect(hero).not.toHaveProperty('parent_id');
     expect(text).toMatchObject({ type: 'rich-text', position: 1, block_type_id: w.types['rich-text'] });
     expect(JSON.parse(text.data)).toEqual({ body: doc('Some text') });
@@ -78,7 +121,11 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
           data: { title: 'Features', columns: 3 },
           translations: [{ locale: 'de', data: { title: 'Funktionen' } }],
           children: [
-            { type: 'feature-item', data: { label: 'Fast', icon: 'bolt' }, translations: { de: { data: { label: 'Schnell' } }, fr: { data: JSON.stringify({ label: 'Rapide' }) } } },
+            {
+              type: 'feature-item',
+              data: { label: 'Fast', icon: 'bolt' },
+              translations: { de: { data: { label: 'Schnell' } }, fr: { data: JSON.stringify({ label: 'Rapide' }) } },
+            },
             { type: 'feature-item', data: { label: 'Safe' } },
             { type: 'feature-grid', data: { title: 'Nested' }, children: [{ type: 'cta', data: { label: 'Go', url: 'https://example.com/go' } }] },
           ],
@@ -97,7 +144,16 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     ]);
     const nested = grid.children[2];
     expect(nested.children).toEqual([
-      { id: nested.children[0].id, page_id: grid.page_id, block_type_id: w.types.cta, parent_id: nested.id, type: 'cta', position: 0, data: expect.any(String), children: [] },
+      {
+        id: nested.children[0].id,
+        page_id: grid.page_id,
+        block_type_id: w.types.cta,
+        parent_id: nested.id,
+        type: 'cta',
+        position: 0,
+        data: expect.any(String),
+        children: [],
+      },
     ]);
     expect(JSON.parse(nested.children[0].data)).toEqual({ label: 'Go', url: 'https://example.com/go' });
     expect(d.seo_translations.map((t: any) => [t.locale, t.seo])).toEqual([
@@ -123,19 +179,42 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
   });
 
   it('answers 400 with exact paths for bad blocks, data, translations and SEO', async () => {
-    const bad = async (body: unknown) => expectError(await w.req('POST', '/pages', body), 400, 'VALIDATION_FAILED').errors as { path: string; message: string }[];
+    const bad = async (body: unknown) =>
+      expectError(await w.req('POST', '/pages', body), 400, 'VALIDATION_FAILED').errors as { path: string; message: string }[];
     let errors = await bad({ slug: 'x1', blocks: [{ type: 'nope', data: {} }] });
     expect(errors).toEqual([{ path: 'body.blocks.0.type', message: "'nope' is not a block type of this workspace" }]);
-    errors = await bad({ slug: 'x1', blocks: [{ type: 'hero', data: {} }, { type: 'article', data: {} }] });
+    errors = await bad({
+      slug: 'x1',
+      blocks: [
+        { type: 'hero', data: {} },
+        { type: 'article', data: {} },
+      ],
+    });
     expect(errors).toEqual([{ path: 'body.blocks.1.type', message: "content type 'article' is not a block type (is_block is false)" }]);
-    errors = await bad({ slug: 'x1', blocks: [{ type: 'feature-grid', data: { columns: 9 }, children: [{ type: 'feature-item', data: { label: 7, nope: 1 } }] }] });
-    expect(errors.map((e) => e.path).sort()).toEqual(['body.blocks.0.children.0.data.label', 'body.blocks.0.children.0.data.nope', 'body.blocks.0.data.columns']);
-    errors = await bad({ slug: 'x1', blocks: [{ type: 'feature-item', data: {}, translations: { en: { data: { label: 'x' } }, es: { data: { label: 'x' } }, de: { data: { icon: 'x' } } } }] });
+    errors = await bad({
+      slug: 'x1',
+      blocks: [{ type: 'feature-grid', data: { columns: 9 }, children: [{ type: 'feature-item', data: { label: 7, nope: 1 } }] }],
+    });
+    expect(errors.map((e) => e.path).sort()).toEqual([
+      'body.blocks.0.children.0.data.label',
+      'body.blocks.0.children.0.data.nope',
+      'body.blocks.0.data.columns',
+    ]);
+    errors = await bad({
+      slug: 'x1',
+      blocks: [{ type: 'feature-item', data: {}, translations: { en: { data: { label: 'x' } }, es: { data: { label: 'x' } }, de: { data: { icon: 'x' } } } }],
+    });
     expect(errors.map((e) => e.path)).toEqual(['body.blocks.0.translations.en', 'body.blocks.0.translations.es', 'body.blocks.0.translations.de.data.icon']);
     errors = await bad({ slug: 'x1', blocks: [{ type: 'hero', data: {}, extra: 1 }, { data: {} }, 'text', { type: 'hero', id: 'not-a-uuid' }] });
     expect(errors.map((e) => e.path)).toEqual(['body.blocks.0.extra', 'body.blocks.1.type', 'body.blocks.2', 'body.blocks.3.id']);
     const dup = newId();
-    errors = await bad({ slug: 'x1', blocks: [{ id: dup, type: 'hero', data: {} }, { id: dup, type: 'hero', data: {} }] });
+    errors = await bad({
+      slug: 'x1',
+      blocks: [
+        { id: dup, type: 'hero', data: {} },
+        { id: dup, type: 'hero', data: {} },
+      ],
+    });
     expect(errors[0]).toMatchObject({ path: 'body.blocks.1.id' });
     errors = await bad({ slug: 'x1', blocks: [{ type: 'hero', data: { image: newId(), featured: newId() } }] });
     expect(errors.map((e) => e.path).sort()).toEqual(['body.blocks.0.data.featured', 'body.blocks.0.data.image']);
@@ -185,7 +264,11 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     const items = (n: number) => Array.from({ length: n }, (_, i) => ({ type: 'feature-item', data: { label: `item ${i}` } }));
     const big = await w.req('POST', '/pages', { slug: 'big', blocks: [{ type: 'feature-grid', data: {}, children: items(999) }] });
     expect(big.status).toBe(201);
-    const tooBig = expectError(await w.req('POST', '/pages', { slug: 'too-big', blocks: [{ type: 'feature-grid', data: {}, children: items(1000) }] }), 400, 'VALIDATION_FAILED');
+    const tooBig = expectError(
+      await w.req('POST', '/pages', { slug: 'too-big', blocks: [{ type: 'feature-grid', data: {}, children: items(1000) }] }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(tooBig.errors).toEqual([{ path: 'body.blocks', message: 'a page holds at most 1000 blocks; this tree has more' }]);
     expect((await w.req('GET', '/pages/too-big')).status).toBe(404);
     expect((await w.req('DELETE', '/pages/big')).status).toBe(200);
@@ -197,14 +280,28 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     const [hero, grid] = before.blocks;
     const [fast, safe, nested] = grid.children;
     const chosen = newId();
-    const res = await w.req('PUT', '/pages/about', {
-      seo: { title: 'About', description: 'Updated' },
-      blocks: [
-        // the nested grid moves to the root, keeping its id and its child
-        { id: nested.id, type: 'feature-grid', data: { title: 'Moved' }, children: [{ id: nested.children[0].id, type: 'cta', data: { label: 'Go' } }] },
-        { id: grid.id, type: 'feature-grid', data: { title: 'Features', columns: 2 }, children: [{ id: safe.id, type: 'feature-item', data: { label: 'Safe' } }, { type: 'feature-item', data: { label: 'New' } }, { id: chosen, type: 'feature-item', data: { label: 'Chosen id' } }] },
-      ],
-    }, { 'if-match': `"${before.page.id}-1"` });
+    const res = await w.req(
+      'PUT',
+      '/pages/about',
+      {
+        seo: { title: 'About', description: 'Updated' },
+        blocks: [
+          // the nested grid moves to the root, keeping its id and its child
+          { id: nested.id, type: 'feature-grid', data: { title: 'Moved' }, children: [{ id: nested.children[0].id, type: 'cta', data: { label: 'Go' } }] },
+          {
+            id: grid.id,
+            type: 'feature-grid',
+            data: { title: 'Features', columns: 2 },
+            children: [
+              { id: safe.id, type: 'feature-item', data: { label: 'Safe' } },
+              { type: 'feature-item', data: { label: 'New' } },
+              { id: chosen, type: 'feature-item', data: { label: 'Chosen id' } },
+            ],
+          },
+        ],
+      },
+      { 'if-match': `"${before.page.id}-1"` },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.etag).toBe(`"${before.page.id}-2"`);
     expect(res.body.data.seo).toEqual({ title: 'About', description: 'Updated', keywords: [], og_image: null, canonical: null });
@@ -233,7 +330,14 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     const res = await w.req('PUT', '/pages/about', {
       seo: { title: 'About' },
       seo_translations: [{ locale: 'de', seo: { title: 'Über' } }],
-      blocks: [{ id: grid.id, type: 'feature-grid', data: { title: 'Features' }, translations: { de: { data: { title: 'Merkmale' } }, fr: { data: { title: 'Fonctions' } } } }],
+      blocks: [
+        {
+          id: grid.id,
+          type: 'feature-grid',
+          data: { title: 'Features' },
+          translations: { de: { data: { title: 'Merkmale' } }, fr: { data: { title: 'Fonctions' } } },
+        },
+      ],
     });
     expect(res.status).toBe(200);
     const after = await detail('about');
@@ -243,7 +347,11 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
       [false, 'fr', { title: 'Fonctions' }],
     ]);
     expect(flat(after.blocks)).toHaveLength(1);
-    const cleared = await w.req('PUT', '/pages/about', { seo: {}, seo_translations: {}, blocks: [{ id: grid.id, type: 'feature-grid', data: {}, translations: {} }] });
+    const cleared = await w.req('PUT', '/pages/about', {
+      seo: {},
+      seo_translations: {},
+      blocks: [{ id: grid.id, type: 'feature-grid', data: {}, translations: {} }],
+    });
     expect(cleared.status).toBe(200);
     const empty = await detail('about');
     expect(empty.seo_translations).toEqual([]);
@@ -259,8 +367,12 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     expect((await detail('about')).blocks.map((b: any) => [b.id, b.type])).toEqual([[home.blocks[0].id, 'cta']]);
     expect(JSON.stringify((await detail('home')).blocks)).toBe(homeBlocks);
     expectError(await w.req('PUT', '/pages/about', { slug: 'home', seo: {}, blocks: [] }), 409, 'SLUG_TAKEN');
-    expect(expectError(await w.req('PUT', '/pages/about', { slug: 'about', blocks: [] }), 400, 'VALIDATION_FAILED').errors).toEqual([{ path: 'body.seo', message: 'is required' }]);
-    expect(expectError(await w.req('PUT', '/pages/about', { slug: 'about', seo: {} }), 400, 'VALIDATION_FAILED').errors).toEqual([{ path: 'body.blocks', message: 'is required' }]);
+    expect(expectError(await w.req('PUT', '/pages/about', { slug: 'about', blocks: [] }), 400, 'VALIDATION_FAILED').errors).toEqual([
+      { path: 'body.seo', message: 'is required' },
+    ]);
+    expect(expectError(await w.req('PUT', '/pages/about', { slug: 'about', seo: {} }), 400, 'VALIDATION_FAILED').errors).toEqual([
+      { path: 'body.blocks', message: 'is required' },
+    ]);
     const renamed = await w.req('PUT', '/pages/about', { slug: 'about-us', seo: { title: 'About' }, blocks: [] });
     expect(renamed.body.data.slug).toBe('about-us');
     expect((await w.req('GET', '/pages/about')).status).toBe(404);
@@ -269,15 +381,26 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
   });
 
   it('DELETE removes the page, its blocks and translations and closes the navigation gap', async () => {
-    await w.req('POST', '/pages', { slug: 'temp', seo_translations: { de: { title: 'Temp' } }, blocks: [{ type: 'feature-grid', data: {}, translations: { de: { data: { title: 'x' } } }, children: [{ type: 'cta', data: {} }] }] });
+    await w.req('POST', '/pages', {
+      slug: 'temp',
+      seo_translations: { de: { title: 'Temp' } },
+      blocks: [{ type: 'feature-grid', data: {}, translations: { de: { data: { title: 'x' } } }, children: [{ type: 'cta', data: {} }] }],
+    });
     const list = (await w.req('GET', '/pages')).body.data.map((p: any) => [p.slug, p.position]);
-    expect(list).toEqual([['home', 0], ['about-us', 1], ['temp', 2]]);
+    expect(list).toEqual([
+      ['home', 0],
+      ['about-us', 1],
+      ['temp', 2],
+    ]);
     const counts = [await count('blocks'), await count('block_translations'), await count('page_seo_translations')];
     const res = await w.req('DELETE', '/pages/home');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: 'Success', data: null, meta: null });
     expect([await count('blocks'), await count('block_translations'), await count('page_seo_translations')]).toEqual([counts[0] - 2, counts[1], counts[2]]);
-    expect((await w.req('GET', '/pages')).body.data.map((p: any) => [p.slug, p.position])).toEqual([['about-us', 0], ['temp', 1]]);
+    expect((await w.req('GET', '/pages')).body.data.map((p: any) => [p.slug, p.position])).toEqual([
+      ['about-us', 0],
+      ['temp', 1],
+    ]);
     expectError(await w.req('GET', '/pages/home'), 404, 'NOT_FOUND');
     expectError(await w.req('DELETE', '/pages/home'), 404, 'NOT_FOUND');
     await w.req('DELETE', '/pages/temp');
@@ -290,7 +413,17 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
       slug: 'landing',
       seo: { title: 'Landing', keywords: ['a'] },
       seo_translations: { de: { title: 'Landung' } },
-      blocks: [{ type: 'feature-grid', data: { title: 'Grid' }, translations: { de: { data: { title: 'Raster' } } }, children: [{ type: 'feature-item', data: { label: 'One' } }, { type: 'feature-item', data: { label: 'Two' } }] }],
+      blocks: [
+        {
+          type: 'feature-grid',
+          data: { title: 'Grid' },
+          translations: { de: { data: { title: 'Raster' } } },
+          children: [
+            { type: 'feature-item', data: { label: 'One' } },
+            { type: 'feature-item', data: { label: 'Two' } },
+          ],
+        },
+      ],
     });
     await w.req('PATCH', '/pages/landing/publish');
     const src = await detail('landing');
@@ -340,7 +473,15 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
       slug: 'order',
       blocks: [
         { type: 'hero', data: { headline: 'A' } },
-        { type: 'feature-grid', data: {}, children: [{ type: 'feature-item', data: { label: '1' } }, { type: 'feature-item', data: { label: '2' } }, { type: 'feature-item', data: { label: '3' } }] },
+        {
+          type: 'feature-grid',
+          data: {},
+          children: [
+            { type: 'feature-item', data: { label: '1' } },
+            { type: 'feature-item', data: { label: '2' } },
+            { type: 'feature-item', data: { label: '3' } },
+          ],
+        },
         { type: 'cta', data: {} },
       ],
     });
@@ -355,7 +496,11 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     const r2 = await w.req('PATCH', '/pages/order/blocks/reorder', { parent_id: grid.id, order: [kids[2], kids[0], kids[1]] });
     expect(r2.status).toBe(200);
     const after = await detail('order');
-    expect(after.blocks.map((b: any) => [b.id, b.position])).toEqual([[roots[2], 0], [roots[0], 1], [roots[1], 2]]);
+    expect(after.blocks.map((b: any) => [b.id, b.position])).toEqual([
+      [roots[2], 0],
+      [roots[0], 1],
+      [roots[1], 2],
+    ]);
     expect(after.blocks[2].children.map((b: any) => b.id)).toEqual([kids[2], kids[0], kids[1]]);
     expect(after.blocks[2].children.map((b: any) => b.position)).toEqual([0, 1, 2]);
     expectError(await w.req('PATCH', '/pages/order/blocks/reorder', { order: [roots[0], roots[1]] }), 400, 'VALIDATION_FAILED');
@@ -386,14 +531,21 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
     const reorder = (body: unknown) => w.req('PATCH', '/pages/infer/blocks/reorder', body);
     const shape = async () => {
       const t = await detail('infer');
-      return { version: (await w.req('GET', '/pages/infer')).headers.etag, tree: t.blocks.map((b: any) => [b.id, b.position, b.children.map((c: any) => [c.id, c.position, c.children.map((g: any) => [g.id, g.position])])]) };
+      return {
+        version: (await w.req('GET', '/pages/infer')).headers.etag,
+        tree: t.blocks.map((b: any) => [b.id, b.position, b.children.map((c: any) => [c.id, c.position, c.children.map((g: any) => [g.id, g.position])])]),
+      };
     };
 
     // One block's children, then a grandchild level, then the roots: no parent_id needed.
     const r1 = await reorder({ order: [kids[2], kids[0], kids[1]] });
     expect(r1.status).toBe(200);
     expect(r1.headers.etag).toBe(`"${d.page.id}-2"`);
-    expect((await detail('infer')).blocks[1].children.map((b: any) => [b.id, b.position])).toEqual([[kids[2], 0], [kids[0], 1], [kids[1], 2]]);
+    expect((await detail('infer')).blocks[1].children.map((b: any) => [b.id, b.position])).toEqual([
+      [kids[2], 0],
+      [kids[0], 1],
+      [kids[1], 2],
+    ]);
     expect((await reorder({ order: [inner[1].toUpperCase(), inner[0]] })).status).toBe(200);
     expect((await detail('infer')).blocks[1].children[0].children.map((b: any) => b.id)).toEqual([inner[1], inner[0]]);
     expect((await reorder({ order: [roots[1], roots[0]] })).status).toBe(200);
@@ -403,7 +555,11 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
 
     const before = await shape();
     // Blocks of different parents: refused, whichever parents they are.
-    for (const order of [[kids[0], inner[0]], [roots[0], kids[0]], [...kids, ...inner]]) {
+    for (const order of [
+      [kids[0], inner[0]],
+      [roots[0], kids[0]],
+      [...kids, ...inner],
+    ]) {
       const mixed = expectError(await reorder({ order }), 400, 'VALIDATION_FAILED');
       expect(mixed.errors).toEqual([{ path: 'body.order', message: expect.stringContaining('different parents') }]);
     }
@@ -478,14 +634,21 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
   });
 
   it('enforces scopes (403 naming the scope) and the creator’s role; reads need no scope', async () => {
-    const writer = await createMember(env.ctx, (await env.ctx.db.kysely.selectFrom('workspaces').select('slug').where('id', '=', w.workspaceId).executeTakeFirstOrThrow()).slug, `author-${newId()}@example.com`, 'author');
+    const writer = await createMember(
+      env.ctx,
+      (await env.ctx.db.kysely.selectFrom('workspaces').select('slug').where('id', '=', w.workspaceId).executeTakeFirstOrThrow()).slug,
+      `author-${newId()}@example.com`,
+      'author',
+    );
     const writeOnly = await createApiKey(env.ctx, w.workspaceId, writer.id, { keyClass: 'management', scopes: ['content:write', 'content:publish'] });
     const created = await w.req('POST', '/pages', { slug: 'by-author' }, undefined, writeOnly.key);
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ created_by: writer.id, updated_by: writer.id });
     // The author role has no content:publish, whatever the key says.
     for (const verb of ['publish', 'unpublish', 'archive']) {
-      expect(expectError(await w.req('PATCH', `/pages/by-author/${verb}`, undefined, undefined, writeOnly.key), 403, 'FORBIDDEN').message).toContain('content:publish');
+      expect(expectError(await w.req('PATCH', `/pages/by-author/${verb}`, undefined, undefined, writeOnly.key), 403, 'FORBIDDEN').message).toContain(
+        'content:publish',
+      );
     }
     expectError(await w.req('PATCH', '/pages/by-author/schedule', { publish_at: '2999-01-01T00:00:00.000Z' }, undefined, writeOnly.key), 403, 'FORBIDDEN');
     const publisher = await createApiKey(env.ctx, w.workspaceId, w.userId, { keyClass: 'management', scopes: ['content:publish'] });
@@ -507,14 +670,24 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
 
   it('block-usage counts real blocks per type; a block type in use cannot be deleted (409)', async () => {
     const usage = async (slug: string) => (await w.req('GET', `/content-types/${slug}/block-usage`)).body.data;
-    const items = await env.ctx.db.kysely.selectFrom('blocks').select((eb) => eb.fn.countAll<number>().as('n')).where('block_type_id', '=', w.types['feature-item']).executeTakeFirstOrThrow();
+    const items = await env.ctx.db.kysely
+      .selectFrom('blocks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('block_type_id', '=', w.types['feature-item'])
+      .executeTakeFirstOrThrow();
     const u = await usage('feature-item');
     expect(u.count).toBe(Number(items.n));
     expect(u.is_block).toBe(true);
     expect(u.pages.map((p: any) => p.slug).sort()).toEqual(['landing', 'landing-copy', 'landing-copy-2', 'order']);
     expect(u.pages.find((p: any) => p.slug === 'landing')).toEqual({ slug: 'landing', status: 'published' });
     await w.req('POST', '/content-types', { name: 'Spare', slug: 'spare', is_block: true, fields: [{ name: 'x', field_type: 'text' }] });
-    await w.req('POST', '/pages', { slug: 'spare-user', blocks: [{ type: 'spare', data: { x: '1' } }, { type: 'feature-grid', data: {}, children: [{ type: 'spare', data: {} }] }] });
+    await w.req('POST', '/pages', {
+      slug: 'spare-user',
+      blocks: [
+        { type: 'spare', data: { x: '1' } },
+        { type: 'feature-grid', data: {}, children: [{ type: 'spare', data: {} }] },
+      ],
+    });
     expect(await usage('spare')).toEqual({ count: 2, is_block: true, pages: [{ slug: 'spare-user', status: 'draft' }] });
     expectError(await w.req('DELETE', '/content-types/spare'), 409, 'CONTENT_TYPE_NOT_EMPTY');
     await w.req('PUT', '/pages/spare-user', { seo: {}, blocks: [{ type: 'cta', data: {} }] });
@@ -525,7 +698,9 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
   it('concurrent writers: one If-Match winner, one slug, distinct -copy slugs and positions', async () => {
     const created = await w.req('POST', '/pages', { slug: 'race', blocks: [{ type: 'cta', data: {} }] });
     const tag = created.headers.etag as string;
-    const puts = await Promise.all([1, 2, 3].map((i) => w.req('PUT', '/pages/race', { seo: { title: `R${i}` }, blocks: [{ type: 'cta', data: { label: `R${i}` } }] }, { 'if-match': tag })));
+    const puts = await Promise.all(
+      [1, 2, 3].map((i) => w.req('PUT', '/pages/race', { seo: { title: `R${i}` }, blocks: [{ type: 'cta', data: { label: `R${i}` } }] }, { 'if-match': tag })),
+    );
     expect(puts.map((r) => r.status).sort()).toEqual([200, 412, 412]);
     expect(flat((await detail('race')).blocks)).toHaveLength(1);
     const same = await Promise.all([1, 2, 3].map(() => w.req('POST', '/pages', { slug: 'race-same' })));
@@ -538,17 +713,41 @@ describe.each(dialects())('pages: management API on %s', (dialect) => {
   });
 
   it('a refused write leaves no partial rows', async () => {
-    const counts = async () => [await count('pages'), await count('blocks'), await count('block_translations'), await count('page_seo_translations'), await count('page_versions'), await count('published_blocks')];
+    const counts = async () => [
+      await count('pages'),
+      await count('blocks'),
+      await count('block_translations'),
+      await count('page_seo_translations'),
+      await count('page_versions'),
+      await count('published_blocks'),
+    ];
     const before = await counts();
     // The second block's relation fails after the first block is fine: nothing is written.
     expectError(
-      await w.req('POST', '/pages', { slug: 'partial', seo_translations: { de: { title: 'x' } }, blocks: [{ type: 'cta', data: {}, translations: { de: { data: { label: 'x' } } } }, { type: 'hero', data: { featured: newId() } }] }),
+      await w.req('POST', '/pages', {
+        slug: 'partial',
+        seo_translations: { de: { title: 'x' } },
+        blocks: [
+          { type: 'cta', data: {}, translations: { de: { data: { label: 'x' } } } },
+          { type: 'hero', data: { featured: newId() } },
+        ],
+      }),
       400,
       'VALIDATION_FAILED',
     );
     const landing = await detail('landing');
     // A relation to an entry that does not exist is refused on every write, published or not.
-    expectError(await w.req('PUT', '/pages/landing', { seo: {}, blocks: [{ type: 'cta', data: {} }, { type: 'hero', data: { featured: newId() } }] }), 400, 'VALIDATION_FAILED');
+    expectError(
+      await w.req('PUT', '/pages/landing', {
+        seo: {},
+        blocks: [
+          { type: 'cta', data: {} },
+          { type: 'hero', data: { featured: newId() } },
+        ],
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(await counts()).toEqual(before);
     expect(await detail('landing')).toEqual(landing);
   });

@@ -6,7 +6,14 @@ import { call, createTestEnv, dialects, expectError, type TestEnv } from './help
 import { createWorld, doc, M, P, type DeliveryWorld } from './delivery-fixtures.js';
 
 const TYPES = [
-  { name: 'Post', slug: 'post', fields: [{ name: 'title', field_type: 'text', localizable: true }, { name: 'body', field_type: 'rich_text', localizable: true }] },
+  {
+    name: 'Post',
+    slug: 'post',
+    fields: [
+      { name: 'title', field_type: 'text', localizable: true },
+      { name: 'body', field_type: 'rich_text', localizable: true },
+    ],
+  },
   { name: 'Memo', slug: 'memo', fields: [{ name: 'note', field_type: 'text' }] },
 ];
 
@@ -23,7 +30,13 @@ describe.each(dialects())('preview tokens on %s', (dialect) => {
     env = await createTestEnv(dialect, { clock: () => now });
     w = await createWorld(env.ctx, env.app, TYPES);
     other = await createWorld(env.ctx, env.app, TYPES);
-    draftId = await w.insertEntry({ type: 'post', slug: 'draft', status: 'draft', data: { title: 'Draft', body: doc('Hi') }, translations: { de: { title: 'Entwurf' }, fr: { title: 'Brouillon' } } });
+    draftId = await w.insertEntry({
+      type: 'post',
+      slug: 'draft',
+      status: 'draft',
+      data: { title: 'Draft', body: doc('Hi') },
+      translations: { de: { title: 'Entwurf' }, fr: { title: 'Brouillon' } },
+    });
   });
   afterAll(async () => env?.close());
 
@@ -40,7 +53,11 @@ describe.each(dialects())('preview tokens on %s', (dialect) => {
     expect(b.message).toMatch(/content:write/);
     expectError(await mint(draftId, w.keys.delivery), 401, 'UNAUTHORIZED');
     expectError(await mint('not-a-uuid'), 400, 'VALIDATION_FAILED');
-    const extra = expectError(await call(env.app, 'POST', `${M}/preview-tokens`, { key: w.keys.management, body: { entry_id: draftId, ttl: 5 } }), 400, 'VALIDATION_FAILED');
+    const extra = expectError(
+      await call(env.app, 'POST', `${M}/preview-tokens`, { key: w.keys.management, body: { entry_id: draftId, ttl: 5 } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(extra.errors[0].path).toBe('body.ttl');
     expectError(await call(env.app, 'POST', `${M}/preview-tokens`, { key: w.keys.management, body: {} }), 400, 'VALIDATION_FAILED');
     expectError(await mint(newId()), 404, 'NOT_FOUND');
@@ -54,7 +71,14 @@ describe.each(dialects())('preview tokens on %s', (dialect) => {
       const res = await preview(token, key);
       expect(res.status).toBe(200);
       const { entry, translations } = res.body.data;
-      expect(entry).toMatchObject({ id: draftId, slug: 'draft', status: 'draft', workspace_id: w.workspaceId, content_type_id: w.types.post, published_at: null });
+      expect(entry).toMatchObject({
+        id: draftId,
+        slug: 'draft',
+        status: 'draft',
+        workspace_id: w.workspaceId,
+        content_type_id: w.types.post,
+        published_at: null,
+      });
       expect(JSON.parse(entry.data)).toEqual({ title: 'Draft', body: doc('Hi') });
       expect(translations.map((t: any) => t.locale)).toEqual(['de', 'fr']);
       expect(translations[0]).toMatchObject({ entry_id: draftId, locale: 'de', id: expect.any(Number) });

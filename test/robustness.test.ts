@@ -6,7 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestEnv, dialects, seedWorkspace, type TestEnv } from './helpers.js';
 
-const PARAM_VALUES = ['x', '%00', '..%2F..%2Fetc%2Fpasswd', 'a'.repeat(600), '00000000-0000-7000-8000-000000000000', "'%20OR%201=1--", '%F0%9F%92%A9', 'reorder'];
+const PARAM_VALUES = [
+  'x',
+  '%00',
+  '..%2F..%2Fetc%2Fpasswd',
+  'a'.repeat(600),
+  '00000000-0000-7000-8000-000000000000',
+  "'%20OR%201=1--",
+  '%F0%9F%92%A9',
+  'reorder',
+];
 const QUERIES = [
   '?limit=-1&page=abc',
   '?limit=1000000000000000000000&page=99999999999999',
@@ -29,7 +38,7 @@ const BODIES: (string | undefined)[] = [
   JSON.stringify({ name: 'x'.repeat(5000), fields: [{ name: 'a', field_type: 'relation', options: '[' }] }),
   JSON.stringify({ slug: 'p', seo: { keywords: 'x' }, blocks: [{ type: 'nope', data: 1, children: 'x' }] }),
   JSON.stringify({ blocks: Array.from({ length: 3 }, () => ({ type: 'x', data: {}, children: [{ type: 'x', data: {}, children: [] }] })) }),
-  '{"a":' .repeat(200) + '1' + '}'.repeat(200),
+  '{"a":'.repeat(200) + '1' + '}'.repeat(200),
   '{"n": 1e400, "s": "\\ud800"}',
   '{"name": "a\\u0000b", "slug": "x", "data": {"title": "x\\u0000"}, "seo": {"title\\u0000": 1}}',
 ];
@@ -76,8 +85,10 @@ describe.each(dialects())('hostile requests on %s', (dialect) => {
               headers: raw === undefined ? {} : { 'content-type': 'application/json' },
             });
             sent += 1;
-            const ok = res.status < 500 && (res.status < 400 || (res.body?.success === false && typeof res.body?.code === 'string' && /^req_/.test(res.body?.traceId)));
-            if (!ok) failures.push(`${route.method} ${path + query} body=${String(raw).slice(0, 60)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+            const ok =
+              res.status < 500 && (res.status < 400 || (res.body?.success === false && typeof res.body?.code === 'string' && /^req_/.test(res.body?.traceId)));
+            if (!ok)
+              failures.push(`${route.method} ${path + query} body=${String(raw).slice(0, 60)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
           }
         }
       }

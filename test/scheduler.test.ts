@@ -24,21 +24,92 @@ async function seedDue(db: Db, n: number, publishAt: string): Promise<{ workspac
   const workspaceId = newId();
   const typeId = newId();
   const t = '2026-01-01T00:00:00.000Z';
-  await db.kysely.insertInto('workspaces').values({ id: workspaceId, name: 'W', slug: `w-${workspaceId.slice(-8)}`, default_locale: 'en', locales: JSON.stringify(['en']), created_at: t, updated_at: t }).execute();
-  await db.kysely.insertInto('content_types').values({ id: typeId, workspace_id: workspaceId, name: 'T', slug: 't', description: null, icon: null, display_field: null, is_block: 0, orderable: 0, created_at: t, updated_at: t }).execute();
+  await db.kysely
+    .insertInto('workspaces')
+    .values({
+      id: workspaceId,
+      name: 'W',
+      slug: `w-${workspaceId.slice(-8)}`,
+      default_locale: 'en',
+      locales: JSON.stringify(['en']),
+      created_at: t,
+      updated_at: t,
+    })
+    .execute();
+  await db.kysely
+    .insertInto('content_types')
+    .values({
+      id: typeId,
+      workspace_id: workspaceId,
+      name: 'T',
+      slug: 't',
+      description: null,
+      icon: null,
+      display_field: null,
+      is_block: 0,
+      orderable: 0,
+      created_at: t,
+      updated_at: t,
+    })
+    .execute();
   for (let i = 0; i < n; i++) {
     const entryId = newId();
     const pageId = newId();
-    await db.kysely.insertInto('entries').values({
-      id: entryId, workspace_id: workspaceId, content_type_id: typeId, slug: `e${i}`, status: 'scheduled', data: '{}', published_data: '{}', position: i,
-      publish_at: publishAt, published_at: null, version: 1, created_at: t, updated_at: t, created_by: null, updated_by: null,
-    }).execute();
-    await db.kysely.insertInto('entry_versions').values({ entry_id: entryId, version: 1, action: 'schedule', status: 'scheduled', snapshot: '{"data":{},"translations":[]}', created_at: t, created_by: null }).execute();
-    await db.kysely.insertInto('pages').values({
-      id: pageId, workspace_id: workspaceId, slug: `p${i}`, status: 'scheduled', position: i, seo: '{}', published_seo: '{}',
-      publish_at: publishAt, published_at: null, version: 1, created_at: t, updated_at: t, created_by: null, updated_by: null,
-    }).execute();
-    await db.kysely.insertInto('page_versions').values({ page_id: pageId, version: 1, action: 'schedule', status: 'scheduled', snapshot: '{}', created_at: t, created_by: null }).execute();
+    await db.kysely
+      .insertInto('entries')
+      .values({
+        id: entryId,
+        workspace_id: workspaceId,
+        content_type_id: typeId,
+        slug: `e${i}`,
+        status: 'scheduled',
+        data: '{}',
+        published_data: '{}',
+        position: i,
+        publish_at: publishAt,
+        published_at: null,
+        version: 1,
+        created_at: t,
+        updated_at: t,
+        created_by: null,
+        updated_by: null,
+      })
+      .execute();
+    await db.kysely
+      .insertInto('entry_versions')
+      .values({
+        entry_id: entryId,
+        version: 1,
+        action: 'schedule',
+        status: 'scheduled',
+        snapshot: '{"data":{},"translations":[]}',
+        created_at: t,
+        created_by: null,
+      })
+      .execute();
+    await db.kysely
+      .insertInto('pages')
+      .values({
+        id: pageId,
+        workspace_id: workspaceId,
+        slug: `p${i}`,
+        status: 'scheduled',
+        position: i,
+        seo: '{}',
+        published_seo: '{}',
+        publish_at: publishAt,
+        published_at: null,
+        version: 1,
+        created_at: t,
+        updated_at: t,
+        created_by: null,
+        updated_by: null,
+      })
+      .execute();
+    await db.kysely
+      .insertInto('page_versions')
+      .values({ page_id: pageId, version: 1, action: 'schedule', status: 'scheduled', snapshot: '{}', created_at: t, created_by: null })
+      .execute();
   }
   return { workspaceId };
 }
@@ -55,14 +126,35 @@ describe.each(dialects())('scheduled publishing on %s', (dialect) => {
   afterAll(async () => env?.close());
 
   it('a due item reads as published before the job runs; the job then stores exactly that', async () => {
-    const due = await w.insertEntry({ type: 'post', slug: 'due', status: 'scheduled', publish_at: '2026-06-01T11:00:00.000Z', data: { title: 'Due' }, updated_at: '2026-01-02T00:00:00.000Z' });
+    const due = await w.insertEntry({
+      type: 'post',
+      slug: 'due',
+      status: 'scheduled',
+      publish_at: '2026-06-01T11:00:00.000Z',
+      data: { title: 'Due' },
+      updated_at: '2026-01-02T00:00:00.000Z',
+    });
     const later = await w.insertEntry({ type: 'post', slug: 'later', status: 'scheduled', publish_at: '2026-06-01T13:00:00.000Z', data: { title: 'Later' } });
     await w.insertEntry({ type: 'post', slug: 'draft', status: 'draft', data: { title: 'Draft' } });
     const pageId = newId();
-    await env.ctx.db.kysely.insertInto('pages').values({
-      id: pageId, workspace_id: w.workspaceId, slug: 'home', status: 'scheduled', position: 0, seo: '{}', publish_at: '2026-06-01T10:00:00.000Z', published_at: null,
-      version: 3, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', created_by: null, updated_by: null,
-    }).execute();
+    await env.ctx.db.kysely
+      .insertInto('pages')
+      .values({
+        id: pageId,
+        workspace_id: w.workspaceId,
+        slug: 'home',
+        status: 'scheduled',
+        position: 0,
+        seo: '{}',
+        publish_at: '2026-06-01T10:00:00.000Z',
+        published_at: null,
+        version: 3,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+        created_by: null,
+        updated_by: null,
+      })
+      .execute();
 
     const before = await call(env.app, 'GET', `${P}/entries/due?type=post`, { key: w.keys.delivery });
     expect(before.body.data.entry).toMatchObject({ status: 'published', published_at: '2026-06-01T11:00:00.000Z', publish_at: null });
@@ -72,9 +164,19 @@ describe.each(dialects())('scheduled publishing on %s', (dialect) => {
 
     const run = await runSchedulerOnce(env.ctx);
     expect(run).toEqual({ entries: 1, pages: 1 });
-    const rows = await env.ctx.db.kysely.selectFrom('entries').select(['id', 'status', 'published_at', 'publish_at', 'updated_at', 'version']).where('workspace_id', '=', w.workspaceId).execute();
+    const rows = await env.ctx.db.kysely
+      .selectFrom('entries')
+      .select(['id', 'status', 'published_at', 'publish_at', 'updated_at', 'version'])
+      .where('workspace_id', '=', w.workspaceId)
+      .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
-    expect(byId.get(due)).toMatchObject({ status: 'published', published_at: '2026-06-01T11:00:00.000Z', publish_at: null, updated_at: '2026-01-02T00:00:00.000Z', version: 1 });
+    expect(byId.get(due)).toMatchObject({
+      status: 'published',
+      published_at: '2026-06-01T11:00:00.000Z',
+      publish_at: null,
+      updated_at: '2026-01-02T00:00:00.000Z',
+      version: 1,
+    });
     expect(byId.get(later)).toMatchObject({ status: 'scheduled', published_at: null, publish_at: '2026-06-01T13:00:00.000Z' });
     const page = await env.ctx.db.kysely.selectFrom('pages').selectAll().where('id', '=', pageId).executeTakeFirstOrThrow();
     expect(page).toMatchObject({ status: 'published', published_at: '2026-06-01T10:00:00.000Z', publish_at: null, version: 3 });
@@ -115,13 +217,21 @@ describe.each(dialects())('scheduled publishing on %s', (dialect) => {
           ? await Promise.all([runSchedulerOnce(ctxOf(a)), runSchedulerOnce(ctxOf(b)), runSchedulerOnce(ctxOf(a)), runSchedulerOnce(ctxOf(b))])
           : await Promise.all(
               [0, 1, 2, 3].map(async () => {
-                const { stdout } = await run(process.execPath, [path.join(import.meta.dirname, 'scheduler-child.mjs'), path.join(dir, 'shared.db'), '2026-06-01T12:00:00.000Z']);
+                const { stdout } = await run(process.execPath, [
+                  path.join(import.meta.dirname, 'scheduler-child.mjs'),
+                  path.join(dir, 'shared.db'),
+                  '2026-06-01T12:00:00.000Z',
+                ]);
                 return JSON.parse(stdout) as { entries: number; pages: number };
               }),
             );
       expect(runs.reduce((s, r) => s + r.entries, 0)).toBe(n);
       expect(runs.reduce((s, r) => s + r.pages, 0)).toBe(n);
-      const left = await a.kysely.selectFrom('entries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'scheduled').executeTakeFirstOrThrow();
+      const left = await a.kysely
+        .selectFrom('entries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'scheduled')
+        .executeTakeFirstOrThrow();
       expect(Number(left.n)).toBe(0);
       // Each publication recorded exactly one `publish` version (D72), whichever instance made it.
       const versions = await a.kysely

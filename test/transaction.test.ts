@@ -18,7 +18,8 @@ describe.each(dialects())('withTransaction on %s', (dialect) => {
   });
   afterAll(async () => env?.close());
 
-  const rename = (db: Parameters<Parameters<typeof withTransaction>[1]>[0], name: string) => db.kysely.updateTable('workspaces').set({ name }).where('id', '=', wsId).execute();
+  const rename = (db: Parameters<Parameters<typeof withTransaction>[1]>[0], name: string) =>
+    db.kysely.updateTable('workspaces').set({ name }).where('id', '=', wsId).execute();
   const nameNow = async () => (await env.ctx.db.kysely.selectFrom('workspaces').select('name').where('id', '=', wsId).executeTakeFirstOrThrow()).name;
 
   it(dialect === 'postgres' ? 'runs a transaction aborted by a deadlock or a serialization failure again' : 'never retries on SQLite', async () => {

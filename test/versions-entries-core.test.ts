@@ -30,9 +30,11 @@ describe.each(dialects())('entry working copies and versions on %s', (dialect) =
   let otherKey: string;
   let readOnlyKey: string;
 
-  const req = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, key = keys.management) => call(env.app, method, `${M}${url}`, { key, body });
+  const req = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, key = keys.management) =>
+    call(env.app, method, `${M}${url}`, { key, body });
   const post = (slug: string) => `/content-types/post/entries/${slug}`;
-  const put = (slug: string, data: Record<string, unknown>, key = keys.management, translations?: unknown) => req('PUT', post(slug), translations === undefined ? { data } : { data, translations }, key);
+  const put = (slug: string, data: Record<string, unknown>, key = keys.management, translations?: unknown) =>
+    req('PUT', post(slug), translations === undefined ? { data } : { data, translations }, key);
   const verb = (slug: string, v: string, body?: unknown) => req('PATCH', `${post(slug)}/${v}`, body);
   const record = async (slug: string) => (await req('GET', post(slug))).body.data;
   const versions = async (slug: string): Promise<{ version: number; action: string; status: string; created_at: string; created_by: number | null }[]> => {
@@ -70,7 +72,11 @@ describe.each(dialects())('entry working copies and versions on %s', (dialect) =
   afterAll(async () => env?.close());
 
   it('a new entry is a draft with version 1 (create) and no published version', async () => {
-    const created = await req('POST', '/content-types/post/entries', { slug: 'story', data: { title: 'One', views: 1 }, translations: { de: { data: { title: 'Eins' } } } });
+    const created = await req('POST', '/content-types/post/entries', {
+      slug: 'story',
+      data: { title: 'One', views: 1 },
+      translations: { de: { data: { title: 'Eins' } } },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ status: 'draft', has_pending_changes: false, published_version: null });
     expect((await versions('story')).map((v) => [v.version, v.action, v.status])).toEqual([[1, 'create', 'draft']]);
@@ -81,7 +87,12 @@ describe.each(dialects())('entry working copies and versions on %s', (dialect) =
   it('publish freezes the working copy as the published version (version 2)', async () => {
     now += SEC;
     expect((await verb('story', 'publish')).status).toBe(200);
-    expect(await record('story')).toMatchObject({ status: 'published', has_pending_changes: false, published_version: 2, published_at: new Date(now).toISOString() });
+    expect(await record('story')).toMatchObject({
+      status: 'published',
+      has_pending_changes: false,
+      published_version: 2,
+      published_at: new Date(now).toISOString(),
+    });
     expect((await versions('story')).map((v) => [v.version, v.action, v.status])).toEqual([
       [2, 'publish', 'published'],
       [1, 'create', 'draft'],
@@ -147,7 +158,12 @@ describe.each(dialects())('entry working copies and versions on %s', (dialect) =
     now += SEC;
     const published = await verb('story', 'publish');
     expect(published.status).toBe(200);
-    expect(await record('story')).toMatchObject({ status: 'published', has_pending_changes: false, published_version: 7, published_at: new Date(now).toISOString() });
+    expect(await record('story')).toMatchObject({
+      status: 'published',
+      has_pending_changes: false,
+      published_version: 7,
+      published_at: new Date(now).toISOString(),
+    });
     expect(title(await delivered('story'))).toBe('Owner, much later');
     const again = expectError(await verb('story', 'publish'), 409, 'INVALID_STATE_TRANSITION');
     expect(again.message).toBe("entry cannot be published from status 'published'");

@@ -26,9 +26,14 @@ describe.each(dialects())('page working copies and versions on %s', (dialect) =>
   /** Headline of the first root block and labels of the grid's items, as a delivery answer shows them. */
   const shape = (res: Res) => {
     const blocks = res.body.data.blocks;
-    return { headline: JSON.parse(blocks[0].data).headline, items: blocks[1].children.map((c: { data: string }) => JSON.parse(c.data).label), title: res.body.data.page.seo.title };
+    return {
+      headline: JSON.parse(blocks[0].data).headline,
+      items: blocks[1].children.map((c: { data: string }) => JSON.parse(c.data).label),
+      title: res.body.data.page.seo.title,
+    };
   };
-  const versions = async (slug: string): Promise<{ version: number; action: string; status: string }[]> => (await w.req('GET', `/pages/${slug}/versions?limit=100`)).body.data;
+  const versions = async (slug: string): Promise<{ version: number; action: string; status: string }[]> =>
+    (await w.req('GET', `/pages/${slug}/versions?limit=100`)).body.data;
   const record = async (slug: string) => (await w.req('GET', `/pages/${slug}`)).body.data.page;
 
   beforeAll(async () => {
@@ -99,7 +104,9 @@ describe.each(dialects())('page working copies and versions on %s', (dialect) =>
     expect(v1.body.data.page.seo.title).toBe('Home');
     expect(JSON.parse(v1.body.data.blocks[0].data)).toEqual({ headline: 'Hello' });
     expect(flat(v1.body.data.blocks).map((b: { type: string }) => b.type)).toEqual(['hero', 'feature-grid', 'feature-item', 'feature-item']);
-    expect(v1.body.data.block_translations.map((t: { locale: string; data: string }) => [t.locale, JSON.parse(t.data)])).toEqual([['de', { headline: 'Hallo' }]]);
+    expect(v1.body.data.block_translations.map((t: { locale: string; data: string }) => [t.locale, JSON.parse(t.data)])).toEqual([
+      ['de', { headline: 'Hallo' }],
+    ]);
     expectError(await w.req('GET', '/pages/start/versions/77'), 404, 'NOT_FOUND');
     expectError(await w.req('GET', '/pages/start/versions/x'), 400, 'VALIDATION_FAILED');
   });
@@ -113,8 +120,12 @@ describe.each(dialects())('page working copies and versions on %s', (dialect) =>
     const working = (await w.req('GET', '/pages/start')).body.data;
     const v1 = (await w.req('GET', '/pages/start/versions/1')).body.data;
     // The same blocks (ids included), data and translations as version 1.
-    expect(flat(working.blocks).map((b: { id: string; data: string }) => [b.id, b.data])).toEqual(flat(v1.blocks).map((b: { id: string; data: string }) => [b.id, b.data]));
-    expect(working.block_translations.map((t: { block_id: string; data: string }) => [t.block_id, t.data])).toEqual(v1.block_translations.map((t: { block_id: string; data: string }) => [t.block_id, t.data]));
+    expect(flat(working.blocks).map((b: { id: string; data: string }) => [b.id, b.data])).toEqual(
+      flat(v1.blocks).map((b: { id: string; data: string }) => [b.id, b.data]),
+    );
+    expect(working.block_translations.map((t: { block_id: string; data: string }) => [t.block_id, t.data])).toEqual(
+      v1.block_translations.map((t: { block_id: string; data: string }) => [t.block_id, t.data]),
+    );
     expect(shape(await delivered('start'))).toEqual({ headline: 'Hello again', items: ['c', 'b', 'a'], title: 'Home, edited' });
     now += SEC;
     expect((await w.req('PATCH', '/pages/start/publish')).status).toBe(200);
@@ -186,7 +197,9 @@ describe.each(dialects())('page working copies and versions on %s', (dialect) =>
       flat(published.blocks).map((b: { id: string; data: string }) => [b.id, JSON.parse(b.data)]),
     );
     const working = (await w.req('GET', '/pages/race')).body.data;
-    const same = JSON.stringify(flat(working.blocks).map((b: { id: string; data: string }) => [b.id, b.data])) === JSON.stringify(flat(published.blocks).map((b: { id: string; data: string }) => [b.id, b.data]));
+    const same =
+      JSON.stringify(flat(working.blocks).map((b: { id: string; data: string }) => [b.id, b.data])) ===
+      JSON.stringify(flat(published.blocks).map((b: { id: string; data: string }) => [b.id, b.data]));
     expect(rec.has_pending_changes).toBe(!same);
   });
 });

@@ -82,7 +82,11 @@ function tree(tag: string, items: string[] = ['one', 'two']): any[] {
     {
       type: 'feature-grid',
       data: { title: `${tag} grid`, columns: 2 },
-      children: items.map((label) => ({ type: 'feature-item', data: { label: `${tag} ${label}`, icon: label }, translations: { fr: { data: { label: `${tag} ${label} (fr)` } } } })),
+      children: items.map((label) => ({
+        type: 'feature-item',
+        data: { label: `${tag} ${label}`, icon: label },
+        translations: { fr: { data: { label: `${tag} ${label} (fr)` } } },
+      })),
     },
     { type: 'rich-text', data: { body: doc(`${tag} body`) } },
   ];
@@ -119,7 +123,8 @@ describe.each(dialects())('pages: working copies, published versions and history
   const versions = async (slug: string): Promise<any[]> => (await ok(w.req('GET', `/pages/${slug}/versions?limit=100`))).data;
   const version = async (slug: string, n: number) => ok(w.req('GET', `/pages/${slug}/versions/${n}`));
   const actions = async (slug: string) => (await versions(slug)).map((v) => [v.version, v.action, v.status]);
-  const create = async (slug: string, body: Record<string, unknown> = {}) => (await ok(w.req('POST', '/pages', { slug, blocks: tree(slug), ...body }), 201)).data;
+  const create = async (slug: string, body: Record<string, unknown> = {}) =>
+    (await ok(w.req('POST', '/pages', { slug, blocks: tree(slug), ...body }), 201)).data;
   const put = async (slug: string, body: unknown, key?: string) => (await ok(w.req('PUT', `/pages/${slug}`, body, undefined, key))).data;
   const publish = async (slug: string) => ok(w.req('PATCH', `/pages/${slug}/publish`));
   /** GET the working copy, change it, PUT it back (blocks keep their ids). */
@@ -162,9 +167,18 @@ describe.each(dialects())('pages: working copies, published versions and history
     const saved = await put('story', {
       seo: { title: 'Story, revised', keywords: ['story', 'revised'] },
       seo_translations: { de: { title: 'Geschichte, überarbeitet' } },
-      blocks: [...tree('v2', ['three', 'one', 'two']).reverse(), { type: 'cta', data: { label: 'Go', url: 'https://example.com/go' }, translations: { de: { data: { label: 'Los' } } } }],
+      blocks: [
+        ...tree('v2', ['three', 'one', 'two']).reverse(),
+        { type: 'cta', data: { label: 'Go', url: 'https://example.com/go' }, translations: { de: { data: { label: 'Los' } } } },
+      ],
     });
-    expect(saved).toMatchObject({ status: 'published', has_pending_changes: true, published_version: 2, published_at: publishedAt, seo: { title: 'Story, revised' } });
+    expect(saved).toMatchObject({
+      status: 'published',
+      has_pending_changes: true,
+      published_version: 2,
+      published_at: publishedAt,
+      seo: { title: 'Story, revised' },
+    });
     // Every management record of the page says so: detail, list, the PUT answer.
     const working = await detail('story');
     expect(working.page).toMatchObject({ status: 'published', has_pending_changes: true, published_version: 2 });
@@ -176,7 +190,11 @@ describe.each(dialects())('pages: working copies, published versions and history
     // Production: exactly the published version, in every part.
     const after = await ok(prod('story'));
     expect(content(after.data)).toEqual(content(published));
-    expect(after.data.page).toMatchObject({ status: 'published', published_at: publishedAt, seo: { title: 'Story', description: 'A story', keywords: ['story'] } });
+    expect(after.data.page).toMatchObject({
+      status: 'published',
+      published_at: publishedAt,
+      seo: { title: 'Story', description: 'A story', keywords: ['story'] },
+    });
     const de = (await ok(prod('story', '?locale=de'))).data;
     expect(de.page.seo.title).toBe('Geschichte');
     expect(headline(de)).toBe('v1 Überschrift');
@@ -244,7 +262,11 @@ describe.each(dialects())('pages: working copies, published versions and history
     await ok(w.req('PATCH', '/pages/ordered/blocks/reorder', { order: [before.blocks[2].id, before.blocks[0].id, before.blocks[1].id] }));
     expect(await record('ordered')).toMatchObject({ status: 'published', has_pending_changes: true, published_version: 2 });
     // One person's consecutive updates a second apart: one version.
-    expect(await actions('ordered')).toEqual([[3, 'update', 'published'], [2, 'publish', 'published'], [1, 'create', 'draft']]);
+    expect(await actions('ordered')).toEqual([
+      [3, 'update', 'published'],
+      [2, 'publish', 'published'],
+      [1, 'create', 'draft'],
+    ]);
     const live = (await ok(prod('ordered'))).data;
     expect(content(live)).toEqual(content(before));
     const pv = (await ok(preview('ordered'))).data;
@@ -270,7 +292,8 @@ describe.each(dialects())('pages: working copies, published versions and history
     });
     const alphaVersions = await versions('alpha');
     const betaVersions = await versions('beta');
-    const order = async (key = w.keys.delivery) => (await ok(prodList('?limit=100', key))).data.map((p: any) => p.slug).filter((s: string) => s === 'alpha' || s === 'beta');
+    const order = async (key = w.keys.delivery) =>
+      (await ok(prodList('?limit=100', key))).data.map((p: any) => p.slug).filter((s: string) => s === 'alpha' || s === 'beta');
     expect(await order()).toEqual(['alpha', 'beta']);
     // Cached now: the reorder must still show at once.
     expect((await prodList()).headers['x-cache']).toBe('HIT');
@@ -287,8 +310,15 @@ describe.each(dialects())('pages: working copies, published versions and history
     expect(afterList.headers['x-cache']).not.toBe('HIT');
     expect(await order()).toEqual(['beta', 'alpha']);
     expect(await order(w.keys.preview)).toEqual(['beta', 'alpha']);
-    expect(afterList.body.data.slice(0, 2).map((p: any) => [p.slug, p.position, p.seo.title])).toEqual([['beta', 0, 'Beta'], ['alpha', 1, 'Alpha']]);
-    expect(await record('alpha')).toMatchObject({ position: 1, has_pending_changes: true, published_version: alphaVersions.find((v) => v.action === 'publish').version });
+    expect(afterList.body.data.slice(0, 2).map((p: any) => [p.slug, p.position, p.seo.title])).toEqual([
+      ['beta', 0, 'Beta'],
+      ['alpha', 1, 'Alpha'],
+    ]);
+    expect(await record('alpha')).toMatchObject({
+      position: 1,
+      has_pending_changes: true,
+      published_version: alphaVersions.find((v) => v.action === 'publish').version,
+    });
     expect(await record('beta')).toMatchObject({ position: 0, has_pending_changes: false });
     expect(await versions('alpha')).toEqual(alphaVersions);
     expect(await versions('beta')).toEqual(betaVersions);
@@ -321,7 +351,12 @@ describe.each(dialects())('pages: working copies, published versions and history
 
   it('D70: a block id that a published page’s working copy gave up can be published on another page; each production tree stays whole', async () => {
     const moving = '0b0c0d0e-0000-4000-8000-000000000001';
-    await create('from', { blocks: [{ id: moving, type: 'cta', data: { label: 'moving' }, translations: { de: { data: { label: 'wandernd' } } } }, { type: 'cta', data: { label: 'staying' } }] });
+    await create('from', {
+      blocks: [
+        { id: moving, type: 'cta', data: { label: 'moving' }, translations: { de: { data: { label: 'wandernd' } } } },
+        { type: 'cta', data: { label: 'staying' } },
+      ],
+    });
     await publish('from');
     const fromLive = (await ok(prod('from'))).data;
     tick();
@@ -413,8 +448,15 @@ describe.each(dialects())('pages: working copies, published versions and history
     expect(content(live)).toEqual(content(await detail('twice')));
     expect(live.page.seo.title).toBe('Twice, again');
     expect(labels(live)).toEqual(['twice one', 'twice two', 'new item']);
-    expect(await actions('twice')).toEqual([[4, 'publish', 'published'], [3, 'update', 'published'], [2, 'publish', 'published'], [1, 'create', 'draft']]);
-    expect(expectError(await w.req('PATCH', '/pages/twice/publish'), 409, 'INVALID_STATE_TRANSITION').message).toBe("page cannot be published from status 'published'");
+    expect(await actions('twice')).toEqual([
+      [4, 'publish', 'published'],
+      [3, 'update', 'published'],
+      [2, 'publish', 'published'],
+      [1, 'create', 'draft'],
+    ]);
+    expect(expectError(await w.req('PATCH', '/pages/twice/publish'), 409, 'INVALID_STATE_TRANSITION').message).toBe(
+      "page cannot be published from status 'published'",
+    );
     expect(await actions('twice')).toHaveLength(4);
   });
 
@@ -472,7 +514,9 @@ describe.each(dialects())('pages: working copies, published versions and history
   it('D71: required block fields are checked on the working copy at publish time only', async () => {
     // A draft may lack them; publishing it may not.
     await create('strict', { blocks: [{ type: 'hero', data: { subline: 'no headline yet' } }] });
-    expect(expectError(await w.req('PATCH', '/pages/strict/publish'), 400, 'VALIDATION_FAILED').errors).toEqual([{ path: 'blocks.0.data.headline', message: 'is required' }]);
+    expect(expectError(await w.req('PATCH', '/pages/strict/publish'), 400, 'VALIDATION_FAILED').errors).toEqual([
+      { path: 'blocks.0.data.headline', message: 'is required' },
+    ]);
     await put('strict', { seo: {}, blocks: tree('strict') });
     await publish('strict');
     const published = await detail('strict');
@@ -504,9 +548,17 @@ describe.each(dialects())('pages: working copies, published versions and history
     expect(labels((await ok(prod('strict'))).data)).toEqual(['strict one', 'labelled']);
 
     // A field made required after publication: the live version stays; the next publication checks the working copy.
-    const type = await ok(w.req('POST', '/content-types', { name: 'Notice', slug: 'notice', is_block: true, fields: [{ name: 'text', field_type: 'text' }] }), 201);
+    const type = await ok(
+      w.req('POST', '/content-types', { name: 'Notice', slug: 'notice', is_block: true, fields: [{ name: 'text', field_type: 'text' }] }),
+      201,
+    );
     expect(type.data.slug).toBe('notice');
-    await create('noticed', { blocks: [{ type: 'notice', data: { text: 'hello' } }, { type: 'cta', data: { label: 'x' } }] });
+    await create('noticed', {
+      blocks: [
+        { type: 'notice', data: { text: 'hello' } },
+        { type: 'cta', data: { label: 'x' } },
+      ],
+    });
     await publish('noticed');
     await ok(w.req('POST', '/content-types/notice/fields', { name: 'level', field_type: 'text', required: true }), 201);
     expect(JSON.parse((await ok(prod('noticed'))).data.blocks[0].data).text).toBe('hello');
@@ -514,7 +566,9 @@ describe.each(dialects())('pages: working copies, published versions and history
     await edit('noticed', (b) => {
       b.blocks[1].data.label = 'y';
     });
-    expect(expectError(await w.req('PATCH', '/pages/noticed/publish'), 400, 'VALIDATION_FAILED').errors).toEqual([{ path: 'blocks.0.data.level', message: 'is required' }]);
+    expect(expectError(await w.req('PATCH', '/pages/noticed/publish'), 400, 'VALIDATION_FAILED').errors).toEqual([
+      { path: 'blocks.0.data.level', message: 'is required' },
+    ]);
     expect(JSON.parse((await ok(prod('noticed'))).data.blocks[1].data).label).toBe('x');
   });
 
@@ -533,7 +587,11 @@ describe.each(dialects())('pages: working copies, published versions and history
     expect(final.page).toMatchObject({ status: 'scheduled', publish_at: at, published_version: null, has_pending_changes: false });
     expectError(await prod('launch'), 404, 'NOT_FOUND');
     expect(content((await ok(preview('launch'))).data)).toEqual(content(final));
-    expect(await actions('launch')).toEqual([[3, 'update', 'scheduled'], [2, 'schedule', 'scheduled'], [1, 'create', 'draft']]);
+    expect(await actions('launch')).toEqual([
+      [3, 'update', 'scheduled'],
+      [2, 'schedule', 'scheduled'],
+      [1, 'create', 'draft'],
+    ]);
 
     now = Date.parse(at) + 5 * SEC;
     const live = (await ok(prod('launch'))).data;
@@ -553,7 +611,13 @@ describe.each(dialects())('pages: working copies, published versions and history
     expect(saved).toMatchObject({ status: 'published', has_pending_changes: true, published_at: at });
     expect(content((await ok(prod('launch'))).data)).toEqual(content(final));
     expect((await ok(preview('launch'))).data.page.seo.title).toBe('Launch, later');
-    expect(await actions('launch')).toEqual([[5, 'update', 'published'], [4, 'publish', 'published'], [3, 'update', 'scheduled'], [2, 'schedule', 'scheduled'], [1, 'create', 'draft']]);
+    expect(await actions('launch')).toEqual([
+      [5, 'update', 'published'],
+      [4, 'publish', 'published'],
+      [3, 'update', 'scheduled'],
+      [2, 'schedule', 'scheduled'],
+      [1, 'create', 'draft'],
+    ]);
     expect((await record('launch')).published_version).toBe(4);
     expect((await runSchedulerOnce(env.ctx)).pages).toBe(0);
     expect(content((await ok(prod('launch'))).data)).toEqual(content(final));
@@ -571,7 +635,12 @@ describe.each(dialects())('pages: working copies, published versions and history
     now = Date.parse(at) + SEC;
     expect((await runSchedulerOnce(env.ctx)).pages).toBe(1);
     const list = await versions('job');
-    expect(list.map((v) => [v.action, v.status])).toEqual([['publish', 'published'], ['update', 'scheduled'], ['schedule', 'scheduled'], ['create', 'draft']]);
+    expect(list.map((v) => [v.action, v.status])).toEqual([
+      ['publish', 'published'],
+      ['update', 'scheduled'],
+      ['schedule', 'scheduled'],
+      ['create', 'draft'],
+    ]);
     const rec = await record('job');
     expect(rec).toMatchObject({ status: 'published', published_at: at, published_version: list[0].version, has_pending_changes: false });
     const live = (await ok(prod('job'))).data;
@@ -651,7 +720,11 @@ describe.each(dialects())('pages: working copies, published versions and history
     tick();
     await publish('snap');
     tick((WINDOW + 1) * SEC);
-    await put('snap', { seo: { title: 'Snap 3' }, seo_translations: { fr: { title: 'Clic 3' } }, blocks: [{ type: 'cta', data: { label: 'only' }, translations: { de: { data: { label: 'nur' } } } }] });
+    await put('snap', {
+      seo: { title: 'Snap 3' },
+      seo_translations: { fr: { title: 'Clic 3' } },
+      blocks: [{ type: 'cta', data: { label: 'only' }, translations: { de: { data: { label: 'nur' } } } }],
+    });
     const v3 = await detail('snap');
 
     const res = await version('snap', 1);
@@ -675,7 +748,11 @@ describe.each(dialects())('pages: working copies, published versions and history
     ]);
     for (const t of res.data.block_translations) expect(typeof t.data).toBe('string');
     expect(res.data.block_translations.map((t: any) => [t.locale, JSON.parse(t.data)]).sort(byJson)).toEqual(
-      [['de', { headline: 's1 Überschrift' }], ['fr', { label: 's1 i (fr)' }], ['fr', { label: 's1 j (fr)' }]].sort(byJson),
+      [
+        ['de', { headline: 's1 Überschrift' }],
+        ['fr', { label: 's1 i (fr)' }],
+        ['fr', { label: 's1 j (fr)' }],
+      ].sort(byJson),
     );
 
     const r2 = await version('snap', 2);
@@ -705,7 +782,11 @@ describe.each(dialects())('pages: working copies, published versions and history
     await publish('back');
     tick((WINDOW + 1) * SEC);
     // A different tree: new block ids, fewer translations.
-    await put('back', { seo: { title: 'Back 3' }, seo_translations: { de: { title: 'Zurück 3' } }, blocks: [{ type: 'cta', data: { label: 'r3', url: 'https://example.com/' } }] });
+    await put('back', {
+      seo: { title: 'Back 3' },
+      seo_translations: { de: { title: 'Zurück 3' } },
+      blocks: [{ type: 'cta', data: { label: 'r3', url: 'https://example.com/' } }],
+    });
     tick();
     await publish('back');
     const v4 = await version('back', 4);
@@ -714,7 +795,9 @@ describe.each(dialects())('pages: working copies, published versions and history
     expect(await record('back')).toMatchObject({ published_version: 4, has_pending_changes: true });
 
     // Scope content:write: a publish-only key, a viewer and a delivery key may not restore.
-    expect(expectError(await w.req('POST', '/pages/back/versions/1/restore', undefined, undefined, publishOnlyKey), 403, 'FORBIDDEN').message).toContain('content:write');
+    expect(expectError(await w.req('POST', '/pages/back/versions/1/restore', undefined, undefined, publishOnlyKey), 403, 'FORBIDDEN').message).toContain(
+      'content:write',
+    );
     expectError(await w.req('POST', '/pages/back/versions/1/restore', undefined, undefined, viewerKey), 403, 'FORBIDDEN');
     expectError(await call(env.app, 'POST', `${M}/pages/back/versions/1/restore`, { key: w.keys.delivery }), 401, 'UNAUTHORIZED');
     expectError(await w.req('POST', '/pages/back/versions/6/restore'), 404, 'NOT_FOUND');
@@ -724,8 +807,20 @@ describe.each(dialects())('pages: working copies, published versions and history
 
     tick();
     const restored = await ok(w.req('POST', '/pages/back/versions/1/restore'));
-    expect(restored.data).toMatchObject({ slug: 'back', status: 'published', has_pending_changes: true, published_version: 4, seo: { title: 'Back', description: 'first' } });
-    expect((await versions('back'))[0]).toEqual({ version: 6, action: 'restore', status: 'published', created_at: new Date(now).toISOString(), created_by: w.userId });
+    expect(restored.data).toMatchObject({
+      slug: 'back',
+      status: 'published',
+      has_pending_changes: true,
+      published_version: 4,
+      seo: { title: 'Back', description: 'first' },
+    });
+    expect((await versions('back'))[0]).toEqual({
+      version: 6,
+      action: 'restore',
+      status: 'published',
+      created_at: new Date(now).toISOString(),
+      created_by: w.userId,
+    });
     const working = await detail('back');
     // The same SEO, SEO translations, blocks (ids included) and block translations as version 1.
     expect(content(working)).toEqual(content(v1.data));
@@ -741,7 +836,10 @@ describe.each(dialects())('pages: working copies, published versions and history
     // An update right after a restore is a version of its own.
     tick();
     await edit('back', (b) => void (b.seo.description = 'after restore'));
-    expect((await versions('back')).slice(0, 2).map((v) => [v.version, v.action])).toEqual([[7, 'update'], [6, 'restore']]);
+    expect((await versions('back')).slice(0, 2).map((v) => [v.version, v.action])).toEqual([
+      [7, 'update'],
+      [6, 'restore'],
+    ]);
     tick();
     await publish('back');
     const published = (await ok(prod('back'))).data;
@@ -757,7 +855,11 @@ describe.each(dialects())('pages: working copies, published versions and history
     const draft = await ok(w.req('POST', '/pages/back-draft/versions/1/restore'));
     expect(draft.data).toMatchObject({ status: 'draft', has_pending_changes: false, published_version: null });
     expect(headline(await detail('back-draft'))).toBe('d1 headline');
-    expect(await actions('back-draft')).toEqual([[3, 'restore', 'draft'], [2, 'update', 'draft'], [1, 'create', 'draft']]);
+    expect(await actions('back-draft')).toEqual([
+      [3, 'restore', 'draft'],
+      [2, 'update', 'draft'],
+      [1, 'create', 'draft'],
+    ]);
   });
 
   it('D72: duplicate creates a page whose version 1 (action duplicate) is the source’s working copy', async () => {
@@ -772,7 +874,13 @@ describe.each(dialects())('pages: working copies, published versions and history
     const sourceVersions = await versions('orig');
     tick();
     const copy = await ok(w.req('POST', '/pages/orig/duplicate'), 201);
-    expect(copy.data).toMatchObject({ slug: 'orig-copy', status: 'draft', has_pending_changes: false, published_version: null, seo: { title: 'Original, edited' } });
+    expect(copy.data).toMatchObject({
+      slug: 'orig-copy',
+      status: 'draft',
+      has_pending_changes: false,
+      published_version: null,
+      seo: { title: 'Original, edited' },
+    });
     const list = await versions('orig-copy');
     expect(list).toEqual([{ version: 1, action: 'duplicate', status: 'draft', created_at: new Date(now).toISOString(), created_by: w.userId }]);
     const v1 = await version('orig-copy', 1);
@@ -782,7 +890,10 @@ describe.each(dialects())('pages: working copies, published versions and history
     expect(await versions('orig')).toEqual(sourceVersions);
     expectError(await prod('orig-copy'), 404, 'NOT_FOUND');
     await publish('orig-copy');
-    expect(await actions('orig-copy')).toEqual([[2, 'publish', 'published'], [1, 'duplicate', 'draft']]);
+    expect(await actions('orig-copy')).toEqual([
+      [2, 'publish', 'published'],
+      [1, 'duplicate', 'draft'],
+    ]);
     expect(shapeOnly((await ok(prod('orig-copy'))).data)).toEqual(shapeOnly(source));
   });
 
@@ -814,7 +925,10 @@ describe.each(dialects())('pages: working copies, published versions and history
     await put('co', { seo: {}, blocks: tree('c2') });
     tick(10 * SEC);
     await ok(w.req('PATCH', '/pages/co/blocks/reorder', { order: [...(await detail('co')).blocks.map((b: any) => b.id)].reverse() }));
-    expect(await actions('co')).toEqual([[2, 'update', 'draft'], [1, 'create', 'draft']]);
+    expect(await actions('co')).toEqual([
+      [2, 'update', 'draft'],
+      [1, 'create', 'draft'],
+    ]);
     expect(content((await version('co', 2)).data)).toEqual(content(await detail('co')));
     expect(headline((await version('co', 1)).data)).toBe('c0 headline');
 
@@ -824,7 +938,12 @@ describe.each(dialects())('pages: working copies, published versions and history
     tick(5 * SEC);
     await put('co', { seo: {}, blocks: tree('c4') });
     let list = await versions('co');
-    expect(list.map((v) => [v.version, v.action, v.created_by])).toEqual([[4, 'update', w.userId], [3, 'update', editor.id], [2, 'update', w.userId], [1, 'create', w.userId]]);
+    expect(list.map((v) => [v.version, v.action, v.created_by])).toEqual([
+      [4, 'update', w.userId],
+      [3, 'update', editor.id],
+      [2, 'update', w.userId],
+      [1, 'create', w.userId],
+    ]);
     expect(headline((await version('co', 3)).data)).toBe('c3 headline');
 
     // The window is over: a new version.
@@ -841,7 +960,15 @@ describe.each(dialects())('pages: working copies, published versions and history
     tick();
     await put('co', { seo: {}, blocks: tree('c7b') });
     list = await versions('co');
-    expect(list.map((v) => [v.version, v.action])).toEqual([[7, 'update'], [6, 'publish'], [5, 'update'], [4, 'update'], [3, 'update'], [2, 'update'], [1, 'create']]);
+    expect(list.map((v) => [v.version, v.action])).toEqual([
+      [7, 'update'],
+      [6, 'publish'],
+      [5, 'update'],
+      [4, 'update'],
+      [3, 'update'],
+      [2, 'update'],
+      [1, 'create'],
+    ]);
     expect(content((await version('co', 6)).data)).toEqual(content(published.data));
     expect(headline((await version('co', 7)).data)).toBe('c7b headline');
     expect(headline((await ok(prod('co'))).data)).toBe('c5 headline');
@@ -925,7 +1052,13 @@ describe.each(dialects())('pages: working copies, published versions and history
         w.req('PATCH', '/pages/race/publish'),
         w.req('PUT', '/pages/race', { seo: { title: `r${round}c` }, blocks: tree(`r${round}c`, ['x', 'y', 'z']) }),
         w.req('PATCH', '/pages/race/publish'),
-        w.req('PUT', '/pages/race', { seo: { title: `r${round}d` }, seo_translations: { de: { title: `r${round}d (de)` } }, blocks: tree(`r${round}d`, ['w']) }, undefined, editor.key),
+        w.req(
+          'PUT',
+          '/pages/race',
+          { seo: { title: `r${round}d` }, seo_translations: { de: { title: `r${round}d (de)` } }, blocks: tree(`r${round}d`, ['w']) },
+          undefined,
+          editor.key,
+        ),
       ]);
       for (const r of results) {
         if (r.status !== 200) expectError(r, 409, 'INVALID_STATE_TRANSITION');
@@ -972,7 +1105,12 @@ describe.each(dialects())('pages: versionCoalesceSeconds 0 on %s', (dialect) => 
       expect((await w.req('PUT', '/pages/each', { seo: {}, blocks: tree(`e${i}`) })).status).toBe(200);
     }
     const list = (await w.req('GET', '/pages/each/versions')).body.data;
-    expect(list.map((v: any) => [v.version, v.action])).toEqual([[4, 'update'], [3, 'update'], [2, 'update'], [1, 'create']]);
+    expect(list.map((v: any) => [v.version, v.action])).toEqual([
+      [4, 'update'],
+      [3, 'update'],
+      [2, 'update'],
+      [1, 'create'],
+    ]);
     for (let n = 1; n <= 4; n++) {
       expect(headline((await w.req('GET', `/pages/each/versions/${n}`)).body.data)).toBe(`e${n - 1} headline`);
     }

@@ -34,7 +34,10 @@ export interface RunCliOptions extends CliIo {
 
 /** Splits `a,b,,c` into `['a', 'b', 'c']`. */
 function list(value: string): string[] {
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** `--expires-in 30d|12h|90s|15m` → milliseconds; anything else is a usage error. */
@@ -48,7 +51,9 @@ type Runner = (ctx: Context, io: CliIo) => Promise<CommandResult>;
 
 function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean) => Promise<void>): Command {
   const program = new Command('quire')
-    .description('Quire command line: workspaces, users, API keys, preview tokens and imports.\nUses the same environment as the server (DATA_DIR, DATABASE_URL, ...).')
+    .description(
+      'Quire command line: workspaces, users, API keys, preview tokens and imports.\nUses the same environment as the server (DATA_DIR, DATABASE_URL, ...).',
+    )
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -150,7 +155,11 @@ function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean) =
     .option('--pages-type <id>', 'the Contentful content type imported as pages with block trees (default: page, when the export has it)')
     .option('--json', 'print one JSON object')
     .action((file: string, o: { workspace: string; assetsDir?: string; pagesType?: string; json?: boolean }) =>
-      execute((ctx, cliIo) => runImportContentful(ctx, cliIo, { file, workspace: o.workspace, assetsDir: o.assetsDir, pagesType: o.pagesType, json: Boolean(o.json) }), Boolean(o.json)),
+      execute(
+        (ctx, cliIo) =>
+          runImportContentful(ctx, cliIo, { file, workspace: o.workspace, assetsDir: o.assetsDir, pagesType: o.pagesType, json: Boolean(o.json) }),
+        Boolean(o.json),
+      ),
     );
 
   return program;

@@ -22,7 +22,10 @@ export interface CreateDbOptions {
   poolSize?: number;
 }
 
-export async function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'dbStatementTimeoutMs'>>, options: CreateDbOptions = {}): Promise<Db> {
+export async function createDb(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'dbStatementTimeoutMs'>>,
+  options: CreateDbOptions = {},
+): Promise<Db> {
   const timeoutMs = config.dbStatementTimeoutMs ?? 15_000;
   const db = config.databaseUrl ? await openPostgres(config.databaseUrl, options, timeoutMs) : await openSqlite(config.dataDir, options, timeoutMs);
   if (options.migrate !== false) {

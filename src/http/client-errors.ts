@@ -39,12 +39,30 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
  * within HTTP_HEADERS_TIMEOUT_MS / HTTP_REQUEST_TIMEOUT_MS (408 REQUEST_TIMEOUT), anything else
  * unparseable (400).
  */
-function describeClientError(code: string | undefined): { status: number; reason: string; code: string; message: string; errors: { path: string; message: string }[] | null } {
+function describeClientError(code: string | undefined): {
+  status: number;
+  reason: string;
+  code: string;
+  message: string;
+  errors: { path: string; message: string }[] | null;
+} {
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return { status: 431, reason: 'Request Header Fields Too Large', code: 'VALIDATION_FAILED', message: 'Validation failed', errors: [{ path: 'headers', message: 'request headers are larger than the server accepts' }] };
+    return {
+      status: 431,
+      reason: 'Request Header Fields Too Large',
+      code: 'VALIDATION_FAILED',
+      message: 'Validation failed',
+      errors: [{ path: 'headers', message: 'request headers are larger than the server accepts' }],
+    };
   }
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return { status: 408, reason: 'Request Timeout', code: 'REQUEST_TIMEOUT', message: 'The request was not received in time', errors: null };
   }
-  return { status: 400, reason: 'Bad Request', code: 'VALIDATION_FAILED', message: 'Validation failed', errors: [{ path: 'request', message: 'malformed HTTP request' }] };
+  return {
+    status: 400,
+    reason: 'Bad Request',
+    code: 'VALIDATION_FAILED',
+    message: 'Validation failed',
+    errors: [{ path: 'request', message: 'malformed HTTP request' }],
+  };
 }

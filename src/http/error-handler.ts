@@ -101,19 +101,15 @@ function clientMessage(fe: Partial<FastifyError>): string {
 /** Sends `err` as the error envelope; used by the handler and by hooks that stop a request. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  return reply
-    .code(err.status)
-    .type('application/json; charset=utf-8')
-    .serializer(JSON.stringify)
-    .send({
-      success: false,
-      message: err.message,
-      code: err.code,
-      data: null,
-      errors: err.errors,
-      meta: null,
-      traceId: request.id,
-    });
+  return reply.code(err.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send({
+    success: false,
+    message: err.message,
+    code: err.code,
+    data: null,
+    errors: err.errors,
+    meta: null,
+    traceId: request.id,
+  });
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

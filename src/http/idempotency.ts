@@ -18,13 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
 import { isUuid } from '../lib/ids.js';
-import {
-  beginIdempotent,
-  completeIdempotent,
-  releaseIdempotent,
-  requestFingerprint,
-  type IdempotencyClaim,
-} from '../modules/idempotency/operations.js';
+import { beginIdempotent, completeIdempotent, releaseIdempotent, requestFingerprint, type IdempotencyClaim } from '../modules/idempotency/operations.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -19,7 +19,7 @@ function findNul(value: unknown, path: string, depth = 0): string | null {
     return null;
   }
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (k.includes('\u0000')) return `${path}.${k.replace(/\u0000/g, '\\u0000')}`;
+    if (k.includes('\u0000')) return `${path}.${k.replaceAll('\u0000', '\\u0000')}`;
     const hit = findNul(v, `${path}.${k}`, depth + 1);
     if (hit) return hit;
   }

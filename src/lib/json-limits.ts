@@ -38,7 +38,7 @@ export function checkJsonShape(text: string, maxDepth = MAX_JSON_DEPTH, maxArray
     if (c === 0x22) {
       // A string: jump to its closing quote, one not escaped by an odd run of backslashes (each
       // run is counted once, so the scan stays linear).
-      for (let from = i + 1; ; ) {
+      for (let from = i + 1; ;) {
         const q = text.indexOf('"', from);
         if (q < 0) return null;
         let slashes = 0;

@@ -12,7 +12,19 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** Query parameters whose value is a credential, compared case-insensitively. */
-export const SECRET_QUERY_PARAMS: ReadonlySet<string> = new Set(['token', 'key', 'api_key', 'apikey', 'access_token', 'secret', 'password', 'session', 'session_id', 'signature', 'sig']);
+export const SECRET_QUERY_PARAMS: ReadonlySet<string> = new Set([
+  'token',
+  'key',
+  'api_key',
+  'apikey',
+  'access_token',
+  'secret',
+  'password',
+  'session',
+  'session_id',
+  'signature',
+  'sig',
+]);
 
 const REDACTED = '[redacted]';
 const SECRET_FIELDS = ['authorization', 'x-api-key', 'cookie', 'set-cookie', 'password', 'secret', 'token', 'api_key', 'apiKey', 'session_id', 'sessionId'];
@@ -21,23 +33,32 @@ const SECRET_FIELDS = ['authorization', 'x-api-key', 'cookie', 'set-cookie', 'pa
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  const parts = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const rawName = eq < 0 ? pair : pair.slice(0, eq);
-    let name = rawName;
-    try {
-      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-    } catch {
-      // A malformed escape: judge the raw name.
-    }
-    return eq >= 0 && SECRET_QUERY_PARAMS.has(name.toLowerCase()) ? `${rawName}=${REDACTED}` : pair;
-  });
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const rawName = eq < 0 ? pair : pair.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        // A malformed escape: judge the raw name.
+      }
+      return eq >= 0 && SECRET_QUERY_PARAMS.has(name.toLowerCase()) ? `${rawName}=${REDACTED}` : pair;
+    });
   return `${url.slice(0, q)}?${parts.join('&')}`;
 }
 
 /** What a request line logs: method, redacted URL, host and client address; never headers. */
 function serializeRequest(req: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
-  return { method: req.method, url: typeof req.url === 'string' ? redactUrl(req.url) : req.url, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
 }
 
 /** The process logger at `level`, writing to `stream` (stdout by default). */

@@ -49,7 +49,12 @@ export function slugProblem(slug: unknown, reserved: ReadonlySet<string> = NONE)
  * returns the slugs in the scope equal to `prefix` or starting with `prefix-`; reserved slugs
  * are never returned.
  */
-export async function firstFreeSlug(base: string, fallback: string, reserved: ReadonlySet<string>, taken: (prefix: string) => Promise<ReadonlySet<string>>): Promise<string> {
+export async function firstFreeSlug(
+  base: string,
+  fallback: string,
+  reserved: ReadonlySet<string>,
+  taken: (prefix: string) => Promise<ReadonlySet<string>>,
+): Promise<string> {
   const trimmed = base.slice(0, MAX_SLUG_LENGTH - 8).replace(/-+$/, '') || fallback;
   const used = await taken(trimmed);
   if (!used.has(trimmed) && !reserved.has(trimmed)) return trimmed;

@@ -55,7 +55,12 @@ export class LocalStorage implements StorageBackend {
         await fsp.rename(source, target);
         return;
       } catch (err) {
-        const sourceThere = isErrno(err, 'ENOENT') && (await fsp.stat(source).then(() => true, () => false));
+        const sourceThere =
+          isErrno(err, 'ENOENT') &&
+          (await fsp.stat(source).then(
+            () => true,
+            () => false,
+          ));
         if (!sourceThere || attempt >= 3) throw err;
       }
     }

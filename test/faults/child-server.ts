@@ -23,7 +23,10 @@ export interface ChildServer {
  * `env` added to this process's environment, and waits until it listens (20 s at most).
  */
 export async function startChildServer(target: string, env: Record<string, string>): Promise<ChildServer> {
-  const child = spawn(process.execPath, [path.join(here, 'server-child.mjs'), target], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(here, 'server-child.mjs'), target], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let exited: number | null | undefined;
   child.on('exit', (code) => (exited = code));
   let stderr = '';

@@ -18,7 +18,15 @@ const nestedText = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 describe.each(dialects())('hostile input on %s', (dialect) => {
   let env: TestEnv;
   let key: string;
-  const entryCount = async () => Number((await env.ctx.db.kysely.selectFrom('entries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const entryCount = async () =>
+    Number(
+      (
+        await env.ctx.db.kysely
+          .selectFrom('entries')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     env = await createTestEnv(dialect);
@@ -39,7 +47,10 @@ describe.each(dialects())('hostile input on %s', (dialect) => {
     it('refuses a backtracking value in milliseconds, with /healthz answering meanwhile', async () => {
       const before = await entryCount();
       const started = performance.now();
-      const hostile = call(env.app, 'POST', `${M}/content-types/code/entries`, { key, body: { data: { code: `${'a'.repeat(5000)}!`, words: `${'word '.repeat(20_000)}!` } } });
+      const hostile = call(env.app, 'POST', `${M}/content-types/code/entries`, {
+        key,
+        body: { data: { code: `${'a'.repeat(5000)}!`, words: `${'word '.repeat(20_000)}!` } },
+      });
       const health = call(env.app, 'GET', '/healthz');
       const res = await hostile;
       const b = expectError(res, 400, 'VALIDATION_FAILED');
@@ -54,7 +65,10 @@ describe.each(dialects())('hostile input on %s', (dialect) => {
 
     it('refuses patterns outside RE2 syntax (lookaround, backreferences) at field creation', async () => {
       for (const pattern of ['^(?=a)a$', '(a)\\1', '(?<!x)y']) {
-        const res = await call(env.app, 'POST', `${M}/content-types/code/fields`, { key, body: { name: 'extra', field_type: 'text', validation: { pattern } } });
+        const res = await call(env.app, 'POST', `${M}/content-types/code/fields`, {
+          key,
+          body: { name: 'extra', field_type: 'text', validation: { pattern } },
+        });
         const b = expectError(res, 400, 'VALIDATION_FAILED');
         expect(b.errors[0]).toMatchObject({ path: 'body.validation.pattern' });
         expect(b.errors[0].message).toMatch(/RE2 syntax/);
@@ -76,14 +90,24 @@ describe.each(dialects())('hostile input on %s', (dialect) => {
 
     it(`refuses an array of more than ${MAX_JSON_ARRAY} elements with 400 naming the limit`, async () => {
       const raw = JSON.stringify({ data: { meta: Array.from({ length: MAX_JSON_ARRAY + 1 }, () => 0) } });
-      const b = expectError(await call(env.app, 'POST', `${M}/content-types/code/entries`, { key, raw, headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_FAILED');
+      const b = expectError(
+        await call(env.app, 'POST', `${M}/content-types/code/entries`, { key, raw, headers: { 'content-type': 'application/json' } }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect(b.errors[0].message).toMatch(/more than 10000 elements/);
       const fits = JSON.stringify({ data: { meta: Array.from({ length: MAX_JSON_ARRAY }, () => 0) } });
-      expect((await call(env.app, 'POST', `${M}/content-types/code/entries`, { key, raw: fits, headers: { 'content-type': 'application/json' } })).status).toBe(201);
+      expect((await call(env.app, 'POST', `${M}/content-types/code/entries`, { key, raw: fits, headers: { 'content-type': 'application/json' } })).status).toBe(
+        201,
+      );
     });
 
     it(`bounds a json field value at ${MAX_JSON_VALUE_DEPTH} levels, stored and read back whole below it`, async () => {
-      const deep = expectError(await call(env.app, 'POST', `${M}/content-types/code/entries`, { key, body: { data: { meta: nestedArray(MAX_JSON_VALUE_DEPTH + 1) } } }), 400, 'VALIDATION_FAILED');
+      const deep = expectError(
+        await call(env.app, 'POST', `${M}/content-types/code/entries`, { key, body: { data: { meta: nestedArray(MAX_JSON_VALUE_DEPTH + 1) } } }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect(deep.errors).toEqual([{ path: 'body.data.meta', message: `must nest objects and arrays at most ${MAX_JSON_VALUE_DEPTH} levels deep` }]);
       const value = nestedArray(MAX_JSON_VALUE_DEPTH);
       const created = await call(env.app, 'POST', `${M}/content-types/code/entries`, { key, body: { data: { meta: value } } });
@@ -93,8 +117,16 @@ describe.each(dialects())('hostile input on %s', (dialect) => {
     });
 
     it('still refuses malformed JSON and prototype keys as before', async () => {
-      expectError(await call(env.app, 'POST', `${M}/content-types/code/entries`, { key, raw: '{"data":', headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_FAILED');
-      expectError(await call(env.app, 'POST', `${M}/content-types/code/entries`, { key, raw: '{"__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_FAILED');
+      expectError(
+        await call(env.app, 'POST', `${M}/content-types/code/entries`, { key, raw: '{"data":', headers: { 'content-type': 'application/json' } }),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expectError(
+        await call(env.app, 'POST', `${M}/content-types/code/entries`, { key, raw: '{"__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } }),
+        400,
+        'VALIDATION_FAILED',
+      );
     });
   });
 });

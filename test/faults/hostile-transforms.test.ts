@@ -26,7 +26,15 @@ describe.each(dialects())('hostile transforms on %s', (dialect) => {
     return total;
   };
   const derivedFiles = async (id?: string) => (await filesUnder(`${env.config.dataDir}/media/_derived`)).filter((f) => !id || f.includes(`/${id}/`));
-  const rows = async () => Number((await env.ctx.db.kysely.selectFrom('media_variants').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = async () =>
+    Number(
+      (
+        await env.ctx.db.kysely
+          .selectFrom('media_variants')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     env = await createTestEnv(dialect, { config: { mediaMaxVariantsPerAsset: PER_ASSET, mediaDerivedCacheBytes: BUDGET } });
@@ -34,7 +42,11 @@ describe.each(dialects())('hostile transforms on %s', (dialect) => {
     key = s.keys.management;
     workspaceId = s.workspace.id;
     for (const color of ['#336699', '#993366', '#669933']) {
-      const res = await upload(env.app, { key: s.keys.management, workspaceId: s.workspace.id, parts: [{ name: 'file', filename: 'photo.png', data: await png(640, 480, color) }] });
+      const res = await upload(env.app, {
+        key: s.keys.management,
+        workspaceId: s.workspace.id,
+        parts: [{ name: 'file', filename: 'photo.png', data: await png(640, 480, color) }],
+      });
       expect(res.status).toBe(201);
       assets.push({ path: new URL(res.body.data.url).pathname, id: res.body.data.id });
     }
@@ -84,7 +96,7 @@ describe.each(dialects())('hostile transforms on %s', (dialect) => {
     expect((await get(`${assets[0].path}?w=16&fm=png`)).headers['x-cache']).toBe('MISS');
   });
 
-  it('forgets an asset\'s results, files and rows, when the asset is deleted', async () => {
+  it("forgets an asset's results, files and rows, when the asset is deleted", async () => {
     const { id, path } = assets[2];
     expect((await get(`${path}?w=32`)).statusCode).toBe(200);
     expect((await derivedFiles(id)).length).toBeGreaterThan(0);

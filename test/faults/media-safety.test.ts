@@ -33,7 +33,10 @@ describe.each(dialects())('media safety on %s', (dialect) => {
     const s = await seedWorkspace(env.ctx);
     key = s.keys.management;
     workspaceId = s.workspace.id;
-    for (const [name, filename, data] of [['svg', 'logo.svg', Buffer.from(HOSTILE_SVG)], ['pdf', 'doc.pdf', pdf()]] as const) {
+    for (const [name, filename, data] of [
+      ['svg', 'logo.svg', Buffer.from(HOSTILE_SVG)],
+      ['pdf', 'doc.pdf', pdf()],
+    ] as const) {
       const res = await upload(env.app, { key, workspaceId, parts: [{ name: 'file', filename, data }] });
       expect(res.status).toBe(201);
       urls[name] = new URL(res.body.data.url).pathname;

@@ -22,7 +22,15 @@ describe.each(dialects())('no cross-workspace oracle on %s', (dialect) => {
   const seedTypes = async (key: string) => {
     const types = [
       { name: 'Author', fields: [{ name: 'name', field_type: 'text' }] },
-      { name: 'Post', orderable: true, fields: [{ name: 'title', field_type: 'text' }, { name: 'author', field_type: 'relation', options: ['author'], filterable: true }, { name: 'cover', field_type: 'media' }] },
+      {
+        name: 'Post',
+        orderable: true,
+        fields: [
+          { name: 'title', field_type: 'text' },
+          { name: 'author', field_type: 'relation', options: ['author'], filterable: true },
+          { name: 'cover', field_type: 'media' },
+        ],
+      },
       { name: 'Cta', is_block: true, fields: [{ name: 'label', field_type: 'text' }] },
     ];
     for (const t of types) expect((await call(env.app, 'POST', `${M}/content-types`, { key, body: t })).status).toBe(201);
@@ -44,7 +52,8 @@ describe.each(dialects())('no cross-workspace oracle on %s', (dialect) => {
     foreign.media = await insertMediaRow(env.ctx, sb.workspace.id, sb.user.id);
     foreign.field = (await call(env.app, 'GET', `${M}/content-types/post/fields`, { key: b })).body.data[0].id;
     const mine = [];
-    for (const title of ['One', 'Two']) mine.push((await call(env.app, 'POST', `${M}/content-types/post/entries`, { key: a.management, body: { data: { title } } })).body.data.id);
+    for (const title of ['One', 'Two'])
+      mine.push((await call(env.app, 'POST', `${M}/content-types/post/entries`, { key: a.management, body: { data: { title } } })).body.data.id);
     const home = await call(env.app, 'POST', `${M}/pages`, { key: a.management, body: { slug: 'home', blocks: [{ type: 'cta', data: { label: 'A' } }] } });
     ownIds = { entries: mine, pages: [home.body.data.id] };
   });
@@ -52,11 +61,16 @@ describe.each(dialects())('no cross-workspace oracle on %s', (dialect) => {
 
   /** The answer with the probed id and per-request values taken out. */
   const shape = (res: Res, id: string) => {
-    const text = JSON.stringify(res.body ?? null).split(id).join('<id>').split(id.toUpperCase()).join('<id>');
+    const text = JSON.stringify(res.body ?? null)
+      .split(id)
+      .join('<id>')
+      .split(id.toUpperCase())
+      .join('<id>');
     const body = JSON.parse(text);
     if (body && typeof body === 'object') {
       delete body.traceId;
-      if (body.data && typeof body.data === 'object' && !Array.isArray(body.data)) for (const k of ['created_at', 'updated_at', 'version', 'id', 'published_at']) delete body.data[k];
+      if (body.data && typeof body.data === 'object' && !Array.isArray(body.data))
+        for (const k of ['created_at', 'updated_at', 'version', 'id', 'published_at']) delete body.data[k];
     }
     return { status: res.status, body };
   };
@@ -67,15 +81,35 @@ describe.each(dialects())('no cross-workspace oracle on %s', (dialect) => {
     ['PUT media', 'media', (id) => call(env.app, 'PUT', `${M}/media/${id}`, { key: a.management, headers: ws(), body: { alt_text: 'x' } })],
     ['DELETE media', 'media', (id) => call(env.app, 'DELETE', `${M}/media/${id}`, { key: a.management, headers: ws() })],
     ['delivery media', 'media', (id) => call(env.app, 'GET', `${P}/media/${id}`, { key: a.delivery })],
-    ['media field', 'media', (id) => call(env.app, 'POST', `${M}/content-types/post/entries`, { key: a.management, body: { data: { title: 'x', cover: id } } })],
-    ['relation field', 'entry', (id) => call(env.app, 'POST', `${M}/content-types/post/entries`, { key: a.management, body: { data: { title: 'x', author: id } } })],
+    [
+      'media field',
+      'media',
+      (id) => call(env.app, 'POST', `${M}/content-types/post/entries`, { key: a.management, body: { data: { title: 'x', cover: id } } }),
+    ],
+    [
+      'relation field',
+      'entry',
+      (id) => call(env.app, 'POST', `${M}/content-types/post/entries`, { key: a.management, body: { data: { title: 'x', author: id } } }),
+    ],
     ['preview token', 'entry', (id) => call(env.app, 'POST', `${M}/preview-tokens`, { key: a.management, body: { entry_id: id } })],
-    ['bulk publish', 'entry', (id) => call(env.app, 'PATCH', `${M}/content-types/post/entries/bulk`, { key: a.management, body: { action: 'publish', ids: [id] } })],
+    [
+      'bulk publish',
+      'entry',
+      (id) => call(env.app, 'PATCH', `${M}/content-types/post/entries/bulk`, { key: a.management, body: { action: 'publish', ids: [id] } }),
+    ],
     ['bulk delete', 'entry', (id) => call(env.app, 'DELETE', `${M}/content-types/post/entries/bulk`, { key: a.management, body: { ids: [id] } })],
-    ['entry reorder', 'entry', (id) => call(env.app, 'PATCH', `${M}/content-types/post/entries/reorder`, { key: a.management, body: { order: [...ownIds.entries, id] } })],
+    [
+      'entry reorder',
+      'entry',
+      (id) => call(env.app, 'PATCH', `${M}/content-types/post/entries/reorder`, { key: a.management, body: { order: [...ownIds.entries, id] } }),
+    ],
     ['delivery filter', 'entry', (id) => call(env.app, 'GET', `${P}/entries?type=post&filter[author]=${id}`, { key: a.delivery })],
     ['page reorder', 'page', (id) => call(env.app, 'PATCH', `${M}/pages/reorder`, { key: a.management, body: { order: [...ownIds.pages, id] } })],
-    ['block reorder parent', 'block', (id) => call(env.app, 'PATCH', `${M}/pages/home/blocks/reorder`, { key: a.management, body: { parent_id: id, order: [] } })],
+    [
+      'block reorder parent',
+      'block',
+      (id) => call(env.app, 'PATCH', `${M}/pages/home/blocks/reorder`, { key: a.management, body: { parent_id: id, order: [] } }),
+    ],
     ['block reorder order', 'block', (id) => call(env.app, 'PATCH', `${M}/pages/home/blocks/reorder`, { key: a.management, body: { order: [id] } })],
     ['field PATCH', 'field', (id) => call(env.app, 'PATCH', `${M}/content-types/post/fields/${id}`, { key: a.management, body: { label: 'x' } })],
     ['field impact', 'field', (id) => call(env.app, 'GET', `${M}/content-types/post/fields/${id}/deletion-impact`, { key: a.management })],
@@ -95,7 +129,10 @@ describe.each(dialects())('no cross-workspace oracle on %s', (dialect) => {
     const theirs = JSON.stringify((await call(env.app, 'GET', `${M}/pages/secret`, { key: bKey })).body.data.blocks);
     const answers = [];
     for (const [i, id] of [foreign.block, randomUUID()].entries()) {
-      const res = await call(env.app, 'PUT', `${M}/pages/home`, { key: a.management, body: { seo: {}, blocks: [{ id, type: 'cta', data: { label: 'mine' } }] } });
+      const res = await call(env.app, 'PUT', `${M}/pages/home`, {
+        key: a.management,
+        body: { seo: {}, blocks: [{ id, type: 'cta', data: { label: 'mine' } }] },
+      });
       const detail = await call(env.app, 'GET', `${M}/pages/home`, { key: a.management });
       expect(detail.body.data.blocks.map((b: { id: string }) => b.id)).toEqual([id]);
       if (i === 0) {

@@ -34,7 +34,12 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     const tagged = new URL(url!);
     tagged.username = schema;
     tagged.searchParams.set('application_name', schema);
-    server = await startChildServer(schema, { DATABASE_URL: tagged.toString(), SCHEDULER_INTERVAL_MS: '200', DB_STATEMENT_TIMEOUT_MS: '6000', FAULT_BOOTSTRAP: '1' });
+    server = await startChildServer(schema, {
+      DATABASE_URL: tagged.toString(),
+      SCHEDULER_INTERVAL_MS: '200',
+      DB_STATEMENT_TIMEOUT_MS: '6000',
+      FAULT_BOOTSTRAP: '1',
+    });
     base = server.base;
     keys = server.keys!;
   });
@@ -78,7 +83,11 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
   };
 
   const api = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(base + p, { method, headers: { 'x-api-key': keys.management, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(base + p, {
+      method,
+      headers: { 'x-api-key': keys.management, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
   };
 
@@ -87,7 +96,9 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     expect((await api('POST', '/api/v1/manage/content-types/post/entries', { slug: 'one', data: { title: 'One' } })).status).toBe(201);
 
     // Hold the content type's row so that the next write waits inside its transaction.
-    const failed = await killedUnder(`SELECT id FROM content_types WHERE slug = 'post' FOR UPDATE`, () => api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'Two' } }));
+    const failed = await killedUnder(`SELECT id FROM content_types WHERE slug = 'post' FOR UPDATE`, () =>
+      api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'Two' } }),
+    );
 
     expect(failed.status).toBe(503);
     expect(failed.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE', data: null });
@@ -160,12 +171,16 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     // Back: readiness, requests and the job resume without a restart.
     await admin.query(`ALTER ROLE "${schema}" CONNECTION LIMIT -1`);
     const until = async (check: () => Promise<boolean>) => {
-      for (let i = 0; i < 100; i++) if (await check()) return true; else await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100; i++)
+        if (await check()) return true;
+        else await new Promise((r) => setTimeout(r, 100));
       return false;
     };
     expect(await until(async () => (await fetch(`${base}/readyz`)).status === 200)).toBe(true);
     expect(await until(async () => (await stored()) === 'published')).toBe(true);
-    const versions = await admin.query(`SELECT count(*)::int AS n FROM entry_versions v JOIN entries e ON e.id = v.entry_id WHERE e.slug = 'later' AND v.action = 'publish'`);
+    const versions = await admin.query(
+      `SELECT count(*)::int AS n FROM entry_versions v JOIN entries e ON e.id = v.entry_id WHERE e.slug = 'later' AND v.action = 'publish'`,
+    );
     expect(versions.rows[0].n).toBe(1);
     expect((await api('PUT', '/api/v1/manage/content-types/post/entries/one', { data: { title: 'Back' } })).status).toBe(200);
     expect(server.exitCode()).toBeUndefined();
@@ -188,7 +203,9 @@ describe.runIf(url)('a killed PostgreSQL backend', () => {
     const published = async () => (await admin.query(`SELECT count(*)::int AS n FROM entries WHERE slug LIKE 'due-%' AND status = 'published'`)).rows[0].n;
     for (let i = 0; i < 100 && (await published()) < slugs.length; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await published()).toBe(slugs.length);
-    const versions = await admin.query(`SELECT e.slug, count(*)::int AS n FROM entry_versions v JOIN entries e ON e.id = v.entry_id WHERE e.slug LIKE 'due-%' AND v.action = 'publish' GROUP BY e.slug`);
+    const versions = await admin.query(
+      `SELECT e.slug, count(*)::int AS n FROM entry_versions v JOIN entries e ON e.id = v.entry_id WHERE e.slug LIKE 'due-%' AND v.action = 'publish' GROUP BY e.slug`,
+    );
     expect(versions.rows.map((r) => r.n)).toEqual(slugs.map(() => 1));
     const live = await fetch(`${base}/readyz`);
     expect(live.status).toBe(200);

@@ -21,7 +21,23 @@ const RUNS = Number(process.env.QUIRE_PROPERTY_RUNS ?? 250);
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Tables whose content a refused write must leave as it was (idempotency records excepted: a refusal is replayed by design). */
-const TABLES = ['workspaces', 'content_types', 'fields', 'entries', 'entry_translations', 'entry_versions', 'pages', 'page_seo_translations', 'blocks', 'block_translations', 'page_versions', 'media', 'media_variants', 'api_keys', 'published_blocks'] as const;
+const TABLES = [
+  'workspaces',
+  'content_types',
+  'fields',
+  'entries',
+  'entry_translations',
+  'entry_versions',
+  'pages',
+  'page_seo_translations',
+  'blocks',
+  'block_translations',
+  'page_versions',
+  'media',
+  'media_variants',
+  'api_keys',
+  'published_blocks',
+] as const;
 
 describe.each(dialects())('property-based requests on %s', (dialect) => {
   let env: TestEnv;
@@ -33,7 +49,12 @@ describe.each(dialects())('property-based requests on %s', (dialect) => {
   const fingerprint = async () => {
     const parts: string[] = [];
     for (const t of TABLES) {
-      const row = await sql<{ n: number | string; u: string | null }>`select count(*) as n, ${sql.raw(t === 'workspaces' ? "max(revision || ':' || draft_revision)" : t.endsWith('versions') || t === 'api_keys' || t === 'published_blocks' || t === 'media_variants' ? 'null' : 'max(updated_at)')} as u from ${sql.table(t)}`.execute(env.ctx.db.kysely);
+      const row = await sql<{
+        n: number | string;
+        u: string | null;
+      }>`select count(*) as n, ${sql.raw(t === 'workspaces' ? "max(revision || ':' || draft_revision)" : t.endsWith('versions') || t === 'api_keys' || t === 'published_blocks' || t === 'media_variants' ? 'null' : 'max(updated_at)')} as u from ${sql.table(t)}`.execute(
+        env.ctx.db.kysely,
+      );
       parts.push(`${t}=${row.rows[0].n}/${row.rows[0].u}`);
     }
     return parts.join(' ');
@@ -48,7 +69,8 @@ describe.each(dialects())('property-based requests on %s', (dialect) => {
     const types = [
       { name: 'Author', fields: [{ name: 'name', field_type: 'text', required: true }] },
       {
-        name: 'Post', orderable: true,
+        name: 'Post',
+        orderable: true,
         fields: [
           { name: 'title', field_type: 'text', required: true, localizable: true, sortable: true, filterable: true },
           { name: 'n', field_type: 'integer', filterable: true, validation: { min: 0, max: 10 } },
@@ -63,7 +85,8 @@ describe.each(dialects())('property-based requests on %s', (dialect) => {
     ];
     for (const t of types) expect((await call(env.app, 'POST', `${M}/content-types`, { key: k, body: t })).status).toBe(201);
     const author = (await call(env.app, 'POST', `${M}/content-types/author/entries`, { key: k, body: { slug: 'ann', data: { name: 'Ann' } } })).body.data.id;
-    const post = (await call(env.app, 'POST', `${M}/content-types/post/entries`, { key: k, body: { slug: 'hello', data: { title: 'Hello', author } } })).body.data.id;
+    const post = (await call(env.app, 'POST', `${M}/content-types/post/entries`, { key: k, body: { slug: 'hello', data: { title: 'Hello', author } } })).body
+      .data.id;
     await call(env.app, 'PATCH', `${M}/content-types/post/entries/hello/publish`, { key: k });
     const page = await call(env.app, 'POST', `${M}/pages`, { key: k, body: { slug: 'home', blocks: [{ type: 'cta', data: { label: 'Go' } }] } });
     const block = (await call(env.app, 'GET', `${M}/pages/home`, { key: k })).body.data.blocks[0].id;
@@ -89,22 +112,94 @@ describe.each(dialects())('property-based requests on %s', (dialect) => {
 
   const hostileString = fc.oneof(
     fc.string({ maxLength: 20 }),
-    fc.constantFrom('', ' ', '..', '%2e%2e', '__proto__', 'constructor', 'null', '0', '-1', '1e309', 'NaN', '𝔘𝔫𝔦', '\u202e', "'; drop table entries; --", 'a'.repeat(300), '<script>', '%', '%ZZ'),
+    fc.constantFrom(
+      '',
+      ' ',
+      '..',
+      '%2e%2e',
+      '__proto__',
+      'constructor',
+      'null',
+      '0',
+      '-1',
+      '1e309',
+      'NaN',
+      '𝔘𝔫𝔦',
+      '\u202e',
+      "'; drop table entries; --",
+      'a'.repeat(300),
+      '<script>',
+      '%',
+      '%ZZ',
+    ),
     fc.uuid(),
   );
-  const param = (name: string) => fc.oneof(fc.constantFrom(...(real[name] ?? real.uuid)), hostileString.map((s) => encodeURIComponent(s) || 'x'));
-  const queryValue = fc.oneof(hostileString, fc.integer({ min: -5, max: 2000 }).map(String), fc.constantFrom('title:asc', 'created_at:desc', 'title', 'de', 'en', 'post', 'true'));
+  const param = (name: string) =>
+    fc.oneof(
+      fc.constantFrom(...(real[name] ?? real.uuid)),
+      hostileString.map((s) => encodeURIComponent(s) || 'x'),
+    );
+  const queryValue = fc.oneof(
+    hostileString,
+    fc.integer({ min: -5, max: 2000 }).map(String),
+    fc.constantFrom('title:asc', 'created_at:desc', 'title', 'de', 'en', 'post', 'true'),
+  );
   const queryKey = fc.oneof(
-    fc.constantFrom('limit', 'page', 'sort', 'fields', 'locale', 'type', 'cursor', 'token', 'status', 'search', 'folder', 'filter[title]', 'filter[n][gt]', 'filter[n][in]', 'filter[meta]', 'filter[title][contains]', 'w', 'h', 'fit', 'fm', 'q', 'include'),
+    fc.constantFrom(
+      'limit',
+      'page',
+      'sort',
+      'fields',
+      'locale',
+      'type',
+      'cursor',
+      'token',
+      'status',
+      'search',
+      'folder',
+      'filter[title]',
+      'filter[n][gt]',
+      'filter[n][in]',
+      'filter[meta]',
+      'filter[title][contains]',
+      'w',
+      'h',
+      'fit',
+      'fm',
+      'q',
+      'include',
+    ),
     fc.string({ minLength: 1, maxLength: 12 }),
   );
-  const query = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 4 }).map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
+  const query = fc
+    .array(fc.tuple(queryKey, queryValue), { maxLength: 4 })
+    .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
   const anyValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom('', 'x', -1, 1e308, null, true, [], {}, [null], { __proto__: { polluted: 1 } }));
   const bodyShape = fc.record(
     {
-      slug: anyValue, data: fc.oneof(anyValue, fc.record({ title: anyValue, n: anyValue, meta: anyValue, body: anyValue, author: anyValue, cover: anyValue, code: anyValue }, { requiredKeys: [] })),
-      translations: anyValue, name: anyValue, fields: anyValue, field_type: anyValue, blocks: anyValue, seo: anyValue, order: anyValue, ids: anyValue, action: anyValue,
-      publish_at: anyValue, entry_id: anyValue, parent_id: anyValue, alt_text: anyValue, label: anyValue, validation: anyValue, options: anyValue, status: anyValue, workspace_id: anyValue,
+      slug: anyValue,
+      data: fc.oneof(
+        anyValue,
+        fc.record({ title: anyValue, n: anyValue, meta: anyValue, body: anyValue, author: anyValue, cover: anyValue, code: anyValue }, { requiredKeys: [] }),
+      ),
+      translations: anyValue,
+      name: anyValue,
+      fields: anyValue,
+      field_type: anyValue,
+      blocks: anyValue,
+      seo: anyValue,
+      order: anyValue,
+      ids: anyValue,
+      action: anyValue,
+      publish_at: anyValue,
+      entry_id: anyValue,
+      parent_id: anyValue,
+      alt_text: anyValue,
+      label: anyValue,
+      validation: anyValue,
+      options: anyValue,
+      status: anyValue,
+      workspace_id: anyValue,
     },
     { requiredKeys: [] },
   );
@@ -112,14 +207,31 @@ describe.each(dialects())('property-based requests on %s', (dialect) => {
     { arbitrary: fc.constant(undefined), weight: 1 },
     { arbitrary: bodyShape.map((b) => ({ json: b })), weight: 6 },
     { arbitrary: anyValue.map((b) => ({ json: b })), weight: 1 },
-    { arbitrary: fc.constantFrom('{', '{"data":', '[1,2', 'null', '"x"', '{"__proto__":{"a":1}}', '{"constructor":{"prototype":{"a":1}}}', '\u0000', '{"a":1}{"b":2}').map((raw) => ({ raw })), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom('{', '{"data":', '[1,2', 'null', '"x"', '{"__proto__":{"a":1}}', '{"constructor":{"prototype":{"a":1}}}', '\u0000', '{"a":1}{"b":2}')
+        .map((raw) => ({ raw })),
+      weight: 1,
+    },
   );
   const headers = fc.record(
     {
-      key: fc.oneof({ arbitrary: fc.constant('right'), weight: 8 }, { arbitrary: fc.constantFrom('management', 'delivery', 'preview', 'garbage', 'none'), weight: 2 }),
+      key: fc.oneof(
+        { arbitrary: fc.constant('right'), weight: 8 },
+        { arbitrary: fc.constantFrom('management', 'delivery', 'preview', 'garbage', 'none'), weight: 2 },
+      ),
       contentType: fc.oneof(
         { arbitrary: fc.constant('application/json'), weight: 8 },
-        { arbitrary: fc.constantFrom('application/json; charset=utf-8', 'text/plain', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'none'), weight: 2 },
+        {
+          arbitrary: fc.constantFrom(
+            'application/json; charset=utf-8',
+            'text/plain',
+            'multipart/form-data; boundary=x',
+            'application/x-www-form-urlencoded',
+            'none',
+          ),
+          weight: 2,
+        },
       ),
       idempotency: fc.oneof(fc.constant(undefined), fc.uuid(), hostileString),
       ifMatch: fc.oneof(fc.constant(undefined), hostileString, fc.constant('*')),
@@ -134,7 +246,10 @@ describe.each(dialects())('property-based requests on %s', (dialect) => {
       const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       return fc.record({
         // Mostly the route's own method (to reach validation and the operations), sometimes any.
-        method: fc.oneof({ arbitrary: fc.constant(route.method), weight: 8 }, { arbitrary: fc.constantFrom<Method>('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), weight: 1 }),
+        method: fc.oneof(
+          { arbitrary: fc.constant(route.method), weight: 8 },
+          { arbitrary: fc.constantFrom<Method>('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), weight: 1 },
+        ),
         route: fc.constant(route.path),
         params: fc.tuple(...names.map((n) => param(n))),
         query,
@@ -148,7 +263,14 @@ describe.each(dialects())('property-based requests on %s', (dialect) => {
         const url = r.route.replace(/\{\w+\}/g, () => r.params[i++] as string) + (r.query ? `?${r.query}` : '');
         const h: Record<string, string> = {};
         // 'right': the key class the path needs (delivery paths: a production or preview key).
-        const key = r.headers.key === 'right' || r.headers.key === undefined ? (r.route.startsWith('/api/v1/public') ? (i % 2 ? 'preview' : 'delivery') : 'management') : r.headers.key;
+        const key =
+          r.headers.key === 'right' || r.headers.key === undefined
+            ? r.route.startsWith('/api/v1/public')
+              ? i % 2
+                ? 'preview'
+                : 'delivery'
+              : 'management'
+            : r.headers.key;
         if (key === 'garbage') h['x-api-key'] = 'svc_mgmt_' + 'A'.repeat(40);
         else if (key !== 'none') h['x-api-key'] = keys[key as keyof typeof keys];
         if (r.headers.contentType && r.headers.contentType !== 'none' && r.body) h['content-type'] = r.headers.contentType;

@@ -21,7 +21,8 @@ const { startScheduler } = await load('modules/publishing/scheduler.js');
 const config = loadConfig(process.env, { demo: false, rateLimitManagement: 0, rateLimitDelivery: 0 });
 const db = await createDb(config, target === 'sqlite' ? {} : { pgSchema: target, poolSize: 2 });
 const ctx = await createContext(config, db, { log: pino({ level: 'silent' }) });
-const keys = process.env.FAULT_BOOTSTRAP === '1' ? (await bootstrap(ctx, { slug: 'faults', name: 'Faults', default_locale: 'en', locales: ['en'] })).keys : null;
+const keys =
+  process.env.FAULT_BOOTSTRAP === '1' ? (await bootstrap(ctx, { slug: 'faults', name: 'Faults', default_locale: 'en', locales: ['en'] })).keys : null;
 const app = await buildApp(ctx, { logger: false });
 const scheduler = startScheduler(ctx);
 await app.listen({ host: '127.0.0.1', port: 0 });

@@ -15,12 +15,13 @@ import { dialects } from '../helpers.js';
 import { startChildServer, type ChildServer } from './child-server.js';
 
 /** The content a slug's entry is written with: anything stored can be checked against it. */
-const bodyOf = (slug: string, round: number) => `${slug}:${round}:${'x'.repeat(2000 + (slug.length * 997 + round * 131) % 20_000)}`;
+const bodyOf = (slug: string, round: number) => `${slug}:${round}:${'x'.repeat(2000 + ((slug.length * 997 + round * 131) % 20_000))}`;
 
 describe.each(dialects())('SIGKILL during writes on %s', (dialect) => {
   const name = `t_kill_${randomBytes(5).toString('hex')}`;
   const dataDir = path.join(os.tmpdir(), `quire-kill-${randomBytes(4).toString('hex')}`);
-  const env: Record<string, string> = dialect === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL!, DATA_DIR: dataDir } : { DATABASE_URL: '', DATA_DIR: dataDir };
+  const env: Record<string, string> =
+    dialect === 'postgres' ? { DATABASE_URL: process.env.DATABASE_URL!, DATA_DIR: dataDir } : { DATABASE_URL: '', DATA_DIR: dataDir };
   const target = dialect === 'postgres' ? name : 'sqlite';
   let server: ChildServer | undefined;
 
@@ -39,10 +40,24 @@ describe.each(dialects())('SIGKILL during writes on %s', (dialect) => {
     server = await startChildServer(target, { ...env, FAULT_BOOTSTRAP: '1' });
     const key = server.keys!.management;
     const api = async (base: string, method: string, p: string, body?: unknown) => {
-      const res = await fetch(base + p, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const res = await fetch(base + p, {
+        method,
+        headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       return { status: res.status, body: (await res.json().catch(() => null)) as any };
     };
-    expect((await api(server.base, 'POST', '/api/v1/manage/content-types', { name: 'Note', fields: [{ name: 'title', field_type: 'text' }, { name: 'body', field_type: 'textarea' }] })).status).toBe(201);
+    expect(
+      (
+        await api(server.base, 'POST', '/api/v1/manage/content-types', {
+          name: 'Note',
+          fields: [
+            { name: 'title', field_type: 'text' },
+            { name: 'body', field_type: 'textarea' },
+          ],
+        })
+      ).status,
+    ).toBe(201);
 
     /** slug → the highest round acknowledged; published slugs. */
     const acked = new Map<string, number>();
@@ -57,7 +72,11 @@ describe.each(dialects())('SIGKILL during writes on %s', (dialect) => {
           if (created.status !== 201) continue;
           acked.set(slug, 0);
           if (i % 3 === 0 && (await api(base, 'PATCH', `/api/v1/manage/content-types/note/entries/${slug}/publish`)).status === 200) published.add(slug);
-          if (i % 2 === 0 && (await api(base, 'PUT', `/api/v1/manage/content-types/note/entries/${slug}`, { data: { title: slug, body: bodyOf(slug, 1) } })).status === 200) acked.set(slug, 1);
+          if (
+            i % 2 === 0 &&
+            (await api(base, 'PUT', `/api/v1/manage/content-types/note/entries/${slug}`, { data: { title: slug, body: bodyOf(slug, 1) } })).status === 200
+          )
+            acked.set(slug, 1);
         } catch {
           return; // the server is gone
         }
@@ -97,7 +116,9 @@ describe.each(dialects())('SIGKILL during writes on %s', (dialect) => {
       expect(versions.body.meta.total_data).toBeGreaterThanOrEqual(1);
     }
     // The restarted server takes writes.
-    expect((await api(server.base, 'POST', '/api/v1/manage/content-types/note/entries', { slug: 'after', data: { title: 'after', body: 'after' } })).status).toBe(201);
+    expect(
+      (await api(server.base, 'POST', '/api/v1/manage/content-types/note/entries', { slug: 'after', data: { title: 'after', body: 'after' } })).status,
+    ).toBe(201);
     server.process.kill('SIGTERM');
     await new Promise<void>((resolve) => server!.process.on('exit', () => resolve()));
     server = undefined;

@@ -41,13 +41,16 @@ describe.each(dialects())('slow clients on %s', (dialect) => {
   let key: string;
 
   beforeAll(async () => {
-    env = await createTestEnv(dialect, { config: TIMEOUTS, beforeReady: (app) => {
-      // A handler slower than the handler timeout, standing in for any slow route.
-      app.get('/test/slow', async () => {
-        await new Promise((r) => setTimeout(r, 2500));
-        return { late: true };
-      });
-    } });
+    env = await createTestEnv(dialect, {
+      config: TIMEOUTS,
+      beforeReady: (app) => {
+        // A handler slower than the handler timeout, standing in for any slow route.
+        app.get('/test/slow', async () => {
+          await new Promise((r) => setTimeout(r, 2500));
+          return { late: true };
+        });
+      },
+    });
     key = (await seedWorkspace(env.ctx)).keys.management;
     await env.app.listen({ host: '127.0.0.1', port: 0 });
     port = (env.app.server.address() as net.AddressInfo).port;

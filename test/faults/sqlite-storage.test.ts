@@ -26,7 +26,15 @@ describe('SQLite storage faults', () => {
   let app: FastifyInstance;
   let key: string;
   const counts = async () => {
-    const n = async (table: 'entries' | 'entry_versions' | 'entry_translations') => Number((await ctx.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const n = async (table: 'entries' | 'entry_versions' | 'entry_translations') =>
+      Number(
+        (
+          await ctx.db.kysely
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     return { entries: await n('entries'), versions: await n('entry_versions'), translations: await n('entry_translations') };
   };
 
@@ -37,7 +45,13 @@ describe('SQLite storage faults', () => {
     app = await buildApp(ctx, { logger: false });
     await app.ready();
     key = (await seedWorkspace(ctx)).keys.management;
-    const type = { name: 'Post', fields: [{ name: 'title', field_type: 'text' }, { name: 'body', field_type: 'textarea', localizable: true }] };
+    const type = {
+      name: 'Post',
+      fields: [
+        { name: 'title', field_type: 'text' },
+        { name: 'body', field_type: 'textarea', localizable: true },
+      ],
+    };
     expect((await call(app, 'POST', `${M}/content-types`, { key, body: type })).status).toBe(201);
     expect((await call(app, 'POST', `${M}/content-types/post/entries`, { key, body: { slug: 'first', data: { title: 'First' } } })).status).toBe(201);
   });

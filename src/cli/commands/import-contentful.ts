@@ -49,19 +49,37 @@ function summary(r: ImportResult): string {
     lines.push(`${title} (${items.length}):`, ...items.slice(0, SHOWN_MESSAGES).map((m) => `  - ${m}`));
     if (items.length > SHOWN_MESSAGES) lines.push(`  … and ${items.length - SHOWN_MESSAGES} more (use --json for all)`);
   };
-  list('Failures', r.failures.map((f) => `${f.type} ${f.entry}: ${f.message}`));
+  list(
+    'Failures',
+    r.failures.map((f) => `${f.type} ${f.entry}: ${f.message}`),
+  );
   list('Warnings', r.warnings);
   if (r.keys) {
-    lines.push(`Management key: ${r.keys.management}`, `Delivery key:   ${r.keys.delivery}`, `Preview key:    ${r.keys.preview}`, 'Store these keys now: they are not shown again.');
+    lines.push(
+      `Management key: ${r.keys.management}`,
+      `Delivery key:   ${r.keys.delivery}`,
+      `Preview key:    ${r.keys.preview}`,
+      'Store these keys now: they are not shown again.',
+    );
   }
   return lines.join('\n');
 }
 
-export async function runImportContentful(ctx: Context, io: CliIo, opts: { file: string; workspace: string; assetsDir?: string; pagesType?: string; json: boolean }): Promise<CommandResult> {
+export async function runImportContentful(
+  ctx: Context,
+  io: CliIo,
+  opts: { file: string; workspace: string; assetsDir?: string; pagesType?: string; json: boolean },
+): Promise<CommandResult> {
   const progress = io.stdout.isTTY && !opts.json ? progressBar(io) : null;
   let result: ImportResult;
   try {
-    result = await importContentful(ctx, { file: opts.file, workspace: opts.workspace, assetsDir: opts.assetsDir, pagesType: opts.pagesType, onProgress: progress?.onProgress });
+    result = await importContentful(ctx, {
+      file: opts.file,
+      workspace: opts.workspace,
+      assetsDir: opts.assetsDir,
+      pagesType: opts.pagesType,
+      onProgress: progress?.onProgress,
+    });
   } finally {
     progress?.stop();
   }

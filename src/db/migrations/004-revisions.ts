@@ -28,11 +28,18 @@ const PATHS: Record<string, (row: string) => string> = {
 export const REVISION_TABLES = Object.keys(PATHS);
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  await db.schema.alterTable('workspaces').addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('workspaces')
+    .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   if (dialect === 'sqlite') {
     for (const [table, path] of Object.entries(PATHS)) {
-      for (const [op, row] of [['INSERT', 'NEW'], ['UPDATE', 'NEW'], ['DELETE', 'OLD']] as const) {
+      for (const [op, row] of [
+        ['INSERT', 'NEW'],
+        ['UPDATE', 'NEW'],
+        ['DELETE', 'OLD'],
+      ] as const) {
         await sql
           .raw(
             `CREATE TRIGGER "quire_rev_${table}_${op.toLowerCase()}" AFTER ${op} ON "${table}" BEGIN ` +

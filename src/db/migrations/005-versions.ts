@@ -81,10 +81,18 @@ export function productionChange(dialect: Dialect, table: string, op: 'INSERT' |
  * Replaces migration 004's triggers with ones that keep both revisions; `paths` says how each
  * tracked table reaches its workspace (later migrations that reshape a table pass their own).
  */
-export async function createRevisionTriggers(db: Kysely<unknown>, dialect: Dialect, paths: Readonly<Record<string, (row: string) => string>> = PATHS): Promise<void> {
+export async function createRevisionTriggers(
+  db: Kysely<unknown>,
+  dialect: Dialect,
+  paths: Readonly<Record<string, (row: string) => string>> = PATHS,
+): Promise<void> {
   if (dialect === 'sqlite') {
     for (const [table, path] of Object.entries(paths)) {
-      for (const [op, row] of [['INSERT', 'NEW'], ['UPDATE', 'NEW'], ['DELETE', 'OLD']] as const) {
+      for (const [op, row] of [
+        ['INSERT', 'NEW'],
+        ['UPDATE', 'NEW'],
+        ['DELETE', 'OLD'],
+      ] as const) {
         const name = `quire_rev_${table}_${op.toLowerCase()}`;
         await sql.raw(`DROP TRIGGER IF EXISTS "${name}"`).execute(db);
         await sql
@@ -101,9 +109,7 @@ export async function createRevisionTriggers(db: Kysely<unknown>, dialect: Diale
   }
   const cases = Object.entries(paths)
     .map(([table, path]) => {
-      const prod = (['INSERT', 'UPDATE', 'DELETE'] as const)
-        .map((op) => `WHEN TG_OP = '${op}' THEN ${productionChange(dialect, table, op)}`)
-        .join(' ');
+      const prod = (['INSERT', 'UPDATE', 'DELETE'] as const).map((op) => `WHEN TG_OP = '${op}' THEN ${productionChange(dialect, table, op)}`).join(' ');
       return `    WHEN '${table}' THEN ws := ${path('r')}; prod := CASE ${prod} ELSE FALSE END;`;
     })
     .join('\n');
@@ -141,12 +147,21 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const json = dialect === 'postgres' ? sql`jsonb` : sql`text`;
   const k = db as unknown as Kysely<Database>;
 
-  await db.schema.alterTable('workspaces').addColumn('draft_revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('workspaces')
+    .addColumn('draft_revision', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   for (const table of ['entries', 'pages']) {
     await db.schema.alterTable(table).addColumn('published_by', 'integer').execute();
     await db.schema.alterTable(table).addColumn('published_version', 'integer').execute();
-    await db.schema.alterTable(table).addColumn('latest_version', 'integer', (c) => c.notNull().defaultTo(1)).execute();
-    await db.schema.alterTable(table).addColumn('has_pending_changes', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable(table)
+      .addColumn('latest_version', 'integer', (c) => c.notNull().defaultTo(1))
+      .execute();
+    await db.schema
+      .alterTable(table)
+      .addColumn('has_pending_changes', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   }
   await db.schema.alterTable('entries').addColumn('published_data', json).execute();
   await db.schema.alterTable('pages').addColumn('published_seo', json).execute();
@@ -190,11 +205,16 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('id', 'integer', (c) => c.notNull())
     .addColumn('data', json, (c) => c.notNull())
     .addPrimaryKeyConstraint('published_block_translations_pk', ['page_id', 'block_id', 'locale'])
-    .addForeignKeyConstraint('published_block_translations_block', ['page_id', 'block_id'], 'published_blocks', ['page_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint('published_block_translations_block', ['page_id', 'block_id'], 'published_blocks', ['page_id', 'id'], (fk) =>
+      fk.onDelete('cascade'),
+    )
     .execute();
   await db.schema.createIndex('published_block_translations_page').on('published_block_translations').columns(['page_id', 'locale']).execute();
 
-  for (const [table, owner, fk] of [['entry_versions', 'entries', 'entry_id'], ['page_versions', 'pages', 'page_id']] as const) {
+  for (const [table, owner, fk] of [
+    ['entry_versions', 'entries', 'entry_id'],
+    ['page_versions', 'pages', 'page_id'],
+  ] as const) {
     await db.schema
       .createTable(table)
       .addColumn(fk, 'text', (c) => c.notNull().references(`${owner}.id`).onDelete('cascade'))
@@ -212,12 +232,18 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const live = sql`status in ('published', 'scheduled')`;
   await sql`update entries set published_data = data, published_by = updated_by where ${live}`.execute(db);
   await sql`insert into published_entry_translations (entry_id, locale, id, data)
-    select t.entry_id, t.locale, t.id, t.data from entry_translations t join entries e on e.id = t.entry_id where e.${sql.raw("status in ('published', 'scheduled')")}`.execute(db);
+    select t.entry_id, t.locale, t.id, t.data from entry_translations t join entries e on e.id = t.entry_id where e.${sql.raw("status in ('published', 'scheduled')")}`.execute(
+    db,
+  );
   await sql`update pages set published_seo = seo, published_by = updated_by where ${live}`.execute(db);
   await sql`insert into published_page_seo_translations (page_id, locale, id, seo)
-    select t.page_id, t.locale, t.id, t.seo from page_seo_translations t join pages p on p.id = t.page_id where p.${sql.raw("status in ('published', 'scheduled')")}`.execute(db);
+    select t.page_id, t.locale, t.id, t.seo from page_seo_translations t join pages p on p.id = t.page_id where p.${sql.raw("status in ('published', 'scheduled')")}`.execute(
+    db,
+  );
   await sql`insert into published_blocks (id, page_id, block_type_id, parent_id, position, data)
-    select b.id, b.page_id, b.block_type_id, b.parent_id, b.position, b.data from blocks b join pages p on p.id = b.page_id where p.${sql.raw("status in ('published', 'scheduled')")}`.execute(db);
+    select b.id, b.page_id, b.block_type_id, b.parent_id, b.position, b.data from blocks b join pages p on p.id = b.page_id where p.${sql.raw("status in ('published', 'scheduled')")}`.execute(
+    db,
+  );
   await sql`insert into published_block_translations (block_id, page_id, locale, id, data)
     select t.block_id, b.page_id, t.locale, t.id, t.data from block_translations t join blocks b on b.id = t.block_id join pages p on p.id = b.page_id
     where p.${sql.raw("status in ('published', 'scheduled')")}`.execute(db);
@@ -226,10 +252,25 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
 
   // Version 1 of every existing item: its current content.
   const action = (status: string) => (status === 'published' || status === 'scheduled' ? 'publish' : 'create');
-  for (let after = ''; ; ) {
-    const rows = await k.selectFrom('entries').select(['id', 'status', 'data', 'updated_at', 'updated_by']).where('id', '>', after).orderBy('id').limit(BATCH).execute();
+  for (let after = ''; ;) {
+    const rows = await k
+      .selectFrom('entries')
+      .select(['id', 'status', 'data', 'updated_at', 'updated_by'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
     if (!rows.length) break;
-    const trs = await k.selectFrom('entry_translations').selectAll().where('entry_id', 'in', rows.map((r) => r.id)).orderBy('locale').execute();
+    const trs = await k
+      .selectFrom('entry_translations')
+      .selectAll()
+      .where(
+        'entry_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('locale')
+      .execute();
     const values = rows.map((r) => {
       const translations = trs
         .filter((t) => t.entry_id === r.id)
@@ -242,13 +283,27 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
           updated_at: t.updated_at,
         }));
       const snapshot = entrySnapshotOf({ data: objectOf(r.data), translations });
-      return { entry_id: r.id, version: 1, action: action(r.status), status: r.status, snapshot: JSON.stringify(snapshot), created_at: r.updated_at, created_by: r.updated_by };
+      return {
+        entry_id: r.id,
+        version: 1,
+        action: action(r.status),
+        status: r.status,
+        snapshot: JSON.stringify(snapshot),
+        created_at: r.updated_at,
+        created_by: r.updated_by,
+      };
     });
     await k.insertInto('entry_versions').values(values).execute();
     after = rows[rows.length - 1].id;
   }
-  for (let after = ''; ; ) {
-    const rows = await k.selectFrom('pages').select(['id', 'status', 'seo', 'updated_at', 'updated_by']).where('id', '>', after).orderBy('id').limit(BATCH).execute();
+  for (let after = ''; ;) {
+    const rows = await k
+      .selectFrom('pages')
+      .select(['id', 'status', 'seo', 'updated_at', 'updated_by'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
     if (!rows.length) break;
     const values = [];
     for (const r of rows) {
@@ -279,14 +334,26 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
         seoTranslations: seoTr.map((t) => ({ id: Number(t.id), page_id: t.page_id, locale: t.locale, seo: pickSeo(objectOf(t.seo)) })),
         blockTranslations: blockTr.map((t) => ({ id: Number(t.id), block_id: t.block_id, locale: t.locale, data: objectOf(t.data) })),
       });
-      values.push({ page_id: r.id, version: 1, action: action(r.status), status: r.status, snapshot: JSON.stringify(snapshot), created_at: r.updated_at, created_by: r.updated_by });
+      values.push({
+        page_id: r.id,
+        version: 1,
+        action: action(r.status),
+        status: r.status,
+        snapshot: JSON.stringify(snapshot),
+        created_at: r.updated_at,
+        created_by: r.updated_by,
+      });
     }
     await k.insertInto('page_versions').values(values).execute();
     after = rows[rows.length - 1].id;
   }
 
   // Expression indexes on the published data for every field that has one on the working data.
-  const indexed = await k.selectFrom('fields').select(['name', 'field_type']).where((eb) => eb.or([eb('filterable', '=', 1), eb('sortable', '=', 1)])).execute();
+  const indexed = await k
+    .selectFrom('fields')
+    .select(['name', 'field_type'])
+    .where((eb) => eb.or([eb('filterable', '=', 1), eb('sortable', '=', 1)]))
+    .execute();
   for (const f of indexed) await sql.raw(createDataIndexSql(dialect, f.name, f.field_type, 'published_data')).execute(db);
 
   await createRevisionTriggers(db, dialect);

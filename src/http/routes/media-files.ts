@@ -14,14 +14,18 @@ import { FileQuery } from '../schemas/media.js';
 /** The file-serving plugin (root level, public). */
 export function mediaFileRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
-    app.withTypeProvider<TypeBoxTypeProvider>().get(`${FILES_PATH}/*`, {
-      schema: { tags: ['Files'], summary: 'A media file, optionally transformed (images)', querystring: FileQuery },
-    }, async (req, reply) => {
-      const params = req.params as { '*': string };
-      const ifNoneMatch = req.headers['if-none-match'];
-      const file = await serveMediaFile(ctx, { key: params['*'], query: req.query, ifNoneMatch, range: req.headers.range });
-      reply.code(file.status).headers(file.headers);
-      return reply.send(file.body ?? undefined);
-    });
+    app.withTypeProvider<TypeBoxTypeProvider>().get(
+      `${FILES_PATH}/*`,
+      {
+        schema: { tags: ['Files'], summary: 'A media file, optionally transformed (images)', querystring: FileQuery },
+      },
+      async (req, reply) => {
+        const params = req.params as { '*': string };
+        const ifNoneMatch = req.headers['if-none-match'];
+        const file = await serveMediaFile(ctx, { key: params['*'], query: req.query, ifNoneMatch, range: req.headers.range });
+        reply.code(file.status).headers(file.headers);
+        return reply.send(file.body ?? undefined);
+      },
+    );
   };
 }

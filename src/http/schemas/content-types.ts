@@ -42,7 +42,6 @@ export const ContentTypeSchema = Type.Object(
   { title: 'ContentType' },
 );
 
-
 export const FieldInputSchema = Type.Object(
   {
     name: Type.String({ maxLength: 64 }),

@@ -101,4 +101,8 @@ export const EntryListQuery = Type.Object(
 
 export const TypeParams = Type.Object({ slug: SlugParam });
 export const EntryParams = Type.Object({ slug: SlugParam, entry_slug: SlugParam });
-export const EntryVersionParams = Type.Object({ slug: SlugParam, entry_slug: SlugParam, version: Type.String({ maxLength: 12, description: 'version number, from 1' }) });
+export const EntryVersionParams = Type.Object({
+  slug: SlugParam,
+  entry_slug: SlugParam,
+  version: Type.String({ maxLength: 12, description: 'version number, from 1' }),
+});

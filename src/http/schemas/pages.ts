@@ -71,7 +71,10 @@ export const BlockSchema = Type.Recursive(
   { $id: 'Block', title: 'Block' },
 );
 
-export const SeoTranslationSchema = Type.Object({ id: Type.Integer(), locale: Type.String(), page_id: Uuid, seo: SeoOverridesSchema }, { title: 'SeoTranslation' });
+export const SeoTranslationSchema = Type.Object(
+  { id: Type.Integer(), locale: Type.String(), page_id: Uuid, seo: SeoOverridesSchema },
+  { title: 'SeoTranslation' },
+);
 
 export const BlockTranslationSchema = Type.Object(
   { id: Type.Integer(), block_id: Uuid, locale: Type.String(), data: Type.String({ description: 'JSON-encoded object of localized field values' }) },
@@ -135,7 +138,11 @@ export const PageReorderBody = Type.Object(
 export const BlockReorderBody = Type.Object(
   {
     order: Type.Array(Type.String({ maxLength: 64 }), { maxItems: MAX_BLOCKS, description: 'every child id of parent_id (or every root block id), in order' }),
-    parent_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()], { description: 'the parent block; null for the root blocks; absent: the one parent the listed blocks share (the roots when order is empty)' })),
+    parent_id: Type.Optional(
+      Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+        description: 'the parent block; null for the root blocks; absent: the one parent the listed blocks share (the roots when order is empty)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -147,7 +154,9 @@ export const DeliveryPageListQuery = Type.Object(
     locale: Type.Optional(Locale),
     page: Type.Optional(Type.Integer({ minimum: 1, description: 'at most 1000 (400 PAGE_TOO_DEEP above); ignored with cursor' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-    sort: Type.Optional(Type.String({ maxLength: 100, description: 'position (default, asc), created_at, updated_at, published_at or slug, then :asc or :desc' })),
+    sort: Type.Optional(
+      Type.String({ maxLength: 100, description: 'position (default, asc), created_at, updated_at, published_at or slug, then :asc or :desc' }),
+    ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'meta.next_cursor of the previous page' })),
   },
   { additionalProperties: false },

@@ -36,7 +36,15 @@ function toWirePage(page: Page): WirePage {
 /** Root blocks with their `children` nested, each level ordered by position; `data` JSON-encoded. */
 export function toWireBlocks(blocks: readonly Block[]): WireBlock[] {
   return nestBlocks(blocks, (b, children) => {
-    const wire: WireBlock = { id: b.id, page_id: b.page_id, block_type_id: b.block_type_id, type: b.type, position: b.position, data: JSON.stringify(b.data), children };
+    const wire: WireBlock = {
+      id: b.id,
+      page_id: b.page_id,
+      block_type_id: b.block_type_id,
+      type: b.type,
+      position: b.position,
+      data: JSON.stringify(b.data),
+      children,
+    };
     if (b.parent_id !== null) wire.parent_id = b.parent_id;
     return wire;
   });

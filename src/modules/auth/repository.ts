@@ -37,12 +37,7 @@ export async function insertUser(db: Db, email: string, name: string | null, now
 }
 
 export async function findMembershipRole(db: Db, workspaceId: string, userId: number): Promise<Role | null> {
-  const row = await db.kysely
-    .selectFrom('memberships')
-    .select('role')
-    .where('workspace_id', '=', workspaceId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await db.kysely.selectFrom('memberships').select('role').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
   return (row?.role as Role | undefined) ?? null;
 }
 

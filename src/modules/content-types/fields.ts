@@ -51,7 +51,13 @@ function parseMaybeJson(value: unknown, path: string, errors: ErrorDetail[]): un
  * Checks a field definition and returns the Field to insert (or the errors, with `path` prefixed
  * by `pathPrefix`, e.g. `body` or `body.fields.2`).
  */
-export function buildField(contentTypeId: string, input: FieldInput, defaultOrder: number, now: string, pathPrefix = 'body'): { field: Field | null; errors: ErrorDetail[] } {
+export function buildField(
+  contentTypeId: string,
+  input: FieldInput,
+  defaultOrder: number,
+  now: string,
+  pathPrefix = 'body',
+): { field: Field | null; errors: ErrorDetail[] } {
   const errors: ErrorDetail[] = [];
   const at = (k: string) => `${pathPrefix}.${k}`;
   if (!FIELD_NAME_PATTERN.test(input.name)) errors.push({ path: at('name'), message: 'must match ^[a-z][a-zA-Z0-9_]{0,63}$' });
@@ -84,7 +90,8 @@ export function buildField(contentTypeId: string, input: FieldInput, defaultOrde
         for (const [k, v] of Object.entries(parsed)) {
           if (!VALIDATION_KEYS.has(k)) errors.push({ path: at(`validation.${k}`), message: 'is not a known rule (min, max, min_length, max_length, pattern)' });
           else if (k === 'pattern') {
-            if (typeof v !== 'string' || v.length > 500) errors.push({ path: at('validation.pattern'), message: 'must be a regular expression of at most 500 characters' });
+            if (typeof v !== 'string' || v.length > 500)
+              errors.push({ path: at('validation.pattern'), message: 'must be a regular expression of at most 500 characters' });
             else {
               const compiled = compilePattern(v);
               if ('error' in compiled) errors.push({ path: at('validation.pattern'), message: compiled.error });
@@ -156,13 +163,20 @@ export async function createField(ctx: Context, actor: Actor, slug: string, inpu
 }
 
 /** PATCH .../fields/{id}: label, filterable, sortable; creates or drops the field's index. */
-export async function updateField(ctx: Context, actor: Actor, slug: string, fieldId: string, patch: { label?: string; filterable?: boolean; sortable?: boolean }): Promise<Field> {
+export async function updateField(
+  ctx: Context,
+  actor: Actor,
+  slug: string,
+  fieldId: string,
+  patch: { label?: string; filterable?: boolean; sortable?: boolean },
+): Promise<Field> {
   requireScope(actor, 'schema:write');
   return withTransaction(ctx.db, async (db) => {
     const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
     const field = requireField(ct, fieldId);
     const errors: ErrorDetail[] = [];
-    if (patch.label !== undefined && (!patch.label.trim() || patch.label.length > 200)) errors.push({ path: 'body.label', message: 'must be 1 to 200 characters' });
+    if (patch.label !== undefined && (!patch.label.trim() || patch.label.length > 200))
+      errors.push({ path: 'body.label', message: 'must be 1 to 200 characters' });
     if ((patch.filterable || patch.sortable) && !INDEXABLE_TYPES.has(field.field_type)) {
       errors.push({ path: `body.${patch.filterable ? 'filterable' : 'sortable'}`, message: `${field.field_type} fields cannot be filterable or sortable` });
     }
@@ -181,13 +195,22 @@ export async function reorderFields(ctx: Context, actor: Actor, slug: string, or
   requireScope(actor, 'schema:write');
   await withTransaction(ctx.db, async (db) => {
     const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
-    assertCompleteOrder(order, ct.fields.map((f) => f.id), 'body.order');
+    assertCompleteOrder(
+      order,
+      ct.fields.map((f) => f.id),
+      'body.order',
+    );
     const now = iso(ctx.clock());
     for (let i = 0; i < order.length; i++) await updateFieldRow(db, order[i], { sort_order: i }, now);
   });
 }
 
-export async function fieldDeletionImpact(ctx: Context, actor: Actor, slug: string, fieldId: string): Promise<{ affected_entries: number; field_name: string; field_type: string }> {
+export async function fieldDeletionImpact(
+  ctx: Context,
+  actor: Actor,
+  slug: string,
+  fieldId: string,
+): Promise<{ affected_entries: number; field_name: string; field_type: string }> {
   const ct = await requireContentType(ctx, actor.workspaceId, slug);
   const field = requireField(ct, fieldId);
   return { affected_entries: await countEntriesWithValue(ctx.db, ct.id, field.name), field_name: field.name, field_type: field.field_type };
@@ -208,4 +231,3 @@ export async function fieldLocalizationImpact(
     locales: await countTranslationsWithValue(ctx.db, ct.id, field.name),
   };
 }
-

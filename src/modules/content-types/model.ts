@@ -29,7 +29,19 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 export const FIELD_NAME_PATTERN = /^[a-z][a-zA-Z0-9_]{0,63}$/;
 
 /** Types whose values can be sorted and filtered through an expression index. */
-export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set(['text', 'number', 'integer', 'boolean', 'date', 'datetime', 'email', 'url', 'select', 'relation', 'media']);
+export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set([
+  'text',
+  'number',
+  'integer',
+  'boolean',
+  'date',
+  'datetime',
+  'email',
+  'url',
+  'select',
+  'relation',
+  'media',
+]);
 
 export interface Field {
   id: string;

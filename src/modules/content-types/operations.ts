@@ -40,7 +40,11 @@ export interface CreateContentTypeInput {
 
 export type UpdateContentTypeInput = Partial<Pick<CreateContentTypeInput, 'name' | 'description' | 'icon' | 'display_field' | 'orderable'>>;
 
-export async function listContentTypes(ctx: Context, actor: Actor, q: { page?: number; limit?: number; is_block?: boolean }): Promise<{ items: ContentType[]; total: number; window: OffsetPage }> {
+export async function listContentTypes(
+  ctx: Context,
+  actor: Actor,
+  q: { page?: number; limit?: number; is_block?: boolean },
+): Promise<{ items: ContentType[]; total: number; window: OffsetPage }> {
   const window = offsetPage(q.page, q.limit);
   const { items, total } = await listContentTypesRows(ctx.db, actor.workspaceId, { isBlock: q.is_block, offset: window.offset, limit: window.limit });
   return { items, total, window };
@@ -71,7 +75,8 @@ export async function createContentType(ctx: Context, actor: Actor, input: Creat
     const built = buildField(id, fi, i, now, `body.fields.${i}`);
     errors.push(...built.errors);
     if (built.field) {
-      if (fields.some((f) => f.name === built.field!.name)) errors.push({ path: `body.fields.${i}.name`, message: `duplicate field name '${built.field.name}'` });
+      if (fields.some((f) => f.name === built.field!.name))
+        errors.push({ path: `body.fields.${i}.name`, message: `duplicate field name '${built.field.name}'` });
       fields.push(built.field);
     }
   });
@@ -125,9 +130,11 @@ export async function deleteContentType(ctx: Context, actor: Actor, slug: string
   await withTransaction(ctx.db, async (db) => {
     const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
     const entries = await countEntriesOfType(db, ct.id);
-    if (entries > 0) throw new AppError('CONTENT_TYPE_NOT_EMPTY', `content type '${slug}' holds ${entries} entr${entries === 1 ? 'y' : 'ies'}; delete them first`);
+    if (entries > 0)
+      throw new AppError('CONTENT_TYPE_NOT_EMPTY', `content type '${slug}' holds ${entries} entr${entries === 1 ? 'y' : 'ies'}; delete them first`);
     const usage = await blockUsage(db, ct.id);
-    if (usage.count > 0) throw new AppError('CONTENT_TYPE_NOT_EMPTY', `block type '${slug}' is used by ${usage.count} block(s) on ${usage.pages.length} page(s)`);
+    if (usage.count > 0)
+      throw new AppError('CONTENT_TYPE_NOT_EMPTY', `block type '${slug}' is used by ${usage.count} block(s) on ${usage.pages.length} page(s)`);
     await deleteContentTypeRow(db, ct.id);
     for (const f of ct.fields) if (f.filterable || f.sortable) await syncDataIndex(db, f.name, f.field_type);
   });
@@ -138,4 +145,3 @@ export async function getBlockUsage(ctx: Context, actor: Actor, slug: string): P
   const ct = await requireContentType(ctx, actor.workspaceId, slug);
   return { ...(await blockUsage(ctx.db, ct.id)), is_block: ct.is_block };
 }
-

@@ -47,7 +47,10 @@ export async function fieldsByContentType(db: Db, contentTypeIds: string[]): Pro
 }
 
 async function withFields(db: Db, rows: CtRow[]): Promise<ContentType[]> {
-  const fields = await fieldsByContentType(db, rows.map((r) => r.id));
+  const fields = await fieldsByContentType(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toContentType(r, fields.get(r.id) ?? []));
 }
 
@@ -135,7 +138,12 @@ export async function insertField(db: Db, field: Field): Promise<void> {
     .execute();
 }
 
-export async function updateFieldRow(db: Db, id: string, patch: { label?: string; filterable?: boolean; sortable?: boolean; sort_order?: number }, now: string): Promise<void> {
+export async function updateFieldRow(
+  db: Db,
+  id: string,
+  patch: { label?: string; filterable?: boolean; sortable?: boolean; sort_order?: number },
+  now: string,
+): Promise<void> {
   const set: Record<string, unknown> = { updated_at: now };
   if (patch.label !== undefined) set.label = patch.label;
   if (patch.filterable !== undefined) set.filterable = patch.filterable ? 1 : 0;

@@ -11,7 +11,13 @@ import { stableStringify } from '../../lib/json.js';
 import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH, type CursorBinding, type CursorPosition } from './cursor.js';
 
 const secret = new Uint8Array(32).map((_, i) => i * 7 + 1);
-const binding: CursorBinding = { contentTypeId: '0190b7a2-0000-7000-8000-000000000001', sort: 'rating:desc', filters: '[["rating","gte",4]]', locale: 'de', environment: 'production' };
+const binding: CursorBinding = {
+  contentTypeId: '0190b7a2-0000-7000-8000-000000000001',
+  sort: 'rating:desc',
+  filters: '[["rating","gte",4]]',
+  locale: 'de',
+  environment: 'production',
+};
 const position: CursorPosition = { value: 4.5, id: '0190b7a2-0000-7000-8000-0000000000aa' };
 
 function refused(fn: () => unknown): void {
@@ -75,7 +81,13 @@ describe('round trips', () => {
   });
 
   it('does not depend on the order of the binding keys', () => {
-    const reordered: CursorBinding = { environment: 'production', locale: 'de', filters: binding.filters, sort: binding.sort, contentTypeId: binding.contentTypeId };
+    const reordered: CursorBinding = {
+      environment: 'production',
+      locale: 'de',
+      filters: binding.filters,
+      sort: binding.sort,
+      contentTypeId: binding.contentTypeId,
+    };
     expect(decodeCursor(secret, reordered, encodeCursor(secret, binding, position))).toEqual(position);
   });
 
@@ -91,7 +103,11 @@ describe('round trips', () => {
       }
       // Too long to carry: the cursor resumes by row (keysetCondition reads the value back).
       const roundTrips = decoded !== 'refused' && decoded.byRow === true && decoded.id === position.id && cursor.length <= MAX_CURSOR_LENGTH;
-      expect({ valueLength: value.length, cursorLength: cursor.length, roundTrips }).toEqual({ valueLength: value.length, cursorLength: cursor.length, roundTrips: true });
+      expect({ valueLength: value.length, cursorLength: cursor.length, roundTrips }).toEqual({
+        valueLength: value.length,
+        cursorLength: cursor.length,
+        roundTrips: true,
+      });
     }
   });
 });
@@ -116,7 +132,13 @@ describe('bound to the query (D44)', () => {
   });
 
   it('a pages cursor is refused for entries and the other way round', () => {
-    const pages: CursorBinding = { contentTypeId: 'pages:0190b7a2-0000-7000-8000-0000000000ff', sort: 'position:asc', filters: '', locale: null, environment: 'production' };
+    const pages: CursorBinding = {
+      contentTypeId: 'pages:0190b7a2-0000-7000-8000-0000000000ff',
+      sort: 'position:asc',
+      filters: '',
+      locale: null,
+      environment: 'production',
+    };
     const entries: CursorBinding = { ...pages, contentTypeId: binding.contentTypeId };
     refused(() => decodeCursor(secret, entries, encodeCursor(secret, pages, position)));
     refused(() => decodeCursor(secret, pages, encodeCursor(secret, entries, position)));
@@ -172,10 +194,21 @@ describe('foreign and tampered cursors', () => {
     refused(() => decodeCursor(secret, binding, `${other.split('.')[0]}.${sig}`));
   });
 
-  it.each(['', '.', '..', 'abc', '.abc', 'a.b', `.${sig}`, `${payload}.${sig}.x`, ' ', `${payload} .${sig}`, '%2E', 'x'.repeat(MAX_CURSOR_LENGTH + 1), `${'x'.repeat(MAX_CURSOR_LENGTH)}.${sig}`])(
-    'garbage %#',
-    (junk) => refused(() => decodeCursor(secret, binding, junk)),
-  );
+  it.each([
+    '',
+    '.',
+    '..',
+    'abc',
+    '.abc',
+    'a.b',
+    `.${sig}`,
+    `${payload}.${sig}.x`,
+    ' ',
+    `${payload} .${sig}`,
+    '%2E',
+    'x'.repeat(MAX_CURSOR_LENGTH + 1),
+    `${'x'.repeat(MAX_CURSOR_LENGTH)}.${sig}`,
+  ])('garbage %#', (junk) => refused(() => decodeCursor(secret, binding, junk)));
 });
 
 describe('a verified MAC is not enough: the content must be a position for this query', () => {

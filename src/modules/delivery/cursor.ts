@@ -56,14 +56,18 @@ function mac(secret: Uint8Array, payload: string): Buffer {
 /** The opaque cursor that resumes after `position` for the query `binding` describes. */
 export function encodeCursor(secret: Uint8Array, binding: CursorBinding, position: CursorPosition): string {
   const value = JSON.stringify(position.value);
-  const body = position.byRow || Buffer.byteLength(value) > MAX_CURSOR_VALUE_BYTES ? { r: 1, i: position.id, b: bindingHash(binding) } : { v: position.value, i: position.id, b: bindingHash(binding) };
+  const body =
+    position.byRow || Buffer.byteLength(value) > MAX_CURSOR_VALUE_BYTES
+      ? { r: 1, i: position.id, b: bindingHash(binding) }
+      : { v: position.value, i: position.id, b: bindingHash(binding) };
   const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
   return `${payload}.${mac(secret, payload).toString('base64url')}`;
 }
 
 /** Verifies `cursor` for `binding` and returns its position; throws 400 at `query.cursor`. */
 export function decodeCursor(secret: Uint8Array, binding: CursorBinding, cursor: string): CursorPosition {
-  const bad = () => invalid('query.cursor', 'is not a valid cursor for this query; pass meta.next_cursor back unchanged with the same type, sort, filters and locale');
+  const bad = () =>
+    invalid('query.cursor', 'is not a valid cursor for this query; pass meta.next_cursor back unchanged with the same type, sort, filters and locale');
   const dot = cursor.indexOf('.');
   if (dot <= 0 || cursor.length > MAX_CURSOR_LENGTH) throw bad();
   const payload = cursor.slice(0, dot);

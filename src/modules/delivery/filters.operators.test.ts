@@ -13,7 +13,22 @@ import type { DeliveryType } from './model.js';
 const UUID = '0190B7A2-0000-7000-8000-00000000ABCD';
 
 const field = (name: string, field_type: FieldType, extra: Partial<Field> = {}): Field => ({
-  id: `f-${name}`, content_type_id: 'ct', name, label: name, field_type, required: false, is_unique: false, localizable: false, filterable: true, sortable: false, sort_order: 0, options: null, validation: null, created_at: '', updated_at: '', ...extra,
+  id: `f-${name}`,
+  content_type_id: 'ct',
+  name,
+  label: name,
+  field_type,
+  required: false,
+  is_unique: false,
+  localizable: false,
+  filterable: true,
+  sortable: false,
+  sort_order: 0,
+  options: null,
+  validation: null,
+  created_at: '',
+  updated_at: '',
+  ...extra,
 });
 
 /** One filterable field per indexable type, named after it, with a valid value and its coercion. */
@@ -36,7 +51,16 @@ const fields: Field[] = [
   field('hidden', 'text', { filterable: false, sortable: true }),
   field('body', 'textarea', { filterable: false }),
 ];
-const type: DeliveryType = { id: 'ct', slug: 'article', name: 'Article', is_block: false, orderable: false, display_field: 'f_text', fields, fieldsByName: new Map(fields.map((f) => [f.name, f])) };
+const type: DeliveryType = {
+  id: 'ct',
+  slug: 'article',
+  name: 'Article',
+  is_block: false,
+  orderable: false,
+  display_field: 'f_text',
+  fields,
+  fieldsByName: new Map(fields.map((f) => [f.name, f])),
+};
 
 const parse = (query: Record<string, unknown>) => parseFilters(type, query).map((c) => [c.field.name, c.op, c.value]);
 
@@ -226,7 +250,13 @@ describe('value coercion', () => {
 describe('several filters and their canonical form', () => {
   it('combine (AND) and come back ordered by field, then operator', () => {
     expect(
-      parse({ 'filter[f_text][ne]': 'a', 'filter[f_integer][lte]': '9', 'filter[f_integer][gte]': '1', 'filter[f_boolean]': 'true', 'filter[f_text][contains]': 'b' }),
+      parse({
+        'filter[f_text][ne]': 'a',
+        'filter[f_integer][lte]': '9',
+        'filter[f_integer][gte]': '1',
+        'filter[f_boolean]': 'true',
+        'filter[f_text][contains]': 'b',
+      }),
     ).toEqual([
       ['f_boolean', 'eq', true],
       ['f_integer', 'gte', 1],

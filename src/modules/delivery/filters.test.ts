@@ -4,7 +4,22 @@ import { canonicalFilters, parseFilters } from './filters.js';
 import type { DeliveryType } from './model.js';
 
 const field = (name: string, field_type: FieldType, extra: Partial<Field> = {}): Field => ({
-  id: name, content_type_id: 'ct', name, label: name, field_type, required: false, is_unique: false, localizable: false, filterable: true, sortable: false, sort_order: 0, options: null, validation: null, created_at: '', updated_at: '', ...extra,
+  id: name,
+  content_type_id: 'ct',
+  name,
+  label: name,
+  field_type,
+  required: false,
+  is_unique: false,
+  localizable: false,
+  filterable: true,
+  sortable: false,
+  sort_order: 0,
+  options: null,
+  validation: null,
+  created_at: '',
+  updated_at: '',
+  ...extra,
 });
 const fields = [
   field('title', 'text'),
@@ -17,7 +32,16 @@ const fields = [
   field('author', 'relation'),
   field('secret', 'text', { filterable: false }),
 ];
-const type: DeliveryType = { id: 'ct', slug: 'post', name: 'Post', is_block: false, orderable: false, display_field: 'title', fields, fieldsByName: new Map(fields.map((f) => [f.name, f])) };
+const type: DeliveryType = {
+  id: 'ct',
+  slug: 'post',
+  name: 'Post',
+  is_block: false,
+  orderable: false,
+  display_field: 'title',
+  fields,
+  fieldsByName: new Map(fields.map((f) => [f.name, f])),
+};
 const parse = (query: Record<string, unknown>) => parseFilters(type, query).map((c) => [c.field.name, c.op, c.value]);
 
 function refused(query: Record<string, unknown>, message: string): void {

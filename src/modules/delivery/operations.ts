@@ -53,7 +53,13 @@ export async function listEntries(ctx: Context, actor: Actor, input: ListEntries
   const visibility = visibilityOf(actor);
   const now = iso(ctx.clock());
   const query: EntryListQuery = { contentTypeId: type.id, visibility, now, locale: locale.isDefault ? null : locale.locale, filters, sort };
-  const binding: CursorBinding = { contentTypeId: type.id, sort: sort.text, filters: canonicalFilters(filters), locale: locale.requested, environment: visibility };
+  const binding: CursorBinding = {
+    contentTypeId: type.id,
+    sort: sort.text,
+    filters: canonicalFilters(filters),
+    locale: locale.requested,
+    environment: visibility,
+  };
   const nextCursor = (row: EntryRow): string => encodeCursor(ctx.secret, binding, { value: row.sort_value ?? null, id: row.id });
 
   let rows: EntryRow[];
@@ -171,7 +177,14 @@ export async function getDeliverySchema(ctx: Context, actor: Actor): Promise<Del
         name: t.name,
         is_block: t.is_block,
         display_field: t.display_field,
-        fields: t.fields.map((f) => ({ name: f.name, type: f.field_type, localizable: f.localizable, required: f.required, unique: f.is_unique, options: fieldOptions(f) })),
+        fields: t.fields.map((f) => ({
+          name: f.name,
+          type: f.field_type,
+          localizable: f.localizable,
+          required: f.required,
+          unique: f.is_unique,
+          options: fieldOptions(f),
+        })),
       })),
     workspace: { name, slug, default_locale, locales },
   };

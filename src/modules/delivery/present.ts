@@ -63,7 +63,10 @@ export async function presentEntries(
   projection: Projection,
   rows: EntryRow[],
 ): Promise<{ entry: DeliveryEntry; isFallback: boolean }[]> {
-  const items: LocalizedData[] = rows.map((r) => ({ data: objectColumn(r.data), translation: r.tr_data === null || r.tr_data === undefined ? null : objectColumn(r.tr_data) }));
+  const items: LocalizedData[] = rows.map((r) => ({
+    data: objectColumn(r.data),
+    translation: r.tr_data === null || r.tr_data === undefined ? null : objectColumn(r.tr_data),
+  }));
   const refs = await resolveReferences(ctx, schema, actor, visibility, now, locale, projection, items);
   return rows.map((raw, i) => {
     const row = effectiveStatus(raw, now);

@@ -112,7 +112,13 @@ export async function resolveReferenceGroups(
     const type = schema.byId.get(row.content_type_id);
     // D13: a related entry of a type outside the key's whitelist resolves to null.
     if (!type || !canReadEntriesOf(actor, type)) continue;
-    entries.set(row.id, { id: row.id, slug: row.slug, type, data: objectColumn(row.data), translation: row.tr_data === null ? null : objectColumn(row.tr_data) });
+    entries.set(row.id, {
+      id: row.id,
+      slug: row.slug,
+      type,
+      data: objectColumn(row.data),
+      translation: row.tr_data === null ? null : objectColumn(row.tr_data),
+    });
   }
   const base = ctx.config.publicUrl;
   const mediaById = new Map<string, DeliveryMedia>();

@@ -73,7 +73,11 @@ export const DEMO_AUTHORS: DemoAuthor[] = [
     role: { en: 'Editor-in-chief', de: 'Chefredakteurin' },
     bio: {
       en: doc(p('Mara plans the editorial calendar and edits every post before it goes out. She believes a good content model saves more time than any tool.')),
-      de: doc(p('Mara plant den Redaktionskalender und redigiert jeden Beitrag, bevor er erscheint. Sie ist überzeugt, dass ein gutes Inhaltsmodell mehr Zeit spart als jedes Werkzeug.')),
+      de: doc(
+        p(
+          'Mara plant den Redaktionskalender und redigiert jeden Beitrag, bevor er erscheint. Sie ist überzeugt, dass ein gutes Inhaltsmodell mehr Zeit spart als jedes Werkzeug.',
+        ),
+      ),
     },
   },
   {
@@ -109,7 +113,9 @@ export const DEMO_POSTS: DemoPost[] = [
       title: 'Welcome to the Quire demo blog',
       excerpt: 'A tour of this workspace: two content types, three authors, five posts, two languages.',
       body: doc(
-        p('This workspace was created the first time Quire started on an empty database. It holds a small blog so that you can try the APIs before modeling your own content.'),
+        p(
+          'This workspace was created the first time Quire started on an empty database. It holds a small blog so that you can try the APIs before modeling your own content.',
+        ),
         h2('What is inside'),
         ul(
           [bold('Authors'), ' with a name, a role and a short biography.'],
@@ -123,14 +129,18 @@ export const DEMO_POSTS: DemoPost[] = [
       title: 'Willkommen im Quire-Demoblog',
       excerpt: 'Ein Rundgang durch diesen Arbeitsbereich: zwei Inhaltstypen, drei Autorinnen und Autoren, fünf Beiträge, zwei Sprachen.',
       body: doc(
-        p('Dieser Arbeitsbereich wurde beim ersten Start von Quire auf einer leeren Datenbank angelegt. Er enthält einen kleinen Blog, damit Sie die APIs ausprobieren können, bevor Sie eigene Inhalte modellieren.'),
+        p(
+          'Dieser Arbeitsbereich wurde beim ersten Start von Quire auf einer leeren Datenbank angelegt. Er enthält einen kleinen Blog, damit Sie die APIs ausprobieren können, bevor Sie eigene Inhalte modellieren.',
+        ),
         h2('Was enthalten ist'),
         ul(
           [bold('Autorinnen und Autoren'), ' mit Namen, Rolle und einer kurzen Biografie.'],
           [bold('Beiträge'), ' mit Titel, Anreißer, Rich-Text-Inhalt, Autor und Schlagwörtern.'],
           'Englisch als Standardsprache, Deutsch als Übersetzung.',
         ),
-        p('Alle Beiträge sind veröffentlicht, ein Auslieferungsschlüssel sieht sie also sofort. Ändern Sie einen über die Management-API, und die Änderung ist sofort live.'),
+        p(
+          'Alle Beiträge sind veröffentlicht, ein Auslieferungsschlüssel sieht sie also sofort. Ändern Sie einen über die Management-API, und die Änderung ist sofort live.',
+        ),
       ),
     },
   },
@@ -144,7 +154,17 @@ export const DEMO_POSTS: DemoPost[] = [
       title: 'Modeling content with types and fields',
       excerpt: 'Start from the questions your pages ask, not from the pages themselves.',
       body: doc(
-        p('A content type is a named set of fields. Each field has a type, from one-line ', code('text'), ' to ', code('rich_text'), ', ', code('relation'), ' and ', code('media'), '.'),
+        p(
+          'A content type is a named set of fields. Each field has a type, from one-line ',
+          code('text'),
+          ' to ',
+          code('rich_text'),
+          ', ',
+          code('relation'),
+          ' and ',
+          code('media'),
+          '.',
+        ),
         h2('Three habits that pay off'),
         ul(
           'Name fields after what they mean, not where they appear: "excerpt", not "grey box".',
@@ -158,7 +178,17 @@ export const DEMO_POSTS: DemoPost[] = [
       title: 'Inhalte mit Typen und Feldern modellieren',
       excerpt: 'Beginnen Sie bei den Fragen, die Ihre Seiten stellen, nicht bei den Seiten selbst.',
       body: doc(
-        p('Ein Inhaltstyp ist eine benannte Menge von Feldern. Jedes Feld hat einen Typ, von einzeiligem ', code('text'), ' bis zu ', code('rich_text'), ', ', code('relation'), ' und ', code('media'), '.'),
+        p(
+          'Ein Inhaltstyp ist eine benannte Menge von Feldern. Jedes Feld hat einen Typ, von einzeiligem ',
+          code('text'),
+          ' bis zu ',
+          code('rich_text'),
+          ', ',
+          code('relation'),
+          ' und ',
+          code('media'),
+          '.',
+        ),
         h2('Drei Gewohnheiten, die sich auszahlen'),
         ul(
           'Benennen Sie Felder nach ihrer Bedeutung, nicht nach ihrem Platz: „Anreißer“, nicht „graue Box“.',
@@ -179,20 +209,44 @@ export const DEMO_POSTS: DemoPost[] = [
       title: 'One entry, many languages',
       excerpt: 'How translations fall back to the default locale, one field at a time.',
       body: doc(
-        p('Each entry keeps its default-locale values in ', code('data'), ' and one translation per additional locale. A translation holds only the localizable fields that differ.'),
-        p('Ask the delivery API for ', code('locale=de'), ' and every field comes back in German where a German value exists, and in English otherwise. The response says so with ', code('is_fallback'), '.'),
+        p(
+          'Each entry keeps its default-locale values in ',
+          code('data'),
+          ' and one translation per additional locale. A translation holds only the localizable fields that differ.',
+        ),
+        p(
+          'Ask the delivery API for ',
+          code('locale=de'),
+          ' and every field comes back in German where a German value exists, and in English otherwise. The response says so with ',
+          code('is_fallback'),
+          '.',
+        ),
         h2('Why per field?'),
-        p('Because translations arrive piece by piece. A post whose title is translated but whose body is still being reviewed should not disappear from the German site.'),
+        p(
+          'Because translations arrive piece by piece. A post whose title is translated but whose body is still being reviewed should not disappear from the German site.',
+        ),
       ),
     },
     de: {
       title: 'Ein Eintrag, viele Sprachen',
       excerpt: 'Wie Übersetzungen Feld für Feld auf die Standardsprache zurückfallen.',
       body: doc(
-        p('Jeder Eintrag hält seine Werte in der Standardsprache in ', code('data'), ' und je weiterer Sprache eine Übersetzung. Eine Übersetzung enthält nur die lokalisierbaren Felder, die sich unterscheiden.'),
-        p('Fragen Sie die Auslieferungs-API mit ', code('locale=de'), ' an, und jedes Feld kommt auf Deutsch zurück, wo es einen deutschen Wert gibt, sonst auf Englisch. Die Antwort zeigt das mit ', code('is_fallback'), ' an.'),
+        p(
+          'Jeder Eintrag hält seine Werte in der Standardsprache in ',
+          code('data'),
+          ' und je weiterer Sprache eine Übersetzung. Eine Übersetzung enthält nur die lokalisierbaren Felder, die sich unterscheiden.',
+        ),
+        p(
+          'Fragen Sie die Auslieferungs-API mit ',
+          code('locale=de'),
+          ' an, und jedes Feld kommt auf Deutsch zurück, wo es einen deutschen Wert gibt, sonst auf Englisch. Die Antwort zeigt das mit ',
+          code('is_fallback'),
+          ' an.',
+        ),
         h2('Warum pro Feld?'),
-        p('Weil Übersetzungen Stück für Stück eintreffen. Ein Beitrag, dessen Titel übersetzt ist, dessen Text aber noch geprüft wird, soll nicht von der deutschen Website verschwinden.'),
+        p(
+          'Weil Übersetzungen Stück für Stück eintreffen. Ein Beitrag, dessen Titel übersetzt ist, dessen Text aber noch geprüft wird, soll nicht von der deutschen Website verschwinden.',
+        ),
       ),
     },
   },
@@ -206,7 +260,17 @@ export const DEMO_POSTS: DemoPost[] = [
       title: 'Keys, previews and tokens',
       excerpt: 'Which key to give to which part of your stack.',
       body: doc(
-        p('Quire knows two kinds of keys. ', bold('Delivery keys'), ' start with ', code('svc_live_'), ' and only read. ', bold('Management keys'), ' start with ', code('svc_mgmt_'), ', write, and expire.'),
+        p(
+          'Quire knows two kinds of keys. ',
+          bold('Delivery keys'),
+          ' start with ',
+          code('svc_live_'),
+          ' and only read. ',
+          bold('Management keys'),
+          ' start with ',
+          code('svc_mgmt_'),
+          ', write, and expire.',
+        ),
         ul(
           'Give the production website a delivery key of the production environment: it sees published content only.',
           'Give the staging site a delivery key of the preview environment: it also sees drafts.',
@@ -219,7 +283,17 @@ export const DEMO_POSTS: DemoPost[] = [
       title: 'Schlüssel, Vorschauen und Tokens',
       excerpt: 'Welcher Schlüssel zu welchem Teil Ihres Systems gehört.',
       body: doc(
-        p('Quire kennt zwei Arten von Schlüsseln. ', bold('Auslieferungsschlüssel'), ' beginnen mit ', code('svc_live_'), ' und lesen nur. ', bold('Management-Schlüssel'), ' beginnen mit ', code('svc_mgmt_'), ', schreiben und laufen ab.'),
+        p(
+          'Quire kennt zwei Arten von Schlüsseln. ',
+          bold('Auslieferungsschlüssel'),
+          ' beginnen mit ',
+          code('svc_live_'),
+          ' und lesen nur. ',
+          bold('Management-Schlüssel'),
+          ' beginnen mit ',
+          code('svc_mgmt_'),
+          ', schreiben und laufen ab.',
+        ),
         ul(
           'Die Produktionswebsite bekommt einen Auslieferungsschlüssel der Umgebung production: Sie sieht nur veröffentlichte Inhalte.',
           'Die Staging-Website bekommt einen Auslieferungsschlüssel der Umgebung preview: Sie sieht auch Entwürfe.',
@@ -239,7 +313,11 @@ export const DEMO_POSTS: DemoPost[] = [
       title: 'Scheduling a release',
       excerpt: 'Prepare on Friday, go live on Monday at nine, sleep in.',
       body: doc(
-        p('Any draft can be scheduled with a ', code('publish_at'), ' time in the future. When the time comes the entry is published without anyone sending a request.'),
+        p(
+          'Any draft can be scheduled with a ',
+          code('publish_at'),
+          ' time in the future. When the time comes the entry is published without anyone sending a request.',
+        ),
         p('Until then a preview key shows the scheduled entry, so the team can review exactly what will appear.'),
       ),
     },
@@ -247,7 +325,11 @@ export const DEMO_POSTS: DemoPost[] = [
       title: 'Eine Veröffentlichung planen',
       excerpt: 'Am Freitag vorbereiten, am Montag um neun live gehen, ausschlafen.',
       body: doc(
-        p('Jeder Entwurf lässt sich mit einem ', code('publish_at'), '-Zeitpunkt in der Zukunft planen. Ist es so weit, wird der Eintrag veröffentlicht, ohne dass jemand eine Anfrage schickt.'),
+        p(
+          'Jeder Entwurf lässt sich mit einem ',
+          code('publish_at'),
+          '-Zeitpunkt in der Zukunft planen. Ist es so weit, wird der Eintrag veröffentlicht, ohne dass jemand eine Anfrage schickt.',
+        ),
         p('Bis dahin zeigt ein Vorschau-Schlüssel den geplanten Eintrag, damit das Team genau prüfen kann, was erscheinen wird.'),
       ),
     },

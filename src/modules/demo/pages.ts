@@ -101,12 +101,20 @@ const item = (icon: (typeof ICONS)[number], en: [string, string], de: [string, s
 export const DEMO_PAGES: DemoPage[] = [
   {
     slug: 'home',
-    seo: { title: 'Quire demo', description: 'A headless CMS demo: a localized blog and pages built from blocks.', keywords: ['quire', 'headless cms', 'demo'] },
+    seo: {
+      title: 'Quire demo',
+      description: 'A headless CMS demo: a localized blog and pages built from blocks.',
+      keywords: ['quire', 'headless cms', 'demo'],
+    },
     seoDe: { title: 'Quire-Demo', description: 'Eine Headless-CMS-Demo: ein lokalisierter Blog und Seiten aus Blöcken.' },
     blocks: [
       {
         type: 'hero',
-        data: { headline: 'Content for every channel', subline: 'Model it once, write it in every language, deliver it anywhere.', featured_post: 'welcome-to-quire' },
+        data: {
+          headline: 'Content for every channel',
+          subline: 'Model it once, write it in every language, deliver it anywhere.',
+          featured_post: 'welcome-to-quire',
+        },
         de: { headline: 'Inhalte für jeden Kanal', subline: 'Einmal modellieren, in jeder Sprache schreiben, überall ausliefern.' },
       },
       {
@@ -114,15 +122,41 @@ export const DEMO_PAGES: DemoPage[] = [
         data: { title: 'What you can try here', columns: 3 },
         de: { title: 'Was Sie hier ausprobieren können' },
         children: [
-          item('layers', ['Pages from blocks', 'This page is a tree of blocks; the grid you are reading holds three children.'], ['Seiten aus Blöcken', 'Diese Seite ist ein Baum aus Blöcken; das Raster hier enthält drei Kinder.']),
-          item('globe', ['Two languages', 'Ask for locale=de and every block comes back in German, field by field.'], ['Zwei Sprachen', 'Fragen Sie nach locale=de, und jeder Block kommt Feld für Feld auf Deutsch.']),
-          item('bolt', ['Fast delivery', 'One request returns the page, its blocks and the posts they point to.'], ['Schnelle Auslieferung', 'Eine Anfrage liefert die Seite, ihre Blöcke und die Beiträge, auf die sie zeigen.']),
+          item(
+            'layers',
+            ['Pages from blocks', 'This page is a tree of blocks; the grid you are reading holds three children.'],
+            ['Seiten aus Blöcken', 'Diese Seite ist ein Baum aus Blöcken; das Raster hier enthält drei Kinder.'],
+          ),
+          item(
+            'globe',
+            ['Two languages', 'Ask for locale=de and every block comes back in German, field by field.'],
+            ['Zwei Sprachen', 'Fragen Sie nach locale=de, und jeder Block kommt Feld für Feld auf Deutsch.'],
+          ),
+          item(
+            'bolt',
+            ['Fast delivery', 'One request returns the page, its blocks and the posts they point to.'],
+            ['Schnelle Auslieferung', 'Eine Anfrage liefert die Seite, ihre Blöcke und die Beiträge, auf die sie zeigen.'],
+          ),
         ],
       },
       {
         type: 'rich-text',
-        data: { body: doc(h2('Start with the blog'), p('Five posts by three authors show entries, relations and rich text. Read them at ', bold('/api/v1/public/entries?type=post'), '.')) },
-        de: { body: doc(h2('Beginnen Sie mit dem Blog'), p('Fünf Beiträge von drei Autorinnen und Autoren zeigen Einträge, Relationen und Rich Text. Lesen Sie sie unter ', bold('/api/v1/public/entries?type=post'), '.')) },
+        data: {
+          body: doc(
+            h2('Start with the blog'),
+            p('Five posts by three authors show entries, relations and rich text. Read them at ', bold('/api/v1/public/entries?type=post'), '.'),
+          ),
+        },
+        de: {
+          body: doc(
+            h2('Beginnen Sie mit dem Blog'),
+            p(
+              'Fünf Beiträge von drei Autorinnen und Autoren zeigen Einträge, Relationen und Rich Text. Lesen Sie sie unter ',
+              bold('/api/v1/public/entries?type=post'),
+              '.',
+            ),
+          ),
+        },
       },
       { type: 'call-to-action', data: { label: 'Read the API guide', url: 'https://quire.local/docs/pages' }, de: { label: 'Zur API-Anleitung' } },
     ],
@@ -132,19 +166,41 @@ export const DEMO_PAGES: DemoPage[] = [
     seo: { title: 'About Quire', description: 'Who builds Quire and why.', keywords: ['quire', 'about'] },
     seoDe: { title: 'Über Quire', description: 'Wer Quire baut und warum.' },
     blocks: [
-      { type: 'hero', data: { headline: 'About this demo', subline: 'A small team, a small CMS, a lot of care for content.' }, de: { headline: 'Über diese Demo', subline: 'Ein kleines Team, ein kleines CMS, viel Sorgfalt für Inhalte.' } },
+      {
+        type: 'hero',
+        data: { headline: 'About this demo', subline: 'A small team, a small CMS, a lot of care for content.' },
+        de: { headline: 'Über diese Demo', subline: 'Ein kleines Team, ein kleines CMS, viel Sorgfalt für Inhalte.' },
+      },
       {
         type: 'rich-text',
-        data: { body: doc(p('Quire keeps content structured and localized, and hands it to any front end over two APIs:'), ul('the management API, for editors and tools;', 'the delivery API, for websites and apps.')) },
-        de: { body: doc(p('Quire hält Inhalte strukturiert und lokalisiert und gibt sie über zwei APIs an jedes Frontend weiter:'), ul('die Management-API für Redaktion und Werkzeuge;', 'die Delivery-API für Websites und Apps.')) },
+        data: {
+          body: doc(
+            p('Quire keeps content structured and localized, and hands it to any front end over two APIs:'),
+            ul('the management API, for editors and tools;', 'the delivery API, for websites and apps.'),
+          ),
+        },
+        de: {
+          body: doc(
+            p('Quire hält Inhalte strukturiert und lokalisiert und gibt sie über zwei APIs an jedes Frontend weiter:'),
+            ul('die Management-API für Redaktion und Werkzeuge;', 'die Delivery-API für Websites und Apps.'),
+          ),
+        },
       },
       {
         type: 'feature-grid',
         data: { title: 'What we care about', columns: 2 },
         de: { title: 'Was uns wichtig ist' },
         children: [
-          item('pen', ['Editors first', 'Drafts, scheduling and previews before anything goes live.'], ['Redaktion zuerst', 'Entwürfe, Zeitplanung und Vorschau, bevor etwas live geht.']),
-          item('lock', ['Safe by default', 'Scoped keys, optimistic locking and idempotent writes.'], ['Sicher von Anfang an', 'Schlüssel mit Berechtigungen, optimistisches Sperren und idempotente Schreibvorgänge.']),
+          item(
+            'pen',
+            ['Editors first', 'Drafts, scheduling and previews before anything goes live.'],
+            ['Redaktion zuerst', 'Entwürfe, Zeitplanung und Vorschau, bevor etwas live geht.'],
+          ),
+          item(
+            'lock',
+            ['Safe by default', 'Scoped keys, optimistic locking and idempotent writes.'],
+            ['Sicher von Anfang an', 'Schlüssel mit Berechtigungen, optimistisches Sperren und idempotente Schreibvorgänge.'],
+          ),
         ],
       },
       { type: 'call-to-action', data: { label: 'Back to the home page', url: 'https://quire.local/' }, de: { label: 'Zurück zur Startseite' } },

@@ -147,7 +147,15 @@ export async function prepareContent(
   const prefix = opts.pathPrefix ?? 'body';
   const errors: ErrorDetail[] = [];
   const references: DataReference[] = [];
-  const { data, translations } = validateLocalizedValues(ws, ct.fields, input, prefix, { requireRequired: opts.requireRequired, patterns: db.memo.fieldPatterns }, errors, references);
+  const { data, translations } = validateLocalizedValues(
+    ws,
+    ct.fields,
+    input,
+    prefix,
+    { requireRequired: opts.requireRequired, patterns: db.memo.fieldPatterns },
+    errors,
+    references,
+  );
   if (errors.length) throw validationError(errors);
   const refErrors = await checkReferences(db, ws.id, references);
   if (refErrors.length) throw validationError(refErrors);

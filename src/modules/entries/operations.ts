@@ -12,7 +12,7 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError, invalid, notFound } from '../../errors.js';
+import { type AppError, invalid, notFound } from '../../errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { assertCompleteOrder } from '../../lib/order.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
@@ -109,7 +109,12 @@ function present(ctx: Context, entry: Entry): Entry {
 }
 
 /** GET …/entries: every status (or one, by `status`), offset pagination (api.md "Pagination"). */
-export async function listEntries(ctx: Context, actor: Actor, typeSlug: string, q: ListEntriesQuery = {}): Promise<{ items: Entry[]; total: number; window: OffsetPage }> {
+export async function listEntries(
+  ctx: Context,
+  actor: Actor,
+  typeSlug: string,
+  q: ListEntriesQuery = {},
+): Promise<{ items: Entry[]; total: number; window: OffsetPage }> {
   const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
   const window = offsetPage(q.page, q.limit);
   const sort = parseSort(
@@ -138,7 +143,13 @@ export async function getEntry(ctx: Context, actor: Actor, typeSlug: string, ref
  * POST …/entries: a draft at the end of the type's order. Required fields are not enforced yet
  * (D22). 400 for invalid data, 409 SLUG_TAKEN / UNIQUE_VIOLATION.
  */
-export async function createEntry(ctx: Context, actor: Actor, typeSlug: string, input: CreateEntryInput, opts: { action?: VersionAction } = {}): Promise<Entry> {
+export async function createEntry(
+  ctx: Context,
+  actor: Actor,
+  typeSlug: string,
+  input: CreateEntryInput,
+  opts: { action?: VersionAction } = {},
+): Promise<Entry> {
   requireScope(actor, 'content:write');
   if (input.id !== undefined && !isUuid(input.id)) throw invalid('id', 'must be a uuid');
   if (input.slug !== undefined) {
@@ -189,7 +200,14 @@ export type EntryWriteSource = EntryWriteInput | ((db: Db, ct: ContentType, stor
  * serving its published version, and shows `has_pending_changes` until published again (D70).
  * A scheduled entry must keep its required fields, since it goes live as it is (D22, D71).
  */
-export async function updateEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, source: EntryWriteSource, opts: ContentWriteOptions = {}): Promise<Entry> {
+export async function updateEntry(
+  ctx: Context,
+  actor: Actor,
+  typeSlug: string,
+  ref: EntryRef,
+  source: EntryWriteSource,
+  opts: ContentWriteOptions = {},
+): Promise<Entry> {
   requireScope(actor, 'content:write');
   if (typeof source !== 'function' && source.slug !== undefined) {
     const problem = slugProblem(source.slug);
@@ -210,7 +228,10 @@ export async function updateEntry(ctx: Context, actor: Actor, typeSlug: string, 
     if (input.slug !== undefined && input.slug !== stored.slug) await assertSlugFree(db, ct, input.slug, stored.id);
     await updateEntryRow(db, stored.id, { slug: input.slug ?? stored.slug, data: content.data });
     if (content.translations !== undefined) await replaceTranslations(db, stored.id, content.translations, iso(now));
-    await finishContentWrite(db, entrySpec(ct), { ...current, data: content.data }, actor, now, { action: opts.action, coalesceSeconds: ctx.config.versionCoalesceSeconds });
+    await finishContentWrite(db, entrySpec(ct), { ...current, data: content.data }, actor, now, {
+      action: opts.action,
+      coalesceSeconds: ctx.config.versionCoalesceSeconds,
+    });
     const updated = await findEntry(db, ct.id, { id: stored.id });
     if (!updated) throw new Error('entry vanished after update');
     return updated;
@@ -256,7 +277,13 @@ export async function duplicateEntry(ctx: Context, actor: Actor, typeSlug: strin
       position: (await maxPosition(db, ct.id)) + 1,
       ...newDraftColumns(now, actor.userId),
     });
-    if (source.translations.length) await replaceTranslations(db, id, source.translations.map((t) => ({ locale: t.locale, data: t.data })), now);
+    if (source.translations.length)
+      await replaceTranslations(
+        db,
+        id,
+        source.translations.map((t) => ({ locale: t.locale, data: t.data })),
+        now,
+      );
     const copy = await findEntry(db, ct.id, { id });
     if (!copy) throw new Error('entry vanished after insert');
     await recordFirstVersion(db, entrySpec(ct), copy, actor, clock, 'duplicate');
@@ -276,7 +303,11 @@ export async function reorderEntries(ctx: Context, actor: Actor, typeSlug: strin
     if (!ct.orderable) throw invalid('params.slug', `content type '${ct.slug}' is not orderable; make it orderable to reorder its entries`);
     await lockContentType(db, ct.id);
     const current = await entryPositions(db, ct.id);
-    assertCompleteOrder(order, current.map((e) => e.id), 'body.order');
+    assertCompleteOrder(
+      order,
+      current.map((e) => e.id),
+      'body.order',
+    );
     const byId = new Map(current.map((e) => [e.id, e]));
     const now = iso(ctx.clock());
     for (let i = 0; i < order.length; i++) {

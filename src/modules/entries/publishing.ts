@@ -47,7 +47,14 @@ export async function applyEntryVerb(db: Db, now: Date, actor: Actor, ct: Conten
 }
 
 /** Shared body of the four single-entry actions. Returns the entry after the change. */
-export async function changeEntryStatus(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, verb: Verb, opts: StateChangeOptions = {}): Promise<Entry> {
+export async function changeEntryStatus(
+  ctx: Context,
+  actor: Actor,
+  typeSlug: string,
+  ref: EntryRef,
+  verb: Verb,
+  opts: StateChangeOptions = {},
+): Promise<Entry> {
   requireScope(actor, 'content:publish');
   const now = ctx.clock();
   const publishAt = verb === 'schedule' ? parsePublishAt(opts.publishAt, now) : undefined;
@@ -85,7 +92,13 @@ async function requireEntry(ctx: Context, actor: Actor, typeSlug: string, ref: E
 }
 
 /** GET …/entries/{entry_slug}/versions: the entry's history, newest first, without snapshots. */
-export async function listEntryVersions(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, q: { page?: number; limit?: number } = {}): Promise<{ items: VersionRecord[]; total: number; window: OffsetPage }> {
+export async function listEntryVersions(
+  ctx: Context,
+  actor: Actor,
+  typeSlug: string,
+  ref: EntryRef,
+  q: { page?: number; limit?: number } = {},
+): Promise<{ items: VersionRecord[]; total: number; window: OffsetPage }> {
   const { entry } = await requireEntry(ctx, actor, typeSlug, ref);
   const window = offsetPage(q.page, q.limit);
   const { items, total } = await itemVersions(ctx.db, ENTRY_TABLES, entry.id, window);
@@ -97,7 +110,13 @@ export async function listEntryVersions(ctx: Context, actor: Actor, typeSlug: st
  * and translations on the entry's current attributes, with the version's status, time and author
  * as `status`, `updated_at` and `updated_by`. 404 for an unknown version.
  */
-export async function getEntryVersion(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, rawVersion: string | number): Promise<{ entry: Entry; version: VersionRecord }> {
+export async function getEntryVersion(
+  ctx: Context,
+  actor: Actor,
+  typeSlug: string,
+  ref: EntryRef,
+  rawVersion: string | number,
+): Promise<{ entry: Entry; version: VersionRecord }> {
   const n = parseVersionNumber(rawVersion);
   const { ct, entry } = await requireEntry(ctx, actor, typeSlug, ref);
   const { snapshot, ...version } = await itemVersion(ctx.db, entrySpec(ct), entry.id, n, `entry '${entry.slug}'`);
@@ -120,7 +139,14 @@ export async function getEntryVersion(ctx: Context, actor: Actor, typeSlug: stri
  * content, validated like a PUT, recorded as a new version with action `restore`. The status
  * stays, so a published entry then has pending changes (D72). Scope `content:write`.
  */
-export async function restoreEntryVersion(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, rawVersion: string | number, opts: WriteOptions = {}): Promise<Entry> {
+export async function restoreEntryVersion(
+  ctx: Context,
+  actor: Actor,
+  typeSlug: string,
+  ref: EntryRef,
+  rawVersion: string | number,
+  opts: WriteOptions = {},
+): Promise<Entry> {
   const n = parseVersionNumber(rawVersion);
   return updateEntry(
     ctx,

@@ -33,13 +33,23 @@ export async function loadTranslations(db: Db, entryIds: string[]): Promise<Map<
   if (!entryIds.length) return out;
   const rows = await db.kysely.selectFrom('entry_translations').selectAll().where('entry_id', 'in', entryIds).orderBy('entry_id').orderBy('locale').execute();
   for (const r of rows) {
-    out.get(r.entry_id)?.push({ id: Number(r.id), entry_id: r.entry_id, locale: r.locale, data: fromJsonColumn<EntryData>(r.data, {}), created_at: r.created_at, updated_at: r.updated_at });
+    out.get(r.entry_id)?.push({
+      id: Number(r.id),
+      entry_id: r.entry_id,
+      locale: r.locale,
+      data: fromJsonColumn<EntryData>(r.data, {}),
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    });
   }
   return out;
 }
 
 async function withTranslations(db: Db, rows: EntryRow[]): Promise<Entry[]> {
-  const tr = await loadTranslations(db, rows.map((r) => r.id));
+  const tr = await loadTranslations(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toEntry(r, tr.get(r.id) ?? []));
 }
 
@@ -58,15 +68,16 @@ export const {
   slugsLike,
   maxPosition,
   exists: entryExists,
-} = itemStore<EntryRow, Entry>(
-  ENTRY_TABLES,
-  ROW_COLUMNS,
-  'content_type_id',
-  withTranslations,
-);
+} = itemStore<EntryRow, Entry>(ENTRY_TABLES, ROW_COLUMNS, 'content_type_id', withTranslations);
 
 /** True when another entry of the type holds `value` in `data.<field>` (is_unique fields). */
-export async function uniqueValueTaken(db: Db, contentTypeId: string, field: { name: string; field_type: FieldType }, value: unknown, exceptId: string | null): Promise<boolean> {
+export async function uniqueValueTaken(
+  db: Db,
+  contentTypeId: string,
+  field: { name: string; field_type: FieldType },
+  value: unknown,
+  exceptId: string | null,
+): Promise<boolean> {
   const expr = dataFieldSql(db.dialect, field.name, field.field_type);
   let q = db.kysely
     .selectFrom('entries')
@@ -123,7 +134,11 @@ export async function deleteEntryRow(db: Db, id: string): Promise<void> {
  * copy: `published_data` and published_entry_translations.
  */
 export async function copyEntryToPublished(db: Db, id: string): Promise<void> {
-  await db.kysely.updateTable('entries').set((eb) => ({ published_data: eb.ref('data') })).where('id', '=', id).execute();
+  await db.kysely
+    .updateTable('entries')
+    .set((eb) => ({ published_data: eb.ref('data') }))
+    .where('id', '=', id)
+    .execute();
   await db.kysely.deleteFrom('published_entry_translations').where('entry_id', '=', id).execute();
   await db.kysely
     .insertInto('published_entry_translations')
@@ -157,13 +172,22 @@ export async function replaceTranslations(db: Db, entryId: string, wanted: { loc
         .where('locale', '=', t.locale)
         .execute();
     } else {
-      await db.kysely.insertInto('entry_translations').values({ entry_id: entryId, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now }).execute();
+      await db.kysely
+        .insertInto('entry_translations')
+        .values({ entry_id: entryId, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now })
+        .execute();
     }
   }
 }
 
 /** Ids and positions of every entry of the type (reorder checks the complete list: D34). */
 export async function entryPositions(db: Db, contentTypeId: string): Promise<{ id: string; position: number; version: number }[]> {
-  const rows = await db.kysely.selectFrom('entries').select(['id', 'position', 'version']).where('content_type_id', '=', contentTypeId).orderBy('position').orderBy('id').execute();
+  const rows = await db.kysely
+    .selectFrom('entries')
+    .select(['id', 'position', 'version'])
+    .where('content_type_id', '=', contentTypeId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ id: r.id, position: Number(r.position), version: Number(r.version) }));
 }

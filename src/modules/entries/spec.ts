@@ -29,4 +29,3 @@ export function entrySpec(ct: ContentType): ItemKindSpec<Entry, EntrySnapshot> {
     missingRequired: async (_db, item) => missingRequired(ct.fields, item.data, 'data'),
   };
 }
-

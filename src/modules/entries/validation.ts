@@ -133,9 +133,10 @@ export function checkRichText(value: unknown, path: string): { errors: ErrorDeta
       if (typeof node.value !== 'string') errors.push({ path: `${at}.value`, message: 'must be a string' });
       else textLength += [...node.value].length;
       if (!Array.isArray(node.marks)) errors.push({ path: `${at}.marks`, message: 'must be an array' });
-      else node.marks.forEach((m, i) => {
-        if (!isPlainObject(m) || typeof m.type !== 'string') errors.push({ path: `${at}.marks.${i}`, message: 'must be an object with a type string' });
-      });
+      else
+        node.marks.forEach((m, i) => {
+          if (!isPlainObject(m) || typeof m.type !== 'string') errors.push({ path: `${at}.marks.${i}`, message: 'must be an object with a type string' });
+        });
       return;
     }
     if (!NODE_TYPES.has(type) || (type === BLOCKS.DOCUMENT && depth > 0)) {

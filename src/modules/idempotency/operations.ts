@@ -29,7 +29,9 @@ export const PENDING_TIMEOUT_MS = 60_000;
 
 /** sha256 over method, URL and canonical body. */
 export function requestFingerprint(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()}\n${url}\n${stableStringify(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method.toUpperCase()}\n${url}\n${stableStringify(body ?? null)}`)
+    .digest('hex');
 }
 
 /** A claim on a key: the request that holds it stores its outcome with completeIdempotent. */
@@ -92,7 +94,10 @@ export async function beginIdempotent(ctx: Context, apiKeyId: string, key: strin
     return (await replaceRecord(ctx.db, existing.created_at, fresh)) ? claim : inUse();
   }
   if (existing.fingerprint !== fingerprint) {
-    throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different method, path or body; use a new key for a new request');
+    throw new AppError(
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was already used with a different method, path or body; use a new key for a new request',
+    );
   }
   if (existing.state === 'pending') return inUse();
   return { kind: 'replay', response: parseStored(existing) };
@@ -108,7 +113,14 @@ export async function completeIdempotent(ctx: Context, claim: IdempotencyClaim, 
     await releaseIdempotent(ctx, claim);
     return;
   }
-  await completeRecord(ctx.db, claim.apiKeyId, claim.key, claim.createdAt, response.statusCode, JSON.stringify({ body: response.body, headers: response.headers }));
+  await completeRecord(
+    ctx.db,
+    claim.apiKeyId,
+    claim.key,
+    claim.createdAt,
+    response.statusCode,
+    JSON.stringify({ body: response.body, headers: response.headers }),
+  );
 }
 
 /** Deletes the claim so the same key can be sent again. */

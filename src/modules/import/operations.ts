@@ -153,7 +153,10 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
   const content = planContent(entriesOnly(exp, pageModel), schema, ws.id, locales);
   const warnings = [...schema.warnings, ...(pageModel?.warnings ?? []), ...explainDroppedLinks(content.warnings, pageModel)];
   for (const code of others) {
-    if (code === ws.default_locale) warnings.push(`export locale '${code}' is the workspace's default locale, which stands for the export's default '${exportDefault}'; its values are skipped`);
+    if (code === ws.default_locale)
+      warnings.push(
+        `export locale '${code}' is the workspace's default locale, which stands for the export's default '${exportDefault}'; its values are skipped`,
+      );
   }
 
   // Assets backed by stored files (uploaded from assetsDir now or by an earlier run) are not
@@ -161,7 +164,13 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
   const fileSources = content.assets.map((a) => ({ id: a.id, filename: a.filename, url: a.url, sourceId: a.cfId, alt_text: a.alt_text }));
   const files = await storeAssetFiles(ctx, { workspaceId: ws.id, userId: actor.userId }, fileSources, input.assetsDir);
   warnings.push(...files.warnings);
-  const remote = await writeAssets(ctx, actor, content.assets.filter((a) => !files.stored.has(a.id)), batchSize, input.onProgress);
+  const remote = await writeAssets(
+    ctx,
+    actor,
+    content.assets.filter((a) => !files.stored.has(a.id)),
+    batchSize,
+    input.onProgress,
+  );
   const assets = {
     total: content.assets.length,
     created: remote.created + files.created,
@@ -181,7 +190,16 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
   });
   let pages: PageCounts = { total: 0, created: 0, updated: 0, unchanged: 0, published: 0, failed: 0, blocks: 0 };
   if (pageModel) {
-    const imported = await importPages(ctx, actor, { exp, model: pageModel, schema, locales, content, entryFailures: failures, relationFields: facts.relationFields, onProgress: input.onProgress });
+    const imported = await importPages(ctx, actor, {
+      exp,
+      model: pageModel,
+      schema,
+      locales,
+      content,
+      entryFailures: failures,
+      relationFields: facts.relationFields,
+      onProgress: input.onProgress,
+    });
     pages = imported.counts;
     failures.push(...imported.failures);
     warnings.push(...explainDroppedLinks(imported.warnings, pageModel));

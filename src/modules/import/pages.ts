@@ -31,7 +31,11 @@ export interface ImportPagesInput {
 }
 
 /** Plans and writes the export's pages; returns counts, failures and warnings. */
-export async function importPages(ctx: Context, actor: Actor, input: ImportPagesInput): Promise<{ counts: PageCounts; failures: EntryFailure[]; warnings: string[] }> {
+export async function importPages(
+  ctx: Context,
+  actor: Actor,
+  input: ImportPagesInput,
+): Promise<{ counts: PageCounts; failures: EntryFailure[]; warnings: string[] }> {
   const entryIds = new Map(input.content.entries.map((e) => [e.cfId, e.id]));
   const assets = new Map(input.content.assets.map((a) => [a.cfId, a]));
   const planned = planPages(input.exp, input.model, {

@@ -99,7 +99,11 @@ function locate(root: string, asset: AssetFileSource, index: Map<string, string[
  */
 export async function storeAssetFiles(ctx: Context, owner: MediaOwner, assets: readonly AssetFileSource[], dir?: string): Promise<AssetFilesResult> {
   const result: AssetFilesResult = { stored: new Set(), created: 0, updated: 0, unchanged: 0, warnings: [] };
-  const current = await findMediaByIds(ctx.db, owner.workspaceId, assets.map((a) => a.id));
+  const current = await findMediaByIds(
+    ctx.db,
+    owner.workspaceId,
+    assets.map((a) => a.id),
+  );
   for (const [id, m] of current) if (m.storage_key) result.stored.add(id);
   if (dir !== undefined) await uploadFound(ctx, owner, assets, dir, current, result);
   result.unchanged = result.stored.size - result.created - result.updated;
@@ -127,7 +131,8 @@ async function uploadFound(
     const file = locate(root, asset, index);
     const existing = current.get(asset.id);
     if (!file) {
-      if (!existing?.storage_key) result.warnings.push(`asset '${asset.sourceId ?? asset.id}': no file '${asset.filename}' in the assets folder; it stays a remote URL`);
+      if (!existing?.storage_key)
+        result.warnings.push(`asset '${asset.sourceId ?? asset.id}': no file '${asset.filename}' in the assets folder; it stays a remote URL`);
       continue;
     }
     const originalName = cleanOriginalName(asset.filename);
@@ -137,7 +142,14 @@ async function uploadFound(
       await storeMedia(
         ctx,
         { workspaceId: owner.workspaceId, userId: existing?.uploaded_by ?? owner.userId },
-        { file: spooled, originalName, alt_text: asset.alt_text, folder: existing?.folder ?? null, focal_x: existing?.focal_x ?? null, focal_y: existing?.focal_y ?? null },
+        {
+          file: spooled,
+          originalName,
+          alt_text: asset.alt_text,
+          folder: existing?.folder ?? null,
+          focal_x: existing?.focal_x ?? null,
+          focal_y: existing?.focal_y ?? null,
+        },
         { id: asset.id, replace: existing ?? null },
       );
     } catch (err) {

@@ -56,7 +56,10 @@ function kindOf(mime: string): MediaKind {
 }
 
 function etagOf(media: MediaRecord, variant: string | null): string {
-  const tag = createHash('sha256').update(`${media.id}\n${media.storage_key}\n${media.size}\n${variant ?? ''}`).digest('base64url').slice(0, 27);
+  const tag = createHash('sha256')
+    .update(`${media.id}\n${media.storage_key}\n${media.size}\n${variant ?? ''}`)
+    .digest('base64url')
+    .slice(0, 27);
   return `"${tag}"`;
 }
 
@@ -147,7 +150,10 @@ export async function serveMediaFile(ctx: Context, req: FileRequest): Promise<Fi
     // says inline, downloaded rather than opened on this origin when visited directly; <img>
     // and <a download> ignore the disposition (issue 8).
     const active = kind === 'svg' || kind === 'pdf';
-    headers['content-disposition'] = contentDisposition(active && ctx.config.mediaActiveDisposition === 'attachment' ? 'attachment' : 'inline', media.original_name);
+    headers['content-disposition'] = contentDisposition(
+      active && ctx.config.mediaActiveDisposition === 'attachment' ? 'attachment' : 'inline',
+      media.original_name,
+    );
     if (kind === 'svg') headers['content-security-policy'] = SVG_CSP;
     else if (kind === 'pdf') headers['content-security-policy'] = 'sandbox';
     if (object.range) {

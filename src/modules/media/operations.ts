@@ -54,8 +54,13 @@ export function checkWorkspaceHeader(actor: Actor, header: string | undefined, r
 
 /** A client file name reduced to a plain name: no folders, no control characters, ≤ 255 chars. */
 export function cleanOriginalName(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  const base = name.split(/[\\/]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, '').trim() ?? '';
+  const base =
+    name
+      .split(/[\\/]/)
+      .pop()
+      // eslint-disable-next-line no-control-regex -- control characters are what this removes
+      ?.replace(/[\u0000-\u001f\u007f]/g, '')
+      .trim() ?? '';
   return (base || 'upload').slice(0, 255);
 }
 
@@ -124,7 +129,8 @@ export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMe
     }
     const old = options.replace;
     if (old) {
-      if (old.storage_key && old.storage_key !== key) await storage.delete(old.storage_key).catch((e: unknown) => ctx.log.warn({ err: e, key: old.storage_key }, 'could not remove a replaced media file'));
+      if (old.storage_key && old.storage_key !== key)
+        await storage.delete(old.storage_key).catch((e: unknown) => ctx.log.warn({ err: e, key: old.storage_key }, 'could not remove a replaced media file'));
       await dropVariants(ctx, owner.workspaceId, id);
       return { ...record, created_at: old.created_at };
     }
@@ -162,7 +168,12 @@ export interface ListMediaQuery {
 }
 
 /** GET /media: newest first, with offset pagination; optional folder and type filters. */
-export async function listMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, q: ListMediaQuery): Promise<{ items: MediaAsset[]; total: number; window: OffsetPage }> {
+export async function listMedia(
+  ctx: Context,
+  actor: Actor,
+  workspaceHeader: string | undefined,
+  q: ListMediaQuery,
+): Promise<{ items: MediaAsset[]; total: number; window: OffsetPage }> {
   checkWorkspaceHeader(actor, workspaceHeader, false);
   const window = offsetPage(q.page, q.limit);
   let folder: string | null | undefined;
@@ -255,7 +266,8 @@ export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: s
   // After the commit: a failure here leaves an unreachable file (logged), never a live record
   // without its file.
   const storage = ctx.storage.backend();
-  if (media.storage_key) await storage.delete(media.storage_key).catch((e: unknown) => ctx.log.error({ err: e, key: media.storage_key }, 'could not remove a deleted media file'));
+  if (media.storage_key)
+    await storage.delete(media.storage_key).catch((e: unknown) => ctx.log.error({ err: e, key: media.storage_key }, 'could not remove a deleted media file'));
   await dropVariants(ctx, media.workspace_id, media.id);
 }
 

@@ -124,7 +124,12 @@ export async function updateMediaFields(
   fields: { alt_text?: string | null; focal_x?: number | null; focal_y?: number | null },
   now: string,
 ): Promise<void> {
-  await db.kysely.updateTable('media').set({ ...fields, updated_at: now }).where('id', '=', id).where('deleted_at', 'is', null).execute();
+  await db.kysely
+    .updateTable('media')
+    .set({ ...fields, updated_at: now })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /**
@@ -138,7 +143,11 @@ export async function moveMediaRecord(
   changes: { folder: string | null; url: string; storage_key: string | null; alt_text?: string | null; focal_x?: number | null; focal_y?: number | null },
   now: string,
 ): Promise<number> {
-  let q = db.kysely.updateTable('media').set({ ...changes, updated_at: now }).where('id', '=', id).where('deleted_at', 'is', null);
+  let q = db.kysely
+    .updateTable('media')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null);
   q = expectedKey === null ? q.where('storage_key', 'is', null) : q.where('storage_key', '=', expectedKey);
   const res = await q.executeTakeFirst();
   return Number(res.numUpdatedRows);

@@ -86,10 +86,13 @@ export function parseTransform(query: TransformQuery, kind: MediaKind, mime: str
   };
   const w = dim('w');
   const h = dim('h');
-  if (query.fit !== undefined && !(FITS as readonly string[]).includes(query.fit)) errors.push({ path: 'query.fit', message: `must be one of ${FITS.join(', ')}` });
+  if (query.fit !== undefined && !(FITS as readonly string[]).includes(query.fit))
+    errors.push({ path: 'query.fit', message: `must be one of ${FITS.join(', ')}` });
   if (query.fit !== undefined && w === null && h === null) errors.push({ path: 'query.fit', message: 'needs w or h' });
-  if (query.fm !== undefined && !(FORMATS as readonly string[]).includes(query.fm)) errors.push({ path: 'query.fm', message: `must be one of ${FORMATS.join(', ')}` });
-  if (query.q !== undefined && (!Number.isInteger(query.q) || query.q < 1 || query.q > 100)) errors.push({ path: 'query.q', message: 'must be an integer from 1 to 100' });
+  if (query.fm !== undefined && !(FORMATS as readonly string[]).includes(query.fm))
+    errors.push({ path: 'query.fm', message: `must be one of ${FORMATS.join(', ')}` });
+  if (query.q !== undefined && (!Number.isInteger(query.q) || query.q < 1 || query.q > 100))
+    errors.push({ path: 'query.q', message: 'must be an integer from 1 to 100' });
   if (errors.length > 0) throw validationError(errors);
   const fm = (query.fm as OutputFormat | undefined) ?? defaultFormat(mime);
   return { w, h, fit: (query.fit as Fit | undefined) ?? 'cover', fm, q: fm === 'png' ? null : (query.q ?? DEFAULT_QUALITY[fm] ?? null) };
@@ -97,8 +100,8 @@ export function parseTransform(query: TransformQuery, kind: MediaKind, mime: str
 
 /** Default MEDIA_TRANSFORM_SIZES: common layout, device and thumbnail widths. */
 export const DEFAULT_TRANSFORM_SIZES: readonly number[] = [
-  16, 24, 32, 48, 50, 64, 80, 96, 100, 128, 150, 160, 200, 240, 256, 300, 320, 360, 384, 400, 480, 500, 512, 600, 640, 720, 750, 768, 800, 828, 900, 960,
-  1000, 1024, 1080, 1200, 1280, 1366, 1440, 1500, 1536, 1600, 1920, 2048, 2560, 3000, 3200, 3840, 4000,
+  16, 24, 32, 48, 50, 64, 80, 96, 100, 128, 150, 160, 200, 240, 256, 300, 320, 360, 384, 400, 480, 500, 512, 600, 640, 720, 750, 768, 800, 828, 900, 960, 1000,
+  1024, 1080, 1200, 1280, 1366, 1440, 1500, 1536, 1600, 1920, 2048, 2560, 3000, 3200, 3840, 4000,
 ];
 
 /** The smallest of `sizes` (ascending) at least `n`, or the largest when none is. */
@@ -112,7 +115,12 @@ function snapUp(n: number, sizes: readonly number[]): number {
  * sizes apply). `sizes` is ascending. SVG is vector: it may be rasterized larger than its
  * intrinsic size, still within the sizes. Pure.
  */
-export function boundTransform(spec: TransformSpec, source: { width: number | null; height: number | null }, kind: MediaKind, sizes: readonly number[]): TransformSpec {
+export function boundTransform(
+  spec: TransformSpec,
+  source: { width: number | null; height: number | null },
+  kind: MediaKind,
+  sizes: readonly number[],
+): TransformSpec {
   let { w, h } = spec;
   if (w !== null) {
     const snapped = snapUp(w, sizes);

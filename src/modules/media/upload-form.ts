@@ -104,7 +104,12 @@ export function multipartError(err: unknown, maxBytes: number): AppError | null 
       break;
   }
   // busboy's own parse errors (malformed framing, a body that ends mid-part).
-  if (err instanceof Error && /^(Unexpected end of (form|file|multipart data)|Malformed (part header|content type)|Multipart: Boundary not found|Part terminated early)/i.test(err.message)) {
+  if (
+    err instanceof Error &&
+    /^(Unexpected end of (form|file|multipart data)|Malformed (part header|content type)|Multipart: Boundary not found|Part terminated early)/i.test(
+      err.message,
+    )
+  ) {
     return invalid('body', 'is not valid multipart/form-data (malformed or interrupted)');
   }
   return null;

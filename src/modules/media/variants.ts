@@ -53,10 +53,20 @@ export async function touchVariant(ctx: Context, row: VariantRow): Promise<void>
   if (last !== undefined && now.getTime() - last < TOUCH_AFTER_MS) return;
   if (touches.size >= MAX_TOUCHES) touches.clear();
   touches.set(key, now.getTime());
-  const found = await ctx.db.kysely.selectFrom('media_variants').select('last_used_at').where('media_id', '=', row.media_id).where('variant', '=', row.variant).executeTakeFirst();
+  const found = await ctx.db.kysely
+    .selectFrom('media_variants')
+    .select('last_used_at')
+    .where('media_id', '=', row.media_id)
+    .where('variant', '=', row.variant)
+    .executeTakeFirst();
   if (!found) return recordVariant(ctx, row);
   if (now.getTime() - Date.parse(found.last_used_at) < TOUCH_AFTER_MS) return;
-  await ctx.db.kysely.updateTable('media_variants').set({ last_used_at: iso(now) }).where('media_id', '=', row.media_id).where('variant', '=', row.variant).execute();
+  await ctx.db.kysely
+    .updateTable('media_variants')
+    .set({ last_used_at: iso(now) })
+    .where('media_id', '=', row.media_id)
+    .where('variant', '=', row.variant)
+    .execute();
 }
 
 /** Removes every stored result of an asset (files and rows), e.g. when its file or focal point changes. */
@@ -85,7 +95,14 @@ async function evict(ctx: Context, mediaId: string): Promise<void> {
   let total = await totalBytes(db);
   const budget = ctx.config.mediaDerivedCacheBytes;
   while (total > budget) {
-    const oldest = await db.kysely.selectFrom('media_variants').select(['media_id', 'variant', 'storage_key', 'size']).orderBy('last_used_at').orderBy('media_id').orderBy('variant').limit(50).execute();
+    const oldest = await db.kysely
+      .selectFrom('media_variants')
+      .select(['media_id', 'variant', 'storage_key', 'size'])
+      .orderBy('last_used_at')
+      .orderBy('media_id')
+      .orderBy('variant')
+      .limit(50)
+      .execute();
     if (oldest.length === 0) break;
     const batch: VariantRow[] = [];
     for (const r of oldest) {
@@ -98,7 +115,10 @@ async function evict(ctx: Context, mediaId: string): Promise<void> {
 }
 
 async function totalBytes(db: Db): Promise<number> {
-  const row = await db.kysely.selectFrom('media_variants').select(sql<number | string | null>`sum(size)`.as('total')).executeTakeFirstOrThrow();
+  const row = await db.kysely
+    .selectFrom('media_variants')
+    .select(sql<number | string | null>`sum(size)`.as('total'))
+    .executeTakeFirstOrThrow();
   return Number(row.total ?? 0);
 }
 

@@ -185,7 +185,7 @@ function readVint(buf: Buffer, pos: number, keepMarker: boolean): { value: numbe
   while (length <= 8 && !(first & (0x80 >> (length - 1)))) length++;
   if (length > 8 || pos + length > buf.length) return null;
   let value = keepMarker ? first : first & (0xff >> length);
-  let allOnes = value === (0xff >> length);
+  let allOnes = value === 0xff >> length;
   for (let i = 1; i < length; i++) {
     value = value * 256 + buf[pos + i];
     if (buf[pos + i] !== 0xff) allOnes = false;

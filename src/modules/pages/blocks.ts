@@ -48,7 +48,13 @@ export interface PrepareBlocksOptions {
  * Checks a parsed block tree against the workspace's block types and returns the blocks to write.
  * Throws one 400 VALIDATION_FAILED listing every problem.
  */
-export async function prepareBlocks(db: Db, ws: Workspace, types: readonly ContentType[], roots: readonly BlockInput[], opts: PrepareBlocksOptions): Promise<PreparedBlock[]> {
+export async function prepareBlocks(
+  db: Db,
+  ws: Workspace,
+  types: readonly ContentType[],
+  roots: readonly BlockInput[],
+  opts: PrepareBlocksOptions,
+): Promise<PreparedBlock[]> {
   const bySlug = new Map(types.map((t) => [t.slug, t]));
   const flat = flattenTree(roots);
   const errors: ErrorDetail[] = [];
@@ -69,8 +75,23 @@ export async function prepareBlocks(db: Db, ws: Workspace, types: readonly Conte
       errors.push({ path: `${node.path}.type`, message: `content type '${node.type}' is not a block type (is_block is false)` });
       continue;
     }
-    const values = validateLocalizedValues(ws, ct.fields, node, node.path, { requireRequired: opts.requireRequired, patterns: db.memo.fieldPatterns }, errors, references);
-    out.push({ id: ids[index], parent_id: parent === null ? null : ids[parent], position, block_type_id: ct.id, data: values.data, translations: values.translations });
+    const values = validateLocalizedValues(
+      ws,
+      ct.fields,
+      node,
+      node.path,
+      { requireRequired: opts.requireRequired, patterns: db.memo.fieldPatterns },
+      errors,
+      references,
+    );
+    out.push({
+      id: ids[index],
+      parent_id: parent === null ? null : ids[parent],
+      position,
+      block_type_id: ct.id,
+      data: values.data,
+      translations: values.translations,
+    });
   }
   if (errors.length) throw validationError(errors.slice(0, 200));
   const refErrors = await checkReferences(db, ws.id, references);

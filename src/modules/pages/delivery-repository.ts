@@ -61,13 +61,23 @@ const PAGE_COLUMNS = [
 /** The tables a key of `visibility` reads a page's content from (D70). */
 function sourceOf(visibility: Visibility) {
   return visibility === 'production'
-    ? ({ seo: 'published_seo', seoTranslations: 'published_page_seo_translations', blocks: 'published_blocks', blockTranslations: 'published_block_translations' } as const)
+    ? ({
+        seo: 'published_seo',
+        seoTranslations: 'published_page_seo_translations',
+        blocks: 'published_blocks',
+        blockTranslations: 'published_block_translations',
+      } as const)
     : ({ seo: 'seo', seoTranslations: 'page_seo_translations', blocks: 'blocks', blockTranslations: 'block_translations' } as const);
 }
 
 /** SEO and the updated_* columns as a key of `visibility` sees them. */
 function contentColumns(visibility: Visibility) {
-  if (visibility === 'preview') return [sql<unknown>`${sql.ref('pages.seo')}`.as('seo'), sql<string>`${sql.ref('pages.updated_at')}`.as('updated_at'), sql<number | null>`${sql.ref('pages.updated_by')}`.as('updated_by')];
+  if (visibility === 'preview')
+    return [
+      sql<unknown>`${sql.ref('pages.seo')}`.as('seo'),
+      sql<string>`${sql.ref('pages.updated_at')}`.as('updated_at'),
+      sql<number | null>`${sql.ref('pages.updated_by')}`.as('updated_by'),
+    ];
   return [
     sql<unknown>`${sql.ref('pages.published_seo')}`.as('seo'),
     publishedUpdatedAt('pages').as('updated_at'),
@@ -92,7 +102,11 @@ function pageSelect(db: Db, locale: string | null, visibility: Visibility) {
     .$if(locale !== null, (qb) => qb.leftJoin(`${src.seoTranslations} as t`, (j) => j.onRef('t.page_id', '=', 'pages.id').on('t.locale', '=', locale ?? '')))
     .select(PAGE_COLUMNS)
     .select(contentColumns(visibility))
-    .select(locale === null ? [sql<number | null>`null`.as('tr_id'), sql<unknown>`null`.as('tr_seo')] : [sql<number | null>`${sql.ref('t.id')}`.as('tr_id'), sql<unknown>`${sql.ref('t.seo')}`.as('tr_seo')]);
+    .select(
+      locale === null
+        ? [sql<number | null>`null`.as('tr_id'), sql<unknown>`null`.as('tr_seo')]
+        : [sql<number | null>`${sql.ref('t.id')}`.as('tr_id'), sql<unknown>`${sql.ref('t.seo')}`.as('tr_seo')],
+    );
 }
 
 /** The visible page of the workspace with this slug, or null. */
@@ -113,7 +127,11 @@ function whereList(q: DeliveryPageQuery): Expression<SqlBool>[] {
  * One page of the visible pages in the order of `sort` (then id), after `after` (cursor mode) or
  * from `offset`, each with its SEO translation and its sort value.
  */
-export async function listDeliveryPageRows(db: Db, q: DeliveryPageQuery & { sort: SortSpec }, page: { limit: number; offset?: number; after?: CursorPosition }): Promise<DeliveryPageRow[]> {
+export async function listDeliveryPageRows(
+  db: Db,
+  q: DeliveryPageQuery & { sort: SortSpec },
+  page: { limit: number; offset?: number; after?: CursorPosition },
+): Promise<DeliveryPageRow[]> {
   const key = sortExpression(db.dialect, q.sort, q.now, 'pages', q.visibility === 'production' ? 'published' : 'working');
   const conditions = whereList(q);
   if (page.after) conditions.push(keysetCondition(key, q.sort, page.after, 'pages'));
@@ -153,25 +171,51 @@ export async function findDeliveryBlockRows(db: Db, pageId: string, locale: stri
     .$if(locale !== null, (qb) =>
       qb.leftJoin(`${src.blockTranslations} as t`, (j) => {
         // Blocks are keyed per page, working and published alike (a block id may be on two pages).
-        return j.onRef('t.block_id', '=', 'b.id').on('t.locale', '=', locale ?? '').on(sql.ref('t.page_id'), '=', pageId);
+        return j
+          .onRef('t.block_id', '=', 'b.id')
+          .on('t.locale', '=', locale ?? '')
+          .on(sql.ref('t.page_id'), '=', pageId);
       }),
     )
     .select(['b.id', 'b.page_id', 'b.block_type_id', 'b.parent_id', 'b.position', 'b.data'])
-    .select(locale === null ? [sql<number | null>`null`.as('tr_id'), sql<unknown>`null`.as('tr_data')] : [sql<number | null>`${sql.ref('t.id')}`.as('tr_id'), sql<unknown>`${sql.ref('t.data')}`.as('tr_data')])
+    .select(
+      locale === null
+        ? [sql<number | null>`null`.as('tr_id'), sql<unknown>`null`.as('tr_data')]
+        : [sql<number | null>`${sql.ref('t.id')}`.as('tr_id'), sql<unknown>`${sql.ref('t.data')}`.as('tr_data')],
+    )
     .where('b.page_id', '=', pageId)
     .execute();
   return rows as DeliveryBlockRow[];
 }
 
 /** Every SEO translation of a page as a key of `visibility` sees it, by locale. */
-export async function listDeliverySeoTranslations(db: Db, pageId: string, visibility: Visibility): Promise<{ id: number; page_id: string; locale: string; seo: unknown }[]> {
-  const rows = await db.kysely.selectFrom(sourceOf(visibility).seoTranslations).select(['id', 'page_id', 'locale', 'seo']).where('page_id', '=', pageId).orderBy('locale').execute();
+export async function listDeliverySeoTranslations(
+  db: Db,
+  pageId: string,
+  visibility: Visibility,
+): Promise<{ id: number; page_id: string; locale: string; seo: unknown }[]> {
+  const rows = await db.kysely
+    .selectFrom(sourceOf(visibility).seoTranslations)
+    .select(['id', 'page_id', 'locale', 'seo'])
+    .where('page_id', '=', pageId)
+    .orderBy('locale')
+    .execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
 /** Every block translation of a page as a key of `visibility` sees it, by block then locale. */
-export async function listDeliveryBlockTranslations(db: Db, pageId: string, visibility: Visibility): Promise<{ id: number; block_id: string; locale: string; data: unknown }[]> {
+export async function listDeliveryBlockTranslations(
+  db: Db,
+  pageId: string,
+  visibility: Visibility,
+): Promise<{ id: number; block_id: string; locale: string; data: unknown }[]> {
   if (visibility !== 'production') return listBlockTranslations(db, pageId);
-  const rows = await db.kysely.selectFrom('published_block_translations').select(['id', 'block_id', 'locale', 'data']).where('page_id', '=', pageId).orderBy('block_id').orderBy('locale').execute();
+  const rows = await db.kysely
+    .selectFrom('published_block_translations')
+    .select(['id', 'block_id', 'locale', 'data'])
+    .where('page_id', '=', pageId)
+    .orderBy('block_id')
+    .orderBy('locale')
+    .execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }

@@ -115,7 +115,13 @@ export async function listDeliveryPages(ctx: Context, actor: Actor, input: Deliv
   const now = iso(ctx.clock());
   const query = { workspaceId: schema.workspace.id, visibility, now, locale: locale.isDefault ? null : locale.locale, sort };
   // Cursors of pages are bound to the workspace's page list, its sort, locale and environment.
-  const binding: CursorBinding = { contentTypeId: `pages:${schema.workspace.id}`, sort: sort.text, filters: '', locale: locale.requested, environment: visibility };
+  const binding: CursorBinding = {
+    contentTypeId: `pages:${schema.workspace.id}`,
+    sort: sort.text,
+    filters: '',
+    locale: locale.requested,
+    environment: visibility,
+  };
   const nextCursor = (row: DeliveryPageRow): string => encodeCursor(ctx.secret, binding, { value: row.sort_value ?? null, id: row.id });
 
   let rows: DeliveryPageRow[];
@@ -176,7 +182,15 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
   ]);
   const blocks = loadBlocks(ctx, schema, blockRows);
   const refs = await resolveReferenceGroups(ctx, schema, actor, visibility, now, locale, groupByProjection(blocks));
-  const resolved: Block[] = blocks.map((b) => ({ id: b.id, page_id: b.page_id, block_type_id: b.block_type_id, type: b.type, parent_id: b.parent_id, position: b.position, data: projectData(b.projection, b.item, refs) }));
+  const resolved: Block[] = blocks.map((b) => ({
+    id: b.id,
+    page_id: b.page_id,
+    block_type_id: b.block_type_id,
+    type: b.type,
+    parent_id: b.parent_id,
+    position: b.position,
+    data: projectData(b.projection, b.item, refs),
+  }));
 
   let seoTranslations: SeoTranslation[];
   let blockTranslations: BlockTranslation[];
@@ -189,7 +203,17 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
       .filter((b) => b.trId !== null)
       .map((b) => ({ id: Number(b.trId), block_id: b.id, locale: locale.locale, data: b.item.translation ?? {} }));
   }
-  return { page: presentPage(row, now, locale, blocks.some((b) => b.trId !== null)), blocks: resolved, seoTranslations, blockTranslations };
+  return {
+    page: presentPage(
+      row,
+      now,
+      locale,
+      blocks.some((b) => b.trId !== null),
+    ),
+    blocks: resolved,
+    seoTranslations,
+    blockTranslations,
+  };
 }
 
 /** Parses block rows; a block whose type is gone from the schema is left out (with its subtree). */

@@ -311,7 +311,11 @@ export async function reorderPages(ctx: Context, actor: Actor, order: string[]):
   await withTransaction(ctx.db, async (db) => {
     await lockWorkspacePages(db, actor.workspaceId);
     const current = await pagePositions(db, actor.workspaceId);
-    assertCompleteOrder(order.map((id) => id.toLowerCase()), current.map((p) => p.id), 'body.order');
+    assertCompleteOrder(
+      order.map((id) => id.toLowerCase()),
+      current.map((p) => p.id),
+      'body.order',
+    );
     const byId = new Map(current.map((p) => [p.id, p]));
     const now = iso(ctx.clock());
     for (let i = 0; i < order.length; i++) {
@@ -349,7 +353,10 @@ export async function reorderBlocks(ctx: Context, actor: Actor, ref: PageRef, in
       const parents = await blockParents(db, stored.id, order);
       const foreign = [...new Set(order.filter((id) => !parents.has(id)))];
       if (foreign.length) {
-        throw invalid('body.order', `${foreign.map((id) => `'${id}'`).join(', ')} ${foreign.length === 1 ? 'is not a block' : 'are not blocks'} of page '${stored.slug}'`);
+        throw invalid(
+          'body.order',
+          `${foreign.map((id) => `'${id}'`).join(', ')} ${foreign.length === 1 ? 'is not a block' : 'are not blocks'} of page '${stored.slug}'`,
+        );
       }
       const scopes = new Set(parents.values());
       if (scopes.size > 1) {
@@ -360,7 +367,11 @@ export async function reorderBlocks(ctx: Context, actor: Actor, ref: PageRef, in
       throw invalid('body.parent_id', `'${input.parent_id}' is not a block of page '${stored.slug}'`);
     }
     const siblings = await siblingBlocks(db, stored.id, parentId);
-    assertCompleteOrder(order, siblings.map((b) => b.id), 'body.order');
+    assertCompleteOrder(
+      order,
+      siblings.map((b) => b.id),
+      'body.order',
+    );
     const at = iso(now);
     const byId = new Map(siblings.map((b) => [b.id, b]));
     for (let i = 0; i < order.length; i++) if (byId.get(order[i])!.position !== i) await setBlockPosition(db, stored.id, order[i], i, at);

@@ -73,7 +73,12 @@ async function requirePage(ctx: Context, actor: Actor, ref: PageRef): Promise<Pa
 }
 
 /** GET /pages/{slug}/versions: the page's history, newest first, without snapshots. */
-export async function listPageVersions(ctx: Context, actor: Actor, ref: PageRef, q: { page?: number; limit?: number } = {}): Promise<{ items: VersionRecord[]; total: number; window: OffsetPage }> {
+export async function listPageVersions(
+  ctx: Context,
+  actor: Actor,
+  ref: PageRef,
+  q: { page?: number; limit?: number } = {},
+): Promise<{ items: VersionRecord[]; total: number; window: OffsetPage }> {
   const page = await requirePage(ctx, actor, ref);
   const window = offsetPage(q.page, q.limit);
   const { items, total } = await itemVersions(ctx.db, PAGE_TABLES, page.id, window);
@@ -95,7 +100,12 @@ function contentOf(page: Page, snapshot: PageSnapshot): PageContent {
  * block tree), on the page's current attributes, with the version's status, time and author as
  * `status`, `updated_at` and `updated_by`. 404 for an unknown version.
  */
-export async function getPageVersion(ctx: Context, actor: Actor, ref: PageRef, rawVersion: string | number): Promise<{ content: PageContent; version: VersionRecord }> {
+export async function getPageVersion(
+  ctx: Context,
+  actor: Actor,
+  ref: PageRef,
+  rawVersion: string | number,
+): Promise<{ content: PageContent; version: VersionRecord }> {
   const n = parseVersionNumber(rawVersion);
   const page = presentItem(await requirePage(ctx, actor, ref), ctx.clock());
   const { snapshot, ...version } = await itemVersion(ctx.db, pageSpec, page.id, n, `page '${page.slug}'`);
@@ -119,16 +129,18 @@ export async function restorePageVersion(ctx: Context, actor: Actor, ref: PageRe
       const translations = new Map<string, { locale: string; data: Record<string, unknown> }[]>();
       for (const t of snapshot.block_translations) translations.set(t.block_id, [...(translations.get(t.block_id) ?? []), { locale: t.locale, data: t.data }]);
       const types = await blockTypeSlugs(db, [...new Set(snapshot.blocks.map((b) => b.block_type_id))]);
-      const blocks = nestBlocks(snapshot.blocks.map((b) => ({ ...b, page_id: stored.id })), (b, children) => ({
-        id: b.id,
-        type: types.get(b.block_type_id) ?? b.type,
-        data: b.data,
-        translations: translations.get(b.id) ?? [],
-        children,
-      }));
+      const blocks = nestBlocks(
+        snapshot.blocks.map((b) => ({ ...b, page_id: stored.id })),
+        (b, children) => ({
+          id: b.id,
+          type: types.get(b.block_type_id) ?? b.type,
+          data: b.data,
+          translations: translations.get(b.id) ?? [],
+          children,
+        }),
+      );
       return { seo: snapshot.seo, seo_translations: snapshot.seo_translations.map((t) => ({ locale: t.locale, seo: t.seo })), blocks };
     },
     { ...opts, action: 'restore' },
   );
 }
-

@@ -59,12 +59,7 @@ export const {
   slugsLike: pageSlugsLike,
   maxPosition: maxPagePosition,
   exists: pageExists,
-} = itemStore<PageRow, Page>(
-  PAGE_TABLES,
-  PAGE_ROW_COLUMNS,
-  'workspace_id',
-  async (_db, rows) => rows.map(toPage),
-);
+} = itemStore<PageRow, Page>(PAGE_TABLES, PAGE_ROW_COLUMNS, 'workspace_id', async (_db, rows) => rows.map(toPage));
 
 /** The blocks (flat, with their type slugs), SEO translations and block translations of a page. */
 export async function loadPageContent(db: Db, page: Page): Promise<PageContent> {
@@ -89,7 +84,12 @@ export async function loadPageContent(db: Db, page: Page): Promise<PageContent> 
 
 /** Every SEO translation of a page, by locale. */
 export async function listSeoTranslations(db: Db, pageId: string): Promise<SeoTranslation[]> {
-  const rows = await db.kysely.selectFrom('page_seo_translations').select(['id', 'page_id', 'locale', 'seo']).where('page_id', '=', pageId).orderBy('locale').execute();
+  const rows = await db.kysely
+    .selectFrom('page_seo_translations')
+    .select(['id', 'page_id', 'locale', 'seo'])
+    .where('page_id', '=', pageId)
+    .orderBy('locale')
+    .execute();
   return rows.map((r) => ({ id: Number(r.id), page_id: r.page_id, locale: r.locale, seo: pickSeo(objectFromColumn(r.seo)) }));
 }
 
@@ -128,7 +128,11 @@ export async function deletePageRow(db: Db, id: string): Promise<void> {
  */
 export async function copyPageToPublished(db: Db, id: string): Promise<void> {
   await dropPagePublished(db, id);
-  await db.kysely.updateTable('pages').set((eb) => ({ published_seo: eb.ref('seo') })).where('id', '=', id).execute();
+  await db.kysely
+    .updateTable('pages')
+    .set((eb) => ({ published_seo: eb.ref('seo') }))
+    .where('id', '=', id)
+    .execute();
   await db.kysely
     .insertInto('published_page_seo_translations')
     .columns(['page_id', 'locale', 'id', 'seo'])
@@ -142,12 +146,7 @@ export async function copyPageToPublished(db: Db, id: string): Promise<void> {
   await db.kysely
     .insertInto('published_block_translations')
     .columns(['block_id', 'page_id', 'locale', 'id', 'data'])
-    .expression(
-      db.kysely
-        .selectFrom('block_translations as t')
-        .select(['t.block_id', 't.page_id', 't.locale', 't.id', 't.data'])
-        .where('t.page_id', '=', id),
-    )
+    .expression(db.kysely.selectFrom('block_translations as t').select(['t.block_id', 't.page_id', 't.locale', 't.id', 't.data']).where('t.page_id', '=', id))
     .execute();
 }
 
@@ -171,7 +170,13 @@ export async function closePositionGap(db: Db, workspaceId: string, position: nu
 
 /** Ids, positions and versions of the workspace's pages in navigation order. */
 export async function pagePositions(db: Db, workspaceId: string): Promise<{ id: string; position: number; version: number }[]> {
-  const rows = await db.kysely.selectFrom('pages').select(['id', 'position', 'version']).where('workspace_id', '=', workspaceId).orderBy('position').orderBy('id').execute();
+  const rows = await db.kysely
+    .selectFrom('pages')
+    .select(['id', 'position', 'version'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ id: r.id, position: Number(r.position), version: Number(r.version) }));
 }
 
@@ -188,9 +193,17 @@ export async function replaceSeoTranslations(db: Db, pageId: string, wanted: { l
   for (const t of wanted) {
     const stored = have.get(t.locale);
     if (stored === undefined) {
-      await db.kysely.insertInto('page_seo_translations').values({ page_id: pageId, locale: t.locale, seo: JSON.stringify(t.seo), created_at: now, updated_at: now }).execute();
+      await db.kysely
+        .insertInto('page_seo_translations')
+        .values({ page_id: pageId, locale: t.locale, seo: JSON.stringify(t.seo), created_at: now, updated_at: now })
+        .execute();
     } else if (stored !== stableStringify(t.seo)) {
-      await db.kysely.updateTable('page_seo_translations').set({ seo: JSON.stringify(t.seo), updated_at: now }).where('page_id', '=', pageId).where('locale', '=', t.locale).execute();
+      await db.kysely
+        .updateTable('page_seo_translations')
+        .set({ seo: JSON.stringify(t.seo), updated_at: now })
+        .where('page_id', '=', pageId)
+        .where('locale', '=', t.locale)
+        .execute();
     }
   }
 }
@@ -239,7 +252,13 @@ export async function writeBlockTree(db: Db, pageId: string, current: readonly B
     if (!dataChanged && old.parent_id === b.parent_id && old.position === b.position && old.block_type_id === b.block_type_id) continue;
     await db.kysely
       .updateTable('blocks')
-      .set({ parent_id: b.parent_id, position: b.position, block_type_id: b.block_type_id, ...(dataChanged ? { data: JSON.stringify(b.data) } : {}), updated_at: now })
+      .set({
+        parent_id: b.parent_id,
+        position: b.position,
+        block_type_id: b.block_type_id,
+        ...(dataChanged ? { data: JSON.stringify(b.data) } : {}),
+        updated_at: now,
+      })
       .where('page_id', '=', pageId)
       .where('id', '=', b.id)
       .execute();
@@ -251,7 +270,12 @@ export async function writeBlockTree(db: Db, pageId: string, current: readonly B
     await db.kysely.deleteFrom('block_translations').where('page_id', '=', pageId).where('block_id', 'in', chunk).execute();
     await db.kysely.deleteFrom('blocks').where('page_id', '=', pageId).where('id', 'in', chunk).execute();
   }
-  await writeBlockTranslations(db, pageId, wanted.filter((b) => b.translations !== undefined), now);
+  await writeBlockTranslations(
+    db,
+    pageId,
+    wanted.filter((b) => b.translations !== undefined),
+    now,
+  );
 }
 
 async function writeBlockTranslations(db: Db, pageId: string, blocks: readonly BlockWrite[], now: string): Promise<void> {
@@ -259,7 +283,14 @@ async function writeBlockTranslations(db: Db, pageId: string, blocks: readonly B
   const ids = blocks.map((b) => b.id);
   const existing: { id: number; block_id: string; locale: string; data: unknown }[] = [];
   for (let i = 0; i < ids.length; i += 500) {
-    existing.push(...(await db.kysely.selectFrom('block_translations').select(['id', 'block_id', 'locale', 'data']).where('page_id', '=', pageId).where('block_id', 'in', ids.slice(i, i + 500)).execute()));
+    existing.push(
+      ...(await db.kysely
+        .selectFrom('block_translations')
+        .select(['id', 'block_id', 'locale', 'data'])
+        .where('page_id', '=', pageId)
+        .where('block_id', 'in', ids.slice(i, i + 500))
+        .execute()),
+    );
   }
   const stored = new Map(existing.map((e) => [`${e.block_id}\u0000${e.locale}`, e]));
   const wantedKeys = new Set<string>();
@@ -271,13 +302,25 @@ async function writeBlockTranslations(db: Db, pageId: string, blocks: readonly B
       const old = stored.get(key);
       if (!old) inserts.push({ page_id: pageId, block_id: b.id, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now });
       else if (stableStringify(objectFromColumn(old.data)) !== stableStringify(t.data)) {
-        await db.kysely.updateTable('block_translations').set({ data: JSON.stringify(t.data), updated_at: now }).where('id', '=', old.id).execute();
+        await db.kysely
+          .updateTable('block_translations')
+          .set({ data: JSON.stringify(t.data), updated_at: now })
+          .where('id', '=', old.id)
+          .execute();
       }
     }
   }
   const stale = existing.filter((e) => !wantedKeys.has(`${e.block_id}\u0000${e.locale}`)).map((e) => e.id);
-  for (let i = 0; i < stale.length; i += 500) await db.kysely.deleteFrom('block_translations').where('id', 'in', stale.slice(i, i + 500)).execute();
-  for (let i = 0; i < inserts.length; i += INSERT_CHUNK) await db.kysely.insertInto('block_translations').values(inserts.slice(i, i + INSERT_CHUNK)).execute();
+  for (let i = 0; i < stale.length; i += 500)
+    await db.kysely
+      .deleteFrom('block_translations')
+      .where('id', 'in', stale.slice(i, i + 500))
+      .execute();
+  for (let i = 0; i < inserts.length; i += INSERT_CHUNK)
+    await db.kysely
+      .insertInto('block_translations')
+      .values(inserts.slice(i, i + INSERT_CHUNK))
+      .execute();
 }
 
 /** Ids and positions of the children of `parentId` (null: the root blocks) of a page, in order. */
@@ -307,10 +350,13 @@ export async function blockOfPage(db: Db, pageId: string, blockId: string): Prom
   return Boolean(await db.kysely.selectFrom('blocks').select('id').where('page_id', '=', pageId).where('id', '=', blockId).executeTakeFirst());
 }
 
-
 /** The current slug of each of these block types (a version may name a type renamed since). */
 export async function blockTypeSlugs(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
   if (!ids.length) return new Map();
-  const rows = await db.kysely.selectFrom('content_types').select(['id', 'slug']).where('id', 'in', [...ids]).execute();
+  const rows = await db.kysely
+    .selectFrom('content_types')
+    .select(['id', 'slug'])
+    .where('id', 'in', [...ids])
+    .execute();
   return new Map(rows.map((r) => [r.id, r.slug]));
 }

@@ -45,7 +45,12 @@ function seoField(name: string, fieldType: FieldType, maxLength: number | null):
 }
 
 /** The scalar SEO keys as field definitions, so validateData applies the field-type rules. */
-const SCALAR_FIELDS: Field[] = [seoField('title', 'text', 300), seoField('description', 'textarea', 1000), seoField('og_image', 'url', null), seoField('canonical', 'url', null)];
+const SCALAR_FIELDS: Field[] = [
+  seoField('title', 'text', 300),
+  seoField('description', 'textarea', 1000),
+  seoField('og_image', 'url', null),
+  seoField('canonical', 'url', null),
+];
 
 function checkKeywords(value: unknown, path: string, errors: ErrorDetail[]): string[] | undefined {
   if (value === undefined || value === null) return undefined;

@@ -56,6 +56,11 @@ export function pageSnapshotFromJson(value: unknown): PageSnapshot {
       position: Number(b.position ?? 0),
       data: obj(b.data),
     })),
-    block_translations: list(v.block_translations).map((t) => ({ id: Number(t.id ?? 0), block_id: String(t.block_id), locale: String(t.locale ?? ''), data: obj(t.data) })),
+    block_translations: list(v.block_translations).map((t) => ({
+      id: Number(t.id ?? 0),
+      block_id: String(t.block_id),
+      locale: String(t.locale ?? ''),
+      data: obj(t.data),
+    })),
   };
 }

@@ -147,7 +147,10 @@ export function treePaths(rows: readonly TreeRow[], prefix = 'blocks'): Map<stri
       assign(n.children as { id: string; children: unknown[] }[], `${at}.${i}.children`);
     });
   };
-  assign(nestBlocks(rows, (r, children: { id: string; children: unknown[] }[]) => ({ id: r.id, children })), prefix);
+  assign(
+    nestBlocks(rows, (r, children: { id: string; children: unknown[] }[]) => ({ id: r.id, children })),
+    prefix,
+  );
   return out;
 }
 

@@ -45,7 +45,12 @@ export async function signPreviewToken(secret: Uint8Array, claims: PreviewClaims
  */
 export async function verifyPreviewToken(secret: Uint8Array, token: string, now: Date): Promise<PreviewClaims> {
   try {
-    const { payload } = await jwtVerify(token, signingKey(secret), { algorithms: ['HS256'], audience: AUDIENCE, currentDate: now, requiredClaims: ['exp', 'sub'] });
+    const { payload } = await jwtVerify(token, signingKey(secret), {
+      algorithms: ['HS256'],
+      audience: AUDIENCE,
+      currentDate: now,
+      requiredClaims: ['exp', 'sub'],
+    });
     if (!isUuid(payload.sub) || !isUuid(payload.wid)) throw new AppError('UNAUTHORIZED', 'Invalid preview token');
     return { entryId: payload.sub, workspaceId: payload.wid };
   } catch (err) {

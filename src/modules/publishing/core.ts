@@ -109,7 +109,14 @@ export interface ContentWriteOptions {
  * as beginWrite returned it). A restore always records a version; other writes only when the
  * content changed.
  */
-export async function finishContentWrite<T extends PublishedItem, S>(db: Db, spec: ItemKindSpec<T, S>, current: T, actor: Actor, now: Date, opts: ContentWriteOptions): Promise<void> {
+export async function finishContentWrite<T extends PublishedItem, S>(
+  db: Db,
+  spec: ItemKindSpec<T, S>,
+  current: T,
+  actor: Actor,
+  now: Date,
+  opts: ContentWriteOptions,
+): Promise<void> {
   const at = iso(now);
   const action = opts.action ?? 'update';
   const snapshot = await spec.snapshot(db, current);
@@ -121,7 +128,14 @@ export async function finishContentWrite<T extends PublishedItem, S>(db: Db, spe
       await replaceVersion(db, spec.tables, current.id, latest.version, { snapshot, status: current.status, created_at: at });
     } else {
       latestVersionNo = (latest?.version ?? 0) + 1;
-      await insertVersion(db, spec.tables, current.id, { version: latestVersionNo, action, status: current.status, created_at: at, created_by: actor.userId, snapshot });
+      await insertVersion(db, spec.tables, current.id, {
+        version: latestVersionNo,
+        action,
+        status: current.status,
+        created_at: at,
+        created_by: actor.userId,
+        snapshot,
+      });
     }
     // A scheduled item goes live as its working copy is at publish_at (D71): keep its copy current.
     if (current.status === 'scheduled') await spec.copyToPublished(db, current);
@@ -146,7 +160,14 @@ function coalesces(latest: VersionRecord, action: VersionAction, actor: Actor, c
  * Records version 1 of an item just inserted as a draft (create, duplicate, import): its working
  * copy with `action`.
  */
-export async function recordFirstVersion<T extends PublishedItem, S>(db: Db, spec: ItemKindSpec<T, S>, item: T, actor: Actor, now: Date, action: VersionAction): Promise<void> {
+export async function recordFirstVersion<T extends PublishedItem, S>(
+  db: Db,
+  spec: ItemKindSpec<T, S>,
+  item: T,
+  actor: Actor,
+  now: Date,
+  action: VersionAction,
+): Promise<void> {
   const snapshot = await spec.snapshot(db, item);
   await insertVersion(db, spec.tables, item.id, { version: 1, action, status: item.status, created_at: iso(now), created_by: actor.userId, snapshot });
 }
@@ -165,7 +186,15 @@ export interface VerbOptions {
  * values for publish and schedule (400), the published copy (publish and schedule copy the
  * working copy; unpublish and archive remove it), a version and the publication columns.
  */
-export async function applyVerb<T extends PublishedItem, S>(db: Db, spec: ItemKindSpec<T, S>, stored: T, actor: Actor, now: Date, verb: Verb, opts: VerbOptions): Promise<void> {
+export async function applyVerb<T extends PublishedItem, S>(
+  db: Db,
+  spec: ItemKindSpec<T, S>,
+  stored: T,
+  actor: Actor,
+  now: Date,
+  verb: Verb,
+  opts: VerbOptions,
+): Promise<void> {
   const current = await beginWrite(db, spec.tables, stored, opts.ifMatch, now);
   // 409 before 400: a published item without changes cannot be published again, complete or not.
   transition(spec.kind, verb, current.status, current.has_pending_changes);
@@ -194,12 +223,23 @@ export async function applyVerb<T extends PublishedItem, S>(db: Db, spec: ItemKi
 }
 
 /** One page of an item's history, newest first (D72). */
-export function itemVersions(db: Db, tables: ItemTables, itemId: string, window: { offset: number; limit: number }): Promise<{ items: VersionRecord[]; total: number }> {
+export function itemVersions(
+  db: Db,
+  tables: ItemTables,
+  itemId: string,
+  window: { offset: number; limit: number },
+): Promise<{ items: VersionRecord[]; total: number }> {
   return listVersions(db, tables, itemId, window.offset, window.limit);
 }
 
 /** Version `n` of an item with its snapshot; 404 NOT_FOUND when it has no such version. */
-export async function itemVersion<T extends PublishedItem, S>(db: Db, spec: ItemKindSpec<T, S>, itemId: string, n: number, label: string): Promise<VersionRecord & { snapshot: S }> {
+export async function itemVersion<T extends PublishedItem, S>(
+  db: Db,
+  spec: ItemKindSpec<T, S>,
+  itemId: string,
+  n: number,
+  label: string,
+): Promise<VersionRecord & { snapshot: S }> {
   const found = Number.isSafeInteger(n) && n >= 1 ? await findVersion(db, spec.tables, itemId, n) : null;
   if (!found) throw notFound(`version ${n} of ${label}`);
   return { ...found, snapshot: spec.fromJson(found.snapshot) };

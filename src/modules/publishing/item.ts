@@ -53,7 +53,17 @@ export interface ItemRecord {
 }
 
 /** The same columns as the drivers return them (PostgreSQL bigints as strings, SQLite booleans as 0/1). */
-export type ItemRow = { [K in keyof ItemRecord]: K extends 'status' ? string : ItemRecord[K] extends number ? unknown : ItemRecord[K] extends number | null ? unknown : K extends 'has_pending_changes' ? unknown : ItemRecord[K] };
+export type ItemRow = {
+  [K in keyof ItemRecord]: K extends 'status'
+    ? string
+    : ItemRecord[K] extends number
+      ? unknown
+      : ItemRecord[K] extends number | null
+        ? unknown
+        : K extends 'has_pending_changes'
+          ? unknown
+          : ItemRecord[K];
+};
 
 const intOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 

@@ -25,7 +25,10 @@ export function entityTag(record: Versioned): string {
  */
 export function checkIfMatch(ifMatch: string | undefined, current: Versioned): void {
   if (ifMatch === undefined || ifMatch.trim() === '') return;
-  const tags = ifMatch.split(',').map((t) => t.trim()).filter(Boolean);
+  const tags = ifMatch
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   if (tags.includes('*')) return;
   const tag = entityTag(current);
   if (tags.includes(tag)) return;

@@ -42,11 +42,25 @@ export interface VersionRecord {
 
 /** The columns of an item row the publishing core writes (any subset, plus the ETag counter). */
 export type PublicationPatch = Partial<
-  Pick<ItemRecord, 'status' | 'publish_at' | 'published_at' | 'published_by' | 'published_version' | 'latest_version' | 'has_pending_changes' | 'version' | 'updated_at' | 'updated_by'>
+  Pick<
+    ItemRecord,
+    | 'status'
+    | 'publish_at'
+    | 'published_at'
+    | 'published_by'
+    | 'published_version'
+    | 'latest_version'
+    | 'has_pending_changes'
+    | 'version'
+    | 'updated_at'
+    | 'updated_by'
+  >
 >;
 
 /** Writable columns of an item row: its content column as an object, encoded here. */
-export type ItemColumns = Partial<Omit<ItemRecord, 'has_pending_changes'>> & { has_pending_changes?: boolean; content_type_id?: string } & Partial<Record<ItemTables['content'], unknown>>;
+export type ItemColumns = Partial<Omit<ItemRecord, 'has_pending_changes'>> & { has_pending_changes?: boolean; content_type_id?: string } & Partial<
+    Record<ItemTables['content'], unknown>
+  >;
 
 /** SET or VALUES of an item row: the content column JSON-encoded, the pending flag as 0/1. */
 function encodeItemColumns(t: ItemTables, columns: ItemColumns): Record<string, unknown> {
@@ -60,14 +74,21 @@ function encodeItemColumns(t: ItemTables, columns: ItemColumns): Record<string, 
 /** Inserts a new entry or page row (its children are the module's own). */
 export async function insertItemRow(db: Db, t: ItemTables, row: ItemColumns): Promise<void> {
   // Both item tables share these columns; Kysely needs one concrete table to type the VALUES.
-  await db.kysely.insertInto(t.table as 'entries').values(encodeItemColumns(t, row) as never).execute();
+  await db.kysely
+    .insertInto(t.table as 'entries')
+    .values(encodeItemColumns(t, row) as never)
+    .execute();
 }
 
 /** Updates columns of an entry or page row; nothing when `patch` is empty. */
 export async function updateItemRow(db: Db, t: ItemTables, id: string, patch: ItemColumns): Promise<void> {
   const set = encodeItemColumns(t, patch);
   if (Object.keys(set).length === 0) return;
-  await db.kysely.updateTable(t.table as 'entries').set(set).where('id', '=', id).execute();
+  await db.kysely
+    .updateTable(t.table as 'entries')
+    .set(set)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Deletes an item's history and then its row; the module deletes the item's children first. */
@@ -149,7 +170,13 @@ export async function updatePublication(db: Db, t: ItemTables, id: string, patch
 }
 
 function toRecord(r: { version: unknown; action: string; status: string; created_at: string; created_by: unknown }): VersionRecord {
-  return { version: Number(r.version), action: r.action as VersionAction, status: r.status, created_at: r.created_at, created_by: r.created_by === null ? null : Number(r.created_by) };
+  return {
+    version: Number(r.version),
+    action: r.action as VersionAction,
+    status: r.status,
+    created_at: r.created_at,
+    created_by: r.created_by === null ? null : Number(r.created_by),
+  };
 }
 
 /** The newest version of an item with its snapshot (parsed JSON), or null when it has none. */
@@ -186,7 +213,13 @@ export async function insertVersion(db: Db, t: ItemTables, itemId: string, v: Ve
 }
 
 /** Replaces the snapshot, status and time of an existing version (coalesced updates, D72). */
-export async function replaceVersion(db: Db, t: ItemTables, itemId: string, n: number, v: { snapshot: unknown; status: string; created_at: string }): Promise<void> {
+export async function replaceVersion(
+  db: Db,
+  t: ItemTables,
+  itemId: string,
+  n: number,
+  v: { snapshot: unknown; status: string; created_at: string },
+): Promise<void> {
   await sql`update ${sql.table(t.versions)} set snapshot = ${JSON.stringify(v.snapshot)}, status = ${v.status}, created_at = ${v.created_at}
     where ${sql.ref(t.fk)} = ${itemId} and version = ${n}`.execute(db.kysely);
 }
@@ -195,7 +228,14 @@ export async function replaceVersion(db: Db, t: ItemTables, itemId: string, n: n
  * Appends version `latest + 1` of each item in `ids` as a copy of its newest snapshot: state
  * changes record the unchanged working copy under a new action and status.
  */
-export async function copyLatestVersion(db: Db, t: ItemTables, ids: readonly { id: string; version: number; createdBy: number | null; at?: string }[], action: VersionAction, status: string, at: string): Promise<void> {
+export async function copyLatestVersion(
+  db: Db,
+  t: ItemTables,
+  ids: readonly { id: string; version: number; createdBy: number | null; at?: string }[],
+  action: VersionAction,
+  status: string,
+  at: string,
+): Promise<void> {
   for (const item of ids) {
     await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by)
       select ${sql.ref(t.fk)}, ${item.version}, ${action}, ${status}, snapshot, ${item.at ?? at}, ${item.createdBy}
@@ -221,7 +261,12 @@ export async function publishDue(db: Db, t: ItemTables, now: string, id?: string
     where ${dueCondition(now, t.table)} ${id === undefined ? sql`` : sql`and id = ${id}`}
     returning id, latest_version, published_by, published_at`.execute(db.kysely);
   // The publication happened at publish_at (D21), whenever the job gets to record it.
-  const changed = res.rows.map((r) => ({ id: r.id, version: Number(r.latest_version), createdBy: r.published_by === null ? null : Number(r.published_by), at: r.published_at }));
+  const changed = res.rows.map((r) => ({
+    id: r.id,
+    version: Number(r.latest_version),
+    createdBy: r.published_by === null ? null : Number(r.published_by),
+    at: r.published_at,
+  }));
   await copyLatestVersion(db, t, changed, 'publish', 'published', now);
   return changed;
 }
@@ -250,7 +295,12 @@ export interface ItemStore<T> {
  * Builds the ItemStore of a kind: rows of `t.table` with `columns`, scoped by `scopeColumn`,
  * turned into records by `hydrate` (which may load children, e.g. entry translations).
  */
-export function itemStore<R extends { id: string }, T>(t: ItemTables, columns: readonly string[], scopeColumn: ItemScope['column'], hydrate: (db: Db, rows: R[]) => Promise<T[]>): ItemStore<T> {
+export function itemStore<R extends { id: string }, T>(
+  t: ItemTables,
+  columns: readonly string[],
+  scopeColumn: ItemScope['column'],
+  hydrate: (db: Db, rows: R[]) => Promise<T[]>,
+): ItemStore<T> {
   const scope = (value: string): ItemScope => ({ column: scopeColumn, value });
   const find = async (db: Db, scopeValue: string, ref: ItemRef): Promise<T | null> => {
     const row = await findItemRow<R>(db, t, columns, scope(scopeValue), ref);
@@ -281,7 +331,9 @@ export function itemStore<R extends { id: string }, T>(t: ItemTables, columns: r
       return new Set(res.rows.map((r) => r.slug));
     },
     async maxPosition(db, scopeValue) {
-      const res = await sql<{ m: unknown }>`select max(position) as m from ${sql.table(t.table)} where ${sql.ref(scopeColumn)} = ${scopeValue}`.execute(db.kysely);
+      const res = await sql<{ m: unknown }>`select max(position) as m from ${sql.table(t.table)} where ${sql.ref(scopeColumn)} = ${scopeValue}`.execute(
+        db.kysely,
+      );
       const m = res.rows[0]?.m;
       return m === null || m === undefined ? -1 : Number(m);
     },

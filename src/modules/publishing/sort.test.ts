@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../errors.js';
+import { type AppError } from '../../errors.js';
 import type { Field } from '../content-types/model.js';
 import { columnSort, parseSort, type SortSubject } from './sort.js';
 
 const title = { name: 'title', field_type: 'text', sortable: true } as Field;
 const body = { name: 'body', field_type: 'textarea', sortable: false } as Field;
-const entries: SortSubject = { label: "content type 'post'", orderable: false, fields: new Map([['title', title], ['body', body]]), default: columnSort('created_at', 'desc') };
+const entries: SortSubject = {
+  label: "content type 'post'",
+  orderable: false,
+  fields: new Map([
+    ['title', title],
+    ['body', body],
+  ]),
+  default: columnSort('created_at', 'desc'),
+};
 const pages: SortSubject = { label: 'pages', orderable: true, default: columnSort('position', 'asc') };
 
 function errorOf(fn: () => unknown): AppError {

@@ -51,7 +51,11 @@ describe('the state machine (D20, D71)', () => {
     // Publishing changes sets published_at again.
     expect(applyTransition('entry', 'publish', live, NOW, undefined, true)).toEqual({ status: 'published', published_at: NOW.toISOString(), publish_at: null });
     expect(applyTransition('page', 'unpublish', live, NOW)).toEqual({ status: 'draft', published_at: null, publish_at: null });
-    expect(applyTransition('entry', 'schedule', draft, NOW, '2026-12-01T00:00:00.000Z')).toEqual({ status: 'scheduled', published_at: null, publish_at: '2026-12-01T00:00:00.000Z' });
+    expect(applyTransition('entry', 'schedule', draft, NOW, '2026-12-01T00:00:00.000Z')).toEqual({
+      status: 'scheduled',
+      published_at: null,
+      publish_at: '2026-12-01T00:00:00.000Z',
+    });
   });
 });
 
@@ -75,7 +79,13 @@ describe('parsePublishAt', () => {
     expect(parsePublishAt('2026-11-21T12:00:00+01:00', NOW)).toBe('2026-11-21T11:00:00.000Z');
     expect(parsePublishAt('2026-11-22T00:00:00Z', NOW)).toBe('2026-11-22T00:00:00.000Z');
   });
-  it.each([[undefined, 'is required'], ['tomorrow', 'body.publish_at'], ['2026-11-21T09:59:59.000Z', 'must be in the future'], ['2026-11-21T12:00:00+02:00', 'must be in the future'], [42, 'body.publish_at']])('refuses %s', (value, text) => {
+  it.each([
+    [undefined, 'is required'],
+    ['tomorrow', 'body.publish_at'],
+    ['2026-11-21T09:59:59.000Z', 'must be in the future'],
+    ['2026-11-21T12:00:00+02:00', 'must be in the future'],
+    [42, 'body.publish_at'],
+  ])('refuses %s', (value, text) => {
     try {
       parsePublishAt(value, NOW);
       expect.unreachable();

@@ -64,7 +64,9 @@ describe('statuses and verbs', () => {
 });
 
 describe('D20 transitions, every verb × status × kind × pending', () => {
-  const cases = VERBS.flatMap((verb) => STATUSES.flatMap((from) => KINDS.flatMap((kind) => [false, true].map((pending) => [verb, from, kind, pending] as const))));
+  const cases = VERBS.flatMap((verb) =>
+    STATUSES.flatMap((from) => KINDS.flatMap((kind) => [false, true].map((pending) => [verb, from, kind, pending] as const))),
+  );
 
   it.each(cases)('%s from %s (%s, pending %s)', (verb, from, kind, pending) => {
     // D71: the only door pending changes open is publish from published.
@@ -124,7 +126,11 @@ describe('applyTransition: the columns each allowed transition writes', () => {
   });
 
   it('publish from published with pending changes sets published_at again', () => {
-    expect(applyTransition('page', 'publish', published, NOW, undefined, true)).toEqual({ status: 'published', published_at: NOW.toISOString(), publish_at: null });
+    expect(applyTransition('page', 'publish', published, NOW, undefined, true)).toEqual({
+      status: 'published',
+      published_at: NOW.toISOString(),
+      publish_at: null,
+    });
   });
 
   it.each(['published', 'scheduled'] as const)('unpublish from %s: back to draft, both times cleared', (from) => {
@@ -243,9 +249,12 @@ describe('parsePublishAt boundaries', () => {
     expect(parsePublishAt('2026-11-21T11:30+01:00', NOW)).toBe('2026-11-21T10:30:00.000Z');
     expect(parsePublishAt('2026-11-22T00:00:00.123456Z', NOW)).toBe('2026-11-22T00:00:00.123Z');
   });
-  it.each([null, '', 'now', '2026-11-22', '2026-11-22T10:00:00', 1_800_000_000_000, '2026-11-31T10:00:00.000Z', '2027-02-29T10:00:00.000Z'])('refuses %j with 400 at the given path', (value) => {
-    const err = thrown(() => parsePublishAt(value, NOW, 'body.items.0.publish_at'));
-    expect(err.code).toBe('VALIDATION_FAILED');
-    expect(err.errors?.[0].path).toBe('body.items.0.publish_at');
-  });
+  it.each([null, '', 'now', '2026-11-22', '2026-11-22T10:00:00', 1_800_000_000_000, '2026-11-31T10:00:00.000Z', '2027-02-29T10:00:00.000Z'])(
+    'refuses %j with 400 at the given path',
+    (value) => {
+      const err = thrown(() => parsePublishAt(value, NOW, 'body.items.0.publish_at'));
+      expect(err.code).toBe('VALIDATION_FAILED');
+      expect(err.errors?.[0].path).toBe('body.items.0.publish_at');
+    },
+  );
 });

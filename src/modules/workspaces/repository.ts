@@ -30,18 +30,30 @@ export async function findWorkspaceBySlug(db: Db, slug: string): Promise<Workspa
 }
 
 export async function countWorkspaces(db: Db): Promise<number> {
-  const row = await db.kysely.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db.kysely
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function insertWorkspace(db: Db, ws: Workspace): Promise<void> {
-  await db.kysely.insertInto('workspaces').values({ ...ws, locales: JSON.stringify(ws.locales) }).execute();
+  await db.kysely
+    .insertInto('workspaces')
+    .values({ ...ws, locales: JSON.stringify(ws.locales) })
+    .execute();
 }
 
 export async function updateWorkspaceLocales(db: Db, id: string, defaultLocale: string, locales: string[], now: string): Promise<void> {
   await db.kysely
     .updateTable('workspaces')
-    .set((eb) => ({ default_locale: defaultLocale, locales: JSON.stringify(locales), updated_at: now, revision: eb('revision', '+', 1), draft_revision: eb('draft_revision', '+', 1) }))
+    .set((eb) => ({
+      default_locale: defaultLocale,
+      locales: JSON.stringify(locales),
+      updated_at: now,
+      revision: eb('revision', '+', 1),
+      draft_revision: eb('draft_revision', '+', 1),
+    }))
     .where('id', '=', id)
     .execute();
 }

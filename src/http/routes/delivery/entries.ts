@@ -12,25 +12,33 @@ const tags = ['Delivery: entries'];
 export async function deliveryEntryRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  r.get('/entries', {
-    schema: {
-      tags,
-      summary: 'List visible entries of one content type (filters: filter[<field>] or filter[<field>][<op>])',
-      querystring: ListEntriesQuery,
-      response: { 200: EnvelopeOf(Type.Array(DeliveryEntrySchema), PageMeta) },
+  r.get(
+    '/entries',
+    {
+      schema: {
+        tags,
+        summary: 'List visible entries of one content type (filters: filter[<field>] or filter[<field>][<op>])',
+        querystring: ListEntriesQuery,
+        response: { 200: EnvelopeOf(Type.Array(DeliveryEntrySchema), PageMeta) },
+      },
     },
-  }, async (req) => {
-    const { items, meta } = await listEntries(ctx, req.actor, { ...req.query, filters: req.query as Record<string, unknown> });
-    return ok(items, meta);
-  });
+    async (req) => {
+      const { items, meta } = await listEntries(ctx, req.actor, { ...req.query, filters: req.query as Record<string, unknown> });
+      return ok(items, meta);
+    },
+  );
 
-  r.get('/entries/:entrySlug', {
-    schema: {
-      tags,
-      summary: 'One visible entry by slug',
-      params: EntrySlugParams,
-      querystring: EntryDetailQuery,
-      response: { 200: EnvelopeOf(EntryDetailSchema) },
+  r.get(
+    '/entries/:entrySlug',
+    {
+      schema: {
+        tags,
+        summary: 'One visible entry by slug',
+        params: EntrySlugParams,
+        querystring: EntryDetailQuery,
+        response: { 200: EnvelopeOf(EntryDetailSchema) },
+      },
     },
-  }, async (req) => ok(await getEntryBySlug(ctx, req.actor, req.params.entrySlug, req.query)));
+    async (req) => ok(await getEntryBySlug(ctx, req.actor, req.params.entrySlug, req.query)),
+  );
 }

@@ -8,12 +8,16 @@ import { DeliveryMediaSchema, MediaIdParams } from '../../schemas/media.js';
 
 /** Registers GET /media/:id on the delivery plugin. */
 export async function deliveryMediaRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
-  app.withTypeProvider<TypeBoxTypeProvider>().get('/media/:id', {
-    schema: {
-      tags: ['Delivery'],
-      summary: "Media metadata (the key's workspace only)",
-      params: MediaIdParams,
-      response: { 200: EnvelopeOf(DeliveryMediaSchema) },
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/media/:id',
+    {
+      schema: {
+        tags: ['Delivery'],
+        summary: "Media metadata (the key's workspace only)",
+        params: MediaIdParams,
+        response: { 200: EnvelopeOf(DeliveryMediaSchema) },
+      },
     },
-  }, async (req) => ok(await getDeliveryMedia(ctx, req.actor, req.params.id)));
+    async (req) => ok(await getDeliveryMedia(ctx, req.actor, req.params.id)),
+  );
 }

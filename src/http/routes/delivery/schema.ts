@@ -9,12 +9,16 @@ import { DeliverySchemaDocument } from '../../schemas/delivery.js';
 
 export async function deliverySchemaRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.get('/schema', {
-    schema: {
-      tags: ['Delivery: schema'],
-      summary: 'Content types the key may read (block types always) and the workspace locales',
-      querystring: Type.Object({}, { additionalProperties: false }),
-      response: { 200: EnvelopeOf(DeliverySchemaDocument) },
+  r.get(
+    '/schema',
+    {
+      schema: {
+        tags: ['Delivery: schema'],
+        summary: 'Content types the key may read (block types always) and the workspace locales',
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: { 200: EnvelopeOf(DeliverySchemaDocument) },
+      },
     },
-  }, async (req) => ok(await getDeliverySchema(ctx, req.actor)));
+    async (req) => ok(await getDeliverySchema(ctx, req.actor)),
+  );
 }

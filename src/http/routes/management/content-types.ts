@@ -22,51 +22,88 @@ const SlugParams = Type.Object({ slug: SlugParam });
 export async function contentTypeRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  r.get('/content-types', {
-    schema: {
-      tags,
-      summary: 'List content types',
-      querystring: Type.Object({ ...PageQuery, is_block: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-      response: { 200: EnvelopeOf(Type.Array(ContentTypeSchema), PageMeta) },
-    },
-  }, async (req) => {
-    const { items, total, window } = await listContentTypes(ctx, req.actor, req.query);
-    return ok(items, offsetMeta(window, total, items.length));
-  });
-
-  r.post('/content-types', {
-    config: { scope: 'schema:write' },
-    schema: { tags, summary: 'Create a content type (optionally with its fields)', body: CreateContentTypeBody, response: { 201: EnvelopeOf(ContentTypeSchema) } },
-  }, async (req, reply) => {
-    reply.code(201);
-    return ok(await createContentType(ctx, req.actor, req.body));
-  });
-
-  r.get('/content-types/:slug', {
-    schema: { tags, summary: 'Get a content type with its fields', params: SlugParams, response: { 200: EnvelopeOf(ContentTypeSchema) } },
-  }, async (req) => ok(await getContentType(ctx, req.actor, req.params.slug)));
-
-  r.patch('/content-types/:slug', {
-    config: { scope: 'schema:write' },
-    schema: { tags, summary: 'Edit presentation metadata', params: SlugParams, body: UpdateContentTypeBody, response: { 200: EnvelopeOf(ContentTypeSchema) } },
-  }, async (req) => ok(await updateContentType(ctx, req.actor, req.params.slug, req.body)));
-
-  r.delete('/content-types/:slug', {
-    config: { scope: 'schema:write' },
-    schema: { tags, summary: 'Delete an empty content type', params: SlugParams, response: { 200: EmptyEnvelope } },
-  }, async (req) => {
-    await deleteContentType(ctx, req.actor, req.params.slug);
-    return ok(null);
-  });
-
-  r.get('/content-types/:slug/block-usage', {
-    schema: {
-      tags,
-      summary: 'Where a block type is used',
-      params: SlugParams,
-      response: {
-        200: EnvelopeOf(Type.Object({ count: Type.Integer(), is_block: Type.Boolean(), pages: Type.Array(Type.Object({ slug: Type.String(), status: Type.String() })) })),
+  r.get(
+    '/content-types',
+    {
+      schema: {
+        tags,
+        summary: 'List content types',
+        querystring: Type.Object({ ...PageQuery, is_block: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+        response: { 200: EnvelopeOf(Type.Array(ContentTypeSchema), PageMeta) },
       },
     },
-  }, async (req) => ok(await getBlockUsage(ctx, req.actor, req.params.slug)));
+    async (req) => {
+      const { items, total, window } = await listContentTypes(ctx, req.actor, req.query);
+      return ok(items, offsetMeta(window, total, items.length));
+    },
+  );
+
+  r.post(
+    '/content-types',
+    {
+      config: { scope: 'schema:write' },
+      schema: {
+        tags,
+        summary: 'Create a content type (optionally with its fields)',
+        body: CreateContentTypeBody,
+        response: { 201: EnvelopeOf(ContentTypeSchema) },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return ok(await createContentType(ctx, req.actor, req.body));
+    },
+  );
+
+  r.get(
+    '/content-types/:slug',
+    {
+      schema: { tags, summary: 'Get a content type with its fields', params: SlugParams, response: { 200: EnvelopeOf(ContentTypeSchema) } },
+    },
+    async (req) => ok(await getContentType(ctx, req.actor, req.params.slug)),
+  );
+
+  r.patch(
+    '/content-types/:slug',
+    {
+      config: { scope: 'schema:write' },
+      schema: {
+        tags,
+        summary: 'Edit presentation metadata',
+        params: SlugParams,
+        body: UpdateContentTypeBody,
+        response: { 200: EnvelopeOf(ContentTypeSchema) },
+      },
+    },
+    async (req) => ok(await updateContentType(ctx, req.actor, req.params.slug, req.body)),
+  );
+
+  r.delete(
+    '/content-types/:slug',
+    {
+      config: { scope: 'schema:write' },
+      schema: { tags, summary: 'Delete an empty content type', params: SlugParams, response: { 200: EmptyEnvelope } },
+    },
+    async (req) => {
+      await deleteContentType(ctx, req.actor, req.params.slug);
+      return ok(null);
+    },
+  );
+
+  r.get(
+    '/content-types/:slug/block-usage',
+    {
+      schema: {
+        tags,
+        summary: 'Where a block type is used',
+        params: SlugParams,
+        response: {
+          200: EnvelopeOf(
+            Type.Object({ count: Type.Integer(), is_block: Type.Boolean(), pages: Type.Array(Type.Object({ slug: Type.String(), status: Type.String() })) }),
+          ),
+        },
+      },
+    },
+    async (req) => ok(await getBlockUsage(ctx, req.actor, req.params.slug)),
+  );
 }

@@ -3,14 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
-import {
-  createField,
-  fieldDeletionImpact,
-  fieldLocalizationImpact,
-  listFields,
-  reorderFields,
-  updateField,
-} from '../../../modules/content-types/fields.js';
+import { createField, fieldDeletionImpact, fieldLocalizationImpact, listFields, reorderFields, updateField } from '../../../modules/content-types/fields.js';
 import { EmptyEnvelope, EnvelopeOf, ok } from '../../envelope.js';
 import { ImpactLocales, SlugParam } from '../../schemas/common.js';
 import { FieldInputSchema, FieldSchema, ReorderBody, UpdateFieldBody } from '../../schemas/content-types.js';
@@ -22,52 +15,76 @@ const FieldParams = Type.Object({ slug: SlugParam, fieldId: Type.String({ maxLen
 export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  r.get('/content-types/:slug/fields', {
-    schema: { tags, summary: 'List fields in order', params: SlugParams, response: { 200: EnvelopeOf(Type.Array(FieldSchema)) } },
-  }, async (req) => ok(await listFields(ctx, req.actor, req.params.slug)));
-
-  r.post('/content-types/:slug/fields', {
-    config: { scope: 'schema:write' },
-    schema: { tags, summary: 'Add a field', params: SlugParams, body: FieldInputSchema, response: { 201: EmptyEnvelope } },
-  }, async (req, reply) => {
-    await createField(ctx, req.actor, req.params.slug, req.body);
-    reply.code(201);
-    return ok(null);
-  });
-
-  r.patch('/content-types/:slug/fields/reorder', {
-    config: { scope: 'schema:write' },
-    schema: { tags, summary: 'Reorder fields (complete list)', params: SlugParams, body: ReorderBody, response: { 200: EmptyEnvelope } },
-  }, async (req) => {
-    await reorderFields(ctx, req.actor, req.params.slug, req.body.order);
-    return ok(null);
-  });
-
-  r.patch('/content-types/:slug/fields/:fieldId', {
-    config: { scope: 'schema:write' },
-    schema: { tags, summary: 'Edit label, filterable, sortable', params: FieldParams, body: UpdateFieldBody, response: { 200: EmptyEnvelope } },
-  }, async (req) => {
-    await updateField(ctx, req.actor, req.params.slug, req.params.fieldId, req.body);
-    return ok(null);
-  });
-
-  r.get('/content-types/:slug/fields/:fieldId/deletion-impact', {
-    schema: {
-      tags,
-      summary: 'Entries affected by deleting a field',
-      params: FieldParams,
-      response: { 200: EnvelopeOf(Type.Object({ affected_entries: Type.Integer(), field_name: Type.String(), field_type: Type.String() })) },
+  r.get(
+    '/content-types/:slug/fields',
+    {
+      schema: { tags, summary: 'List fields in order', params: SlugParams, response: { 200: EnvelopeOf(Type.Array(FieldSchema)) } },
     },
-  }, async (req) => ok(await fieldDeletionImpact(ctx, req.actor, req.params.slug, req.params.fieldId)));
+    async (req) => ok(await listFields(ctx, req.actor, req.params.slug)),
+  );
 
-  r.get('/content-types/:slug/fields/:fieldId/localization-impact', {
-    schema: {
-      tags,
-      summary: 'Entries and translations affected by toggling localization',
-      params: FieldParams,
-      response: {
-        200: EnvelopeOf(Type.Object({ affected_entries: Type.Integer(), field_name: Type.String(), localizable: Type.Boolean(), locales: ImpactLocales })),
+  r.post(
+    '/content-types/:slug/fields',
+    {
+      config: { scope: 'schema:write' },
+      schema: { tags, summary: 'Add a field', params: SlugParams, body: FieldInputSchema, response: { 201: EmptyEnvelope } },
+    },
+    async (req, reply) => {
+      await createField(ctx, req.actor, req.params.slug, req.body);
+      reply.code(201);
+      return ok(null);
+    },
+  );
+
+  r.patch(
+    '/content-types/:slug/fields/reorder',
+    {
+      config: { scope: 'schema:write' },
+      schema: { tags, summary: 'Reorder fields (complete list)', params: SlugParams, body: ReorderBody, response: { 200: EmptyEnvelope } },
+    },
+    async (req) => {
+      await reorderFields(ctx, req.actor, req.params.slug, req.body.order);
+      return ok(null);
+    },
+  );
+
+  r.patch(
+    '/content-types/:slug/fields/:fieldId',
+    {
+      config: { scope: 'schema:write' },
+      schema: { tags, summary: 'Edit label, filterable, sortable', params: FieldParams, body: UpdateFieldBody, response: { 200: EmptyEnvelope } },
+    },
+    async (req) => {
+      await updateField(ctx, req.actor, req.params.slug, req.params.fieldId, req.body);
+      return ok(null);
+    },
+  );
+
+  r.get(
+    '/content-types/:slug/fields/:fieldId/deletion-impact',
+    {
+      schema: {
+        tags,
+        summary: 'Entries affected by deleting a field',
+        params: FieldParams,
+        response: { 200: EnvelopeOf(Type.Object({ affected_entries: Type.Integer(), field_name: Type.String(), field_type: Type.String() })) },
       },
     },
-  }, async (req) => ok(await fieldLocalizationImpact(ctx, req.actor, req.params.slug, req.params.fieldId)));
+    async (req) => ok(await fieldDeletionImpact(ctx, req.actor, req.params.slug, req.params.fieldId)),
+  );
+
+  r.get(
+    '/content-types/:slug/fields/:fieldId/localization-impact',
+    {
+      schema: {
+        tags,
+        summary: 'Entries and translations affected by toggling localization',
+        params: FieldParams,
+        response: {
+          200: EnvelopeOf(Type.Object({ affected_entries: Type.Integer(), field_name: Type.String(), localizable: Type.Boolean(), locales: ImpactLocales })),
+        },
+      },
+    },
+    async (req) => ok(await fieldLocalizationImpact(ctx, req.actor, req.params.slug, req.params.fieldId)),
+  );
 }

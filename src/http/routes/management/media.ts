@@ -31,74 +31,111 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
     await scope.register(multipart, { limits: multipartLimits(maxBytes), throwFileSizeLimit: false });
     // The multipart body is read by the handler; its schema below documents the form only.
     scope.setValidatorCompiler((route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)));
-    scope.withTypeProvider<TypeBoxTypeProvider>().post('/media/upload', {
-      config: { scope: 'media:write' },
-      bodyLimit: maxBytes + FORM_OVERHEAD_BYTES,
-      // The handler reads the multipart body itself: give it the time to receive it as well.
-      handlerTimeout: ctx.config.httpRequestTimeoutMs + ctx.config.httpHandlerTimeoutMs,
-      schema: {
-        tags,
-        summary: 'Upload a file (multipart/form-data; header X-Workspace-ID)',
-        consumes: ['multipart/form-data'],
-        headers: WorkspaceHeaders,
-        body: UploadFormDoc,
-        response: { 201: EnvelopeOf(MediaAssetSchema) },
+    scope.withTypeProvider<TypeBoxTypeProvider>().post(
+      '/media/upload',
+      {
+        config: { scope: 'media:write' },
+        bodyLimit: maxBytes + FORM_OVERHEAD_BYTES,
+        // The handler reads the multipart body itself: give it the time to receive it as well.
+        handlerTimeout: ctx.config.httpRequestTimeoutMs + ctx.config.httpHandlerTimeoutMs,
+        schema: {
+          tags,
+          summary: 'Upload a file (multipart/form-data; header X-Workspace-ID)',
+          consumes: ['multipart/form-data'],
+          headers: WorkspaceHeaders,
+          body: UploadFormDoc,
+          response: { 201: EnvelopeOf(MediaAssetSchema) },
+        },
       },
-    }, async (req, reply) => {
-      const declared = Number(req.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes + FORM_OVERHEAD_BYTES) throw tooLarge(maxBytes);
-      if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data with the file in the part named file');
-      const header = req.headers['x-workspace-id'];
-      // Before reading a byte of the body: a wrong workspace never gets its file spooled.
-      checkWorkspaceHeader(req.actor, header, true);
-      const form = await readUploadForm(ctx.config, req.parts() as AsyncIterable<FormPart>, maxBytes);
-      let replayed: boolean;
-      try {
-        replayed = await claimAfterBody(ctx, req, reply, { workspace: header ?? null, sha256: form.file.sha256, name: form.originalName, fields: form.fields });
-      } catch (err) {
-        await form.file.dispose();
-        throw err;
-      }
-      if (replayed) {
-        await form.file.dispose();
-        return reply;
-      }
-      const asset = await uploadMedia(ctx, req.actor, header, { file: form.file, originalName: form.originalName, ...form.fields });
-      reply.code(201);
-      return ok(asset);
-    });
+      async (req, reply) => {
+        const declared = Number(req.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBytes + FORM_OVERHEAD_BYTES) throw tooLarge(maxBytes);
+        if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data with the file in the part named file');
+        const header = req.headers['x-workspace-id'];
+        // Before reading a byte of the body: a wrong workspace never gets its file spooled.
+        checkWorkspaceHeader(req.actor, header, true);
+        const form = await readUploadForm(ctx.config, req.parts() as AsyncIterable<FormPart>, maxBytes);
+        let replayed: boolean;
+        try {
+          replayed = await claimAfterBody(ctx, req, reply, {
+            workspace: header ?? null,
+            sha256: form.file.sha256,
+            name: form.originalName,
+            fields: form.fields,
+          });
+        } catch (err) {
+          await form.file.dispose();
+          throw err;
+        }
+        if (replayed) {
+          await form.file.dispose();
+          return reply;
+        }
+        const asset = await uploadMedia(ctx, req.actor, header, { file: form.file, originalName: form.originalName, ...form.fields });
+        reply.code(201);
+        return ok(asset);
+      },
+    );
   });
 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  r.get('/media', {
-    schema: { tags, summary: 'List media (newest first)', headers: WorkspaceHeaders, querystring: MediaListQuery, response: { 200: EnvelopeOf(Type.Array(MediaAssetSchema), PageMeta) } },
-  }, async (req) => {
-    const { items, total, window } = await listMedia(ctx, req.actor, req.headers['x-workspace-id'], req.query);
-    return ok(items, offsetMeta(window, total, items.length));
-  });
-
-  r.get('/media/:id', {
-    schema: { tags, summary: 'Get a media asset', headers: WorkspaceHeaders, params: MediaIdParams, response: { 200: EnvelopeOf(MediaAssetSchema) } },
-  }, async (req) => ok(await getMedia(ctx, req.actor, req.headers['x-workspace-id'], req.params.id)));
-
-  r.put('/media/:id', {
-    config: { scope: 'media:write' },
-    schema: {
-      tags,
-      summary: 'Change alt text, focal point or folder (a new folder moves the file and changes url)',
-      headers: WorkspaceHeaders,
-      params: MediaIdParams,
-      body: UpdateMediaBody,
-      response: { 200: EnvelopeOf(MediaAssetSchema) },
+  r.get(
+    '/media',
+    {
+      schema: {
+        tags,
+        summary: 'List media (newest first)',
+        headers: WorkspaceHeaders,
+        querystring: MediaListQuery,
+        response: { 200: EnvelopeOf(Type.Array(MediaAssetSchema), PageMeta) },
+      },
     },
-  }, async (req) => ok(await updateMedia(ctx, req.actor, req.headers['x-workspace-id'], req.params.id, req.body)));
+    async (req) => {
+      const { items, total, window } = await listMedia(ctx, req.actor, req.headers['x-workspace-id'], req.query);
+      return ok(items, offsetMeta(window, total, items.length));
+    },
+  );
 
-  r.delete('/media/:id', {
-    config: { scope: 'media:write' },
-    schema: { tags, summary: 'Delete a media asset and its file (header X-Workspace-ID)', headers: WorkspaceHeaders, params: MediaIdParams, response: { 200: EmptyEnvelope } },
-  }, async (req) => {
-    await deleteMedia(ctx, req.actor, req.headers['x-workspace-id'], req.params.id);
-    return ok(null);
-  });
+  r.get(
+    '/media/:id',
+    {
+      schema: { tags, summary: 'Get a media asset', headers: WorkspaceHeaders, params: MediaIdParams, response: { 200: EnvelopeOf(MediaAssetSchema) } },
+    },
+    async (req) => ok(await getMedia(ctx, req.actor, req.headers['x-workspace-id'], req.params.id)),
+  );
+
+  r.put(
+    '/media/:id',
+    {
+      config: { scope: 'media:write' },
+      schema: {
+        tags,
+        summary: 'Change alt text, focal point or folder (a new folder moves the file and changes url)',
+        headers: WorkspaceHeaders,
+        params: MediaIdParams,
+        body: UpdateMediaBody,
+        response: { 200: EnvelopeOf(MediaAssetSchema) },
+      },
+    },
+    async (req) => ok(await updateMedia(ctx, req.actor, req.headers['x-workspace-id'], req.params.id, req.body)),
+  );
+
+  r.delete(
+    '/media/:id',
+    {
+      config: { scope: 'media:write' },
+      schema: {
+        tags,
+        summary: 'Delete a media asset and its file (header X-Workspace-ID)',
+        headers: WorkspaceHeaders,
+        params: MediaIdParams,
+        response: { 200: EmptyEnvelope },
+      },
+    },
+    async (req) => {
+      await deleteMedia(ctx, req.actor, req.headers['x-workspace-id'], req.params.id);
+      return ok(null);
+    },
+  );
 }

@@ -8,17 +8,21 @@ import { PreviewTokenBody, PreviewTokenSchema } from '../../schemas/delivery.js'
 
 export async function previewTokenRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.post('/preview-tokens', {
-    config: { scope: 'content:write' },
-    schema: {
-      tags: ['Management: preview tokens'],
-      summary: 'Mint a signed preview token for one entry (valid 48 hours)',
-      body: PreviewTokenBody,
-      response: { 201: EnvelopeOf(PreviewTokenSchema) },
+  r.post(
+    '/preview-tokens',
+    {
+      config: { scope: 'content:write' },
+      schema: {
+        tags: ['Management: preview tokens'],
+        summary: 'Mint a signed preview token for one entry (valid 48 hours)',
+        body: PreviewTokenBody,
+        response: { 201: EnvelopeOf(PreviewTokenSchema) },
+      },
     },
-  }, async (req, reply) => {
-    const token = await createPreviewToken(ctx, req.actor, req.body);
-    reply.code(201);
-    return ok(token);
-  });
+    async (req, reply) => {
+      const token = await createPreviewToken(ctx, req.actor, req.body);
+      reply.code(201);
+      return ok(token);
+    },
+  );
 }

@@ -30,7 +30,13 @@ export { visibleCondition, visibleStatusTerms };
  * published version (production keys, D70): there `updated_at` is the publication time and data
  * fields are read from `published_data`, exactly what those readers are shown.
  */
-export function sortExpression(dialect: Dialect, sort: SortSpec, now: string, table: DeliveryTable = 'entries', copy: 'working' | 'published' = 'working'): RawBuilder<unknown> {
+export function sortExpression(
+  dialect: Dialect,
+  sort: SortSpec,
+  now: string,
+  table: DeliveryTable = 'entries',
+  copy: 'working' | 'published' = 'working',
+): RawBuilder<unknown> {
   switch (sort.key.kind) {
     case 'column':
       if (copy === 'published' && sort.key.column === 'updated_at') return publishedUpdatedAt(table);
@@ -75,9 +81,7 @@ export function keysetCondition(expr: RawBuilder<unknown>, sort: SortSpec, after
   }
   if (after.value === null) {
     // Nulls come first ascending (so every non-null row follows) and last descending.
-    return asc
-      ? sql<SqlBool>`((${expr} is null and ${id} > ${after.id}) or ${expr} is not null)`
-      : sql<SqlBool>`(${expr} is null and ${id} < ${after.id})`;
+    return asc ? sql<SqlBool>`((${expr} is null and ${id} > ${after.id}) or ${expr} is not null)` : sql<SqlBool>`(${expr} is null and ${id} < ${after.id})`;
   }
   const v = bindable(after.value);
   const rowAfter = asc ? sql<SqlBool>`(${expr}, ${id}) > (${v}, ${after.id})` : sql<SqlBool>`(${expr}, ${id}) < (${v}, ${after.id})`;

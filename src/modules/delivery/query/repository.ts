@@ -37,12 +37,19 @@ interface Source {
 }
 
 function sourceOf(visibility: Visibility): Source {
-  return visibility === 'production' ? { column: 'published_data', translations: 'published_entry_translations' } : { column: 'data', translations: 'entry_translations' };
+  return visibility === 'production'
+    ? { column: 'published_data', translations: 'published_entry_translations' }
+    : { column: 'data', translations: 'entry_translations' };
 }
 
 /** The content and the updated_* columns as a key of `visibility` sees them. */
 function contentColumns(visibility: Visibility) {
-  if (visibility === 'preview') return [sql<unknown>`${sql.ref('entries.data')}`.as('data'), sql<string>`${sql.ref('entries.updated_at')}`.as('updated_at'), sql<number | null>`${sql.ref('entries.updated_by')}`.as('updated_by')];
+  if (visibility === 'preview')
+    return [
+      sql<unknown>`${sql.ref('entries.data')}`.as('data'),
+      sql<string>`${sql.ref('entries.updated_at')}`.as('updated_at'),
+      sql<number | null>`${sql.ref('entries.updated_by')}`.as('updated_by'),
+    ];
   return [
     sql<unknown>`${sql.ref('entries.published_data')}`.as('data'),
     // A due scheduled entry is published at its publish_at before the job writes published_at.
@@ -75,7 +82,11 @@ function trData(locale: string | null) {
 
 function whereList(db: Db, q: EntryListQuery): Expression<SqlBool>[] {
   const { column } = sourceOf(q.visibility);
-  return [sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`, visibleCondition(q.visibility, q.now), ...q.filters.map((f) => filterCondition(db.dialect, f, column))];
+  return [
+    sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`,
+    visibleCondition(q.visibility, q.now),
+    ...q.filters.map((f) => filterCondition(db.dialect, f, column)),
+  ];
 }
 
 /**
@@ -97,7 +108,9 @@ export async function listEntryRows(
   const dir = q.sort.direction;
   let query = db.kysely
     .selectFrom('entries')
-    .$if(q.locale !== null, (qb) => qb.leftJoin(`${src.translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
+    .$if(q.locale !== null, (qb) =>
+      qb.leftJoin(`${src.translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
+    )
     .select(COMMON_COLUMNS)
     .select(contentColumns(q.visibility))
     .select([trData(q.locale), sql<EntryRow['sort_value']>`${key}`.as('sort_value')])
@@ -141,7 +154,9 @@ export async function findEntryRowsBySlug(
 ): Promise<EntryRow[]> {
   let query = db.kysely
     .selectFrom('entries')
-    .$if(q.locale !== null, (qb) => qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
+    .$if(q.locale !== null, (qb) =>
+      qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
+    )
     .select(COMMON_COLUMNS)
     .select(contentColumns(q.visibility))
     .select(trData(q.locale))
@@ -160,11 +175,16 @@ export async function findEntryRowsBySlug(
  * The lookup goes by primary key only (a `workspace_id` term would lead SQLite to walk the
  * workspace's slug index instead); the workspace is checked on the rows found.
  */
-export async function findRelatedRows(db: Db, q: { workspaceId: string; ids: string[]; visibility: Visibility; now: string; locale: string | null }): Promise<RelatedRow[]> {
+export async function findRelatedRows(
+  db: Db,
+  q: { workspaceId: string; ids: string[]; visibility: Visibility; now: string; locale: string | null },
+): Promise<RelatedRow[]> {
   if (q.ids.length === 0) return [];
   const rows = await db.kysely
     .selectFrom('entries')
-    .$if(q.locale !== null, (qb) => qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')))
+    .$if(q.locale !== null, (qb) =>
+      qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
+    )
     .select(['entries.id', 'entries.workspace_id', 'entries.content_type_id', 'entries.slug'])
     .select(sql<unknown>`${sql.ref(`entries.${sourceOf(q.visibility).column}`)}`.as('data'))
     .select(trData(q.locale))

@@ -73,7 +73,12 @@ function fingerprintTemplate(db: Db, templates: QueryTemplates): CompiledQuery {
  */
 export async function readWorkspaceFingerprint(db: Db, workspaceId: string, templates: QueryTemplates): Promise<WorkspaceFingerprint | null> {
   const t = fingerprintTemplate(db, templates);
-  const res = await db.kysely.executeQuery<FingerprintRow>(CompiledQuery.raw(t.sql, t.parameters.map(() => workspaceId)));
+  const res = await db.kysely.executeQuery<FingerprintRow>(
+    CompiledQuery.raw(
+      t.sql,
+      t.parameters.map(() => workspaceId),
+    ),
+  );
   const row = res.rows[0];
   if (!row) return null;
   const locales = fromJsonColumn<string[]>(row.locales, [row.default_locale]);

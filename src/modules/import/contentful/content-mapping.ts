@@ -186,7 +186,12 @@ function baseSlug(ct: PlannedContentType, data: EntryData, cfId: string): string
     const s = typeof v === 'string' || typeof v === 'number' ? slugify(String(v)) : '';
     if (s) return s;
   }
-  return cfId.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'entry';
+  return (
+    cfId
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'entry'
+  );
 }
 
 /** Plans one entry; null when its content type is not part of the plan. */

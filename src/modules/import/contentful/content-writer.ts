@@ -66,12 +66,22 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 const MEDIA_COMPARED = ['url', 'storage_key', 'mime_type', 'width', 'height', 'alt_text', 'filename', 'original_name', 'size', 'deleted_at'] as const;
 
 /** Creates or refreshes one media record per planned asset; unchanged records are not touched. */
-export async function writeAssets(ctx: Context, actor: Actor, assets: readonly PlannedAsset[], batchSize: number, onProgress?: ProgressListener): Promise<AssetCounts> {
+export async function writeAssets(
+  ctx: Context,
+  actor: Actor,
+  assets: readonly PlannedAsset[],
+  batchSize: number,
+  onProgress?: ProgressListener,
+): Promise<AssetCounts> {
   const counts: AssetCounts = { total: assets.length, created: 0, updated: 0, unchanged: 0 };
   let done = 0;
   for (const batch of chunks(assets, batchSize)) {
     await withTransaction(ctx.db, async (db) => {
-      const stored = await findMediaByIds(db, actor.workspaceId, batch.map((a) => a.id));
+      const stored = await findMediaByIds(
+        db,
+        actor.workspaceId,
+        batch.map((a) => a.id),
+      );
       const now = iso(ctx.clock());
       for (const a of batch) {
         const current = stored.get(a.id);
@@ -205,7 +215,10 @@ export async function writeEntries(ctx: Context, actor: Actor, input: WriteEntri
 
   // Which planned entries exist already (a previous run): their links can be written at once.
   const present = new Set<string>();
-  for (const ids of chunks(ordered.map((e) => e.id), 500)) {
+  for (const ids of chunks(
+    ordered.map((e) => e.id),
+    500,
+  )) {
     for (const id of (await findEntryTypeSlugs(ctx.db, actor.workspaceId, ids)).keys()) present.add(id);
   }
 

@@ -109,7 +109,8 @@ export function parseExport(doc: unknown): ContentfulExport {
     if (!Array.isArray(ct.fields)) errors.push({ path: `${path}.fields`, message: 'must be an array' });
     else {
       ct.fields.forEach((f: unknown, i: number) => {
-        if (!isPlainObject(f) || typeof f.id !== 'string' || typeof f.type !== 'string') errors.push({ path: `${path}.fields.${i}`, message: 'must have a string id and type' });
+        if (!isPlainObject(f) || typeof f.id !== 'string' || typeof f.type !== 'string')
+          errors.push({ path: `${path}.fields.${i}`, message: 'must have a string id and type' });
       });
     }
   });

@@ -117,7 +117,9 @@ export function planPageModel(exp: ContentfulExport, pageTypeId: string): PageMo
     }
   }
   const notEntries = new Set<string>(pages.map((p) => p.sys.id));
-  const linkedFromPages = new Set(pages.flatMap((p) => blockFields.flatMap((f) => Object.values(p.fields[f.id] ?? {}).flatMap((v) => (Array.isArray(v) ? v.map(entryLinkId) : [])))));
+  const linkedFromPages = new Set(
+    pages.flatMap((p) => blockFields.flatMap((f) => Object.values(p.fields[f.id] ?? {}).flatMap((v) => (Array.isArray(v) ? v.map(entryLinkId) : [])))),
+  );
   for (const e of exp.entries) {
     if (!blockTypeIds.has(e.sys.contentType.sys.id)) continue;
     notEntries.add(e.sys.id);
@@ -129,7 +131,9 @@ export function planPageModel(exp: ContentfulExport, pageTypeId: string): PageMo
   for (const f of pageType.fields) {
     if (mapped.has(f.id) || f.disabled || f.omitted) continue;
     if (pages.some((p) => Object.keys(p.fields[f.id] ?? {}).length > 0)) {
-      warnings.push(`page field '${f.id}' (${f.type === 'Array' ? `Array<${f.items?.type ?? '?'}>` : f.type}) has no place on a Quire page and is not imported`);
+      warnings.push(
+        `page field '${f.id}' (${f.type === 'Array' ? `Array<${f.items?.type ?? '?'}>` : f.type}) has no place on a Quire page and is not imported`,
+      );
     }
   }
   return { pageType, blockFields, seoField, blockTypeIds, notEntries, pageIds: new Set(pages.map((p) => p.sys.id)), warnings };
@@ -162,7 +166,10 @@ function targetLocale(code: string, locales: LocaleMapping): string | null {
 
 function oneLine(text: unknown, max: number): string | undefined {
   if (typeof text !== 'string') return undefined;
-  const clean = text.replace(/\s*[\r\n]+\s*/g, ' ').trim().slice(0, max);
+  const clean = text
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .trim()
+    .slice(0, max);
   return clean || undefined;
 }
 
@@ -217,7 +224,9 @@ export function planPages(exp: ContentfulExport, model: PageModel, pc: PagePlanC
         const target = cfTarget ? byId.get(cfTarget) : undefined;
         const ct = target ? types.get(target.sys.contentType.sys.id) : undefined;
         if (!target || !ct || !ct.is_block) {
-          warnings.push(`page '${entry.sys.id}' (${f.id}.${index}) links ${cfTarget ? `entry '${cfTarget}'` : 'something'} that is not in the export; the block is left out`);
+          warnings.push(
+            `page '${entry.sys.id}' (${f.id}.${index}) links ${cfTarget ? `entry '${cfTarget}'` : 'something'} that is not in the export; the block is left out`,
+          );
           return;
         }
         const planned = planEntry(target, ct, pc.workspaceId, pc.locales, links, warnings);
@@ -246,7 +255,15 @@ export function planPages(exp: ContentfulExport, model: PageModel, pc: PagePlanC
     } else if (seoLink) {
       warnings.push(`page '${entry.sys.id}' links SEO entry '${seoLink}', which is not in the export; its SEO stays empty`);
     }
-    pages.push({ cfId: entry.sys.id, id: pageIdFor(pc.workspaceId, entry.sys.id), baseSlug: pageBaseSlug(model.pageType, entry, exportDefault), published: typeof entry.sys.publishedVersion === 'number', seo, seoTranslations, blocks });
+    pages.push({
+      cfId: entry.sys.id,
+      id: pageIdFor(pc.workspaceId, entry.sys.id),
+      baseSlug: pageBaseSlug(model.pageType, entry, exportDefault),
+      published: typeof entry.sys.publishedVersion === 'number',
+      seo,
+      seoTranslations,
+      blocks,
+    });
   }
   return { pages, warnings };
 }

@@ -32,7 +32,10 @@ function fieldConflicts(ct: PlannedContentType, planned: PlannedField, existing:
   const p = planned.input;
   const out: ErrorDetail[] = [];
   const differs = (what: string, want: unknown, have: unknown) =>
-    out.push({ path: `${path}.${what}`, message: `the export wants ${JSON.stringify(want)}, '${ct.slug}.${existing.name}' has ${JSON.stringify(have)}; fields cannot change this` });
+    out.push({
+      path: `${path}.${what}`,
+      message: `the export wants ${JSON.stringify(want)}, '${ct.slug}.${existing.name}' has ${JSON.stringify(have)}; fields cannot change this`,
+    });
   if (p.field_type !== existing.field_type) differs('field_type', p.field_type, existing.field_type);
   if (Boolean(p.localizable) !== existing.localizable) differs('localizable', Boolean(p.localizable), existing.localizable);
   if (Boolean(p.required) !== existing.required) differs('required', Boolean(p.required), existing.required);
@@ -48,8 +51,13 @@ function assertNoConflicts(plan: readonly PlannedContentType[], existing: Map<st
   for (const ct of plan) {
     const current = existing.get(ct.slug);
     if (!current) continue;
-    if (current.is_block && !ct.is_block) errors.push({ path: `contentTypes.${ct.cfId}`, message: `'${ct.slug}' exists as a block type; entries cannot be imported into it` });
-    if (!current.is_block && ct.is_block) errors.push({ path: `contentTypes.${ct.cfId}`, message: `'${ct.slug}' exists as an entry type; the export's pages need it as a block type, and is_block cannot change` });
+    if (current.is_block && !ct.is_block)
+      errors.push({ path: `contentTypes.${ct.cfId}`, message: `'${ct.slug}' exists as a block type; entries cannot be imported into it` });
+    if (!current.is_block && ct.is_block)
+      errors.push({
+        path: `contentTypes.${ct.cfId}`,
+        message: `'${ct.slug}' exists as an entry type; the export's pages need it as a block type, and is_block cannot change`,
+      });
     for (const f of ct.fields) {
       const have = current.fields.find((x) => x.name === f.input.name);
       if (have) errors.push(...fieldConflicts(ct, f, have, `contentTypes.${ct.cfId}.fields.${f.cfId}`));
