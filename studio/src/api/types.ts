@@ -1,0 +1,37 @@
+/**
+ * Wire types of the management API, derived from the server's TypeBox schemas (one definition:
+ * src/http/schemas/). Only types cross this boundary; nothing of the server is bundled.
+ */
+import type { Static } from '@sinclair/typebox';
+import type {
+  ContentTypeSchema,
+  FieldSchema,
+  FieldInputSchema,
+  CreateContentTypeBody,
+  UpdateContentTypeBody,
+} from '../../../src/http/schemas/content-types.js';
+import type { EntrySchema, EntryTranslationSchema, VersionSchema, BulkResultSchema } from '../../../src/http/schemas/entries.js';
+import type { MediaAssetSchema } from '../../../src/http/schemas/media.js';
+import type { PageSchema, PageDetailSchema } from '../../../src/http/schemas/pages.js';
+
+export type ContentType = Static<typeof ContentTypeSchema>;
+export type Field = Static<typeof FieldSchema>;
+export type FieldInput = Static<typeof FieldInputSchema>;
+export type CreateContentTypeInput = Static<typeof CreateContentTypeBody>;
+export type UpdateContentTypeInput = Static<typeof UpdateContentTypeBody>;
+export type Entry = Static<typeof EntrySchema>;
+export type EntryTranslation = Static<typeof EntryTranslationSchema>;
+export type Version = Static<typeof VersionSchema>;
+export type BulkResult = Static<typeof BulkResultSchema>;
+export type MediaAsset = Static<typeof MediaAssetSchema>;
+export type Page = Static<typeof PageSchema>;
+export type PageDetail = Static<typeof PageDetailSchema>;
+
+/** `meta` of list responses (api.md Pagination). */
+export interface PageMeta {
+  page_size: number;
+  total_data?: number;
+  current_page?: number;
+  total_pages?: number;
+  next_cursor?: string | null;
+}

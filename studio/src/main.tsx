@@ -1,0 +1,10 @@
+/** Entry point of the Studio: providers (Mantine, TanStack Query) around the app's router. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
