@@ -18,6 +18,7 @@ import { ErrorEnvelope, PageMeta } from './http/envelope.js';
 import { managementRoutes } from './http/routes/management/index.js';
 import { deliveryRoutes } from './http/routes/delivery/index.js';
 import { mediaFileRoutes } from './http/routes/media-files.js';
+import { studioRoutes } from './http/routes/studio.js';
 
 /** JSON bodies above this answer 413 PAYLOAD_TOO_LARGE (DECISIONS.md "Errors"). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -25,6 +26,8 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 export interface BuildAppOptions {
   /** Log requests through the context's logger (level from config). Off unless a test asks. */
   logger?: boolean;
+  /** The Studio build served at /studio/ (default: dist/studio of the repository). */
+  studioDir?: string;
 }
 
 export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -113,6 +116,7 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   await app.register(managementRoutes(ctx), { prefix: '/api/v1/manage' });
   await app.register(deliveryRoutes(ctx), { prefix: '/api/v1/public' });
   await app.register(mediaFileRoutes(ctx));
+  await app.register(studioRoutes({ root: options.studioDir }));
 
   return app;
 }
