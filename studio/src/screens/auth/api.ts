@@ -1,0 +1,27 @@
+/** Calls of the sign-in and setup screens (contract "Session endpoints"). */
+import { api } from '../../api/client';
+import type { SessionInfo } from '../../api/session';
+
+export interface OneTimeToken {
+  purpose: 'setup' | 'invitation';
+  email: string;
+  workspace: { slug: string; name: string } | null;
+  expires_at: string;
+}
+
+/** GET /session/token: what a setup or invitation link is for; 404 when used, expired or unknown. */
+export async function fetchToken(token: string): Promise<OneTimeToken> {
+  return (await api<OneTimeToken>('/session/token', { query: { token } })).data;
+}
+
+/** POST /session/password with a one-time token: sets the password and signs in. */
+export async function redeemToken(token: string, password: string): Promise<SessionInfo> {
+  return (await api<SessionInfo>('/session/password', { method: 'POST', body: { token, password } })).data;
+}
+
+/** Password rule of the server (10 to 200 characters), checked before sending. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < 10) return 'Use at least 10 characters';
+  if (password.length > 200) return 'Use at most 200 characters';
+  return null;
+}

@@ -1,0 +1,20 @@
+/** Icon names a content type may carry (stored as text; the Studio shows the name, other clients may map it). */
+export const TYPE_ICONS = [
+  'article',
+  'book',
+  'calendar',
+  'file',
+  'folder',
+  'home',
+  'link',
+  'map-pin',
+  'news',
+  'photo',
+  'shopping-bag',
+  'star',
+  'tag',
+  'user',
+  'users',
+  'video',
+  'layout',
+];

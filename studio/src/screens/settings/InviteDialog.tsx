@@ -1,0 +1,132 @@
+/**
+ * The "Invite person" dialog (POST /users/invitations): email, optional name and role. The answer
+ * carries a one-time link (72 h) for someone without a password, shown with a copy button (and
+ * e-mailed when the server has SMTP); someone who already has a password is added directly.
+ */
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { api } from '../../api/client';
+import type { Role } from '../../api/session';
+import { CopyButton } from '../../components/CopyButton';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { formatDateTime } from '../../components/format';
+import { useInvalidate } from '../../app/queries';
+import { useWorkspace } from '../../app/workspace';
+
+export interface Member {
+  id: number;
+  email: string;
+  name: string | null;
+  role: Role;
+  status: 'active' | 'invited';
+  created_at: string;
+  last_sign_in_at: string | null;
+}
+
+interface Invitation {
+  user: Member;
+  invitation_url: string | null;
+  expires_at: string | null;
+  emailed: boolean;
+}
+
+const ROLE_LABELS: Record<Role, string> = { owner: 'owner', admin: 'admin', editor: 'editor', author: 'author', viewer: 'viewer' };
+
+/** The roles `actor` may grant: owners all, admins all but owner. */
+export function roleOptions(actor: Role): { value: Role; label: string }[] {
+  const roles: Role[] = actor === 'owner' ? ['owner', 'admin', 'editor', 'author', 'viewer'] : ['admin', 'editor', 'author', 'viewer'];
+  return roles.map((r) => ({ value: r, label: ROLE_LABELS[r] }));
+}
+
+export function InviteDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { workspace } = useWorkspace();
+  const invalidate = useInvalidate();
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('author');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [result, setResult] = useState<Invitation | null>(null);
+
+  const close = () => {
+    setEmail('');
+    setName('');
+    setRole('author');
+    setError(null);
+    setResult(null);
+    onClose();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await api<Invitation>('/users/invitations', {
+        method: 'POST',
+        body: { email: email.trim(), role, ...(name.trim() ? { name: name.trim() } : {}) },
+      });
+      setResult(res.data);
+      await invalidate('users');
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (result) {
+    return (
+      <Modal opened={opened} onClose={close} title="Invitation created" centered size="lg" closeOnClickOutside={false}>
+        <Stack>
+          {result.invitation_url ? (
+            <>
+              <Text size="sm">
+                Send this link to <strong>{result.user.email}</strong>: it lets them choose a password and join as {result.user.role}. It works once, until{' '}
+                {formatDateTime(result.expires_at)}.{result.emailed ? ' It was also e-mailed to them.' : ''}
+              </Text>
+              <Alert color="yellow">This link is shown only now.</Alert>
+              <TextInput label="Invitation link" value={result.invitation_url} readOnly onFocus={(e) => e.currentTarget.select()} />
+              <Group justify="space-between">
+                <CopyButton value={result.invitation_url} label="Copy link" />
+                <Button variant="default" onClick={close}>
+                  Done
+                </Button>
+              </Group>
+            </>
+          ) : (
+            <>
+              <Text size="sm">
+                {result.user.email} already has a Quire password: they were added as {result.user.role} and can sign in now.
+              </Text>
+              <Group justify="flex-end">
+                <Button onClick={close}>Done</Button>
+              </Group>
+            </>
+          )}
+        </Stack>
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal opened={opened} onClose={close} title="Invite a person" centered>
+      <form onSubmit={(e) => void submit(e)}>
+        <Stack>
+          <TextInput label="Email" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} data-autofocus />
+          <TextInput label="Name" description="Optional" value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <Select label="Role" allowDeselect={false} data={roleOptions(workspace.role)} value={role} onChange={(v) => v && setRole(v as Role)} />
+          <ErrorAlert error={error} title="The invitation was not created" />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy} disabled={!email.trim()}>
+              Invite
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * /studio/:workspace/settings/:tab — General (name, preview URL template), Locales, API keys and
+ * People (D91). Owners and admins edit; other roles see General, Locales and People read-only and
+ * no API keys tab (the server refuses keys to them anyway).
+ */
+import { lazy, Suspense } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router';
+import { Tabs } from '@mantine/core';
+import { Loading } from '../../components/Loading';
+import { PageHeader } from '../../components/PageHeader';
+import { useWorkspace } from '../../app/workspace';
+
+const GeneralTab = lazy(() => import('./GeneralTab'));
+const LocalesTab = lazy(() => import('./LocalesTab'));
+const ApiKeysTab = lazy(() => import('./ApiKeysTab'));
+const PeopleTab = lazy(() => import('./PeopleTab'));
+
+export default function Settings() {
+  const { tab } = useParams();
+  const navigate = useNavigate();
+  const { workspace, administers } = useWorkspace();
+  const tabs = [
+    { value: 'general', label: 'General', Panel: GeneralTab },
+    { value: 'locales', label: 'Locales', Panel: LocalesTab },
+    ...(administers ? [{ value: 'api-keys', label: 'API keys', Panel: ApiKeysTab }] : []),
+    { value: 'people', label: 'People', Panel: PeopleTab },
+  ];
+  if (!tabs.some((t) => t.value === tab)) return <Navigate to={`/${workspace.slug}/settings/general`} replace />;
+  return (
+    <>
+      <PageHeader title="Settings" description={administers ? undefined : 'You can read these settings; owners and admins change them.'} />
+      <Tabs value={tab} onChange={(v) => v && navigate(`/${workspace.slug}/settings/${v}`)} keepMounted={false}>
+        <Tabs.List mb="md">
+          {tabs.map((t) => (
+            <Tabs.Tab key={t.value} value={t.value}>
+              {t.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        {tabs.map((t) => (
+          <Tabs.Panel key={t.value} value={t.value}>
+            <Suspense fallback={<Loading />}>
+              <t.Panel />
+            </Suspense>
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+    </>
+  );
+}
