@@ -1,0 +1,93 @@
+/**
+ * FieldSources backed by the management API: entries through
+ * GET /content-types/{slug}/entries (with `search` when the server knows it), media through
+ * GET /media and GET /media/{id}. Labels come from each type's display field.
+ */
+import { api, ApiError, parseData } from '../api/client';
+import type { ContentType, Entry, MediaAsset } from '../api/types';
+import type { EntrySummary, FieldSources, MediaSummary } from './sources';
+
+/** The display value of an entry (its type's display field, default locale), else its slug. */
+export function entryLabel(entry: Pick<Entry, 'data' | 'slug'>, displayField: string | null | undefined): string {
+  if (!displayField) return entry.slug;
+  const value = parseData(entry.data)[displayField];
+  return typeof value === 'string' && value.trim() ? value : entry.slug;
+}
+
+/** A thumbnail URL of an image asset (the server's on-the-fly transform), null for others. */
+export function thumbnailOf(asset: Pick<MediaAsset, 'url' | 'mime_type'>, size = 128): string | null {
+  if (!asset.mime_type.startsWith('image/')) return null;
+  if (asset.mime_type === 'image/svg+xml') return asset.url;
+  return `${asset.url}?w=${size}&h=${size}&fit=cover`;
+}
+
+export function mediaSummary(asset: MediaAsset): MediaSummary {
+  return {
+    id: asset.id,
+    url: asset.url,
+    thumbnailUrl: thumbnailOf(asset),
+    label: asset.alt_text || asset.original_name || asset.filename,
+    mimeType: asset.mime_type,
+  };
+}
+
+async function entryTypes(): Promise<ContentType[]> {
+  const res = await api<ContentType[]>('/content-types', { query: { is_block: false, limit: 100 } });
+  return res.data;
+}
+
+async function listOfType(type: string, search: string, limit: number): Promise<Entry[]> {
+  const query = { limit, sort: 'updated_at:desc', search: search || undefined };
+  try {
+    return (await api<Entry[]>(`/content-types/${encodeURIComponent(type)}/entries`, { query })).data;
+  } catch (err) {
+    // A server without `search` on this list answers 400 at query.search: filter here instead.
+    if (!(err instanceof ApiError) || !err.errors?.some((e) => e.path === 'query.search')) throw err;
+    const all = (await api<Entry[]>(`/content-types/${encodeURIComponent(type)}/entries`, { query: { limit: 100, sort: 'updated_at:desc' } })).data;
+    return all.filter((e) => JSON.stringify([e.slug, e.data]).toLowerCase().includes(search.toLowerCase())).slice(0, limit);
+  }
+}
+
+export function apiFieldSources(): FieldSources {
+  let typesPromise: Promise<ContentType[]> | null = null;
+  const types = () => (typesPromise ??= entryTypes());
+  const summaries = async (wanted: string[], search: string, limit: number): Promise<EntrySummary[]> => {
+    const all = await types();
+    const chosen = wanted.length ? all.filter((t) => wanted.includes(t.slug)) : all;
+    const lists = await Promise.all(
+      chosen.map(async (t) =>
+        (await listOfType(t.slug, search, limit)).map((e) => ({
+          id: e.id,
+          slug: e.slug,
+          type: t.slug,
+          label: entryLabel(e, t.display_field),
+          status: e.status,
+        })),
+      ),
+    );
+    return lists.flat();
+  };
+  return {
+    searchEntries: (wanted, search) => summaries(wanted, search.trim(), 20),
+    entriesByIds: async (ids, wanted) => {
+      if (!ids.length) return [];
+      const found = await summaries(wanted, '', 100);
+      return found.filter((e) => ids.includes(e.id));
+    },
+    listMedia: async (page, type) => {
+      const res = await api<MediaAsset[], { total_pages?: number; current_page?: number }>('/media', { query: { page, limit: 24, type } });
+      return { items: res.data.map(mediaSummary), hasMore: (res.meta?.current_page ?? page) < (res.meta?.total_pages ?? page) };
+    },
+    mediaByIds: async (ids) => {
+      const found = await Promise.all(
+        ids.map((id) =>
+          api<MediaAsset>(`/media/${id}`).then(
+            (r) => mediaSummary(r.data),
+            () => null,
+          ),
+        ),
+      );
+      return found.filter((m): m is MediaSummary => m !== null);
+    },
+  };
+}

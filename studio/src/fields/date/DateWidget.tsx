@@ -1,0 +1,21 @@
+/** `date`: a calendar day stored as YYYY-MM-DD (D30), picked from a calendar. */
+import { DatePickerInput } from '@mantine/dates';
+import type { FieldWidgetProps } from '../types';
+
+export function DateWidget({ field, value, onChange, readOnly, error, description, label }: FieldWidgetProps<string>) {
+  return (
+    <DatePickerInput
+      label={label ?? field.label}
+      withAsterisk={field.required}
+      description={description}
+      error={error}
+      readOnly={readOnly}
+      valueFormat="YYYY-MM-DD"
+      placeholder="Pick a date"
+      clearable={!readOnly}
+      value={value ?? null}
+      onChange={(v) => onChange(v ? String(v).slice(0, 10) : null)}
+      popoverProps={{ withinPortal: true }}
+    />
+  );
+}

@@ -1,0 +1,4 @@
+import { registerField } from '../registry';
+import { DateWidget } from './DateWidget';
+
+registerField({ type: 'date', component: DateWidget });

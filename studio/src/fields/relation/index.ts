@@ -1,0 +1,4 @@
+import { registerField } from '../registry';
+import { RelationWidget } from './RelationWidget';
+
+registerField({ type: 'relation', component: RelationWidget });

@@ -1,0 +1,4 @@
+import { registerField } from '../registry';
+import { SelectWidget } from './SelectWidget';
+
+registerField({ type: 'select', component: SelectWidget });

@@ -1,0 +1,46 @@
+/**
+ * Where pickers find entries and media: the entry editor provides an implementation backed by
+ * the management API (api-sources.ts), component tests provide a fake. Widgets read it with
+ * useFieldSources().
+ */
+import { createContext, useContext } from 'react';
+
+/** An entry as pickers show it. */
+export interface EntrySummary {
+  id: string;
+  slug: string;
+  /** content type slug */
+  type: string;
+  /** the display field's value, or the slug */
+  label: string;
+  status: string;
+}
+
+/** A media asset as pickers show it. */
+export interface MediaSummary {
+  id: string;
+  url: string;
+  /** a small image for the picker (a transform of the original), or null when not an image */
+  thumbnailUrl: string | null;
+  /** alt text or original file name */
+  label: string;
+  mimeType: string;
+}
+
+export interface FieldSources {
+  /** entries of `types` (every entry type when empty) whose display value or slug holds `search` */
+  searchEntries(types: string[], search: string): Promise<EntrySummary[]>;
+  /** the entries among `ids` it can find (of `types`, every type when empty) */
+  entriesByIds(ids: string[], types: string[]): Promise<EntrySummary[]>;
+  /** media, newest first, `page` from 1 */
+  listMedia(page: number, type?: 'image' | 'video' | 'pdf'): Promise<{ items: MediaSummary[]; hasMore: boolean }>;
+  mediaByIds(ids: string[]): Promise<MediaSummary[]>;
+}
+
+export const FieldSourcesContext = createContext<FieldSources | null>(null);
+
+export function useFieldSources(): FieldSources {
+  const sources = useContext(FieldSourcesContext);
+  if (!sources) throw new Error('useFieldSources() outside a FieldSourcesContext provider');
+  return sources;
+}

@@ -1,0 +1,4 @@
+import { registerField } from '../registry';
+import { TextWidget } from './TextWidget';
+
+registerField({ type: 'text', component: TextWidget });

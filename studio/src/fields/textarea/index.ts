@@ -1,0 +1,4 @@
+import { registerField } from '../registry';
+import { TextareaWidget } from './TextareaWidget';
+
+registerField({ type: 'textarea', component: TextareaWidget });

@@ -1,0 +1,4 @@
+import { registerField } from '../registry';
+import { UrlWidget } from './UrlWidget';
+
+registerField({ type: 'url', component: UrlWidget });
