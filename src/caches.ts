@@ -57,6 +57,11 @@ export interface ContextCaches {
   readonly renders: RenderState;
   /** When this process last recorded a hit of each derived image (`media/variant` → ms), so hits skip the database (src/modules/media/variants.ts). */
   readonly variantTouches: Map<string, number>;
+  /**
+   * Failed Studio sign-ins of this process (src/modules/auth/throttle.ts): times in ms by
+   * `account:<email>` and `address:<ip>`. Per instance, like the rate limits.
+   */
+  readonly signInFailures: Map<string, number[]>;
 }
 
 export function createCaches(): ContextCaches {
@@ -67,5 +72,6 @@ export function createCaches(): ContextCaches {
     queries: {},
     renders: { inFlight: new Map(), running: 0, queue: [] },
     variantTouches: new Map(),
+    signInFailures: new Map(),
   };
 }

@@ -24,6 +24,10 @@
  * round up to), MEDIA_MAX_VARIANTS_PER_ASSET (default 50) and MEDIA_DERIVED_CACHE_BYTES (1 GiB):
  * stored results beyond either are evicted least recently served first.
  * MEDIA_ACTIVE_DISPOSITION (`attachment` or `inline`): how SVG and PDF originals open when visited.
+ * Studio (DECISIONS.md D90): SESSION_IDLE_HOURS (default 24) and SESSION_MAX_AGE_HOURS (default 336,
+ * 14 days) end a session after that long without a request or after sign-in; SMTP_URL
+ * (smtp:// or smtps://, unset: invitations are not e-mailed, the inviting admin copies the link)
+ * and SMTP_FROM (sender address, default `Quire <no-reply@<PUBLIC_URL host>>`).
  */
 import path from 'node:path';
 import { DEFAULT_TRANSFORM_SIZES, MAX_DIMENSION } from './modules/media/transform.js';
@@ -75,6 +79,14 @@ export interface Config {
   readonly mediaDerivedCacheBytes: number;
   /** How SVG and PDF originals are served when visited: downloaded (default) or shown inline; sandboxed either way. */
   readonly mediaActiveDisposition: 'attachment' | 'inline';
+  /** Hours a Studio session lives without a request (D90). */
+  readonly sessionIdleHours: number;
+  /** Hours a Studio session lives after sign-in, however active (D90). */
+  readonly sessionMaxAgeHours: number;
+  /** SMTP server invitations are sent through (smtp:// or smtps://); null: not e-mailed. */
+  readonly smtpUrl: string | null;
+  /** Sender of invitation e-mails. */
+  readonly smtpFrom: string;
 }
 
 export type StorageDriver = 'local' | 's3';
@@ -145,6 +157,23 @@ function storageFrom(
   };
 }
 
+/** SMTP_URL must be smtp:// or smtps://; SMTP_FROM defaults to no-reply at PUBLIC_URL's host. */
+function smtpFrom(env: Record<string, string | undefined>, publicUrl: string): Pick<Config, 'smtpUrl' | 'smtpFrom'> {
+  const smtpUrl = env.SMTP_URL ? env.SMTP_URL : null;
+  if (smtpUrl !== null) {
+    let ok: boolean;
+    try {
+      ok = /^smtps?:$/.test(new URL(smtpUrl).protocol);
+    } catch {
+      ok = false;
+    }
+    // The URL may hold a password: it is never echoed.
+    if (!ok) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  const host = new URL(publicUrl).hostname || 'localhost';
+  return { smtpUrl, smtpFrom: env.SMTP_FROM ? env.SMTP_FROM : `Quire <no-reply@${host}>` };
+}
+
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /**
@@ -188,6 +217,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mediaMaxVariantsPerAsset: intFrom(env, 'MEDIA_MAX_VARIANTS_PER_ASSET', 50, 1, 100_000),
     mediaDerivedCacheBytes: intFrom(env, 'MEDIA_DERIVED_CACHE_BYTES', 1024 * 1024 * 1024, 1024 * 1024, Number.MAX_SAFE_INTEGER),
     mediaActiveDisposition: dispositionFrom(env),
+    sessionIdleHours: intFrom(env, 'SESSION_IDLE_HOURS', 24, 1, 8760),
+    sessionMaxAgeHours: intFrom(env, 'SESSION_MAX_AGE_HOURS', 336, 1, 8760),
+    ...smtpFrom(env, publicUrl),
     ...overrides,
   };
   // Node.js refuses a headers timeout above the request timeout.

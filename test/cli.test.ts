@@ -33,7 +33,7 @@ describe.each(dialects())('quire CLI on %s', (dialect) => {
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
     const out = run.json();
-    expect(Object.keys(out)).toEqual(['workspace', 'user', 'keys']);
+    expect(Object.keys(out)).toEqual(['workspace', 'user', 'keys', 'setup_url']);
     expect(out.workspace).toEqual({ id: expect.any(String), slug: 'acme' });
     expect(out.user).toEqual({ id: expect.any(Number), email: 'owner@example.com' });
     expect(out.keys).toEqual({

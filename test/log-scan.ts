@@ -1,6 +1,7 @@
 /**
- * Scans log files for secrets: API keys (`svc_live_…`, `svc_mgmt_…`), preview tokens (JWTs) and
- * unredacted values of secret query parameters. Used by the global teardown over the logs of the
+ * Scans log files for secrets: API keys (`svc_live_…`, `svc_mgmt_…`), preview tokens (JWTs),
+ * Studio session ids (`qs_…`, also as a `quire_session=` cookie), setup and invitation tokens
+ * (`qt_…`), password hashes (`scrypt$…`) and unredacted values of secret query parameters. Used by the global teardown over the logs of the
  * whole test run, and by test/log-scan.test.ts on known lines.
  */
 import fs from 'node:fs';
@@ -10,6 +11,9 @@ import { SECRET_QUERY_PARAMS } from '../src/lib/logger.js';
 const SECRET_VALUE = [
   /svc_(live|mgmt)_[A-Za-z0-9]{16,}/,
   /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/,
+  /\bq[st]_[A-Za-z0-9_-]{40,}/,
+  /quire_session=[^;\s"]+/,
+  /scrypt\$\d+\$\d+\$\d+\$/,
   new RegExp(`[?&](${[...SECRET_QUERY_PARAMS].join('|')})=(?!\\[redacted\\])[^&"\\s]+`, 'i'),
 ];
 

@@ -18,7 +18,7 @@ import { runBootstrap } from './commands/bootstrap.js';
 import { runImportContentful } from './commands/import-contentful.js';
 import { runKeysCreate, runKeysRevoke } from './commands/keys.js';
 import { runPreviewToken } from './commands/preview-token.js';
-import { runUsersCreate, runUsersSetRole } from './commands/users.js';
+import { runUsersCreate, runUsersSetPassword, runUsersSetRole } from './commands/users.js';
 import { describeError, EXIT_OK, EXIT_USAGE, printResult, type CliIo, type CommandResult } from './io.js';
 import { openRuntime } from './runtime.js';
 
@@ -92,6 +92,16 @@ function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean) =
     .requiredOption('--role <role>', 'owner, admin, editor, author or viewer')
     .option('--json', 'print one JSON object')
     .action((o: { workspace: string; email: string; role: string; json?: boolean }) => execute((ctx) => runUsersSetRole(ctx, o), Boolean(o.json)));
+  users
+    .command('set-password')
+    .description("set a member's Studio password from stdin (ends their sessions), or print a new one-time setup link with --link")
+    .requiredOption('--workspace <slug>', 'workspace slug')
+    .requiredOption('--email <email>', 'user email')
+    .option('--link', 'print a one-time setup link (72 h) instead of reading a password')
+    .option('--json', 'print one JSON object')
+    .action((o: { workspace: string; email: string; link?: boolean; json?: boolean }) =>
+      execute((ctx, cliIo) => runUsersSetPassword(ctx, cliIo, o), Boolean(o.json)),
+    );
 
   const keys = program.command('keys').description('API keys');
   keys
@@ -199,5 +209,5 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
 
 /** The real process's environment and streams (bin/quire.js). */
 export function processIo(): CliIo {
-  return { env: process.env, stdout: process.stdout, stderr: process.stderr };
+  return { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
 }

@@ -17,6 +17,17 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   stdout: CliStream;
   stderr: CliStream;
+  /** Where a command reads secrets from (`users set-password`): process.stdin, or text in tests. */
+  stdin?: AsyncIterable<string | Buffer> | string;
+}
+
+/** All of `stdin` as text (empty when there is none). */
+export async function readAll(stdin: CliIo['stdin']): Promise<string> {
+  if (stdin === undefined) return '';
+  if (typeof stdin === 'string') return stdin;
+  let out = '';
+  for await (const chunk of stdin) out += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+  return out;
 }
 
 /** What a command hands back: the `--json` object and the human summary (lines, no trailing newline). */

@@ -13,6 +13,7 @@ import * as m004 from './migrations/004-revisions.js';
 import * as m005 from './migrations/005-versions.js';
 import * as m006 from './migrations/006-media-variants.js';
 import * as m007 from './migrations/007-blocks-per-page.js';
+import * as m008 from './migrations/008-studio-auth.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -25,6 +26,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '005-versions': m005,
   '006-media-variants': m006,
   '007-blocks-per-page': m007,
+  '008-studio-auth': m008,
 };
 
 class StaticProvider implements MigrationProvider {

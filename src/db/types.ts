@@ -21,6 +21,8 @@ export interface WorkspacesTable {
   revision: Generated<number>;
   /** Bumped by triggers on every change, working copies included (preview readers). */
   draft_revision: Generated<number>;
+  /** Studio preview link with {type}, {slug}, {id}, {locale}, {token} (migration 008). */
+  preview_url_template: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -30,6 +32,29 @@ export interface UsersTable {
   email: string;
   name: string | null;
   created_at: string;
+  /** scrypt hash with salt and parameters (migration 008); null until a password is set. */
+  password_hash: string | null;
+  last_sign_in_at: string | null;
+}
+
+/** A Studio session, keyed by the SHA-256 of its id (migration 008). */
+export interface SessionsTable {
+  id_hash: string;
+  user_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** A setup or invitation link, keyed by the SHA-256 of its token (migration 008). */
+export interface OneTimeTokensTable {
+  token_hash: string;
+  purpose: string;
+  user_id: number;
+  workspace_id: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface MembershipsTable {
@@ -281,6 +306,8 @@ export interface MediaVariantsTable {
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
+  sessions: SessionsTable;
+  one_time_tokens: OneTimeTokensTable;
   memberships: MembershipsTable;
   api_keys: ApiKeysTable;
   content_types: ContentTypesTable;

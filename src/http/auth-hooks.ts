@@ -1,13 +1,22 @@
 /**
  * Authentication hooks for the two APIs. Each API is an encapsulated plugin whose onRequest hook
- * resolves `X-API-Key` to `request.actor` before the body is read, so a caller without a valid
- * key learns nothing about validation. Management routes name their scope in
+ * resolves the caller to `request.actor` before the body is read, so a caller without valid
+ * credentials learns nothing about validation. Management routes name their scope in
  * `config.scope`; the check itself is requireScope (one place for the rule).
+ *
+ * The management API also takes a Studio session (D90): a request with the `quire_session`
+ * cookie and no X-API-Key is a session request. Its actor is the user with their current role
+ * in the workspace named by X-Workspace-ID (src/modules/auth/sessions.ts); every method other
+ * than GET, HEAD and OPTIONS must carry the session's X-CSRF-Token. Routes marked
+ * `config.sessionOnly` (keys, people, workspace settings: D91) refuse API keys with 403.
+ * The cookie is parsed by @fastify/cookie, registered by the management plugin before this hook.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
+import { AppError } from '../errors.js';
 import { authenticate, requireScope } from '../modules/auth/operations.js';
 import type { Actor, KeyClass, Scope } from '../modules/auth/permissions.js';
+import { readSession, requireCsrf, SESSION_COOKIE, sessionActor, type SessionState } from '../modules/auth/sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,18 +25,65 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Scope a management route needs (api.md Authentication); none for reads (D11). */
     scope?: Scope;
-    /** Skip API key authentication (e.g. /preview, which takes a token). */
+    /** Skip authentication (e.g. /preview, which takes a token; the /session routes). */
     public?: boolean;
+    /**
+     * What the route does, when only a Studio session may do it (D91): an API key gets 403
+     * "<sessionOnly> needs a Studio session".
+     */
+    sessionOnly?: string;
   }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Cookie attributes of the session cookie: HttpOnly, SameSite=Lax, Path=/, Secure over https. */
+function cookieOptions(ctx: Context, request: FastifyRequest) {
+  const secure = ctx.config.publicUrl.startsWith('https:') || request.protocol === 'https';
+  return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure };
+}
+
+/** Sets the session cookie for a new session id, expiring with the session. */
+export function setSessionCookie(ctx: Context, request: FastifyRequest, reply: FastifyReply, id: string, expiresAt: string): void {
+  reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(ctx, request), expires: new Date(expiresAt) });
+}
+
+export function clearSessionCookie(ctx: Context, request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(ctx, request));
+}
+
+/**
+ * The valid session of a request's cookie, or 401 UNAUTHORIZED (the stale cookie is cleared).
+ * With `csrf`, also 403 unless X-CSRF-Token is the session's token.
+ */
+export async function sessionOfRequest(ctx: Context, request: FastifyRequest, reply: FastifyReply, csrf: boolean): Promise<SessionState> {
+  const cookie = request.cookies[SESSION_COOKIE];
+  const session = await readSession(ctx, cookie);
+  if (!session) {
+    if (cookie !== undefined) clearSessionCookie(ctx, request, reply);
+    throw new AppError('UNAUTHORIZED', cookie !== undefined ? 'Your Studio session has ended; sign in again' : 'Sign in to the Studio first: no session');
+  }
+  if (csrf) requireCsrf(ctx, session, firstHeader(request.headers['x-csrf-token']));
+  return session;
 }
 
 export function registerAuth(app: FastifyInstance, ctx: Context, keyClass: KeyClass): void {
   app.decorateRequest('actor', null as unknown as Actor);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (config?.public) return;
-    const header = request.headers['x-api-key'];
-    request.actor = await authenticate(ctx, Array.isArray(header) ? header[0] : header, keyClass);
+    const header = firstHeader(request.headers['x-api-key']);
+    if (keyClass === 'management' && !header && request.cookies?.[SESSION_COOKIE] !== undefined) {
+      const session = await sessionOfRequest(ctx, request, reply, !SAFE_METHODS.has(request.method));
+      request.actor = await sessionActor(ctx, session, firstHeader(request.headers['x-workspace-id']));
+    } else {
+      request.actor = await authenticate(ctx, header, keyClass);
+      if (config?.sessionOnly) throw new AppError('FORBIDDEN', `${config.sessionOnly} needs a Studio session: keys cannot mint keys or change members`);
+    }
     if (config?.scope) requireScope(request.actor, config.scope);
   });
 }

@@ -2,7 +2,9 @@
  * `quire bootstrap --workspace SLUG [--name NAME] [--default-locale en] [--locales en,de,fr]
  * [--email EMAIL] [--json]` (DECISIONS.md D61): creates the workspace, its owner (reused by
  * email) and three keys through the auth `bootstrap` operation. JSON: `{workspace: {id, slug},
- * user: {id, email}, keys: {management, delivery, preview}}`. The keys are shown only here.
+ * user: {id, email}, keys: {management, delivery, preview}, setup_url}`; `setup_url` is the
+ * owner's one-time Studio link to set a password (72 h; D90), null when the owner already has
+ * one. The keys and the link are shown only here.
  */
 import type { Context } from '../../context.js';
 import { bootstrap } from '../../modules/auth/operations.js';
@@ -32,6 +34,7 @@ export async function runBootstrap(ctx: Context, opts: BootstrapOptions): Promis
     `Delivery key:   ${result.keys.delivery}`,
     `Preview key:    ${result.keys.preview}`,
     'Store these keys now: they are not shown again.',
+    ...(result.setup_url ? [`Studio: set the owner's password within 72 hours at ${result.setup_url}`] : []),
   ].join('\n');
   return { json: { ...result }, text };
 }

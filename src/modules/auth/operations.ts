@@ -23,6 +23,8 @@ import {
   upsertMembership,
   type User,
 } from './repository.js';
+import { findCredentialsById } from './session-repository.js';
+import { issueToken } from './sessions.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** D11: management keys live at most 365 days, 90 by default. */
@@ -36,12 +38,12 @@ export async function requireWorkspace(ctx: Context, slug: string): Promise<Work
 }
 
 /** Finds a user by email or creates one. */
-export async function ensureUser(ctx: Context, email: string): Promise<User> {
+export async function ensureUser(ctx: Context, email: string, name: string | null = null): Promise<User> {
   const normalized = email.trim().toLowerCase();
   if (!EMAIL_PATTERN.test(normalized)) throw invalid('email', 'must be an email address');
   const existing = await findUserByEmail(ctx.db, normalized);
   if (existing) return existing;
-  return insertUser(ctx.db, normalized, null, iso(ctx.clock()));
+  return insertUser(ctx.db, normalized, name, iso(ctx.clock()));
 }
 
 /** `quire users create`: a user (new or existing by email) with a role in the workspace. */
@@ -63,6 +65,19 @@ export async function setMemberRole(ctx: Context, workspaceSlug: string, email: 
   if (!user || !(await findMembershipRole(ctx.db, ws.id, user.id))) throw new AppError('NOT_FOUND', `user '${email}' is not a member of '${workspaceSlug}'`);
   await upsertMembership(ctx.db, ws.id, user.id, role, iso(ctx.clock()));
   return { id: user.id, email: user.email, role };
+}
+
+/** A member of a workspace found by email; 404 NOT_FOUND when the user or the membership is missing. */
+export async function memberByEmail(
+  ctx: Context,
+  workspaceSlug: string,
+  email: string,
+): Promise<{ id: number; email: string; role: Role; workspaceId: string }> {
+  const ws = await requireWorkspace(ctx, workspaceSlug);
+  const user = await findUserByEmail(ctx.db, email.trim().toLowerCase());
+  const role = user ? await findMembershipRole(ctx.db, ws.id, user.id) : null;
+  if (!user || !role) throw new AppError('NOT_FOUND', `user '${email}' is not a member of '${workspaceSlug}'`);
+  return { id: user.id, email: user.email, role, workspaceId: ws.id };
 }
 
 export interface CreateKeyInput {
@@ -141,9 +156,14 @@ export interface BootstrapResult {
   workspace: { id: string; slug: string };
   user: { id: number; email: string };
   keys: { management: string; delivery: string; preview: string };
+  /**
+   * A one-time link (72 h) where the owner sets a Studio password (D90), or null when the owner
+   * already has one (an existing user reused by email).
+   */
+  setup_url: string | null;
 }
 
-/** `quire bootstrap` (D61): workspace, owner and three keys, in one transaction. */
+/** `quire bootstrap` (D61): workspace, owner, three keys and the owner's setup link, in one transaction. */
 export async function bootstrap(ctx: Context, input: BootstrapInput): Promise<BootstrapResult> {
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
@@ -153,10 +173,13 @@ export async function bootstrap(ctx: Context, input: BootstrapInput): Promise<Bo
     const management = await createApiKey(tx, ws.id, user.id, { keyClass: 'management', name: 'bootstrap management key' });
     const delivery = await createApiKey(tx, ws.id, user.id, { keyClass: 'delivery', name: 'bootstrap delivery key', environment: 'production' });
     const preview = await createApiKey(tx, ws.id, user.id, { keyClass: 'delivery', name: 'bootstrap preview key', environment: 'preview' });
+    const credentials = await findCredentialsById(db, user.id);
+    const setup = credentials?.password_hash ? null : await issueToken(tx, user.id, ws.id, 'setup');
     return {
       workspace: { id: ws.id, slug: ws.slug },
       user: { id: user.id, email: user.email },
       keys: { management: management.key, delivery: delivery.key, preview: preview.key },
+      setup_url: setup?.url ?? null,
     };
   });
 }
@@ -212,6 +235,7 @@ export async function authenticate(ctx: Context, header: string | undefined, req
  */
 export function requireScope(actor: Actor, scope: Scope): void {
   if (actor.scopes.has(scope)) return;
+  if (actor.session) throw new AppError('FORBIDDEN', `Your role '${actor.role ?? 'none'}' lacks permission for '${scope}'`);
   if (!actor.keyScopes.has(scope)) throw new AppError('FORBIDDEN', `This API key lacks the '${scope}' scope`);
   throw new AppError('FORBIDDEN', `The key's creator (role '${actor.role ?? 'none'}') lacks permission for '${scope}'`);
 }

@@ -50,6 +50,12 @@ export interface Actor {
    * `revision` for every other key (what production readers see; migration 005).
    */
   revision?: number;
+  /**
+   * Set when the actor came from a Studio session (D90) rather than an API key: the session's
+   * digest (SHA-256 of its id, never the id). Session actors have the role's scopes only, and
+   * only they may manage keys, people and workspace settings (D91).
+   */
+  session?: { digest: string };
 }
 
 /** The actor of the CLI and jobs: every scope, acting for `userId` (or nobody). */

@@ -28,12 +28,15 @@ export interface ApiKeyRecord {
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | null> {
-  return (await db.kysely.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()) ?? null;
+  return (await db.kysely.selectFrom('users').select(['id', 'email', 'name', 'created_at']).where('email', '=', email).executeTakeFirst()) ?? null;
 }
 
 export async function insertUser(db: Db, email: string, name: string | null, now: string): Promise<User> {
-  const row = await db.kysely.insertInto('users').values({ email, name, created_at: now }).returningAll().executeTakeFirstOrThrow();
-  return row;
+  return db.kysely
+    .insertInto('users')
+    .values({ email, name, created_at: now, password_hash: null, last_sign_in_at: null })
+    .returning(['id', 'email', 'name', 'created_at'])
+    .executeTakeFirstOrThrow();
 }
 
 export async function findMembershipRole(db: Db, workspaceId: string, userId: number): Promise<Role | null> {
@@ -49,7 +52,7 @@ export async function findWorkspaceOwner(db: Db, workspaceId: string): Promise<U
   const row = await db.kysely
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .selectAll('u')
+    .select(['u.id', 'u.email', 'u.name', 'u.created_at'])
     .where('m.workspace_id', '=', workspaceId)
     .where('m.role', '=', 'owner')
     .orderBy('m.created_at')

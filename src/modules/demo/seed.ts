@@ -85,7 +85,8 @@ async function seedInTransaction(ctx: Context): Promise<DemoSeedResult | null> {
 }
 
 /**
- * The text printed once after seeding: the three keys and curl examples against `publicUrl`.
+ * The text printed once after seeding: the three keys, curl examples against `publicUrl` and the
+ * demo owner's one-time Studio setup link (D90).
  */
 export function demoBanner(demo: DemoSeedResult, publicUrl: string): string {
   const { management, delivery, preview } = demo.keys;
@@ -106,6 +107,9 @@ export function demoBanner(demo: DemoSeedResult, publicUrl: string): string {
     `  curl -H 'X-API-Key: ${delivery}' '${base}/api/v1/public/schema'`,
     `  curl -H 'X-API-Key: ${management}' '${base}/api/v1/manage/content-types/post/entries'`,
     '',
+    ...(demo.setup_url
+      ? [`Studio: set the password of ${demo.user.email} within 72 hours (one-time link), then sign in at ${base}/studio/:`, `  ${demo.setup_url}`, '']
+      : []),
     'Set QUIRE_DEMO=0 to start without the demo workspace.',
     '',
   ].join('\n');

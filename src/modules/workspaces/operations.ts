@@ -40,6 +40,7 @@ export async function createWorkspace(ctx: Context, input: CreateWorkspaceInput)
     slug: input.slug,
     default_locale: defaultLocale,
     locales,
+    preview_url_template: null,
     created_at: now,
     updated_at: now,
   };

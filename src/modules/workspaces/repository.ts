@@ -9,23 +9,36 @@ export interface Workspace {
   slug: string;
   default_locale: string;
   locales: string[];
+  /** Studio preview link template (D91), null when unset. */
+  preview_url_template: string | null;
   created_at: string;
   updated_at: string;
 }
 
-type Row = { id: string; name: string; slug: string; default_locale: string; locales: unknown; created_at: string; updated_at: string };
+type Row = {
+  id: string;
+  name: string;
+  slug: string;
+  default_locale: string;
+  locales: unknown;
+  preview_url_template: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+const COLUMNS = ['id', 'name', 'slug', 'default_locale', 'locales', 'preview_url_template', 'created_at', 'updated_at'] as const;
 
 function toWorkspace(row: Row): Workspace {
   return { ...row, locales: fromJsonColumn<string[]>(row.locales, [row.default_locale]) };
 }
 
 export async function findWorkspaceById(db: Db, id: string): Promise<Workspace | null> {
-  const row = await db.kysely.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await db.kysely.selectFrom('workspaces').select(COLUMNS).where('id', '=', id).executeTakeFirst();
   return row ? toWorkspace(row) : null;
 }
 
 export async function findWorkspaceBySlug(db: Db, slug: string): Promise<Workspace | null> {
-  const row = await db.kysely.selectFrom('workspaces').selectAll().where('slug', '=', slug).executeTakeFirst();
+  const row = await db.kysely.selectFrom('workspaces').select(COLUMNS).where('slug', '=', slug).executeTakeFirst();
   return row ? toWorkspace(row) : null;
 }
 

@@ -1,7 +1,9 @@
 /**
- * The management API plugin (`/api/v1/manage`): management-key authentication, then one file
- * per resource. Routes only parse and reply; the rules live in src/modules.
+ * The management API plugin (`/api/v1/manage`): cookies (Studio sessions, D90), authentication
+ * by management key or session, then one file per resource. Routes only parse and reply; the
+ * rules live in src/modules.
  */
+import cookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from '../../../context.js';
 import { registerAuth } from '../../auth-hooks.js';
@@ -13,9 +15,12 @@ import { mediaRoutes } from './media.js';
 import { previewTokenRoutes } from './preview-tokens.js';
 import { entryRoutes } from './entries.js';
 import { pageRoutes } from './pages.js';
+import { sessionRoutes } from './session.js';
 
 export function managementRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
+    // Parses cookies in an onRequest hook, which must run before the auth hook.
+    await app.register(cookie);
     registerAuth(app, ctx, 'management');
     await registerRateLimit(app, ctx.config.rateLimitManagement);
     registerIdempotency(app, ctx);
@@ -25,5 +30,6 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     await previewTokenRoutes(app, ctx);
     await entryRoutes(app, ctx);
     await pageRoutes(app, ctx);
+    await sessionRoutes(app, ctx);
   };
 }

@@ -1,0 +1,111 @@
+/**
+ * Studio sign-in routes (D90; contract "Session endpoints"): POST/GET/DELETE /session,
+ * GET /session/token and POST /session/password. They take no API key (`config.public`) and read
+ * the session cookie themselves; the rules are in src/modules/auth/sessions.ts.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Context } from '../../../context.js';
+import { invalid } from '../../../errors.js';
+import { changePassword, describeToken, redeemToken, sessionInfo, signIn, signOut } from '../../../modules/auth/sessions.js';
+import { clearSessionCookie, sessionOfRequest, setSessionCookie } from '../../auth-hooks.js';
+import { EmptyEnvelope, EnvelopeOf, ok } from '../../envelope.js';
+import { PasswordBody, SessionInfoSchema, SignInBody, TokenInfoSchema, TokenQuery } from '../../schemas/session.js';
+
+const TAGS = ['Studio: session'];
+
+export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post(
+    '/session',
+    {
+      config: { public: true },
+      schema: {
+        tags: TAGS,
+        summary: 'Sign in to the Studio with email and password (sets the quire_session cookie)',
+        security: [],
+        body: SignInBody,
+        response: { 200: EnvelopeOf(SessionInfoSchema) },
+      },
+    },
+    async (req, reply) => {
+      const started = await signIn(ctx, req.body, req.ip);
+      setSessionCookie(ctx, req, reply, started.id, started.state.expiresAt);
+      return ok(started.info);
+    },
+  );
+
+  r.get(
+    '/session',
+    {
+      config: { public: true },
+      schema: {
+        tags: TAGS,
+        summary: 'The signed-in person, their workspaces and the CSRF token',
+        security: [],
+        response: { 200: EnvelopeOf(SessionInfoSchema) },
+      },
+    },
+    async (req, reply) => ok(await sessionInfo(ctx, await sessionOfRequest(ctx, req, reply, false))),
+  );
+
+  r.delete(
+    '/session',
+    {
+      config: { public: true },
+      schema: {
+        tags: TAGS,
+        summary: 'Sign out: ends this session and clears the cookie (X-CSRF-Token required)',
+        security: [],
+        response: { 200: EmptyEnvelope },
+      },
+    },
+    async (req, reply) => {
+      await signOut(ctx, await sessionOfRequest(ctx, req, reply, true));
+      clearSessionCookie(ctx, req, reply);
+      return ok(null);
+    },
+  );
+
+  r.get(
+    '/session/token',
+    {
+      config: { public: true },
+      schema: {
+        tags: TAGS,
+        summary: 'What a one-time setup or invitation token is for (404 when unknown, used or expired)',
+        security: [],
+        querystring: TokenQuery,
+        response: { 200: EnvelopeOf(TokenInfoSchema) },
+      },
+    },
+    async (req) => ok(await describeToken(ctx, req.query.token)),
+  );
+
+  r.post(
+    '/session/password',
+    {
+      config: { public: true },
+      schema: {
+        tags: TAGS,
+        summary: 'Set a password with a one-time token, or change it on a session (ends the other sessions, signs in)',
+        security: [],
+        body: PasswordBody,
+        response: { 200: EnvelopeOf(SessionInfoSchema) },
+      },
+    },
+    async (req, reply) => {
+      const { token, current_password, password } = req.body;
+      if ((token === undefined) === (current_password === undefined)) {
+        throw invalid('body', 'send either token (a setup or invitation link) or current_password (on a session), with password');
+      }
+      const started =
+        token !== undefined
+          ? await redeemToken(ctx, token, password)
+          : await changePassword(ctx, await sessionOfRequest(ctx, req, reply, true), { current_password: current_password!, password }, req.ip);
+      setSessionCookie(ctx, req, reply, started.id, started.state.expiresAt);
+      return ok(started.info);
+    },
+  );
+}

@@ -1,0 +1,44 @@
+/** Wire schemas of Studio sign-in (D90; /api/v1/manage/session*). */
+import { Type, type Static } from '@sinclair/typebox';
+import { Timestamp } from './common.js';
+
+export const SignInBody = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 320 }),
+    password: Type.String({ minLength: 1, maxLength: 1000 }),
+  },
+  { additionalProperties: false },
+);
+
+export const SessionInfoSchema = Type.Object({
+  user: Type.Object({ id: Type.Integer(), email: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }),
+  workspaces: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      slug: Type.String(),
+      name: Type.String(),
+      role: Type.String({ enum: ['owner', 'admin', 'editor', 'author', 'viewer'] }),
+    }),
+  ),
+  csrf_token: Type.String({ description: 'Send as X-CSRF-Token on every session request other than GET, HEAD and OPTIONS' }),
+});
+export type SessionInfoWire = Static<typeof SessionInfoSchema>;
+
+export const TokenQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const TokenInfoSchema = Type.Object({
+  purpose: Type.String({ enum: ['setup', 'invitation'] }),
+  email: Type.String(),
+  workspace: Type.Union([Type.Object({ slug: Type.String(), name: Type.String() }), Type.Null()]),
+  expires_at: Timestamp,
+});
+
+/** Either `{token, password}` (a setup or invitation link) or `{current_password, password}` (on a session). */
+export const PasswordBody = Type.Object(
+  {
+    token: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A one-time setup or invitation token' })),
+    current_password: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'With a session: the password being replaced' })),
+    password: Type.String({ description: 'The new password: 10 to 200 characters' }),
+  },
+  { additionalProperties: false },
+);
