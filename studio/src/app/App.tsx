@@ -11,13 +11,13 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router/dom';
 import { createQueryClient } from './query-client';
 import { createStudioRouter } from './router';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 export function App() {
   const [client] = useState(createQueryClient);
   const [router] = useState(createStudioRouter);
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications position="top-right" />
       <QueryClientProvider client={client}>
         <RouterProvider router={router} />

@@ -6,7 +6,7 @@
  */
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Select, Stack, Text } from '@mantine/core';
+import { AppShell, Badge, Burger, Button, Group, NativeSelect, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconDatabase, IconHome, IconLayoutList, IconLogout, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -60,14 +60,13 @@ export function StudioShell({ children }: { children: ReactNode }) {
             </Text>
           </Group>
           {session.workspaces.length > 1 ? (
-            <Select
+            <NativeSelect
               aria-label="Workspace"
               size="xs"
               w={180}
-              allowDeselect={false}
               value={workspace.slug}
               data={session.workspaces.map((w) => ({ value: w.slug, label: w.name }))}
-              onChange={(slug) => slug && navigate(`/${slug}`)}
+              onChange={(e) => navigate(`/${e.currentTarget.value}`)}
             />
           ) : (
             <Text size="sm" c="dimmed" truncate visibleFrom="xs">
