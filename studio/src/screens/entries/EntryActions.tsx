@@ -1,0 +1,86 @@
+/**
+ * The status bar of the entry editor: status and "changed" badges (D70), the autosave state, and
+ * the actions the role allows (D12): Publish or "Publish changes" (D71), Unpublish, Archive and
+ * Schedule for content:publish; Duplicate, Open preview and Delete for content:write. Which state
+ * actions show follows D20's transitions from the current status.
+ */
+import { Badge, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { IconCheck, IconExternalLink } from '@tabler/icons-react';
+import type { Entry } from '../../api/types';
+import { formatDateTime } from '../../components/format';
+import { StatusBadge } from '../../components/StatusBadge';
+import type { SaveState } from './autosave';
+
+export type EntryAction = 'publish' | 'unpublish' | 'archive' | 'schedule' | 'duplicate' | 'delete' | 'preview';
+
+export function SaveIndicator({ state }: { state: SaveState }) {
+  const text = { saved: 'Saved', dirty: 'Unsaved changes', saving: 'Saving…', error: 'Not saved', conflict: 'Not saved: conflict' }[state];
+  return (
+    <Group gap={4} role="status" aria-live="polite" aria-label={`Save state: ${text}`}>
+      {state === 'saving' ? <Loader size={12} /> : state === 'saved' ? <IconCheck size={14} color="var(--mantine-color-green-7)" /> : null}
+      <Text size="sm" c={state === 'error' || state === 'conflict' ? 'red' : 'dimmed'}>
+        {text}
+      </Text>
+    </Group>
+  );
+}
+
+export function EntryActions({
+  entry,
+  saveState,
+  canPublish,
+  canWrite,
+  busy,
+  onAction,
+}: {
+  entry: Entry;
+  saveState: SaveState;
+  canPublish: boolean;
+  canWrite: boolean;
+  busy: EntryAction | null;
+  onAction: (action: EntryAction) => void;
+}) {
+  const s = entry.status;
+  const publishLabel = s === 'published' ? 'Publish changes' : 'Publish';
+  const canPublishNow = s !== 'published' || entry.has_pending_changes;
+  const button = (action: EntryAction, label: string, props: Record<string, unknown> = {}) => (
+    <Button key={action} size="xs" loading={busy === action} disabled={busy !== null && busy !== action} onClick={() => onAction(action)} {...props}>
+      {label}
+    </Button>
+  );
+  return (
+    <Paper withBorder p="sm" component="section" aria-label="Status and actions">
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <StatusBadge status={s} pendingChanges={entry.has_pending_changes} />
+          <SaveIndicator state={saveState} />
+        </Group>
+        <Text size="xs" c="dimmed">
+          {s === 'scheduled' && entry.publish_at ? `Publishes ${formatDateTime(entry.publish_at)}. ` : ''}
+          {entry.published_at ? `Published ${formatDateTime(entry.published_at)}. ` : ''}
+          {s === 'published' && entry.has_pending_changes ? 'Readers see the published version until you publish the changes.' : ''}
+        </Text>
+        {canPublish ? (
+          <Group gap="xs">
+            {canPublishNow ? button('publish', publishLabel) : null}
+            {s === 'published' || s === 'scheduled' ? button('unpublish', 'Unpublish', { variant: 'default' }) : null}
+            {s !== 'archived' ? button('archive', 'Archive', { variant: 'default' }) : null}
+            {s !== 'published' ? button('schedule', s === 'scheduled' ? 'Reschedule' : 'Schedule', { variant: 'default' }) : null}
+          </Group>
+        ) : null}
+        {canWrite ? (
+          <Group gap="xs">
+            {button('preview', 'Open preview', { variant: 'light', rightSection: <IconExternalLink size={14} /> })}
+            {button('duplicate', 'Duplicate', { variant: 'default' })}
+            {button('delete', 'Delete', { variant: 'light', color: 'red' })}
+          </Group>
+        ) : null}
+        {!canWrite ? (
+          <Badge variant="light" color="gray">
+            Read-only: your role cannot change content
+          </Badge>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}
