@@ -114,6 +114,18 @@ export async function findKeyById(db: Db, id: string): Promise<ApiKeyRecord | nu
   return row ? toKey(row) : null;
 }
 
+/** Every key of a workspace, newest first (revoked and expired ones included). */
+export async function listKeysOfWorkspace(db: Db, workspaceId: string): Promise<ApiKeyRecord[]> {
+  const rows = await db.kysely
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(toKey);
+}
+
 export async function revokeKeyById(db: Db, id: string, now: string): Promise<void> {
   await db.kysely.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
 }

@@ -71,6 +71,85 @@ export async function updateWorkspaceLocales(db: Db, id: string, defaultLocale: 
     .execute();
 }
 
+/** Writes the settings the Studio edits (D91); moves both revisions, like any model change. */
+export async function updateWorkspaceSettings(
+  db: Db,
+  id: string,
+  patch: { name: string; default_locale: string; locales: string[]; preview_url_template: string | null },
+  now: string,
+): Promise<void> {
+  await db.kysely
+    .updateTable('workspaces')
+    .set((eb) => ({
+      name: patch.name,
+      default_locale: patch.default_locale,
+      locales: JSON.stringify(patch.locales),
+      preview_url_template: patch.preview_url_template,
+      updated_at: now,
+      revision: eb('revision', '+', 1),
+      draft_revision: eb('draft_revision', '+', 1),
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Rows holding `locale` in the workspace: translations of entries, page SEO and blocks, working
+ * copies and published copies alike (all must go before the locale can).
+ */
+export async function countLocaleTranslations(db: Db, workspaceId: string, locale: string): Promise<number> {
+  const k = db.kysely;
+  const entryIds = k.selectFrom('entries').select('id').where('workspace_id', '=', workspaceId);
+  const pageIds = k.selectFrom('pages').select('id').where('workspace_id', '=', workspaceId);
+  const counts = await Promise.all([
+    k
+      .selectFrom('entry_translations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('locale', '=', locale)
+      .where('entry_id', 'in', entryIds)
+      .executeTakeFirstOrThrow(),
+    k
+      .selectFrom('published_entry_translations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('locale', '=', locale)
+      .where('entry_id', 'in', entryIds)
+      .executeTakeFirstOrThrow(),
+    k
+      .selectFrom('page_seo_translations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('locale', '=', locale)
+      .where('page_id', 'in', pageIds)
+      .executeTakeFirstOrThrow(),
+    k
+      .selectFrom('published_page_seo_translations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('locale', '=', locale)
+      .where('page_id', 'in', pageIds)
+      .executeTakeFirstOrThrow(),
+    k
+      .selectFrom('block_translations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('locale', '=', locale)
+      .where('page_id', 'in', pageIds)
+      .executeTakeFirstOrThrow(),
+    k
+      .selectFrom('published_block_translations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('locale', '=', locale)
+      .where('page_id', 'in', pageIds)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return counts.reduce((sum, c) => sum + Number(c.n), 0);
+}
+
+/** True when the workspace holds at least one entry or page. */
+export async function holdsContent(db: Db, workspaceId: string): Promise<boolean> {
+  const entry = await db.kysely.selectFrom('entries').select('id').where('workspace_id', '=', workspaceId).limit(1).executeTakeFirst();
+  if (entry) return true;
+  const page = await db.kysely.selectFrom('pages').select('id').where('workspace_id', '=', workspaceId).limit(1).executeTakeFirst();
+  return Boolean(page);
+}
+
 /** A workspace's two revisions (migration 005). */
 export interface WorkspaceRevisions {
   /** Bumped by every change production readers can see (published content, model, keys, media). */

@@ -16,6 +16,7 @@ import { previewTokenRoutes } from './preview-tokens.js';
 import { entryRoutes } from './entries.js';
 import { pageRoutes } from './pages.js';
 import { sessionRoutes } from './session.js';
+import { studioAdminRoutes } from './studio-admin.js';
 
 export function managementRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
@@ -31,5 +32,6 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     await entryRoutes(app, ctx);
     await pageRoutes(app, ctx);
     await sessionRoutes(app, ctx);
+    await studioAdminRoutes(app, ctx);
   };
 }

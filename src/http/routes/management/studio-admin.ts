@@ -1,0 +1,174 @@
+/**
+ * The Studio's management endpoints (D91; the Studio contract): people (`/users`), API keys
+ * (`/api-keys`), workspace settings (`/workspace`) and the home overview (`/overview`).
+ * People, keys and settings changes are session only (`config.sessionOnly`: a key gets 403, it
+ * cannot mint keys or change members); `GET /workspace` and `GET /overview` take any management
+ * actor. Role rules live in the operations.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Context } from '../../../context.js';
+import { createKeyForActor, listKeys, revokeKeyOfWorkspace } from '../../../modules/auth/api-keys.js';
+import { changeRole, invite, listPeople, removeMember } from '../../../modules/users/operations.js';
+import { getWorkspace, updateWorkspace } from '../../../modules/workspaces/operations.js';
+import { overview } from '../../../modules/workspaces/overview.js';
+import { EmptyEnvelope, EnvelopeOf, ok } from '../../envelope.js';
+import {
+  ApiKeyBody,
+  ApiKeyParams,
+  ApiKeySchema,
+  CreatedApiKeySchema,
+  InvitationBody,
+  InvitationSchema,
+  MemberSchema,
+  OverviewSchema,
+  RoleBody,
+  UserParams,
+  WorkspacePatchBody,
+  WorkspaceSchema,
+} from '../../schemas/studio.js';
+
+const PEOPLE = 'Managing people';
+const KEYS = 'Managing API keys';
+const SETTINGS = 'Changing workspace settings';
+
+export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get(
+    '/users',
+    {
+      config: { sessionOnly: PEOPLE },
+      schema: { tags: ['Studio: people'], summary: 'Members of the workspace (Studio session)', response: { 200: EnvelopeOf(Type.Array(MemberSchema)) } },
+    },
+    async (req) => ok(await listPeople(ctx, req.actor)),
+  );
+
+  r.post(
+    '/users/invitations',
+    {
+      config: { sessionOnly: PEOPLE },
+      schema: {
+        tags: ['Studio: people'],
+        summary: 'Invite a person with a role (owners and admins; one-time link, e-mailed when SMTP_URL is set)',
+        body: InvitationBody,
+        response: { 201: EnvelopeOf(InvitationSchema) },
+      },
+    },
+    async (req, reply) => {
+      const result = await invite(ctx, req.actor, req.body);
+      reply.code(201);
+      return ok(result);
+    },
+  );
+
+  r.patch(
+    '/users/:id',
+    {
+      config: { sessionOnly: PEOPLE },
+      schema: {
+        tags: ['Studio: people'],
+        summary: "Change a member's role (owners and admins; only owners grant or take the owner role)",
+        params: UserParams,
+        body: RoleBody,
+        response: { 200: EnvelopeOf(MemberSchema) },
+      },
+    },
+    async (req) => ok(await changeRole(ctx, req.actor, req.params.id, req.body)),
+  );
+
+  r.delete(
+    '/users/:id',
+    {
+      config: { sessionOnly: PEOPLE },
+      schema: {
+        tags: ['Studio: people'],
+        summary: 'Remove a member: ends their sessions, their management keys stop working (owners and admins)',
+        params: UserParams,
+        response: { 200: EmptyEnvelope },
+      },
+    },
+    async (req) => {
+      await removeMember(ctx, req.actor, req.params.id);
+      return ok(null);
+    },
+  );
+
+  r.get(
+    '/api-keys',
+    {
+      config: { sessionOnly: KEYS },
+      schema: { tags: ['Studio: API keys'], summary: 'API keys of the workspace (owners and admins)', response: { 200: EnvelopeOf(Type.Array(ApiKeySchema)) } },
+    },
+    async (req) => ok(await listKeys(ctx, req.actor)),
+  );
+
+  r.post(
+    '/api-keys',
+    {
+      config: { sessionOnly: KEYS },
+      schema: {
+        tags: ['Studio: API keys'],
+        summary: 'Create an API key acting for you; its value is in this answer only (owners and admins)',
+        body: ApiKeyBody,
+        response: { 201: EnvelopeOf(CreatedApiKeySchema) },
+      },
+    },
+    async (req, reply) => {
+      const key = await createKeyForActor(ctx, req.actor, req.body);
+      reply.code(201);
+      return ok(key);
+    },
+  );
+
+  r.delete(
+    '/api-keys/:id',
+    {
+      config: { sessionOnly: KEYS },
+      schema: { tags: ['Studio: API keys'], summary: 'Revoke an API key at once (owners and admins)', params: ApiKeyParams, response: { 200: EmptyEnvelope } },
+    },
+    async (req) => {
+      await revokeKeyOfWorkspace(ctx, req.actor, req.params.id);
+      return ok(null);
+    },
+  );
+
+  r.get(
+    '/workspace',
+    {
+      schema: {
+        tags: ['Studio: workspace'],
+        summary: 'The workspace: name, locales, default locale, preview URL template',
+        response: { 200: EnvelopeOf(WorkspaceSchema) },
+      },
+    },
+    async (req) => ok(await getWorkspace(ctx, req.actor)),
+  );
+
+  r.patch(
+    '/workspace',
+    {
+      config: { sessionOnly: SETTINGS },
+      schema: {
+        tags: ['Studio: workspace'],
+        summary: 'Change name, locales, default locale or preview URL template (owners and admins)',
+        body: WorkspacePatchBody,
+        response: { 200: EnvelopeOf(WorkspaceSchema) },
+      },
+    },
+    async (req) => ok(await updateWorkspace(ctx, req.actor, req.body)),
+  );
+
+  r.get(
+    '/overview',
+    {
+      schema: {
+        tags: ['Studio: workspace'],
+        summary: 'Studio home: counts by status per content type and for pages, 20 newest versions, 20 soonest scheduled',
+        response: { 200: EnvelopeOf(OverviewSchema) },
+      },
+    },
+    async (req) => ok(await overview(ctx, req.actor)),
+  );
+}

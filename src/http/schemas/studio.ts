@@ -1,0 +1,109 @@
+/** Wire schemas of the Studio's management endpoints (D91): people, API keys, workspace, overview. */
+import { Type } from '@sinclair/typebox';
+import { NullableTimestamp, Timestamp } from './common.js';
+
+const RoleSchema = Type.String({ enum: ['owner', 'admin', 'editor', 'author', 'viewer'] });
+
+export const MemberSchema = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()]),
+  role: RoleSchema,
+  status: Type.String({ enum: ['active', 'invited'], description: 'invited: has no password yet' }),
+  created_at: Timestamp,
+  last_sign_in_at: NullableTimestamp,
+});
+
+export const InvitationBody = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 320 }),
+    role: Type.String({ maxLength: 20, description: 'owner, admin, editor, author or viewer' }),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+export const InvitationSchema = Type.Object({
+  user: MemberSchema,
+  invitation_url: Type.Union([Type.String(), Type.Null()], { description: 'one-time link, shown once; null when the person already has a password' }),
+  expires_at: NullableTimestamp,
+  emailed: Type.Boolean(),
+});
+
+export const UserParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export const RoleBody = Type.Object({ role: Type.String({ maxLength: 20 }) }, { additionalProperties: false });
+
+export const ApiKeySchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  key_class: Type.String({ enum: ['delivery', 'management'] }),
+  environment: Type.Union([Type.String({ enum: ['production', 'preview'] }), Type.Null()]),
+  scopes: Type.Array(Type.String()),
+  content_types: Type.Array(Type.String()),
+  key_hint: Type.String(),
+  created_by: Type.Integer(),
+  created_at: Timestamp,
+  expires_at: NullableTimestamp,
+  revoked_at: NullableTimestamp,
+});
+
+export const CreatedApiKeySchema = Type.Composite([ApiKeySchema, Type.Object({ key: Type.String({ description: 'the key value, shown only now' }) })]);
+
+export const ApiKeyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    key_class: Type.Union([Type.Literal('delivery'), Type.Literal('management')]),
+    environment: Type.Optional(Type.Union([Type.Literal('production'), Type.Literal('preview')])),
+    content_types: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 200 })),
+    scopes: Type.Optional(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 10 })),
+    expires_at: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export const ApiKeyParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+export const WorkspaceSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  default_locale: Type.String(),
+  locales: Type.Array(Type.String()),
+  preview_url_template: Type.Union([Type.String(), Type.Null()]),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const WorkspacePatchBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    locales: Type.Optional(Type.Array(Type.String({ maxLength: 50 }), { minItems: 1, maxItems: 100 })),
+    default_locale: Type.Optional(Type.String({ maxLength: 50 })),
+    preview_url_template: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+const Counts = Type.Object({ draft: Type.Integer(), scheduled: Type.Integer(), published: Type.Integer(), archived: Type.Integer(), total: Type.Integer() });
+const Kind = Type.String({ enum: ['entry', 'page'] });
+
+export const OverviewSchema = Type.Object({
+  content_types: Type.Array(Type.Object({ id: Type.String(), slug: Type.String(), name: Type.String(), is_block: Type.Boolean(), counts: Counts })),
+  pages: Counts,
+  recent: Type.Array(
+    Type.Object({
+      kind: Kind,
+      id: Type.String(),
+      slug: Type.String(),
+      content_type: Type.Union([Type.String(), Type.Null()]),
+      action: Type.String(),
+      version: Type.Integer(),
+      status: Type.String(),
+      created_at: Timestamp,
+      created_by: Type.Union([Type.Integer(), Type.Null()]),
+    }),
+  ),
+  scheduled: Type.Array(
+    Type.Object({ kind: Kind, id: Type.String(), slug: Type.String(), content_type: Type.Union([Type.String(), Type.Null()]), publish_at: Timestamp }),
+  ),
+});

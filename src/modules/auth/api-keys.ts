@@ -1,0 +1,122 @@
+/**
+ * API keys over HTTP for the Studio (D91; the Studio contract "API keys"): list, create (the
+ * value shown once), revoke. Owners and admins only, through a session only (the routes refuse
+ * keys: a key cannot mint keys). Created keys act for the signed-in person (`created_by`), so a
+ * management key's power is its scopes intersected with that person's role, every request (D12).
+ *
+ * Rules of creation (D10, D11, D13): management keys take scopes (default all) and expire
+ * `expires_at` (default 90 days from now, at most 365 days ahead); delivery keys take an
+ * environment (default production), a whitelist of existing non-block content type slugs and an
+ * optional expiry. Errors are 400 at `body.<field>`; a key of another workspace answers 404 like
+ * an unknown one.
+ */
+import type { Context } from '../../context.js';
+import { AppError, invalid } from '../../errors.js';
+import { parseTimestamp, iso } from '../../lib/time.js';
+import { requireManager } from '../users/operations.js';
+import { createApiKey, DEFAULT_KEY_LIFETIME_MS, MAX_KEY_LIFETIME_MS } from './operations.js';
+import { isScope, SCOPES, type Actor, type Environment, type KeyClass, type Scope } from './permissions.js';
+import { findKeyById, listKeysOfWorkspace, revokeKeyById, type ApiKeyRecord } from './repository.js';
+
+/** An API key as the Studio lists it (never its value or hash). */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  key_class: KeyClass;
+  environment: Environment | null;
+  scopes: Scope[];
+  content_types: string[];
+  key_hint: string;
+  created_by: number;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export function toKeyView(k: ApiKeyRecord): ApiKeyView {
+  return {
+    id: k.id,
+    name: k.name,
+    key_class: k.key_class,
+    environment: k.environment,
+    scopes: k.scopes,
+    content_types: k.content_types,
+    key_hint: k.key_hint,
+    created_by: k.created_by,
+    created_at: k.created_at,
+    expires_at: k.expires_at,
+    revoked_at: k.revoked_at,
+  };
+}
+
+/** GET /api-keys: every key of the workspace, newest first, revoked ones included. */
+export async function listKeys(ctx: Context, actor: Actor): Promise<ApiKeyView[]> {
+  requireManager(actor, 'manage API keys');
+  return (await listKeysOfWorkspace(ctx.db, actor.workspaceId)).map(toKeyView);
+}
+
+export interface CreateKeyBody {
+  name: string;
+  key_class: KeyClass;
+  environment?: Environment;
+  content_types?: string[];
+  scopes?: string[];
+  expires_at?: string | null;
+}
+
+/** POST /api-keys: creates a key for the signed-in person; the answer holds its only copy. */
+export async function createKeyForActor(ctx: Context, actor: Actor, body: CreateKeyBody): Promise<ApiKeyView & { key: string }> {
+  requireManager(actor, 'manage API keys');
+  const now = ctx.clock().getTime();
+  const name = body.name.trim();
+  if (!name) throw invalid('body.name', 'must not be empty');
+  let expiresInMs: number | undefined;
+  if (body.expires_at !== undefined && body.expires_at !== null) {
+    const at = parseTimestamp(body.expires_at);
+    if (!at) throw invalid('body.expires_at', 'must be an ISO 8601 timestamp');
+    expiresInMs = at.getTime() - now;
+    if (expiresInMs <= 0) throw invalid('body.expires_at', 'must be in the future');
+  }
+  if (body.key_class === 'management') {
+    if (body.environment !== undefined) throw invalid('body.environment', 'applies to delivery keys only');
+    if (body.content_types?.length) throw invalid('body.content_types', 'a content type whitelist applies to delivery keys only');
+    const unknown = (body.scopes ?? []).find((s) => !isScope(s));
+    if (unknown !== undefined) throw invalid('body.scopes', `unknown scope '${unknown}'; scopes are ${SCOPES.join(', ')}`);
+    if (body.scopes !== undefined && body.scopes.length === 0) throw invalid('body.scopes', 'name at least one scope');
+    expiresInMs ??= DEFAULT_KEY_LIFETIME_MS;
+    if (expiresInMs > MAX_KEY_LIFETIME_MS) throw invalid('body.expires_at', 'management keys expire within 365 days');
+  } else {
+    if (body.scopes?.length) throw invalid('body.scopes', 'scopes apply to management keys only');
+    const types = [...new Set(body.content_types ?? [])];
+    if (types.length > 0) {
+      const rows = await ctx.db.kysely
+        .selectFrom('content_types')
+        .select('slug')
+        .where('workspace_id', '=', actor.workspaceId)
+        .where('is_block', '=', 0)
+        .where('slug', 'in', types)
+        .execute();
+      const known = new Set(rows.map((r) => r.slug));
+      const missing = types.find((t) => !known.has(t));
+      if (missing !== undefined) throw invalid('body.content_types', `'${missing}' is not a content type of this workspace`);
+    }
+  }
+  const created = await createApiKey(ctx, actor.workspaceId, actor.userId, {
+    keyClass: body.key_class,
+    name,
+    environment: body.key_class === 'delivery' ? (body.environment ?? 'production') : undefined,
+    contentTypes: body.key_class === 'delivery' ? body.content_types : undefined,
+    scopes: body.key_class === 'management' ? body.scopes : undefined,
+    expiresInMs,
+  });
+  const record = await findKeyById(ctx.db, created.id);
+  return { ...toKeyView(record!), key: created.key };
+}
+
+/** DELETE /api-keys/{id}: revokes the key at once (404 for an unknown key or one of another workspace). */
+export async function revokeKeyOfWorkspace(ctx: Context, actor: Actor, id: string): Promise<void> {
+  requireManager(actor, 'manage API keys');
+  const key = await findKeyById(ctx.db, id);
+  if (!key || key.workspace_id !== actor.workspaceId) throw new AppError('NOT_FOUND', `API key '${id}' not found`);
+  await revokeKeyById(ctx.db, id, iso(ctx.clock()));
+}
