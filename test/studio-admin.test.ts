@@ -44,11 +44,19 @@ async function smtpListener(): Promise<{ port: number; messages: { from: string;
         const verb = line.slice(0, 4).toUpperCase();
         if (verb === 'EHLO') reply('250 test.local');
         else if (verb === 'HELO') reply('250 test.local');
-        else if (verb === 'MAIL') ((current.from = line), reply('250 2.1.0 ok'));
-        else if (verb === 'RCPT') (current.to.push(line), reply('250 2.1.5 ok'));
-        else if (verb === 'DATA') ((inData = true), reply('354 go ahead'));
-        else if (verb === 'QUIT') (reply('221 bye'), socket.end());
-        else if (verb === 'RSET' || verb === 'NOOP') reply('250 ok');
+        else if (verb === 'MAIL') {
+          current.from = line;
+          reply('250 2.1.0 ok');
+        } else if (verb === 'RCPT') {
+          current.to.push(line);
+          reply('250 2.1.5 ok');
+        } else if (verb === 'DATA') {
+          inData = true;
+          reply('354 go ahead');
+        } else if (verb === 'QUIT') {
+          reply('221 bye');
+          socket.end();
+        } else if (verb === 'RSET' || verb === 'NOOP') reply('250 ok');
         else reply('502 5.5.2 not implemented');
       }
     });
