@@ -18,10 +18,10 @@ export function BulkResultDialog({
       {result ? (
         <Stack>
           <Group gap="xs">
-            <Badge color="green" variant="light">
+            <Badge color="#1e6b30" variant="filled">
               {result.succeeded.length} succeeded
             </Badge>
-            <Badge color={result.failed.length ? 'red' : 'gray'} variant="light">
+            <Badge color={result.failed.length ? 'red.9' : 'gray.7'} variant="filled">
               {result.failed.length} failed
             </Badge>
           </Group>

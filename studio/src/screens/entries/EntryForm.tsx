@@ -73,7 +73,7 @@ export function EntryForm({ fields, draft, locale, defaultLocale, readOnly, erro
               description={
                 <Group gap={6} component="span" wrap="nowrap" align="flex-start">
                   {fallsBack ? (
-                    <Badge size="xs" color="yellow" variant="light" component="span">
+                    <Badge size="xs" color="yellow.4" variant="filled" autoContrast component="span">
                       falls back to {defaultLocale}
                     </Badge>
                   ) : null}

@@ -50,7 +50,7 @@ export function VersionHistory(props: VersionHistoryProps) {
                   v{v.version} · {v.action}
                 </Text>
                 {v.version === props.publishedVersion ? (
-                  <Badge size="xs" color="green" variant="light">
+                  <Badge size="xs" color="#1e6b30" variant="filled">
                     live
                   </Badge>
                 ) : null}
@@ -126,7 +126,7 @@ function VersionDialog(props: VersionHistoryProps & { version: number; record: V
                           <Badge size="xs" variant="outline">
                             {r.locale}
                           </Badge>
-                          <Badge size="xs" variant="light" color={r.kind === 'added' ? 'green' : r.kind === 'removed' ? 'red' : 'blue'}>
+                          <Badge size="xs" variant="filled" color={r.kind === 'added' ? '#1e6b30' : r.kind === 'removed' ? 'red.9' : 'blue.9'}>
                             {r.kind}
                           </Badge>
                         </Group>
