@@ -7,7 +7,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { AppShell, Badge, Burger, Button, Group, NativeSelect, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconDatabase, IconHome, IconLayoutList, IconLogout, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { signOut } from '../api/session';
@@ -19,6 +19,8 @@ import { useWorkspace } from './workspace';
 
 export function StudioShell({ children }: { children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Below 768 px the closed navbar only slides out of view: hide it from keyboard and screen readers too.
+  const phone = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
   const { session, workspace } = useWorkspace();
   const location = useLocation();
   const navigate = useNavigate();
@@ -75,7 +77,7 @@ export function StudioShell({ children }: { children: ReactNode }) {
           )}
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Studio">
+      <AppShell.Navbar p="xs" aria-label="Studio" style={phone && !opened ? { visibility: 'hidden' } : undefined}>
         <AppShell.Section grow component={ScrollArea}>
           {link(base, 'Home', <IconHome size={18} aria-hidden />, true)}
           <NavLink label="Content" leftSection={<IconDatabase size={18} aria-hidden />} defaultOpened childrenOffset={28}>

@@ -1,7 +1,7 @@
 /**
  * The Studio's Mantine theme. Mantine's default "dimmed" text, and the text of light, subtle and
  * outline variants (shade 6 on white or a pale tint), fall below WCAG AA's 4.5:1 contrast; the
- * resolver darkens them (shade 7 for dimmed text, 9 for coloured text), so axe finds no
+ * resolver darkens them (shade 7 for dimmed text, a darkened shade 9 for coloured text), so axe finds no
  * contrast violation while keeping Mantine's look.
  */
 import { createTheme, Modal, Notification, type CSSVariablesResolver } from '@mantine/core';
@@ -10,6 +10,8 @@ export const theme = createTheme({
   primaryColor: 'indigo',
   primaryShade: { light: 7, dark: 5 },
   defaultRadius: 'md',
+  // People who ask their system for less motion get no dialog and menu animations.
+  respectReducedMotion: true,
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontWeight: '650' },
   // Close buttons are icon-only: they need a name (axe button-name).
@@ -29,10 +31,17 @@ export const cssVariablesResolver: CSSVariablesResolver = () => {
     '--mantine-primary-color-light-hover': 'var(--mantine-color-indigo-1)',
   };
   for (const c of COLORS) {
-    const shade = 9;
-    light[`--mantine-color-${c}-light-color`] = `var(--mantine-color-${c}-${shade})`;
-    light[`--mantine-color-${c}-outline`] = `var(--mantine-color-${c}-${shade})`;
-    light[`--mantine-color-${c}-text`] = `var(--mantine-color-${c}-${shade})`;
+    // shade 9 darkened (a quarter; nearly half for the yellows): ≥ 4.5:1 even on the pale tint of light badges (green, teal, yellow)
+    const dark = `color-mix(in srgb, var(--mantine-color-${c}-9), black ${c === 'yellow' || c === 'orange' || c === 'lime' ? 45 : 25}%)`;
+    light[`--mantine-color-${c}-light-color`] = dark;
+    light[`--mantine-color-${c}-outline`] = dark;
+    light[`--mantine-color-${c}-text`] = dark;
+    // white text on filled buttons and badges: shade 6 of most colours is too light
+    if (c !== 'indigo' && c !== 'gray' && c !== 'dark') {
+      const filled = ['red', 'blue', 'grape', 'violet', 'pink'].includes(c) ? 8 : 9;
+      light[`--mantine-color-${c}-filled`] = `var(--mantine-color-${c}-${filled})`;
+      light[`--mantine-color-${c}-filled-hover`] = `var(--mantine-color-${c}-9)`;
+    }
   }
   return { variables: {}, light, dark: {} };
 };

@@ -5,7 +5,7 @@
  * form says so.
  */
 import { useState, type FormEvent } from 'react';
-import { Button, Checkbox, Group, Modal, MultiSelect, NumberInput, Select, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Fieldset, Group, Modal, MultiSelect, NumberInput, Select, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { api } from '../../api/client';
 import type { ContentType } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -81,7 +81,10 @@ export function AddFieldDialog({ type, allTypes, opened, onClose }: { type: Cont
             value={draft.field_type}
             onChange={(v) => v && set({ field_type: v as FieldType, options: [] })}
           />
-          <Checkbox.Group label="Options" description="Required, unique and localizable are final; filterable and sortable can change later">
+          <Fieldset legend="Options" variant="unstyled">
+            <Text size="xs" c="dimmed">
+              Required, unique and localizable are final; filterable and sortable can change later
+            </Text>
             <SimpleGrid cols={{ base: 1, xs: 2 }} mt={6} spacing={6}>
               <Checkbox label="Required" checked={draft.required} onChange={(e) => set({ required: e.currentTarget.checked })} />
               <Checkbox label="Localizable" checked={draft.localizable} onChange={(e) => set({ localizable: e.currentTarget.checked })} />
@@ -91,7 +94,7 @@ export function AddFieldDialog({ type, allTypes, opened, onClose }: { type: Cont
               ) : null}
               {can.sortable ? <Checkbox label="Sortable" checked={draft.sortable} onChange={(e) => set({ sortable: e.currentTarget.checked })} /> : null}
             </SimpleGrid>
-          </Checkbox.Group>
+          </Fieldset>
           {can.choices ? (
             <TagsInput
               label="Choices"

@@ -24,6 +24,8 @@ interface LocalizationImpact {
 }
 
 const entries = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
+/** "1 entry holds", "3 entries hold" */
+const entriesHold = (n: number) => `${entries(n)} ${n === 1 ? 'holds' : 'hold'}`;
 
 export function FieldImpactDialog({ type, field, onClose }: { type: ContentType; field: Field; onClose: () => void }) {
   const key = useWsKey();
@@ -52,7 +54,7 @@ export function FieldImpactDialog({ type, field, onClose }: { type: ContentType;
             <Text size="sm">
               {deletion.data.affected_entries === 0
                 ? 'No entry holds a value for this field: deleting it would lose nothing.'
-                : `${entries(deletion.data.affected_entries)} hold a value for this field; deleting it would lose those values.`}
+                : `${entriesHold(deletion.data.affected_entries)} a value for this field; deleting it would lose ${deletion.data.affected_entries === 1 ? 'it' : 'them'}.`}
             </Text>
           </section>
         ) : null}
@@ -64,7 +66,7 @@ export function FieldImpactDialog({ type, field, onClose }: { type: ContentType;
             {localization.data.localizable ? (
               <>
                 <Text size="sm">
-                  {entries(localization.data.affected_entries)} hold a value in the default locale.{' '}
+                  {entriesHold(localization.data.affected_entries)} a value in the default locale.{' '}
                   {localization.data.locales.length ? 'Translations that would be dropped:' : 'No translation holds a value for it.'}
                 </Text>
                 {localization.data.locales.length ? (
@@ -79,8 +81,8 @@ export function FieldImpactDialog({ type, field, onClose }: { type: ContentType;
               </>
             ) : (
               <Text size="sm">
-                {entries(localization.data.affected_entries)} hold a value; it would become the default locale&apos;s value, and other locales would fall back
-                to it.
+                {entriesHold(localization.data.affected_entries)} a value; it would become the default locale&apos;s value, and other locales would fall back to
+                it.
               </Text>
             )}
           </section>

@@ -1,0 +1,214 @@
+/**
+ * End-to-end harness of the Studio: ONE real Quire server per test file (`node dist/src/server.js`,
+ * what `npm start` runs) in a child process on a free port with a temporary DATA_DIR (SQLite), a
+ * workspace and its owner's one-time setup link made by the CLI (`quire bootstrap --json` →
+ * `setup_url`), Debian's Chromium driven by playwright-core, and an axe-core check.
+ *
+ * - `ensureBuilt()` rebuilds the server or the Studio when its output is missing or older than its
+ *   sources (src, studio/src), so a suite never tests a stale build.
+ * - Chromium: /usr/bin/chromium (`apt-get install chromium`; .ci/run installs it). Outside CI a
+ *   missing browser skips the browser suites with a message; in CI (CI=true) it fails them.
+ * - Screenshots go to docs/studio/ only with STUDIO_SCREENSHOTS=1 (they are documentation,
+ *   regenerated on purpose, not on every run).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/** true when Chromium is installed. */
+export function chromiumAvailable(): boolean {
+  return fs.existsSync(CHROMIUM);
+}
+
+/**
+ * Whether this run may skip the browser suites: only outside CI when Chromium is missing. In CI a
+ * missing Chromium is a failure (launchBrowser throws), never a silent skip.
+ */
+export function skipBrowserSuites(): boolean {
+  if (chromiumAvailable()) return false;
+  if (process.env.CI) return false;
+  process.stderr.write(`\n[quire e2e] ${CHROMIUM} is missing: Studio browser suites skipped (apt-get install -y chromium)\n`);
+  return true;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function mtime(file: string): number {
+  return fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0;
+}
+
+/**
+ * Builds what is missing or older than its sources: the server (`tsc -p tsconfig.build.json`,
+ * as in `npm run build`) and the Studio (`npm run build:studio`).
+ */
+export function ensureBuilt(): void {
+  const studioIndex = path.join(ROOT, 'dist/studio/index.html');
+  const server = path.join(ROOT, 'dist/src/server.js');
+  const studioStale = mtime(studioIndex) < Math.max(newestMtime(path.join(ROOT, 'studio/src')), mtime(path.join(ROOT, 'studio/index.html')));
+  const serverStale = mtime(server) < newestMtime(path.join(ROOT, 'src'));
+  // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+  const options = { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'inherit', 'inherit'] as const, timeout: 300_000 };
+  if (serverStale) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { ...options, stdio: [...options.stdio] });
+  if (studioStale) execFileSync('npm', ['run', 'build:studio'], { ...options, stdio: [...options.stdio] });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface StudioServer {
+  /** http://127.0.0.1:<port> */
+  base: string;
+  workspace: { id: string; slug: string };
+  owner: { email: string };
+  /** `<base>/studio/setup?token=…` printed by `quire bootstrap --json` */
+  setupUrl: string;
+  dataDir: string;
+  /** Runs the CLI against this server's database; returns stdout. */
+  cli(args: string[], input?: string): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Bootstraps a workspace (`quire bootstrap --json`, locales en and de) in a fresh DATA_DIR, then
+ * starts `node dist/src/server.js` on a free port and waits until /readyz answers (30 s at most).
+ */
+export async function startStudioServer(options: { workspace?: string; email?: string } = {}): Promise<StudioServer> {
+  ensureBuilt();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-e2e-'));
+  const env = { ...process.env, DATA_DIR: dataDir, PUBLIC_URL: base, PORT: String(port), HOST: '127.0.0.1', QUIRE_DEMO: '0', LOG_LEVEL: 'warn' };
+  delete (env as Record<string, string | undefined>).DATABASE_URL;
+  const cli = (args: string[], input?: string) =>
+    execFileSync(process.execPath, [path.join(ROOT, 'bin/quire.js'), ...args], { cwd: ROOT, env, input, encoding: 'utf8', timeout: 60_000 });
+  const slug = options.workspace ?? 'e2e';
+  const email = options.email ?? 'owner@example.com';
+  const boot = JSON.parse(cli(['bootstrap', '--workspace', slug, '--name', 'E2E Studio', '--locales', 'en,de', '--email', email, '--json'])) as {
+    workspace: { id: string; slug: string };
+    setup_url?: string;
+  };
+  if (!boot.setup_url) throw new Error('quire bootstrap --json printed no setup_url');
+
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist/src/server.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  let exited: number | null | undefined;
+  child.on('exit', (code) => (exited = code));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited !== undefined) throw new Error(`the server exited with ${exited}:\n${output}`);
+    try {
+      const res = await fetch(`${base}/readyz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the server did not become ready in 30 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    base,
+    workspace: boot.workspace,
+    owner: { email },
+    setupUrl: boot.setup_url,
+    dataDir,
+    cli,
+    stop: async () => {
+      if (exited === undefined) {
+        const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await done;
+        clearTimeout(timer);
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches /usr/bin/chromium headless; throws (failing the suite) when it is missing. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!chromiumAvailable()) throw new Error(`${CHROMIUM} is missing: install it with \`apt-get install -y chromium\` (.ci/run does)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface AxeSummary {
+  screen: string;
+  violations: { id: string; impact: string | null | undefined; nodes: number }[];
+}
+
+/** Every axe run of this process, for the suite's closing report. */
+export const axeResults: AxeSummary[] = [];
+
+/**
+ * Runs axe-core (WCAG 2.0/2.1 A and AA rules) on the page and throws, listing them, when any
+ * violation is serious or critical. Minor and moderate findings are recorded in axeResults.
+ */
+export async function expectAccessible(page: Page, screen: string): Promise<AxeSummary> {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    // Details of violations only: passes and inapplicable rules are not collected (much faster).
+    .options({ resultTypes: ['violations'] })
+    .analyze();
+  const summary: AxeSummary = { screen, violations: result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })) };
+  axeResults.push(summary);
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length) {
+    const lines = bad.map(
+      (v) => `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').join(' ')}`).join('\n    ')}`,
+    );
+    throw new Error(`axe found ${bad.length} serious/critical violation(s) on ${screen}:\n  ${lines.join('\n  ')}`);
+  }
+  return summary;
+}
+
+/** Saves a screenshot to docs/studio/<name>.png when STUDIO_SCREENSHOTS=1. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.STUDIO_SCREENSHOTS !== '1') return;
+  const dir = path.join(ROOT, 'docs/studio');
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
+}
+
+/** Throws when the page scrolls sideways at its current width (a layout not usable on a phone). */
+export async function expectNoHorizontalScroll(page: Page, screen: string): Promise<void> {
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  if (scroll > width + 1) throw new Error(`${screen} scrolls sideways at ${width} px (content is ${scroll} px wide)`);
+}
+
+/** Gzipped size of a built Studio asset (what a compressing proxy would send), by its URL path. */
+export function gzippedAssetBytes(urlPath: string): number {
+  const file = path.join(ROOT, 'dist', decodeURIComponent(urlPath.replace(/^\//, '')));
+  return gzipSync(fs.readFileSync(file), { level: 9 }).length;
+}
