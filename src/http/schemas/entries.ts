@@ -95,6 +95,13 @@ export const EntryListQuery = Type.Object(
     ...PageQuery,
     status: Type.Optional(Type.Unsafe<Status>(Type.String({ enum: [...STATUSES] }))),
     sort: Type.Optional(Type.String({ maxLength: 100, description: '<field>:asc|desc' })),
+    search: Type.Optional(
+      Type.String({
+        maxLength: 1000,
+        description: "case-insensitive substring of the display field's default-locale value or of the slug (at most 200 characters)",
+      }),
+    ),
+    cursor: Type.Optional(Type.String({ maxLength: 4096, description: 'meta.next_cursor of the previous page (keyset pagination; page is then ignored)' })),
   },
   { additionalProperties: false },
 );

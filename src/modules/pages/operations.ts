@@ -165,7 +165,8 @@ export async function listPages(ctx: Context, actor: Actor, q: ListPagesQuery = 
     offset: window.offset,
     limit: window.limit,
   });
-  return { items: items.map((p) => present(ctx, p)), total, window };
+  // Offset pages always count (withTotal defaults to true).
+  return { items: items.map((p) => present(ctx, p)), total: total ?? 0, window };
 }
 
 /** GET /pages/{slug} (management): the page with its block tree and every translation. 404 when absent. */

@@ -4,9 +4,10 @@
  * items. Both item tables have the same publication columns and both history tables the same
  * columns, so one code path serves either, named by an ItemTables value.
  */
-import { sql } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import { lockRows } from '../../db/lock.js';
-import { nullsOrdered, sortExpression } from '../delivery/query/conditions.js';
+import type { CursorPosition } from '../delivery/cursor.js';
+import { keysetCondition, nullsOrdered, sortExpression } from '../delivery/query/conditions.js';
 import type { SortSpec } from './sort.js';
 import type { Db } from '../../db/types.js';
 import { fromJsonColumn } from '../../lib/json.js';
@@ -141,27 +142,55 @@ export interface ItemListQuery {
   sort: SortSpec;
   offset: number;
   limit: number;
+  /** A further condition on the rows (the entries list's `search`). */
+  where?: Expression<SqlBool>;
+  /** Keyset position: rows strictly after it in `sort` order (cursor pages; `offset` is then 0). */
+  after?: CursorPosition;
+  /** Count the rows matching (offset pages); cursor pages skip the count. Default true. */
+  withTotal?: boolean;
 }
 
 /**
- * One page of a scope's item rows (working copies, any status), with `columns` selected, in
- * `q.sort` order with explicit NULLS placement and the id as tie-breaker, so both dialects
- * return the same order; and the scope's total under the status filter.
+ * One page of a scope's item rows (working copies, any status), with `columns` selected plus
+ * `sort_value` (the value the page is ordered by, for cursors), in `q.sort` order with explicit
+ * NULLS placement and the id as tie-breaker, so both dialects return the same order; and the
+ * scope's total under the status filter and `where` (null when `withTotal` is false). With
+ * `after`, the page starts after that keyset position: the scope's (column, id) indexes serve
+ * it without reading the rows before it.
  */
-export async function listItemRows<R>(db: Db, t: ItemTables, columns: readonly string[], q: ItemListQuery): Promise<{ rows: R[]; total: number }> {
+export async function listItemRows<R>(
+  db: Db,
+  t: ItemTables,
+  columns: readonly string[],
+  q: ItemListQuery,
+): Promise<{ rows: (R & { sort_value: unknown })[]; total: number | null }> {
   // Both item tables share the scope, status and sort columns; Kysely needs one concrete table.
   const table = t.table as 'entries';
   let base = db.kysely.selectFrom(table).where(sql.ref(`${t.table}.${q.scope.column}`), '=', q.scope.value);
   if (q.status) base = base.where(statusCondition(q.status, q.now, t.table));
-  const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
-  const rows = await base
+  if (q.where) base = base.where(q.where);
+  const key = sortExpression(db.dialect, q.sort, q.now, t.table);
+  let page = base;
+  if (q.after) page = page.where(keysetCondition(key, q.sort, q.after, t.table));
+  const rows = await page
     .select(columns.map((c) => sql.ref(`${t.table}.${c}`).as(c)))
-    .orderBy(sortExpression(db.dialect, q.sort, q.now, t.table), (ob) => nullsOrdered(ob, q.sort))
+    .select(key.as('sort_value'))
+    .orderBy(key, (ob) => nullsOrdered(ob, q.sort))
     .orderBy(sql.ref(`${t.table}.id`), q.sort.direction)
     .offset(q.offset)
     .limit(q.limit)
     .execute();
-  return { rows: rows as R[], total: Number(n) };
+  let total: number | null = null;
+  if (q.withTotal !== false) {
+    // A page that is not full ends the list, so it tells the total without a second pass over
+    // the rows (a `search` that matches little would otherwise be scanned twice).
+    if (rows.length < q.limit && (rows.length > 0 || q.offset === 0)) total = q.offset + rows.length;
+    else {
+      const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
+      total = Number(n);
+    }
+  }
+  return { rows: rows as unknown as (R & { sort_value: unknown })[], total };
 }
 
 /** Writes publication columns (what the publishing core owns) of an item row. */
@@ -280,7 +309,8 @@ export interface ItemStore<T> {
   /** lockScope for this kind's scope. */
   lockScope(db: Db, scopeValue: string): Promise<void>;
   /** One page of the scope's items (working copies, any status) and the total. */
-  list(db: Db, scopeValue: string, q: Omit<ItemListQuery, 'scope'>): Promise<{ items: T[]; total: number }>;
+  /** `total` is null when `q.withTotal` is false; `positions[i]` is the keyset position of `items[i]` (for cursors). */
+  list(db: Db, scopeValue: string, q: Omit<ItemListQuery, 'scope'>): Promise<{ items: T[]; total: number | null; positions: CursorPosition[] }>;
   /** Id of the scope's item using `slug`, or null. */
   idBySlug(db: Db, scopeValue: string, slug: string): Promise<string | null>;
   /** The scope's slugs equal to `base` or starting with `base-` (for picking `base-2`, `base-3` …). */
@@ -319,7 +349,12 @@ export function itemStore<R extends { id: string }, T>(
     lockScope: (db, scopeValue) => lockScope(db, scope(scopeValue)),
     async list(db, scopeValue, q) {
       const { rows, total } = await listItemRows<R>(db, t, columns, { ...q, scope: scope(scopeValue) });
-      return { items: await hydrate(db, rows), total };
+      const items = await hydrate(
+        db,
+        rows.map(({ sort_value: _value, ...row }) => row as unknown as R),
+      );
+      const positions = rows.map((r) => ({ id: r.id, value: r.sort_value as CursorPosition['value'] }));
+      return { items, total, positions };
     },
     async idBySlug(db, scopeValue, slug) {
       const row = await findItemRow<{ id: string }>(db, t, ['id'], scope(scopeValue), { slug });

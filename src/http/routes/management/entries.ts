@@ -44,15 +44,15 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     {
       schema: {
         tags,
-        summary: 'List entries of a content type (every status)',
+        summary: 'List entries of a content type (every status; search by display field or slug; offset or cursor pages)',
         params: TypeParams,
         querystring: EntryListQuery,
         response: { 200: EnvelopeOf(Type.Array(EntrySchema), PageMeta) },
       },
     },
     async (req) => {
-      const { items, total, window } = await listEntries(ctx, req.actor, req.params.slug, req.query);
-      return ok(items.map(toWireEntry), offsetMeta(window, total, items.length));
+      const { items, meta } = await listEntries(ctx, req.actor, req.params.slug, req.query);
+      return ok(items.map(toWireEntry), meta);
     },
   );
 
