@@ -279,7 +279,7 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
     await bar.getByRole('button', { name: 'Publish', exact: true }).click();
     const result = page.getByRole('dialog', { name: 'Bulk publish: result' });
     await visible(result.getByText('3 succeeded'));
-    await result.getByRole('button', { name: 'Close' }).click();
+    await result.getByRole('button', { name: 'Close', exact: true }).click();
     await page.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'published' }).click();
     await visible(page.getByText('3 entries'));

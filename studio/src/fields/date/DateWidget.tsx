@@ -16,6 +16,8 @@ export function DateWidget({ field, value, onChange, readOnly, error, descriptio
       value={value ?? null}
       onChange={(v) => onChange(v ? String(v).slice(0, 10) : null)}
       popoverProps={{ withinPortal: true }}
+      nextLabel="Next month"
+      previousLabel="Previous month"
     />
   );
 }

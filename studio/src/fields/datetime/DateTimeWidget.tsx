@@ -37,6 +37,10 @@ export function DateTimeWidget({ field, value, onChange, readOnly, error, descri
       clearable={!readOnly}
       value={isoToLocal(value)}
       onChange={(v) => onChange(localToIso(v))}
+      nextLabel="Next month"
+      previousLabel="Previous month"
+      submitButtonProps={{ 'aria-label': 'Confirm date and time' }}
+      timePickerProps={{ hoursInputLabel: 'Hours', minutesInputLabel: 'Minutes' }}
     />
   );
 }

@@ -46,6 +46,10 @@ export function ScheduleDialog({
           value={value}
           onChange={setValue}
           popoverProps={{ withinPortal: true }}
+          nextLabel="Next month"
+          previousLabel="Previous month"
+          submitButtonProps={{ 'aria-label': 'Confirm date and time' }}
+          timePickerProps={{ hoursInputLabel: 'Hours', minutesInputLabel: 'Minutes' }}
           data-autofocus
         />
         <ErrorAlert error={error} title="Could not schedule" />
