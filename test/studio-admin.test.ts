@@ -263,6 +263,16 @@ describe.each(dialects())('Studio people, keys, workspace and overview on %s', (
     await bad({ name: 'x', key_class: 'management', environment: 'preview' }, 'body.environment');
     await bad({ name: 'x', key_class: 'both' }, 'body.key_class');
 
+    // The answer holds the only copy of the key: Idempotency-Key is not honoured and nothing is stored.
+    const idem = { 'idempotency-key': '01a2e000-0000-7000-8000-00000000beef' };
+    const once = await owner.call('POST', `${M}/api-keys`, { body: { name: 'Twice', key_class: 'delivery' }, headers: idem });
+    const twice = await owner.call('POST', `${M}/api-keys`, { body: { name: 'Twice', key_class: 'delivery' }, headers: idem });
+    expect(once.status).toBe(201);
+    expect(twice.headers['idempotent-replayed']).toBeUndefined();
+    expect(twice.body.data.key).not.toBe(once.body.data.key);
+    const stored = await env.ctx.db.kysely.selectFrom('idempotency_keys').select('response').execute();
+    expect(stored.some((r) => (r.response ?? '').includes(once.body.data.key))).toBe(false);
+
     const editor = await signedIn(env.app, (await memberWithPassword(env.ctx, ws.workspace.slug, 'editor')).email);
     expectError(await editor.call('GET', `${M}/api-keys`), 403, 'FORBIDDEN');
     expectError(await editor.call('POST', `${M}/api-keys`, { body: { name: 'x', key_class: 'management' } }), 403, 'FORBIDDEN');

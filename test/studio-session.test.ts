@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createLogger } from '../src/lib/logger.js';
+import { demoBanner, seedDemo } from '../src/modules/demo/seed.js';
 import { linesWithSecrets } from './log-scan.js';
 import { runCli } from '../src/cli/index.js';
 import { createMember, setMemberRole } from '../src/modules/auth/operations.js';
@@ -313,6 +314,22 @@ describe.each(dialects())('Studio sessions on %s', (dialect) => {
     expectError(await call(env.app, 'GET', `${M}/session`, { key: ws.keys.management }), 401, 'UNAUTHORIZED');
     expectError(await call(env.app, 'GET', `${M}/content-types`), 401, 'UNAUTHORIZED');
     expectError(await call(env.app, 'GET', `${M}/content-types`, { headers: { cookie: 'quire_session=qs_forged' } }), 401, 'UNAUTHORIZED');
+  });
+
+  // The demo is seeded on embedded databases only (D60).
+  it.runIf(dialect === 'sqlite')('npm start prints the demo owner’s one-time setup link beside the keys', async () => {
+    const demoEnv = await createTestEnv(dialect, { config: { demo: true } });
+    try {
+      const demo = await seedDemo(demoEnv.ctx);
+      expect(demo?.setup_url).toMatch(/^http:\/\/quire\.test\/studio\/setup\?token=qt_/);
+      const banner = demoBanner(demo!, demoEnv.config.publicUrl);
+      expect(banner).toContain(demo!.keys.management);
+      expect(banner).toContain(demo!.setup_url!);
+      const res = await new Browser(demoEnv.app).call('POST', `${M}/session/password`, { body: { token: tokenOf(demo!.setup_url!), password: PASSWORD } });
+      expect(res.body.data.workspaces).toEqual([expect.objectContaining({ slug: 'demo', role: 'owner' })]);
+    } finally {
+      await demoEnv.close();
+    }
   });
 
   it('marks the cookie Secure when PUBLIC_URL is https', async () => {

@@ -21,6 +21,10 @@ import { isUuid } from '../lib/ids.js';
 import { beginIdempotent, completeIdempotent, releaseIdempotent, requestFingerprint, type IdempotencyClaim } from '../modules/idempotency/operations.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The answer holds a secret shown once: never stored for Idempotency-Key replays. */
+    secretAnswer?: boolean;
+  }
   interface FastifyRequest {
     /** Set while this request holds an idempotency key; its outcome is stored in onSend. */
     idempotencyClaim: IdempotencyClaim | null;
@@ -73,7 +77,9 @@ export function registerIdempotency(app: FastifyInstance, ctx: Context): void {
   app.decorateRequest('idempotencyDeferredKey', null);
 
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!WRITE_METHODS.has(request.method) || !request.actor) return;
+    // Routes whose answer holds a secret shown once (a new API key, an invitation link) keep no
+    // copy of it: the header is ignored there (`config.secretAnswer`).
+    if (!WRITE_METHODS.has(request.method) || !request.actor || request.routeOptions.config?.secretAnswer) return;
     const key = headerValue(request);
     if (key === undefined) return;
     if (!isUuid(key)) throw invalid('headers.idempotency-key', 'must be a uuid');

@@ -48,7 +48,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
   r.post(
     '/users/invitations',
     {
-      config: { sessionOnly: PEOPLE },
+      config: { sessionOnly: PEOPLE, secretAnswer: true },
       schema: {
         tags: ['Studio: people'],
         summary: 'Invite a person with a role (owners and admins; one-time link, e-mailed when SMTP_URL is set)',
@@ -107,7 +107,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
   r.post(
     '/api-keys',
     {
-      config: { sessionOnly: KEYS },
+      config: { sessionOnly: KEYS, secretAnswer: true },
       schema: {
         tags: ['Studio: API keys'],
         summary: 'Create an API key acting for you; its value is in this answer only (owners and admins)',
