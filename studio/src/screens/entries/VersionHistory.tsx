@@ -12,7 +12,9 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDateTime } from '../../components/format';
 import { getVersion, listVersions } from './api';
 import { useMemberNames } from './members';
-import { diffDrafts, draftOf, type Draft } from './model';
+import { diffDrafts, draftOf, referencedIds, type Draft } from './model';
+import { fieldOptions } from '../../fields/field-meta';
+import { useEntryLookup, useMediaLookup } from '../../fields/shared/lookups';
 
 export interface VersionHistoryProps {
   type: string;
@@ -59,7 +61,13 @@ export function VersionHistory(props: VersionHistoryProps) {
                 {formatDateTime(v.created_at)} · {nameOf(v.created_by)}
               </Text>
             </div>
-            <Button size="compact-xs" variant="default" onClick={() => setViewing(v.version)} aria-label={`View version ${v.version}`}>
+            <Button
+              size="compact-xs"
+              variant="default"
+              style={{ flexShrink: 0 }}
+              onClick={() => setViewing(v.version)}
+              aria-label={`View version ${v.version}`}
+            >
               View
             </Button>
           </Group>
@@ -87,7 +95,13 @@ function VersionDialog(props: VersionHistoryProps & { version: number; record: V
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const q = useQuery({ queryKey: key('version', props.type, props.slug, props.version), queryFn: () => getVersion(props.type, props.slug, props.version) });
-  const rows = q.data ? diffDrafts(props.fields, props.locales, props.defaultLocale, draftOf(q.data.entry), props.current) : [];
+  const before = q.data ? draftOf(q.data.entry) : null;
+  const ids = referencedIds(props.fields, before ? [before, props.current] : []);
+  const types = props.fields.filter((f) => f.field_type === 'relation' || f.field_type === 'relation_list').flatMap((f) => fieldOptions(f));
+  const entries = useEntryLookup(ids.entries, [...new Set(types)]);
+  const media = useMediaLookup(ids.media);
+  const nameOf = (id: string) => entries.get(id)?.label ?? media.get(id)?.label;
+  const rows = before ? diffDrafts(props.fields, props.locales, props.defaultLocale, before, props.current, nameOf) : [];
   const restore = async () => {
     setBusy(true);
     setError(null);

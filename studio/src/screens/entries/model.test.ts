@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Field } from '../../api/types';
-import { diffDrafts, draftOf, errorKey, mapErrors, previewUrl, sameValue, summarize } from './model';
+import { diffDrafts, draftOf, errorKey, mapErrors, previewUrl, referencedIds, sameValue, summarize } from './model';
 
 const field = (name: string, field_type: Field['field_type'], localizable = false) => ({ name, label: name.toUpperCase(), field_type, localizable }) as Field;
 
@@ -43,6 +43,15 @@ describe('entry editor model', () => {
     };
     expect(summarize(field('a', 'rich_text'), doc)).toBe('Hello');
     expect(summarize(field('a', 'text'), 'x'.repeat(200), 10)).toBe(`${'x'.repeat(9)}…`);
+    const names: Record<string, string> = { u1: 'Ada Lovelace' };
+    expect(summarize(field('a', 'relation'), 'u1', 120, (id) => names[id])).toBe('Ada Lovelace');
+    expect(summarize(field('a', 'media_list'), ['u1', 'u2'], 120, (id) => names[id])).toBe('2 items: Ada Lovelace, u2');
+    expect(
+      referencedIds([field('r', 'relation_list'), field('m', 'media'), field('t', 'text')], [{ data: { r: ['e1', 'e2'], m: 'm1', t: 'x' }, translations: {} }]),
+    ).toEqual({
+      entries: ['e1', 'e2'],
+      media: ['m1'],
+    });
   });
 
   it('diffs a version against the working copy, field by field and per locale', () => {

@@ -65,8 +65,11 @@ function richTextPlain(node: CfNode): string {
   return (node.content ?? []).map(richTextPlain).join(node.nodeType === 'document' ? ' ' : '');
 }
 
-/** A one-line, human form of a value for hints and diffs ("—" for no value). */
-export function summarize(field: Pick<Field, 'field_type'>, value: unknown, max = 120): string {
+/** The title of an entry or asset id, when known (relation and media values are ids). */
+export type IdNamer = (id: string) => string | undefined;
+
+/** A one-line, human form of a value for hints and diffs ("—" for no value); ids named by `nameOf`. */
+export function summarize(field: Pick<Field, 'field_type'>, value: unknown, max = 120, nameOf: IdNamer = () => undefined): string {
   if (value === null || value === undefined || value === '') return '—';
   let text: string;
   switch (field.field_type) {
@@ -79,9 +82,15 @@ export function summarize(field: Pick<Field, 'field_type'>, value: unknown, max 
     case 'multi_select':
       text = Array.isArray(value) ? value.join(', ') : String(value);
       break;
+    case 'media':
+    case 'relation':
+      text = typeof value === 'string' ? (nameOf(value) ?? value) : String(value);
+      break;
     case 'media_list':
     case 'relation_list':
-      text = Array.isArray(value) ? `${value.length} item${value.length === 1 ? '' : 's'}: ${value.join(', ')}` : String(value);
+      text = Array.isArray(value)
+        ? `${value.length} item${value.length === 1 ? '' : 's'}: ${value.map((id) => nameOf(String(id)) ?? String(id)).join(', ')}`
+        : String(value);
       break;
     case 'json':
       text = JSON.stringify(value);
@@ -119,7 +128,14 @@ export interface DiffRow {
  * Field-by-field differences between a version (`before`) and the current working copy
  * (`after`): the default locale's data, then each other locale's localizable fields.
  */
-export function diffDrafts(fields: Field[], locales: string[], defaultLocale: string, before: Draft, after: Draft): DiffRow[] {
+export function diffDrafts(
+  fields: Field[],
+  locales: string[],
+  defaultLocale: string,
+  before: Draft,
+  after: Draft,
+  nameOf: IdNamer = () => undefined,
+): DiffRow[] {
   const rows: DiffRow[] = [];
   const compare = (locale: string, b: EntryData, a: EntryData, onlyLocalizable: boolean) => {
     for (const f of fields) {
@@ -133,8 +149,8 @@ export function diffDrafts(fields: Field[], locales: string[], defaultLocale: st
         field: f.name,
         label: f.label,
         kind: none(x) ? 'added' : none(y) ? 'removed' : 'changed',
-        before: summarize(f, x),
-        after: summarize(f, y),
+        before: summarize(f, x, 120, nameOf),
+        after: summarize(f, y, 120, nameOf),
       });
     }
   };
@@ -159,4 +175,21 @@ export function previewUrl(
 export function displayValue(entry: Pick<Entry, 'data' | 'slug'>, ct: Pick<ContentType, 'display_field'>): string {
   const v = ct.display_field ? parseData(entry.data)[ct.display_field] : null;
   return typeof v === 'string' && v.trim() ? v : entry.slug;
+}
+
+/** Every relation and media id held by the drafts' fields, split by kind. */
+export function referencedIds(fields: Field[], drafts: Draft[]): { entries: string[]; media: string[] } {
+  const entries = new Set<string>();
+  const media = new Set<string>();
+  for (const d of drafts) {
+    for (const data of [d.data, ...Object.values(d.translations)]) {
+      for (const f of fields) {
+        const v = data[f.name];
+        const ids = Array.isArray(v) ? v : v === undefined || v === null ? [] : [v];
+        if (f.field_type === 'relation' || f.field_type === 'relation_list') ids.forEach((id) => entries.add(String(id)));
+        if (f.field_type === 'media' || f.field_type === 'media_list') ids.forEach((id) => media.add(String(id)));
+      }
+    }
+  }
+  return { entries: [...entries], media: [...media] };
 }
