@@ -7,7 +7,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { AppShell, Badge, Burger, Button, Group, NativeSelect, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery, useReducedMotion } from '@mantine/hooks';
 import { IconDatabase, IconHome, IconLayoutList, IconLogout, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { signOut } from '../api/session';
@@ -20,6 +20,7 @@ import { useWorkspace } from './workspace';
 export function StudioShell({ children }: { children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   // Below 768 px the closed navbar only slides out of view: hide it from keyboard and screen readers too.
+  const reduceMotion = useReducedMotion();
   const phone = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
   const { session, workspace } = useWorkspace();
   const location = useLocation();
@@ -52,7 +53,12 @@ export function StudioShell({ children }: { children: ReactNode }) {
   const entryTypes = (types.data ?? []).filter((t) => !t.is_block);
 
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      transitionDuration={reduceMotion ? 0 : 200}
+      header={{ height: 56 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">

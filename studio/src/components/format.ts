@@ -7,3 +7,12 @@ export function formatDateTime(value: string | null | undefined): string {
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? value : dateTime.format(d);
 }
+
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** "24 Nov 2026" (the full date and time in `title` is the caller's choice); empty for null. */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '';
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? value : dateOnly.format(d);
+}

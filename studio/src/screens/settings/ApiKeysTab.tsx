@@ -11,7 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { formatDateTime } from '../../components/format';
+import { formatDate, formatDateTime } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { useInvalidate, useWsKey } from '../../app/queries';
 import { CreateKeyDialog, type ApiKey } from './CreateKeyDialog';
@@ -81,9 +81,13 @@ export default function ApiKeysTab() {
                           {k.key_hint}
                         </Text>
                       </Table.Td>
-                      <Table.Td>{formatDateTime(k.created_at)}</Table.Td>
-                      <Table.Td>{k.expires_at ? formatDateTime(k.expires_at) : 'never'}</Table.Td>
-                      <Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }} title={formatDateTime(k.created_at)}>
+                        {formatDate(k.created_at)}
+                      </Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }} title={k.expires_at ? formatDateTime(k.expires_at) : undefined}>
+                        {k.expires_at ? formatDate(k.expires_at) : 'never'}
+                      </Table.Td>
+                      <Table.Td style={{ minWidth: 120 }}>
                         <Badge color={state.color} variant="light">
                           {state.label}
                         </Badge>
