@@ -202,6 +202,26 @@ describe.each(dialects())('Studio people, keys, workspace and overview on %s', (
     expectError(await t.call('PATCH', `${M}/users/${target.id}`, { body: { role: 'admin' } }), 403, 'FORBIDDEN');
   });
 
+  it('two owners demoting each other at once: exactly one wins, the other meets LAST_OWNER', async () => {
+    const other = await seedWorkspace(env.ctx);
+    await setPasswordForUser(env.ctx, other.user.id, PASSWORD);
+    const second = await memberWithPassword(env.ctx, other.workspace.slug, 'owner');
+    const a = await signedIn(env.app, other.user.email);
+    const b = await signedIn(env.app, second.email);
+    const [ra, rb] = await Promise.all([
+      a.call('PATCH', `${M}/users/${second.id}`, { body: { role: 'admin' } }),
+      b.call('PATCH', `${M}/users/${other.user.id}`, { body: { role: 'admin' } }),
+    ]);
+    expect([ra.status, rb.status].sort()).toEqual([200, 409]);
+    const owners = await env.ctx.db.kysely
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('workspace_id', '=', other.workspace.id)
+      .where('role', '=', 'owner')
+      .execute();
+    expect(owners).toHaveLength(1);
+  });
+
   it('removes a member: their sessions end and their management keys stop working; never the last owner', async () => {
     const admin = await signedIn(env.app, (await memberWithPassword(env.ctx, ws.workspace.slug, 'admin')).email);
     const leaving = await memberWithPassword(env.ctx, ws.workspace.slug, 'admin');
