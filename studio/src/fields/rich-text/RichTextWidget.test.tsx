@@ -50,6 +50,7 @@ describe('rich_text widget', () => {
       content: [],
     });
     expect(out.content).toContainEqual(doc.content[0]);
+    expect(await screen.findByLabelText('Embedded entry: Grace Hopper')).toBeInTheDocument();
   });
   it('embeds an asset chosen from the library', async () => {
     const { onChange } = renderWidget(RichTextWidget, field, null);
@@ -61,6 +62,7 @@ describe('rich_text widget', () => {
       data: { target: { sys: { id: MEDIA[1].id, type: 'Link', linkType: 'Asset' } } },
       content: [],
     });
+    expect(await screen.findByLabelText('Embedded asset: Office')).toBeInTheDocument();
   });
   it('links to an entry: the title is inserted as an entry-hyperlink', async () => {
     const { onChange } = renderWidget(RichTextWidget, field, null);

@@ -8,9 +8,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { Input } from '@mantine/core';
 import { RichTextEditor } from '@mantine/tiptap';
-import { useEditor } from '@tiptap/react';
+import { ReactNodeViewRenderer, useEditor } from '@tiptap/react';
+import { Node, type AnyExtension } from '@tiptap/core';
 import { IconBox, IconFileSymlink, IconLink, IconPhoto } from '@tabler/icons-react';
 import { richTextExtensions } from '../../richtext/extensions';
+import { EmbedView } from './EmbedView';
 import { contentfulToPm } from '../../richtext/from-contentful';
 import { isEmptyDocument, pmToContentful } from '../../richtext/to-contentful';
 import type { CfDocument } from '../../richtext/types';
@@ -22,6 +24,21 @@ import type { FieldWidgetProps } from '../types';
 
 type Command = 'entryLink' | 'embedEntry' | 'inlineEntry' | 'embedAsset' | null;
 
+const WITH_VIEW = new Set(['embeddedEntry', 'embeddedAsset', 'inlineEntry']);
+
+/** The editor's extensions, with embedded entries and assets drawn by EmbedView (titles, thumbnails). */
+function editorExtensions(): AnyExtension[] {
+  return richTextExtensions().map((ext) =>
+    ext instanceof Node && WITH_VIEW.has(ext.name)
+      ? ext.extend({
+          addNodeView() {
+            return ReactNodeViewRenderer(EmbedView);
+          },
+        })
+      : ext,
+  );
+}
+
 export function RichTextWidget({ field, value, onChange, readOnly, error, description, label }: FieldWidgetProps<CfDocument>) {
   const name = label ?? field.label;
   const onChangeRef = useRef(onChange);
@@ -30,7 +47,7 @@ export function RichTextWidget({ field, value, onChange, readOnly, error, descri
   }, [onChange]);
   const [command, setCommand] = useState<Command>(null);
   const editor = useEditor({
-    extensions: richTextExtensions(),
+    extensions: editorExtensions(),
     content: contentfulToPm(value),
     editable: !readOnly,
     immediatelyRender: true,
