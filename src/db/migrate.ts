@@ -14,6 +14,7 @@ import * as m005 from './migrations/005-versions.js';
 import * as m006 from './migrations/006-media-variants.js';
 import * as m007 from './migrations/007-blocks-per-page.js';
 import * as m008 from './migrations/008-studio-auth.js';
+import * as m009 from './migrations/009-recent-versions.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -27,6 +28,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '006-media-variants': m006,
   '007-blocks-per-page': m007,
   '008-studio-auth': m008,
+  '009-recent-versions': m009,
 };
 
 class StaticProvider implements MigrationProvider {
