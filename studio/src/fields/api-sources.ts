@@ -1,9 +1,10 @@
 /**
- * FieldSources backed by the management API: entries through
- * GET /content-types/{slug}/entries (with `search` when the server knows it), media through
- * GET /media and GET /media/{id}. Labels come from each type's display field.
+ * FieldSources backed by the management API: entries through GET /content-types/{slug}/entries
+ * (`search` on the display field or slug), media through GET /media and GET /media/{id}. Labels
+ * come from each type's display field. The management API reads entries by slug only, so entries
+ * named by id are found among the 100 most recently updated of each allowed type.
  */
-import { api, ApiError, parseData } from '../api/client';
+import { api, parseData } from '../api/client';
 import type { ContentType, Entry, MediaAsset } from '../api/types';
 import type { EntrySummary, FieldSources, MediaSummary } from './sources';
 
@@ -37,15 +38,8 @@ async function entryTypes(): Promise<ContentType[]> {
 }
 
 async function listOfType(type: string, search: string, limit: number): Promise<Entry[]> {
-  const query = { limit, sort: 'updated_at:desc', search: search || undefined };
-  try {
-    return (await api<Entry[]>(`/content-types/${encodeURIComponent(type)}/entries`, { query })).data;
-  } catch (err) {
-    // A server without `search` on this list answers 400 at query.search: filter here instead.
-    if (!(err instanceof ApiError) || !err.errors?.some((e) => e.path === 'query.search')) throw err;
-    const all = (await api<Entry[]>(`/content-types/${encodeURIComponent(type)}/entries`, { query: { limit: 100, sort: 'updated_at:desc' } })).data;
-    return all.filter((e) => JSON.stringify([e.slug, e.data]).toLowerCase().includes(search.toLowerCase())).slice(0, limit);
-  }
+  return (await api<Entry[]>(`/content-types/${encodeURIComponent(type)}/entries`, { query: { limit, sort: 'updated_at:desc', search: search || undefined } }))
+    .data;
 }
 
 export function apiFieldSources(): FieldSources {
