@@ -1,0 +1,48 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { Entry } from '../../api/types';
+import { EntryActions } from './EntryActions';
+
+const entry = (status: string, pending = false) => ({ status, has_pending_changes: pending, publish_at: null, published_at: null }) as unknown as Entry;
+const names = () => screen.queryAllByRole('button').map((b) => b.textContent);
+
+function show(e: Entry, canPublish: boolean, canWrite: boolean) {
+  const onAction = vi.fn();
+  render(
+    <MantineProvider>
+      <EntryActions entry={e} saveState="saved" canPublish={canPublish} canWrite={canWrite} busy={null} onAction={onAction} />
+    </MantineProvider>,
+  );
+  return onAction;
+}
+
+describe('entry status bar', () => {
+  it('editor, draft: publish, archive, schedule, preview, duplicate, delete', async () => {
+    const onAction = show(entry('draft'), true, true);
+    expect(names()).toEqual(['Publish', 'Archive', 'Schedule', 'Open preview', 'Duplicate', 'Delete']);
+    await userEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(onAction).toHaveBeenCalledWith('publish');
+    expect(screen.getByRole('status', { name: 'Save state: Saved' })).toBeInTheDocument();
+  });
+  it('published with pending changes: "Publish changes" (D71) and the changed badge', () => {
+    show(entry('published', true), true, true);
+    expect(names()).toEqual(['Publish changes', 'Unpublish', 'Archive', 'Open preview', 'Duplicate', 'Delete']);
+    expect(screen.getByText('changed')).toBeInTheDocument();
+  });
+  it('published without changes: nothing to publish', () => {
+    show(entry('published'), true, true);
+    expect(names()).not.toContain('Publish');
+    expect(names()).not.toContain('Publish changes');
+  });
+  it('author: no publish, unpublish, archive or schedule', () => {
+    show(entry('published', true), false, true);
+    expect(names()).toEqual(['Open preview', 'Duplicate', 'Delete']);
+  });
+  it('viewer: no actions, a read-only note', () => {
+    show(entry('draft'), false, false);
+    expect(names()).toEqual([]);
+    expect(screen.getByText('Read-only: your role cannot change content')).toBeInTheDocument();
+  });
+});
