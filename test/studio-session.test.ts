@@ -293,6 +293,24 @@ describe.each(dialects())('Studio sessions on %s', (dialect) => {
     advance(24 * 3_600_000 + 1);
     expectError(await idle.call('GET', `${M}/session`), 401, 'UNAUTHORIZED');
 
+    // An abandoned session's row is swept at the next sign-in of anyone.
+    const abandoned = await signedIn(env.app, m.email);
+    const digestCount = async () =>
+      Number(
+        (
+          await env.ctx.db.kysely
+            .selectFrom('sessions')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('user_id', '=', m.id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(abandoned.cookie).not.toBeNull();
+    const before = await digestCount();
+    advance(25 * 3_600_000);
+    await signedIn(env.app, (await memberWithPassword(env.ctx, ws.workspace.slug, 'viewer')).email);
+    expect(await digestCount()).toBe(before - 1);
+
     const busy = await signedIn(env.app, m.email);
     for (let h = 0; h < 336; h += 20) {
       advance(20 * 3_600_000);

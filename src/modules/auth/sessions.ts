@@ -33,6 +33,7 @@ import { ROLE_SCOPES, SCOPES, type Actor, type Scope } from './permissions.js';
 import {
   consumeToken,
   deleteSession,
+  deleteStaleSessions,
   deleteUserSessions,
   findCredentialsByEmail,
   findCredentialsById,
@@ -136,6 +137,10 @@ export async function signIn(ctx: Context, input: { email: string; password: str
     throw new AppError('UNAUTHORIZED', 'Invalid email or password');
   }
   clearAccountFailures(ctx, email);
+  // Sessions end lazily when read; those never read again are swept here, at sign-in (a small
+  // table: people times browsers).
+  const now = ctx.clock();
+  await deleteStaleSessions(ctx.db, iso(now), iso(new Date(now.getTime() - ctx.config.sessionIdleHours * 3_600_000)));
   return startSession(ctx, { id: user.id, email: user.email, name: user.name });
 }
 
