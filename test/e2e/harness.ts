@@ -172,11 +172,15 @@ export interface AxeSummary {
 export const axeResults: AxeSummary[] = [];
 
 /**
- * Runs axe-core (WCAG 2.0/2.1 A and AA rules) on the page and throws, listing them, when any
+ * Runs axe-core (WCAG 2.0/2.1 A and AA rules and best practices) on the page, or on the part
+ * matching the CSS selector `within`, and throws, listing them, when any
  * violation is serious or critical. Minor and moderate findings are recorded in axeResults.
  */
-export async function expectAccessible(page: Page, screen: string): Promise<AxeSummary> {
-  const result = await new AxeBuilder({ page })
+export async function expectAccessible(page: Page, screen: string, within?: string): Promise<AxeSummary> {
+  let builder = new AxeBuilder({ page });
+  // A dialog is checked on its own when the page behind it was checked already.
+  if (within) builder = builder.include(within);
+  const result = await builder
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     // Details of violations only: passes and inapplicable rules are not collected (much faster).
     .options({ resultTypes: ['violations'] })

@@ -150,7 +150,7 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
     await shown.getByRole('button', { name: 'Copy key' }).click();
     await visible(shown.getByRole('button', { name: 'Copied' }));
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
-    await expectAccessible(page, 'settings/api-keys key shown once');
+    await expectAccessible(page, 'settings/api-keys key shown once', '[role=dialog]');
     await screenshot(page, 'settings-api-key-1280');
 
     const schema = await fetch(`${server.base}/api/v1/public/schema`, { headers: { 'X-API-Key': value } });
@@ -245,7 +245,7 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
         await page.getByRole('option', { name: 'Every Field' }).click();
         await dialog.getByLabel(/^Allowed target types/).press('Escape');
       }
-      if (i === 0) await expectAccessible(page, 'model add-field dialog');
+      if (i === 0) await expectAccessible(page, 'model add-field dialog', '[role=dialog]');
       await dialog.getByRole('button', { name: 'Add field' }).click();
       await hidden(dialog);
       await until(async () => (await fields.count()) === i + 1, `field ${i + 1} (${type}) in the list`);
@@ -254,7 +254,11 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
 
     const api = async () => {
       const res = await page.request.get(`${server.base}/api/v1/manage/content-types/every-field`);
-      return (await res.json()).data as { fields: { name: string; field_type: string; filterable: boolean; options: string | null }[] };
+      return (await res.json()).data as {
+        display_field: string | null;
+        description: string | null;
+        fields: { name: string; field_type: string; filterable: boolean; options: string | null }[];
+      };
     };
     const before = await api();
     expect(before.fields.map((f) => f.field_type)).toEqual(FIELD_TYPES.map(([t]) => t));
@@ -286,6 +290,16 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
     await hidden(edit);
     await visible(page.getByRole('button', { name: 'Edit field Price' }));
 
+    // The type's details: the display field names entries.
+    await page.getByRole('combobox', { name: 'Display field' }).click();
+    await page.getByRole('option', { name: 'F Text (fText)' }).click();
+    await page.getByLabel(/^Description/).fill('One field of every type');
+    const saved = page.waitForResponse((r) => r.url().endsWith('/content-types/every-field') && r.request().method() === 'PATCH');
+    await page.getByRole('button', { name: 'Save details' }).click();
+    expect((await saved).status()).toBe(200);
+    await visible(page.getByText('display field', { exact: true }));
+    expect(await api()).toMatchObject({ display_field: 'fText', description: 'One field of every type' });
+
     // An entry, so the impact report counts it and deleting the type is refused.
     const session = (await (await page.request.get(`${server.base}/api/v1/manage/session`)).json()).data as { csrf_token: string };
     const entry = await page.request.post(`${server.base}/api/v1/manage/content-types/every-field/entries`, {
@@ -297,7 +311,7 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
     await page.getByRole('button', { name: 'Impact of changing field F Text' }).click();
     const impact = page.getByRole('dialog', { name: /Impact of changing/ });
     await visible(impact.getByText('1 entry holds a value for this field; deleting it would lose it.'));
-    await expectAccessible(page, 'model impact dialog');
+    await expectAccessible(page, 'model impact dialog', '[role=dialog]');
     await screenshot(page, 'model-impact-1280');
     await impact.getByRole('button', { name: 'Close', exact: true }).click();
     await hidden(impact);
@@ -309,7 +323,7 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
     await visible(refusal);
     expect(await refusal.innerText()).toMatch(/holds 1 entr/);
     expect(await refusal.innerText()).toMatch(/Trace id/);
-    await expectAccessible(page, 'model delete refused (409)');
+    await expectAccessible(page, 'model delete refused (409)', '[role=dialog]');
     await del.getByRole('button', { name: 'Cancel' }).click();
 
     // An empty type is deleted.
