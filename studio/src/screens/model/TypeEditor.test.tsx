@@ -1,0 +1,115 @@
+/**
+ * The content type screen in jsdom with a fake API: a block type shows where it is used
+ * (block-usage) and, for a role without schema:write, no add, edit, reorder or delete controls,
+ * with read-only details; an admin sees them and the fields in their order.
+ */
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SessionInfo, SessionWorkspace } from '../../api/session';
+import { WorkspaceContext, workspaceContextValue } from '../../app/workspace';
+import TypeEditor from './TypeEditor';
+
+const field = (id: string, name: string, label: string, field_type: string, sort_order: number) => ({
+  id,
+  content_type_id: 't-hero',
+  name,
+  label,
+  field_type,
+  required: false,
+  is_unique: false,
+  localizable: false,
+  filterable: false,
+  sortable: false,
+  sort_order,
+  options: null,
+  validation: null,
+  created_at: '2026-11-24T08:00:00.000Z',
+  updated_at: '2026-11-24T08:00:00.000Z',
+});
+const HERO = {
+  id: 't-hero',
+  workspace_id: 'ws-1',
+  name: 'Hero',
+  slug: 'hero',
+  description: 'Top of a page',
+  icon: null,
+  display_field: null,
+  is_block: true,
+  orderable: false,
+  fields: [field('f1', 'heading', 'Heading', 'text', 0), field('f2', 'image', 'Image', 'media', 1)],
+  created_at: '2026-11-24T08:00:00.000Z',
+  updated_at: '2026-11-24T08:00:00.000Z',
+};
+
+// Mantine's autosizing Textarea listens to document.fonts, which jsdom lacks.
+if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      const path = new URL(input, 'http://studio.test').pathname.replace('/api/v1/manage', '');
+      const ok = (data: unknown, meta: unknown = null) => new Response(JSON.stringify({ success: true, message: 'Success', data, meta }), { status: 200 });
+      if (path === '/content-types/hero') return ok(HERO);
+      if (path === '/content-types') return ok([HERO], { page_size: 1, total_data: 1, current_page: 1, total_pages: 1 });
+      if (path === '/content-types/hero/block-usage')
+        return ok({
+          count: 3,
+          is_block: true,
+          pages: [
+            { slug: 'home', status: 'published' },
+            { slug: 'about', status: 'draft' },
+          ],
+        });
+      return new Response(JSON.stringify({ success: false, message: 'no fake', code: 'NOT_FOUND', data: null, traceId: 'req_x' }), { status: 404 });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderAs(role: SessionWorkspace['role']) {
+  const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role };
+  const session: SessionInfo = { user: { id: 1, email: 'a@example.com', name: null }, workspaces: [workspace], csrf_token: 'c' };
+  const router = createMemoryRouter([{ path: '/:workspace/model/:type', element: <TypeEditor /> }], { initialEntries: ['/demo/model/hero'] });
+  return render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <WorkspaceContext.Provider value={workspaceContextValue(session, workspace)}>
+          <RouterProvider router={router} />
+        </WorkspaceContext.Provider>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+describe('content type screen', () => {
+  it('shows a block type read-only to an editor, with where it is used', async () => {
+    renderAs('editor');
+    await screen.findByRole('heading', { name: 'Hero', level: 1 });
+    expect(await screen.findByText('3 blocks on 2 pages:')).toBeInTheDocument();
+    expect(screen.getByText('home', { selector: 'code' })).toBeInTheDocument();
+    const list = screen.getByRole('list', { name: 'Fields of Hero' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([expect.stringContaining('Heading'), expect.stringContaining('Image')]);
+    for (const name of ['Add field', 'Save details', 'Delete block type', 'Reorder field Heading', 'Edit field Heading']) {
+      expect(screen.queryByRole('button', { name })).toBeNull();
+    }
+    expect(screen.getByRole('button', { name: 'Impact of changing field Heading' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Name/)).toHaveAttribute('readonly');
+  });
+
+  it('gives an admin the controls to change the model', async () => {
+    renderAs('admin');
+    await screen.findByRole('heading', { name: 'Hero', level: 1 });
+    for (const name of ['Add field', 'Save details', 'Delete block type', 'Reorder field Heading', 'Edit field Image']) {
+      expect(screen.getByRole('button', { name })).toBeInTheDocument();
+    }
+    expect(screen.getByLabelText(/^Name/)).not.toHaveAttribute('readonly');
+  });
+});
