@@ -209,6 +209,20 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
     await page.getByRole('button', { name: 'Publish changes' }).click();
     await hidden(page.getByRole('region', { name: 'Status and actions' }).getByText('changed'));
     expect(await deliveredTitle('hello-quire')).toBe('Hello Quire, edited');
+
+    // Open preview without a preview URL template: the token and the delivery preview URL are shown,
+    // and that URL reads the working copy with a delivery key (D46).
+    await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Hello Quire, draft title');
+    await page.getByRole('button', { name: 'Open preview' }).click();
+    const preview = page.getByRole('dialog', { name: 'Preview token' });
+    const url = (await preview.getByText(/\/api\/v1\/public\/preview\?token=/).textContent()) ?? '';
+    const res = await fetch(url, { headers: { 'X-API-Key': delivery } });
+    const entry = ((await res.json()) as { data: { entry: { data: string } } }).data.entry;
+    expect(JSON.parse(entry.data).title).toBe('Hello Quire, draft title');
+    expect(await deliveredTitle('hello-quire')).toBe('Hello Quire, edited');
+    await preview.getByRole('button', { name: 'Close dialog' }).click();
+    await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Hello Quire, edited');
+    await saved();
   }, 60_000);
 
   it('shows a version with its diff and restores it', async () => {
@@ -244,6 +258,17 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
     await page.getByRole('button', { name: 'Unpublish' }).click();
     await visible(page.getByRole('region', { name: 'Status and actions' }).getByText('draft', { exact: true }));
     expect(await deliveredTitle('hello-quire')).toBeNull();
+
+    // A draft may lack its required title; publishing it names the field inline (errors[].path data.title).
+    const title = page.getByRole('textbox', { name: 'Title', exact: true });
+    await title.fill('');
+    await saved();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await visible(page.getByText('is required', { exact: true }));
+    expect(await title.getAttribute('aria-invalid')).toBe('true');
+    await title.fill('Changed elsewhere');
+    await saved();
+    expect(await page.getByText('is required', { exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: /^Schedule/ });
     await dialog.getByRole('button', { name: /^Publish at/ }).click();

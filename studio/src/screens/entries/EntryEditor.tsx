@@ -186,6 +186,8 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
         : { ...draft, translations: { ...draft.translations, [l]: { ...draft.translations[l], [name]: value } } };
     setDraft(next);
     autosave.change(next);
+    // A refused publish named fields of the old values; the next save checks the new ones.
+    if (actionErrors?.length) setActionError(null);
   };
 
   /** Takes the server's copy: after a reload, a restore or a conflict. */
