@@ -4,7 +4,7 @@
  * resolver darkens them (shade 7 for dimmed text, a darkened shade 9 for coloured text), so axe finds no
  * contrast violation while keeping Mantine's look.
  */
-import { createTheme, Modal, Notification, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, Modal, ModalHeader, Notification, type CSSVariablesResolver } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -17,6 +17,8 @@ export const theme = createTheme({
   // Close buttons are icon-only: they need a name (axe button-name).
   components: {
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    // A dialog's header is no page banner (axe landmark-no-duplicate-banner): a div, not <header>.
+    ModalHeader: ModalHeader.extend({ defaultProps: { component: 'div' } as Record<string, unknown> }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
   },
 });
