@@ -12,7 +12,16 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { expectAccessible, expectNoHorizontalScroll, launchBrowser, screenshot, skipBrowserSuites, startStudioServer, type StudioServer } from './harness.js';
+import {
+  axeResults,
+  expectAccessible,
+  expectNoHorizontalScroll,
+  launchBrowser,
+  screenshot,
+  skipBrowserSuites,
+  startStudioServer,
+  type StudioServer,
+} from './harness.js';
 
 const OWNER_PASSWORD = 'owner password 123';
 const AUTHOR_PASSWORD = 'author password 456';
@@ -126,6 +135,10 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    const lines = axeResults.map(
+      (r) => `  ${r.screen}: ${r.violations.length ? r.violations.map((v) => `${v.impact} ${v.id} (${v.nodes})`).join(', ') : 'no violations'}`,
+    );
+    if (lines.length) process.stdout.write(`\n[studio entries e2e] axe results\n${lines.join('\n')}\n`);
   }, 60_000);
 
   it('creates a post with a relation, an image and rich text, localizes it, and autosaves', async () => {
