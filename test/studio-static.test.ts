@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +40,7 @@ describe('Studio static serving', () => {
     fs.mkdirSync(path.join(dir, 'assets'));
     fs.writeFileSync(path.join(dir, 'index.html'), INDEX);
     fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), SCRIPT);
+    fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js.gz'), gzipSync(SCRIPT));
     built = await appWith(dir);
     missing = await appWith(path.join(dir, 'not-built'));
   });
@@ -84,6 +86,18 @@ describe('Studio static serving', () => {
     const head = await built.app.inject({ method: 'HEAD', url: '/studio/assets/index-abc123.js' });
     expect(head.statusCode).toBe(200);
     expect(head.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the precompressed sibling to a browser accepting gzip, the plain file otherwise', async () => {
+    const res = await built.app.inject({ method: 'GET', url: '/studio/assets/index-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(gunzipSync(res.rawPayload).toString()).toBe(SCRIPT);
+    const plain = await built.app.inject({ method: 'GET', url: '/studio/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
   });
 
   it('answers 404 in the envelope for an unknown asset, never index.html', async () => {

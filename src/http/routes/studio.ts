@@ -1,6 +1,7 @@
 /**
  * Serves the Studio (D90; docs/studio.md), the Vite build in dist/studio, at /studio/:
- * - `/studio/assets/*`: hashed files, `Cache-Control: public, max-age=31536000, immutable`; an
+ * - `/studio/assets/*`: hashed files, `Cache-Control: public, max-age=31536000, immutable`, sent
+ *   brotli- or gzip-compressed from the build's precompressed siblings when accepted; an
  *   unknown asset answers 404 in the envelope (never index.html, which a browser would cache as
  *   a script for a year);
  * - any other GET `/studio/*`: index.html with `Cache-Control: no-cache`, so client-side routes
@@ -62,7 +63,8 @@ export function studioRoutes(options: StudioRoutesOptions = {}) {
 
   return async function plugin(app: FastifyInstance): Promise<void> {
     // serve: false: only reply.sendFile; the routes below decide what each URL answers.
-    await app.register(fastifyStatic, { root, serve: false });
+    // preCompressed: the build's .br/.gz siblings go to browsers accepting them (studio/vite.config.ts).
+    await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
     app.get('/studio', { schema: { hide: true } }, home);
     app.get('/studio/assets/*', { schema: { hide: true } }, async (request, reply) => {
       assertBuilt();
