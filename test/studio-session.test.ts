@@ -162,6 +162,20 @@ describe.each(dialects())('Studio sessions on %s', (dialect) => {
     expect((await new Browser(env.app).signIn(m.email, PASSWORD)).status).toBe(200);
   });
 
+  it('throttles guesses sent all at once: 12 parallel wrong passwords get at most 5 password checks', async () => {
+    const m = await memberWithPassword(env.ctx, ws.workspace.slug, 'author');
+    const answers = await Promise.all(Array.from({ length: 12 }, () => new Browser(env.app).signIn(m.email, 'wrong password!')));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    // A right password sent beside wrong ones is not counted as a failure.
+    const other = await memberWithPassword(env.ctx, ws.workspace.slug, 'author');
+    const b = new Browser(env.app);
+    const mixed = await Promise.all([b.signIn(other.email, PASSWORD), ...Array.from({ length: 4 }, () => b.signIn(other.email, 'wrong password!'))]);
+    expect(mixed[0].status).toBe(200);
+    expect((await b.signIn(other.email, PASSWORD)).status).toBe(200);
+  });
+
   it('throttles 20 failures per client address across accounts', async () => {
     const b = new Browser(env.app);
     for (let i = 0; i < 20; i++) expectError(await b.signIn(`guess-${i}@example.com`, 'wrong password!'), 401, 'UNAUTHORIZED');

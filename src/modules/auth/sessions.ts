@@ -49,7 +49,7 @@ import {
   type MembershipOfUser,
   type TokenPurpose,
 } from './session-repository.js';
-import { assertNotThrottled, clearAccountFailures, recordFailure } from './throttle.js';
+import { claimAttempt, clearAccountFailures } from './throttle.js';
 
 export const SESSION_COOKIE = 'quire_session';
 /** One-time links live 72 hours (D90). */
@@ -129,14 +129,11 @@ export async function sessionInfo(ctx: Context, session: SessionState): Promise<
  */
 export async function signIn(ctx: Context, input: { email: string; password: string }, address: string): Promise<StartedSession> {
   const email = input.email.trim().toLowerCase();
-  assertNotThrottled(ctx, email, address);
+  const attempt = claimAttempt(ctx, email, address);
   const user = await findCredentialsByEmail(ctx.db, email);
   const ok = await verifyPassword(user?.password_hash ?? null, input.password);
-  if (!user || !ok) {
-    recordFailure(ctx, email, address);
-    throw new AppError('UNAUTHORIZED', 'Invalid email or password');
-  }
-  clearAccountFailures(ctx, email);
+  if (!user || !ok) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
+  attempt.succeeded();
   // Sessions end lazily when read; those never read again are swept here, at sign-in (a small
   // table: people times browsers).
   const now = ctx.clock();
@@ -292,12 +289,12 @@ export async function changePassword(
   address: string,
 ): Promise<StartedSession> {
   checkPassword(input.password);
-  assertNotThrottled(ctx, session.user.email, address);
+  const attempt = claimAttempt(ctx, session.user.email, address);
   const user = await findCredentialsById(ctx.db, session.user.id);
   if (!user || !(await verifyPassword(user.password_hash, input.current_password))) {
-    recordFailure(ctx, session.user.email, address);
     throw invalid('body.current_password', 'is not your current password');
   }
+  attempt.succeeded();
   const hash = await hashPassword(input.password);
   await withTransaction(ctx.db, async (db) => {
     await updatePasswordHash(db, user.id, hash);

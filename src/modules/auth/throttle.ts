@@ -1,9 +1,11 @@
 /**
  * Sign-in throttling (contract of D90): after 5 failed attempts for one account, or 20 from one
  * client address, within 15 minutes, further attempts answer 429 RATE_LIMITED with Retry-After
- * until the oldest failure of the window is 15 minutes old. Failures are counted before the
- * password is checked, so a throttled attempt costs no hash and reveals nothing. A successful
- * sign-in clears its account's failures (not its address's).
+ * until the oldest failure of the window is 15 minutes old. A throttled attempt is refused before
+ * the password is checked, so it costs no hash and reveals nothing. An attempt is counted as a
+ * failure when it starts (claimAttempt), before its password check, and taken back if the password
+ * was right: otherwise guesses sent in parallel would all pass the check while the first ones are
+ * still hashing. A successful sign-in clears its account's failures (not its address's).
  *
  * Counters live in the context's memory (`ctx.caches.signInFailures`): per instance, like the
  * request rate limits, so N instances behind a balancer allow up to N times as many guesses
@@ -44,8 +46,28 @@ export function assertNotThrottled(ctx: Context, email: string, address: string)
   }
 }
 
-/** Records one failed attempt for `email` and `address`. */
-export function recordFailure(ctx: Context, email: string, address: string): void {
+/**
+ * Starts a password check for `email` from `address`: 429 RATE_LIMITED when throttled, otherwise
+ * counts the attempt as failed at once and returns `succeeded`, to call when the password was
+ * right (clears the account's failures and takes this attempt back from the address's count).
+ */
+export function claimAttempt(ctx: Context, email: string, address: string): { succeeded: () => void } {
+  assertNotThrottled(ctx, email, address);
+  const at = recordFailure(ctx, email, address);
+  return {
+    succeeded: () => {
+      clearAccountFailures(ctx, email);
+      const key = `address:${address}`;
+      const times = ctx.caches.signInFailures.get(key);
+      const i = times ? times.lastIndexOf(at) : -1;
+      if (i >= 0) times!.splice(i, 1);
+      if (times?.length === 0) ctx.caches.signInFailures.delete(key);
+    },
+  };
+}
+
+/** Records one failed attempt for `email` and `address`; returns its time (ms). */
+export function recordFailure(ctx: Context, email: string, address: string): number {
   const now = ctx.clock().getTime();
   const map = ctx.caches.signInFailures;
   for (const key of [`account:${email}`, `address:${address}`]) {
@@ -56,6 +78,7 @@ export function recordFailure(ctx: Context, email: string, address: string): voi
     map.set(key, times);
     if (map.size > MAX_KEYS) map.delete(map.keys().next().value as string);
   }
+  return now;
 }
 
 /** Forgets the failures of `email` after a successful sign-in. */
