@@ -7,7 +7,9 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '../src/modules/auth/operations.js';
-import { setPasswordForUser } from '../src/modules/auth/sessions.js';
+import { AppError } from '../src/errors.js';
+import { readSession, sessionActor, setPasswordForUser } from '../src/modules/auth/sessions.js';
+import { changeRole } from '../src/modules/users/operations.js';
 import { call, createTestEnv, dialects, expectError, seedWorkspace, type TestEnv } from './helpers.js';
 import { Browser, memberWithPassword, PASSWORD, signedIn } from './studio-helpers.js';
 
@@ -208,11 +210,22 @@ describe.each(dialects())('Studio people, keys, workspace and overview on %s', (
     const second = await memberWithPassword(env.ctx, other.workspace.slug, 'owner');
     const a = await signedIn(env.app, other.user.email);
     const b = await signedIn(env.app, second.email);
+    // "At once" means both are authenticated as owners before either writes. Two HTTP requests
+    // do not promise that: under load the second one's role may be read after the first commits,
+    // and it then rightly answers 403 (no longer an owner). So both actors are resolved first, as
+    // the auth hook does, and the two operations race for the workspace lock.
+    const actorOf = async (browser: Browser) => sessionActor(env.ctx, (await readSession(env.ctx, browser.cookie!))!, other.workspace.id);
+    const [actorA, actorB] = await Promise.all([actorOf(a), actorOf(b)]);
+    const statusOf = (p: Promise<unknown>) =>
+      p.then(
+        () => 200,
+        (err: unknown) => (err instanceof AppError ? err.status : Promise.reject(err)),
+      );
     const [ra, rb] = await Promise.all([
-      a.call('PATCH', `${M}/users/${second.id}`, { body: { role: 'admin' } }),
-      b.call('PATCH', `${M}/users/${other.user.id}`, { body: { role: 'admin' } }),
+      statusOf(changeRole(env.ctx, actorA, second.id, { role: 'admin' })),
+      statusOf(changeRole(env.ctx, actorB, other.user.id, { role: 'admin' })),
     ]);
-    expect([ra.status, rb.status].sort()).toEqual([200, 409]);
+    expect([ra, rb].sort()).toEqual([200, 409]);
     const owners = await env.ctx.db.kysely
       .selectFrom('memberships')
       .select('user_id')
