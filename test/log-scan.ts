@@ -11,7 +11,9 @@ import { SECRET_QUERY_PARAMS } from '../src/lib/logger.js';
 const SECRET_VALUE = [
   /svc_(live|mgmt)_[A-Za-z0-9]{16,}/,
   /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/,
-  /\bq[st]_[A-Za-z0-9_-]{40,}/,
+  // Exactly the 43 characters of a session id or token, not inside a longer base64url run or after
+  // a dot: a signed cursor's signature may hold "qs_" by chance.
+  /(?<![A-Za-z0-9_.-])q[st]_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/,
   /quire_session=[^;\s"]+/,
   /scrypt\$\d+\$\d+\$\d+\$/,
   new RegExp(`[?&](${[...SECRET_QUERY_PARAMS].join('|')})=(?!\\[redacted\\])[^&"\\s]+`, 'i'),
