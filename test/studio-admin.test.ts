@@ -255,6 +255,16 @@ describe.each(dialects())('Studio people, keys, workspace and overview on %s', (
     expect((await owner.call('GET', `${M}/users`)).body.data.some((p: { id: number }) => p.id === leaving.id)).toBe(false);
   });
 
+  it('removing an invited person retires their invitation link: it no longer sets a password', async () => {
+    const res = await owner.call('POST', `${M}/users/invitations`, { body: { email: 'changed-mind@example.com', role: 'author' } });
+    const token = tokenOf(res.body.data.invitation_url);
+    expect((await owner.call('DELETE', `${M}/users/${res.body.data.user.id}`)).status).toBe(200);
+    expectError(await call(env.app, 'GET', `${M}/session/token?token=${token}`), 404, 'NOT_FOUND');
+    const b = new Browser(env.app);
+    expectError(await b.call('POST', `${M}/session/password`, { body: { token, password: 'author password 1' } }), 404, 'NOT_FOUND');
+    expect(b.cookie).toBeNull();
+  });
+
   it('API keys: created for the signed-in person, value shown once, listed by hint, revoked at once', async () => {
     const created = await owner.call('POST', `${M}/api-keys`, { body: { name: 'CI', key_class: 'management', scopes: ['content:write'] } });
     expect(created.status).toBe(201);

@@ -158,3 +158,14 @@ export async function consumeToken(db: Db, tokenHash: string, now: string): Prom
 export async function retireUnusedTokens(db: Db, userId: number, now: string): Promise<void> {
   await db.kysely.updateTable('one_time_tokens').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
 }
+
+/** Retires a user's unused tokens into one workspace (their membership there ended). */
+export async function retireWorkspaceTokens(db: Db, userId: number, workspaceId: string, now: string): Promise<void> {
+  await db.kysely
+    .updateTable('one_time_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('workspace_id', '=', workspaceId)
+    .where('used_at', 'is', null)
+    .execute();
+}

@@ -9,8 +9,9 @@
  * - inviting someone already a member: 409 ALREADY_MEMBER. A person without a password gets a
  *   one-time invitation link (72 h; shown once to the inviting admin, e-mailed when SMTP_URL is
  *   set); a person who has one is added directly (no link);
- * - removing a member deletes the membership and ends all of that person's Studio sessions;
- *   their management keys stop working on the next request (D12: key power needs a membership).
+ * - removing a member deletes the membership, ends all of that person's Studio sessions and
+ *   retires their unused invitation links into the workspace; their management keys stop working
+ *   on the next request (D12: key power needs a membership).
  */
 import type { Context } from '../../context.js';
 import { lockRows } from '../../db/lock.js';
@@ -20,7 +21,7 @@ import { iso } from '../../lib/time.js';
 import { ensureUser } from '../auth/operations.js';
 import { isRole, ROLES, type Actor, type Role } from '../auth/permissions.js';
 import { deleteMembership, findMembershipRole, upsertMembership } from '../auth/repository.js';
-import { deleteUserSessions, findCredentialsById } from '../auth/session-repository.js';
+import { deleteUserSessions, findCredentialsById, retireWorkspaceTokens } from '../auth/session-repository.js';
 import { issueToken } from '../auth/sessions.js';
 import { findWorkspaceById } from '../workspaces/repository.js';
 import { sendInvitation } from './mailer.js';
@@ -134,7 +135,7 @@ export async function changeRole(ctx: Context, actor: Actor, userId: number, inp
   });
 }
 
-/** DELETE /users/{id}: removes the membership and ends the person's sessions. */
+/** DELETE /users/{id}: removes the membership, ends the person's sessions and retires their invitation links here. */
 export async function removeMember(ctx: Context, actor: Actor, userId: number): Promise<void> {
   requireManager(actor, 'remove people');
   await withTransaction(ctx.db, async (db) => {
@@ -148,5 +149,7 @@ export async function removeMember(ctx: Context, actor: Actor, userId: number): 
     }
     await deleteMembership(db, actor.workspaceId, userId);
     await deleteUserSessions(db, userId);
+    // An invitation into this workspace must not outlive the membership it was for.
+    await retireWorkspaceTokens(db, userId, actor.workspaceId, iso(ctx.clock()));
   });
 }
