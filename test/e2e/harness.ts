@@ -88,6 +88,8 @@ export interface StudioServer {
   owner: { email: string };
   /** `<base>/studio/setup?token=…` printed by `quire bootstrap --json` */
   setupUrl: string;
+  /** The three keys printed by `quire bootstrap --json` */
+  keys: { management: string; delivery: string; preview: string };
   dataDir: string;
   /** Runs the CLI against this server's database; returns stdout. */
   cli(args: string[], input?: string): string;
@@ -97,20 +99,24 @@ export interface StudioServer {
 /**
  * Bootstraps a workspace (`quire bootstrap --json`, locales en and de) in a fresh DATA_DIR, then
  * starts `node dist/src/server.js` on a free port and waits until /readyz answers (30 s at most).
+ * SQLite unless `options.env` names a DATABASE_URL: `env` is added to the environment of the CLI
+ * and of the server (the caller owns that database and cleans it up).
  */
-export async function startStudioServer(options: { workspace?: string; email?: string } = {}): Promise<StudioServer> {
+export async function startStudioServer(options: { workspace?: string; email?: string; env?: Record<string, string> } = {}): Promise<StudioServer> {
   ensureBuilt();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-e2e-'));
   const env = { ...process.env, DATA_DIR: dataDir, PUBLIC_URL: base, PORT: String(port), HOST: '127.0.0.1', QUIRE_DEMO: '0', LOG_LEVEL: 'warn' };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
+  Object.assign(env, options.env);
   const cli = (args: string[], input?: string) =>
     execFileSync(process.execPath, [path.join(ROOT, 'bin/quire.js'), ...args], { cwd: ROOT, env, input, encoding: 'utf8', timeout: 60_000 });
   const slug = options.workspace ?? 'e2e';
   const email = options.email ?? 'owner@example.com';
   const boot = JSON.parse(cli(['bootstrap', '--workspace', slug, '--name', 'E2E Studio', '--locales', 'en,de', '--email', email, '--json'])) as {
     workspace: { id: string; slug: string };
+    keys: { management: string; delivery: string; preview: string };
     setup_url?: string;
   };
   if (!boot.setup_url) throw new Error('quire bootstrap --json printed no setup_url');
@@ -142,6 +148,7 @@ export async function startStudioServer(options: { workspace?: string; email?: s
     workspace: boot.workspace,
     owner: { email },
     setupUrl: boot.setup_url,
+    keys: boot.keys,
     dataDir,
     cli,
     stop: async () => {
