@@ -1,0 +1,146 @@
+/**
+ * The Studio on PostgreSQL, one smoke flow in Chromium: the same real server as the SQLite suites
+ * (test/e2e/harness.ts), its DATABASE_URL pointing at a fresh schema of the PostgreSQL at
+ * DATABASE_URL (search_path set through the URL's `options`), the workspace made by
+ * `quire bootstrap --json` on that schema. The owner opens the setup link, sets a password, creates
+ * a content type with a display text field and a localizable one, writes an entry (en and de),
+ * waits for autosave, publishes it, and the delivery API (bootstrap's delivery key) returns it
+ * published in both locales. axe-core runs once, on the editor. The schema is dropped afterwards.
+ *
+ * Without DATABASE_URL the suite skips with a message outside CI and fails in CI (CI always has
+ * PostgreSQL: test/global-setup.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { axeResults, expectAccessible, launchBrowser, skipBrowserSuites, startStudioServer, type StudioServer } from './harness.js';
+
+const url = process.env.DATABASE_URL;
+const OWNER_PASSWORD = 'owner password 123';
+
+const visible = (l: Locator) => l.waitFor({ state: 'visible' });
+const hidden = (l: Locator) => l.waitFor({ state: 'hidden' });
+const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 1 });
+
+if (!url && !process.env.CI) process.stderr.write('\n[quire e2e] DATABASE_URL is not set: the Studio PostgreSQL suite is skipped\n');
+
+describe.runIf(!url && process.env.CI)('Studio on PostgreSQL (CI without DATABASE_URL)', () => {
+  it('needs DATABASE_URL', () => {
+    throw new Error('CI needs DATABASE_URL (PostgreSQL) for the Studio PostgreSQL e2e suite');
+  });
+});
+
+describe.runIf(url && !skipBrowserSuites())('Studio on PostgreSQL in Chromium', () => {
+  const schema = `e2e_studio_${randomBytes(5).toString('hex')}`;
+  let admin: pg.Client;
+  let server: StudioServer;
+  let browser: Browser;
+  let page: Page;
+
+  /** The published entries of `type` in `locale`, read with the bootstrap delivery key. */
+  const delivered = async (type: string, locale: string) => {
+    const res = await fetch(`${server.base}/api/v1/public/entries?type=${type}&locale=${locale}`, { headers: { 'X-API-Key': server.keys.delivery } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { slug: string; status: string; data: string }[] }).data.map((e) => ({
+      slug: e.slug,
+      status: e.status,
+      data: JSON.parse(e.data) as Record<string, unknown>,
+    }));
+  };
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA "${schema}"`);
+    const schemaUrl = new URL(url!);
+    schemaUrl.searchParams.set('options', `-c search_path=${schema}`);
+    [server, browser] = await Promise.all([startStudioServer({ workspace: 'pg', env: { DATABASE_URL: schemaUrl.toString() } }), launchBrowser()]);
+    // The server's tables live in the fresh schema, not in public.
+    const tables = await admin.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'workspaces'`, [
+      schema,
+    ]);
+    expect(tables.rows[0].n).toBe(1);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (admin) {
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+      await admin.end();
+    }
+    const lines = axeResults.map(
+      (r) => `  ${r.screen}: ${r.violations.length ? r.violations.map((v) => `${v.impact} ${v.id} (${v.nodes})`).join(', ') : 'no violations'}`,
+    );
+    if (lines.length) process.stdout.write(`\n[studio postgres e2e] axe results\n${lines.join('\n')}\n`);
+  }, 60_000);
+
+  it('setup link → content type → entry (en, de) → autosave → publish → delivered', async () => {
+    await page.goto(server.setupUrl);
+    await page.getByLabel(/^New password/).fill(OWNER_PASSWORD);
+    await page.getByLabel(/^Repeat the password/).fill(OWNER_PASSWORD);
+    await page.getByRole('button', { name: 'Set password and continue' }).click();
+    await visible(heading(page, 'E2E Studio'));
+    expect(new URL(page.url()).pathname).toBe('/studio/pg');
+
+    await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Content model' }).click();
+    await page.getByRole('button', { name: 'Create content type' }).click();
+    const create = page.getByRole('dialog', { name: 'Create content type' });
+    await create.getByLabel(/^Name/).fill('Article');
+    await create.getByRole('button', { name: 'Create' }).click();
+    await visible(heading(page, 'Article'));
+    const fields = page.getByRole('list', { name: 'Fields of Article' }).getByRole('listitem');
+    for (const [i, [label, localizable]] of (
+      [
+        ['Title', false],
+        ['Summary', true],
+      ] as const
+    ).entries()) {
+      await page.getByRole('button', { name: 'Add field' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Add a field to Article' });
+      await dialog.getByLabel(/^Label/).fill(label);
+      await dialog.getByLabel(/^Field type/).click();
+      await page.getByRole('option', { name: /^Text — / }).click();
+      if (localizable) await dialog.getByLabel('Localizable').check();
+      else await dialog.getByLabel('Required').check();
+      await dialog.getByRole('button', { name: 'Add field' }).click();
+      await hidden(dialog);
+      await fields.nth(i).waitFor();
+    }
+    await page.getByRole('combobox', { name: 'Display field' }).click();
+    await page.getByRole('option', { name: 'Title (title)' }).click();
+    const savedDetails = page.waitForResponse((r) => r.url().endsWith('/content-types/article') && r.request().method() === 'PATCH');
+    await page.getByRole('button', { name: 'Save details' }).click();
+    expect((await savedDetails).status()).toBe(200);
+
+    await page.goto(`${server.base}/studio/pg/content/article`);
+    await visible(heading(page, 'Article'));
+    await page.getByRole('link', { name: 'New entry' }).click();
+    await visible(heading(page, 'New Article'));
+    await page.getByRole('textbox', { name: 'Title' }).fill('Hello Postgres');
+    await page.getByRole('textbox', { name: 'Summary' }).fill('An English summary');
+    await page.getByRole('button', { name: 'Create entry' }).click();
+    await visible(heading(page, 'Hello Postgres'));
+    expect(new URL(page.url()).pathname).toBe('/studio/pg/content/article/hello-postgres');
+
+    await page.getByText('de', { exact: true }).click();
+    await page.getByRole('textbox', { name: 'Summary (de)' }).fill('Eine deutsche Zusammenfassung');
+    await visible(page.getByRole('status', { name: /Save state: (Unsaved changes|Saving…)/ }));
+    await visible(page.getByRole('status', { name: 'Save state: Saved' }));
+    await expectAccessible(page, 'entry editor on PostgreSQL (de)');
+    await page.getByText('en (default)', { exact: true }).click();
+
+    expect(await delivered('article', 'en')).toEqual([]);
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await visible(page.getByRole('region', { name: 'Status and actions' }).getByText('published', { exact: true }));
+
+    const en = await delivered('article', 'en');
+    expect(en).toEqual([{ slug: 'hello-postgres', status: 'published', data: { title: 'Hello Postgres', summary: 'An English summary' } }]);
+    const de = await delivered('article', 'de');
+    expect(de[0]).toMatchObject({ slug: 'hello-postgres', status: 'published', data: { title: 'Hello Postgres', summary: 'Eine deutsche Zusammenfassung' } });
+  }, 60_000);
+});
