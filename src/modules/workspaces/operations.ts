@@ -147,8 +147,8 @@ export async function updateWorkspace(ctx: Context, actor: Actor, patch: Workspa
       const n = await countLocaleTranslations(db, ws.id, removed);
       if (n > 0) throw invalid('body.locales', `locale '${removed}' still holds ${n} translation${n === 1 ? '' : 's'}; remove them before removing the locale`);
     }
-    // The default first, as everywhere else.
-    const ordered = [defaultLocale, ...locales.filter((l) => l !== defaultLocale)];
+    // The default first, as everywhere else (the codes were checked above, with their paths).
+    const ordered = normalizeLocales(defaultLocale, locales);
     const next = {
       name: name ?? ws.name,
       default_locale: defaultLocale,
