@@ -3,10 +3,14 @@
  * Mantine reads and jsdom lacks (matchMedia, ResizeObserver, scrollIntoView).
  */
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 afterEach(() => cleanup());
+
+// Screens are loaded lazily, and the first import of a chunk under a loaded CI machine can take
+// more than testing-library's default 1 s; a screen that never appears still fails.
+configure({ asyncUtilTimeout: 5000 });
 
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>

@@ -1,7 +1,7 @@
 /** Wire schemas of content types and fields (api.md "Content type", "Field"). */
 import { Type } from '@sinclair/typebox';
 import { FIELD_TYPES } from '../../modules/content-types/model.js';
-import { NullableString, Timestamp, Uuid } from './common.js';
+import { ImpactLocales, NullableString, Timestamp, Uuid } from './common.js';
 
 export const FieldSchema = Type.Object(
   {
@@ -94,3 +94,14 @@ export const UpdateFieldBody = Type.Object(
 );
 
 export const ReorderBody = Type.Object({ order: Type.Array(Type.String(), { maxItems: 10000 }) }, { additionalProperties: false });
+
+/** GET …/fields/{fieldId}/deletion-impact (D35). */
+export const DeletionImpactSchema = Type.Object({ affected_entries: Type.Integer(), field_name: Type.String(), field_type: Type.String() });
+
+/** GET …/fields/{fieldId}/localization-impact (D35): per locale, the translations holding a value. */
+export const LocalizationImpactSchema = Type.Object({
+  affected_entries: Type.Integer(),
+  field_name: Type.String(),
+  localizable: Type.Boolean(),
+  locales: ImpactLocales,
+});

@@ -1,5 +1,6 @@
 /** Wire schemas of Studio sign-in (D90; /api/v1/manage/session*). */
 import { Type, type Static } from '@sinclair/typebox';
+import { ROLES, type Role } from '../../modules/auth/permissions.js';
 import { Timestamp } from './common.js';
 
 export const SignInBody = Type.Object(
@@ -17,7 +18,7 @@ export const SessionInfoSchema = Type.Object({
       id: Type.String(),
       slug: Type.String(),
       name: Type.String(),
-      role: Type.String({ enum: ['owner', 'admin', 'editor', 'author', 'viewer'] }),
+      role: Type.Unsafe<Role>(Type.String({ enum: [...ROLES] })),
     }),
   ),
   csrf_token: Type.String({ description: 'Send as X-CSRF-Token on every session request other than GET, HEAD and OPTIONS' }),
@@ -27,7 +28,7 @@ export type SessionInfoWire = Static<typeof SessionInfoSchema>;
 export const TokenQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
 
 export const TokenInfoSchema = Type.Object({
-  purpose: Type.String({ enum: ['setup', 'invitation'] }),
+  purpose: Type.Unsafe<'setup' | 'invitation'>(Type.String({ enum: ['setup', 'invitation'] })),
   email: Type.String(),
   workspace: Type.Union([Type.Object({ slug: Type.String(), name: Type.String() }), Type.Null()]),
   expires_at: Timestamp,

@@ -1,15 +1,16 @@
 /** Wire schemas of the Studio's management endpoints (D91): people, API keys, workspace, overview. */
 import { Type } from '@sinclair/typebox';
+import { ROLES, type Environment, type KeyClass, type Role } from '../../modules/auth/permissions.js';
 import { NullableTimestamp, Timestamp } from './common.js';
 
-const RoleSchema = Type.String({ enum: ['owner', 'admin', 'editor', 'author', 'viewer'] });
+const RoleSchema = Type.Unsafe<Role>(Type.String({ enum: [...ROLES] }));
 
 export const MemberSchema = Type.Object({
   id: Type.Integer(),
   email: Type.String(),
   name: Type.Union([Type.String(), Type.Null()]),
   role: RoleSchema,
-  status: Type.String({ enum: ['active', 'invited'], description: 'invited: has no password yet' }),
+  status: Type.Unsafe<'active' | 'invited'>(Type.String({ enum: ['active', 'invited'], description: 'invited: has no password yet' })),
   created_at: Timestamp,
   last_sign_in_at: NullableTimestamp,
 });
@@ -36,8 +37,8 @@ export const RoleBody = Type.Object({ role: Type.String({ maxLength: 20 }) }, { 
 export const ApiKeySchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  key_class: Type.String({ enum: ['delivery', 'management'] }),
-  environment: Type.Union([Type.String({ enum: ['production', 'preview'] }), Type.Null()]),
+  key_class: Type.Unsafe<KeyClass>(Type.String({ enum: ['delivery', 'management'] })),
+  environment: Type.Union([Type.Unsafe<Environment>(Type.String({ enum: ['production', 'preview'] })), Type.Null()]),
   scopes: Type.Array(Type.String()),
   content_types: Type.Array(Type.String()),
   key_hint: Type.String(),
@@ -84,12 +85,20 @@ export const WorkspacePatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-const Counts = Type.Object({ draft: Type.Integer(), scheduled: Type.Integer(), published: Type.Integer(), archived: Type.Integer(), total: Type.Integer() });
-const Kind = Type.String({ enum: ['entry', 'page'] });
+export const OverviewCountsSchema = Type.Object({
+  draft: Type.Integer(),
+  scheduled: Type.Integer(),
+  published: Type.Integer(),
+  archived: Type.Integer(),
+  total: Type.Integer(),
+});
+const Kind = Type.Unsafe<'entry' | 'page'>(Type.String({ enum: ['entry', 'page'] }));
 
 export const OverviewSchema = Type.Object({
-  content_types: Type.Array(Type.Object({ id: Type.String(), slug: Type.String(), name: Type.String(), is_block: Type.Boolean(), counts: Counts })),
-  pages: Counts,
+  content_types: Type.Array(
+    Type.Object({ id: Type.String(), slug: Type.String(), name: Type.String(), is_block: Type.Boolean(), counts: OverviewCountsSchema }),
+  ),
+  pages: OverviewCountsSchema,
   recent: Type.Array(
     Type.Object({
       kind: Kind,

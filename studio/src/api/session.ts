@@ -1,33 +1,14 @@
 /**
- * Types and calls of the Studio session API (DECISIONS D90; docs/api.md "Studio sessions").
- * The shapes here mirror the server's session schemas.
+ * Calls of the Studio session API (DECISIONS D90; docs/api.md "Studio sessions"), and what a
+ * role may do. The role table is the server's own (src/modules/auth/permissions.ts, a module
+ * without imports, bundled as is), so the Studio hides exactly what the server would refuse.
  */
+import { ROLE_SCOPES } from '../../../src/modules/auth/permissions.js';
 import { api } from './client';
+import type { Role, Scope, SessionInfo } from './types';
 
-export type Role = 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
-export type Scope = 'content:write' | 'content:publish' | 'media:write' | 'schema:write';
-
-export interface SessionWorkspace {
-  id: string;
-  slug: string;
-  name: string;
-  role: Role;
-}
-
-export interface SessionInfo {
-  user: { id: number; email: string; name: string | null };
-  workspaces: SessionWorkspace[];
-  csrf_token: string;
-}
-
-/** D12: what each role may do; the Studio hides what the server would refuse. */
-export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
-  owner: ['content:write', 'content:publish', 'media:write', 'schema:write'],
-  admin: ['content:write', 'content:publish', 'media:write', 'schema:write'],
-  editor: ['content:write', 'content:publish', 'media:write'],
-  author: ['content:write', 'media:write'],
-  viewer: [],
-};
+export type { Role, Scope, SessionInfo, SessionWorkspace } from './types';
+export { ROLE_SCOPES };
 
 export function roleCan(role: Role, scope: Scope): boolean {
   return ROLE_SCOPES[role].includes(scope);

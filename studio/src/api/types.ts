@@ -9,10 +9,25 @@ import type {
   FieldInputSchema,
   CreateContentTypeBody,
   UpdateContentTypeBody,
+  DeletionImpactSchema,
+  LocalizationImpactSchema,
 } from '../../../src/http/schemas/content-types.js';
 import type { EntrySchema, EntryTranslationSchema, VersionSchema, BulkResultSchema } from '../../../src/http/schemas/entries.js';
 import type { MediaAssetSchema } from '../../../src/http/schemas/media.js';
 import type { PageSchema, PageDetailSchema } from '../../../src/http/schemas/pages.js';
+import type { SessionInfoSchema, TokenInfoSchema } from '../../../src/http/schemas/session.js';
+import type {
+  ApiKeySchema,
+  CreatedApiKeySchema,
+  InvitationSchema,
+  MemberSchema,
+  OverviewCountsSchema,
+  OverviewSchema,
+  WorkspaceSchema,
+} from '../../../src/http/schemas/studio.js';
+
+export type { Role, Scope, KeyClass, Environment } from '../../../src/modules/auth/permissions.js';
+export type { Status } from '../../../src/modules/publishing/states.js';
 
 export type ContentType = Static<typeof ContentTypeSchema>;
 export type Field = Static<typeof FieldSchema>;
@@ -26,6 +41,19 @@ export type BulkResult = Static<typeof BulkResultSchema>;
 export type MediaAsset = Static<typeof MediaAssetSchema>;
 export type Page = Static<typeof PageSchema>;
 export type PageDetail = Static<typeof PageDetailSchema>;
+export type DeletionImpact = Static<typeof DeletionImpactSchema>;
+export type LocalizationImpact = Static<typeof LocalizationImpactSchema>;
+export type SessionInfo = Static<typeof SessionInfoSchema>;
+export type SessionWorkspace = SessionInfo['workspaces'][number];
+/** What a setup or invitation link is for (GET /session/token). */
+export type OneTimeToken = Static<typeof TokenInfoSchema>;
+export type Member = Static<typeof MemberSchema>;
+export type Invitation = Static<typeof InvitationSchema>;
+export type ApiKey = Static<typeof ApiKeySchema>;
+export type CreatedApiKey = Static<typeof CreatedApiKeySchema>;
+export type WorkspaceSettings = Static<typeof WorkspaceSchema>;
+export type Overview = Static<typeof OverviewSchema>;
+export type OverviewCounts = Static<typeof OverviewCountsSchema>;
 
 /** `meta` of list responses (api.md Pagination). */
 export interface PageMeta {

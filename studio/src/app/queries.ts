@@ -5,19 +5,10 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
-import type { ContentType, PageMeta } from '../api/types';
+import type { ContentType, PageMeta, WorkspaceSettings } from '../api/types';
 import { useWorkspace } from './workspace';
 
-export interface WorkspaceSettings {
-  id: string;
-  name: string;
-  slug: string;
-  default_locale: string;
-  locales: string[];
-  preview_url_template: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { WorkspaceSettings } from '../api/types';
 
 /** Every content type of the workspace (all pages of GET /content-types, 100 at a time), ordered by name. */
 export async function fetchAllContentTypes(): Promise<ContentType[]> {

@@ -5,8 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { createField, fieldDeletionImpact, fieldLocalizationImpact, listFields, reorderFields, updateField } from '../../../modules/content-types/fields.js';
 import { EmptyEnvelope, EnvelopeOf, ok } from '../../envelope.js';
-import { ImpactLocales, SlugParam } from '../../schemas/common.js';
-import { FieldInputSchema, FieldSchema, ReorderBody, UpdateFieldBody } from '../../schemas/content-types.js';
+import { SlugParam } from '../../schemas/common.js';
+import { DeletionImpactSchema, FieldInputSchema, FieldSchema, LocalizationImpactSchema, ReorderBody, UpdateFieldBody } from '../../schemas/content-types.js';
 
 const tags = ['Management: fields'];
 const SlugParams = Type.Object({ slug: SlugParam });
@@ -67,7 +67,7 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
         tags,
         summary: 'Entries affected by deleting a field',
         params: FieldParams,
-        response: { 200: EnvelopeOf(Type.Object({ affected_entries: Type.Integer(), field_name: Type.String(), field_type: Type.String() })) },
+        response: { 200: EnvelopeOf(DeletionImpactSchema) },
       },
     },
     async (req) => ok(await fieldDeletionImpact(ctx, req.actor, req.params.slug, req.params.fieldId)),
@@ -80,9 +80,7 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
         tags,
         summary: 'Entries and translations affected by toggling localization',
         params: FieldParams,
-        response: {
-          200: EnvelopeOf(Type.Object({ affected_entries: Type.Integer(), field_name: Type.String(), localizable: Type.Boolean(), locales: ImpactLocales })),
-        },
+        response: { 200: EnvelopeOf(LocalizationImpactSchema) },
       },
     },
     async (req) => ok(await fieldLocalizationImpact(ctx, req.actor, req.params.slug, req.params.fieldId)),

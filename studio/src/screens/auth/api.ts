@@ -1,13 +1,8 @@
 /** Calls of the sign-in and setup screens (contract "Session endpoints"). */
 import { api } from '../../api/client';
-import type { SessionInfo } from '../../api/session';
+import type { OneTimeToken, SessionInfo } from '../../api/types';
 
-export interface OneTimeToken {
-  purpose: 'setup' | 'invitation';
-  email: string;
-  workspace: { slug: string; name: string } | null;
-  expires_at: string;
-}
+export type { OneTimeToken } from '../../api/types';
 
 /** GET /session/token: what a setup or invitation link is for; 404 when used, expired or unknown. */
 export async function fetchToken(token: string): Promise<OneTimeToken> {

@@ -4,7 +4,7 @@
  * a concurrent save answers 412 instead of being overwritten.
  */
 import { api } from '../../api/client';
-import type { BulkResult, Entry, PageMeta, Version } from '../../api/types';
+import type { BulkResult, Entry, Member, PageMeta, Version } from '../../api/types';
 
 export type EntryData = Record<string, unknown>;
 export type Translations = Record<string, EntryData>;
@@ -116,11 +116,7 @@ export async function mintPreviewToken(entryId: string): Promise<{ token: string
   return (await api<{ token: string; expires_at: string }>('/preview-tokens', { method: 'POST', body: { entry_id: entryId } })).data;
 }
 
-export interface Member {
-  id: number;
-  email: string;
-  name: string | null;
-}
+export type { Member } from '../../api/types';
 
 /** Members of the workspace (session only); an empty list when the API refuses (e.g. a key). */
 export async function listMembers(): Promise<Member[]> {

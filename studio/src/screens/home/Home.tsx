@@ -14,30 +14,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useWsKey } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
-
-interface Counts {
-  draft: number;
-  scheduled: number;
-  published: number;
-  archived: number;
-  total: number;
-}
-interface Overview {
-  content_types: { id: string; slug: string; name: string; is_block: boolean; counts: Counts }[];
-  pages: Counts;
-  recent: {
-    kind: 'entry' | 'page';
-    id: string;
-    slug: string;
-    content_type: string | null;
-    action: string;
-    version: number;
-    status: string;
-    created_at: string;
-    created_by: number | null;
-  }[];
-  scheduled: { kind: 'entry' | 'page'; id: string; slug: string; content_type: string | null; publish_at: string }[];
-}
+import type { Overview, OverviewCounts as Counts } from '../../api/types';
 
 function CountLine({ counts }: { counts: Counts }) {
   return (

@@ -6,22 +6,10 @@
 import { Button, Group, List, Modal, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import type { ContentType, Field } from '../../api/types';
+import type { ContentType, DeletionImpact, Field, LocalizationImpact } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { useWsKey } from '../../app/queries';
-
-interface DeletionImpact {
-  affected_entries: number;
-  field_name: string;
-  field_type: string;
-}
-interface LocalizationImpact {
-  affected_entries: number;
-  field_name: string;
-  localizable: boolean;
-  locales: { locale: string; count: number }[];
-}
 
 const entries = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
 /** "1 entry holds", "3 entries hold" */

@@ -10,20 +10,9 @@ import type { Scope } from '../../api/session';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useContentTypes, useInvalidate } from '../../app/queries';
+import type { ApiKey } from '../../api/types';
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  key_class: 'delivery' | 'management';
-  environment: 'production' | 'preview' | null;
-  scopes: string[];
-  content_types: string[] | null;
-  key_hint: string;
-  created_by: number | null;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
+export type { ApiKey } from '../../api/types';
 
 const SCOPES: { value: Scope; label: string }[] = [
   { value: 'content:write', label: 'content:write — create and edit entries and pages' },

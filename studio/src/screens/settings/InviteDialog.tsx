@@ -12,23 +12,9 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDateTime } from '../../components/format';
 import { useInvalidate } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
+import type { Invitation } from '../../api/types';
 
-export interface Member {
-  id: number;
-  email: string;
-  name: string | null;
-  role: Role;
-  status: 'active' | 'invited';
-  created_at: string;
-  last_sign_in_at: string | null;
-}
-
-interface Invitation {
-  user: Member;
-  invitation_url: string | null;
-  expires_at: string | null;
-  emailed: boolean;
-}
+export type { Member } from '../../api/types';
 
 const ROLE_LABELS: Record<Role, string> = { owner: 'owner', admin: 'admin', editor: 'editor', author: 'author', viewer: 'viewer' };
 
