@@ -16,6 +16,7 @@ import { parseTimestamp, iso } from '../../lib/time.js';
 import { requireManager } from '../users/operations.js';
 import { createApiKey, DEFAULT_KEY_LIFETIME_MS, MAX_KEY_LIFETIME_MS } from './operations.js';
 import { isScope, SCOPES, type Actor, type Environment, type KeyClass, type Scope } from './permissions.js';
+import { entryTypeSlugsAmong } from '../content-types/repository.js';
 import { findKeyById, listKeysOfWorkspace, revokeKeyById, type ApiKeyRecord } from './repository.js';
 
 /** An API key as the Studio lists it (never its value or hash). */
@@ -89,14 +90,7 @@ export async function createKeyForActor(ctx: Context, actor: Actor, body: Create
     if (body.scopes?.length) throw invalid('body.scopes', 'scopes apply to management keys only');
     const types = [...new Set(body.content_types ?? [])];
     if (types.length > 0) {
-      const rows = await ctx.db.kysely
-        .selectFrom('content_types')
-        .select('slug')
-        .where('workspace_id', '=', actor.workspaceId)
-        .where('is_block', '=', 0)
-        .where('slug', 'in', types)
-        .execute();
-      const known = new Set(rows.map((r) => r.slug));
+      const known = await entryTypeSlugsAmong(ctx.db, actor.workspaceId, types);
       const missing = types.find((t) => !known.has(t));
       if (missing !== undefined) throw invalid('body.content_types', `'${missing}' is not a content type of this workspace`);
     }

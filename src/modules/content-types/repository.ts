@@ -84,6 +84,19 @@ export async function listContentTypes(db: Db, workspaceId: string, q: ContentTy
   return { items: await withFields(db, rows), total: Number(n) };
 }
 
+/** Which of `slugs` name entry types (not block types) of the workspace. */
+export async function entryTypeSlugsAmong(db: Db, workspaceId: string, slugs: readonly string[]): Promise<Set<string>> {
+  if (slugs.length === 0) return new Set();
+  const rows = await db.kysely
+    .selectFrom('content_types')
+    .select('slug')
+    .where('workspace_id', '=', workspaceId)
+    .where('is_block', '=', 0)
+    .where('slug', 'in', slugs)
+    .execute();
+  return new Set(rows.map((r) => r.slug));
+}
+
 export async function insertContentType(db: Db, ct: ContentType): Promise<void> {
   const { fields: _fields, ...row } = ct;
   await db.kysely
