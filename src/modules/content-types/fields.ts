@@ -14,7 +14,7 @@ import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
 import { requireContentType } from './lookup.js';
-import { FIELD_NAME_PATTERN, FIELD_TYPES, INDEXABLE_TYPES, type ContentType, type Field, type FieldType } from './model.js';
+import { FIELD_NAME_PATTERN, FIELD_TYPES, INDEXABLE_TYPES, UNIQUE_TYPES, type ContentType, type Field, type FieldType } from './model.js';
 import { countEntriesWithValue, countTranslationsWithValue, insertField, syncDataIndex, updateFieldRow } from './repository.js';
 
 export interface FieldInput {
@@ -34,7 +34,6 @@ export interface FieldInput {
 }
 
 const OPTION_TYPES = new Set<FieldType>(['select', 'multi_select', 'relation', 'relation_list']);
-const UNIQUE_TYPES = new Set<FieldType>(['text', 'email', 'url', 'number', 'integer', 'date', 'datetime', 'select']);
 const VALIDATION_KEYS = new Set(['min', 'max', 'min_length', 'max_length', 'pattern']);
 
 function parseMaybeJson(value: unknown, path: string, errors: ErrorDetail[]): unknown {

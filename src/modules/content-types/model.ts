@@ -43,6 +43,9 @@ export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set([
   'media',
 ]);
 
+/** Types whose values can be unique within their content type (`is_unique`). */
+export const UNIQUE_TYPES: ReadonlySet<FieldType> = new Set(['text', 'email', 'url', 'number', 'integer', 'date', 'datetime', 'select']);
+
 export interface Field {
   id: string;
   content_type_id: string;

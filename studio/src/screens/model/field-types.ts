@@ -3,6 +3,7 @@
  * validations make sense, whether it takes options (select choices) or relation targets. The
  * add-field form shows only what applies, and `buildFieldInput` sends only that.
  */
+import { INDEXABLE_TYPES, UNIQUE_TYPES } from '../../../../src/modules/content-types/model.js';
 import type { FieldInput } from '../../api/types';
 
 export const FIELD_TYPES = [
@@ -27,8 +28,10 @@ export const FIELD_TYPES = [
 
 export type FieldType = (typeof FIELD_TYPES)[number]['value'];
 
-const FILTERABLE = new Set<string>(['text', 'number', 'integer', 'boolean', 'date', 'datetime', 'email', 'url', 'select', 'relation', 'media']);
-const UNIQUE = new Set<string>(['text', 'email', 'url', 'number', 'integer', 'date', 'datetime', 'select']);
+// The server's own rules (src/modules/content-types/model.ts, bundled as is): which types can be
+// indexed for filters and sorts, and which can be unique.
+const FILTERABLE: ReadonlySet<string> = INDEXABLE_TYPES;
+const UNIQUE: ReadonlySet<string> = UNIQUE_TYPES;
 const NUMERIC = new Set<string>(['number', 'integer']);
 const LISTS = new Set<string>(['multi_select', 'media_list', 'relation_list']);
 const TEXTUAL = new Set<string>(['text', 'textarea', 'rich_text', 'email', 'url']);
