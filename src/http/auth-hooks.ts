@@ -37,6 +37,7 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The first value of a header that may repeat. */
 export function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -52,6 +53,7 @@ export function setSessionCookie(ctx: Context, request: FastifyRequest, reply: F
   reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(ctx, request), expires: new Date(expiresAt) });
 }
 
+/** Clears the session cookie (same attributes as when it was set, so browsers drop it). */
 export function clearSessionCookie(ctx: Context, request: FastifyRequest, reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, cookieOptions(ctx, request));
 }

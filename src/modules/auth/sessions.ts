@@ -84,6 +84,7 @@ export interface StartedSession {
   info: SessionInfo;
 }
 
+/** The CSRF token of the session with this digest: HMAC-SHA256 of the digest under the installation secret. */
 export function csrfTokenFor(ctx: Context, digest: string): string {
   return createHmac('sha256', ctx.secret).update(`csrf\0${digest}`).digest('base64url');
 }
@@ -101,9 +102,10 @@ export function requireCsrf(ctx: Context, session: SessionState, header: string 
   if (!csrfMatches(ctx, session.digest, header)) throw new AppError('FORBIDDEN', 'Missing or invalid CSRF token');
 }
 
-function checkPassword(password: string): void {
+/** 400 at `path` unless the password is PASSWORD_MIN to PASSWORD_MAX characters long. */
+function checkPassword(password: string, path = 'body.password'): void {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
-    throw invalid('body.password', `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+    throw invalid(path, `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
   }
 }
 
@@ -118,6 +120,7 @@ async function startSession(ctx: Context, user: SessionState['user']): Promise<S
   return { id, state, info: await sessionInfo(ctx, state) };
 }
 
+/** SessionInfo of a valid session: the person, their workspaces with roles (read now) and the CSRF token. */
 export async function sessionInfo(ctx: Context, session: SessionState): Promise<SessionInfo> {
   const workspaces = await listUserWorkspaces(ctx.db, session.user.id);
   return { user: session.user, workspaces, csrf_token: csrfTokenFor(ctx, session.digest) };
@@ -158,13 +161,6 @@ export async function readSession(ctx: Context, cookieValue: string | undefined)
   }
   if (now.getTime() - Date.parse(row.last_seen_at) >= TOUCH_EVERY_MS) await touchSession(ctx.db, digest, iso(now));
   return { digest, user: { id: row.user_id, email: row.email, name: row.name }, expiresAt: row.expires_at };
-}
-
-/** Like readSession, but 401 UNAUTHORIZED when there is no valid session. */
-export async function requireSession(ctx: Context, cookieValue: string | undefined): Promise<SessionState> {
-  const session = await readSession(ctx, cookieValue);
-  if (!session) throw new AppError('UNAUTHORIZED', cookieValue ? 'Your Studio session has ended; sign in again' : 'Sign in to the Studio first (no session)');
-  return session;
 }
 
 /** DELETE /session: ends this session. */
@@ -233,6 +229,7 @@ export async function issueToken(ctx: Context, userId: number, workspaceId: stri
   return { token, url: setupUrl(ctx, token), expires_at: expiresAt };
 }
 
+/** The Studio page that redeems `token`: `<PUBLIC_URL>/studio/setup?token=…`. */
 export function setupUrl(ctx: Context, token: string): string {
   return `${ctx.config.publicUrl.replace(/\/+$/, '')}/studio/setup?token=${encodeURIComponent(token)}`;
 }
@@ -305,7 +302,7 @@ export async function changePassword(
 
 /** `quire users set-password`: sets a member's password directly and ends their sessions. */
 export async function setPasswordForUser(ctx: Context, userId: number, password: string): Promise<void> {
-  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw invalid('password', `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+  checkPassword(password, 'password');
   const hash = await hashPassword(password);
   await withTransaction(ctx.db, async (db) => {
     await updatePasswordHash(db, userId, hash);
