@@ -1,6 +1,7 @@
 /**
  * FieldSources backed by the management API: entries through GET /content-types/{slug}/entries
- * (`search` on the display field or slug), media through GET /media and GET /media/{id}. Labels
+ * (`search` on the display field or slug), media through GET /media and GET /media/{id}, uploads
+ * through POST /media/upload (the client names the workspace with X-Workspace-ID). Labels
  * come from each type's display field. The management API reads entries by slug only, so entries
  * named by id are found among the 100 most recently updated of each allowed type.
  */
@@ -42,7 +43,8 @@ async function listOfType(type: string, search: string, limit: number): Promise<
     .data;
 }
 
-export function apiFieldSources(): FieldSources {
+/** Sources for the entry editor; `canUpload` (the role has media:write) adds uploadMedia. */
+export function apiFieldSources({ canUpload = false }: { canUpload?: boolean } = {}): FieldSources {
   let typesPromise: Promise<ContentType[]> | null = null;
   const types = () => (typesPromise ??= entryTypes());
   const summaries = async (wanted: string[], search: string, limit: number): Promise<EntrySummary[]> => {
@@ -83,5 +85,12 @@ export function apiFieldSources(): FieldSources {
       );
       return found.filter((m): m is MediaSummary => m !== null);
     },
+    uploadMedia: canUpload
+      ? async (file) => {
+          const form = new FormData();
+          form.append('file', file, file.name);
+          return mediaSummary((await api<MediaAsset>('/media/upload', { method: 'POST', form })).data);
+        }
+      : undefined,
   };
 }

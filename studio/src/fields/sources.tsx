@@ -35,6 +35,11 @@ export interface FieldSources {
   /** media, newest first, `page` from 1 */
   listMedia(page: number, type?: 'image' | 'video' | 'pdf'): Promise<{ items: MediaSummary[]; hasMore: boolean }>;
   mediaByIds(ids: string[]): Promise<MediaSummary[]>;
+  /**
+   * Uploads `file` to the library (POST /media/upload); refusals (413, 415, 400) as ApiError.
+   * Absent when the person may not upload (no media:write), so pickers offer no upload.
+   */
+  uploadMedia?: (file: File) => Promise<MediaSummary>;
 }
 
 export const FieldSourcesContext = createContext<FieldSources | null>(null);

@@ -1,10 +1,12 @@
 /**
  * A dialog to choose a media asset from the workspace's library (GET /media, newest first) with
- * thumbnails; each asset is a button named "Choose <alt text or file name>".
+ * thumbnails; each asset is a button named "Choose <alt text or file name>". "Upload a file"
+ * sends a new file to the library (roles with media:write) and chooses it at once; a refusal
+ * (too large, not an image, video or PDF) shows its message and trace id.
  */
 import { useState } from 'react';
-import { Button, Image, Modal, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Button, FileButton, Group, Image, Modal, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { IconFile } from '@tabler/icons-react';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useFieldSources, type MediaSummary } from '../sources';
@@ -39,13 +41,38 @@ export function MediaPicker({ opened, onClose, onPick, exclude = [], title = 'Ch
     },
     enabled: opened,
   });
+  const queryClient = useQueryClient();
+  const uploadMedia = sources.uploadMedia;
+  const upload = useMutation({
+    mutationFn: (file: File) => uploadMedia!(file),
+    onSuccess: (media) => {
+      void queryClient.invalidateQueries({ queryKey: ['picker-media'] });
+      onPick(media);
+      onClose();
+    },
+  });
   const items = (results.data?.items ?? []).filter((m) => !exclude.includes(m.id));
   return (
     <Modal opened={opened} onClose={onClose} title={title} size="xl">
       <Stack>
         <ErrorAlert error={results.error} title="Media could not be loaded" />
+        {uploadMedia ? (
+          <Group>
+            <FileButton onChange={(file) => file && upload.mutate(file)} accept="image/*,video/*,application/pdf">
+              {(props) => (
+                <Button {...props} variant="light" loading={upload.isPending}>
+                  Upload a file
+                </Button>
+              )}
+            </FileButton>
+            <Text size="xs" c="dimmed">
+              Images, videos or PDFs, up to 10 MB.
+            </Text>
+          </Group>
+        ) : null}
+        <ErrorAlert error={upload.error} title="The file was not uploaded" />
         {results.isPending ? <Text size="sm">Loading media…</Text> : null}
-        {!results.isPending && !items.length ? <Text size="sm">No media in this workspace yet: upload files in Media.</Text> : null}
+        {!results.isPending && !items.length ? <Text size="sm">No media in this workspace yet.</Text> : null}
         <SimpleGrid cols={{ base: 2, sm: 4 }} role="list" aria-label="Media library">
           {items.map((m) => (
             <UnstyledButton

@@ -73,6 +73,13 @@ export function fakeSources(): FieldSources {
     entriesByIds: vi.fn(async (ids: string[]) => ENTRIES.filter((e) => ids.includes(e.id))),
     listMedia: vi.fn(async () => ({ items: MEDIA, hasMore: false })),
     mediaByIds: vi.fn(async (ids: string[]) => MEDIA.filter((m) => ids.includes(m.id))),
+    uploadMedia: vi.fn(async (file: File) => ({
+      id: '01a1fd32-cf02-72ed-90f0-d4c74bef4599',
+      url: `http://x.test/${file.name}`,
+      thumbnailUrl: `http://x.test/${file.name}?w=128`,
+      label: file.name,
+      mimeType: file.type,
+    })),
   };
 }
 

@@ -39,7 +39,9 @@ export default function EntryEditorScreen() {
   const settings = useWorkspaceSettings();
   const key = useWsKey();
   const loaded = useQuery({ queryKey: key('entry', type, slug), queryFn: () => getEntry(type, slug as string), enabled: !!slug, staleTime: 0, gcTime: 0 });
-  const sources = useMemo(() => apiFieldSources(), []);
+  const { can } = useWorkspace();
+  const canUpload = can('media:write');
+  const sources = useMemo(() => apiFieldSources({ canUpload }), [canUpload]);
   const ct = types.data?.find((t) => t.slug === type);
   const error = types.error ?? settings.error ?? loaded.error;
   if (error) return <ErrorAlert error={error} title="The entry could not be loaded" />;
