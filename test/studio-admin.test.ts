@@ -255,6 +255,22 @@ describe.each(dialects())('Studio people, keys, workspace and overview on %s', (
     expect((await owner.call('GET', `${M}/users`)).body.data.some((p: { id: number }) => p.id === leaving.id)).toBe(false);
   });
 
+  it("never shows another workspace's admin a link for a person who has no password yet: it is e-mailed, and older links retire", async () => {
+    const first = await owner.call('POST', `${M}/users/invitations`, { body: { email: 'two-places@example.com', role: 'author' } });
+    const firstToken = tokenOf(first.body.data.invitation_url);
+    const other = await seedWorkspace(env.ctx);
+    await setPasswordForUser(env.ctx, other.user.id, PASSWORD);
+    const otherOwner = await signedIn(env.app, other.user.email);
+    const before = smtp.messages.length;
+    const res = await otherOwner.call('POST', `${M}/users/invitations`, { body: { email: 'two-places@example.com', role: 'editor' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ invitation_url: null, emailed: true, user: { status: 'invited', role: 'editor' } });
+    expect(smtp.messages.length).toBe(before + 1);
+    expect(smtp.messages.at(-1)!.to.join(' ')).toContain('two-places@example.com');
+    // The link the first admin saw no longer sets a password (it would now open both workspaces).
+    expectError(await call(env.app, 'GET', `${M}/session/token?token=${firstToken}`), 404, 'NOT_FOUND');
+  });
+
   it('removing an invited person retires their invitation link: it no longer sets a password', async () => {
     const res = await owner.call('POST', `${M}/users/invitations`, { body: { email: 'changed-mind@example.com', role: 'author' } });
     const token = tokenOf(res.body.data.invitation_url);

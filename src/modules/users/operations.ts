@@ -21,7 +21,7 @@ import { iso } from '../../lib/time.js';
 import { ensureUser } from '../auth/operations.js';
 import { isRole, ROLES, type Actor, type Role } from '../auth/permissions.js';
 import { deleteMembership, findMembershipRole, upsertMembership } from '../auth/repository.js';
-import { deleteUserSessions, findCredentialsById, retireWorkspaceTokens } from '../auth/session-repository.js';
+import { deleteUserSessions, findCredentialsById, listUserWorkspaces, retireWorkspaceTokens } from '../auth/session-repository.js';
 import { issueToken } from '../auth/sessions.js';
 import { findWorkspaceById } from '../workspaces/repository.js';
 import { sendInvitation } from './mailer.js';
@@ -80,7 +80,7 @@ export async function invite(ctx: Context, actor: Actor, input: { email: string;
   if (role === 'owner' && actor.role !== 'owner') throw new AppError('FORBIDDEN', 'Only owners can invite an owner');
   const email = input.email.trim().toLowerCase();
   const name = input.name?.trim() ? input.name.trim() : null;
-  const { member, issued } = await withTransaction(ctx.db, async (db) => {
+  const { member, issued, elsewhere } = await withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
     let user;
     try {
@@ -92,8 +92,13 @@ export async function invite(ctx: Context, actor: Actor, input: { email: string;
     if (await findMembershipRole(db, actor.workspaceId, user.id)) throw new AppError('ALREADY_MEMBER', `${email} is already a member of this workspace`);
     await upsertMembership(db, actor.workspaceId, user.id, role, iso(ctx.clock()));
     const credentials = await findCredentialsById(db, user.id);
+    // A person without a password who already belongs to another workspace: a link shown here
+    // would let this admin set their password and act in that workspace as them. Their links
+    // are retired (so no admin holding one gains this workspace either); a new one goes by e-mail
+    // only, or an operator makes one with `quire users set-password --link`.
+    const elsewhere = !credentials?.password_hash && (await listUserWorkspaces(db, user.id)).some((w) => w.id !== actor.workspaceId);
     const issued = credentials?.password_hash ? null : await issueToken(tx, user.id, actor.workspaceId, 'invitation');
-    return { member: (await findMember(db, actor.workspaceId, user.id))!, issued };
+    return { member: (await findMember(db, actor.workspaceId, user.id))!, issued, elsewhere };
   });
   let emailed = false;
   if (issued) {
@@ -107,6 +112,7 @@ export async function invite(ctx: Context, actor: Actor, input: { email: string;
       expiresAt: issued.expires_at,
     });
   }
+  if (elsewhere) return { user: toMember(member), invitation_url: null, expires_at: emailed ? issued!.expires_at : null, emailed };
   return { user: toMember(member), invitation_url: issued?.url ?? null, expires_at: issued?.expires_at ?? null, emailed };
 }
 
