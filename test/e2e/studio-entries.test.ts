@@ -332,6 +332,29 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   }, 60_000);
 
+  it('uploads an image from the media picker and uses it at once', async () => {
+    await page.goto(`${ws}/content/post/older-post-two`);
+    await visible(heading(page, 'Older post two'));
+    await page.getByRole('button', { name: 'Choose media for Cover' }).click();
+    const media = page.getByRole('dialog', { name: 'Choose media for Cover' });
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#10b981' } })
+      .png()
+      .toBuffer();
+    const chooser = page.waitForEvent('filechooser');
+    await media.getByRole('button', { name: 'Upload a file' }).click();
+    await (await chooser).setFiles({ name: 'green.png', mimeType: 'image/png', buffer: png });
+    await hidden(media);
+    await visible(page.getByRole('group', { name: 'Cover: green.png' }));
+    await saved();
+    await until(async () => {
+      const { data } = await manage('GET', '/content-types/post/entries/older-post-two');
+      const cover = JSON.parse(data.data as string).cover as string | undefined;
+      if (!cover || cover === coverId) return false;
+      const asset = await manage('GET', `/media/${cover}`);
+      return asset.data.original_name === 'green.png' && asset.data.width === 40;
+    }, 'the uploaded image stored and chosen as the cover');
+  }, 60_000);
+
   it('an author sees no publish actions but can edit', async () => {
     const authorContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const author = await authorContext.newPage();
