@@ -349,20 +349,22 @@ describe.each(dialects())('Studio sessions on %s', (dialect) => {
   });
 
   // The demo is seeded on embedded databases only (D60).
-  it.runIf(dialect === 'sqlite')('npm start prints the demo owner’s one-time setup link beside the keys', async () => {
-    const demoEnv = await createTestEnv(dialect, { config: { demo: true } });
-    try {
-      const demo = await seedDemo(demoEnv.ctx);
-      expect(demo?.setup_url).toMatch(/^http:\/\/quire\.test\/studio\/setup\?token=qt_/);
-      const banner = demoBanner(demo!, demoEnv.config.publicUrl);
-      expect(banner).toContain(demo!.keys.management);
-      expect(banner).toContain(demo!.setup_url!);
-      const res = await new Browser(demoEnv.app).call('POST', `${M}/session/password`, { body: { token: tokenOf(demo!.setup_url!), password: PASSWORD } });
-      expect(res.body.data.workspaces).toEqual([expect.objectContaining({ slug: 'demo', role: 'owner' })]);
-    } finally {
-      await demoEnv.close();
-    }
-  });
+  // The demo is created on the embedded database only (D60), so this runs on SQLite.
+  if (dialect === 'sqlite')
+    it('npm start prints the demo owner’s one-time setup link beside the keys', async () => {
+      const demoEnv = await createTestEnv(dialect, { config: { demo: true } });
+      try {
+        const demo = await seedDemo(demoEnv.ctx);
+        expect(demo?.setup_url).toMatch(/^http:\/\/quire\.test\/studio\/setup\?token=qt_/);
+        const banner = demoBanner(demo!, demoEnv.config.publicUrl);
+        expect(banner).toContain(demo!.keys.management);
+        expect(banner).toContain(demo!.setup_url!);
+        const res = await new Browser(demoEnv.app).call('POST', `${M}/session/password`, { body: { token: tokenOf(demo!.setup_url!), password: PASSWORD } });
+        expect(res.body.data.workspaces).toEqual([expect.objectContaining({ slug: 'demo', role: 'owner' })]);
+      } finally {
+        await demoEnv.close();
+      }
+    });
 
   it('marks the cookie Secure when PUBLIC_URL is https', async () => {
     const secureEnv = await createTestEnv(dialect, { config: { publicUrl: 'https://cms.example.com' } });
