@@ -28,6 +28,13 @@
  * 14 days) end a session after that long without a request or after sign-in; SMTP_URL
  * (smtp:// or smtps://, unset: invitations are not e-mailed, the inviting admin copies the link)
  * and SMTP_FROM (sender address, default `Quire <no-reply@<PUBLIC_URL host>>`).
+ * Front ends (DECISIONS.md D80-D82, docs/front-ends.md): CORS_DELIVERY_ORIGINS (comma-separated
+ * origins allowed to call the delivery API from a browser; unset or `*`: any origin),
+ * CORS_MANAGEMENT_ORIGINS (origins allowed on the management API; default none, the Studio is
+ * same-origin), DELIVERY_MAX_AGE (seconds for `Cache-Control: public, max-age=N` on delivery
+ * answers; unset: `no-cache`), WEBHOOK_ALLOW_PRIVATE (deliver webhooks to loopback and private
+ * addresses; default on for the embedded SQLite default, off with DATABASE_URL),
+ * WEBHOOK_TIMEOUT_MS (10 s per delivery attempt), WEBHOOK_POLL_MS (1 s between outbox scans).
  */
 import path from 'node:path';
 import { DEFAULT_TRANSFORM_SIZES, MAX_DIMENSION } from './modules/media/transform.js';
@@ -87,6 +94,18 @@ export interface Config {
   readonly smtpUrl: string | null;
   /** Sender of invitation e-mails. */
   readonly smtpFrom: string;
+  /** Origins allowed to call the delivery API from a browser; null means any origin (D80). */
+  readonly corsDeliveryOrigins: readonly string[] | null;
+  /** Origins allowed to call the management API from a browser; empty means none (D80). */
+  readonly corsManagementOrigins: readonly string[];
+  /** Seconds of `Cache-Control: max-age` on delivery answers; null means `no-cache` (D81). */
+  readonly deliveryMaxAge: number | null;
+  /** Deliver webhooks to loopback, private and link-local addresses (SSRF guard off, D82). */
+  readonly webhookAllowPrivate: boolean;
+  /** Milliseconds one webhook delivery attempt may take before it counts as failed. */
+  readonly webhookTimeoutMs: number;
+  /** Milliseconds between scans of the webhook outbox by the delivery worker. */
+  readonly webhookPollMs: number;
 }
 
 export type StorageDriver = 'local' | 's3';
@@ -174,6 +193,31 @@ function smtpFrom(env: Record<string, string | undefined>, publicUrl: string): P
   return { smtpUrl, smtpFrom: env.SMTP_FROM ? env.SMTP_FROM : `Quire <no-reply@${host}>` };
 }
 
+/**
+ * CORS origin lists (D80): comma-separated `scheme://host[:port]` values. `*` (or unset, when
+ * anyOnUnset) means any origin, returned as null.
+ */
+function originsFrom(env: Record<string, string | undefined>, name: string, anyOnUnset: boolean): readonly string[] | null {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return anyOnUnset ? null : Object.freeze([]);
+  const parts = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (parts.includes('*')) return null;
+  for (const origin of parts) {
+    let ok = false;
+    try {
+      const url = new URL(origin);
+      ok = /^https?:$/.test(url.protocol) && url.origin === origin.replace(/\/+$/, '');
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new ConfigError(`${name} must be comma-separated origins such as https://site.example (scheme, host and port only), got '${origin}'`);
+  }
+  return Object.freeze(parts.map((p) => p.replace(/\/+$/, '')));
+}
+
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /**
@@ -220,6 +264,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionIdleHours: intFrom(env, 'SESSION_IDLE_HOURS', 24, 1, 8760),
     sessionMaxAgeHours: intFrom(env, 'SESSION_MAX_AGE_HOURS', 336, 1, 8760),
     ...smtpFrom(env, publicUrl),
+    corsDeliveryOrigins: originsFrom(env, 'CORS_DELIVERY_ORIGINS', true),
+    corsManagementOrigins: originsFrom(env, 'CORS_MANAGEMENT_ORIGINS', false) ?? ['*'],
+    deliveryMaxAge: env.DELIVERY_MAX_AGE === undefined || env.DELIVERY_MAX_AGE === '' ? null : intFrom(env, 'DELIVERY_MAX_AGE', 0, 0, 31_536_000),
+    webhookAllowPrivate: boolFrom(env, 'WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
+    webhookTimeoutMs: intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookPollMs: intFrom(env, 'WEBHOOK_POLL_MS', 1000, 50, 60_000),
     ...overrides,
   };
   // Node.js refuses a headers timeout above the request timeout.
