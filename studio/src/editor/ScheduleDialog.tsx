@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import dayjs from 'dayjs';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { ErrorAlert } from '../components/ErrorAlert';
 
 export function ScheduleDialog({
   opened,

@@ -2,23 +2,22 @@ import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Entry } from '../../api/types';
-import { EntryActions } from './EntryActions';
+import { StatusActions, type Publishable } from './StatusActions';
 
-const entry = (status: string, pending = false) => ({ status, has_pending_changes: pending, publish_at: null, published_at: null }) as unknown as Entry;
+const entry = (status: string, pending = false): Publishable => ({ status, has_pending_changes: pending, publish_at: null, published_at: null });
 const names = () => screen.queryAllByRole('button').map((b) => b.textContent);
 
-function show(e: Entry, canPublish: boolean, canWrite: boolean) {
+function show(e: Publishable, canPublish: boolean, canWrite: boolean, withPreview = true) {
   const onAction = vi.fn();
   render(
     <MantineProvider>
-      <EntryActions entry={e} saveState="saved" canPublish={canPublish} canWrite={canWrite} busy={null} onAction={onAction} />
+      <StatusActions item={e} saveState="saved" canPublish={canPublish} canWrite={canWrite} busy={null} onAction={onAction} withPreview={withPreview} />
     </MantineProvider>,
   );
   return onAction;
 }
 
-describe('entry status bar', () => {
+describe('status bar of the entry and page editors', () => {
   it('editor, draft: publish, archive, schedule, preview, duplicate, delete', async () => {
     const onAction = show(entry('draft'), true, true);
     expect(names()).toEqual(['Publish', 'Archive', 'Schedule', 'Open preview', 'Duplicate', 'Delete']);
@@ -44,5 +43,9 @@ describe('entry status bar', () => {
     show(entry('draft'), false, false);
     expect(names()).toEqual([]);
     expect(screen.getByText('Read-only: your role cannot change content')).toBeInTheDocument();
+  });
+  it('pages (no preview): publish, archive, schedule, duplicate, delete', () => {
+    show(entry('draft'), true, true, false);
+    expect(names()).toEqual(['Publish', 'Archive', 'Schedule', 'Duplicate', 'Delete']);
   });
 });

@@ -1,17 +1,25 @@
 /**
- * The status bar of the entry editor: status and "changed" badges (D70), the autosave state, and
- * the actions the role allows (D12): Publish or "Publish changes" (D71), Unpublish, Archive and
- * Schedule for content:publish; Duplicate, Open preview and Delete for content:write. Which state
- * actions show follows D20's transitions from the current status.
+ * The status bar of the entry and page editors: status and "changed" badges (D70), the autosave
+ * state, and the actions the role allows (D12): Publish or "Publish changes" (D71), Unpublish,
+ * Archive and Schedule for content:publish; Duplicate, Open preview (entries only: `withPreview`)
+ * and Delete for content:write. Which state actions show follows D20's transitions from the
+ * current status.
  */
 import { Badge, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconCheck, IconExternalLink } from '@tabler/icons-react';
-import type { Entry } from '../../api/types';
-import { formatDateTime } from '../../components/format';
-import { StatusBadge } from '../../components/StatusBadge';
+import { formatDateTime } from '../components/format';
+import { StatusBadge } from '../components/StatusBadge';
 import type { SaveState } from './autosave';
 
-export type EntryAction = 'publish' | 'unpublish' | 'archive' | 'schedule' | 'duplicate' | 'delete' | 'preview';
+export type StatusAction = 'publish' | 'unpublish' | 'archive' | 'schedule' | 'duplicate' | 'delete' | 'preview';
+
+/** What the bar reads of an entry or a page (management records). */
+export interface Publishable {
+  status: string;
+  has_pending_changes?: boolean;
+  publish_at: string | null;
+  published_at: string | null;
+}
 
 export function SaveIndicator({ state }: { state: SaveState }) {
   const text = { saved: 'Saved', dirty: 'Unsaved changes', saving: 'Saving…', error: 'Not saved', conflict: 'Not saved: conflict' }[state];
@@ -25,25 +33,27 @@ export function SaveIndicator({ state }: { state: SaveState }) {
   );
 }
 
-export function EntryActions({
-  entry,
+export function StatusActions({
+  item: entry,
   saveState,
   canPublish,
   canWrite,
   busy,
   onAction,
+  withPreview = true,
 }: {
-  entry: Entry;
+  item: Publishable;
   saveState: SaveState;
   canPublish: boolean;
   canWrite: boolean;
-  busy: EntryAction | null;
-  onAction: (action: EntryAction) => void;
+  busy: StatusAction | null;
+  onAction: (action: StatusAction) => void;
+  withPreview?: boolean;
 }) {
   const s = entry.status;
   const publishLabel = s === 'published' ? 'Publish changes' : 'Publish';
   const canPublishNow = s !== 'published' || entry.has_pending_changes;
-  const button = (action: EntryAction, label: string, props: Record<string, unknown> = {}) => (
+  const button = (action: StatusAction, label: string, props: Record<string, unknown> = {}) => (
     <Button key={action} size="xs" loading={busy === action} disabled={busy !== null && busy !== action} onClick={() => onAction(action)} {...props}>
       {label}
     </Button>
@@ -70,7 +80,7 @@ export function EntryActions({
         ) : null}
         {canWrite ? (
           <Group gap="xs">
-            {button('preview', 'Open preview', { variant: 'light', rightSection: <IconExternalLink size={14} /> })}
+            {withPreview ? button('preview', 'Open preview', { variant: 'light', rightSection: <IconExternalLink size={14} /> }) : null}
             {button('duplicate', 'Duplicate', { variant: 'default' })}
             {button('delete', 'Delete', { variant: 'light', color: 'red' })}
           </Group>

@@ -1,9 +1,9 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../api/client';
-import type { Entry } from '../../api/types';
+import { ApiError } from '../api/client';
+import type { Entry } from '../api/types';
+import type { Draft } from '../screens/entries/model';
 import { useAutosave } from './autosave';
-import type { Draft } from './model';
 
 const entry = {} as Entry;
 const draft = (title: string): Draft => ({ data: { title }, translations: {} });

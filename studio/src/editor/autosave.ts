@@ -1,18 +1,21 @@
 /**
- * Autosave of an entry's working copy: a change waits `delayMs` (1 s) after the last edit, then
- * PUTs the whole draft with `If-Match` (D5). Saves never overlap: edits made during a save are
+ * Autosave of a working copy (an entry's or a page's): a change waits `delayMs` (1 s) after the
+ * last edit, then PUTs the whole draft with `If-Match` (D5). Saves never overlap: edits made during a save are
  * saved right after it. A 412 stops autosaving and reports a conflict (someone else saved first)
  * until the editor reloads; a 400 reports the API's field errors and waits for the next edit.
  * `flush()` saves what is pending now (before publish and the other state actions).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../api/client';
-import type { Entry } from '../../api/types';
-import type { Draft } from './model';
+import { ApiError } from '../api/client';
+
+/** What a save answers: at least the new ETag (the rest, e.g. the saved record, goes to onSaved). */
+export interface Saved {
+  etag: string | null;
+}
 
 export type SaveState = 'saved' | 'dirty' | 'saving' | 'error' | 'conflict';
 
-export interface Autosave {
+export interface Autosave<Draft> {
   state: SaveState;
   /** the refusal of the last save (null after a success) */
   error: unknown;
@@ -27,7 +30,7 @@ export interface Autosave {
   setEtag: (etag: string | null) => void;
 }
 
-interface Saver {
+interface Saver<Draft, R extends Saved> {
   draft: Draft | null;
   etag: string | null;
   /** edits made so far, and how many of them the server has */
@@ -36,12 +39,12 @@ interface Saver {
   timer: ReturnType<typeof setTimeout> | null;
   inFlight: Promise<void> | null;
   conflict: boolean;
-  save: (draft: Draft, etag: string | null) => Promise<{ entry: Entry; etag: string | null }>;
-  onSaved: (entry: Entry) => void;
+  save: (draft: Draft, etag: string | null) => Promise<R>;
+  onSaved: (result: R) => void;
 }
 
 /** Saves until the server has every edit; one request at a time. */
-async function saveLoop(s: Saver, setState: (state: SaveState) => void, setError: (error: unknown) => void): Promise<void> {
+async function saveLoop<Draft, R extends Saved>(s: Saver<Draft, R>, setState: (state: SaveState) => void, setError: (error: unknown) => void): Promise<void> {
   if (s.inFlight) {
     await s.inFlight;
     if (s.changed > s.saved && !s.conflict) return saveLoop(s, setState, setError);
@@ -56,7 +59,7 @@ async function saveLoop(s: Saver, setState: (state: SaveState) => void, setError
       s.etag = res.etag;
       s.saved = seq;
       setError(null);
-      s.onSaved(res.entry);
+      s.onSaved(res);
       setState(s.changed > seq ? 'dirty' : 'saved');
     } catch (err) {
       if (err instanceof ApiError && err.status === 412) {
@@ -73,15 +76,15 @@ async function saveLoop(s: Saver, setState: (state: SaveState) => void, setError
   if (s.changed > s.saved) return saveLoop(s, setState, setError);
 }
 
-export function useAutosave(
-  save: (draft: Draft, etag: string | null) => Promise<{ entry: Entry; etag: string | null }>,
+export function useAutosave<Draft, R extends Saved>(
+  save: (draft: Draft, etag: string | null) => Promise<R>,
   initialEtag: string | null,
-  onSaved: (entry: Entry) => void,
+  onSaved: (result: R) => void,
   delayMs = 1000,
-): Autosave {
+): Autosave<Draft> {
   const [state, setState] = useState<SaveState>('saved');
   const [error, setError] = useState<unknown>(null);
-  const r = useRef<Saver>({ draft: null, etag: initialEtag, changed: 0, saved: 0, timer: null, inFlight: null, conflict: false, save, onSaved });
+  const r = useRef<Saver<Draft, R>>({ draft: null, etag: initialEtag, changed: 0, saved: 0, timer: null, inFlight: null, conflict: false, save, onSaved });
   useEffect(() => {
     r.current.save = save;
     r.current.onSaved = onSaved;
@@ -109,7 +112,7 @@ export function useAutosave(
     const s = r.current;
     if (s.timer) clearTimeout(s.timer);
     s.timer = null;
-    if (s.conflict) throw new ApiError(412, 'PRECONDITION_FAILED', 'Someone else saved this entry first: reload it before going on.', null, null);
+    if (s.conflict) throw new ApiError(412, 'PRECONDITION_FAILED', 'Someone else saved this first: reload it before going on.', null, null);
     await run();
   }, [run]);
 

@@ -25,7 +25,7 @@ import { bulkAction, listEntries, type StateVerb } from './api';
 import { BulkResultDialog } from './BulkResultDialog';
 import { useMemberNames } from './members';
 import { displayValue } from './model';
-import { ScheduleDialog } from './ScheduleDialog';
+import { ScheduleDialog } from '../../editor/ScheduleDialog';
 
 const PAGE_SIZE = 25;
 const STATUSES = ['draft', 'scheduled', 'published', 'archived'];

@@ -11,7 +11,7 @@ import '@mantine/dates/styles.css';
 import '@mantine/tiptap/styles.css';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Alert, Anchor, Button, Code, Grid, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Grid, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
@@ -26,11 +26,12 @@ import { PageHeader } from '../../components/PageHeader';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
 import { changeState, createEntry, deleteEntry, duplicateEntry, getEntry, mintPreviewToken, restoreVersion, saveEntry, type StateVerb } from './api';
-import { useAutosave } from './autosave';
-import { EntryActions, type EntryAction } from './EntryActions';
+import { useAutosave } from '../../editor/autosave';
+import { LocaleSwitch } from '../../editor/LocaleSwitch';
+import { ScheduleDialog } from '../../editor/ScheduleDialog';
+import { StatusActions, type StatusAction as EntryAction } from '../../editor/StatusActions';
 import { EntryForm } from './EntryForm';
 import { displayValue, draftOf, mapErrors, previewUrl, type Draft } from './model';
-import { ScheduleDialog } from './ScheduleDialog';
 import { VersionHistory } from './VersionHistory';
 
 export default function EntryEditorScreen() {
@@ -55,25 +56,6 @@ export default function EntryEditorScreen() {
         <NewEntry ct={ct} settings={settings.data!} />
       )}
     </FieldSourcesContext.Provider>
-  );
-}
-
-function LocaleSwitch({ settings, locale, onChange }: { settings: WorkspaceSettings; locale: string; onChange: (l: string) => void }) {
-  const ordered = [settings.default_locale, ...settings.locales.filter((l) => l !== settings.default_locale)];
-  if (ordered.length < 2) return null;
-  return (
-    <Group gap="xs">
-      <Text size="sm" id="locale-label">
-        Locale
-      </Text>
-      <SegmentedControl
-        aria-labelledby="locale-label"
-        size="xs"
-        value={locale}
-        onChange={onChange}
-        data={ordered.map((l) => ({ value: l, label: l === settings.default_locale ? `${l} (default)` : l }))}
-      />
-    </Group>
   );
 }
 
@@ -170,7 +152,7 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
 
   const save = useCallback((d: Draft, etag: string | null) => saveEntry(ct.slug, initial.slug, d, etag), [ct.slug, initial.slug]);
   const onSaved = useCallback(
-    (e: Entry) => {
+    ({ entry: e }: { entry: Entry }) => {
       setEntry(e);
       void invalidate('entries', ct.slug);
     },
@@ -322,7 +304,7 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack style={{ position: 'sticky', top: 72 }}>
-            <EntryActions entry={entry} saveState={autosave.state} canPublish={canPublish} canWrite={canWrite} busy={busy} onAction={onAction} />
+            <StatusActions item={entry} saveState={autosave.state} canPublish={canPublish} canWrite={canWrite} busy={busy} onAction={onAction} />
             <VersionHistory
               type={ct.slug}
               slug={initial.slug}

@@ -1,17 +1,15 @@
 /**
- * The history of an entry (D72): versions newest first with action, status, time and author, the
- * published one marked; "View" shows a version field by field against the current working copy,
- * and "Restore" makes it the working copy again (a new `restore` version; status unchanged).
+ * The history of an entry (D72) on the shared version list (editor/VersionHistory): "View" shows
+ * a version field by field against the current working copy, and "Restore" makes it the working
+ * copy again (a new `restore` version; status unchanged).
  */
-import { useState } from 'react';
-import { Badge, Button, Group, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Field, Version } from '../../api/types';
 import { useWsKey } from '../../app/queries';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { formatDateTime } from '../../components/format';
+import { useRestore, VersionList } from '../../editor/VersionHistory';
 import { getVersion, listVersions } from './api';
-import { useMemberNames } from './members';
 import { diffDrafts, draftOf, referencedIds, type Draft } from './model';
 import { fieldOptions } from '../../fields/field-meta';
 import { useEntryLookup, useMediaLookup } from '../../fields/shared/lookups';
@@ -31,69 +29,20 @@ export interface VersionHistoryProps {
 }
 
 export function VersionHistory(props: VersionHistoryProps) {
-  const key = useWsKey();
-  const nameOf = useMemberNames();
-  const [page, setPage] = useState(1);
-  const [viewing, setViewing] = useState<number | null>(null);
-  const list = useQuery({ queryKey: key('versions', props.type, props.slug, page, props.stamp), queryFn: () => listVersions(props.type, props.slug, page) });
-  const totalPages = list.data?.meta.total_pages ?? 1;
   return (
-    <Paper withBorder p="sm" component="section" aria-labelledby="history-title">
-      <Title order={2} size="h5" id="history-title" mb="xs">
-        History
-      </Title>
-      <ErrorAlert error={list.error} title="History could not be loaded" />
-      <Stack gap={4}>
-        {(list.data?.items ?? []).map((v) => (
-          <Group key={v.version} justify="space-between" wrap="nowrap" gap="xs">
-            <div style={{ minWidth: 0 }}>
-              <Group gap={4}>
-                <Text size="sm" fw={500}>
-                  v{v.version} · {v.action}
-                </Text>
-                {v.version === props.publishedVersion ? (
-                  <Badge size="xs" color="#1e6b30" variant="filled">
-                    live
-                  </Badge>
-                ) : null}
-              </Group>
-              <Text size="xs" c="dimmed">
-                {formatDateTime(v.created_at)} · {nameOf(v.created_by)}
-              </Text>
-            </div>
-            <Button
-              size="compact-xs"
-              variant="default"
-              style={{ flexShrink: 0 }}
-              onClick={() => setViewing(v.version)}
-              aria-label={`View version ${v.version}`}
-            >
-              View
-            </Button>
-          </Group>
-        ))}
-      </Stack>
-      {totalPages > 1 ? (
-        <Group justify="space-between" mt="xs">
-          <Button size="compact-xs" variant="subtle" disabled={page === 1} onClick={() => setPage(page - 1)}>
-            Newer
-          </Button>
-          <Button size="compact-xs" variant="subtle" disabled={page >= totalPages} onClick={() => setPage(page + 1)}>
-            Older
-          </Button>
-        </Group>
-      ) : null}
-      {viewing !== null ? (
-        <VersionDialog {...props} version={viewing} record={list.data?.items.find((v) => v.version === viewing)} onClose={() => setViewing(null)} />
-      ) : null}
-    </Paper>
+    <VersionList
+      keyParts={['entry', props.type, props.slug]}
+      list={(page) => listVersions(props.type, props.slug, page)}
+      publishedVersion={props.publishedVersion}
+      stamp={props.stamp}
+      renderVersion={(version, record, close) => <VersionDialog {...props} version={version} record={record} onClose={close} />}
+    />
   );
 }
 
 function VersionDialog(props: VersionHistoryProps & { version: number; record: Version | undefined; onClose: () => void }) {
   const key = useWsKey();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, restore } = useRestore(props.onRestore, props.version, props.onClose);
   const q = useQuery({ queryKey: key('version', props.type, props.slug, props.version), queryFn: () => getVersion(props.type, props.slug, props.version) });
   const before = q.data ? draftOf(q.data.entry) : null;
   const ids = referencedIds(props.fields, before ? [before, props.current] : []);
@@ -102,18 +51,6 @@ function VersionDialog(props: VersionHistoryProps & { version: number; record: V
   const media = useMediaLookup(ids.media);
   const nameOf = (id: string) => entries.get(id)?.label ?? media.get(id)?.label;
   const rows = before ? diffDrafts(props.fields, props.locales, props.defaultLocale, before, props.current, nameOf) : [];
-  const restore = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await props.onRestore(props.version);
-      props.onClose();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <Modal opened onClose={props.onClose} title={`Version ${props.version}${props.record ? ` (${props.record.action})` : ''}`} size="xl">
       <Stack>
