@@ -5,7 +5,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Context } from './context.js';
+import { closeContext, type Context } from './context.js';
 import { pingDb } from './db/ping.js';
 import { AppError } from './errors.js';
 import { checkJsonShape } from './lib/json-limits.js';
@@ -81,8 +81,8 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   app.addHook('preClose', async () => {
     closing = true;
   });
-  // The context's media storage (for S3, a connection pool) closes with the app.
-  app.addHook('onClose', async () => ctx.storage.close());
+  // What the context opened (media storage, for S3 a connection pool; Redis) closes with the app.
+  app.addHook('onClose', async () => closeContext(ctx));
   // One hook for what every request needs first: its id header, shutdown, NUL-free URL.
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

@@ -35,6 +35,8 @@
  * answers; unset: `no-cache`), WEBHOOK_ALLOW_PRIVATE (deliver webhooks to loopback and private
  * addresses; default on for the embedded SQLite default, off with DATABASE_URL),
  * WEBHOOK_TIMEOUT_MS (10 s per delivery attempt), WEBHOOK_POLL_MS (1 s between outbox scans).
+ * Many instances (docs/scaling.md): REDIS_URL (redis:// or rediss://; unset: each instance counts
+ * rate limits and sign-in failures alone) and REDIS_PREFIX (prefix of every key, default `quire:`).
  */
 import path from 'node:path';
 import { DEFAULT_TRANSFORM_SIZES, MAX_DIMENSION } from './modules/media/transform.js';
@@ -106,6 +108,10 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** Milliseconds between scans of the webhook outbox by the delivery worker. */
   readonly webhookPollMs: number;
+  /** Redis shared by the instances (rate limits, sign-in throttling); null: per instance. */
+  readonly redisUrl: string | null;
+  /** Prefix of every Redis key Quire writes, so one Redis can serve several installations. */
+  readonly redisPrefix: string;
 }
 
 export type StorageDriver = 'local' | 's3';
@@ -206,7 +212,7 @@ function originsFrom(env: Record<string, string | undefined>, name: string, anyO
     .filter((p) => p !== '');
   if (parts.includes('*')) return null;
   for (const origin of parts) {
-    let ok = false;
+    let ok: boolean;
     try {
       const url = new URL(origin);
       ok = /^https?:$/.test(url.protocol) && url.origin === origin.replace(/\/+$/, '');
@@ -216,6 +222,23 @@ function originsFrom(env: Record<string, string | undefined>, name: string, anyO
     if (!ok) throw new ConfigError(`${name} must be comma-separated origins such as https://site.example (scheme, host and port only), got '${origin}'`);
   }
   return Object.freeze(parts.map((p) => p.replace(/\/+$/, '')));
+}
+
+/** REDIS_URL must be a redis:// or rediss:// URL; it may hold a password, so it is never echoed. */
+function redisFrom(env: Record<string, string | undefined>): Pick<Config, 'redisUrl' | 'redisPrefix'> {
+  const redisUrl = env.REDIS_URL ? env.REDIS_URL : null;
+  if (redisUrl !== null) {
+    let ok: boolean;
+    try {
+      ok = /^rediss?:$/.test(new URL(redisUrl).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  const redisPrefix = env.REDIS_PREFIX ?? 'quire:';
+  if (!/^[\w:.-]{0,64}$/.test(redisPrefix)) throw new ConfigError(`REDIS_PREFIX must be up to 64 letters, digits, '_', ':', '.' or '-', got '${redisPrefix}'`);
+  return { redisUrl, redisPrefix };
 }
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -270,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowPrivate: boolFrom(env, 'WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookTimeoutMs: intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookPollMs: intFrom(env, 'WEBHOOK_POLL_MS', 1000, 50, 60_000),
+    ...redisFrom(env),
     ...overrides,
   };
   // Node.js refuses a headers timeout above the request timeout.

@@ -6,8 +6,10 @@
  * off the context, not module globals, so it lives and dies with the app that owns it.
  */
 import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createLogger } from './lib/logger.js';
+import { closeRedis, createRedis } from './lib/redis.js';
 import { createCaches, type ContextCaches } from './caches.js';
 import type { Config } from './config.js';
 import type { Db } from './db/types.js';
@@ -25,6 +27,8 @@ export interface Context {
   readonly storage: ContextStorage;
   /** In-memory caches and bookkeeping of this context (src/caches.ts). */
   readonly caches: ContextCaches;
+  /** Redis when REDIS_URL is set (shared rate limits and sign-in throttling), else null. */
+  readonly redis: Redis | null;
 }
 
 /**
@@ -43,14 +47,29 @@ export async function loadInstallationSecret(db: Db): Promise<Uint8Array> {
   return Buffer.from(row.value, 'base64url');
 }
 
-export async function createContext(config: Readonly<Config>, db: Db, options: { clock?: Clock; log?: Logger } = {}): Promise<Context> {
+export interface ContextOptions {
+  clock?: Clock;
+  log?: Logger;
+  /** false: no Redis client even when REDIS_URL is set (the CLI counts nothing across instances). */
+  redis?: boolean;
+}
+
+export async function createContext(config: Readonly<Config>, db: Db, options: ContextOptions = {}): Promise<Context> {
+  const log = options.log ?? createLogger(config.logLevel);
   return {
     config,
     db,
     clock: options.clock ?? systemClock,
     secret: await loadInstallationSecret(db),
-    log: options.log ?? createLogger(config.logLevel),
+    log,
     storage: new ContextStorage(config),
     caches: createCaches(),
+    redis: config.redisUrl && options.redis !== false ? await createRedis(config.redisUrl, config.redisPrefix, log) : null,
   };
+}
+
+/** Closes what the context opened (media storage, Redis); the database is its owner's to close. */
+export async function closeContext(ctx: Context): Promise<void> {
+  await ctx.storage.close();
+  if (ctx.redis) await closeRedis(ctx.redis);
 }

@@ -1,6 +1,7 @@
 /**
  * Runs once before the suite: in CI, PostgreSQL must be configured and reachable, because every
- * storage test runs on both dialects and a test that needs a server never silently skips.
+ * storage test runs on both dialects and a test that needs a server never silently skips; so must
+ * Redis (REDIS_URL), which the suite of instances sharing limits needs.
  *
  * It also collects the logs of the whole run: every app built by test/helpers.ts logs at debug
  * level into QUIRE_TEST_LOG_DIR (one file per worker), and the teardown fails the run if any
@@ -10,6 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { scanLogsForSecrets } from './log-scan.js';
 
@@ -29,6 +31,7 @@ export default async function setup(): Promise<() => void> {
     }
   };
   await checkPostgres();
+  await checkRedis();
   return teardown;
 }
 
@@ -47,5 +50,22 @@ async function checkPostgres(): Promise<void> {
     throw new Error(`PostgreSQL at DATABASE_URL is not reachable: ${(err as Error).message}`, { cause: err });
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+async function checkRedis(): Promise<void> {
+  const url = process.env.REDIS_URL;
+  if (!url) {
+    if (process.env.CI) throw new Error('CI needs REDIS_URL (Redis): the suite of instances sharing limits runs against it');
+    return;
+  }
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: 5000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (err) {
+    throw new Error(`Redis at REDIS_URL is not reachable: ${(err as Error).message}`, { cause: err });
+  } finally {
+    client.disconnect();
   }
 }

@@ -6,7 +6,7 @@
  */
 import { createLogger } from '../lib/logger.js';
 import { loadConfig } from '../config.js';
-import { createContext, type Context } from '../context.js';
+import { closeContext, createContext, type Context } from '../context.js';
 import { createDb } from '../db/create-db.js';
 import type { CliIo } from './io.js';
 
@@ -25,11 +25,11 @@ export async function openRuntime(io: CliIo): Promise<CliRuntime> {
   const log = createLogger(level, { write: (line: string) => io.stderr.write(line) });
   const db = await createDb(config, { poolSize: 2 });
   try {
-    const ctx = await createContext(config, db, { log });
+    const ctx = await createContext(config, db, { log, redis: false });
     return {
       ctx,
       close: async () => {
-        await ctx.storage.close();
+        await closeContext(ctx);
         await db.close();
       },
     };

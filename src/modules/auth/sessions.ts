@@ -132,11 +132,11 @@ export async function sessionInfo(ctx: Context, session: SessionState): Promise<
  */
 export async function signIn(ctx: Context, input: { email: string; password: string }, address: string): Promise<StartedSession> {
   const email = input.email.trim().toLowerCase();
-  const attempt = claimAttempt(ctx, email, address);
+  const attempt = await claimAttempt(ctx, email, address);
   const user = await findCredentialsByEmail(ctx.db, email);
   const ok = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !ok) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
-  attempt.succeeded();
+  await attempt.succeeded();
   // Sessions end lazily when read; those never read again are swept here, at sign-in (a small
   // table: people times browsers).
   const now = ctx.clock();
@@ -270,7 +270,7 @@ export async function redeemToken(ctx: Context, token: string, password: string)
     return findCredentialsById(db, row.user_id);
   });
   if (!user) throw new AppError('NOT_FOUND', TOKEN_GONE);
-  clearAccountFailures(ctx, user.email);
+  await clearAccountFailures(ctx, user.email);
   return startSession(ctx, { id: user.id, email: user.email, name: user.name });
 }
 
@@ -286,12 +286,12 @@ export async function changePassword(
   address: string,
 ): Promise<StartedSession> {
   checkPassword(input.password);
-  const attempt = claimAttempt(ctx, session.user.email, address);
+  const attempt = await claimAttempt(ctx, session.user.email, address);
   const user = await findCredentialsById(ctx.db, session.user.id);
   if (!user || !(await verifyPassword(user.password_hash, input.current_password))) {
     throw invalid('body.current_password', 'is not your current password');
   }
-  attempt.succeeded();
+  await attempt.succeeded();
   const hash = await hashPassword(input.password);
   await withTransaction(ctx.db, async (db) => {
     await updatePasswordHash(db, user.id, hash);

@@ -16,7 +16,7 @@ import { deliverySchemaRoutes } from './schema.js';
 export function deliveryRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
     registerAuth(app, ctx, 'delivery');
-    await registerRateLimit(app, ctx.config.rateLimitDelivery);
+    await registerRateLimit(app, ctx.config.rateLimitDelivery, 'delivery', ctx.redis);
     registerDeliveryCache(app, ctx);
     await deliveryEntryRoutes(app, ctx);
     await deliverySchemaRoutes(app, ctx);
