@@ -1,10 +1,12 @@
 /**
  * Background services started with the server: the demo workspace on an empty embedded database
- * (D60) and the scheduled-publishing job (D21). Returns a handle that stops them.
+ * (D60), the scheduled-publishing job (D21) and the webhook delivery worker (D82). Returns a
+ * handle that stops them.
  */
 import type { Context } from './context.js';
 import { demoBanner, seedDemo } from './modules/demo/seed.js';
 import { startScheduler } from './modules/publishing/scheduler.js';
+import { startWebhookWorker } from './modules/webhooks/worker.js';
 
 export interface Services {
   stop(): Promise<void>;
@@ -19,9 +21,11 @@ export async function startServices(ctx: Context, options: ServicesOptions = {})
   const demo = await seedDemo(ctx);
   if (demo) (options.print ?? ((text) => void process.stdout.write(text)))(demoBanner(demo, ctx.config.publicUrl));
   const scheduler = startScheduler(ctx);
+  const webhooks = startWebhookWorker(ctx);
   return {
     stop: async () => {
       await scheduler.stop();
+      await webhooks.stop();
     },
   };
 }

@@ -47,7 +47,7 @@ describe.each(dialects())('quire CLI on %s', (dialect) => {
     try {
       const mgmt = await authenticate(rt.ctx, out.keys.management, 'management');
       expect(mgmt).toMatchObject({ workspaceId: out.workspace.id, userId: out.user.id, role: 'owner' });
-      expect([...mgmt.scopes].sort()).toEqual(['content:publish', 'content:write', 'media:write', 'schema:write']);
+      expect([...mgmt.scopes].sort()).toEqual(['content:publish', 'content:write', 'media:write', 'schema:write', 'webhooks:write']);
       expect((await authenticate(rt.ctx, out.keys.delivery, 'delivery')).environment).toBe('production');
       expect((await authenticate(rt.ctx, out.keys.preview, 'delivery')).environment).toBe('preview');
       const ws = await rt.ctx.db.kysely.selectFrom('workspaces').selectAll().where('slug', '=', 'acme').executeTakeFirstOrThrow();
@@ -152,7 +152,8 @@ describe.each(dialects())('quire CLI on %s', (dialect) => {
     expect(unknownScope).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: "quire: Validation failed: scopes: unknown scope 'everything'; scopes are content:write, content:publish, media:write, schema:write\n",
+      stderr:
+        "quire: Validation failed: scopes: unknown scope 'everything'; scopes are content:write, content:publish, media:write, schema:write, webhooks:write\n",
     });
     const tooLong = await cli(['keys', 'create', '--workspace', 'acme', '--class', 'management', '--expires-in', '400d'], { env: external.env });
     expect(tooLong).toMatchObject({ code: 1, stderr: 'quire: Validation failed: expires_in: management keys expire within 365 days\n' });

@@ -303,6 +303,54 @@ export interface MediaVariantsTable {
   last_used_at: string;
 }
 
+/** A webhook subscription (migration 011, D82); `events`/`content_types` are JSON arrays as text. */
+export interface WebhooksTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  description: string | null;
+  events: string;
+  content_types: string;
+  enabled: number;
+  /** AES-256-GCM sealed `whsec_…` secret (src/modules/webhooks/secrets.ts). */
+  secret_encrypted: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The webhook outbox: one row per (webhook, event) or ping (migration 011). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  workspace_id: string;
+  /** The change event (events.id); null for a ping. */
+  event_id: number | null;
+  event_type: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  /** Due time while pending; during an attempt, the end of its lease; null when done. */
+  next_attempt_at: string | null;
+  give_up_at: string;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+/** One delivery attempt (migration 011); `finished_at` null while under way or interrupted. */
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  number: number;
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  status_code: number | null;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -328,6 +376,9 @@ export interface Database {
   published_block_translations: PublishedBlockTranslationsTable;
   entry_versions: EntryVersionsTable;
   page_versions: PageVersionsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -3,7 +3,8 @@
  * its own scopes intersected with the scopes its creator's role allows, evaluated per request.
  */
 
-export const SCOPES = ['content:write', 'content:publish', 'media:write', 'schema:write'] as const;
+/** `webhooks:write` (D82) covers every webhook endpoint, reads included (their URLs may hold credentials). */
+export const SCOPES = ['content:write', 'content:publish', 'media:write', 'schema:write', 'webhooks:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const ROLES = ['owner', 'admin', 'editor', 'author', 'viewer'] as const;

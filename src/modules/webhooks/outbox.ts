@@ -1,10 +1,14 @@
 /**
  * The webhook outbox (DECISIONS.md D82): when a change event is recorded, one delivery row per
  * matching enabled webhook is inserted in the SAME transaction as the write, so a crash after the
- * commit loses nothing (the delivery worker sends what is pending) and a rolled-back write sends
- * nothing. Called by recordEvent (src/modules/events/); the worker is src/modules/webhooks/worker.ts.
+ * commit loses nothing (the delivery worker, worker.ts, sends what is pending) and a rolled-back
+ * write sends nothing. Called by recordEvent (src/modules/events/).
  */
 import type { Db } from '../../db/types.js';
+import { newId } from '../../lib/ids.js';
+import { matchesEvent } from './events.js';
+import { enabledWebhooks, insertDeliveries, type DeliveryRow } from './repository.js';
+import { RETRY_WINDOW_MS } from './worker.js';
 
 /** A recorded change event as recordEvent hands it over (the `events` row, camelCased). */
 export interface OutboxEvent {
@@ -24,12 +28,51 @@ export interface OutboxEvent {
   createdAt: string;
 }
 
+/** The D82 body: `{type, timestamp, workspace_id, data: {id, slug, content_type?, status, version}}`. */
+export function eventPayload(event: Omit<OutboxEvent, 'id' | 'itemKind'>): string {
+  const data: Record<string, unknown> = { id: event.itemId, slug: event.slug };
+  if (event.contentType !== null) data.content_type = event.contentType;
+  data.status = event.status;
+  data.version = event.version;
+  return JSON.stringify({ type: event.type, timestamp: event.createdAt, workspace_id: event.workspaceId, data });
+}
+
+/** A new pending outbox row, due at `dueAt`, retried until 24 h after it. */
+export function deliveryRow(webhookId: string, workspaceId: string, eventId: number | null, type: string, payload: string, dueAt: string): DeliveryRow {
+  return {
+    id: newId(),
+    webhook_id: webhookId,
+    workspace_id: workspaceId,
+    event_id: eventId,
+    event_type: type,
+    payload,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: dueAt,
+    give_up_at: new Date(Date.parse(dueAt) + RETRY_WINDOW_MS).toISOString(),
+    last_attempt_at: null,
+    last_status_code: null,
+    last_error: null,
+    created_at: dueAt,
+  };
+}
+
+const parseList = (text: string): string[] => JSON.parse(text) as string[];
+
 /**
  * Inserts the deliveries of `event` for every enabled webhook of its workspace whose `events`
- * patterns and `content_types` filter match. `trx` must be the write's transaction.
+ * patterns and `content_types` filter match; returns how many. `trx` must be the write's
+ * transaction (D82: recorded with the change).
  */
 export async function enqueueDeliveries(trx: Db, event: OutboxEvent): Promise<number> {
-  void trx;
-  void event;
-  return 0;
+  const hooks = (await enabledWebhooks(trx, event.workspaceId)).filter((w) =>
+    matchesEvent(parseList(w.events), parseList(w.content_types), event.type, event.contentType),
+  );
+  if (hooks.length === 0) return 0;
+  const payload = eventPayload(event);
+  await insertDeliveries(
+    trx,
+    hooks.map((w) => deliveryRow(w.id, event.workspaceId, event.id, event.type, payload, event.createdAt)),
+  );
+  return hooks.length;
 }

@@ -17,6 +17,7 @@ import { entryRoutes } from './entries.js';
 import { pageRoutes } from './pages.js';
 import { sessionRoutes } from './session.js';
 import { studioAdminRoutes } from './studio-admin.js';
+import { webhookRoutes } from './webhooks.js';
 
 export function managementRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
@@ -33,5 +34,6 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     await pageRoutes(app, ctx);
     await sessionRoutes(app, ctx);
     await studioAdminRoutes(app, ctx);
+    await webhookRoutes(app, ctx);
   };
 }

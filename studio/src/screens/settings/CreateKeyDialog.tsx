@@ -19,6 +19,7 @@ const SCOPES: { value: Scope; label: string }[] = [
   { value: 'content:publish', label: 'content:publish — publish, unpublish, schedule, archive' },
   { value: 'media:write', label: 'media:write — upload and edit media' },
   { value: 'schema:write', label: 'schema:write — change the content model' },
+  { value: 'webhooks:write', label: 'webhooks:write — manage webhooks and see their deliveries' },
 ];
 
 function isoDate(daysAhead: number): string {

@@ -1,0 +1,147 @@
+/**
+ * Management routes for webhooks (DECISIONS.md D82; docs/api.md "Webhooks"): CRUD, the delivery
+ * log, manual retry and ping. Every route needs `webhooks:write`, reads included (the rule is in
+ * src/modules/webhooks/operations.ts). Parse, call, reply.
+ */
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Context } from '../../../context.js';
+import { offsetMeta } from '../../../lib/pagination.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  pingWebhook,
+  retryDelivery,
+  updateWebhook,
+} from '../../../modules/webhooks/operations.js';
+import { EmptyEnvelope, EnvelopeOf, ok, PageMeta } from '../../envelope.js';
+import { PageQuery } from '../../schemas/common.js';
+import {
+  CreatedWebhookSchema,
+  CreateWebhookBody,
+  DeliveriesQuery,
+  DeliveryParams,
+  UpdateWebhookBody,
+  WebhookDeliverySchema,
+  WebhookParams,
+  WebhookSchema,
+} from '../../schemas/webhooks.js';
+
+const tags = ['Management: webhooks'];
+const scope = 'webhooks:write' as const;
+
+export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get(
+    '/webhooks',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'List webhooks (scope webhooks:write)',
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        response: { 200: EnvelopeOf(Type.Array(WebhookSchema), PageMeta) },
+      },
+    },
+    async (req) => {
+      const { items, total, window } = await listWebhooks(ctx, req.actor, req.query);
+      return ok(items, offsetMeta(window, total, items.length));
+    },
+  );
+
+  r.post(
+    '/webhooks',
+    {
+      config: { scope, secretAnswer: true },
+      schema: {
+        tags,
+        summary: 'Create a webhook; its signing secret is in this answer only',
+        body: CreateWebhookBody,
+        response: { 201: EnvelopeOf(CreatedWebhookSchema) },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return ok(await createWebhook(ctx, req.actor, req.body));
+    },
+  );
+
+  r.get(
+    '/webhooks/:id',
+    { config: { scope }, schema: { tags, summary: 'One webhook', params: WebhookParams, response: { 200: EnvelopeOf(WebhookSchema) } } },
+    async (req) => ok(await getWebhook(ctx, req.actor, req.params.id)),
+  );
+
+  r.patch(
+    '/webhooks/:id',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'Change url, events, content_types, enabled or description',
+        params: WebhookParams,
+        body: UpdateWebhookBody,
+        response: { 200: EnvelopeOf(WebhookSchema) },
+      },
+    },
+    async (req) => ok(await updateWebhook(ctx, req.actor, req.params.id, req.body)),
+  );
+
+  r.delete(
+    '/webhooks/:id',
+    {
+      config: { scope },
+      schema: { tags, summary: 'Delete a webhook and its delivery log', params: WebhookParams, response: { 200: EmptyEnvelope } },
+    },
+    async (req) => {
+      await deleteWebhook(ctx, req.actor, req.params.id);
+      return ok(null);
+    },
+  );
+
+  r.get(
+    '/webhooks/:id/deliveries',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'Delivery log, newest first: each delivery with its attempts (status code, duration, response excerpt, error)',
+        params: WebhookParams,
+        querystring: DeliveriesQuery,
+        response: { 200: EnvelopeOf(Type.Array(WebhookDeliverySchema), PageMeta) },
+      },
+    },
+    async (req) => {
+      const { items, total, window } = await listDeliveries(ctx, req.actor, req.params.id, req.query);
+      return ok(items, offsetMeta(window, total, items.length));
+    },
+  );
+
+  r.post(
+    '/webhooks/:id/deliveries/:delivery_id/retry',
+    {
+      config: { scope },
+      schema: {
+        tags,
+        summary: 'Attempt a delivery again now; answers the delivery with the new attempt',
+        params: DeliveryParams,
+        response: { 200: EnvelopeOf(WebhookDeliverySchema) },
+      },
+    },
+    async (req) => ok(await retryDelivery(ctx, req.actor, req.params.id, req.params.delivery_id)),
+  );
+
+  r.post(
+    '/webhooks/:id/ping',
+    {
+      config: { scope },
+      schema: { tags, summary: 'Send a ping event now; answers its delivery', params: WebhookParams, response: { 200: EnvelopeOf(WebhookDeliverySchema) } },
+    },
+    async (req) => ok(await pingWebhook(ctx, req.actor, req.params.id)),
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * One webhook HTTP attempt (D82): a POST with the signed body, under the SSRF guard
+ * (address-guard.ts) unless `allowPrivate`. http and https only; redirects are never followed (a
+ * 3xx is a failed attempt); the whole attempt, response excerpt included, is bounded by
+ * `timeoutMs`. Host names resolve through a guarded lookup (every address checked) and the
+ * address the socket connected to is checked again, so DNS rebinding cannot reach a private
+ * address. Never throws: the outcome says what happened.
+ */
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction, Socket } from 'node:net';
+import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { blockedReason } from './address-guard.js';
+
+/** Bytes of the receiver's answer kept in the delivery log. */
+export const EXCERPT_BYTES = 1024;
+
+export interface AttemptOutcome {
+  /** True for a 2xx answer. */
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  /** First 1 KB of the answer body (UTF-8), null when there was no answer. */
+  excerpt: string | null;
+  /** Why the attempt failed (network error, refusal, timeout, non-2xx), null on success. */
+  error: string | null;
+}
+
+export interface AttemptRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  allowPrivate: boolean;
+}
+
+/** Raised (and reported as the attempt's error) when the guard refuses a target. */
+export class RefusedTarget extends Error {}
+
+/** The refusal message for `address` of `host`, or null when the guard lets it through. */
+function refusal(host: string, address: string): string | null {
+  const reason = blockedReason(address);
+  if (!reason) return null;
+  return host === address ? `refused: ${address} is a ${reason} address` : `refused: ${host} resolves to ${address}, a ${reason} address`;
+}
+
+/** dns.lookup that fails when any address of the host is refused (Node's lookup option shape). */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '', 4);
+    const list = addresses as dns.LookupAddress[];
+    for (const a of list) {
+      const why = refusal(hostname, a.address);
+      if (why) return callback(new RefusedTarget(why), '', 4);
+    }
+    if (list.length === 0) return callback(new Error(`${hostname} has no address`), '', 4);
+    if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+    callback(null, list[0].address, list[0].family);
+  });
+};
+
+/** The URL's host without IPv6 brackets. */
+function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * Checks a webhook URL before it is stored (create, update): http(s) only, and unless
+ * `allowPrivate`, its host must resolve only to public addresses. Returns why it is refused, or null.
+ */
+export async function targetProblem(raw: string, allowPrivate: boolean): Promise<string | null> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute http:// or https:// URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http:// or https:// URL';
+  if (allowPrivate) return null;
+  const host = bareHost(url);
+  if (isIP(host)) return refusal(host, host);
+  try {
+    const addresses = await dns.promises.lookup(host, { all: true });
+    for (const a of addresses) {
+      const why = refusal(host, a.address);
+      if (why) return why;
+    }
+    return addresses.length ? null : `${host} has no address`;
+  } catch (err) {
+    return `${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? 'lookup failed'})`;
+  }
+}
+
+/** Makes one attempt; resolves with its outcome, never rejects. */
+export function attempt(req: AttemptRequest): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined = undefined;
+    const finish = (outcome: Omit<AttemptOutcome, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...outcome, durationMs: elapsed() });
+    };
+    const fail = (error: string, statusCode: number | null = null, excerpt: string | null = null) => finish({ ok: false, statusCode, excerpt, error });
+
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return fail('invalid URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('refused: only http:// and https:// URLs are delivered');
+    const host = bareHost(url);
+    if (!req.allowPrivate && isIP(host)) {
+      const why = refusal(host, host);
+      if (why) return fail(why);
+    }
+    timer = setTimeout(() => {
+      request.destroy(new Error(`timed out after ${req.timeoutMs} ms`));
+    }, req.timeoutMs);
+
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(url, {
+      method: 'POST',
+      headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+      agent: false,
+      ...(req.allowPrivate ? {} : { lookup: guardedLookup }),
+    });
+    request.on('socket', (socket: Socket) => {
+      if (req.allowPrivate) return;
+      socket.once('connect', () => {
+        const why = socket.remoteAddress ? refusal(host, socket.remoteAddress) : 'refused: unknown peer address';
+        if (why) request.destroy(new RefusedTarget(why));
+      });
+    });
+    request.on('error', (err) => fail(err instanceof RefusedTarget ? err.message : err.message || String(err)));
+    request.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => {
+        const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+        const status = res.statusCode ?? 0;
+        res.destroy();
+        request.destroy();
+        if (status >= 200 && status < 300) return finish({ ok: true, statusCode: status, excerpt, error: null });
+        if (status >= 300 && status < 400) return fail(`redirect${res.headers.location ? ` to ${res.headers.location}` : ''} not followed`, status, excerpt);
+        fail(`answered HTTP ${status}`, status, excerpt);
+      };
+      res.on('data', (chunk: Buffer) => {
+        if (size < EXCERPT_BYTES) chunks.push(chunk);
+        size += chunk.length;
+        if (size >= EXCERPT_BYTES) done();
+      });
+      res.on('end', done);
+      res.on('error', (err) => fail(err.message, res.statusCode ?? null));
+    });
+    request.end(req.body);
+  });
+}
