@@ -1,7 +1,7 @@
 /**
  * Scans log files for secrets: API keys (`svc_live_…`, `svc_mgmt_…`), preview tokens (JWTs),
  * Studio session ids (`qs_…`, also as a `quire_session=` cookie), setup and invitation tokens
- * (`qt_…`), password hashes (`scrypt$…`) and unredacted values of secret query parameters. Used by the global teardown over the logs of the
+ * (`qt_…`), password hashes (`scrypt$…`), webhook signing secrets (`whsec_…`) and unredacted values of secret query parameters. Used by the global teardown over the logs of the
  * whole test run, and by test/log-scan.test.ts on known lines.
  */
 import fs from 'node:fs';
@@ -16,6 +16,7 @@ const SECRET_VALUE = [
   /(?<![A-Za-z0-9_.-])q[st]_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/,
   /quire_session=[^;\s"]+/,
   /scrypt\$\d+\$\d+\$\d+\$/,
+  /whsec_[A-Za-z0-9+/]{20,}/,
   new RegExp(`[?&](${[...SECRET_QUERY_PARAMS].join('|')})=(?!\\[redacted\\])[^&"\\s]+`, 'i'),
 ];
 
