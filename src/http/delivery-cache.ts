@@ -8,35 +8,103 @@
  *
  * Routes opt out with `config: { cache: false }` (preview tokens: their answer depends on a
  * token's lifetime). Memory is bounded by MAX_BYTES; least recently used responses go first.
+ *
+ * HTTP caching and compression (D81, rules in src/http/http-cache.ts) happen here too, for every
+ * delivery GET and HEAD answered 200, cached or not: a strong `ETag`, 304 on a matching
+ * `If-None-Match`, `Cache-Control` by key type and DELIVERY_MAX_AGE, `Vary: X-API-Key,
+ * Accept-Encoding`, and bodies over 1 KB in br or gzip as `Accept-Encoding` asks. A cached
+ * response keeps its identity bytes, their hash and each encoding once made (the requested one
+ * when it is stored, others on their first request), all counted against MAX_BYTES, so a hit
+ * sends stored bytes without hashing or compressing. Error answers get `Cache-Control: no-store`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { iso } from '../lib/time.js';
+import { addVary, bodyHash, encodeBody, entityTagFor, MIN_COMPRESS_BYTES, negotiateCoding, notModifiedTag } from './http-cache.js';
 import { nextScheduledAt } from '../modules/publishing/scheduler-repository.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** false: never serve this route's responses from the delivery cache. */
+    /**
+     * false: never serve this route's responses from the delivery cache; their answers also get
+     * `Cache-Control: private, no-store` (they depend on more than the URL and the content, e.g.
+     * a preview token's lifetime).
+     */
     cache?: boolean;
   }
 }
 
-/** Total payload bytes kept, and the longest a response is kept without being asked for. */
+/** Total payload bytes kept (identity and encoded bodies), and the longest a response is kept without being asked for. */
 const MAX_BYTES = 32 * 1024 * 1024;
 const MAX_AGE_MS = 5 * 60_000;
 
-interface CachedResponse {
+/** One answer body: its identity bytes, their hash (the entity tag) and its encodings made so far. */
+interface Representation {
+  identity: Buffer;
+  hash: string;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+interface CachedResponse extends Representation {
   revision: number;
   validUntil: number;
-  /** Encoded once, so a hit sends bytes without re-encoding the JSON text. */
-  payload: Buffer;
   contentType: string;
+  /** identity + encodings, as counted in `bytes`. */
+  size: number;
 }
 
 interface WorkspaceHorizon {
   revision: number;
   computedAt: number;
   until: number;
+}
+
+/**
+ * `Cache-Control` of a delivery answer (D81): preview tokens (routes with `cache: false`)
+ * `private, no-store`; preview keys `private, no-cache` (drafts never in a shared cache, the
+ * browser revalidates with the ETag); production keys `no-cache`, or `public, max-age=N` with
+ * DELIVERY_MAX_AGE.
+ */
+function cacheControlOf(ctx: Context, request: FastifyRequest): string {
+  if (request.routeOptions.config?.cache === false) return 'private, no-store';
+  if (request.actor?.environment === 'preview') return 'private, no-cache';
+  const maxAge = ctx.config.deliveryMaxAge;
+  return maxAge === null ? 'no-cache' : `public, max-age=${maxAge}`;
+}
+
+/**
+ * Sets the D81 headers for `rep` on a 200 answer and returns the bytes to send: null with status
+ * 304 when `If-None-Match` names a current tag, else the identity or encoded body (an encoding
+ * made now is handed to `remember`, so a cached response keeps it).
+ */
+async function represent(
+  ctx: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  rep: Representation,
+  remember?: (coding: 'br' | 'gzip', bytes: Buffer) => void,
+): Promise<Buffer | null> {
+  reply.header('Cache-Control', cacheControlOf(ctx, request));
+  addVary(reply, 'X-API-Key', 'Accept-Encoding');
+  const coding = rep.identity.length > MIN_COMPRESS_BYTES ? negotiateCoding(request.headers['accept-encoding']) : 'identity';
+  const tag = entityTagFor(rep.hash, coding);
+  const matched = notModifiedTag(request.headers['if-none-match'], rep.hash, tag);
+  if (matched) {
+    reply.code(304).header('ETag', matched);
+    reply.removeHeader('content-type');
+    reply.removeHeader('content-length');
+    return null;
+  }
+  reply.header('ETag', tag);
+  if (coding === 'identity') return rep.identity;
+  reply.header('Content-Encoding', coding);
+  let bytes = rep[coding];
+  if (!bytes) {
+    bytes = await encodeBody(rep.identity, coding);
+    if (!rep[coding]) remember?.(coding, bytes);
+  }
+  return bytes;
 }
 
 export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void {
@@ -47,9 +115,20 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
   const drop = (key: string) => {
     const hit = responses.get(key);
     if (hit) {
-      bytes -= hit.payload.length;
+      bytes -= hit.size;
       responses.delete(key);
     }
+  };
+  const evict = () => {
+    while (bytes > MAX_BYTES && responses.size > 0) drop(responses.keys().next().value as string);
+  };
+  /** Keeps an encoding of a cached response, if that response is still the one cached under `key`. */
+  const rememberFor = (key: string, entry: CachedResponse) => (coding: 'br' | 'gzip', encoded: Buffer) => {
+    entry[coding] = encoded;
+    if (responses.get(key) !== entry) return;
+    entry.size += encoded.length;
+    bytes += encoded.length;
+    evict();
   };
 
   const cacheKey = (request: FastifyRequest) => `${request.actor.keyId}\n${request.url}`;
@@ -80,23 +159,33 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
     responses.delete(key);
     responses.set(key, hit);
     reply.header('X-Cache', 'HIT');
-    return reply.code(200).type(hit.contentType).send(hit.payload);
+    reply.code(200).type(hit.contentType);
+    const body = await represent(ctx, request, reply, hit, rememberFor(key, hit));
+    return reply.send(body ?? undefined);
   });
 
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (reply.statusCode !== 200 || !cacheable(request) || reply.getHeader('X-Cache') === 'HIT') return payload;
-    if (typeof payload !== 'string' || payload.length > MAX_BYTES / 16) return payload;
+    if (reply.getHeader('X-Cache') === 'HIT') return payload;
+    if (reply.statusCode !== 200) {
+      if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
+      return payload;
+    }
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || typeof payload !== 'string') return payload;
+    const identity = Buffer.from(payload, 'utf8');
+    const rep: Representation = { identity, hash: bodyHash(identity) };
+    if (!cacheable(request) || identity.length > MAX_BYTES / 16) return represent(ctx, request, reply, rep);
     const now = ctx.clock().getTime();
     const revision = request.actor.revision as number;
     const validUntil = await horizon(request.actor.workspaceId, revision, now);
-    if (validUntil <= now) return payload;
+    if (validUntil <= now) return represent(ctx, request, reply, rep);
     const key = cacheKey(request);
     drop(key);
-    const encoded = Buffer.from(payload, 'utf8');
-    responses.set(key, { revision, validUntil, payload: encoded, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') });
-    bytes += encoded.length;
-    while (bytes > MAX_BYTES && responses.size > 0) drop(responses.keys().next().value as string);
+    const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+    const entry: CachedResponse = { ...rep, revision, validUntil, contentType, size: identity.length };
+    responses.set(key, entry);
+    bytes += identity.length;
+    evict();
     reply.header('X-Cache', 'MISS');
-    return payload;
+    return represent(ctx, request, reply, entry, rememberFor(key, entry));
   });
 }
