@@ -7,7 +7,7 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/dist/**', 'examples/site/.astro/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -22,6 +22,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    // The example site shows typed code without casts: values from the API are checked, not asserted.
+    files: ['examples/site/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: { '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }] },
   },
   {
     files: ['test/**/*.ts', '**/*.test.ts', '**/*.test.tsx'],

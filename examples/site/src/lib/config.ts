@@ -1,0 +1,54 @@
+/**
+ * The site's configuration, read from the environment at run time (never baked into the build, so
+ * one build serves any Quire):
+ *
+ * - `QUIRE_URL` (required): where the server reaches Quire, e.g. http://localhost:3000;
+ * - `QUIRE_DELIVERY_KEY` (required): a production delivery key (`svc_live_…`), published content;
+ * - `QUIRE_PREVIEW_KEY` (optional): a delivery key of the preview environment; in preview mode the
+ *   lists and pages are read with it, so drafts show there too (without it only the entry named by
+ *   the preview token shows its working copy);
+ * - `QUIRE_WEBHOOK_SECRET` (optional): the `whsec_…` secret of the Quire webhook that calls
+ *   `/api/revalidate`; without it that endpoint answers 503;
+ * - `PUBLIC_QUIRE_URL`, `PUBLIC_QUIRE_DELIVERY_KEY` (optional): the Quire URL and the delivery key
+ *   that the BROWSER uses on the "latest" page. The key is visible to every visitor: give it a
+ *   production delivery key whitelisted to the types it shows. The URL defaults to QUIRE_URL;
+ * - `SITE_CACHE_SECONDS` (optional, default 300): how long a delivery answer stays in the site's
+ *   cache when no webhook drops it first.
+ */
+
+export interface SiteConfig {
+  quireUrl: string;
+  deliveryKey: string;
+  previewKey: string | null;
+  webhookSecret: string | null;
+  publicQuireUrl: string;
+  publicDeliveryKey: string | null;
+  cacheSeconds: number;
+}
+
+function optional(name: string): string | null {
+  const value = process.env[name]?.trim();
+  return value ? value : null;
+}
+
+function required(name: string): string {
+  const value = optional(name);
+  if (value === null) throw new Error(`${name} is not set: the example site needs it (see examples/site/README.md)`);
+  return value;
+}
+
+/** Reads the environment; throws naming the variable when a required one is missing or bad. */
+export function siteConfig(): SiteConfig {
+  const quireUrl = required('QUIRE_URL').replace(/\/+$/, '');
+  const seconds = Number(optional('SITE_CACHE_SECONDS') ?? '300');
+  if (!Number.isFinite(seconds) || seconds < 0) throw new Error('SITE_CACHE_SECONDS must be a number of seconds (0 turns the cache off)');
+  return {
+    quireUrl,
+    deliveryKey: required('QUIRE_DELIVERY_KEY'),
+    previewKey: optional('QUIRE_PREVIEW_KEY'),
+    webhookSecret: optional('QUIRE_WEBHOOK_SECRET'),
+    publicQuireUrl: (optional('PUBLIC_QUIRE_URL') ?? quireUrl).replace(/\/+$/, ''),
+    publicDeliveryKey: optional('PUBLIC_QUIRE_DELIVERY_KEY'),
+    cacheSeconds: seconds,
+  };
+}

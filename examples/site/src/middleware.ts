@@ -1,0 +1,25 @@
+/**
+ * Opens the preview session of each page request: when the visitor carries a preview cookie, its
+ * token is checked with Quire (src/lib/quire.ts openPreview) and `Astro.locals.preview` holds the
+ * session; an invalid or expired token clears the cookie. Preview answers are never stored by a
+ * browser or CDN cache (`Cache-Control: private, no-store`).
+ */
+import { defineMiddleware } from 'astro:middleware';
+import { openPreview } from './lib/quire';
+import { PREVIEW_COOKIE, PREVIEW_COOKIE_OPTIONS } from './lib/preview-cookie';
+
+export const onRequest = defineMiddleware(async (context, next) => {
+  context.locals.preview = null;
+  const token = context.cookies.get(PREVIEW_COOKIE)?.value;
+  if (!token || context.url.pathname.startsWith('/api/')) return next();
+  const session = await openPreview(token);
+  if (!session) {
+    context.cookies.delete(PREVIEW_COOKIE, { path: PREVIEW_COOKIE_OPTIONS.path });
+    return next();
+  }
+  context.locals.preview = session;
+  const response = await next();
+  // Redirects built with Response.redirect have immutable headers; they carry no content anyway.
+  if (response.status < 300 || response.status >= 400) response.headers.set('Cache-Control', 'private, no-store');
+  return response;
+});
