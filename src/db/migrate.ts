@@ -15,6 +15,7 @@ import * as m006 from './migrations/006-media-variants.js';
 import * as m007 from './migrations/007-blocks-per-page.js';
 import * as m008 from './migrations/008-studio-auth.js';
 import * as m009 from './migrations/009-recent-versions.js';
+import * as m010 from './migrations/010-events.js';
 import * as m011 from './migrations/011-webhooks.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -30,6 +31,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '007-blocks-per-page': m007,
   '008-studio-auth': m008,
   '009-recent-versions': m009,
+  '010-events': m010,
   '011-webhooks': m011,
 };
 

@@ -351,6 +351,24 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+/** One change event (migration 010; src/modules/events/record.ts, D82, D83). */
+export interface EventsTable {
+  /** Grows per event; per workspace also in commit order. PostgreSQL returns it as text (bigint). */
+  id: Generated<number>;
+  workspace_id: string;
+  /** D82 type, e.g. `entry.published`. */
+  type: string;
+  item_kind: string;
+  item_id: string;
+  slug: string | null;
+  /** Content type slug of an entry (or of a content type event). */
+  content_type: string | null;
+  status: string | null;
+  /** The item's history version after the write (D72), null when it has none. */
+  version: number | null;
+  created_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -376,6 +394,7 @@ export interface Database {
   published_block_translations: PublishedBlockTranslationsTable;
   entry_versions: EntryVersionsTable;
   page_versions: PageVersionsTable;
+  events: EventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

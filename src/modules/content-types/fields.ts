@@ -16,6 +16,7 @@ import type { Actor } from '../auth/permissions.js';
 import { requireContentType } from './lookup.js';
 import { FIELD_NAME_PATTERN, FIELD_TYPES, INDEXABLE_TYPES, UNIQUE_TYPES, type ContentType, type Field, type FieldType } from './model.js';
 import { countEntriesWithValue, countTranslationsWithValue, insertField, syncDataIndex, updateFieldRow } from './repository.js';
+import { recordContentTypeEvent } from '../events/record.js';
 
 export interface FieldInput {
   name: string;
@@ -157,6 +158,7 @@ export async function createField(ctx: Context, actor: Actor, slug: string, inpu
     if (ct.fields.some((f) => f.name === field.name)) throw invalid('body.name', `content type '${slug}' already has a field '${field.name}'`);
     await insertField(db, field);
     if (field.filterable || field.sortable) await syncDataIndex(db, field.name, field.field_type);
+    await recordContentTypeEvent(db, field.created_at, ct, 'updated');
     return field;
   });
 }
@@ -185,6 +187,7 @@ export async function updateField(
     await updateFieldRow(db, field.id, clean, now);
     const updated = { ...field, ...clean, updated_at: now };
     if (updated.filterable !== field.filterable || updated.sortable !== field.sortable) await syncDataIndex(db, field.name, field.field_type);
+    await recordContentTypeEvent(db, now, ct, 'updated');
     return updated;
   });
 }
@@ -201,6 +204,7 @@ export async function reorderFields(ctx: Context, actor: Actor, slug: string, or
     );
     const now = iso(ctx.clock());
     for (let i = 0; i < order.length; i++) await updateFieldRow(db, order[i], { sort_order: i }, now);
+    await recordContentTypeEvent(db, now, ct, 'updated');
   });
 }
 

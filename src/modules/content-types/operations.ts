@@ -25,6 +25,7 @@ import {
   updateContentTypeRow,
 } from './repository.js';
 import { blockUsage, type BlockUsage } from './usage.js';
+import { recordContentTypeEvent } from '../events/record.js';
 
 export interface CreateContentTypeInput {
   name: string;
@@ -104,6 +105,7 @@ export async function createContentType(ctx: Context, actor: Actor, input: Creat
       await insertField(db, f);
       if (f.filterable || f.sortable) await syncDataIndex(db, f.name, f.field_type);
     }
+    await recordContentTypeEvent(db, now, ct, 'created');
     return ct;
   });
 }
@@ -120,6 +122,7 @@ export async function updateContentType(ctx: Context, actor: Actor, slug: string
     const now = iso(ctx.clock());
     const clean = { ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}) };
     await updateContentTypeRow(db, ct.id, clean, now);
+    await recordContentTypeEvent(db, now, ct, 'updated');
     return { ...ct, ...clean, updated_at: now };
   });
 }
@@ -135,6 +138,7 @@ export async function deleteContentType(ctx: Context, actor: Actor, slug: string
     const usage = await blockUsage(db, ct.id);
     if (usage.count > 0)
       throw new AppError('CONTENT_TYPE_NOT_EMPTY', `block type '${slug}' is used by ${usage.count} block(s) on ${usage.pages.length} page(s)`);
+    await recordContentTypeEvent(db, ctx.clock(), ct, 'deleted');
     await deleteContentTypeRow(db, ct.id);
     for (const f of ct.fields) if (f.filterable || f.sortable) await syncDataIndex(db, f.name, f.field_type);
   });

@@ -21,6 +21,7 @@ import type { BulkResult } from './model.js';
 import { requireEntryType } from './operations.js';
 import { applyEntryVerb } from './publishing.js';
 import { deleteEntryRow, findEntryForUpdate } from './repository.js';
+import { recordItemEvents } from '../events/record.js';
 
 export const MAX_BULK_IDS = 100;
 
@@ -92,6 +93,7 @@ export async function bulkDeleteEntries(ctx: Context, actor: Actor, typeSlug: st
     await withTransaction(ctx.db, async (db) => {
       const entry = await findEntryForUpdate(db, ct.id, { id });
       if (!entry) throw new AppError('NOT_FOUND', 'entry not found');
+      await recordItemEvents(db, ctx.clock(), 'entry', [entry.id], 'deleted');
       await deleteEntryRow(db, entry.id);
     });
   });

@@ -31,6 +31,7 @@ import { columnSort, parseSort } from '../publishing/sort.js';
 import { newDraftColumns, writeGoesLive, type Status } from '../publishing/states.js';
 import type { Db } from '../../db/types.js';
 import { entrySpec } from './spec.js';
+import { recordItemEvents } from '../events/record.js';
 import { findWorkspaceById, type Workspace } from '../workspaces/repository.js';
 import { assertSlugFree, assertUniqueValues, deriveSlug, nextFreeSlug, prepareContent, slugProblem } from './content.js';
 import type { Entry } from './model.js';
@@ -297,6 +298,7 @@ export async function deleteEntry(ctx: Context, actor: Actor, typeSlug: string, 
     const stored = await findEntryForUpdate(db, ct.id, ref);
     if (!stored) throw entryNotFound(ct, ref);
     checkIfMatch(opts.ifMatch, stored);
+    await recordItemEvents(db, ctx.clock(), 'entry', [stored.id], 'deleted');
     await deleteEntryRow(db, stored.id);
   });
 }
@@ -361,10 +363,14 @@ export async function reorderEntries(ctx: Context, actor: Actor, typeSlug: strin
     );
     const byId = new Map(current.map((e) => [e.id, e]));
     const now = iso(ctx.clock());
+    const moved: string[] = [];
     for (let i = 0; i < order.length; i++) {
       const e = byId.get(order[i])!;
       if (e.position === i) continue;
       await updateEntryRow(db, e.id, { position: i, version: e.version + 1, updated_at: now, updated_by: actor.userId });
+      moved.push(e.id);
     }
+    // Position is on the delivery wire: a moved entry changed for webhooks and sync (D82, D83).
+    await recordItemEvents(db, now, 'entry', moved, 'updated');
   });
 }

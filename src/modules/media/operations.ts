@@ -35,6 +35,7 @@ import {
 import type { SpooledFile } from './spool.js';
 import type { UploadFields } from './upload-form.js';
 import { dropVariants } from './variants.js';
+import { recordMediaEvent } from '../events/record.js';
 
 /**
  * The `X-Workspace-ID` rule (D50): required on upload and delete (400 when absent), optional
@@ -120,7 +121,10 @@ export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMe
     await storage.putFile(key, input.file.path, { contentType: probed.mime });
     try {
       // A given id may already have a record (an import run before): it is replaced.
-      await withTransaction(ctx.db, (tx) => (options.id ? upsertMedia(tx, record) : insertMedia(tx, record)));
+      await withTransaction(ctx.db, async (tx) => {
+        await (options.id ? upsertMedia(tx, record) : insertMedia(tx, record));
+        await recordMediaEvent(tx, now, owner.workspaceId, id, options.replace ? 'updated' : 'created');
+      });
     } catch (err) {
       if (options.replace?.storage_key !== key) {
         await storage.delete(key).catch((e: unknown) => ctx.log.error({ err: e, key }, 'could not remove the file of a failed upload'));
@@ -222,10 +226,16 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
     };
     const moving = folder !== undefined && folder !== current.folder;
     if (!moving) {
-      await withTransaction(ctx.db, (tx) => updateMediaFields(tx, current.id, fields, now));
+      await withTransaction(ctx.db, async (tx) => {
+        await updateMediaFields(tx, current.id, fields, now);
+        await recordMediaEvent(tx, now, current.workspace_id, current.id, 'updated');
+      });
     } else if (current.storage_key === null) {
       // A remote asset (imported by URL) has no file: only its folder label changes.
-      await withTransaction(ctx.db, (tx) => moveMediaRecord(tx, current.id, null, { ...fields, folder, url: current.url, storage_key: null }, now));
+      await withTransaction(ctx.db, async (tx) => {
+        await moveMediaRecord(tx, current.id, null, { ...fields, folder, url: current.url, storage_key: null }, now);
+        await recordMediaEvent(tx, now, current.workspace_id, current.id, 'updated');
+      });
     } else {
       const from = current.storage_key;
       const to = originalKey(current.workspace_id, folder, path.posix.basename(from));
@@ -234,6 +244,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
         const updated = await withTransaction(ctx.db, async (tx) => {
           const n = await moveMediaRecord(tx, current.id, from, { ...fields, folder, url: fileUrl(ctx.config.publicUrl, to), storage_key: to }, now);
           if (n === 0) return false; // moved meanwhile by another request: read again
+          await recordMediaEvent(tx, now, current.workspace_id, current.id, 'updated');
           await storage.move(from, to);
           moved = true;
           return true;
@@ -261,7 +272,12 @@ export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: s
   requireScope(actor, 'media:write');
   checkWorkspaceHeader(actor, workspaceHeader, true);
   const media = await requireMedia(ctx, actor.workspaceId, id);
-  const deleted = await withTransaction(ctx.db, (tx) => softDeleteMediaRecord(tx, media.workspace_id, media.id, iso(ctx.clock())));
+  const deleted = await withTransaction(ctx.db, async (tx) => {
+    const at = iso(ctx.clock());
+    const done = await softDeleteMediaRecord(tx, media.workspace_id, media.id, at);
+    if (done) await recordMediaEvent(tx, at, media.workspace_id, media.id, 'deleted');
+    return done;
+  });
   if (!deleted) throw notFound(`media '${id}'`);
   // After the commit: a failure here leaves an unreachable file (logged), never a live record
   // without its file.

@@ -40,6 +40,7 @@ import { PAGE_TABLES, type VersionAction } from '../publishing/repository.js';
 import { columnSort, parseSort, type SortSpec } from '../publishing/sort.js';
 import { newDraftColumns, writeGoesLive, type Status } from '../publishing/states.js';
 import { pageSpec } from './spec.js';
+import { recordItemEvents } from '../events/record.js';
 import type { Workspace } from '../workspaces/repository.js';
 import { prepareBlocks } from './blocks.js';
 import type { Page, PageContent } from './model.js';
@@ -257,8 +258,13 @@ export async function deletePage(ctx: Context, actor: Actor, ref: PageRef, opts:
     const stored = await findPageForUpdate(db, actor.workspaceId, ref);
     if (!stored) throw pageNotFound(ref);
     checkIfMatch(opts.ifMatch, stored);
+    const now = iso(ctx.clock());
+    // Later pages move up a position, which delivery shows: they changed too (D82, D83).
+    const later = (await pagePositions(db, actor.workspaceId)).filter((p) => p.position > stored.position).map((p) => p.id);
+    await recordItemEvents(db, now, 'page', [stored.id], 'deleted');
     await deletePageRow(db, stored.id);
-    await closePositionGap(db, actor.workspaceId, stored.position, iso(ctx.clock()));
+    await closePositionGap(db, actor.workspaceId, stored.position, now);
+    await recordItemEvents(db, now, 'page', later, 'updated');
   });
 }
 
@@ -319,11 +325,15 @@ export async function reorderPages(ctx: Context, actor: Actor, order: string[]):
     );
     const byId = new Map(current.map((p) => [p.id, p]));
     const now = iso(ctx.clock());
+    const moved: string[] = [];
     for (let i = 0; i < order.length; i++) {
       const p = byId.get(order[i].toLowerCase())!;
       if (p.position === i) continue;
       await updatePageRow(db, p.id, { position: i, version: p.version + 1, updated_at: now, updated_by: actor.userId });
+      moved.push(p.id);
     }
+    // Position is on the delivery wire: a moved page changed for webhooks and sync (D82, D83).
+    await recordItemEvents(db, now, 'page', moved, 'updated');
   });
 }
 

@@ -15,6 +15,10 @@
  * State changes (applyVerb) follow the same steps with the D20 state machine, extended by D71:
  * `publish` is allowed from `published` when there are pending changes.
  *
+ * Every write records its change event (src/modules/events/record.ts, D82) in the same
+ * transaction: `created` with the first version, `updated` or `restored` with a content write,
+ * the verb's event with a state change, `published` when a due scheduled item is published.
+ *
  * Invariant: an item's newest version holds its working copy. State changes therefore record a
  * copy of the newest snapshot, and the published version is always one of the versions.
  */
@@ -22,6 +26,7 @@ import type { Db } from '../../db/types.js';
 import { invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import type { Actor } from '../auth/permissions.js';
+import { recordItemEvents, type ItemAction } from '../events/record.js';
 import { checkIfMatch } from './preconditions.js';
 import {
   copyLatestVersion,
@@ -84,7 +89,7 @@ export function presentItem<T extends PublishedItem>(item: T, now: Date | string
 export async function beginWrite<T extends PublishedItem>(db: Db, tables: ItemTables, stored: T, ifMatch: string | undefined, now: Date): Promise<T> {
   checkIfMatch(ifMatch, stored);
   if (!isDue(stored, now)) return stored;
-  const [done] = await publishDue(db, tables, iso(now), stored.id);
+  const [done] = await publishDueItems(db, tables, iso(now), stored.id);
   if (!done) return stored;
   return {
     ...stored,
@@ -96,6 +101,31 @@ export async function beginWrite<T extends PublishedItem>(db: Db, tables: ItemTa
     has_pending_changes: false,
   };
 }
+
+/**
+ * Publishes the due scheduled items of `tables` (or only item `id`) and records each one's
+ * `<kind>.published` event in the same transaction: the UPDATE that flips the status matches a
+ * row once, so the event is recorded exactly once across instances (D82). Used by the
+ * scheduler and by beginWrite's catch-up.
+ */
+export async function publishDueItems(db: Db, tables: ItemTables, now: string, id?: string): ReturnType<typeof publishDue> {
+  const done = await publishDue(db, tables, now, id);
+  await recordItemEvents(
+    db,
+    now,
+    kindOf(tables),
+    done.map((d) => d.id),
+    'published',
+  );
+  return done;
+}
+
+function kindOf(tables: ItemTables): ItemKind {
+  return tables.table === 'entries' ? 'entry' : 'page';
+}
+
+/** The event an action records (D82): `<kind>.<verb>ed`. */
+const VERB_EVENTS: Record<Verb, ItemAction> = { publish: 'published', unpublish: 'unpublished', archive: 'archived', schedule: 'scheduled' };
 
 export interface ContentWriteOptions {
   /** The version's action: `update` by default; `import` for the importer, `restore` for restores. */
@@ -147,6 +177,7 @@ export async function finishContentWrite<T extends PublishedItem, S>(
     latest_version: latestVersionNo,
     has_pending_changes: current.has_pending_changes || (changed && current.status === 'published'),
   });
+  await recordItemEvents(db, now, spec.kind, [current.id], action === 'restore' ? 'restored' : 'updated');
 }
 
 /** D72: an `update` replaces the same actor's newest `update` version within the window, unless it is published. */
@@ -170,6 +201,7 @@ export async function recordFirstVersion<T extends PublishedItem, S>(
 ): Promise<void> {
   const snapshot = await spec.snapshot(db, item);
   await insertVersion(db, spec.tables, item.id, { version: 1, action, status: item.status, created_at: iso(now), created_by: actor.userId, snapshot });
+  await recordItemEvents(db, now, spec.kind, [item.id], 'created');
 }
 
 export interface VerbOptions {
@@ -220,6 +252,7 @@ export async function applyVerb<T extends PublishedItem, S>(
     updated_at: iso(now),
     updated_by: actor.userId,
   });
+  await recordItemEvents(db, now, spec.kind, [current.id], VERB_EVENTS[verb]);
 }
 
 /** One page of an item's history, newest first (D72). */

@@ -9,7 +9,8 @@
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
 import { iso } from '../../lib/time.js';
-import { ENTRY_TABLES, PAGE_TABLES, publishDue } from './repository.js';
+import { publishDueItems } from './core.js';
+import { ENTRY_TABLES, PAGE_TABLES } from './repository.js';
 
 export interface SchedulerRun {
   entries: number;
@@ -19,9 +20,10 @@ export interface SchedulerRun {
 /** One pass of the job at the context clock's now; returns how many items this pass published. */
 export async function runSchedulerOnce(ctx: Context): Promise<SchedulerRun> {
   const now = iso(ctx.clock());
-  // One transaction per table: the status flip and its `publish` versions land together (D72).
-  const entries = await withTransaction(ctx.db, (db) => publishDue(db, ENTRY_TABLES, now));
-  const pages = await withTransaction(ctx.db, (db) => publishDue(db, PAGE_TABLES, now));
+  // One transaction per table: the status flip, its `publish` versions (D72) and its
+  // `*.published` events (D82) land together, once.
+  const entries = await withTransaction(ctx.db, (db) => publishDueItems(db, ENTRY_TABLES, now));
+  const pages = await withTransaction(ctx.db, (db) => publishDueItems(db, PAGE_TABLES, now));
   return { entries: entries.length, pages: pages.length };
 }
 

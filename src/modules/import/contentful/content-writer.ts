@@ -24,6 +24,7 @@ import { createEntry, updateEntry } from '../../entries/operations.js';
 import { publishEntry } from '../../entries/publishing.js';
 import { findEntry, findEntryTypeSlugs } from '../../entries/repository.js';
 import { findMediaByIds, upsertMedia, type MediaRecord } from '../../media/repository.js';
+import { recordMediaEvent } from '../../events/record.js';
 import { presentItem } from '../../publishing/core.js';
 import type { PlannedAsset, PlannedEntry } from './content-mapping.js';
 
@@ -110,6 +111,7 @@ export async function writeAssets(
           continue;
         }
         await upsertMedia(db, wanted);
+        await recordMediaEvent(db, now, actor.workspaceId, wanted.id, current ? 'updated' : 'created');
         if (current) counts.updated += 1;
         else counts.created += 1;
       }

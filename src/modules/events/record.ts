@@ -1,0 +1,110 @@
+/**
+ * Recording change events (DECISIONS.md D82 "events are recorded in the same transaction as the
+ * change", D83 sync). Every write that changes an entry, page, media asset or content type calls
+ * recordEvent inside its own transaction, so a committed write always has its event and a
+ * rolled-back one never does. The event is then handed to the webhook outbox
+ * (src/modules/webhooks/outbox.ts) in the same transaction.
+ *
+ * Commit order: on PostgreSQL, ids come from a sequence when taken, not when committed; two
+ * writers of one workspace could commit ids 8 and 7 in that order, and a sync reader that saw 8
+ * would never see 7. recordEvent therefore locks the workspace row (held until commit) before
+ * taking an id: per workspace, ids are assigned in commit order. SQLite has one writer at a time.
+ */
+import { lockRows } from '../../db/lock.js';
+import type { Db } from '../../db/types.js';
+import { iso } from '../../lib/time.js';
+import { enqueueDeliveries } from '../webhooks/outbox.js';
+import { insertEvent, itemSubjects, type ItemSubject } from './repository.js';
+
+/** Kinds of items events are about. */
+export type EventItemKind = 'entry' | 'page' | 'media' | 'content_type';
+
+/** What happened to an entry or page (D82). */
+export type ItemAction = 'created' | 'updated' | 'deleted' | 'published' | 'unpublished' | 'archived' | 'scheduled' | 'restored';
+
+/** D82 event types: `entry.<action>`, `page.<action>`, `media.created|updated|deleted`, `content_type.created|updated|deleted`. */
+export type EventType = `${'entry' | 'page'}.${ItemAction}` | `${'media' | 'content_type'}.${'created' | 'updated' | 'deleted'}`;
+
+/** One event to record. */
+export interface EventInput {
+  workspaceId: string;
+  type: EventType;
+  itemKind: EventItemKind;
+  itemId: string;
+  slug?: string | null;
+  /** An entry's content type slug (a content type event: its own slug). */
+  contentType?: string | null;
+  status?: string | null;
+  /** The item's history version after the write (D72). */
+  version?: number | null;
+}
+
+/**
+ * Records one event inside the write's transaction `trx` (call inside withTransaction) at `at`,
+ * then enqueues its webhook deliveries. Returns the event id. On PostgreSQL the workspace row
+ * stays locked until the transaction ends (commit-order ids, see above).
+ */
+export async function recordEvent(trx: Db, at: Date | string, input: EventInput): Promise<number> {
+  if (trx.dialect === 'postgres') await lockRows(trx, 'workspaces', { id: input.workspaceId });
+  const event = {
+    workspaceId: input.workspaceId,
+    type: input.type,
+    itemKind: input.itemKind,
+    itemId: input.itemId,
+    slug: input.slug ?? null,
+    contentType: input.contentType ?? null,
+    status: input.status ?? null,
+    version: input.version ?? null,
+    createdAt: typeof at === 'string' ? at : iso(at),
+  };
+  const id = await insertEvent(trx, event);
+  await enqueueDeliveries(trx, { id, ...event });
+  return id;
+}
+
+/**
+ * Records `<kind>.<action>` for each of these entries or pages as their rows now are (slug,
+ * status, history version; an entry's content type slug). Ids without a row are skipped, so a
+ * deletion must be recorded before the row goes.
+ */
+export async function recordItemEvents(trx: Db, at: Date | string, kind: 'entry' | 'page', ids: readonly string[], action: ItemAction): Promise<void> {
+  const subjects = await itemSubjects(trx, kind, ids);
+  // Workspace order: a multi-workspace batch (the scheduler) takes its workspace locks in one order.
+  subjects.sort((a, b) => (a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0));
+  for (const s of subjects) await recordEvent(trx, at, subjectEvent(kind, s, action));
+}
+
+function subjectEvent(kind: 'entry' | 'page', s: ItemSubject, action: ItemAction): EventInput {
+  return {
+    workspaceId: s.workspaceId,
+    type: `${kind}.${action}`,
+    itemKind: kind,
+    itemId: s.id,
+    slug: s.slug,
+    contentType: s.contentType,
+    status: s.status,
+    version: s.version,
+  };
+}
+
+/** Records `media.<action>` for asset `id` of `workspaceId` (media have no slug, status or version). */
+export function recordMediaEvent(trx: Db, at: Date | string, workspaceId: string, id: string, action: 'created' | 'updated' | 'deleted'): Promise<number> {
+  return recordEvent(trx, at, { workspaceId, type: `media.${action}`, itemKind: 'media', itemId: id });
+}
+
+/** Records `content_type.<action>` for content type `ct` (its slug as both slug and content type; field changes are `updated`). */
+export function recordContentTypeEvent(
+  trx: Db,
+  at: Date | string,
+  ct: { id: string; workspace_id: string; slug: string },
+  action: 'created' | 'updated' | 'deleted',
+): Promise<number> {
+  return recordEvent(trx, at, {
+    workspaceId: ct.workspace_id,
+    type: `content_type.${action}`,
+    itemKind: 'content_type',
+    itemId: ct.id,
+    slug: ct.slug,
+    contentType: ct.slug,
+  });
+}

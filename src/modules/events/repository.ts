@@ -1,0 +1,98 @@
+/**
+ * SQL of the change-event log (migration 010; DECISIONS.md D82, D83): insert one event, read a
+ * workspace's events after an id, and read what an event says about entries and pages (their
+ * workspace, slug, content type slug, status and history version) when a write changed several
+ * rows at once (the scheduler, reorders).
+ */
+import type { Db } from '../../db/types.js';
+import type { OutboxEvent } from '../webhooks/outbox.js';
+
+/** An event row as stored, camelCased, ids as numbers on both dialects: the shape the webhook outbox receives. */
+export type EventRecord = OutboxEvent;
+
+/** Inserts one event and returns its id (PostgreSQL's bigint comes back as text). */
+export async function insertEvent(db: Db, e: Omit<EventRecord, 'id'>): Promise<number> {
+  const row = await db.kysely
+    .insertInto('events')
+    .values({
+      workspace_id: e.workspaceId,
+      type: e.type,
+      item_kind: e.itemKind,
+      item_id: e.itemId,
+      slug: e.slug,
+      content_type: e.contentType,
+      status: e.status,
+      version: e.version,
+      created_at: e.createdAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** Up to `limit` events of the workspace with id > `afterId`, oldest first. */
+export async function listEventsAfter(db: Db, workspaceId: string, afterId: number, limit: number): Promise<EventRecord[]> {
+  const rows = await db.kysely
+    .selectFrom('events')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    workspaceId: r.workspace_id,
+    type: r.type,
+    itemKind: r.item_kind,
+    itemId: r.item_id,
+    slug: r.slug,
+    contentType: r.content_type,
+    status: r.status,
+    version: r.version === null ? null : Number(r.version),
+    createdAt: r.created_at,
+  }));
+}
+
+/** The workspace's newest event id, 0 without events. */
+export async function lastEventId(db: Db, workspaceId: string): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('last'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last);
+}
+
+/** What an event records of an entry or page row. */
+export interface ItemSubject {
+  id: string;
+  workspaceId: string;
+  slug: string;
+  contentType: string | null;
+  status: string;
+  version: number;
+}
+
+/** The subjects of the entries (with their content type slug) or pages with these ids; absent ids are left out. */
+export async function itemSubjects(db: Db, kind: 'entry' | 'page', ids: readonly string[]): Promise<ItemSubject[]> {
+  if (ids.length === 0) return [];
+  if (kind === 'entry') {
+    const rows = await db.kysely
+      .selectFrom('entries')
+      .innerJoin('content_types', 'content_types.id', 'entries.content_type_id')
+      .select(['entries.id', 'entries.workspace_id', 'entries.slug', 'entries.status', 'entries.latest_version', 'content_types.slug as ct_slug'])
+      .where('entries.id', 'in', ids)
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      workspaceId: r.workspace_id,
+      slug: r.slug,
+      contentType: r.ct_slug,
+      status: r.status,
+      version: Number(r.latest_version),
+    }));
+  }
+  const rows = await db.kysely.selectFrom('pages').select(['id', 'workspace_id', 'slug', 'status', 'latest_version']).where('id', 'in', ids).execute();
+  return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, slug: r.slug, contentType: null, status: r.status, version: Number(r.latest_version) }));
+}
