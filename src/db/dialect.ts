@@ -69,3 +69,28 @@ export function createDataIndexSql(dialect: Dialect, fieldName: string, fieldTyp
 export function dropDataIndexSql(fieldName: string, fieldType: string, column: DataColumn = 'data'): string {
   return `DROP INDEX IF EXISTS "${dataIndexName(fieldName, fieldType, column)}"`;
 }
+
+/**
+ * Name of the unique index backing one `is_unique` field (issue 13 "uniqueness that does not
+ * scan"): one per field, named after the field's id, so it lives and dies with that field.
+ */
+export function uniqueIndexName(fieldId: string): string {
+  if (!/^[0-9a-f-]{36}$/.test(fieldId)) throw new Error(`unsafe field id: ${fieldId}`);
+  return `entries_uq_${fieldId.replace(/-/g, '')}`;
+}
+
+/**
+ * DDL of the unique index backing `is_unique` field `fieldId` of content type `contentTypeId`: a
+ * partial index over the working copy's value, holding only that type's entries, so the same
+ * value may appear in other content types and entries without a value (NULL) never collide.
+ * Queries use it when they name the content type as the same literal (see uniqueValueTaken).
+ */
+export function createUniqueIndexSql(dialect: Dialect, contentTypeId: string, fieldId: string, fieldName: string, fieldType: string): string {
+  if (!/^[0-9a-f-]{36}$/.test(contentTypeId)) throw new Error(`unsafe content type id: ${contentTypeId}`);
+  const expr = dataFieldText(dialect, fieldName, fieldType);
+  return `CREATE UNIQUE INDEX IF NOT EXISTS "${uniqueIndexName(fieldId)}" ON "entries" (${expr}) WHERE "content_type_id" = '${contentTypeId}'`;
+}
+
+export function dropUniqueIndexSql(fieldId: string): string {
+  return `DROP INDEX IF EXISTS "${uniqueIndexName(fieldId)}"`;
+}

@@ -51,3 +51,15 @@ export function storageFault(err: unknown): 'unavailable' | 'busy' | 'full' | nu
   if (/^timeout exceeded when trying to connect$/i.test(err.message)) return 'busy';
   return null;
 }
+
+/**
+ * True when `err` is a unique violation of an index backing an `is_unique` field (entries_uq_*):
+ * PostgreSQL 23505 naming the index as its constraint, SQLite's "UNIQUE constraint failed: index
+ * '<name>'" for expression indexes. The write rolled back; the client gets 409 UNIQUE_VIOLATION.
+ */
+export function isUniqueFieldViolation(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const e = err as { code?: unknown; constraint?: unknown };
+  if (e.code === '23505') return typeof e.constraint === 'string' && e.constraint.startsWith('entries_uq_');
+  return typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT') && /UNIQUE constraint failed: index 'entries_uq_/.test(err.message);
+}

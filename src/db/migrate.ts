@@ -17,6 +17,7 @@ import * as m008 from './migrations/008-studio-auth.js';
 import * as m009 from './migrations/009-recent-versions.js';
 import * as m010 from './migrations/010-events.js';
 import * as m011 from './migrations/011-webhooks.js';
+import * as m012 from './migrations/012-unique-indexes.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -33,6 +34,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '009-recent-versions': m009,
   '010-events': m010,
   '011-webhooks': m011,
+  '012-unique-indexes': m012,
 };
 
 class StaticProvider implements MigrationProvider {

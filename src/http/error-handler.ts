@@ -4,7 +4,7 @@
  * stack, SQL or driver text; the log gets the detail, tied to the request id.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { storageFault } from '../db/errors.js';
+import { isUniqueFieldViolation, storageFault } from '../db/errors.js';
 import { AppError, ERROR_CODES, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 interface AjvIssue {
@@ -68,6 +68,9 @@ export function toAppError(err: unknown): AppError {
     case 'full':
       return new AppError('INSUFFICIENT_STORAGE', 'The server has no storage space left; nothing was written');
   }
+  // Only reached when a write bypassed the operation's own check (a version restore): the
+  // unique index refused it and nothing was written.
+  if (isUniqueFieldViolation(err)) return new AppError('UNIQUE_VIOLATION', 'a value of a unique field is already used by another entry of this content type');
   const fe = err as Partial<FastifyError> & { validation?: AjvIssue[]; validationContext?: string };
   if (fe && Array.isArray(fe.validation)) {
     return new AppError('VALIDATION_FAILED', 'Validation failed', ajvToDetails(fe.validation, fe.validationContext));

@@ -15,7 +15,7 @@ import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
 import { requireContentType } from './lookup.js';
 import { FIELD_NAME_PATTERN, FIELD_TYPES, INDEXABLE_TYPES, UNIQUE_TYPES, type ContentType, type Field, type FieldType } from './model.js';
-import { countEntriesWithValue, countTranslationsWithValue, insertField, syncDataIndex, updateFieldRow } from './repository.js';
+import { countEntriesWithValue, countTranslationsWithValue, createUniqueIndex, insertField, syncDataIndex, updateFieldRow } from './repository.js';
 import { recordContentTypeEvent } from '../events/record.js';
 
 export interface FieldInput {
@@ -158,6 +158,8 @@ export async function createField(ctx: Context, actor: Actor, slug: string, inpu
     if (ct.fields.some((f) => f.name === field.name)) throw invalid('body.name', `content type '${slug}' already has a field '${field.name}'`);
     await insertField(db, field);
     if (field.filterable || field.sortable) await syncDataIndex(db, field.name, field.field_type);
+    // The type's entries hold no value for a new field yet, so its unique index builds at once.
+    if (field.is_unique) await createUniqueIndex(db, ct.id, field);
     await recordContentTypeEvent(db, field.created_at, ct, 'updated');
     return field;
   });

@@ -20,6 +20,8 @@ import {
   findContentTypeBySlug,
   insertContentType,
   insertField,
+  createUniqueIndex,
+  dropUniqueIndexes,
   listContentTypes as listContentTypesRows,
   syncDataIndex,
   updateContentTypeRow,
@@ -104,6 +106,7 @@ export async function createContentType(ctx: Context, actor: Actor, input: Creat
     for (const f of fields) {
       await insertField(db, f);
       if (f.filterable || f.sortable) await syncDataIndex(db, f.name, f.field_type);
+      if (f.is_unique) await createUniqueIndex(db, ct.id, f);
     }
     await recordContentTypeEvent(db, now, ct, 'created');
     return ct;
@@ -139,6 +142,7 @@ export async function deleteContentType(ctx: Context, actor: Actor, slug: string
     if (usage.count > 0)
       throw new AppError('CONTENT_TYPE_NOT_EMPTY', `block type '${slug}' is used by ${usage.count} block(s) on ${usage.pages.length} page(s)`);
     await recordContentTypeEvent(db, ctx.clock(), ct, 'deleted');
+    await dropUniqueIndexes(db, ct.fields);
     await deleteContentTypeRow(db, ct.id);
     for (const f of ct.fields) if (f.filterable || f.sortable) await syncDataIndex(db, f.name, f.field_type);
   });

@@ -1,7 +1,7 @@
 /** SQL for content types and fields, including the expression indexes of D43 / issue item 9. */
 import { sql } from 'kysely';
 import type { Db } from '../../db/types.js';
-import { createDataIndexSql, dataFieldKind, dropDataIndexSql } from '../../db/dialect.js';
+import { createDataIndexSql, createUniqueIndexSql, dataFieldKind, dropDataIndexSql, dropUniqueIndexSql } from '../../db/dialect.js';
 import type { ContentType, Field, FieldType } from './model.js';
 
 type CtRow = Omit<ContentType, 'fields' | 'is_block' | 'orderable'> & { is_block: number; orderable: number };
@@ -184,6 +184,20 @@ export async function syncDataIndex(db: Db, fieldName: string, fieldType: FieldT
     const ddl = needed ? createDataIndexSql(db.dialect, fieldName, fieldType, column) : dropDataIndexSql(fieldName, fieldType, column);
     await sql.raw(ddl).execute(db.kysely);
   }
+}
+
+/**
+ * Creates the unique index backing an `is_unique` field (one per field, over the type's entries),
+ * so checking a value reads one index entry instead of every entry of the type, and the database
+ * itself refuses a duplicate. Fails if the type's entries already hold duplicates.
+ */
+export async function createUniqueIndex(db: Db, contentTypeId: string, field: Pick<Field, 'id' | 'name' | 'field_type'>): Promise<void> {
+  await sql.raw(createUniqueIndexSql(db.dialect, contentTypeId, field.id, field.name, field.field_type)).execute(db.kysely);
+}
+
+/** Drops the unique indexes of these fields (their content type is being deleted). */
+export async function dropUniqueIndexes(db: Db, fields: readonly Pick<Field, 'id' | 'is_unique'>[]): Promise<void> {
+  for (const f of fields) if (f.is_unique) await sql.raw(dropUniqueIndexSql(f.id)).execute(db.kysely);
 }
 
 /** Entries of a content type holding a (non-null) value for `fieldName` in their default data. */

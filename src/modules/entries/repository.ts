@@ -7,7 +7,7 @@
  * for writes to one entry). On PostgreSQL that serializes competing writers; SQLite runs one
  * write transaction at a time anyway. Lock order is always content type, then entry.
  */
-import { type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
 import { dataFieldSql } from '../../db/dialect.js';
 import { fromJsonColumn } from '../../lib/json.js';
@@ -70,7 +70,11 @@ export const {
   exists: entryExists,
 } = itemStore<EntryRow, Entry>(ENTRY_TABLES, ROW_COLUMNS, 'content_type_id', withTranslations);
 
-/** True when another entry of the type holds `value` in `data.<field>` (is_unique fields). */
+/**
+ * True when another entry of the type holds `value` in `data.<field>` (is_unique fields). The
+ * content type id is written into the SQL as a literal so both planners match the field's partial
+ * unique index (its WHERE names that literal) and read one index entry, not every entry.
+ */
 export async function uniqueValueTaken(
   db: Db,
   contentTypeId: string,
@@ -82,7 +86,7 @@ export async function uniqueValueTaken(
   let q = db.kysely
     .selectFrom('entries')
     .select('id')
-    .where('content_type_id', '=', contentTypeId)
+    .where('content_type_id', '=', sql.lit(contentTypeId))
     .where((eb) => eb(expr, '=', value as string | number) as Expression<SqlBool>);
   if (exceptId) q = q.where('id', '!=', exceptId);
   return Boolean(await q.limit(1).executeTakeFirst());
