@@ -18,6 +18,7 @@ import { runBootstrap } from './commands/bootstrap.js';
 import { runImportContentful } from './commands/import-contentful.js';
 import { runKeysCreate, runKeysRevoke } from './commands/keys.js';
 import { runPreviewToken } from './commands/preview-token.js';
+import { runTypegen } from './commands/typegen.js';
 import { runUsersCreate, runUsersSetPassword, runUsersSetRole } from './commands/users.js';
 import { describeError, EXIT_OK, EXIT_USAGE, printResult, type CliIo, type CommandResult } from './io.js';
 import { openRuntime } from './runtime.js';
@@ -48,11 +49,13 @@ function duration(value: string): number {
 }
 
 type Runner = (ctx: Context, io: CliIo) => Promise<CommandResult>;
+/** A command that needs no database (e.g. `typegen --url`): run without opening one. */
+type DbFreeRunner = (ctx: null, io: CliIo) => Promise<CommandResult>;
 
-function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean) => Promise<void>): Command {
+function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean, withoutDb?: DbFreeRunner) => Promise<void>): Command {
   const program = new Command('quire')
     .description(
-      'Quire command line: workspaces, users, API keys, preview tokens and imports.\nUses the same environment as the server (DATA_DIR, DATABASE_URL, ...).',
+      'Quire command line: workspaces, users, API keys, preview tokens, imports and client types.\nUses the same environment as the server (DATA_DIR, DATABASE_URL, ...).',
     )
     .exitOverride()
     .showSuggestionAfterError(true)
@@ -155,6 +158,18 @@ function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean) =
     .option('--json', 'print one JSON object')
     .action((o: { workspace: string; entry: string; json?: boolean }) => execute((ctx) => runPreviewToken(ctx, o), Boolean(o.json)));
 
+  program
+    .command('typegen')
+    .description("write TypeScript types of a workspace's content model for @quire/client (from the database, or a server with --url and --key)")
+    .requiredOption('--out <file>', 'the declarations file to write, e.g. src/quire.d.ts')
+    .option('--workspace <slug>', 'workspace slug (reads the database of this environment)')
+    .option('--url <url>', "a running server's base URL (reads the model over the API; needs --key)")
+    .option('--key <key>', 'an API key for --url: delivery (the types it may read) or management')
+    .option('--json', 'print one JSON object')
+    .action((o: { out: string; workspace?: string; url?: string; key?: string; json?: boolean }) =>
+      execute((ctx) => runTypegen(ctx, o), Boolean(o.json), o.url || o.key ? () => runTypegen(null, o) : undefined),
+    );
+
   const imports = program.command('import').description('import content from other systems');
   imports
     .command('contentful')
@@ -181,7 +196,11 @@ function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean) =
  */
 export async function runCli(argv: readonly string[], options: RunCliOptions): Promise<number> {
   let exitCode = EXIT_OK;
-  const execute = async (run: Runner, json: boolean): Promise<void> => {
+  const execute = async (run: Runner, json: boolean, withoutDb?: DbFreeRunner): Promise<void> => {
+    if (withoutDb && !options.context) {
+      exitCode = printResult(options, await withoutDb(null, options), json);
+      return;
+    }
     const runtime = options.context ? { ctx: options.context, close: async () => {} } : await openRuntime(options);
     try {
       exitCode = printResult(options, await run(runtime.ctx, options), json);

@@ -1,0 +1,298 @@
+/**
+ * The delivery API (`/api/v1/public`, a delivery key): entries, pages, media, the schema,
+ * previews and sync. Every `data` string of the wire is parsed (docs/api.md "Wire format").
+ */
+import { QuireError } from './errors.js';
+import { listPage, followCursors } from './lists.js';
+import { parseBlocks, parseData, parseEntry, withData } from './parse.js';
+import type { QueryValue, RequestOptions, Transport } from './transport.js';
+import type {
+  AnyData,
+  BlockTranslation,
+  DeliveredData,
+  DeliveryContentType,
+  DeliveryEntry,
+  DeliveryEntryDetail,
+  DeliveryMedia,
+  DeliverySchema,
+  FieldsData,
+  ListPage,
+  ManagedEntry,
+  Page,
+  PageTree,
+  TypeSlug,
+} from './types.js';
+import type { PageMeta, WireData } from './wire.js';
+
+const BASE = '/api/v1/public';
+
+export type FilterOperator = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'contains' | 'exists';
+export type FilterScalar = string | number | boolean;
+/**
+ * List filters on `filterable` fields: `{category: 'news'}` (equals), `{price: {gte: 10, lt: 20}}`,
+ * `{tags: {in: ['a', 'b']}}`, `{cover: {exists: true}}`. Sent as `filter[field][op]=value`.
+ */
+export type Filters = Record<string, FilterScalar | FilterScalar[] | Partial<Record<FilterOperator, FilterScalar | FilterScalar[]>>>;
+
+/** Options every call takes. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface EntryListOptions extends CallOptions {
+  /** Resolve `data` for this locale (per-field fallback to the default locale). */
+  locale?: string;
+  /** Field names to return: `['title', 'body_html', 'author.name']` (or a comma-separated string). */
+  fields?: string[] | string;
+  /** `<field>:asc|desc`, e.g. `published_at:desc`. */
+  sort?: string;
+  /** Page size, 1 to 100 (default 10). */
+  limit?: number;
+  /** Offset page (1 to 1000); ignored with `cursor`. */
+  page?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+  filter?: Filters;
+}
+
+export interface EntryGetOptions extends CallOptions {
+  /** The content type, needed when the slug is used by entries of several types. */
+  type?: TypeSlug;
+  locale?: string;
+  fields?: string[] | string;
+}
+
+export interface PageListOptions extends CallOptions {
+  locale?: string;
+  sort?: string;
+  limit?: number;
+  page?: number;
+  cursor?: string;
+}
+
+/** One item of a sync answer (D83): `sys.type` says what it is; deletions carry only `sys`. */
+export interface SyncItem {
+  sys: { type: 'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media' | (string & {}); id: string; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** One page of a sync: its items, and either the token of the next page or the next sync token. */
+export interface SyncPage {
+  items: SyncItem[];
+  /** Pass as `{pageToken}` for the next page of this sync; null on its last page. */
+  nextPageToken: string | null;
+  /** Set on the last page: keep it and pass as `{token}` to get what changed since. */
+  nextSyncToken: string | null;
+}
+
+/** Where a sync starts: everything (`initial`), the changes since a sync token, or the next page of a sync. */
+export type SyncStart = { initial: true } | { token: string } | { pageToken: string };
+
+/** An async iterable over every item of a sync; `syncToken` is set once it has been read to the end. */
+export interface SyncIteration extends AsyncIterable<SyncItem> {
+  /** The `next_sync_token` of the sync's last page; null until iteration has finished. */
+  readonly syncToken: string | null;
+}
+
+/** `fields` as the comma-separated list the API takes. */
+function fieldList(fields: string[] | string | undefined): string | undefined {
+  return Array.isArray(fields) ? fields.join(',') : fields;
+}
+
+/** `filter` as `filter[field]` / `filter[field][op]` query parameters (arrays comma-joined). */
+export function filterQuery(filter: Filters | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  const text = (v: FilterScalar | FilterScalar[]) => (Array.isArray(v) ? v.map(String).join(',') : String(v));
+  for (const [field, value] of Object.entries(filter ?? {})) {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [op, v] of Object.entries(value)) if (v !== undefined) out[`filter[${field}][${op}]`] = text(v);
+    } else if (Array.isArray(value)) out[`filter[${field}][in]`] = text(value);
+    else out[`filter[${field}]`] = text(value);
+  }
+  return out;
+}
+
+function req(options: CallOptions | undefined): RequestOptions {
+  return { signal: options?.signal };
+}
+
+type PreviewWire = WireData<'/api/v1/public/preview', 'get'>;
+type SyncWireMeta = { next_page_token?: string | null; next_sync_token?: string | null };
+
+/** Delivery entries: `client.entries`. */
+export class DeliveryEntries {
+  constructor(private readonly t: Transport) {}
+
+  /** One page of entries of `type` (relations and media resolved one level deep). */
+  async list<T extends TypeSlug>(type: T, options: EntryListOptions = {}): Promise<ListPage<DeliveryEntry<DeliveredData<T>>>> {
+    const query: Record<string, QueryValue> = {
+      type,
+      locale: options.locale,
+      fields: fieldList(options.fields),
+      sort: options.sort,
+      limit: options.limit,
+      page: options.page,
+      cursor: options.cursor,
+      ...filterQuery(options.filter),
+    };
+    const res = await this.t.request<{ data: unknown }[], PageMeta>('GET', `${BASE}/entries`, { ...req(options), query });
+    return listPage(
+      res.data.map((e) => withData(e) as unknown as DeliveryEntry<DeliveredData<T>>),
+      res.meta,
+    );
+  }
+
+  /**
+   * Every entry of `type` matching the options, fetched page by page (cursors) as the loop asks:
+   * `for await (const post of client.entries.iterate('post', {sort: 'published_at:desc'}))`.
+   */
+  iterate<T extends TypeSlug>(type: T, options: Omit<EntryListOptions, 'page'> = {}): AsyncGenerator<DeliveryEntry<DeliveredData<T>>, void, undefined> {
+    return followCursors((cursor) => this.list(type, { ...options, cursor }), options.cursor);
+  }
+
+  /** One entry by slug (404 NOT_FOUND when it is not visible to the key). */
+  async get<T extends TypeSlug = string>(slug: string, options: EntryGetOptions & { type?: T } = {}): Promise<DeliveryEntryDetail<DeliveredData<T>>> {
+    const res = await this.t.request<{ entry: { data: unknown }; is_fallback: boolean; locale_requested: string }>(
+      'GET',
+      `${BASE}/entries/${encodeURIComponent(slug)}`,
+      { ...req(options), query: { type: options.type, locale: options.locale, fields: fieldList(options.fields) } },
+    );
+    const entry = withData(res.data.entry) as unknown as DeliveryEntry<DeliveredData<T>>;
+    return { ...entry, is_fallback: res.data.is_fallback, locale_requested: res.data.locale_requested };
+  }
+}
+
+/** Delivery pages: `client.pages`. */
+export class DeliveryPages {
+  constructor(private readonly t: Transport) {}
+
+  /** One page of published pages (no blocks), by navigation order unless `sort` says otherwise. */
+  async list(options: PageListOptions = {}): Promise<ListPage<Page>> {
+    const { signal, ...query } = options;
+    const res = await this.t.request<Page[], PageMeta>('GET', `${BASE}/pages`, { signal, query: { ...query } });
+    return listPage(res.data, res.meta);
+  }
+
+  /** Every page, following cursors. */
+  iterate(options: Omit<PageListOptions, 'page'> = {}): AsyncGenerator<Page, void, undefined> {
+    return followCursors((cursor) => this.list({ ...options, cursor }), options.cursor);
+  }
+
+  /** One page with its block tree, every block's `data` parsed (and resolved for `locale`). */
+  async get(slug: string, options: { locale?: string } & CallOptions = {}): Promise<PageTree> {
+    const res = await this.t.request<{
+      page: Page;
+      blocks: { data: unknown }[];
+      seo_translations: PageTree['seo_translations'];
+      block_translations: { data: unknown }[];
+    }>('GET', `${BASE}/pages/${encodeURIComponent(slug)}`, { ...req(options), query: { locale: options.locale } });
+    return {
+      page: res.data.page,
+      blocks: parseBlocks(res.data.blocks) as PageTree['blocks'],
+      seo_translations: res.data.seo_translations,
+      block_translations: res.data.block_translations.map((t) => withData(t) as BlockTranslation),
+    };
+  }
+}
+
+/** The delivery surface of a client (the parts that need no management key). */
+export class Delivery {
+  readonly entries: DeliveryEntries;
+  readonly pages: DeliveryPages;
+  readonly media: { get(id: string, options?: CallOptions): Promise<DeliveryMedia> };
+  readonly contentTypes: {
+    /** The content types (and block types) the key may read, with their fields. */
+    list(options?: CallOptions): Promise<DeliveryContentType[]>;
+    /** One content type by slug (404 NOT_FOUND when the key may not read it). */
+    get(slug: string, options?: CallOptions): Promise<DeliveryContentType>;
+  };
+
+  constructor(protected readonly transport: Transport) {
+    const t = transport;
+    this.entries = new DeliveryEntries(t);
+    this.pages = new DeliveryPages(t);
+    this.media = {
+      get: async (id, options) => (await t.request<DeliveryMedia>('GET', `${BASE}/media/${encodeURIComponent(id)}`, req(options))).data,
+    };
+    this.contentTypes = {
+      list: async (options) => (await this.schema(options)).content_types,
+      get: async (slug, options) => {
+        const found = (await this.schema(options)).content_types.find((ct) => ct.slug === slug);
+        if (found) return found;
+        throw new QuireError({ code: 'NOT_FOUND', status: 404, message: `Content type '${slug}' is not readable with this key` });
+      },
+    };
+  }
+
+  /** The workspace's schema as the key sees it: content types with fields, and the workspace's locales. */
+  async schema(options?: CallOptions): Promise<DeliverySchema> {
+    return (await this.transport.request<DeliverySchema>('GET', `${BASE}/schema`, req(options))).data;
+  }
+
+  /** The workspace's locale codes and its default locale. */
+  async locales(options?: CallOptions): Promise<{ default: string; locales: string[] }> {
+    const ws = (await this.schema(options)).workspace;
+    return { default: ws.default_locale, locales: ws.locales };
+  }
+
+  /**
+   * The entry a preview token names, in any status, as its working copy (the management shape:
+   * default-locale `data` and every translation, parsed). Needs a delivery key of the workspace.
+   */
+  async preview<T extends TypeSlug = string>(token: string, options?: CallOptions): Promise<Omit<ManagedEntry<FieldsData<T>>, 'etag'>> {
+    const res = await this.transport.request<PreviewWire>('GET', `${BASE}/preview`, { ...req(options), query: { token } });
+    return parseEntry(res.data.entry) as unknown as Omit<ManagedEntry<FieldsData<T>>, 'etag'>;
+  }
+
+  /**
+   * One page of a sync (D83): `{initial: true}` starts with everything the key may see, `{token}`
+   * asks what changed since an earlier sync, `{pageToken}` continues a sync. Entry items have
+   * their `data` (and translations' `data`) parsed.
+   */
+  async sync(start: SyncStart, options?: CallOptions): Promise<SyncPage> {
+    const query = 'initial' in start ? { initial: true } : 'token' in start ? { sync_token: start.token } : { page_token: start.pageToken };
+    const res = await this.transport.request<SyncItem[] | { items: SyncItem[] }, SyncWireMeta>('GET', `${BASE}/sync`, { ...req(options), query });
+    const items = Array.isArray(res.data) ? res.data : (res.data?.items ?? []);
+    return {
+      items: items.map(parseSyncItem),
+      nextPageToken: res.meta?.next_page_token ?? null,
+      nextSyncToken: res.meta?.next_sync_token ?? null,
+    };
+  }
+
+  /**
+   * Every item of a sync, page after page; the generator returns the next sync token, also
+   * available as `syncToken` on the iterable once the loop has finished:
+   * `const it = client.syncAll({initial: true}); for await (const item of it) ...; save(it.syncToken)`.
+   */
+  syncAll(start: SyncStart, options?: CallOptions): SyncIteration {
+    const state = { syncToken: null as string | null };
+    const sync = (s: SyncStart) => this.sync(s, options);
+    async function* run(): AsyncGenerator<SyncItem, string | null, undefined> {
+      let next: SyncStart = start;
+      for (;;) {
+        const page = await sync(next);
+        yield* page.items;
+        if (page.nextPageToken) next = { pageToken: page.nextPageToken };
+        else {
+          state.syncToken = page.nextSyncToken;
+          return page.nextSyncToken;
+        }
+      }
+    }
+    return {
+      [Symbol.asyncIterator]: run,
+      get syncToken() {
+        return state.syncToken;
+      },
+    };
+  }
+}
+
+function parseSyncItem(item: SyncItem): SyncItem {
+  const out: SyncItem = { ...item };
+  if ('data' in out) out.data = parseData<AnyData>(out.data);
+  if (Array.isArray(out.translations)) out.translations = out.translations.map((t: { data?: unknown }) => ({ ...t, data: parseData(t.data) }));
+  if (Array.isArray(out.blocks)) out.blocks = parseBlocks(out.blocks as { data: unknown }[]);
+  return out;
+}

@@ -1,0 +1,47 @@
+/**
+ * @quire/client: the official TypeScript client of Quire's delivery and management APIs, for
+ * Node.js 20+ and browsers (global fetch, no Node.js built-ins).
+ *
+ * ```ts
+ * const quire = createClient({ url: 'https://cms.example.com', apiKey: process.env.QUIRE_DELIVERY_KEY });
+ * for await (const post of quire.entries.iterate('post', { sort: 'published_at:desc' })) console.log(post.data.title);
+ * ```
+ */
+import { Delivery } from './delivery.js';
+import { Management } from './manage.js';
+import { Transport, type TransportOptions } from './transport.js';
+
+/** Options of createClient (all optional; a key or a session is needed for most calls). */
+export type ClientOptions = TransportOptions;
+
+/** A Quire client: delivery reads at the top level, management under `manage`, raw requests with `request`. */
+export class QuireClient extends Delivery {
+  /** The management API (needs a management key or a Studio session). */
+  readonly manage: Management;
+  /** The transport: `request(method, path, options)` for endpoints without a method here. */
+  readonly http: Transport;
+
+  constructor(options: ClientOptions = {}) {
+    const transport = new Transport(options);
+    super(transport);
+    this.http = transport;
+    this.manage = new Management(transport);
+  }
+}
+
+/** A client for the server at `options.url` with `options.apiKey`. */
+export function createClient(options: ClientOptions = {}): QuireClient {
+  return new QuireClient(options);
+}
+
+export { QuireError, isQuireError, type QuireErrorCode, type QuireErrorDetail } from './errors.js';
+export { Transport, parseRetryAfter, newIdempotencyKey } from './transport.js';
+export type { ApiResponse, HeadersOption, HttpMethod, QueryValue, RequestOptions, TransportOptions } from './transport.js';
+export { parseData } from './parse.js';
+export { filterQuery } from './delivery.js';
+export type * from './delivery.js';
+export type * from './manage.js';
+export type * from './types.js';
+export type { UploadSource } from './upload.js';
+export type { PageMeta } from './wire.js';
+export type { paths as ApiPaths } from './generated/openapi.js';

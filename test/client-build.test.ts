@@ -1,0 +1,37 @@
+/**
+ * The TypeScript client's build guarantees: its committed wire types
+ * (packages/client/src/generated/openapi.ts) are what the server's OpenAPI document generates
+ * today (else run `npm run generate -w @quire/client`), and the client bundles for the browser
+ * with no Node.js built-in (no `node:` import, nothing esbuild would have to polyfill).
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { GENERATED_FILE, generatedClientTypes } from '../scripts/generate-client.js';
+
+const CLIENT = path.resolve(import.meta.dirname, '../packages/client');
+
+describe('TypeScript client build', () => {
+  it('has generated wire types matching the server (run npm run generate -w @quire/client when this fails)', async () => {
+    const committed = await fs.readFile(GENERATED_FILE, 'utf8');
+    expect(committed === (await generatedClientTypes()), 'packages/client/src/generated/openapi.ts is stale').toBe(true);
+  });
+
+  it('bundles for the browser without Node.js built-ins', async () => {
+    const result = await build({
+      entryPoints: [path.join(CLIENT, 'src/index.ts')],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.every((i) => i.startsWith('packages/client/src/'))).toBe(true);
+    const code = result.outputFiles[0].text;
+    expect(code).not.toMatch(/\bfrom\s*["']node:|require\(["'](node:)?(fs|path|stream|buffer|http|https|crypto)["']\)|import\(["']node:/);
+    expect(code.length).toBeLessThan(60_000);
+  });
+});
