@@ -82,6 +82,8 @@ interface ErrorEnvelope {
 }
 
 const RETRY_STATUSES = new Set([429, 503]);
+/** Codes for answers without the envelope (a proxy's or load balancer's page). */
+const NO_ENVELOPE_CODES: Record<number, string> = { 429: 'RATE_LIMITED', 502: 'SERVICE_UNAVAILABLE', 503: 'SERVICE_UNAVAILABLE', 504: 'SERVICE_UNAVAILABLE' };
 
 /** Milliseconds a Retry-After header asks for (delta-seconds or an HTTP date); null when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
@@ -220,7 +222,7 @@ function toError(res: Response, envelope: ErrorEnvelope | null): QuireError {
   const traceId = envelope?.traceId ?? res.headers.get('X-Request-Id');
   if (!envelope || typeof envelope.code !== 'string') {
     return new QuireError({
-      code: res.ok ? 'INVALID_RESPONSE' : res.status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_RESPONSE',
+      code: NO_ENVELOPE_CODES[res.status] ?? (res.status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_RESPONSE'),
       status: res.status,
       message: `The server answered ${res.status} without the API envelope`,
       traceId,

@@ -2,8 +2,10 @@
  * The Studio's one way to the management API (/api/v1/manage): same-origin fetch with the
  * session cookie, the CSRF token on every state-changing request, and the workspace named by
  * X-Workspace-ID. Every answer is the API envelope; a refusal becomes an ApiError carrying the
- * envelope's code, message, per-field errors and trace id, so screens can show them.
+ * envelope's code, message, per-field errors and trace id, so screens can show them. The requests
+ * themselves go through the official TypeScript client (@quire/client, packages/client).
  */
+import { createClient, QuireError } from '../../../packages/client/src/index.js';
 
 /** One entry of an error envelope's `errors` (VALIDATION_FAILED only). */
 export interface FieldError {
@@ -25,16 +27,6 @@ export class ApiError extends Error {
     this.errors = errors;
     this.traceId = traceId;
   }
-}
-
-interface Envelope<T, M> {
-  success: boolean;
-  message: string;
-  data: T;
-  meta: M;
-  code?: string;
-  errors?: FieldError[] | null;
-  traceId?: string;
 }
 
 /** What a response gave: the payload, its meta and its ETag (for If-Match). */
@@ -71,11 +63,28 @@ export function currentWorkspaceId(): string | null {
   return state.workspaceId;
 }
 
-function buildUrl(path: string, query: RequestOptions['query']): string {
-  const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
-  const s = qs.toString();
-  return `${BASE}${path}${s ? `?${s}` : ''}`;
+/**
+ * The official TypeScript client (packages/client) carries every request: same-origin, with the
+ * session cookie, and the workspace and CSRF headers read from `state` at each request. It sends
+ * no Idempotency-Key and retries nothing, so a write is sent exactly once as before.
+ */
+const quire = createClient({
+  credentials: 'same-origin',
+  idempotency: false,
+  retries: 0,
+  headers: ({ method }) => {
+    const headers: Record<string, string> = {};
+    if (state.workspaceId) headers['X-Workspace-ID'] = state.workspaceId;
+    if (method !== 'GET' && state.csrfToken) headers['X-CSRF-Token'] = state.csrfToken;
+    return headers;
+  },
+});
+
+/** Query parameters as the Studio sends them: empty strings are left out. */
+function cleanQuery(query: RequestOptions['query']): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') out[k] = v;
+  return out;
 }
 
 /**
@@ -83,40 +92,20 @@ function buildUrl(path: string, query: RequestOptions['query']): string {
  * Throws ApiError for any refusal: the envelope's own, or NETWORK_ERROR when no answer came.
  */
 export async function api<T, M = null>(path: string, options: RequestOptions = {}): Promise<ApiResult<T, M>> {
-  const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (state.workspaceId) headers['X-Workspace-ID'] = state.workspaceId;
-  if (method !== 'GET' && state.csrfToken) headers['X-CSRF-Token'] = state.csrfToken;
-  if (options.ifMatch) headers['If-Match'] = options.ifMatch;
-  let body: BodyInit | undefined;
-  if (options.form) body = options.form;
-  else if (options.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(options.body);
-  }
-  let res: Response;
   try {
-    res = await fetch(buildUrl(path, options.query), { method, headers, body, credentials: 'same-origin', signal: options.signal });
+    const res = await quire.http.request<T, M>(options.method ?? 'GET', `${BASE}${path}`, {
+      query: cleanQuery(options.query),
+      body: options.form ? undefined : options.body,
+      form: options.form,
+      ifMatch: options.ifMatch,
+      signal: options.signal,
+    });
+    return { data: res.data, meta: res.meta as M, etag: res.etag };
   } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, 'NETWORK_ERROR', 'Quire could not be reached: check your connection and try again.', null, null);
+    if (!(err instanceof QuireError)) throw err;
+    if (err.code === 'NETWORK_ERROR') throw new ApiError(0, 'NETWORK_ERROR', 'Quire could not be reached: check your connection and try again.', null, null);
+    throw new ApiError(err.status, err.code, err.message, err.details, err.traceId);
   }
-  let envelope: Envelope<T, M> | null;
-  try {
-    envelope = (await res.json()) as Envelope<T, M>;
-  } catch {
-    envelope = null;
-  }
-  if (!res.ok || !envelope || envelope.success === false) {
-    throw new ApiError(
-      res.status,
-      envelope?.code ?? 'INTERNAL_ERROR',
-      envelope?.message ?? `The server answered ${res.status}.`,
-      envelope?.errors ?? null,
-      envelope?.traceId ?? res.headers.get('X-Request-Id'),
-    );
-  }
-  return { data: envelope.data, meta: envelope.meta, etag: res.headers.get('ETag') };
 }
 
 /** `data` of entries, blocks and translations is a JSON-encoded string on the wire (D1). */
