@@ -18,6 +18,7 @@ import * as m009 from './migrations/009-recent-versions.js';
 import * as m010 from './migrations/010-events.js';
 import * as m011 from './migrations/011-webhooks.js';
 import * as m012 from './migrations/012-unique-indexes.js';
+import * as m013 from './migrations/013-webhooks-scope.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '010-events': m010,
   '011-webhooks': m011,
   '012-unique-indexes': m012,
+  '013-webhooks-scope': m013,
 };
 
 class StaticProvider implements MigrationProvider {
