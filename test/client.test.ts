@@ -88,8 +88,37 @@ describe.each(dialects())('TypeScript client on %s', (dialect) => {
     expect(unauthorized).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
   });
 
+  it('gets a page with its block tree, the data of every block parsed', async () => {
+    await admin.manage.contentTypes.create({
+      name: 'Hero',
+      slug: 'hero',
+      is_block: true,
+      fields: [{ name: 'heading', field_type: 'text', localizable: true }],
+    });
+    await admin.manage.pages.create({
+      slug: 'home',
+      seo: { title: 'Home' },
+      blocks: [
+        {
+          type: 'hero',
+          data: { heading: 'Welcome' },
+          translations: { de: { data: { heading: 'Willkommen' } } },
+          children: [{ type: 'hero', data: { heading: 'Inner' } }],
+        },
+      ],
+    });
+    await admin.manage.pages.publish('home');
+    const home = await delivery.pages.get('home', { locale: 'de' });
+    expect(home.blocks[0]).toMatchObject({ type: 'hero', data: { heading: 'Willkommen' }, children: [{ data: { heading: 'Inner' } }] });
+    expect(home.block_translations[0].data).toEqual({ heading: 'Willkommen' });
+    expect((await delivery.pages.list()).items.map((p) => p.slug)).toEqual(['home']);
+    const managed = await admin.manage.pages.get('home');
+    expect(managed.blocks[0].data).toEqual({ heading: 'Welcome' });
+    expect(managed.etag).toBeTruthy();
+  });
+
   it('reads the schema, content types and locales', async () => {
-    expect((await delivery.contentTypes.list()).map((c) => c.slug).sort()).toEqual(['author', 'post']);
+    expect((await delivery.contentTypes.list()).map((c) => c.slug).sort()).toEqual(['author', 'hero', 'post']);
     expect((await delivery.contentTypes.get('post')).fields.map((f) => f.name)).toEqual(['title', 'rank', 'author']);
     expect(await delivery.locales()).toEqual({ default: 'en', locales: ['en', 'de'] });
   });

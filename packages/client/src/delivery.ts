@@ -294,5 +294,7 @@ function parseSyncItem(item: SyncItem): SyncItem {
   if ('data' in out) out.data = parseData<AnyData>(out.data);
   if (Array.isArray(out.translations)) out.translations = out.translations.map((t: { data?: unknown }) => ({ ...t, data: parseData(t.data) }));
   if (Array.isArray(out.blocks)) out.blocks = parseBlocks(out.blocks as { data: unknown }[]);
+  if (Array.isArray(out.block_translations))
+    out.block_translations = out.block_translations.map((t: { data?: unknown }) => ({ ...t, data: parseData(t.data) }));
   return out;
 }
