@@ -18,6 +18,8 @@ const TypeEditor = lazy(() => import('../screens/model/TypeEditor'));
 const Settings = lazy(() => import('../screens/settings/Settings'));
 const EntriesList = lazy(() => import('../screens/entries/EntriesList'));
 const EntryEditor = lazy(() => import('../screens/entries/EntryEditor'));
+const PagesList = lazy(() => import('../screens/pages/PagesList'));
+const PageEditor = lazy(() => import('../screens/pages/PageEditor'));
 const NotFound = lazy(() => import('./NotFound'));
 
 function page(Screen: LazyExoticComponent<ComponentType>) {
@@ -34,6 +36,16 @@ function KeyedEntryEditor() {
   return (
     <Suspense fallback={<Loading />}>
       <EntryEditor key={`${type}/${entry ?? 'new'}`} />
+    </Suspense>
+  );
+}
+
+/** Remounts the page editor per page (a rename navigates to the new slug). */
+function KeyedPageEditor() {
+  const { slug } = useParams();
+  return (
+    <Suspense fallback={<Loading />}>
+      <PageEditor key={slug} />
     </Suspense>
   );
 }
@@ -55,6 +67,8 @@ export function createStudioRouter() {
           { path: 'content/:type', element: page(EntriesList) },
           { path: 'content/:type/new', element: <KeyedEntryEditor /> },
           { path: 'content/:type/:entry', element: <KeyedEntryEditor /> },
+          { path: 'pages', element: page(PagesList) },
+          { path: 'pages/:slug', element: <KeyedPageEditor /> },
           { path: 'settings', element: <Navigate to="general" replace /> },
           { path: 'settings/:tab', element: page(Settings) },
           { path: '*', element: page(NotFound) },

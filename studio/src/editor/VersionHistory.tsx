@@ -5,7 +5,7 @@
  * difference while the list stays one component.
  */
 import { useState, type ReactNode } from 'react';
-import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { PageMeta, Version } from '../api/types';
 import { useWsKey } from '../app/queries';
@@ -106,4 +106,107 @@ export function useRestore(onRestore: (version: number) => Promise<void>, versio
     }
   };
   return { busy, error, restore };
+}
+
+/** One difference between a version and the working copy. */
+export interface DiffTableRow {
+  key: string;
+  /** the field (or block and field) that differs */
+  what: string;
+  locale: string | null;
+  kind: 'added' | 'removed' | 'changed' | 'moved';
+  before: string;
+  after: string;
+}
+
+const KIND_COLORS: Record<DiffTableRow['kind'], string> = { added: '#1e6b30', removed: 'red.9', changed: 'blue.9', moved: 'violet.9' };
+
+/**
+ * The dialog of one version: its differences with the working copy (`rows`; null while loading),
+ * Close, and "Restore version N" for roles that may write.
+ */
+export function VersionDialog(props: {
+  version: number;
+  record: Version | undefined;
+  loadError: unknown;
+  rows: DiffTableRow[] | null;
+  canRestore: boolean;
+  busy: boolean;
+  restoreError: unknown;
+  onRestore: () => void;
+  onClose: () => void;
+}) {
+  const { rows } = props;
+  return (
+    <Modal opened onClose={props.onClose} title={`Version ${props.version}${props.record ? ` (${props.record.action})` : ''}`} size="xl">
+      <Stack>
+        <ErrorAlert error={props.loadError} title="The version could not be loaded" />
+        {rows ? (
+          rows.length ? (
+            <Table.ScrollContainer minWidth={520}>
+              <Table aria-label={`Differences between version ${props.version} and the working copy`} verticalSpacing="xs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Field</Table.Th>
+                    <Table.Th>Version {props.version}</Table.Th>
+                    <Table.Th>Working copy</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((r) => (
+                    <Table.Tr key={r.key}>
+                      <Table.Td>
+                        <Text size="sm" fw={500}>
+                          {r.what}
+                        </Text>
+                        <Group gap={4}>
+                          {r.locale ? (
+                            <Badge size="xs" variant="outline">
+                              {r.locale}
+                            </Badge>
+                          ) : null}
+                          <Badge size="xs" variant="filled" color={KIND_COLORS[r.kind]}>
+                            {r.kind}
+                          </Badge>
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text
+                          size="sm"
+                          style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+                          td={r.kind === 'changed' || r.kind === 'removed' ? 'line-through' : undefined}
+                        >
+                          {r.before}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+                          {r.after}
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          ) : (
+            <Text size="sm">This version holds the same content as the working copy.</Text>
+          )
+        ) : (
+          <Text size="sm">Loading version…</Text>
+        )}
+        <ErrorAlert error={props.restoreError} title="Could not restore" />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onClose}>
+            Close
+          </Button>
+          {props.canRestore ? (
+            <Button onClick={props.onRestore} loading={props.busy} disabled={!rows}>
+              Restore version {props.version}
+            </Button>
+          ) : null}
+        </Group>
+      </Stack>
+    </Modal>
+  );
 }

@@ -9,6 +9,7 @@ import { Button, Checkbox, Fieldset, Group, Modal, MultiSelect, NumberInput, Sel
 import { api } from '../../api/client';
 import type { ContentType } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { BlockUsageWarning } from './BlockUsage';
 import { useInvalidate } from '../../app/queries';
 import { buildFieldInput, capabilities, emptyDraft, fieldNameFrom, FIELD_TYPES, type FieldDraft, type FieldType } from './field-types';
 
@@ -50,6 +51,7 @@ export function AddFieldDialog({ type, allTypes, opened, onClose }: { type: Cont
     <Modal opened={opened} onClose={close} title={`Add a field to ${type.name}`} centered size="lg">
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
+          <BlockUsageWarning type={type} action="change" />
           <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <TextInput
               label="Label"

@@ -8,6 +8,7 @@ import { Button, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/c
 import { api } from '../../api/client';
 import type { ContentType, Field } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { BlockUsageWarning } from './BlockUsage';
 import { useInvalidate } from '../../app/queries';
 import { capabilities, fieldTypeLabel } from './field-types';
 
@@ -44,6 +45,7 @@ export function EditFieldDialog({ type, field, onClose }: { type: ContentType; f
     <Modal opened onClose={onClose} title={`Edit field ${field.label}`} centered>
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
+          <BlockUsageWarning type={type} action="change" />
           <TextInput label="Label" required value={label} onChange={(e) => setLabel(e.currentTarget.value)} data-autofocus />
           {can.filterable ? (
             <Switch

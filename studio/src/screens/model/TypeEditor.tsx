@@ -6,7 +6,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Anchor, Badge, Button, Code, Group, List, Paper, Select, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group, Paper, Select, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -19,6 +19,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useContentTypes, useInvalidate, useWsKey } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
 import { AddFieldDialog } from './AddFieldDialog';
+import { BlockUsage, BlockUsageWarning } from './BlockUsage';
 import { EditFieldDialog } from './EditFieldDialog';
 import { FieldImpactDialog } from './FieldImpactDialog';
 import { FieldList } from './FieldList';
@@ -98,42 +99,6 @@ function DetailsForm({ type, canWrite }: { type: ContentType; canWrite: boolean 
         ) : null}
       </Stack>
     </form>
-  );
-}
-
-function BlockUsage({ type }: { type: ContentType }) {
-  const key = useWsKey();
-  const usage = useQuery({
-    queryKey: key('block-usage', type.slug),
-    queryFn: async () =>
-      (await api<{ count: number; is_block: boolean; pages: { slug: string; status: string }[] }>(`/content-types/${type.slug}/block-usage`)).data,
-  });
-  return (
-    <section aria-labelledby="block-usage">
-      <Title order={2} size="h3" id="block-usage" mb="sm">
-        Where it is used
-      </Title>
-      {usage.isPending ? <Loading /> : null}
-      <ErrorAlert error={usage.error} title="The block usage could not be loaded" />
-      {usage.data ? (
-        usage.data.count === 0 ? (
-          <Text size="sm">No page uses this block type.</Text>
-        ) : (
-          <>
-            <Text size="sm">
-              {usage.data.count} {usage.data.count === 1 ? 'block' : 'blocks'} on {usage.data.pages.length} {usage.data.pages.length === 1 ? 'page' : 'pages'}:
-            </Text>
-            <List size="sm">
-              {usage.data.pages.map((p) => (
-                <List.Item key={p.slug}>
-                  <Code>{p.slug}</Code> ({p.status})
-                </List.Item>
-              ))}
-            </List>
-          </>
-        )
-      ) : null}
-    </section>
   );
 }
 
@@ -237,7 +202,12 @@ export default function TypeEditor() {
           navigate(`/${workspace.slug}/model`);
         }}
       >
-        {`The type “${t.name}” and its ${t.fields.length} fields will be removed. If it still holds entries (or, for a block type, pages use it), Quire refuses and says how many.`}
+        <Stack gap="sm">
+          <Text size="sm">
+            {`The type “${t.name}” and its ${t.fields.length} fields will be removed. If it still holds entries (or, for a block type, pages use it), Quire refuses and says how many.`}
+          </Text>
+          {deleting ? <BlockUsageWarning type={t} action="delete" /> : null}
+        </Stack>
       </ConfirmDialog>
     </>
   );

@@ -1,0 +1,505 @@
+/**
+ * The block tree of the page editor (docs/pages.md "Blocks in a write"; D25). Rows are shown in
+ * tree order, indented by level; each row is a block with its type, a summary, its fields (the
+ * entry editor's form and widgets, studio/src/fields, so a block edits exactly like an entry,
+ * translations and fallbacks included) and a menu of actions.
+ *
+ * Moving blocks: drag a row's handle (the horizontal distance sets the level: one step right
+ * nests it under the block above), or with the keyboard focus the handle, Space, arrows, Space
+ * (dnd-kit's KeyboardSensor); every move is also in the row's menu: Move up, Move down, Indent
+ * (into the block above), Outdent (out of its parent) and Move to… (any block that can hold it,
+ * or the top level). Rows collapse and expand (a collapsed row hides its fields and children).
+ * Adding a block, indenting or moving is not offered past 10 levels or 1,000 blocks; the reason
+ * is shown instead.
+ */
+import { useMemo, useState } from 'react';
+import { ActionIcon, Badge, Box, Button, Group, Menu, Modal, NativeSelect, Paper, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMediaQuery } from '@mantine/hooks';
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type CollisionDetection,
+  type DragEndEvent,
+  type DragStartEvent,
+} from '@dnd-kit/core';
+import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import {
+  IconArrowBarToRight,
+  IconArrowDown,
+  IconArrowUp,
+  IconChevronDown,
+  IconChevronRight,
+  IconCopy,
+  IconDots,
+  IconGripVertical,
+  IconIndentDecrease,
+  IconIndentIncrease,
+  IconPlus,
+  IconTrash,
+} from '@tabler/icons-react';
+import type { ContentType } from '../../api/types';
+import { EntryForm } from '../entries/EntryForm';
+import { mapErrors, summarize } from '../entries/model';
+import {
+  canAddUnder,
+  duplicateBlock,
+  flatten,
+  indent,
+  insertBlock,
+  isRefusal,
+  locate,
+  moveBlock,
+  moveDown,
+  moveTargets,
+  moveUp,
+  newBlockId,
+  outdent,
+  projectDrop,
+  removeBlock,
+  updateBlock,
+  type BlockNode,
+  type FlatBlock,
+  type TreeRefusal,
+} from './tree';
+
+const SUMMARY_TYPES = new Set(['text', 'textarea', 'select', 'email', 'url', 'number', 'integer']);
+
+/** The accessible name of a block: its type's name and its first short value, e.g. Hero “Welcome”. */
+export function blockLabel(node: BlockNode, type: ContentType | undefined, ordinal: number): string {
+  const name = type?.name ?? node.type;
+  const field = [...(type?.fields ?? [])].sort((a, b) => a.sort_order - b.sort_order).find((f) => SUMMARY_TYPES.has(f.field_type) && node.data[f.name]);
+  if (!field) return `${name} #${ordinal}`;
+  return `${name} “${summarize(field, node.data[field.name], 40)}”`;
+}
+
+export interface BlockTreeProps {
+  blocks: BlockNode[];
+  /** the workspace's block types */
+  types: ContentType[];
+  locale: string;
+  defaultLocale: string;
+  readOnly: boolean;
+  /** bumped when the tree is replaced from outside: widgets start afresh */
+  revision: number;
+  /** API errors by block id, paths relative to the block (`data.title`) */
+  errors: Map<string, { path: string; message: string }[]>;
+  onChange: (blocks: BlockNode[]) => void;
+}
+
+/**
+ * The row whose top edge is nearest the dragged row's top edge. Rows differ in height (an open
+ * block shows its fields), so centres mislead: a tall row moved by the keyboard onto a short one
+ * would still be "closest" to itself.
+ */
+const closestTop: CollisionDetection = ({ collisionRect, droppableContainers, droppableRects }) =>
+  droppableContainers
+    .map((c) => {
+      const rect = droppableRects.get(c.id);
+      return rect ? { id: c.id, data: { droppableContainer: c, value: Math.abs(rect.top - collisionRect.top) } } : null;
+    })
+    .filter((c) => c !== null)
+    .sort((a, b) => a.data.value - b.data.value);
+
+function refuse(r: TreeRefusal) {
+  notifications.show({ color: 'orange', title: 'Not possible', message: r.refused });
+}
+
+function AddBlockMenu({
+  types,
+  label,
+  refusal,
+  onPick,
+  variant = 'light',
+}: {
+  types: ContentType[];
+  label: string;
+  refusal: TreeRefusal | null;
+  onPick: (type: ContentType) => void;
+  variant?: string;
+}) {
+  if (refusal)
+    return (
+      <Group gap="xs">
+        <Button size="xs" variant={variant} leftSection={<IconPlus size={14} aria-hidden />} disabled>
+          {label}
+        </Button>
+        <Text size="xs" c="orange.9" role="note">
+          {refusal.refused}
+        </Text>
+      </Group>
+    );
+  if (!types.length)
+    return (
+      <Text size="sm" c="dimmed">
+        No block types yet: create one in the content model (a content type marked as a block type).
+      </Text>
+    );
+  return (
+    <Menu position="bottom-start" withinPortal>
+      <Menu.Target>
+        <Button size="xs" variant={variant} leftSection={<IconPlus size={14} aria-hidden />}>
+          {label}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>Block type</Menu.Label>
+        {types.map((t) => (
+          <Menu.Item key={t.slug} onClick={() => onPick(t)}>
+            {t.name}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+interface RowProps extends Omit<BlockTreeProps, 'blocks' | 'onChange'> {
+  row: FlatBlock;
+  blocks: BlockNode[];
+  label: string;
+  labelOf: (node: BlockNode) => string;
+  collapsed: boolean;
+  indentPx: number;
+  apply: (next: BlockNode[] | TreeRefusal) => void;
+  toggle: () => void;
+  moveTo: () => void;
+  onAdded: (id: string) => void;
+}
+
+function BlockRow(props: RowProps) {
+  const { row, blocks, label, types, locale, defaultLocale, readOnly, collapsed, apply } = props;
+  const node = row.node;
+  const type = types.find((t) => t.slug === node.type);
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: node.id, disabled: readOnly });
+  const errors = props.errors.get(node.id) ?? [];
+  const fieldNames = (type?.fields ?? []).map((f) => f.name);
+  const mapped = mapErrors(errors, defaultLocale, fieldNames);
+  const at = locate(blocks, node.id);
+  const first = !at || at.index === 0;
+  const last = !at || at.index === at.siblings.length - 1;
+  const addRefusal = canAddUnder(blocks, node.id);
+  const fallsBack = locale !== defaultLocale && type?.fields.some((f) => f.localizable) && !Object.keys(node.translations[locale] ?? {}).length;
+  const update = (l: string, name: string, value: unknown) =>
+    apply(
+      updateBlock(blocks, node.id, (b) =>
+        l === defaultLocale
+          ? { ...b, data: { ...b.data, [name]: value } }
+          : { ...b, translations: { ...b.translations, [l]: { ...b.translations[l], [name]: value } } },
+      ),
+    );
+  const add = (t: ContentType) => {
+    const child: BlockNode = { id: newBlockId(), type: t.slug, data: {}, translations: {}, children: [] };
+    const next = insertBlock(blocks, node.id, child);
+    apply(next);
+    if (!isRefusal(next)) props.onAdded(child.id);
+  };
+  return (
+    <li
+      ref={setNodeRef}
+      style={{
+        listStyle: 'none',
+        marginLeft: row.depth * props.indentPx,
+        transform: CSS.Transform.toString(transform),
+        transition,
+        opacity: isDragging ? 0.6 : 1,
+      }}
+      data-block={node.id}
+    >
+      <Paper withBorder p={6} style={{ borderLeft: row.depth ? '3px solid var(--mantine-color-blue-2)' : undefined }}>
+        <Group gap={4} wrap="nowrap" align="center">
+          {!readOnly ? (
+            <ActionIcon variant="subtle" color="gray" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Drag ${label}`}>
+              <IconGripVertical size={16} />
+            </ActionIcon>
+          ) : null}
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-expanded={!collapsed}
+            aria-label={`${collapsed ? 'Expand' : 'Collapse'} ${label}`}
+            onClick={props.toggle}
+          >
+            {collapsed ? <IconChevronRight size={16} /> : <IconChevronDown size={16} />}
+          </ActionIcon>
+          <Box style={{ flex: 1, minWidth: 0 }}>
+            <Text size="sm" fw={500} truncate>
+              <VisuallyHidden>Level {row.depth + 1}: </VisuallyHidden>
+              {label}
+            </Text>
+          </Box>
+          {collapsed && node.children.length ? (
+            <Badge size="xs" variant="light" color="gray">
+              {node.children.length} inside
+            </Badge>
+          ) : null}
+          {fallsBack ? (
+            <Badge size="xs" color="yellow.4" variant="filled" autoContrast visibleFrom="xs">
+              falls back to {defaultLocale}
+            </Badge>
+          ) : null}
+          {errors.length ? (
+            <Badge size="xs" color="red.9" variant="filled">
+              needs attention
+            </Badge>
+          ) : null}
+          {!readOnly ? (
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${label}`}>
+                  <IconDots size={16} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item leftSection={<IconArrowUp size={14} />} disabled={first} onClick={() => apply(moveUp(blocks, node.id))}>
+                  Move up
+                </Menu.Item>
+                <Menu.Item leftSection={<IconArrowDown size={14} />} disabled={last} onClick={() => apply(moveDown(blocks, node.id))}>
+                  Move down
+                </Menu.Item>
+                <Menu.Item leftSection={<IconIndentIncrease size={14} />} disabled={first} onClick={() => apply(indent(blocks, node.id))}>
+                  Indent (into the block above)
+                </Menu.Item>
+                <Menu.Item leftSection={<IconIndentDecrease size={14} />} disabled={row.parentId === null} onClick={() => apply(outdent(blocks, node.id))}>
+                  Outdent (out of its parent)
+                </Menu.Item>
+                <Menu.Item leftSection={<IconArrowBarToRight size={14} />} onClick={props.moveTo}>
+                  Move to…
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item
+                  leftSection={<IconCopy size={14} />}
+                  onClick={() => {
+                    const r = duplicateBlock(blocks, node.id);
+                    apply(isRefusal(r) ? r : r.nodes);
+                  }}
+                >
+                  Duplicate
+                </Menu.Item>
+                <Menu.Item leftSection={<IconTrash size={14} />} color="red" onClick={() => apply(removeBlock(blocks, node.id))}>
+                  Remove{node.children.length ? ` (with ${node.children.length} inside)` : ''}
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          ) : null}
+        </Group>
+        {!collapsed ? (
+          <Stack gap="sm" px={{ base: 4, sm: 'sm' }} pt="xs" pb={4}>
+            {mapped.other.length ? (
+              <Text size="sm" c="red.8" role="alert">
+                {mapped.other.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`).join('; ')}
+              </Text>
+            ) : null}
+            {type ? (
+              type.fields.length ? (
+                <EntryForm
+                  fields={type.fields}
+                  draft={node}
+                  locale={locale}
+                  defaultLocale={defaultLocale}
+                  readOnly={readOnly}
+                  errors={mapped.byField}
+                  revision={props.revision}
+                  onChange={update}
+                />
+              ) : (
+                <Text size="sm" c="dimmed">
+                  This block type has no fields.
+                </Text>
+              )
+            ) : (
+              <Text size="sm" c="orange.9">
+                Unknown block type “{node.type}”.
+              </Text>
+            )}
+            {!readOnly ? (
+              <AddBlockMenu types={types} label={`Add block inside ${label}`} variant="subtle" refusal={addRefusal === true ? null : addRefusal} onPick={add} />
+            ) : null}
+          </Stack>
+        ) : null}
+      </Paper>
+    </li>
+  );
+}
+
+function MoveToDialog({
+  blocks,
+  id,
+  labelOf,
+  onMove,
+  onClose,
+}: {
+  blocks: BlockNode[];
+  id: string;
+  labelOf: (n: BlockNode) => string;
+  onMove: (parentId: string | null) => void;
+  onClose: () => void;
+}) {
+  const at = locate(blocks, id);
+  const targets = useMemo(() => moveTargets(blocks, id), [blocks, id]);
+  const [value, setValue] = useState('');
+  if (!at) return null;
+  return (
+    <Modal opened onClose={onClose} title={`Move ${labelOf(at.node)}`} centered>
+      <Stack>
+        <NativeSelect
+          label="Into"
+          description="The block goes last among the chosen parent's blocks. Parents that would nest it deeper than 10 levels are not listed."
+          value={value}
+          onChange={(e) => setValue(e.currentTarget.value)}
+          data={targets.map((t) => ({
+            value: t.parentId ?? '',
+            label: t.node ? `${'– '.repeat(t.level - 1)}${labelOf(t.node)}` : 'Top level of the page',
+          }))}
+          data-autofocus
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => onMove(value || null)}>Move</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+export function BlockTree(props: BlockTreeProps) {
+  const { blocks, types, readOnly, onChange } = props;
+  const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
+  const [dragging, setDragging] = useState<string | null>(null);
+  const [moving, setMoving] = useState<string | null>(null);
+  const phone = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
+  const indentPx = phone ? 12 : 28;
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+
+  // While a block is dragged its descendants travel with it, hidden.
+  const hidden = useMemo(() => (dragging ? new Set([...collapsed, dragging]) : collapsed), [collapsed, dragging]);
+  const rows = useMemo(() => flatten(blocks, hidden), [blocks, hidden]);
+  const labels = useMemo(() => {
+    const out = new Map<string, string>();
+    flatten(blocks, new Set()).forEach((r, i) =>
+      out.set(
+        r.node.id,
+        blockLabel(
+          r.node,
+          types.find((t) => t.slug === r.node.type),
+          i + 1,
+        ),
+      ),
+    );
+    return out;
+  }, [blocks, types]);
+  const labelOf = (n: BlockNode) => labels.get(n.id) ?? n.type;
+  const labelOfId = (id: string | number) => labels.get(String(id)) ?? 'block';
+
+  const apply = (next: BlockNode[] | TreeRefusal) => (isRefusal(next) ? refuse(next) : onChange(next));
+  const toggle = (id: string) =>
+    setCollapsed((c) => {
+      const n = new Set(c);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
+  const expand = (id: string) =>
+    setCollapsed((c) => {
+      const n = new Set(c);
+      n.delete(id);
+      return n;
+    });
+
+  const onDragEnd = ({ active, over, delta }: DragEndEvent) => {
+    setDragging(null);
+    if (!over) return;
+    const levels = Math.round(delta.x / indentPx);
+    if (active.id === over.id && levels === 0) return;
+    const target = projectDrop(rows, String(active.id), String(over.id), levels);
+    if (!target) return;
+    const at = locate(blocks, String(active.id));
+    if (at && at.parentId === target.parentId && at.index === target.index) return;
+    if (target.parentId) expand(target.parentId);
+    apply(moveBlock(blocks, String(active.id), target.parentId, target.index));
+  };
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => `Picked up ${labelOfId(active.id)}.`,
+    onDragOver: ({ active, over }) => (over ? `${labelOfId(active.id)} is over ${labelOfId(over.id)}.` : `${labelOfId(active.id)} is not over a block.`),
+    onDragEnd: ({ active, over }) => (over ? `${labelOfId(active.id)} was dropped at ${labelOfId(over.id)}.` : `${labelOfId(active.id)} was dropped.`),
+    onDragCancel: ({ active }) => `Moving ${labelOfId(active.id)} was cancelled.`,
+  };
+
+  const rootRefusal = canAddUnder(blocks, null);
+  const addRoot = (t: ContentType) => {
+    const node: BlockNode = { id: newBlockId(), type: t.slug, data: {}, translations: {}, children: [] };
+    apply(insertBlock(blocks, null, node));
+  };
+
+  return (
+    <Stack gap="xs" component="section" aria-label="Blocks">
+      {!readOnly && blocks.length ? (
+        <Text size="xs" c="dimmed">
+          Drag a block by its handle (drag right to nest it under the block above), or focus the handle and use Space and the arrow keys; the ⋯ menu moves,
+          indents, duplicates and removes blocks.
+        </Text>
+      ) : null}
+      {blocks.length === 0 ? <Text size="sm">This page has no blocks yet.</Text> : null}
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestTop}
+        onDragStart={({ active }: DragStartEvent) => setDragging(String(active.id))}
+        onDragCancel={() => setDragging(null)}
+        onDragEnd={onDragEnd}
+        accessibility={{
+          announcements,
+          screenReaderInstructions: {
+            draggable: 'To pick up a block, press Space. Move it with the arrow keys, press Space again to drop it, or Escape to cancel.',
+          },
+        }}
+      >
+        <SortableContext items={rows.map((r) => r.node.id)} strategy={verticalListSortingStrategy}>
+          <ul aria-label="Block tree" style={{ padding: 0, margin: 0, display: 'flex', flexDirection: 'column', gap: 6 }}>
+            {rows.map((row) => (
+              <BlockRow
+                key={row.node.id}
+                {...props}
+                row={row}
+                blocks={blocks}
+                label={labelOf(row.node)}
+                labelOf={labelOf}
+                collapsed={collapsed.has(row.node.id)}
+                indentPx={indentPx}
+                apply={apply}
+                toggle={() => toggle(row.node.id)}
+                moveTo={() => setMoving(row.node.id)}
+                onAdded={() => expand(row.node.id)}
+              />
+            ))}
+          </ul>
+        </SortableContext>
+      </DndContext>
+      {!readOnly ? <AddBlockMenu types={types} label="Add block" refusal={rootRefusal === true ? null : rootRefusal} onPick={addRoot} /> : null}
+      {moving ? (
+        <MoveToDialog
+          blocks={blocks}
+          id={moving}
+          labelOf={labelOf}
+          onClose={() => setMoving(null)}
+          onMove={(parentId) => {
+            const target = parentId ? locate(blocks, parentId) : null;
+            const next = moveBlock(blocks, moving, parentId, target ? target.node.children.length : blocks.length);
+            apply(next);
+            if (parentId) expand(parentId);
+            setMoving(null);
+          }}
+        />
+      ) : null}
+    </Stack>
+  );
+}

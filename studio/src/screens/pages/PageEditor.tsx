@@ -1,0 +1,387 @@
+/**
+ * The page editor (route /studio/:workspace/pages/:slug; docs/pages.md). Its working copy is the
+ * page's SEO, SEO translations and block tree with block translations; edits autosave it (PUT of
+ * the whole tree with ids and If-Match, ~1 s after the last change; a 412 says someone else saved
+ * first and offers a reload), as the entry editor does, with the same status bar (publish or
+ * publish changes, unpublish, archive, schedule, duplicate, delete), locale switcher and history
+ * (a version's differences: SEO values, blocks added, removed, moved or changed; restore).
+ * The slug is an attribute of the page, renamed at once with "Rename". API errors land on their
+ * SEO field or block field (`blocks.0.children.1.data.title`).
+ */
+import '@mantine/dates/styles.css';
+import '@mantine/tiptap/styles.css';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { Alert, Anchor, Button, Code, Grid, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../api/client';
+import type { ContentType, Page, Version } from '../../api/types';
+import { useContentTypes, useWorkspaceSettings, useWsKey, type WorkspaceSettings } from '../../app/queries';
+import { useWorkspace } from '../../app/workspace';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { Loading } from '../../components/Loading';
+import { PageHeader } from '../../components/PageHeader';
+import { useAutosave } from '../../editor/autosave';
+import { LocaleSwitch } from '../../editor/LocaleSwitch';
+import { ScheduleDialog } from '../../editor/ScheduleDialog';
+import { StatusActions, type StatusAction } from '../../editor/StatusActions';
+import { useRestore, VersionDialog, VersionList } from '../../editor/VersionHistory';
+import { apiFieldSources } from '../../fields/api-sources';
+import { FieldSourcesContext } from '../../fields/sources';
+import type { StateVerb } from '../entries/api';
+import {
+  changePageState,
+  deletePage,
+  duplicatePage,
+  getPage,
+  getPageVersion,
+  listPageVersions,
+  restorePageVersion,
+  savePage,
+  type PageWithTag,
+  type SavedPage,
+} from './api';
+import { BlockTree, blockLabel } from './BlockTree';
+import { diffPages } from './diff';
+import { pageTitle } from './PagesList';
+import { SeoPanel, seoErrorKey } from './SeoPanel';
+import { draftOfPage, errorsByBlock, type BlockNode, type PageDraft, type SeoKey } from './tree';
+
+export default function PageEditorScreen() {
+  const { slug = '' } = useParams();
+  const types = useContentTypes();
+  const settings = useWorkspaceSettings();
+  const key = useWsKey();
+  const loaded = useQuery({ queryKey: key('page', slug), queryFn: () => getPage(slug), staleTime: 0, gcTime: 0 });
+  const { can } = useWorkspace();
+  const canUpload = can('media:write');
+  const sources = useMemo(() => apiFieldSources({ canUpload }), [canUpload]);
+  const error = types.error ?? settings.error ?? loaded.error;
+  if (error) return <ErrorAlert error={error} title="The page could not be loaded" />;
+  if (types.isPending || settings.isPending || loaded.isPending) return <Loading label="Loading page" />;
+  return (
+    <FieldSourcesContext.Provider value={sources}>
+      <Editor blockTypes={(types.data ?? []).filter((t) => t.is_block)} settings={settings.data!} initial={loaded.data!} />
+    </FieldSourcesContext.Provider>
+  );
+}
+
+function RenameDialog({ slug, onClose, onRename }: { slug: string; onClose: () => void; onRename: (slug: string) => Promise<void> }) {
+  const [value, setValue] = useState(slug);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onRename(value.trim());
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  const fieldError = error instanceof ApiError ? error.errors?.find((e) => e.path === 'body.slug')?.message : undefined;
+  return (
+    <Modal opened onClose={onClose} title="Rename the page" centered>
+      <Stack>
+        <Text size="sm">The new address applies at once, also for readers of the published page; links to the old slug stop working.</Text>
+        <TextInput label="Slug" value={value} onChange={(e) => setValue(e.currentTarget.value)} error={fieldError} data-autofocus />
+        {!fieldError ? <ErrorAlert error={error} title="The page was not renamed" /> : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => void submit()} loading={busy} disabled={!value.trim() || value.trim() === slug}>
+            Rename
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function PageVersionDialog(props: {
+  slug: string;
+  version: number;
+  record: Version | undefined;
+  current: PageDraft;
+  settings: WorkspaceSettings;
+  blockTypes: ContentType[];
+  canRestore: boolean;
+  onRestore: (version: number) => Promise<void>;
+  onClose: () => void;
+}) {
+  const key = useWsKey();
+  const { busy, error, restore } = useRestore(props.onRestore, props.version, props.onClose);
+  const q = useQuery({ queryKey: key('page-version', props.slug, props.version), queryFn: () => getPageVersion(props.slug, props.version) });
+  const typeOf = (slug: string) => props.blockTypes.find((t) => t.slug === slug);
+  const rows = q.data
+    ? diffPages(draftOfPage(q.data), props.current, {
+        defaultLocale: props.settings.default_locale,
+        locales: props.settings.locales,
+        fieldsOf: (t) => typeOf(t)?.fields ?? [],
+        labelOf: (n: BlockNode) => blockLabel(n, typeOf(n.type), 0).replace(/ #0$/, ''),
+      }).map((r, i) => ({ ...r, key: `${i}` }))
+    : null;
+  return (
+    <VersionDialog
+      version={props.version}
+      record={props.record}
+      loadError={q.error}
+      rows={rows}
+      canRestore={props.canRestore}
+      busy={busy}
+      restoreError={error}
+      onRestore={() => void restore()}
+      onClose={props.onClose}
+    />
+  );
+}
+
+function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; settings: WorkspaceSettings; initial: PageWithTag }) {
+  const { workspace, can } = useWorkspace();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const key = useWsKey();
+  const slug = initial.detail.page.slug;
+  const [page, setPage] = useState<Page>(initial.detail.page);
+  const [draft, setDraft] = useState<PageDraft>(() => draftOfPage(initial.detail));
+  const [revision, setRevision] = useState(0);
+  const [locale, setLocale] = useState(settings.default_locale);
+  const [busy, setBusy] = useState<StatusAction | null>(null);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [dialog, setDialog] = useState<'delete' | 'schedule' | 'rename' | null>(null);
+  const canWrite = can('content:write');
+  const canPublish = can('content:publish');
+  const invalidateList = useCallback(() => client.invalidateQueries({ queryKey: key('pages') }), [client, key]);
+
+  const save = useCallback((d: PageDraft, etag: string | null) => savePage(slug, d, etag), [slug]);
+  const onSaved = useCallback(
+    ({ page: p }: SavedPage) => {
+      setPage(p);
+      void invalidateList();
+    },
+    [invalidateList],
+  );
+  const autosave = useAutosave(save, initial.etag, onSaved);
+  const saveErrors = autosave.error instanceof ApiError ? autosave.error.errors : null;
+  const actionErrors = actionError instanceof ApiError ? actionError.errors : null;
+  const allErrors = [...(saveErrors ?? []), ...(actionErrors ?? [])];
+  const split = errorsByBlock(allErrors, draft.blocks);
+  const seoErrors = new Map<string, string>();
+  const otherErrors: { path: string; message: string }[] = [];
+  for (const e of split.other) {
+    const k = seoErrorKey(e.path);
+    if (k) seoErrors.set(k, e.message);
+    else otherErrors.push(e);
+  }
+
+  const edit = (next: PageDraft) => {
+    setDraft(next);
+    autosave.change(next);
+    if (actionErrors?.length) setActionError(null);
+  };
+  const changeSeo = (l: string, k: SeoKey, value: string | string[] | null) =>
+    edit(
+      l === settings.default_locale
+        ? { ...draft, seo: { ...draft.seo, [k]: value } }
+        : { ...draft, seoTranslations: { ...draft.seoTranslations, [l]: { ...draft.seoTranslations[l], [k]: value ?? undefined } } },
+    );
+
+  const adopt = (fresh: PageWithTag) => {
+    setPage(fresh.detail.page);
+    setDraft(draftOfPage(fresh.detail));
+    setRevision((r) => r + 1);
+    autosave.reset(fresh.etag);
+  };
+  const reload = async () => {
+    setActionError(null);
+    adopt(await getPage(slug));
+  };
+  const refresh = async () => {
+    const fresh = await getPage(slug);
+    setPage(fresh.detail.page);
+    autosave.setEtag(fresh.etag);
+    await invalidateList();
+  };
+
+  const act = async (action: StatusAction, publishAt?: string) => {
+    setActionError(null);
+    setBusy(action);
+    try {
+      // Pending edits go first: the action then acts on them, and with the ETag they produced.
+      await autosave.flush();
+      if (action === 'publish' || action === 'unpublish' || action === 'archive' || action === 'schedule') {
+        autosave.setEtag(await changePageState(slug, action as StateVerb, autosave.etag(), publishAt));
+        await refresh();
+        const done = { publish: 'Published', unpublish: 'Unpublished', archive: 'Archived', schedule: 'Scheduled' }[action];
+        notifications.show({ message: done, color: 'green' });
+      } else if (action === 'duplicate') {
+        const copy = await duplicatePage(slug);
+        await invalidateList();
+        void navigate(`/${workspace.slug}/pages/${copy.slug}`);
+      } else if (action === 'delete') {
+        await deletePage(slug, autosave.etag());
+        await invalidateList();
+        void navigate(`/${workspace.slug}/pages`, { replace: true });
+      }
+    } catch (err) {
+      setActionError(err);
+      if (action === 'delete' || action === 'schedule') throw err;
+    } finally {
+      setBusy(null);
+    }
+  };
+  const onAction = (action: StatusAction) => {
+    if (action === 'delete' || action === 'schedule') setDialog(action);
+    else void act(action);
+  };
+
+  const rename = async (next: string) => {
+    await autosave.flush();
+    const res = await savePage(slug, draft, autosave.etag(), next);
+    autosave.reset(res.etag);
+    await invalidateList();
+    notifications.show({ color: 'green', message: `Renamed to ${res.page.slug}` });
+    void navigate(`/${workspace.slug}/pages/${res.page.slug}`, { replace: true });
+  };
+
+  const restore = async (version: number) => {
+    await autosave.flush().catch(() => {});
+    const res = await restorePageVersion(slug, version, autosave.etag());
+    autosave.setEtag(res.etag);
+    adopt(await getPage(slug));
+    await invalidateList();
+    notifications.show({ message: `Version ${version} restored to the working copy`, color: 'green' });
+  };
+
+  const conflict = autosave.state === 'conflict' || (actionError instanceof ApiError && actionError.status === 412);
+  const title = pageTitle({ slug, seo: { ...page.seo, title: draft.seo.title } });
+  const fieldErrorCount = split.byBlock.size + seoErrors.size;
+
+  return (
+    <Stack>
+      <PageHeader
+        title={title}
+        description={
+          <Group gap="xs" component="span">
+            <Anchor component={Link} to={`/${workspace.slug}/pages`} size="sm">
+              ← All pages
+            </Anchor>
+            <Text span size="sm" c="dimmed">
+              Slug <Code>{slug}</Code>
+            </Text>
+            {canWrite ? (
+              <Button size="compact-xs" variant="subtle" onClick={() => setDialog('rename')}>
+                Rename
+              </Button>
+            ) : null}
+          </Group>
+        }
+      />
+      {conflict ? (
+        <Alert color="orange" title="Someone else saved this page first" role="alert">
+          <Stack gap="xs">
+            <Text size="sm">
+              Your latest changes were not saved, so that theirs are not overwritten. Reload to get their version, then make your changes again.
+            </Text>
+            <Group>
+              <Button size="xs" onClick={() => void reload()}>
+                Reload
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      ) : null}
+      {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
+      {!conflict && actionError && !actionErrors?.length ? <ErrorAlert error={actionError} title="The action failed" /> : null}
+      {otherErrors.length ? (
+        <ErrorAlert error={new ApiError(400, 'VALIDATION_FAILED', 'Some values were refused', otherErrors, null)} title="Some values were refused" />
+      ) : null}
+      {fieldErrorCount ? (
+        <Alert color="red" role="alert" title="Some fields need attention">
+          <Text size="sm">
+            {[
+              ...[...seoErrors.keys()].map((k) => k.replace(/^seo_translations\.([^.]+)\.(.*)$/, 'SEO $2 in $1').replace(/^seo\./, 'SEO ')),
+              ...(split.byBlock.size ? [`${split.byBlock.size} ${split.byBlock.size === 1 ? 'block' : 'blocks'} (marked “needs attention”)`] : []),
+            ].join(', ')}
+          </Text>
+        </Alert>
+      ) : null}
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack>
+            <LocaleSwitch settings={settings} locale={locale} onChange={setLocale} />
+            <SeoPanel
+              seo={draft.seo}
+              translations={draft.seoTranslations}
+              locale={locale}
+              defaultLocale={settings.default_locale}
+              readOnly={!canWrite}
+              errors={seoErrors}
+              onChange={changeSeo}
+            />
+            <Title order={2} size="h4">
+              Blocks
+            </Title>
+            <BlockTree
+              blocks={draft.blocks}
+              types={blockTypes}
+              locale={locale}
+              defaultLocale={settings.default_locale}
+              readOnly={!canWrite}
+              revision={revision}
+              errors={split.byBlock}
+              onChange={(blocks) => edit({ ...draft, blocks })}
+            />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack style={{ position: 'sticky', top: 72 }}>
+            <StatusActions
+              item={page}
+              saveState={autosave.state}
+              canPublish={canPublish}
+              canWrite={canWrite}
+              busy={busy}
+              onAction={onAction}
+              withPreview={false}
+            />
+            <VersionList
+              keyParts={['page', slug]}
+              list={(n) => listPageVersions(slug, n)}
+              publishedVersion={page.published_version ?? null}
+              stamp={page.updated_at + page.status}
+              renderVersion={(version, record, close) => (
+                <PageVersionDialog
+                  slug={slug}
+                  version={version}
+                  record={record}
+                  current={draft}
+                  settings={settings}
+                  blockTypes={blockTypes}
+                  canRestore={canWrite}
+                  onRestore={restore}
+                  onClose={close}
+                />
+              )}
+            />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      <ConfirmDialog
+        opened={dialog === 'delete'}
+        onClose={() => setDialog(null)}
+        title={`Delete “${title}”?`}
+        confirmLabel="Delete page"
+        onConfirm={() => act('delete')}
+      >
+        The page, its blocks, their translations and its history are deleted for good; readers get 404 at its address.
+      </ConfirmDialog>
+      <ScheduleDialog opened={dialog === 'schedule'} onClose={() => setDialog(null)} what={`“${title}”`} onSchedule={(at) => act('schedule', at)} />
+      {dialog === 'rename' ? <RenameDialog slug={slug} onClose={() => setDialog(null)} onRename={rename} /> : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * The SEO of a page (docs/pages.md "SEO object"): title (one line, at most 300 characters),
+ * description (at most 1,000), keywords (up to 50), Open Graph image and canonical URL (absolute
+ * http/https). In the default locale it edits `seo`; in another locale it edits that locale's
+ * overrides, showing the default value under each label and "falls back to en" where the
+ * translation has none (Localization rule 4: readers get the default value there).
+ */
+import type { ReactNode } from 'react';
+import { Badge, Group, Paper, Stack, TagsInput, Text, TextInput, Textarea, Title } from '@mantine/core';
+import type { Seo, SeoKey, SeoOverrides } from './tree';
+
+const LABELS: Record<SeoKey, string> = {
+  title: 'SEO title',
+  description: 'Description',
+  keywords: 'Keywords',
+  og_image: 'Open Graph image URL',
+  canonical: 'Canonical URL',
+};
+
+const shown = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join(', ') : '—') : typeof v === 'string' && v ? v : '—');
+
+export interface SeoPanelProps {
+  seo: Seo;
+  translations: Record<string, SeoOverrides>;
+  locale: string;
+  defaultLocale: string;
+  readOnly: boolean;
+  /** API errors by `seo.<key>` or `seo_translations.<locale>.<key>` */
+  errors: Map<string, string>;
+  onChange: (locale: string, key: SeoKey, value: string | string[] | null) => void;
+}
+
+/** Where an API error path lands in the panel (`body.seo.title` → `seo.title`), or null. */
+export function seoErrorKey(path: string): string | null {
+  const p = path.replace(/^body\./, '');
+  return /^seo(_translations\.[^.]+)?\.(title|description|keywords|og_image|canonical)/.exec(p)?.[0] ?? null;
+}
+
+export function SeoPanel({ seo, translations, locale, defaultLocale, readOnly, errors, onChange }: SeoPanelProps) {
+  const isDefault = locale === defaultLocale;
+  const own = isDefault ? seo : (translations[locale] ?? {});
+  const props = (key: SeoKey) => {
+    const errorKey = isDefault ? `seo.${key}` : `seo_translations.${locale}.${key}`;
+    const value = own[key];
+    const fallsBack = value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+    const description: ReactNode = isDefault ? undefined : (
+      <Group gap={6} component="span" wrap="nowrap" align="flex-start">
+        {fallsBack ? (
+          <Badge size="xs" color="yellow.4" variant="filled" autoContrast component="span">
+            falls back to {defaultLocale}
+          </Badge>
+        ) : null}
+        <Text span size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {defaultLocale}: {shown(seo[key])}
+        </Text>
+      </Group>
+    );
+    return { label: isDefault ? LABELS[key] : `${LABELS[key]} (${locale})`, description, error: errors.get(errorKey), readOnly };
+  };
+  const text = (key: Exclude<SeoKey, 'keywords'>) => (typeof own[key] === 'string' ? (own[key] as string) : '');
+  const set = (key: SeoKey) => (value: string | string[]) => onChange(locale, key, Array.isArray(value) ? value : value === '' ? null : value);
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="seo-title">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="seo-title">
+          Title and SEO
+        </Title>
+        <TextInput {...props('title')} maxLength={300} value={text('title')} onChange={(e) => set('title')(e.currentTarget.value)} />
+        <Textarea
+          {...props('description')}
+          autosize
+          minRows={2}
+          maxLength={1000}
+          value={text('description')}
+          onChange={(e) => set('description')(e.currentTarget.value)}
+        />
+        <TagsInput
+          {...props('keywords')}
+          maxTags={50}
+          placeholder={readOnly ? undefined : 'Type a keyword, then Enter'}
+          value={Array.isArray(own.keywords) ? own.keywords : []}
+          onChange={set('keywords')}
+        />
+        <TextInput {...props('og_image')} type="url" value={text('og_image')} onChange={(e) => set('og_image')(e.currentTarget.value)} />
+        <TextInput {...props('canonical')} type="url" value={text('canonical')} onChange={(e) => set('canonical')(e.currentTarget.value)} />
+      </Stack>
+    </Paper>
+  );
+}
