@@ -49,6 +49,25 @@ export function projectData(projection: Projection, item: LocalizedData, refs: R
   return out;
 }
 
+/** The delivery entry of `row` (its effective status already applied) with `data` as delivered (JSON-encoded here). */
+export function deliveryEntryOf(row: EntryRow, data: Record<string, unknown>): DeliveryEntry {
+  return {
+    id: row.id,
+    content_type_id: row.content_type_id,
+    workspace_id: row.workspace_id,
+    slug: row.slug,
+    status: row.status,
+    data: JSON.stringify(data),
+    position: row.position,
+    publish_at: row.publish_at,
+    published_at: row.published_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    created_by: row.created_by,
+    updated_by: row.updated_by,
+  };
+}
+
 /**
  * The delivery entries for `rows` (all of content type `type`, in order). Queries: at most one
  * for related entries and one for media, for the whole page.
@@ -71,21 +90,7 @@ export async function presentEntries(
   return rows.map((raw, i) => {
     const row = effectiveStatus(raw, now);
     const fallback = isFallback(locale, items[i].translation !== null);
-    const entry: DeliveryEntry = {
-      id: row.id,
-      content_type_id: row.content_type_id,
-      workspace_id: row.workspace_id,
-      slug: row.slug,
-      status: row.status,
-      data: JSON.stringify(projectData(projection, items[i], refs)),
-      position: row.position,
-      publish_at: row.publish_at,
-      published_at: row.published_at,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      created_by: row.created_by,
-      updated_by: row.updated_by,
-    };
+    const entry = deliveryEntryOf(row, projectData(projection, items[i], refs));
     if (locale.requested !== null) entry.is_fallback = fallback;
     return { entry, isFallback: fallback };
   });

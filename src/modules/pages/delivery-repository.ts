@@ -41,7 +41,8 @@ export interface DeliveryBlockRow {
   tr_data: unknown;
 }
 
-const PAGE_COLUMNS = [
+/** The page columns delivery reads (the content and updated_* columns depend on the key: contentColumns). */
+export const PAGE_COLUMNS = [
   'pages.id',
   'pages.workspace_id',
   'pages.slug',

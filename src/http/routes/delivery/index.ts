@@ -12,6 +12,7 @@ import { deliveryMediaRoutes } from './media.js';
 import { deliveryPageRoutes } from './pages.js';
 import { deliveryPreviewRoutes } from './preview.js';
 import { deliverySchemaRoutes } from './schema.js';
+import { deliverySyncRoutes } from './sync.js';
 
 export function deliveryRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
@@ -23,5 +24,6 @@ export function deliveryRoutes(ctx: Context): FastifyPluginAsync {
     await deliveryPreviewRoutes(app, ctx);
     await deliveryMediaRoutes(app, ctx);
     await deliveryPageRoutes(app, ctx);
+    await deliverySyncRoutes(app, ctx);
   };
 }

@@ -17,7 +17,8 @@ import type { DataColumn } from '../../../db/dialect.js';
 import { publishedUpdatedAt } from '../../publishing/status-sql.js';
 import { filterCondition, keysetCondition, nullsOrdered, sortExpression, visibleCondition, visibleStatusTerms } from './conditions.js';
 
-const COMMON_COLUMNS = [
+/** The entry columns every delivery read selects (content and updated_* depend on the key). */
+export const COMMON_COLUMNS = [
   'entries.id',
   'entries.workspace_id',
   'entries.content_type_id',

@@ -1,0 +1,68 @@
+/**
+ * Sync tokens (DECISIONS.md D83): opaque, signed, bound to the key's workspace and visibility.
+ * They are delivery cursors (src/modules/delivery/cursor.ts: base64url JSON + HMAC-SHA256 under a
+ * key derived from the installation secret) with a binding of their own, so no list cursor
+ * passes as a sync token and no sync token as a list cursor. The workspace and visibility are
+ * inside the signed payload rather than in the binding, so a token of another workspace or key
+ * kind is told apart from a tampered one and answered with its own message.
+ *
+ * Two kinds: `initial` (a page of the initial sync: the phase and last id listed, plus the event
+ * id the sync started from) and `delta` (everything after event id `cutoff`).
+ */
+import { AppError, invalid } from '../../errors.js';
+import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
+import type { Visibility } from '../delivery/model.js';
+
+/** Sync items are listed by kind in this order during an initial sync. */
+export type SyncPhase = 'entry' | 'page' | 'media';
+
+/** Where a sync continues. `cutoff` is the last change event the client is up to date with. */
+export type SyncPosition = { kind: 'initial'; cutoff: number; phase: SyncPhase; after: string | null } | { kind: 'delta'; cutoff: number };
+
+/** The key a token is valid for. */
+export interface SyncScope {
+  workspaceId: string;
+  visibility: Visibility;
+}
+
+const BINDING: CursorBinding = { contentTypeId: 'sync', sort: 'sync:v1', filters: '', locale: null, environment: 'sync' };
+const PHASES: readonly SyncPhase[] = ['entry', 'page', 'media'];
+
+/** The token resuming at `position` for `scope`. */
+export function encodeSyncToken(secret: Uint8Array, scope: SyncScope, position: SyncPosition): string {
+  const body = { w: scope.workspaceId, v: scope.visibility, c: position.cutoff, ...(position.kind === 'initial' ? { p: position.phase } : {}) };
+  return encodeCursor(secret, BINDING, { value: JSON.stringify(body), id: position.kind === 'initial' ? (position.after ?? '') : '' });
+}
+
+/**
+ * Verifies `token` (given as query parameter `param`) for `scope`. 400 VALIDATION_FAILED at
+ * `query.<param>` when it was altered or not made by this server, when it belongs to another
+ * workspace or to a key of the other visibility, or (`deltaOnly`) when it is a page token of an
+ * initial sync.
+ */
+export function decodeSyncToken(secret: Uint8Array, scope: SyncScope, token: string, param: string, deltaOnly: boolean): SyncPosition {
+  const path = `query.${param}`;
+  const bad = () => invalid(path, 'is not a valid sync token (altered or truncated); pass meta.next_sync_token or meta.next_page_token back unchanged');
+  let raw: { value: unknown; id: string };
+  try {
+    raw = decodeCursor(secret, BINDING, token);
+  } catch (err) {
+    if (err instanceof AppError) throw bad();
+    throw err;
+  }
+  let body: { w?: unknown; v?: unknown; c?: unknown; p?: unknown };
+  try {
+    body = JSON.parse(String(raw.value)) as typeof body;
+  } catch {
+    throw bad();
+  }
+  if (typeof body !== 'object' || body === null || typeof body.c !== 'number' || !Number.isSafeInteger(body.c) || body.c < 0) throw bad();
+  if (body.w !== scope.workspaceId) throw invalid(path, 'was issued for another workspace; start again with initial=true');
+  if (body.v !== scope.visibility) {
+    throw invalid(path, `was issued to a ${String(body.v)} key and this is a ${scope.visibility} key; start again with initial=true`);
+  }
+  if (body.p === undefined) return { kind: 'delta', cutoff: body.c };
+  if (!PHASES.includes(body.p as SyncPhase)) throw bad();
+  if (deltaOnly) throw invalid(path, 'is a page token of an initial sync; pass it as page_token');
+  return { kind: 'initial', cutoff: body.c, phase: body.p as SyncPhase, after: raw.id === '' ? null : raw.id };
+}
