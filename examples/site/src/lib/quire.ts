@@ -1,8 +1,9 @@
 /**
- * The one place where the site talks to Quire. Pages and components ask for view models (posts,
- * pages with their block trees, navigation) in a locale; this module reads the delivery API,
- * keeps answers in the site's tagged cache (src/lib/cache.ts) and turns `data` into checked
- * values (src/lib/values.ts), so nothing else knows about envelopes, keys or JSON strings.
+ * The one place where the site talks to Quire, through the official client `@quire/client` with
+ * the types `quire typegen` wrote for the demo's content model (src/quire.d.ts: `Post`, `Author`
+ * and the block types). Pages and components ask for view models (posts, pages with their block
+ * trees, navigation) in a locale; this module reads the delivery API and keeps answers in the
+ * site's tagged cache (src/lib/cache.ts), so nothing else knows about keys or the wire format.
  *
  * Preview mode (a valid preview token in the visitor's cookie, see src/middleware.ts): reads
  * bypass the cache; the entry the token names is shown as its working copy from
@@ -10,22 +11,13 @@
  * locale's translation), and, when QUIRE_PREVIEW_KEY is set, everything else is read with that
  * preview-environment key, so drafts appear in lists and pages too.
  */
+import { createClient, isQuireError, type DeliveryEntry, type Page, type QuireClient, type TypedBlock } from '@quire/client';
+import type { Author, Post } from '../quire';
 import { TaggedCache } from './cache';
 import { siteConfig, type SiteConfig } from './config';
 import { imageField, toMedia, type Media } from './images';
 import { toRichText, type RichTextNode } from './rich-text';
-import { integer, isRecord, parseData, record, records, strings, text, type Fields } from './values';
-
-/** An answer of Quire other than 2xx; `status` 404 means "not there (for this key)". */
-export class QuireError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { integer, isRecord, record, strings, text, type Fields } from './values';
 
 export interface Site {
   name: string;
@@ -41,7 +33,6 @@ export interface AuthorView {
   name: string;
   role: string | null;
   bio: RichTextNode | null;
-  website: string | null;
 }
 
 export interface PostView {
@@ -55,7 +46,7 @@ export interface PostView {
   tags: string[];
   publishedOn: string | null;
   readingMinutes: number | null;
-  /** A `cover` image field, when the post type has one. */
+  /** A `cover` image field, when the post type has one (the demo's has not; see README). */
   cover: Media | null;
   /** No translation in the requested locale at all: everything shows in the default locale. */
   isFallback: boolean;
@@ -63,13 +54,11 @@ export interface PostView {
   isPreview: boolean;
 }
 
-/** A block of a page: its type slug, its resolved `data` and its children, in order. */
-export interface BlockView {
-  id: string;
-  type: string;
-  data: Fields;
-  children: BlockView[];
-}
+/** A block of a page, typed by its `type` (the generated block types), children nested. */
+export type BlockView = TypedBlock;
+
+/** One block type's variant of BlockView, e.g. `BlockOf<'hero'>`. */
+export type BlockOf<K extends BlockView['type']> = Extract<BlockView, { type: K }>;
 
 export interface PageView {
   id: string;
@@ -98,13 +87,28 @@ export interface PreviewSession {
   status: string;
 }
 
-// Read on first use, not at import: `astro build` loads this module without the run-time environment.
-let state: { config: SiteConfig; cache: TaggedCache } | null = null;
+interface Runtime {
+  config: SiteConfig;
+  cache: TaggedCache;
+  /** Reads with the production delivery key. */
+  live: QuireClient;
+  /** Reads in preview mode: the preview key when configured, else the production key. */
+  preview: QuireClient;
+}
 
-function runtime(): { config: SiteConfig; cache: TaggedCache } {
+// Made on first use, not at import: `astro build` loads this module without the run-time environment.
+let state: Runtime | null = null;
+
+function runtime(): Runtime {
   if (!state) {
     const config = siteConfig();
-    state = { config, cache: new TaggedCache(config.cacheSeconds * 1000) };
+    const live = createClient({ url: config.quireUrl, apiKey: config.deliveryKey });
+    state = {
+      config,
+      cache: new TaggedCache(config.cacheSeconds * 1000),
+      live,
+      preview: config.previewKey ? createClient({ url: config.quireUrl, apiKey: config.previewKey }) : live,
+    };
   }
   return state;
 }
@@ -114,17 +118,9 @@ export function siteCache(): TaggedCache {
   return runtime().cache;
 }
 
-async function deliveryGet(path: string, query: Record<string, string>, key: string): Promise<{ data: unknown; meta: unknown }> {
-  const url = new URL(`${runtime().config.quireUrl}/api/v1/public${path}`);
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  const res = await fetch(url, { headers: { 'X-API-Key': key, Accept: 'application/json' } });
-  const body: unknown = await res.json().catch(() => null);
-  const envelope = isRecord(body) ? body : {};
-  if (!res.ok) {
-    const message = typeof envelope.message === 'string' ? envelope.message : `HTTP ${res.status}`;
-    throw new QuireError(res.status, typeof envelope.code === 'string' ? envelope.code : 'HTTP_ERROR', message);
-  }
-  return { data: envelope.data, meta: envelope.meta };
+/** The client for a read: the preview one in preview mode, else the production one. */
+function clientFor(preview: PreviewSession | null): QuireClient {
+  return preview ? runtime().preview : runtime().live;
 }
 
 const isSite = (v: unknown): v is Site => isRecord(v) && typeof v.defaultLocale === 'string';
@@ -150,70 +146,6 @@ function relatedTags(value: unknown, into: Set<string> = new Set()): Set<string>
   return into;
 }
 
-/** The workspace's name, locales and content types (cached; any content-model change drops it). */
-export async function getSite(): Promise<Site> {
-  return siteCache().get('schema', isSite, async () => {
-    const { data } = await deliveryGet('/schema', {}, runtime().config.deliveryKey);
-    const schema = isRecord(data) ? data : {};
-    const workspace = record(schema, 'workspace') ?? {};
-    const typeSlugs: Record<string, string> = {};
-    for (const ct of records(schema.content_types)) {
-      const id = text(ct, 'id');
-      const slug = text(ct, 'slug');
-      if (id && slug) typeSlugs[id] = slug;
-    }
-    const locales = strings(workspace, 'locales');
-    const defaultLocale = text(workspace, 'default_locale') ?? locales[0] ?? 'en';
-    return {
-      value: { name: text(workspace, 'name') ?? 'Quire', defaultLocale, locales: locales.length ? locales : [defaultLocale], typeSlugs },
-      tags: ['schema'],
-    };
-  });
-}
-
-function toAuthor(value: unknown): AuthorView | null {
-  if (!isRecord(value) || typeof value.id !== 'string') return null;
-  // A relation resolves to `{id, slug, type, ...fields}`; a listed entry keeps fields in `data`.
-  const fields = 'data' in value ? parseData(value.data) : value;
-  return {
-    id: value.id,
-    slug: typeof value.slug === 'string' ? value.slug : '',
-    name: text(fields, 'name') ?? '',
-    role: text(fields, 'role'),
-    bio: toRichText(fields.bio),
-    website: text(fields, 'website'),
-  };
-}
-
-function toPost(entry: Fields, fields: Fields, author: AuthorView | null, cover: Media | null, isPreview: boolean): PostView {
-  return {
-    id: text(entry, 'id') ?? '',
-    slug: text(entry, 'slug') ?? '',
-    status: text(entry, 'status') ?? 'published',
-    title: text(fields, 'title') ?? text(entry, 'slug') ?? '',
-    excerpt: text(fields, 'excerpt'),
-    body: toRichText(fields.body),
-    author,
-    tags: strings(fields, 'tags'),
-    publishedOn: text(fields, 'published_on'),
-    readingMinutes: integer(fields, 'reading_minutes'),
-    cover,
-    isFallback: entry.is_fallback === true,
-    isPreview,
-  };
-}
-
-function deliveredPost(entry: Fields): PostView {
-  const fields = parseData(entry.data);
-  return toPost(entry, fields, toAuthor(fields.author), imageField(fields, 'cover'), false);
-}
-
-/** The key for a read: the preview key in preview mode when configured, else the delivery key. */
-function keyFor(preview: PreviewSession | null): string {
-  const { previewKey, deliveryKey } = runtime().config;
-  return preview && previewKey ? previewKey : deliveryKey;
-}
-
 /** Runs `load` through the cache, except in preview mode (working copies are never cached). */
 async function cached<T>(
   preview: PreviewSession | null,
@@ -221,7 +153,51 @@ async function cached<T>(
   isValue: (v: unknown) => v is T,
   load: () => Promise<{ value: T; tags: string[] }>,
 ): Promise<T> {
-  return preview ? (await load()).value : siteCache().get(key, isValue, load);
+  return preview ? (await load()).value : runtime().cache.get(key, isValue, load);
+}
+
+/** The workspace's name, locales and content types (cached; any content-model change drops it). */
+export async function getSite(): Promise<Site> {
+  return runtime().cache.get('schema', isSite, async () => {
+    const { workspace, content_types } = await runtime().live.schema();
+    return {
+      value: {
+        name: workspace.name,
+        defaultLocale: workspace.default_locale,
+        locales: workspace.locales,
+        typeSlugs: Object.fromEntries(content_types.map((ct) => [ct.id, ct.slug])),
+      },
+      tags: ['schema'],
+    };
+  });
+}
+
+function authorView(id: string, slug: string, author: Author): AuthorView {
+  return { id, slug, name: author.name, role: author.role ?? null, bio: toRichText(author.bio) };
+}
+
+/** The `cover` field of a post when its type has one: an image, or null. */
+function coverOf(data: Post): Media | null {
+  return 'cover' in data ? imageField({ cover: data.cover }, 'cover') : null;
+}
+
+function postView(entry: DeliveryEntry<Post>, isFallback: boolean): PostView {
+  const { data } = entry;
+  return {
+    id: entry.id,
+    slug: entry.slug,
+    status: entry.status,
+    title: data.title,
+    excerpt: data.excerpt ?? null,
+    body: toRichText(data.body),
+    author: data.author ? authorView(data.author.id, data.author.slug, data.author) : null,
+    tags: data.tags ?? [],
+    publishedOn: data.published_on ?? null,
+    readingMinutes: data.reading_minutes ?? null,
+    cover: coverOf(data),
+    isFallback,
+    isPreview: false,
+  };
 }
 
 /** The working copy of a preview resolved for `locale`: default-locale data overlaid with the locale's translation. */
@@ -229,17 +205,37 @@ function workingCopyFields(preview: PreviewSession, locale: string): Fields {
   return { ...preview.data, ...(preview.translations[locale] ?? {}) };
 }
 
+/**
+ * A post's working copy as a view. Its `data` is the stored shape (relations and media as ids,
+ * no generated type applies until the type is known), so each field is checked where it is read.
+ */
 async function previewPost(preview: PreviewSession, locale: string): Promise<PostView> {
   const fields = workingCopyFields(preview, locale);
-  // The working copy holds ids where delivered entries hold resolved relations and media.
   const authorId = text(fields, 'author');
   const authors = authorId ? await listAuthors(locale, preview) : [];
   const coverId = text(fields, 'cover');
   const cover = coverId
-    ? toMedia((await deliveryGet(`/media/${encodeURIComponent(coverId)}`, {}, runtime().config.deliveryKey).catch(() => ({ data: null }))).data)
+    ? toMedia(
+        await runtime()
+          .live.media.get(coverId)
+          .catch(() => null),
+      )
     : null;
-  const entry: Fields = { id: preview.entryId, slug: preview.entrySlug, status: preview.status };
-  return toPost(entry, fields, authors.find((a) => a.id === authorId) ?? null, cover, true);
+  return {
+    id: preview.entryId,
+    slug: preview.entrySlug,
+    status: preview.status,
+    title: text(fields, 'title') ?? preview.entrySlug,
+    excerpt: text(fields, 'excerpt'),
+    body: toRichText(fields.body),
+    author: authors.find((a) => a.id === authorId) ?? null,
+    tags: strings(fields, 'tags'),
+    publishedOn: text(fields, 'published_on'),
+    readingMinutes: integer(fields, 'reading_minutes'),
+    cover: cover && cover.mimeType.startsWith('image/') ? cover : null,
+    isFallback: false,
+    isPreview: true,
+  };
 }
 
 function previewedPost(preview: PreviewSession | null): preview is PreviewSession {
@@ -249,8 +245,8 @@ function previewedPost(preview: PreviewSession | null): preview is PreviewSessio
 /** The authors in `locale` (used to resolve a working copy's author id). */
 export async function listAuthors(locale: string, preview: PreviewSession | null): Promise<AuthorView[]> {
   return cached(preview, `authors:${locale}`, isAuthors, async () => {
-    const { data } = await deliveryGet('/entries', { type: 'author', locale, limit: '100' }, keyFor(preview));
-    const authors = records(data).flatMap((e) => toAuthor(e) ?? []);
+    const { items } = await clientFor(preview).entries.list('author', { locale, limit: 100 });
+    const authors = items.map((e) => authorView(e.id, e.slug, e.data));
     return { value: authors, tags: ['type:author', ...authors.map((a) => `entry:${a.id}`)] };
   });
 }
@@ -258,70 +254,53 @@ export async function listAuthors(locale: string, preview: PreviewSession | null
 /** Published posts in `locale`, newest first (`published_on:desc`); in preview mode with working copies. */
 export async function listPosts(locale: string, preview: PreviewSession | null, limit = 20): Promise<PostView[]> {
   const posts = await cached(preview, `posts:${locale}:${limit}`, isPosts, async () => {
-    const { data } = await deliveryGet('/entries', { type: 'post', locale, sort: 'published_on:desc', limit: String(limit) }, keyFor(preview));
-    const entries = records(data);
-    const tags = new Set(['type:post', ...entries.flatMap((e) => (typeof e.id === 'string' ? [`entry:${e.id}`] : []))]);
-    relatedTags(
-      entries.map((e) => parseData(e.data)),
-      tags,
+    const { items } = await clientFor(preview).entries.list('post', { locale, sort: 'published_on:desc', limit });
+    const tags = relatedTags(
+      items.map((e) => e.data),
+      new Set(['type:post', ...items.map((e) => `entry:${e.id}`)]),
     );
-    return { value: entries.map(deliveredPost), tags: [...tags] };
+    return { value: items.map((e) => postView(e, e.is_fallback === true)), tags: [...tags] };
   });
   if (!previewedPost(preview)) return posts;
   const working = await previewPost(preview, locale);
   return posts.some((p) => p.id === working.id) ? posts.map((p) => (p.id === working.id ? working : p)) : [working, ...posts];
 }
 
-/** One post by slug in `locale`; throws QuireError 404 when there is none (for this key). */
+/** One post by slug in `locale`; throws the client's QuireError NOT_FOUND when there is none (for this key). */
 export async function getPost(locale: string, slug: string, preview: PreviewSession | null): Promise<PostView> {
   if (previewedPost(preview) && preview.entrySlug === slug) return previewPost(preview, locale);
   return cached(preview, `post:${locale}:${slug}`, isPost, async () => {
-    const { data } = await deliveryGet(`/entries/${encodeURIComponent(slug)}`, { type: 'post', locale }, keyFor(preview));
-    const answer = isRecord(data) ? data : {};
-    const entry = record(answer, 'entry') ?? {};
-    const post = { ...deliveredPost(entry), isFallback: answer.is_fallback === true };
-    return { value: post, tags: ['type:post', `entry:${post.id}`, ...relatedTags(parseData(entry.data))] };
+    const entry = await clientFor(preview).entries.get(slug, { type: 'post', locale });
+    return { value: postView(entry, entry.is_fallback), tags: ['type:post', `entry:${entry.id}`, ...relatedTags(entry.data)] };
   });
+}
+
+function navItem(page: Page): NavItem {
+  return { slug: page.slug, title: page.seo.title ?? page.slug };
 }
 
 /** Pages for the navigation, in their order, with titles in `locale`. */
 export async function listPages(locale: string, preview: PreviewSession | null): Promise<NavItem[]> {
   return cached(preview, `pages:${locale}`, isNav, async () => {
-    const { data } = await deliveryGet('/pages', { locale, limit: '20' }, keyFor(preview));
-    const pages = records(data);
-    const nav = pages.map((p) => ({ slug: text(p, 'slug') ?? '', title: text(record(p, 'seo') ?? {}, 'title') ?? text(p, 'slug') ?? '' }));
-    return { value: nav, tags: ['pages', ...pages.flatMap((p) => (typeof p.id === 'string' ? [`page:${p.id}`] : []))] };
+    const { items } = await clientFor(preview).pages.list({ locale, limit: 20 });
+    return { value: items.map(navItem), tags: ['pages', ...items.map((p) => `page:${p.id}`)] };
   });
 }
 
-function toBlock(value: Fields): BlockView {
-  return {
-    id: text(value, 'id') ?? '',
-    type: text(value, 'type') ?? '',
-    data: parseData(value.data),
-    children: records(value.children).map(toBlock),
-  };
-}
-
-/** One page with its block tree in `locale`; throws QuireError 404 when there is none. */
+/** One page with its block tree in `locale`; throws the client's QuireError NOT_FOUND when there is none. */
 export async function getPage(locale: string, slug: string, preview: PreviewSession | null): Promise<PageView> {
   return cached(preview, `page:${locale}:${slug}`, isPage, async () => {
-    const { data } = await deliveryGet(`/pages/${encodeURIComponent(slug)}`, { locale }, keyFor(preview));
-    const answer = isRecord(data) ? data : {};
-    const page = record(answer, 'page') ?? {};
-    const seo = record(page, 'seo') ?? {};
-    const blocks = records(answer.blocks).map(toBlock);
-    const id = text(page, 'id') ?? '';
+    const { page, blocks } = await clientFor(preview).pages.get(slug, { locale });
     return {
       value: {
-        id,
-        slug: text(page, 'slug') ?? slug,
-        title: text(seo, 'title') ?? slug,
-        description: text(seo, 'description'),
+        id: page.id,
+        slug: page.slug,
+        title: page.seo.title ?? slug,
+        description: page.seo.description ?? null,
         blocks,
         isFallback: page.is_fallback === true,
       },
-      tags: ['pages', `page:${id}`, ...relatedTags(blocks.map((b) => b.data))],
+      tags: ['pages', `page:${page.id}`, ...relatedTags(blocks)],
     };
   });
 }
@@ -332,25 +311,18 @@ export async function getPage(locale: string, slug: string, preview: PreviewSess
  */
 export async function openPreview(token: string): Promise<PreviewSession | null> {
   try {
-    const [{ data }, schema] = await Promise.all([deliveryGet('/preview', { token }, runtime().config.deliveryKey), getSite()]);
-    const entry = record(isRecord(data) ? data : {}, 'entry') ?? {};
-    const translations: Record<string, Fields> = {};
-    for (const t of records(entry.translations)) {
-      const locale = text(t, 'locale');
-      if (locale) translations[locale] = parseData(t.data);
-    }
-    const typeId = text(entry, 'content_type_id') ?? '';
+    const [entry, schema] = await Promise.all([runtime().live.preview(token), getSite()]);
     return {
       token,
-      entryId: text(entry, 'id') ?? '',
-      entrySlug: text(entry, 'slug') ?? '',
-      typeSlug: schema.typeSlugs[typeId] ?? '',
-      data: parseData(entry.data),
-      translations,
-      status: text(entry, 'status') ?? 'draft',
+      entryId: entry.id,
+      entrySlug: entry.slug,
+      typeSlug: schema.typeSlugs[entry.content_type_id] ?? '',
+      data: entry.data,
+      translations: Object.fromEntries(entry.translations.map((t) => [t.locale, t.data])),
+      status: entry.status,
     };
   } catch (err) {
-    if (err instanceof QuireError && [400, 401, 403, 404].includes(err.status)) return null;
+    if (isQuireError(err) && [400, 401, 403, 404].includes(err.status)) return null;
     throw err;
   }
 }
@@ -381,7 +353,7 @@ export async function orNotFound<T>(promise: Promise<T>): Promise<T | null> {
   try {
     return await promise;
   } catch (err) {
-    if (err instanceof QuireError && err.status === 404) return null;
+    if (isQuireError(err, 'NOT_FOUND')) return null;
     throw err;
   }
 }
