@@ -4998,6 +4998,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/public/sync': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Mirror what the key may see: initial=true lists every item, sync_token what changed since (D83)
+     * @description Pages of up to 100 items; meta.next_page_token continues (as page_token), the last page has meta.next_sync_token. Items are entries (default locale plus translations), pages (block tree and translations) and media, or deleted_entry/deleted_page/deleted_media with id and slug. Tokens are signed and bound to the key’s workspace and visibility (400 otherwise).
+     */
+    get: operations['syncDelivery'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/media/files/{*}': {
     parameters: {
       query?: never;
@@ -5160,6 +5180,153 @@ export type components = {
       /** Format: uuid */
       webhook_id: string;
     };
+    /** SyncItem */
+    'def-6':
+      | {
+          /** Format: uuid */
+          content_type_id: string;
+          /** @description ISO 8601 UTC with milliseconds */
+          created_at: string;
+          created_by: number | null;
+          /** @description JSON-encoded object of the locale-resolved field values */
+          data: string;
+          /** Format: uuid */
+          id: string;
+          is_fallback?: boolean;
+          position: number;
+          publish_at: string | null;
+          published_at: string | null;
+          slug: string;
+          status: string;
+          /** SyncSys */
+          sys: {
+            /** @description entries and deleted entries: the content type slug */
+            content_type?: string;
+            /** Format: uuid */
+            id: string;
+            slug?: string | null;
+            /** @enum {string} */
+            type: 'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media';
+          };
+          translations: {
+            /** @description JSON-encoded object of the localized values in this locale (parse it) */
+            data: string;
+            locale: string;
+          }[];
+          /** @description ISO 8601 UTC with milliseconds */
+          updated_at: string;
+          updated_by: number | null;
+          /** Format: uuid */
+          workspace_id: string;
+        }
+      | {
+          block_translations: {
+            /** Format: uuid */
+            block_id: string;
+            /** @description JSON-encoded object of localized field values */
+            data: string;
+            id: number;
+            locale: string;
+          }[];
+          /** @description root blocks; children nested; data unresolved (ids) */
+          blocks: components['schemas']['def-2'][];
+          /** @description ISO 8601 UTC with milliseconds */
+          created_at: string;
+          created_by: number | null;
+          /** @description management only: the working copy differs from the published version */
+          has_pending_changes?: boolean;
+          /** Format: uuid */
+          id: string;
+          /** @description delivery with locale: true when the page has no translation in that locale */
+          is_fallback?: boolean;
+          /** @description navigation order, 0-based */
+          position: number;
+          publish_at: string | null;
+          published_at: string | null;
+          /** @description management only: the history version production readers see */
+          published_version?: number | null;
+          /** Seo */
+          seo: {
+            canonical: string | null;
+            description: string | null;
+            keywords: string[];
+            og_image: string | null;
+            title: string | null;
+          };
+          seo_translations: {
+            id: number;
+            locale: string;
+            /** Format: uuid */
+            page_id: string;
+            /** SeoOverrides */
+            seo: {
+              canonical?: string;
+              description?: string;
+              keywords?: string[];
+              og_image?: string;
+              title?: string;
+            };
+          }[];
+          slug: string;
+          /** @enum {string} */
+          status: 'draft' | 'scheduled' | 'published' | 'archived';
+          /** SyncSys */
+          sys: {
+            /** @description entries and deleted entries: the content type slug */
+            content_type?: string;
+            /** Format: uuid */
+            id: string;
+            slug?: string | null;
+            /** @enum {string} */
+            type: 'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media';
+          };
+          /** @description ISO 8601 UTC with milliseconds */
+          updated_at: string;
+          updated_by: number | null;
+          /** Format: uuid */
+          workspace_id: string;
+        }
+      | {
+          alt_text: string | null;
+          focal_x: number | null;
+          focal_y: number | null;
+          height: number | null;
+          /** Format: uuid */
+          id: string;
+          mime_type: string;
+          /** SyncSys */
+          sys: {
+            /** @description entries and deleted entries: the content type slug */
+            content_type?: string;
+            /** Format: uuid */
+            id: string;
+            slug?: string | null;
+            /** @enum {string} */
+            type: 'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media';
+          };
+          url: string;
+          width: number | null;
+        }
+      | {
+          /** SyncSys */
+          sys: {
+            /** @description entries and deleted entries: the content type slug */
+            content_type?: string;
+            /** Format: uuid */
+            id: string;
+            slug?: string | null;
+            /** @enum {string} */
+            type: 'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media';
+          };
+        };
+    /** SyncMeta */
+    'def-7': {
+      /** @description more items: pass it back as page_token */
+      next_page_token: string | null;
+      /** @description last page: keep it and pass it as sync_token later */
+      next_sync_token: string | null;
+      page_size: number;
+    };
   };
   responses: never;
   parameters: never;
@@ -5168,4 +5335,38 @@ export type components = {
   pathItems: never;
 };
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  syncDelivery: {
+    parameters: {
+      query?: {
+        /** @description true: start a sync with every visible item */
+        initial?: boolean;
+        /** @description meta.next_page_token of the previous response */
+        page_token?: string;
+        /** @description meta.next_sync_token of an earlier sync: what changed since */
+        sync_token?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['def-6'][];
+            message: string;
+            meta: components['schemas']['def-7'] | null;
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+    };
+  };
+}
