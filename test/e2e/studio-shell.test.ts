@@ -8,6 +8,9 @@
  * at 390 px wide the screens do not scroll sideways and the navigation opens from the burger.
  * The first load's JavaScript is measured (gzip) and held to 300 KB.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
@@ -178,6 +181,58 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
     await screenshot(page, 'settings-api-keys-1280');
     const refused = await fetch(`${server.base}/api/v1/public/schema`, { headers: { 'X-API-Key': value } });
     expect(refused.status).toBe(401);
+  }, 120_000);
+
+  it('settings: a webhook is added with its secret shown once; a ping reaches a receiver that verifies its signature', async () => {
+    const received: { type: string; verified: boolean }[] = [];
+    let secret = '';
+    const receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        let verified: boolean;
+        try {
+          new Webhook(secret).verify(body, req.headers as Record<string, string>);
+          verified = true;
+        } catch {
+          verified = false;
+        }
+        received.push({ type: (JSON.parse(body) as { type: string }).type, verified });
+        res.writeHead(verified ? 204 : 401).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      await page.getByRole('tab', { name: 'Webhooks' }).click();
+      await visible(page.getByText('No webhooks yet.'));
+      await expectAccessible(page, 'settings/webhooks');
+      await page.getByRole('button', { name: 'Add webhook' }).click();
+      const create = page.getByRole('dialog', { name: 'Add webhook' });
+      await create.getByRole('textbox', { name: 'URL' }).fill(target);
+      await create.getByRole('textbox', { name: 'Description' }).fill('Rebuild the site');
+      await create.getByRole('button', { name: 'Add webhook' }).click();
+      const shown = page.getByRole('dialog', { name: 'Webhook created' });
+      secret = await shown.getByLabel('Signing secret', { exact: true }).inputValue();
+      expect(secret).toMatch(/^whsec_/);
+      await expectAccessible(page, 'settings/webhooks secret shown once', '[role=dialog]');
+      await shown.getByRole('button', { name: 'Done' }).click();
+      await hidden(shown);
+      expect(await page.getByText(secret).count()).toBe(0);
+      await page.getByRole('button', { name: 'Send ping' }).click();
+      await visible(page.getByText(/Ping delivered: HTTP 204/));
+      expect(received).toEqual([{ type: 'ping', verified: true }]);
+      const log = page.getByRole('table', { name: `Deliveries of ${target}` });
+      await visible(log.getByText('delivered'));
+      await expectAccessible(page, 'settings/webhooks deliveries');
+      await screenshot(page, 'settings-webhooks-1280');
+      await page.getByRole('button', { name: `Delete webhook ${target}` }).click();
+      await page.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Delete webhook' }).click();
+      await visible(page.getByText('No webhooks yet.'));
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   }, 120_000);
 
   it('settings: an author is invited with a one-time link, joins, and cannot change the model or see keys', async () => {

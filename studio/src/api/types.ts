@@ -25,6 +25,7 @@ import type {
   OverviewSchema,
   WorkspaceSchema,
 } from '../../../src/http/schemas/studio.js';
+import type { CreatedWebhookSchema, WebhookDeliverySchema, WebhookSchema } from '../../../src/http/schemas/webhooks.js';
 
 export type { Role, Scope, KeyClass, Environment } from '../../../src/modules/auth/permissions.js';
 export type { Status } from '../../../src/modules/publishing/states.js';
@@ -54,6 +55,9 @@ export type CreatedApiKey = Static<typeof CreatedApiKeySchema>;
 export type WorkspaceSettings = Static<typeof WorkspaceSchema>;
 export type Overview = Static<typeof OverviewSchema>;
 export type OverviewCounts = Static<typeof OverviewCountsSchema>;
+export type Webhook = Static<typeof WebhookSchema>;
+export type CreatedWebhook = Static<typeof CreatedWebhookSchema>;
+export type WebhookDelivery = Static<typeof WebhookDeliverySchema>;
 
 /** `meta` of list responses (api.md Pagination). */
 export interface PageMeta {

@@ -1,7 +1,7 @@
 /**
- * /studio/:workspace/settings/:tab — General (name, preview URL template), Locales, API keys and
- * People (D91). Owners and admins edit; other roles see General, Locales and People read-only and
- * no API keys tab (the server refuses keys to them anyway).
+ * /studio/:workspace/settings/:tab — General (name, preview URL template), Locales, API keys,
+ * Webhooks and People (D91, D82). Owners and admins edit; other roles see General, Locales and
+ * People read-only and no API keys or Webhooks tab (the server refuses those to them anyway).
  */
 import { lazy, Suspense } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
@@ -14,6 +14,7 @@ const GeneralTab = lazy(() => import('./GeneralTab'));
 const LocalesTab = lazy(() => import('./LocalesTab'));
 const ApiKeysTab = lazy(() => import('./ApiKeysTab'));
 const PeopleTab = lazy(() => import('./PeopleTab'));
+const WebhooksTab = lazy(() => import('./WebhooksTab'));
 
 export default function Settings() {
   const { tab } = useParams();
@@ -22,7 +23,12 @@ export default function Settings() {
   const tabs = [
     { value: 'general', label: 'General', Panel: GeneralTab },
     { value: 'locales', label: 'Locales', Panel: LocalesTab },
-    ...(administers ? [{ value: 'api-keys', label: 'API keys', Panel: ApiKeysTab }] : []),
+    ...(administers
+      ? [
+          { value: 'api-keys', label: 'API keys', Panel: ApiKeysTab },
+          { value: 'webhooks', label: 'Webhooks', Panel: WebhooksTab },
+        ]
+      : []),
     { value: 'people', label: 'People', Panel: PeopleTab },
   ];
   if (!tabs.some((t) => t.value === tab)) return <Navigate to={`/${workspace.slug}/settings/general`} replace />;
