@@ -4,7 +4,9 @@
  * item's slug, content type, status and history version; a scheduled publication records
  * `*.published` exactly once; a write that fails or rolls back records nothing.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../src/db/create-db.js';
 import { withTransaction } from '../src/db/transaction.js';
 import { recordEvent } from '../src/modules/events/record.js';
 import { lastEventId, listEventsAfter } from '../src/modules/events/repository.js';
@@ -79,6 +81,23 @@ describe.each(dialects())('events on %s', (dialect) => {
       ['entry.updated', 'a2', 'published', 10, 'article'],
     ]);
     expect(await eventsOf(() => runSchedulerOnce(env.ctx))).toEqual([]);
+  });
+
+  it('two schedulers running at once record each due publication once', async () => {
+    for (let i = 0; i < 12; i++) {
+      await ok(w.req('POST', E, { slug: `twice-${i}`, data: { title: `T${i}` } }), 201);
+      await ok(w.req('PATCH', `${E}/twice-${i}/schedule`, { publish_at: later(1) }));
+    }
+    now = new Date(now.getTime() + 2 * 60_000);
+    // On PostgreSQL a second pool on the same schema, as a second instance would have.
+    const schema = dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(env.ctx.db.kysely)).rows[0].s : null;
+    const other = schema ? await createDb(env.config, { pgSchema: schema, poolSize: 2 }) : env.ctx.db;
+    try {
+      const events = await eventsOf(() => Promise.all([runSchedulerOnce(env.ctx), runSchedulerOnce({ ...env.ctx, db: other }), runSchedulerOnce(env.ctx)]));
+      expect(events.filter((e) => e[1]?.startsWith('twice-')).map((e) => e[0])).toEqual(Array.from({ length: 12 }, () => 'entry.published'));
+    } finally {
+      if (other !== env.ctx.db) await other.close();
+    }
   });
 
   it('pages: create, update, publish, block reorder, reorder, restore, duplicate, delete (later pages move up: updated)', async () => {
