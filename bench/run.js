@@ -14,14 +14,24 @@
  *     blocks in three levels (block types hero, rich text, feature grid, feature item, call to
  *     action), de translations, relations to posts and authors in some blocks;
  *  4. starts a bare Fastify server returning the same bytes and measures it the same way;
- *  5. prints req/s, p50, p99, the ratio to bare Fastify and the server's peak RSS (VmHWM).
+ *  5. prints req/s, p50, p99, the ratio to bare Fastify, each server's CPU time per request (and
+ *     their ratio) and the server's peak RSS (VmHWM).
  * `list-put` repeats the list request while a separate loop sends one management PUT per second on
  * the first entry of that list (a new `views` value each time), and reports the PUTs' status codes
  * and the delivery cache hit rate (the `X-Cache: HIT`/`MISS` response header, counted on every run).
- * Scenarios can be chosen with BENCH_ONLY=list,list-put,slug,page.
+ * Compression (issue 10 item 2, D81): `list5`, `list5-br` and `list5-gzip` repeat
+ * GET /entries?type=post&limit=5&locale=de (a hot cached answer) without Accept-Encoding and with
+ * `Accept-Encoding: br` / `gzip`; each bare Fastify baseline serves the same (compressed) bytes
+ * with the same Content-Encoding from memory. A table then gives the 5-post list's and the page's
+ * body sizes (identity, br, gzip) and what each brotli quality and gzip level costs on them
+ * (µs per compression, measured in this process), which is how the server's br quality 4 and
+ * gzip level 6 were chosen (src/http/http-cache.ts).
+ * Scenarios can be chosen with BENCH_ONLY=list,list-put,slug,page,list5,list5-br,list5-gzip.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +83,29 @@ function resetPeakRss(pid) {
   } catch {
     return false;
   }
+}
+
+/** CPU seconds (user + system) `pid` has used so far (Linux /proc; null elsewhere). */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100 on Linux)
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs autocannon and adds `cpu_us`: the server's CPU microseconds per request during the run,
+ * which a busy machine disturbs far less than req/s (the request rate falls when other processes
+ * take the cores; the work per request does not).
+ */
+async function cannonCpu(pid, url, headers, cache) {
+  const before = cpuSeconds(pid);
+  const result = await cannon(url, headers, cache);
+  const after = cpuSeconds(pid);
+  const total = result.requests.total;
+  return { ...summarize(result), cpu_us: before === null || after === null || !total ? null : Math.round(((after - before) * 1e6) / total) };
 }
 
 function peakRssMiB(pid) {
@@ -336,7 +369,60 @@ function summarize(result) {
   };
 }
 
-async function startBare(body) {
+/** One GET with raw (undecoded) body bytes: `{ status, headers, bytes }`. */
+function rawGet(url, headers) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, bytes: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** Mean µs of `fn()` over enough runs to last about 200 ms. */
+function micros(fn) {
+  fn();
+  let runs = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0n;
+  while (elapsed < 200_000_000n) {
+    fn();
+    runs += 1;
+    elapsed = process.hrtime.bigint() - start;
+  }
+  return Math.round(Number(elapsed) / runs / 100) / 10;
+}
+
+/** Sizes and compression costs of the bodies the compression scenarios serve (D81). */
+function compressionTable(bodies) {
+  const rows = [];
+  for (const [name, body] of Object.entries(bodies)) {
+    rows.push({ body: name, coding: 'identity', bytes: body.length, us: 0 });
+    for (const q of [1, 4, 5, 6, 11]) {
+      const params = {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: q,
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      };
+      rows.push({
+        body: name,
+        coding: `br q${q}`,
+        bytes: zlib.brotliCompressSync(body, { params }).length,
+        us: micros(() => zlib.brotliCompressSync(body, { params })),
+      });
+    }
+    for (const level of [1, 6, 9]) {
+      rows.push({ body: name, coding: `gzip ${level}`, bytes: zlib.gzipSync(body, { level }).length, us: micros(() => zlib.gzipSync(body, { level })) });
+    }
+  }
+  return rows;
+}
+
+async function startBare(body, encoding) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-bare-'));
   const file = path.join(dir, 'body.json');
   fs.writeFileSync(file, body);
@@ -345,7 +431,11 @@ async function startBare(body) {
     import fs from 'node:fs';
     const body = fs.readFileSync(${JSON.stringify(file)});
     const app = Fastify({ logger: false });
-    app.get('/*', async (req, reply) => reply.type('application/json; charset=utf-8').send(body));
+    const encoding = ${JSON.stringify(encoding ?? null)};
+    app.get('/*', async (req, reply) => {
+      if (encoding) reply.header('content-encoding', encoding).header('vary', 'Accept-Encoding');
+      return reply.type('application/json; charset=utf-8').send(body);
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     console.log('BARE_LISTENING ' + app.server.address().port);
   `;
@@ -418,6 +508,9 @@ async function main() {
       { name: 'list-put', url: '/api/v1/public/entries?type=post&limit=10&locale=de', puts: true },
       { name: 'slug', url: `/api/v1/public/entries/${slugs[500]}?type=post&locale=de` },
       { name: 'page', url: '/api/v1/public/pages/bench-home?locale=de' },
+      { name: 'list5', url: '/api/v1/public/entries?type=post&limit=5&locale=de' },
+      { name: 'list5-br', url: '/api/v1/public/entries?type=post&limit=5&locale=de', encoding: 'br' },
+      { name: 'list5-gzip', url: '/api/v1/public/entries?type=post&limit=5&locale=de', encoding: 'gzip' },
     ].filter((s) => !only || only.has(s.name));
 
     const seedingPeak = peakRssMiB(server.pid);
@@ -425,11 +518,17 @@ async function main() {
     const rows = [];
     const cacheCounts = {};
     let putSlug = null;
+    const bodies = {};
     for (const s of scenarios) {
-      const sample = await fetch(base + s.url, { headers: { 'x-api-key': keys.delivery } });
-      const bytes = Buffer.from(await sample.arrayBuffer());
-      if (!sample.ok) throw new Error(`${s.url} → ${sample.status} ${bytes}`);
-      await cannon(base + s.url, { 'x-api-key': keys.delivery }); // warm-up run, discarded
+      const headers = { 'x-api-key': keys.delivery, ...(s.encoding ? { 'accept-encoding': s.encoding } : {}) };
+      const sample = await rawGet(base + s.url, headers);
+      const bytes = sample.bytes;
+      if (sample.status !== 200) throw new Error(`${s.url} → ${sample.status} ${bytes}`);
+      if ((sample.headers['content-encoding'] ?? null) !== (s.encoding ?? null)) {
+        throw new Error(`${s.name}: asked for ${s.encoding ?? 'identity'}, got content-encoding ${sample.headers['content-encoding']}`);
+      }
+      if (s.name === 'list5' || s.name === 'page') bodies[s.name === 'list5' ? '5-post list' : '50-block page'] = bytes;
+      await cannon(base + s.url, headers); // warm-up run, discarded
       const cache = {};
       let writer = null;
       if (s.puts) {
@@ -440,25 +539,28 @@ async function main() {
       let quire;
       let puts;
       try {
-        quire = summarize(await cannon(base + s.url, { 'x-api-key': keys.delivery }, cache));
+        quire = await cannonCpu(server.pid, base + s.url, headers, cache);
       } finally {
         puts = writer && (await writer.stop());
       }
       const counted = Object.values(cache).reduce((a, b) => a + b, 0);
       cacheCounts[s.name] = cache;
-      const bare = await startBare(bytes);
+      const bare = await startBare(bytes, s.encoding);
       let baseline;
       try {
-        baseline = summarize(await cannon(bare.base + s.url, {}));
+        baseline = await cannonCpu(bare.child.pid, bare.base + s.url, {});
       } finally {
         bare.child.kill();
       }
       rows.push({
         scenario: s.name,
+        encoding: s.encoding ?? 'identity',
         bytes: bytes.length,
         ...quire,
         bare_rps: baseline.rps,
         ratio: +(quire.rps / baseline.rps).toFixed(3),
+        bare_cpu_us: baseline.cpu_us,
+        cpu_ratio: quire.cpu_us && baseline.cpu_us ? +(baseline.cpu_us / quire.cpu_us).toFixed(3) : null,
         hit_rate: counted ? +((cache.HIT ?? 0) / counted).toFixed(4) : null,
         ...(puts ? { puts: Object.values(puts).reduce((a, b) => a + b, 0), put_statuses: JSON.stringify(puts) } : {}),
       });
@@ -478,8 +580,17 @@ async function main() {
       `hit_rate: share of responses carrying X-Cache: HIT (delivery cache) during the measured run; list-put: one management PUT per second on the list's first entry meanwhile`,
     );
     console.log(
+      `cpu_us: the server's CPU µs per request during the run (bare_cpu_us: the bare Fastify server's); cpu_ratio = bare_cpu_us / cpu_us (1: as cheap as bare Fastify), steadier than the req/s ratio on a busy machine`,
+    );
+    const compression = Object.keys(bodies).length ? compressionTable(bodies) : [];
+    if (compression.length) {
+      console.log('\nDelivery bodies by content-coding (the server sends br quality 4 and gzip level 6); us: µs per compression in this process');
+      console.table(compression);
+    }
+    console.log(
       JSON.stringify({
         results: rows,
+        compression,
         cache: cacheCounts,
         peak_rss_mib: rss,
         peak_rss_scope: servingOnly ? 'serving' : 'lifetime',
