@@ -4,6 +4,7 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { closeContext, type Context } from './context.js';
 import { pingDb } from './db/ping.js';
@@ -14,7 +15,7 @@ import { registerErrorHandler, sendError, toAppError } from './http/error-handle
 import { registerNotFound } from './http/not-found.js';
 import { assertUrlWithoutNul, registerNulGuard } from './http/nul-guard.js';
 import { validatorCompiler } from './http/validator.js';
-import { ErrorEnvelope, PageMeta } from './http/envelope.js';
+import { swaggerOptions } from './http/openapi.js';
 import { managementRoutes } from './http/routes/management/index.js';
 import { deliveryRoutes } from './http/routes/delivery/index.js';
 import { mediaFileRoutes } from './http/routes/media-files.js';
@@ -93,18 +94,10 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
     }
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Quire API', version: '1.0.0', description: 'Management and delivery APIs of Quire, a headless content service.' },
-      components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
-      },
-      security: [{ apiKey: [] }],
-    },
-  });
-  app.addSchema(ErrorEnvelope);
-  app.addSchema(PageMeta);
+  // The OpenAPI document (src/http/openapi.ts completes what the route schemas say) and its
+  // interactive reference at /docs, served from the package's own assets (no CDN).
+  await app.register(swagger, swaggerOptions(ctx.config));
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true, tryItOutEnabled: false } });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async () => {

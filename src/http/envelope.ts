@@ -26,32 +26,18 @@ export const PageMeta = Type.Object(
     next_cursor: Type.Union([Type.String(), Type.Null()]),
     locale_requested: Type.Optional(Type.String()),
   },
-  { $id: 'PageMeta' },
+  { title: 'PageMeta' },
 );
 
-/** Response schema of a success envelope around `data`. */
-export function EnvelopeOf(data: TSchema, meta: TSchema = Type.Null()) {
+/** Response schema of a success envelope around `data` (`meta` null unless a schema is given). */
+export function EnvelopeOf(data: TSchema, meta?: TSchema) {
   return Type.Object({
     success: Type.Literal(true),
     message: Type.String(),
     data,
-    meta: Type.Union([meta, Type.Null()]),
+    meta: meta ? Type.Union([meta, Type.Null()]) : Type.Null(),
   });
 }
 
 /** Response schema of writes that return nothing (`data` null). */
 export const EmptyEnvelope = EnvelopeOf(Type.Null());
-
-/** Schema of the error envelope, for the OpenAPI document. */
-export const ErrorEnvelope = Type.Object(
-  {
-    success: Type.Literal(false),
-    message: Type.String(),
-    code: Type.String(),
-    data: Type.Null(),
-    errors: Type.Union([Type.Array(Type.Object({ path: Type.String(), message: Type.String() })), Type.Null()]),
-    meta: Type.Null(),
-    traceId: Type.String(),
-  },
-  { $id: 'ErrorEnvelope' },
-);

@@ -17,7 +17,15 @@ export function mediaFileRoutes(ctx: Context): FastifyPluginAsync {
     app.withTypeProvider<TypeBoxTypeProvider>().get(
       `${FILES_PATH}/*`,
       {
-        schema: { tags: ['Files'], summary: 'A media file, optionally transformed (images)', querystring: FileQuery },
+        schema: {
+          operationId: 'getMediaFile',
+          tags: ['Files'],
+          summary: 'A media file, optionally transformed (images)',
+          description:
+            'The bytes of a media asset: the `url` of an asset points here. Images take transforms in the query (`w`, `h`, `fit`, `fm`, `q`), rendered once and kept. Answers carry a long-lived `Cache-Control` and an `ETag` (304 on `If-None-Match`); originals honour one `Range` (206). An image that cannot be decoded for a transform answers 415.',
+          querystring: FileQuery,
+          errors: ['UNSUPPORTED_MEDIA_TYPE'],
+        },
       },
       async (req, reply) => {
         const params = req.params as { '*': string };

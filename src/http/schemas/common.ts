@@ -5,6 +5,13 @@ export const Uuid = Type.String({ format: 'uuid' });
 export const Timestamp = Type.String({ description: 'ISO 8601 UTC with milliseconds' });
 export const NullableString = Type.Union([Type.String(), Type.Null()]);
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+/**
+ * A JSON-encoded object (D1): `data` of entries, blocks and translations is sent as a string the
+ * client parses; `contentMediaType`/`contentSchema` tell OpenAPI readers what the string holds.
+ */
+export function JsonObjectString(description: string) {
+  return Type.String({ description, contentMediaType: 'application/json', contentSchema: { type: 'object' } });
+}
 export const SlugParam = Type.String({ minLength: 1, maxLength: 200 });
 
 /** `page` and `limit` of offset pagination; bounds are checked by offsetPage (PAGE_TOO_DEEP). */

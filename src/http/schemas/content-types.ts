@@ -96,12 +96,18 @@ export const UpdateFieldBody = Type.Object(
 export const ReorderBody = Type.Object({ order: Type.Array(Type.String(), { maxItems: 10000 }) }, { additionalProperties: false });
 
 /** GET …/fields/{fieldId}/deletion-impact (D35). */
-export const DeletionImpactSchema = Type.Object({ affected_entries: Type.Integer(), field_name: Type.String(), field_type: Type.String() });
+export const DeletionImpactSchema = Type.Object(
+  { affected_entries: Type.Integer(), field_name: Type.String(), field_type: Type.String() },
+  { title: 'FieldDeletionImpact' },
+);
 
 /** GET …/fields/{fieldId}/localization-impact (D35): per locale, the translations holding a value. */
-export const LocalizationImpactSchema = Type.Object({
-  affected_entries: Type.Integer(),
-  field_name: Type.String(),
-  localizable: Type.Boolean(),
-  locales: ImpactLocales,
-});
+export const LocalizationImpactSchema = Type.Object(
+  {
+    affected_entries: Type.Integer(),
+    field_name: Type.String(),
+    localizable: Type.Boolean(),
+    locales: ImpactLocales,
+  },
+  { title: 'FieldLocalizationImpact' },
+);

@@ -4,7 +4,7 @@
  * `filter[...]` keys on the entry list (D43). Response schemas let fast-json-stringify serialize.
  */
 import { Type } from '@sinclair/typebox';
-import { NullableString, NullableTimestamp, Timestamp, Uuid } from './common.js';
+import { JsonObjectString, NullableString, NullableTimestamp, Timestamp, Uuid } from './common.js';
 import { EntrySchema, EntryTranslationSchema } from './entries.js';
 
 const Locale = Type.String({ minLength: 2, maxLength: 10, description: 'a locale of the workspace (2 to 10 characters)' });
@@ -40,7 +40,7 @@ export const DeliveryEntrySchema = Type.Object(
     workspace_id: Uuid,
     slug: Type.String(),
     status: Type.String(),
-    data: Type.String({ description: 'JSON-encoded object of the locale-resolved field values' }),
+    data: JsonObjectString('JSON-encoded object of the locale-resolved field values, relations resolved (parse it: D1)'),
     position: Type.Integer(),
     publish_at: NullableTimestamp,
     published_at: NullableTimestamp,
@@ -53,36 +53,42 @@ export const DeliveryEntrySchema = Type.Object(
   { title: 'DeliveryEntry' },
 );
 
-export const EntryDetailSchema = Type.Object({ entry: DeliveryEntrySchema, is_fallback: Type.Boolean(), locale_requested: Type.String() });
+export const EntryDetailSchema = Type.Object(
+  { entry: DeliveryEntrySchema, is_fallback: Type.Boolean(), locale_requested: Type.String() },
+  { title: 'DeliveryEntryDetail' },
+);
 
-export const DeliverySchemaDocument = Type.Object({
-  content_types: Type.Array(
-    Type.Object({
-      id: Uuid,
-      slug: Type.String(),
-      name: Type.String(),
-      is_block: Type.Boolean(),
-      display_field: NullableString,
-      fields: Type.Array(
-        Type.Object({
-          name: Type.String(),
-          type: Type.String(),
-          localizable: Type.Boolean(),
-          required: Type.Boolean(),
-          unique: Type.Boolean(),
-          options: Type.Array(Type.String()),
-        }),
-      ),
-    }),
-  ),
-  workspace: Type.Object({ name: Type.String(), slug: Type.String(), default_locale: Type.String(), locales: Type.Array(Type.String()) }),
-});
+export const DeliverySchemaDocument = Type.Object(
+  {
+    content_types: Type.Array(
+      Type.Object({
+        id: Uuid,
+        slug: Type.String(),
+        name: Type.String(),
+        is_block: Type.Boolean(),
+        display_field: NullableString,
+        fields: Type.Array(
+          Type.Object({
+            name: Type.String(),
+            type: Type.String(),
+            localizable: Type.Boolean(),
+            required: Type.Boolean(),
+            unique: Type.Boolean(),
+            options: Type.Array(Type.String()),
+          }),
+        ),
+      }),
+    ),
+    workspace: Type.Object({ name: Type.String(), slug: Type.String(), default_locale: Type.String(), locales: Type.Array(Type.String()) }),
+  },
+  { title: 'DeliverySchema' },
+);
 
 export const PreviewQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false });
 
 /** The entry a preview token names, in the management shape (D6), and its translations. */
-export const PreviewSchema = Type.Object({ entry: EntrySchema, translations: Type.Array(EntryTranslationSchema) });
+export const PreviewSchema = Type.Object({ entry: EntrySchema, translations: Type.Array(EntryTranslationSchema) }, { title: 'Preview' });
 
 export const PreviewTokenBody = Type.Object({ entry_id: Uuid }, { additionalProperties: false });
 
-export const PreviewTokenSchema = Type.Object({ token: Type.String(), expires_at: Timestamp });
+export const PreviewTokenSchema = Type.Object({ token: Type.String(), expires_at: Timestamp }, { title: 'PreviewToken' });

@@ -6,14 +6,14 @@
 import { Type } from '@sinclair/typebox';
 import { VERSION_ACTIONS } from '../../modules/publishing/repository.js';
 import { STATUSES, VERBS, type Status } from '../../modules/publishing/states.js';
-import { NullableTimestamp, PageQuery, SlugParam, Timestamp, Uuid } from './common.js';
+import { JsonObjectString, NullableTimestamp, PageQuery, SlugParam, Timestamp, Uuid } from './common.js';
 
 export const EntryTranslationSchema = Type.Object(
   {
     id: Type.Integer(),
     entry_id: Uuid,
     locale: Type.String(),
-    data: Type.String({ description: 'JSON-encoded object of the localized field values' }),
+    data: JsonObjectString('JSON-encoded object of the localized field values (parse it)'),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -27,7 +27,7 @@ export const EntrySchema = Type.Object(
     workspace_id: Uuid,
     slug: Type.String(),
     status: Type.String({ enum: [...STATUSES] }),
-    data: Type.String({ description: 'JSON-encoded object of default-locale field values' }),
+    data: JsonObjectString('JSON-encoded object of the default-locale field values (parse it: D1)'),
     translations: Type.Array(EntryTranslationSchema),
     position: Type.Integer(),
     publish_at: NullableTimestamp,

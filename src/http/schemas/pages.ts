@@ -7,7 +7,7 @@
 import { Type } from '@sinclair/typebox';
 import { STATUSES, type Status } from '../../modules/publishing/states.js';
 import { MAX_BLOCKS } from '../../modules/pages/tree.js';
-import { NullableString, NullableTimestamp, PageQuery, SlugParam, Timestamp, Uuid } from './common.js';
+import { JsonObjectString, NullableString, NullableTimestamp, PageQuery, SlugParam, Timestamp, Uuid } from './common.js';
 
 const Locale = Type.String({ minLength: 2, maxLength: 10, description: 'a locale of the workspace (2 to 10 characters)' });
 
@@ -65,7 +65,7 @@ export const BlockSchema = Type.Recursive(
       parent_id: Type.Optional(Uuid),
       type: Type.String({ description: 'block type slug' }),
       position: Type.Integer({ description: 'order among its siblings, 0-based' }),
-      data: Type.String({ description: 'JSON-encoded object of the block’s field values' }),
+      data: JsonObjectString('JSON-encoded object of the block’s field values (parse it: D1)'),
       children: Type.Array(This),
     }),
   { $id: 'Block', title: 'Block' },
@@ -77,7 +77,7 @@ export const SeoTranslationSchema = Type.Object(
 );
 
 export const BlockTranslationSchema = Type.Object(
-  { id: Type.Integer(), block_id: Uuid, locale: Type.String(), data: Type.String({ description: 'JSON-encoded object of localized field values' }) },
+  { id: Type.Integer(), block_id: Uuid, locale: Type.String(), data: JsonObjectString('JSON-encoded object of localized field values (parse it: D1)') },
   { title: 'BlockTranslation' },
 );
 

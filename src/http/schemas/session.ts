@@ -11,28 +11,34 @@ export const SignInBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SessionInfoSchema = Type.Object({
-  user: Type.Object({ id: Type.Integer(), email: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }),
-  workspaces: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      slug: Type.String(),
-      name: Type.String(),
-      role: Type.Unsafe<Role>(Type.String({ enum: [...ROLES] })),
-    }),
-  ),
-  csrf_token: Type.String({ description: 'Send as X-CSRF-Token on every session request other than GET, HEAD and OPTIONS' }),
-});
+export const SessionInfoSchema = Type.Object(
+  {
+    user: Type.Object({ id: Type.Integer(), email: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }),
+    workspaces: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        slug: Type.String(),
+        name: Type.String(),
+        role: Type.Unsafe<Role>(Type.String({ enum: [...ROLES] })),
+      }),
+    ),
+    csrf_token: Type.String({ description: 'Send as X-CSRF-Token on every session request other than GET, HEAD and OPTIONS' }),
+  },
+  { title: 'SessionInfo' },
+);
 export type SessionInfoWire = Static<typeof SessionInfoSchema>;
 
 export const TokenQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
 
-export const TokenInfoSchema = Type.Object({
-  purpose: Type.Unsafe<'setup' | 'invitation'>(Type.String({ enum: ['setup', 'invitation'] })),
-  email: Type.String(),
-  workspace: Type.Union([Type.Object({ slug: Type.String(), name: Type.String() }), Type.Null()]),
-  expires_at: Timestamp,
-});
+export const TokenInfoSchema = Type.Object(
+  {
+    purpose: Type.Unsafe<'setup' | 'invitation'>(Type.String({ enum: ['setup', 'invitation'] })),
+    email: Type.String(),
+    workspace: Type.Union([Type.Object({ slug: Type.String(), name: Type.String() }), Type.Null()]),
+    expires_at: Timestamp,
+  },
+  { title: 'OneTimeToken' },
+);
 
 /** Either `{token, password}` (a setup or invitation link) or `{current_password, password}` (on a session). */
 export const PasswordBody = Type.Object(

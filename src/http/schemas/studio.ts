@@ -5,15 +5,18 @@ import { NullableTimestamp, Timestamp } from './common.js';
 
 const RoleSchema = Type.Unsafe<Role>(Type.String({ enum: [...ROLES] }));
 
-export const MemberSchema = Type.Object({
-  id: Type.Integer(),
-  email: Type.String(),
-  name: Type.Union([Type.String(), Type.Null()]),
-  role: RoleSchema,
-  status: Type.Unsafe<'active' | 'invited'>(Type.String({ enum: ['active', 'invited'], description: 'invited: has no password yet' })),
-  created_at: Timestamp,
-  last_sign_in_at: NullableTimestamp,
-});
+export const MemberSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    email: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()]),
+    role: RoleSchema,
+    status: Type.Unsafe<'active' | 'invited'>(Type.String({ enum: ['active', 'invited'], description: 'invited: has no password yet' })),
+    created_at: Timestamp,
+    last_sign_in_at: NullableTimestamp,
+  },
+  { title: 'Member' },
+);
 
 export const InvitationBody = Type.Object(
   {
@@ -24,31 +27,39 @@ export const InvitationBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const InvitationSchema = Type.Object({
-  user: MemberSchema,
-  invitation_url: Type.Union([Type.String(), Type.Null()], { description: 'one-time link, shown once; null when the person already has a password' }),
-  expires_at: NullableTimestamp,
-  emailed: Type.Boolean(),
-});
+export const InvitationSchema = Type.Object(
+  {
+    user: MemberSchema,
+    invitation_url: Type.Union([Type.String(), Type.Null()], { description: 'one-time link, shown once; null when the person already has a password' }),
+    expires_at: NullableTimestamp,
+    emailed: Type.Boolean(),
+  },
+  { title: 'Invitation' },
+);
 
 export const UserParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 export const RoleBody = Type.Object({ role: Type.String({ maxLength: 20 }) }, { additionalProperties: false });
 
-export const ApiKeySchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  key_class: Type.Unsafe<KeyClass>(Type.String({ enum: ['delivery', 'management'] })),
-  environment: Type.Union([Type.Unsafe<Environment>(Type.String({ enum: ['production', 'preview'] })), Type.Null()]),
-  scopes: Type.Array(Type.String()),
-  content_types: Type.Array(Type.String()),
-  key_hint: Type.String(),
-  created_by: Type.Integer(),
-  created_at: Timestamp,
-  expires_at: NullableTimestamp,
-  revoked_at: NullableTimestamp,
-});
+export const ApiKeySchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    key_class: Type.Unsafe<KeyClass>(Type.String({ enum: ['delivery', 'management'] })),
+    environment: Type.Union([Type.Unsafe<Environment>(Type.String({ enum: ['production', 'preview'] })), Type.Null()]),
+    scopes: Type.Array(Type.String()),
+    content_types: Type.Array(Type.String()),
+    key_hint: Type.String(),
+    created_by: Type.Integer(),
+    created_at: Timestamp,
+    expires_at: NullableTimestamp,
+    revoked_at: NullableTimestamp,
+  },
+  { title: 'ApiKey' },
+);
 
-export const CreatedApiKeySchema = Type.Composite([ApiKeySchema, Type.Object({ key: Type.String({ description: 'the key value, shown only now' }) })]);
+export const CreatedApiKeySchema = Type.Composite([ApiKeySchema, Type.Object({ key: Type.String({ description: 'the key value, shown only now' }) })], {
+  title: 'CreatedApiKey',
+});
 
 export const ApiKeyBody = Type.Object(
   {
@@ -64,16 +75,19 @@ export const ApiKeyBody = Type.Object(
 
 export const ApiKeyParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
-export const WorkspaceSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  slug: Type.String(),
-  default_locale: Type.String(),
-  locales: Type.Array(Type.String()),
-  preview_url_template: Type.Union([Type.String(), Type.Null()]),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const WorkspaceSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    slug: Type.String(),
+    default_locale: Type.String(),
+    locales: Type.Array(Type.String()),
+    preview_url_template: Type.Union([Type.String(), Type.Null()]),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Workspace' },
+);
 
 export const WorkspacePatchBody = Type.Object(
   {
@@ -85,34 +99,40 @@ export const WorkspacePatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const OverviewCountsSchema = Type.Object({
-  draft: Type.Integer(),
-  scheduled: Type.Integer(),
-  published: Type.Integer(),
-  archived: Type.Integer(),
-  total: Type.Integer(),
-});
+export const OverviewCountsSchema = Type.Object(
+  {
+    draft: Type.Integer(),
+    scheduled: Type.Integer(),
+    published: Type.Integer(),
+    archived: Type.Integer(),
+    total: Type.Integer(),
+  },
+  { title: 'OverviewCounts' },
+);
 const Kind = Type.Unsafe<'entry' | 'page'>(Type.String({ enum: ['entry', 'page'] }));
 
-export const OverviewSchema = Type.Object({
-  content_types: Type.Array(
-    Type.Object({ id: Type.String(), slug: Type.String(), name: Type.String(), is_block: Type.Boolean(), counts: OverviewCountsSchema }),
-  ),
-  pages: OverviewCountsSchema,
-  recent: Type.Array(
-    Type.Object({
-      kind: Kind,
-      id: Type.String(),
-      slug: Type.String(),
-      content_type: Type.Union([Type.String(), Type.Null()]),
-      action: Type.String(),
-      version: Type.Integer(),
-      status: Type.String(),
-      created_at: Timestamp,
-      created_by: Type.Union([Type.Integer(), Type.Null()]),
-    }),
-  ),
-  scheduled: Type.Array(
-    Type.Object({ kind: Kind, id: Type.String(), slug: Type.String(), content_type: Type.Union([Type.String(), Type.Null()]), publish_at: Timestamp }),
-  ),
-});
+export const OverviewSchema = Type.Object(
+  {
+    content_types: Type.Array(
+      Type.Object({ id: Type.String(), slug: Type.String(), name: Type.String(), is_block: Type.Boolean(), counts: OverviewCountsSchema }),
+    ),
+    pages: OverviewCountsSchema,
+    recent: Type.Array(
+      Type.Object({
+        kind: Kind,
+        id: Type.String(),
+        slug: Type.String(),
+        content_type: Type.Union([Type.String(), Type.Null()]),
+        action: Type.String(),
+        version: Type.Integer(),
+        status: Type.String(),
+        created_at: Timestamp,
+        created_by: Type.Union([Type.Integer(), Type.Null()]),
+      }),
+    ),
+    scheduled: Type.Array(
+      Type.Object({ kind: Kind, id: Type.String(), slug: Type.String(), content_type: Type.Union([Type.String(), Type.Null()]), publish_at: Timestamp }),
+    ),
+  },
+  { title: 'Overview' },
+);

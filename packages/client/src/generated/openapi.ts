@@ -10,102 +10,21 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** API keys of the workspace (owners and admins) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                content_types: string[];
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number;
-                environment: ('production' | 'preview') | null;
-                expires_at: string | null;
-                id: string;
-                /** @enum {string} */
-                key_class: 'delivery' | 'management';
-                key_hint: string;
-                name: string;
-                revoked_at: string | null;
-                scopes: string[];
-              }[];
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * API keys of the workspace (owners and admins)
+     * @description Every key of the workspace, revoked ones included, with a hint of its value (never the value).
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    get: operations['listApiKeys'];
     put?: never;
-    /** Create an API key acting for you; its value is in this answer only (owners and admins) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            content_types?: string[];
-            environment?: 'production' | 'preview';
-            expires_at?: string | null;
-            key_class: 'delivery' | 'management';
-            name: string;
-            scopes?: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                content_types: string[];
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number;
-                environment: ('production' | 'preview') | null;
-                expires_at: string | null;
-                id: string;
-                /** @description the key value, shown only now */
-                key: string;
-                /** @enum {string} */
-                key_class: 'delivery' | 'management';
-                key_hint: string;
-                name: string;
-                revoked_at: string | null;
-                scopes: string[];
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create an API key acting for you; its value is in this answer only (owners and admins)
+     * @description A delivery key (environment, content type whitelist) or a management key (scopes, expiry at most 365 days ahead, D11). The value is never stored: `Idempotency-Key` is ignored here.
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    post: operations['createApiKey'];
     delete?: never;
     options?: never;
     head?: never;
@@ -122,35 +41,13 @@ export type paths = {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke an API key at once (owners and admins) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Revoke an API key at once (owners and admins)
+     * @description Revoke an API key at once (owners and admins)
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    delete: operations['revokeApiKey'];
     options?: never;
     head?: never;
     patch?: never;
@@ -163,213 +60,21 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List content types */
-    get: {
-      parameters: {
-        query?: {
-          is_block?: boolean;
-          limit?: number;
-          page?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                description: string | null;
-                display_field: string | null;
-                fields: {
-                  /** Format: uuid */
-                  content_type_id: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @enum {string} */
-                  field_type:
-                    | 'text'
-                    | 'textarea'
-                    | 'rich_text'
-                    | 'number'
-                    | 'integer'
-                    | 'boolean'
-                    | 'date'
-                    | 'datetime'
-                    | 'email'
-                    | 'url'
-                    | 'select'
-                    | 'multi_select'
-                    | 'json'
-                    | 'media'
-                    | 'media_list'
-                    | 'relation'
-                    | 'relation_list';
-                  filterable: boolean;
-                  /** Format: uuid */
-                  id: string;
-                  is_unique: boolean;
-                  label: string;
-                  localizable: boolean;
-                  name: string;
-                  options: string | null;
-                  required: boolean;
-                  sort_order: number;
-                  sortable: boolean;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                  validation: string | null;
-                }[];
-                icon: string | null;
-                /** Format: uuid */
-                id: string;
-                is_block: boolean;
-                name: string;
-                orderable: boolean;
-                slug: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                /** Format: uuid */
-                workspace_id: string;
-              }[];
-              message: string;
-              meta: {
-                current_page?: number;
-                locale_requested?: string;
-                next_cursor: string | null;
-                page_size: number;
-                total_data?: number;
-                total_pages?: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List content types
+     * @description Content types of the workspace with their fields, oldest first; `is_block` keeps block types only (true) or entry types only (false) (D32).
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listContentTypes'];
     put?: never;
-    /** Create a content type (optionally with its fields) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            description?: string | null;
-            display_field?: string | null;
-            fields?: {
-              field_type: string;
-              filterable?: boolean;
-              is_unique?: boolean;
-              label?: string;
-              localizable?: boolean;
-              name: string;
-              options?: string | string[] | null;
-              required?: boolean;
-              sort_order?: number;
-              sortable?: boolean;
-              validation?:
-                | string
-                | {
-                    [key: string]: unknown;
-                  }
-                | null;
-            }[];
-            icon?: string | null;
-            is_block?: boolean;
-            name: string;
-            orderable?: boolean;
-            slug?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** ContentType */
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                description: string | null;
-                display_field: string | null;
-                fields: {
-                  /** Format: uuid */
-                  content_type_id: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @enum {string} */
-                  field_type:
-                    | 'text'
-                    | 'textarea'
-                    | 'rich_text'
-                    | 'number'
-                    | 'integer'
-                    | 'boolean'
-                    | 'date'
-                    | 'datetime'
-                    | 'email'
-                    | 'url'
-                    | 'select'
-                    | 'multi_select'
-                    | 'json'
-                    | 'media'
-                    | 'media_list'
-                    | 'relation'
-                    | 'relation_list';
-                  filterable: boolean;
-                  /** Format: uuid */
-                  id: string;
-                  is_unique: boolean;
-                  label: string;
-                  localizable: boolean;
-                  name: string;
-                  options: string | null;
-                  required: boolean;
-                  sort_order: number;
-                  sortable: boolean;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                  validation: string | null;
-                }[];
-                icon: string | null;
-                /** Format: uuid */
-                id: string;
-                is_block: boolean;
-                name: string;
-                orderable: boolean;
-                slug: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create a content type (optionally with its fields)
+     * @description Creates a content type (or a block type with `is_block`), with its fields when given; the slug is derived from the name unless sent.
+     *
+     *     Takes a management key with scope `schema:write`, or a Studio session whose role grants it.
+     */
+    post: operations['createContentType'];
     delete?: never;
     options?: never;
     head?: never;
@@ -383,219 +88,31 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Get a content type with its fields */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** ContentType */
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                description: string | null;
-                display_field: string | null;
-                fields: {
-                  /** Format: uuid */
-                  content_type_id: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @enum {string} */
-                  field_type:
-                    | 'text'
-                    | 'textarea'
-                    | 'rich_text'
-                    | 'number'
-                    | 'integer'
-                    | 'boolean'
-                    | 'date'
-                    | 'datetime'
-                    | 'email'
-                    | 'url'
-                    | 'select'
-                    | 'multi_select'
-                    | 'json'
-                    | 'media'
-                    | 'media_list'
-                    | 'relation'
-                    | 'relation_list';
-                  filterable: boolean;
-                  /** Format: uuid */
-                  id: string;
-                  is_unique: boolean;
-                  label: string;
-                  localizable: boolean;
-                  name: string;
-                  options: string | null;
-                  required: boolean;
-                  sort_order: number;
-                  sortable: boolean;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                  validation: string | null;
-                }[];
-                icon: string | null;
-                /** Format: uuid */
-                id: string;
-                is_block: boolean;
-                name: string;
-                orderable: boolean;
-                slug: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get a content type with its fields
+     * @description Get a content type with its fields
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getContentType'];
     put?: never;
     post?: never;
-    /** Delete an empty content type */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Delete an empty content type
+     * @description Deletes a content type that holds no entries (a block type no block uses); otherwise 409 CONTENT_TYPE_NOT_EMPTY.
+     *
+     *     Takes a management key with scope `schema:write`, or a Studio session whose role grants it.
+     */
+    delete: operations['deleteContentType'];
     options?: never;
     head?: never;
-    /** Edit presentation metadata */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            description?: string | null;
-            display_field?: string | null;
-            icon?: string | null;
-            name?: string;
-            orderable?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** ContentType */
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                description: string | null;
-                display_field: string | null;
-                fields: {
-                  /** Format: uuid */
-                  content_type_id: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @enum {string} */
-                  field_type:
-                    | 'text'
-                    | 'textarea'
-                    | 'rich_text'
-                    | 'number'
-                    | 'integer'
-                    | 'boolean'
-                    | 'date'
-                    | 'datetime'
-                    | 'email'
-                    | 'url'
-                    | 'select'
-                    | 'multi_select'
-                    | 'json'
-                    | 'media'
-                    | 'media_list'
-                    | 'relation'
-                    | 'relation_list';
-                  filterable: boolean;
-                  /** Format: uuid */
-                  id: string;
-                  is_unique: boolean;
-                  label: string;
-                  localizable: boolean;
-                  name: string;
-                  options: string | null;
-                  required: boolean;
-                  sort_order: number;
-                  sortable: boolean;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                  validation: string | null;
-                }[];
-                icon: string | null;
-                /** Format: uuid */
-                id: string;
-                is_block: boolean;
-                name: string;
-                orderable: boolean;
-                slug: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Edit presentation metadata
+     * @description Changes name, description, icon, display field or orderable; `is_block` and the slug cannot change.
+     *
+     *     Takes a management key with scope `schema:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['updateContentType'];
     trace?: never;
   };
   '/api/v1/manage/content-types/{slug}/block-usage': {
@@ -605,42 +122,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Where a block type is used */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                count: number;
-                is_block: boolean;
-                pages: {
-                  slug: string;
-                  status: string;
-                }[];
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Where a block type is used
+     * @description How many blocks of this type exist across all pages, and each page using it once (D35).
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getBlockUsage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -656,167 +144,21 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List entries of a content type (every status; search by display field or slug; offset or cursor pages) */
-    get: {
-      parameters: {
-        query?: {
-          /** @description meta.next_cursor of the previous page (keyset pagination; page is then ignored) */
-          cursor?: string;
-          limit?: number;
-          page?: number;
-          /** @description case-insensitive substring of the display field's default-locale value or of the slug (at most 200 characters) */
-          search?: string;
-          /** @description <field>:asc|desc */
-          sort?: string;
-          status?: 'draft' | 'scheduled' | 'published' | 'archived';
-        };
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** Format: uuid */
-                content_type_id: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description JSON-encoded object of default-locale field values */
-                data: string;
-                /** @description the working copy differs from the published version (publish to make it live) */
-                has_pending_changes: boolean;
-                /** Format: uuid */
-                id: string;
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description the history version production readers see; null when not published */
-                published_version: number | null;
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                translations: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @description JSON-encoded object of the localized field values */
-                  data: string;
-                  /** Format: uuid */
-                  entry_id: string;
-                  id: number;
-                  locale: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                }[];
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              }[];
-              message: string;
-              meta: {
-                current_page?: number;
-                locale_requested?: string;
-                next_cursor: string | null;
-                page_size: number;
-                total_data?: number;
-                total_pages?: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List entries of a content type (every status; search by display field or slug; offset or cursor pages)
+     * @description Entries of every status with their full translations; `status`, `search` (display field or slug) and `sort` narrow and order them; offset pages or cursor pages (`cursor` = `meta.next_cursor`).
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listEntries'];
     put?: never;
-    /** Create a draft entry */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Field values: an object, or the same object JSON-encoded as a string */
-            data: unknown;
-            slug?: string;
-            /** @description Localized values: {"de": {"data": {...}}} keyed by locale, or [{"locale": "de", "data": {...}}] */
-            translations?: unknown;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Entry */
-              data: {
-                /** Format: uuid */
-                content_type_id: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description JSON-encoded object of default-locale field values */
-                data: string;
-                /** @description the working copy differs from the published version (publish to make it live) */
-                has_pending_changes: boolean;
-                /** Format: uuid */
-                id: string;
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description the history version production readers see; null when not published */
-                published_version: number | null;
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                translations: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @description JSON-encoded object of the localized field values */
-                  data: string;
-                  /** Format: uuid */
-                  entry_id: string;
-                  id: number;
-                  locale: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                }[];
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create a draft entry
+     * @description Creates a draft. `data` is an object (or the same object JSON-encoded) and `translations` an object keyed by locale or an array of `{locale, data}` (D2); without `slug`, one is derived from the display field.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['createEntry'];
     delete?: never;
     options?: never;
     head?: never;
@@ -830,183 +172,28 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Get an entry (any status) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          entry_slug: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Entry */
-              data: {
-                /** Format: uuid */
-                content_type_id: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description JSON-encoded object of default-locale field values */
-                data: string;
-                /** @description the working copy differs from the published version (publish to make it live) */
-                has_pending_changes: boolean;
-                /** Format: uuid */
-                id: string;
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description the history version production readers see; null when not published */
-                published_version: number | null;
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                translations: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @description JSON-encoded object of the localized field values */
-                  data: string;
-                  /** Format: uuid */
-                  entry_id: string;
-                  id: number;
-                  locale: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                }[];
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
-    /** Replace an entry's data (and translations when given) */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          entry_slug: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Field values: an object, or the same object JSON-encoded as a string */
-            data: unknown;
-            slug?: string;
-            /** @description Localized values: {"de": {"data": {...}}} keyed by locale, or [{"locale": "de", "data": {...}}] */
-            translations?: unknown;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Entry */
-              data: {
-                /** Format: uuid */
-                content_type_id: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description JSON-encoded object of default-locale field values */
-                data: string;
-                /** @description the working copy differs from the published version (publish to make it live) */
-                has_pending_changes: boolean;
-                /** Format: uuid */
-                id: string;
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description the history version production readers see; null when not published */
-                published_version: number | null;
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                translations: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @description JSON-encoded object of the localized field values */
-                  data: string;
-                  /** Format: uuid */
-                  entry_id: string;
-                  id: number;
-                  locale: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                }[];
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get an entry (any status)
+     * @description The working copy with its translations, `has_pending_changes` and `published_version`; the ETag serves `If-Match` on later writes.
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getEntry'];
+    /**
+     * Replace an entry's data (and translations when given)
+     * @description Replaces the working copy. A published entry stays published and shows `has_pending_changes` until it is published again (D70). With `If-Match`, a stale ETag answers 412 and nothing changes (D5).
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    put: operations['updateEntry'];
     post?: never;
-    /** Delete an entry */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          entry_slug: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Delete an entry
+     * @description Deletes the entry, its translations and its history. With `If-Match`, a stale ETag answers 412.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    delete: operations['deleteEntry'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1025,36 +212,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Archive an entry */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          entry_slug: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Archive an entry
+     * @description Archives the entry, out of delivery; allowed from draft, scheduled and published. Actions the state machine refuses answer 409 INVALID_STATE_TRANSITION (D20, D71); with `If-Match`, a stale ETag answers 412.
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    patch: operations['archiveEntry'];
     trace?: never;
   };
   '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/duplicate': {
@@ -1066,74 +230,13 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Duplicate an entry as a draft */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          entry_slug: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Entry */
-              data: {
-                /** Format: uuid */
-                content_type_id: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description JSON-encoded object of default-locale field values */
-                data: string;
-                /** @description the working copy differs from the published version (publish to make it live) */
-                has_pending_changes: boolean;
-                /** Format: uuid */
-                id: string;
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description the history version production readers see; null when not published */
-                published_version: number | null;
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                translations: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @description JSON-encoded object of the localized field values */
-                  data: string;
-                  /** Format: uuid */
-                  entry_id: string;
-                  id: number;
-                  locale: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                }[];
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Duplicate an entry as a draft
+     * @description A new draft with the same data and translations, slug `<slug>-copy` (then `-copy-2`, …), placed last (D26).
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['duplicateEntry'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1153,36 +256,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Publish an entry */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          entry_slug: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Publish an entry
+     * @description Makes the working copy the published version (required fields are checked then); allowed from draft, scheduled, archived, and from published with pending changes. Actions the state machine refuses answer 409 INVALID_STATE_TRANSITION (D20, D71); with `If-Match`, a stale ETag answers 412.
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    patch: operations['publishEntry'];
     trace?: never;
   };
   '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/schedule': {
@@ -1198,43 +278,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Schedule an entry for publication */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          entry_slug: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description ISO 8601 time in the future */
-            publish_at: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Schedule an entry for publication
+     * @description Publishes the working copy at `publish_at` (in the future), without further requests (D21); from draft, archived or scheduled. Refused transitions answer 409; a stale `If-Match` 412.
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    patch: operations['scheduleEntry'];
     trace?: never;
   };
   '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/unpublish': {
@@ -1250,36 +300,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Unpublish an entry */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          entry_slug: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Unpublish an entry
+     * @description Takes the entry out of delivery (back to draft); allowed from published and scheduled. Actions the state machine refuses answer 409 INVALID_STATE_TRANSITION (D20, D71); with `If-Match`, a stale ETag answers 412.
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    patch: operations['unpublishEntry'];
     trace?: never;
   };
   '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/versions': {
@@ -1289,55 +316,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List an entry’s versions, newest first (no snapshots) */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-        };
-        header?: never;
-        path: {
-          entry_slug: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @enum {string} */
-                action: 'create' | 'update' | 'publish' | 'unpublish' | 'archive' | 'schedule' | 'restore' | 'duplicate' | 'import';
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                version: number;
-              }[];
-              message: string;
-              meta: {
-                current_page?: number;
-                locale_requested?: string;
-                next_cursor: string | null;
-                page_size: number;
-                total_data?: number;
-                total_pages?: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List an entry’s versions, newest first (no snapshots)
+     * @description Every write that changed the entry’s content or state appended a version (D72).
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listEntryVersions'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1353,85 +338,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Get an entry as one version holds it (the version in meta) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          entry_slug: string;
-          slug: string;
-          /** @description version number, from 1 */
-          version: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Entry */
-              data: {
-                /** Format: uuid */
-                content_type_id: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description JSON-encoded object of default-locale field values */
-                data: string;
-                /** @description the working copy differs from the published version (publish to make it live) */
-                has_pending_changes: boolean;
-                /** Format: uuid */
-                id: string;
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description the history version production readers see; null when not published */
-                published_version: number | null;
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                translations: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @description JSON-encoded object of the localized field values */
-                  data: string;
-                  /** Format: uuid */
-                  entry_id: string;
-                  id: number;
-                  locale: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                }[];
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: {
-                /** @enum {string} */
-                action: 'create' | 'update' | 'publish' | 'unpublish' | 'archive' | 'schedule' | 'restore' | 'duplicate' | 'import';
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                version: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get an entry as one version holds it (the version in meta)
+     * @description The snapshot of one version in the wire shape of an entry; `meta` describes the version (D72).
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getEntryVersion'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1449,76 +362,13 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Make a version the entry’s working copy (a new version, status unchanged) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          entry_slug: string;
-          slug: string;
-          /** @description version number, from 1 */
-          version: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Entry */
-              data: {
-                /** Format: uuid */
-                content_type_id: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description JSON-encoded object of default-locale field values */
-                data: string;
-                /** @description the working copy differs from the published version (publish to make it live) */
-                has_pending_changes: boolean;
-                /** Format: uuid */
-                id: string;
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description the history version production readers see; null when not published */
-                published_version: number | null;
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                translations: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @description JSON-encoded object of the localized field values */
-                  data: string;
-                  /** Format: uuid */
-                  entry_id: string;
-                  id: number;
-                  locale: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                }[];
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Make a version the entry’s working copy (a new version, status unchanged)
+     * @description The working copy becomes the snapshot of that version, recorded as a new `restore` version; a published entry then has pending changes (D72). A snapshot that no longer fits the content model answers 400.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['restoreEntryVersion'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1535,102 +385,22 @@ export type paths = {
     get?: never;
     put?: never;
     post?: never;
-    /** Delete up to 100 entries */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            ids: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** BulkResult */
-              data: {
-                failed: {
-                  id: string;
-                  reason: string | null;
-                }[];
-                succeeded: {
-                  id: string;
-                  reason: string | null;
-                }[];
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Delete up to 100 entries
+     * @description Each id succeeds or fails alone: failures are listed in `data.failed` with a reason (D23).
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    delete: operations['bulkDeleteEntries'];
     options?: never;
     head?: never;
-    /** Publish, unpublish, archive or schedule up to 100 entries */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            action: 'publish' | 'unpublish' | 'archive' | 'schedule';
-            ids: string[];
-            /** @description required with action schedule */
-            publish_at?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** BulkResult */
-              data: {
-                failed: {
-                  id: string;
-                  reason: string | null;
-                }[];
-                succeeded: {
-                  id: string;
-                  reason: string | null;
-                }[];
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Publish, unpublish, archive or schedule up to 100 entries
+     * @description Each id succeeds or fails alone: failures are listed in `data.failed` with a reason, never as an error status (D23).
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    patch: operations['bulkEntryAction'];
     trace?: never;
   };
   '/api/v1/manage/content-types/{slug}/entries/reorder': {
@@ -1646,41 +416,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Reorder the entries of an orderable content type (complete list) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            order: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Reorder the entries of an orderable content type (complete list)
+     * @description `order` lists every entry id of the content type exactly once (D34); a content type that is not orderable answers 400.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['reorderEntries'];
     trace?: never;
   };
   '/api/v1/manage/content-types/{slug}/fields': {
@@ -1690,124 +432,21 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List fields in order */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** Format: uuid */
-                content_type_id: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                /** @enum {string} */
-                field_type:
-                  | 'text'
-                  | 'textarea'
-                  | 'rich_text'
-                  | 'number'
-                  | 'integer'
-                  | 'boolean'
-                  | 'date'
-                  | 'datetime'
-                  | 'email'
-                  | 'url'
-                  | 'select'
-                  | 'multi_select'
-                  | 'json'
-                  | 'media'
-                  | 'media_list'
-                  | 'relation'
-                  | 'relation_list';
-                filterable: boolean;
-                /** Format: uuid */
-                id: string;
-                is_unique: boolean;
-                label: string;
-                localizable: boolean;
-                name: string;
-                options: string | null;
-                required: boolean;
-                sort_order: number;
-                sortable: boolean;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                validation: string | null;
-              }[];
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List fields in order
+     * @description List fields in order
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listFields'];
     put?: never;
-    /** Add a field */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            field_type: string;
-            filterable?: boolean;
-            is_unique?: boolean;
-            label?: string;
-            localizable?: boolean;
-            name: string;
-            options?: string | string[] | null;
-            required?: boolean;
-            sort_order?: number;
-            sortable?: boolean;
-            validation?:
-              | string
-              | {
-                  [key: string]: unknown;
-                }
-              | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Add a field
+     * @description Adds a field (D30, D31); existing entries have no value for it. A name the content type already has answers 400.
+     *
+     *     Takes a management key with scope `schema:write`, or a Studio session whose role grants it.
+     */
+    post: operations['createField'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1827,44 +466,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Edit label, filterable, sortable */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          fieldId: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            filterable?: boolean;
-            label?: string;
-            sortable?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Edit label, filterable, sortable
+     * @description Changes the label and the filterable and sortable flags; other properties of a field cannot change here.
+     *
+     *     Takes a management key with scope `schema:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['updateField'];
     trace?: never;
   };
   '/api/v1/manage/content-types/{slug}/fields/{fieldId}/deletion-impact': {
@@ -1874,40 +482,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Entries affected by deleting a field */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          fieldId: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                affected_entries: number;
-                field_name: string;
-                field_type: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Entries affected by deleting a field
+     * @description Counts the entries holding a value for the field (D35); reports only.
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getFieldDeletionImpact'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1923,44 +504,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Entries and translations affected by toggling localization */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          fieldId: string;
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                affected_entries: number;
-                field_name: string;
-                locales: {
-                  count: number;
-                  locale: string;
-                }[];
-                localizable: boolean;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Entries and translations affected by toggling localization
+     * @description Counts the entries holding a value for the field and, per locale, the translations holding one (D35); reports only.
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getFieldLocalizationImpact'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1982,41 +532,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Reorder fields (complete list) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            order: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Reorder fields (complete list)
+     * @description Sets the order of the fields; `order` must list every field id of the content type exactly once (D34).
+     *
+     *     Takes a management key with scope `schema:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['reorderFields'];
     trace?: never;
   };
   '/api/v1/manage/media': {
@@ -2026,73 +548,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List media (newest first) */
-    get: {
-      parameters: {
-        query?: {
-          /** @description exact folder; '' lists assets without a folder */
-          folder?: string;
-          limit?: number;
-          page?: number;
-          type?: 'image' | 'video' | 'pdf';
-        };
-        header?: {
-          'x-workspace-id'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                alt_text: string | null;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                /** @description generated name of the stored file */
-                filename: string;
-                focal_x: number | null;
-                focal_y: number | null;
-                folder: string | null;
-                height: number | null;
-                /** Format: uuid */
-                id: string;
-                mime_type: string;
-                /** @description the uploader's file name */
-                original_name: string;
-                /** @description bytes */
-                size: number;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                uploaded_by: number | null;
-                /** @description absolute URL of the file (D51) */
-                url: string;
-                width: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              }[];
-              message: string;
-              meta: {
-                current_page?: number;
-                locale_requested?: string;
-                next_cursor: string | null;
-                page_size: number;
-                total_data?: number;
-                total_pages?: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List media (newest first)
+     * @description List media (newest first)
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listMedia'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2108,161 +570,28 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Get a media asset */
-    get: {
-      parameters: {
-        query?: never;
-        header?: {
-          'x-workspace-id'?: string;
-        };
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** MediaAsset */
-              data: {
-                alt_text: string | null;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                /** @description generated name of the stored file */
-                filename: string;
-                focal_x: number | null;
-                focal_y: number | null;
-                folder: string | null;
-                height: number | null;
-                /** Format: uuid */
-                id: string;
-                mime_type: string;
-                /** @description the uploader's file name */
-                original_name: string;
-                /** @description bytes */
-                size: number;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                uploaded_by: number | null;
-                /** @description absolute URL of the file (D51) */
-                url: string;
-                width: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
-    /** Change alt text, focal point or folder (a new folder moves the file and changes url) */
-    put: {
-      parameters: {
-        query?: never;
-        header?: {
-          'x-workspace-id'?: string;
-        };
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            alt_text?: string | null;
-            focal_x?: number | null;
-            focal_y?: number | null;
-            folder?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** MediaAsset */
-              data: {
-                alt_text: string | null;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                /** @description generated name of the stored file */
-                filename: string;
-                focal_x: number | null;
-                focal_y: number | null;
-                folder: string | null;
-                height: number | null;
-                /** Format: uuid */
-                id: string;
-                mime_type: string;
-                /** @description the uploader's file name */
-                original_name: string;
-                /** @description bytes */
-                size: number;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                uploaded_by: number | null;
-                /** @description absolute URL of the file (D51) */
-                url: string;
-                width: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get a media asset
+     * @description Get a media asset
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getMedia'];
+    /**
+     * Change alt text, focal point or folder (a new folder moves the file and changes url)
+     * @description Change alt text, focal point or folder (a new folder moves the file and changes url)
+     *
+     *     Takes a management key with scope `media:write`, or a Studio session whose role grants it.
+     */
+    put: operations['updateMedia'];
     post?: never;
-    /** Delete a media asset and its file (header X-Workspace-ID) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: {
-          'x-workspace-id'?: string;
-        };
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Delete a media asset and its file (header X-Workspace-ID)
+     * @description Delete a media asset and its file (header X-Workspace-ID)
+     *
+     *     Takes a management key with scope `media:write`, or a Studio session whose role grants it.
+     */
+    delete: operations['deleteMedia'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2277,76 +606,13 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Upload a file (multipart/form-data; header X-Workspace-ID) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: {
-          'x-workspace-id'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'multipart/form-data': {
-            alt_text?: string;
-            /**
-             * Format: binary
-             * @description image, video or PDF, at most MEDIA_MAX_BYTES (10 MB)
-             */
-            file: string;
-            focal_x?: number;
-            focal_y?: number;
-            /** @description path segments of [a-z0-9_-] separated by / (D52) */
-            folder?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** MediaAsset */
-              data: {
-                alt_text: string | null;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                /** @description generated name of the stored file */
-                filename: string;
-                focal_x: number | null;
-                focal_y: number | null;
-                folder: string | null;
-                height: number | null;
-                /** Format: uuid */
-                id: string;
-                mime_type: string;
-                /** @description the uploader's file name */
-                original_name: string;
-                /** @description bytes */
-                size: number;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                uploaded_by: number | null;
-                /** @description absolute URL of the file (D51) */
-                url: string;
-                width: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Upload a file (multipart/form-data; header X-Workspace-ID)
+     * @description Upload a file (multipart/form-data; header X-Workspace-ID)
+     *
+     *     Takes a management key with scope `media:write`, or a Studio session whose role grants it.
+     */
+    post: operations['uploadMedia'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2360,76 +626,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Studio home: counts by status per content type and for pages, 20 newest versions, 20 soonest scheduled */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                content_types: {
-                  counts: {
-                    archived: number;
-                    draft: number;
-                    published: number;
-                    scheduled: number;
-                    total: number;
-                  };
-                  id: string;
-                  is_block: boolean;
-                  name: string;
-                  slug: string;
-                }[];
-                pages: {
-                  archived: number;
-                  draft: number;
-                  published: number;
-                  scheduled: number;
-                  total: number;
-                };
-                recent: {
-                  action: string;
-                  content_type: string | null;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  created_by: number | null;
-                  id: string;
-                  /** @enum {string} */
-                  kind: 'entry' | 'page';
-                  slug: string;
-                  status: string;
-                  version: number;
-                }[];
-                scheduled: {
-                  content_type: string | null;
-                  id: string;
-                  /** @enum {string} */
-                  kind: 'entry' | 'page';
-                  /** @description ISO 8601 UTC with milliseconds */
-                  publish_at: string;
-                  slug: string;
-                }[];
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Studio home: counts by status per content type and for pages, 20 newest versions, 20 soonest scheduled
+     * @description Studio home: counts by status per content type and for pages, 20 newest versions, 20 soonest scheduled
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getOverview'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2445,151 +648,21 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List pages (every status), in navigation order by default */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-          /** @description position, created_at, updated_at, published_at or slug, then :asc or :desc */
-          sort?: string;
-          status?: 'draft' | 'scheduled' | 'published' | 'archived';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description management only: the working copy differs from the published version */
-                has_pending_changes?: boolean;
-                /** Format: uuid */
-                id: string;
-                /** @description delivery with locale: true when the page has no translation in that locale */
-                is_fallback?: boolean;
-                /** @description navigation order, 0-based */
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description management only: the history version production readers see */
-                published_version?: number | null;
-                /** Seo */
-                seo: {
-                  canonical: string | null;
-                  description: string | null;
-                  keywords: string[];
-                  og_image: string | null;
-                  title: string | null;
-                };
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              }[];
-              message: string;
-              meta: {
-                current_page?: number;
-                locale_requested?: string;
-                next_cursor: string | null;
-                page_size: number;
-                total_data?: number;
-                total_pages?: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List pages (every status), in navigation order by default
+     * @description Pages of every status without their blocks; `status` narrows, `sort` orders (default `position:asc`).
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listPages'];
     put?: never;
-    /** Create a draft page with SEO and a block tree */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Root blocks: {type, data} items, or a full tree of {id?, type, data, translations?, children?} (at most 10 levels, 1,000 blocks) */
-            blocks?: unknown[];
-            /** @description SEO object: title, description, keywords (array of strings), og_image and canonical (absolute URLs) */
-            seo?: unknown;
-            /** @description Localized SEO values: {"de": {"title": ...}} keyed by locale, or [{"locale": "de", "seo": {...}}] */
-            seo_translations?: unknown;
-            slug: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Page */
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description management only: the working copy differs from the published version */
-                has_pending_changes?: boolean;
-                /** Format: uuid */
-                id: string;
-                /** @description delivery with locale: true when the page has no translation in that locale */
-                is_fallback?: boolean;
-                /** @description navigation order, 0-based */
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description management only: the history version production readers see */
-                published_version?: number | null;
-                /** Seo */
-                seo: {
-                  canonical: string | null;
-                  description: string | null;
-                  keywords: string[];
-                  og_image: string | null;
-                  title: string | null;
-                };
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create a draft page with SEO and a block tree
+     * @description Creates a draft page; `blocks` are `{type, data}` items or a tree with `children` and per-block `translations`, `seo_translations` keyed by locale (D25). At most 10 levels and 1,000 blocks.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['createPage'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2603,199 +676,28 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Get a page (any status) with its block tree and translations */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** PageDetail */
-              data: {
-                block_translations: {
-                  /** Format: uuid */
-                  block_id: string;
-                  /** @description JSON-encoded object of localized field values */
-                  data: string;
-                  id: number;
-                  locale: string;
-                }[];
-                /** @description root blocks; children nested */
-                blocks: components['schemas']['def-2'][];
-                /** Page */
-                page: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  created_by: number | null;
-                  /** @description management only: the working copy differs from the published version */
-                  has_pending_changes?: boolean;
-                  /** Format: uuid */
-                  id: string;
-                  /** @description delivery with locale: true when the page has no translation in that locale */
-                  is_fallback?: boolean;
-                  /** @description navigation order, 0-based */
-                  position: number;
-                  publish_at: string | null;
-                  published_at: string | null;
-                  /** @description management only: the history version production readers see */
-                  published_version?: number | null;
-                  /** Seo */
-                  seo: {
-                    canonical: string | null;
-                    description: string | null;
-                    keywords: string[];
-                    og_image: string | null;
-                    title: string | null;
-                  };
-                  slug: string;
-                  /** @enum {string} */
-                  status: 'draft' | 'scheduled' | 'published' | 'archived';
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                  updated_by: number | null;
-                  /** Format: uuid */
-                  workspace_id: string;
-                };
-                seo_translations: {
-                  id: number;
-                  locale: string;
-                  /** Format: uuid */
-                  page_id: string;
-                  /** SeoOverrides */
-                  seo: {
-                    canonical?: string;
-                    description?: string;
-                    keywords?: string[];
-                    og_image?: string;
-                    title?: string;
-                  };
-                }[];
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
-    /** Replace a page’s SEO and block tree */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Root blocks: {type, data} items, or a full tree of {id?, type, data, translations?, children?} (at most 10 levels, 1,000 blocks) */
-            blocks: unknown[];
-            /** @description SEO object: title, description, keywords (array of strings), og_image and canonical (absolute URLs) */
-            seo: unknown;
-            /** @description Localized SEO values: {"de": {"title": ...}} keyed by locale, or [{"locale": "de", "seo": {...}}] */
-            seo_translations?: unknown;
-            slug?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Page */
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description management only: the working copy differs from the published version */
-                has_pending_changes?: boolean;
-                /** Format: uuid */
-                id: string;
-                /** @description delivery with locale: true when the page has no translation in that locale */
-                is_fallback?: boolean;
-                /** @description navigation order, 0-based */
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description management only: the history version production readers see */
-                published_version?: number | null;
-                /** Seo */
-                seo: {
-                  canonical: string | null;
-                  description: string | null;
-                  keywords: string[];
-                  og_image: string | null;
-                  title: string | null;
-                };
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get a page (any status) with its block tree and translations
+     * @description The working copy: the page, its block tree and every SEO and block translation; the ETag serves `If-Match` on later writes.
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getPage'];
+    /**
+     * Replace a page’s SEO and block tree
+     * @description Replaces the working copy (SEO, SEO translations, blocks); a block sent with an existing `id` keeps it (D25). A published page shows `has_pending_changes` until published again (D70). A stale `If-Match` answers 412.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    put: operations['updatePage'];
     post?: never;
-    /** Delete a page and its blocks */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Delete a page and its blocks
+     * @description Deletes the page, its blocks, translations and history. A stale `If-Match` answers 412.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    delete: operations['deletePage'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2814,68 +716,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Archive a page */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Page */
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description management only: the working copy differs from the published version */
-                has_pending_changes?: boolean;
-                /** Format: uuid */
-                id: string;
-                /** @description delivery with locale: true when the page has no translation in that locale */
-                is_fallback?: boolean;
-                /** @description navigation order, 0-based */
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description management only: the history version production readers see */
-                published_version?: number | null;
-                /** Seo */
-                seo: {
-                  canonical: string | null;
-                  description: string | null;
-                  keywords: string[];
-                  og_image: string | null;
-                  title: string | null;
-                };
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Archive a page
+     * @description Archives the page, out of delivery, and returns it (D23); allowed from draft, scheduled and published. Refused transitions answer 409; a stale `If-Match` 412.
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    patch: operations['archivePage'];
     trace?: never;
   };
   '/api/v1/manage/pages/{slug}/blocks/reorder': {
@@ -2891,44 +738,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Reorder the children of one block (or the root blocks): complete list */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description every child id of parent_id (or every root block id), in order */
-            order: string[];
-            /** @description the parent block; null for the root blocks; absent: the one parent the listed blocks share (the roots when order is empty) */
-            parent_id?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Reorder the children of one block (or the root blocks): complete list
+     * @description `order` lists every child id of `parent_id` (or every root block id) exactly once (D34). A stale `If-Match` answers 412.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['reorderBlocks'];
     trace?: never;
   };
   '/api/v1/manage/pages/{slug}/duplicate': {
@@ -2940,68 +756,13 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Duplicate a page (and its block tree) as a draft */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Page */
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description management only: the working copy differs from the published version */
-                has_pending_changes?: boolean;
-                /** Format: uuid */
-                id: string;
-                /** @description delivery with locale: true when the page has no translation in that locale */
-                is_fallback?: boolean;
-                /** @description navigation order, 0-based */
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description management only: the history version production readers see */
-                published_version?: number | null;
-                /** Seo */
-                seo: {
-                  canonical: string | null;
-                  description: string | null;
-                  keywords: string[];
-                  og_image: string | null;
-                  title: string | null;
-                };
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Duplicate a page (and its block tree) as a draft
+     * @description A new draft with a copy of the block tree (new block ids), slug `<slug>-copy` (then `-copy-2`, …), placed last (D26).
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['duplicatePage'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3021,35 +782,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Publish a page */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Publish a page
+     * @description Makes the working copy (SEO and block tree) the published version; allowed from draft, scheduled, archived, and from published with pending changes. Refused transitions answer 409 INVALID_STATE_TRANSITION (D20, D71); a stale `If-Match` answers 412.
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    patch: operations['publishPage'];
     trace?: never;
   };
   '/api/v1/manage/pages/{slug}/schedule': {
@@ -3065,42 +804,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Schedule a page for publication */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description ISO 8601 time in the future */
-            publish_at: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Schedule a page for publication
+     * @description Publishes the working copy at `publish_at` (in the future), without further requests (D21). Refused transitions answer 409; a stale `If-Match` 412.
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    patch: operations['schedulePage'];
     trace?: never;
   };
   '/api/v1/manage/pages/{slug}/unpublish': {
@@ -3116,35 +826,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Unpublish a page */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Unpublish a page
+     * @description Takes the page out of delivery (back to draft); allowed from published and scheduled. Refused transitions answer 409 INVALID_STATE_TRANSITION (D20, D71); a stale `If-Match` answers 412.
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    patch: operations['unpublishPage'];
     trace?: never;
   };
   '/api/v1/manage/pages/{slug}/versions': {
@@ -3154,54 +842,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List a page’s versions, newest first (no snapshots) */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-        };
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @enum {string} */
-                action: 'create' | 'update' | 'publish' | 'unpublish' | 'archive' | 'schedule' | 'restore' | 'duplicate' | 'import';
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                version: number;
-              }[];
-              message: string;
-              meta: {
-                current_page?: number;
-                locale_requested?: string;
-                next_cursor: string | null;
-                page_size: number;
-                total_data?: number;
-                total_pages?: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List a page’s versions, newest first (no snapshots)
+     * @description Every write that changed the page’s content or state appended a version (D72).
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listPageVersions'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3217,106 +864,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Get a page as one version holds it (page detail; the version in meta) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-          /** @description version number, from 1 */
-          version: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** PageDetail */
-              data: {
-                block_translations: {
-                  /** Format: uuid */
-                  block_id: string;
-                  /** @description JSON-encoded object of localized field values */
-                  data: string;
-                  id: number;
-                  locale: string;
-                }[];
-                /** @description root blocks; children nested */
-                blocks: components['schemas']['def-2'][];
-                /** Page */
-                page: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  created_by: number | null;
-                  /** @description management only: the working copy differs from the published version */
-                  has_pending_changes?: boolean;
-                  /** Format: uuid */
-                  id: string;
-                  /** @description delivery with locale: true when the page has no translation in that locale */
-                  is_fallback?: boolean;
-                  /** @description navigation order, 0-based */
-                  position: number;
-                  publish_at: string | null;
-                  published_at: string | null;
-                  /** @description management only: the history version production readers see */
-                  published_version?: number | null;
-                  /** Seo */
-                  seo: {
-                    canonical: string | null;
-                    description: string | null;
-                    keywords: string[];
-                    og_image: string | null;
-                    title: string | null;
-                  };
-                  slug: string;
-                  /** @enum {string} */
-                  status: 'draft' | 'scheduled' | 'published' | 'archived';
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                  updated_by: number | null;
-                  /** Format: uuid */
-                  workspace_id: string;
-                };
-                seo_translations: {
-                  id: number;
-                  locale: string;
-                  /** Format: uuid */
-                  page_id: string;
-                  /** SeoOverrides */
-                  seo: {
-                    canonical?: string;
-                    description?: string;
-                    keywords?: string[];
-                    og_image?: string;
-                    title?: string;
-                  };
-                }[];
-              };
-              message: string;
-              meta: {
-                /** @enum {string} */
-                action: 'create' | 'update' | 'publish' | 'unpublish' | 'archive' | 'schedule' | 'restore' | 'duplicate' | 'import';
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                version: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Get a page as one version holds it (page detail; the version in meta)
+     * @description The snapshot of one version in the page detail shape; `meta` describes the version (D72).
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getPageVersion'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3334,70 +888,13 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Make a version the page’s working copy (a new version, status unchanged) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          slug: string;
-          /** @description version number, from 1 */
-          version: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** Page */
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description management only: the working copy differs from the published version */
-                has_pending_changes?: boolean;
-                /** Format: uuid */
-                id: string;
-                /** @description delivery with locale: true when the page has no translation in that locale */
-                is_fallback?: boolean;
-                /** @description navigation order, 0-based */
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description management only: the history version production readers see */
-                published_version?: number | null;
-                /** Seo */
-                seo: {
-                  canonical: string | null;
-                  description: string | null;
-                  keywords: string[];
-                  og_image: string | null;
-                  title: string | null;
-                };
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Make a version the page’s working copy (a new version, status unchanged)
+     * @description The working copy becomes the snapshot of that version, recorded as a new `restore` version; a published page then has pending changes (D72). A snapshot that no longer fits the content model answers 400.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['restorePageVersion'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3417,40 +914,13 @@ export type paths = {
     delete?: never;
     options?: never;
     head?: never;
-    /** Set the navigation order (complete list of page ids) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description every page id of the workspace, in navigation order */
-            order: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Set the navigation order (complete list of page ids)
+     * @description `order` lists every page id of the workspace exactly once (D34).
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['reorderPages'];
     trace?: never;
   };
   '/api/v1/manage/preview-tokens': {
@@ -3462,44 +932,13 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Mint a signed preview token for one entry (valid 48 hours) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** Format: uuid */
-            entry_id: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                expires_at: string;
-                token: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Mint a signed preview token for one entry (valid 48 hours)
+     * @description Returns a signed token naming one entry, valid 48 hours, for GET /api/v1/public/preview?token=… (D46).
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['createPreviewToken'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3513,125 +952,28 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** The signed-in person, their workspaces and the CSRF token */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description Send as X-CSRF-Token on every session request other than GET, HEAD and OPTIONS */
-                csrf_token: string;
-                user: {
-                  email: string;
-                  id: number;
-                  name: string | null;
-                };
-                workspaces: {
-                  id: string;
-                  name: string;
-                  /** @enum {string} */
-                  role: 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
-                  slug: string;
-                }[];
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The signed-in person, their workspaces and the CSRF token
+     * @description The signed-in person, their workspaces and the CSRF token
+     *
+     *     No key.
+     */
+    get: operations['getSession'];
     put?: never;
-    /** Sign in to the Studio with email and password (sets the quire_session cookie) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            email: string;
-            password: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description Send as X-CSRF-Token on every session request other than GET, HEAD and OPTIONS */
-                csrf_token: string;
-                user: {
-                  email: string;
-                  id: number;
-                  name: string | null;
-                };
-                workspaces: {
-                  id: string;
-                  name: string;
-                  /** @enum {string} */
-                  role: 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
-                  slug: string;
-                }[];
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
-    /** Sign out: ends this session and clears the cookie (X-CSRF-Token required) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Sign in to the Studio with email and password (sets the quire_session cookie)
+     * @description A wrong email or password answers 401; repeated failures are throttled with 429 (5 per email or 20 per address in 15 minutes).
+     *
+     *     No key.
+     */
+    post: operations['signIn'];
+    /**
+     * Sign out: ends this session and clears the cookie (X-CSRF-Token required)
+     * @description Sign out: ends this session and clears the cookie (X-CSRF-Token required)
+     *
+     *     No key.
+     */
+    delete: operations['signOut'];
     options?: never;
     head?: never;
     patch?: never;
@@ -3646,59 +988,13 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Set a password with a one-time token, or change it on a session (ends the other sessions, signs in) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description With a session: the password being replaced */
-            current_password?: string;
-            /** @description The new password: 10 to 200 characters */
-            password: string;
-            /** @description A one-time setup or invitation token */
-            token?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description Send as X-CSRF-Token on every session request other than GET, HEAD and OPTIONS */
-                csrf_token: string;
-                user: {
-                  email: string;
-                  id: number;
-                  name: string | null;
-                };
-                workspaces: {
-                  id: string;
-                  name: string;
-                  /** @enum {string} */
-                  role: 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
-                  slug: string;
-                }[];
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Set a password with a one-time token, or change it on a session (ends the other sessions, signs in)
+     * @description With `token` (a setup or invitation link, 72 hours; unknown, used or expired ones answer 404) or, on a session with its X-CSRF-Token, with `current_password`. Signs in (sets the cookie).
+     *
+     *     No key.
+     */
+    post: operations['setPassword'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3712,45 +1008,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** What a one-time setup or invitation token is for (404 when unknown, used or expired) */
-    get: {
-      parameters: {
-        query: {
-          token: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                email: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                expires_at: string;
-                /** @enum {string} */
-                purpose: 'setup' | 'invitation';
-                workspace: {
-                  name: string;
-                  slug: string;
-                } | null;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * What a one-time setup or invitation token is for (404 when unknown, used or expired)
+     * @description What a one-time setup or invitation token is for (404 when unknown, used or expired)
+     *
+     *     No key.
+     */
+    get: operations['describeOneTimeToken'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3766,47 +1030,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Members of the workspace (Studio session) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                email: string;
-                id: number;
-                last_sign_in_at: string | null;
-                name: string | null;
-                /** @enum {string} */
-                role: 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
-                /**
-                 * @description invited: has no password yet
-                 * @enum {string}
-                 */
-                status: 'active' | 'invited';
-              }[];
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Members of the workspace (Studio session)
+     * @description Members of the workspace (Studio session)
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    get: operations['listMembers'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3825,86 +1055,22 @@ export type paths = {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove a member: ends their sessions, their management keys stop working (owners and admins) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: number;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Remove a member: ends their sessions, their management keys stop working (owners and admins)
+     * @description Remove a member: ends their sessions, their management keys stop working (owners and admins)
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    delete: operations['removeMember'];
     options?: never;
     head?: never;
-    /** Change a member's role (owners and admins; only owners grant or take the owner role) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: number;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            role: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                email: string;
-                id: number;
-                last_sign_in_at: string | null;
-                name: string | null;
-                /** @enum {string} */
-                role: 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
-                /**
-                 * @description invited: has no password yet
-                 * @enum {string}
-                 */
-                status: 'active' | 'invited';
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Change a member's role (owners and admins; only owners grant or take the owner role)
+     * @description The new role applies at once, to the member’s sessions and keys too (D12). Demoting the last owner answers 409 LAST_OWNER.
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    patch: operations['changeMemberRole'];
     trace?: never;
   };
   '/api/v1/manage/users/invitations': {
@@ -3916,62 +1082,13 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Invite a person with a role (owners and admins; one-time link, e-mailed when SMTP_URL is set) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            email: string;
-            name?: string;
-            /** @description owner, admin, editor, author or viewer */
-            role: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                emailed: boolean;
-                expires_at: string | null;
-                /** @description one-time link, shown once; null when the person already has a password */
-                invitation_url: string | null;
-                user: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  email: string;
-                  id: number;
-                  last_sign_in_at: string | null;
-                  name: string | null;
-                  /** @enum {string} */
-                  role: 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
-                  /**
-                   * @description invited: has no password yet
-                   * @enum {string}
-                   */
-                  status: 'active' | 'invited';
-                };
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Invite a person with a role (owners and admins; one-time link, e-mailed when SMTP_URL is set)
+     * @description Adds the person with a role and returns a one-time invitation link (shown once, 72 hours) unless they already have a password. A member already there answers 409 ALREADY_MEMBER.
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    post: operations['invitePerson'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3985,81 +1102,21 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List webhooks (scope webhooks:write) */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['def-3'][];
-              message: string;
-              meta: {
-                current_page?: number;
-                locale_requested?: string;
-                next_cursor: string | null;
-                page_size: number;
-                total_data?: number;
-                total_pages?: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List webhooks (scope webhooks:write)
+     * @description List webhooks (scope webhooks:write)
+     *
+     *     Takes a management key with scope `webhooks:write`, or a Studio session whose role grants it.
+     */
+    get: operations['listWebhooks'];
     put?: never;
-    /** Create a webhook; its signing secret is in this answer only */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            content_types?: string[];
-            description?: string | null;
-            enabled?: boolean;
-            events: string[];
-            url: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['def-4'];
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create a webhook; its signing secret is in this answer only
+     * @description Registers a URL for events (`entry.published`, `entry.*`, `*`, …), optionally for some content types only. The signing secret (`whsec_…`, Standard Webhooks) is returned once; `Idempotency-Key` is ignored here.
+     *
+     *     Takes a management key with scope `webhooks:write`, or a Studio session whose role grants it.
+     */
+    post: operations['createWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4073,107 +1130,31 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** One webhook */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['def-3'];
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * One webhook
+     * @description One webhook
+     *
+     *     Takes a management key with scope `webhooks:write`, or a Studio session whose role grants it.
+     */
+    get: operations['getWebhook'];
     put?: never;
     post?: never;
-    /** Delete a webhook and its delivery log */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: null;
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Delete a webhook and its delivery log
+     * @description Delete a webhook and its delivery log
+     *
+     *     Takes a management key with scope `webhooks:write`, or a Studio session whose role grants it.
+     */
+    delete: operations['deleteWebhook'];
     options?: never;
     head?: never;
-    /** Change url, events, content_types, enabled or description */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            content_types?: string[];
-            description?: string | null;
-            enabled?: boolean;
-            events?: string[];
-            url?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['def-3'];
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Change url, events, content_types, enabled or description
+     * @description Change url, events, content_types, enabled or description
+     *
+     *     Takes a management key with scope `webhooks:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['updateWebhook'];
     trace?: never;
   };
   '/api/v1/manage/webhooks/{id}/deliveries': {
@@ -4183,46 +1164,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Delivery log, newest first: each delivery with its attempts (status code, duration, response excerpt, error) */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          page?: number;
-          status?: 'pending' | 'delivered' | 'failed';
-        };
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['def-5'][];
-              message: string;
-              meta: {
-                current_page?: number;
-                locale_requested?: string;
-                next_cursor: string | null;
-                page_size: number;
-                total_data?: number;
-                total_pages?: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Delivery log, newest first: each delivery with its attempts (status code, duration, response excerpt, error)
+     * @description Delivery log, newest first: each delivery with its attempts (status code, duration, response excerpt, error)
+     *
+     *     Takes a management key with scope `webhooks:write`, or a Studio session whose role grants it.
+     */
+    get: operations['listWebhookDeliveries'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4240,36 +1188,13 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Attempt a delivery again now; answers the delivery with the new attempt */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          delivery_id: string;
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['def-5'];
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Attempt a delivery again now; answers the delivery with the new attempt
+     * @description Sends the delivery again at once and records the attempt; while an attempt is under way it answers 409 INVALID_STATE_TRANSITION.
+     *
+     *     Takes a management key with scope `webhooks:write`, or a Studio session whose role grants it.
+     */
+    post: operations['retryWebhookDelivery'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4285,35 +1210,13 @@ export type paths = {
     };
     get?: never;
     put?: never;
-    /** Send a ping event now; answers its delivery */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['def-5'];
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Send a ping event now; answers its delivery
+     * @description Sends a `ping` event to the webhook’s URL at once and answers its delivery with the attempt’s outcome.
+     *
+     *     Takes a management key with scope `webhooks:write`, or a Studio session whose role grants it.
+     */
+    post: operations['pingWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4327,96 +1230,25 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** The workspace: name, locales, default locale, preview URL template */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                default_locale: string;
-                id: string;
-                locales: string[];
-                name: string;
-                preview_url_template: string | null;
-                slug: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The workspace: name, locales, default locale, preview URL template
+     * @description The workspace: name, locales, default locale, preview URL template
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getWorkspace'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
-    /** Change name, locales, default locale or preview URL template (owners and admins) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            default_locale?: string;
-            locales?: string[];
-            name?: string;
-            preview_url_template?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                default_locale: string;
-                id: string;
-                locales: string[];
-                name: string;
-                preview_url_template: string | null;
-                slug: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Change name, locales, default locale or preview URL template (owners and admins)
+     * @description Change name, locales, default locale or preview URL template (owners and admins)
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    patch: operations['updateWorkspace'];
     trace?: never;
   };
   '/api/v1/public/entries': {
@@ -4426,75 +1258,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List visible entries of one content type (filters: filter[<field>] or filter[<field>][<op>]) */
-    get: {
-      parameters: {
-        query: {
-          /** @description meta.next_cursor of the previous page */
-          cursor?: string;
-          /** @description comma-separated field names; <rich>_html, <rich>_text, <relation>.<field> */
-          fields?: string;
-          limit?: number;
-          /** @description a locale of the workspace (2 to 10 characters) */
-          locale?: string;
-          /** @description at most 1000 (400 PAGE_TOO_DEEP above); ignored with cursor */
-          page?: number;
-          /** @description <field>:asc or <field>:desc */
-          sort?: string;
-          /** @description content type slug */
-          type: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** Format: uuid */
-                content_type_id: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description JSON-encoded object of the locale-resolved field values */
-                data: string;
-                /** Format: uuid */
-                id: string;
-                is_fallback?: boolean;
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                slug: string;
-                status: string;
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              }[];
-              message: string;
-              meta: {
-                current_page?: number;
-                locale_requested?: string;
-                next_cursor: string | null;
-                page_size: number;
-                total_data?: number;
-                total_pages?: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List visible entries of one content type (filters: filter[<field>] or filter[<field>][<op>])
+     * @description Published entries of the content type `type` (drafts and scheduled ones too for a preview key), each `data` resolved for `locale` with per-field fallback to the default locale (D40). Offset pages (`page`, at most 1000) or cursor pages (`cursor` = `meta.next_cursor`); `sort` and `filter[...]` accept sortable and filterable fields (D43); `fields` selects fields, `<rich>_html`/`<rich>_text` renderings and `<relation>.<field>`.
+     *
+     *     Takes a delivery key (`svc_live_…`).
+     */
+    get: operations['listDeliveryEntries'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4510,68 +1280,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** One visible entry by slug */
-    get: {
-      parameters: {
-        query?: {
-          /** @description comma-separated field names; <rich>_html, <rich>_text, <relation>.<field> */
-          fields?: string;
-          /** @description a locale of the workspace (2 to 10 characters) */
-          locale?: string;
-          /** @description content type slug */
-          type?: string;
-        };
-        header?: never;
-        path: {
-          entrySlug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** DeliveryEntry */
-                entry: {
-                  /** Format: uuid */
-                  content_type_id: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  created_by: number | null;
-                  /** @description JSON-encoded object of the locale-resolved field values */
-                  data: string;
-                  /** Format: uuid */
-                  id: string;
-                  is_fallback?: boolean;
-                  position: number;
-                  publish_at: string | null;
-                  published_at: string | null;
-                  slug: string;
-                  status: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                  updated_by: number | null;
-                  /** Format: uuid */
-                  workspace_id: string;
-                };
-                is_fallback: boolean;
-                locale_requested: string;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * One visible entry by slug
+     * @description One entry by slug with relations resolved one level deep (D41). Without `type`, a slug used by entries of several visible types answers 400 asking for it (D42). `is_fallback` says whether the requested locale had no translation.
+     *
+     *     Takes a delivery key (`svc_live_…`).
+     */
+    get: operations['getDeliveryEntry'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4587,46 +1302,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Media metadata (the key's workspace only) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** DeliveryMedia */
-              data: {
-                alt_text: string | null;
-                focal_x: number | null;
-                focal_y: number | null;
-                height: number | null;
-                /** Format: uuid */
-                id: string;
-                mime_type: string;
-                url: string;
-                width: number | null;
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Media metadata (the key's workspace only)
+     * @description The delivery media object: `url` (absolute, served by GET /media/files/{path}), type, size in pixels, alt text and focal point.
+     *
+     *     Takes a delivery key (`svc_live_…`).
+     */
+    get: operations['getDeliveryMedia'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4642,84 +1324,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List visible pages (without blocks), in navigation order by default */
-    get: {
-      parameters: {
-        query?: {
-          /** @description meta.next_cursor of the previous page */
-          cursor?: string;
-          limit?: number;
-          /** @description a locale of the workspace (2 to 10 characters) */
-          locale?: string;
-          /** @description at most 1000 (400 PAGE_TOO_DEEP above); ignored with cursor */
-          page?: number;
-          /** @description position (default, asc), created_at, updated_at, published_at or slug, then :asc or :desc */
-          sort?: string;
-          /** @description the key's workspace (optional: D14) */
-          workspace_id?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** @description ISO 8601 UTC with milliseconds */
-                created_at: string;
-                created_by: number | null;
-                /** @description management only: the working copy differs from the published version */
-                has_pending_changes?: boolean;
-                /** Format: uuid */
-                id: string;
-                /** @description delivery with locale: true when the page has no translation in that locale */
-                is_fallback?: boolean;
-                /** @description navigation order, 0-based */
-                position: number;
-                publish_at: string | null;
-                published_at: string | null;
-                /** @description management only: the history version production readers see */
-                published_version?: number | null;
-                /** Seo */
-                seo: {
-                  canonical: string | null;
-                  description: string | null;
-                  keywords: string[];
-                  og_image: string | null;
-                  title: string | null;
-                };
-                slug: string;
-                /** @enum {string} */
-                status: 'draft' | 'scheduled' | 'published' | 'archived';
-                /** @description ISO 8601 UTC with milliseconds */
-                updated_at: string;
-                updated_by: number | null;
-                /** Format: uuid */
-                workspace_id: string;
-              }[];
-              message: string;
-              meta: {
-                current_page?: number;
-                locale_requested?: string;
-                next_cursor: string | null;
-                page_size: number;
-                total_data?: number;
-                total_pages?: number;
-              } | null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * List visible pages (without blocks), in navigation order by default
+     * @description Published pages (drafts and scheduled ones too for a preview key) without their blocks, sorted by `position` unless `sort` says otherwise; with `locale`, `seo` is resolved for it. `workspace_id`, when sent, must be the key’s workspace (else 403, D14).
+     *
+     *     Takes a delivery key (`svc_live_…`).
+     */
+    get: operations['listDeliveryPages'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4735,100 +1346,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** One visible page with its block tree, resolved for a locale when one is given */
-    get: {
-      parameters: {
-        query?: {
-          /** @description a locale of the workspace (2 to 10 characters) */
-          locale?: string;
-          /** @description the key's workspace (optional: D14) */
-          workspace_id?: string;
-        };
-        header?: never;
-        path: {
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** PageDetail */
-              data: {
-                block_translations: {
-                  /** Format: uuid */
-                  block_id: string;
-                  /** @description JSON-encoded object of localized field values */
-                  data: string;
-                  id: number;
-                  locale: string;
-                }[];
-                /** @description root blocks; children nested */
-                blocks: components['schemas']['def-2'][];
-                /** Page */
-                page: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  created_by: number | null;
-                  /** @description management only: the working copy differs from the published version */
-                  has_pending_changes?: boolean;
-                  /** Format: uuid */
-                  id: string;
-                  /** @description delivery with locale: true when the page has no translation in that locale */
-                  is_fallback?: boolean;
-                  /** @description navigation order, 0-based */
-                  position: number;
-                  publish_at: string | null;
-                  published_at: string | null;
-                  /** @description management only: the history version production readers see */
-                  published_version?: number | null;
-                  /** Seo */
-                  seo: {
-                    canonical: string | null;
-                    description: string | null;
-                    keywords: string[];
-                    og_image: string | null;
-                    title: string | null;
-                  };
-                  slug: string;
-                  /** @enum {string} */
-                  status: 'draft' | 'scheduled' | 'published' | 'archived';
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                  updated_by: number | null;
-                  /** Format: uuid */
-                  workspace_id: string;
-                };
-                seo_translations: {
-                  id: number;
-                  locale: string;
-                  /** Format: uuid */
-                  page_id: string;
-                  /** SeoOverrides */
-                  seo: {
-                    canonical?: string;
-                    description?: string;
-                    keywords?: string[];
-                    og_image?: string;
-                    title?: string;
-                  };
-                }[];
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * One visible page with its block tree, resolved for a locale when one is given
+     * @description The page detail: the page, its root blocks with nested `children`, and its SEO and block translations. With `locale`, `page.seo` and every block’s `data` come back overlaid with that locale and the translation arrays hold only it (D45).
+     *
+     *     Takes a delivery key (`svc_live_…`).
+     */
+    get: operations['getDeliveryPage'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4844,87 +1368,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** The entry a preview token names, any status, with its translations */
-    get: {
-      parameters: {
-        query: {
-          token: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                /** Entry */
-                entry: {
-                  /** Format: uuid */
-                  content_type_id: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  created_by: number | null;
-                  /** @description JSON-encoded object of default-locale field values */
-                  data: string;
-                  /** @description the working copy differs from the published version (publish to make it live) */
-                  has_pending_changes: boolean;
-                  /** Format: uuid */
-                  id: string;
-                  position: number;
-                  publish_at: string | null;
-                  published_at: string | null;
-                  /** @description the history version production readers see; null when not published */
-                  published_version: number | null;
-                  slug: string;
-                  /** @enum {string} */
-                  status: 'draft' | 'scheduled' | 'published' | 'archived';
-                  translations: {
-                    /** @description ISO 8601 UTC with milliseconds */
-                    created_at: string;
-                    /** @description JSON-encoded object of the localized field values */
-                    data: string;
-                    /** Format: uuid */
-                    entry_id: string;
-                    id: number;
-                    locale: string;
-                    /** @description ISO 8601 UTC with milliseconds */
-                    updated_at: string;
-                  }[];
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                  updated_by: number | null;
-                  /** Format: uuid */
-                  workspace_id: string;
-                };
-                translations: {
-                  /** @description ISO 8601 UTC with milliseconds */
-                  created_at: string;
-                  /** @description JSON-encoded object of the localized field values */
-                  data: string;
-                  /** Format: uuid */
-                  entry_id: string;
-                  id: number;
-                  locale: string;
-                  /** @description ISO 8601 UTC with milliseconds */
-                  updated_at: string;
-                }[];
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * The entry a preview token names, any status, with its translations
+     * @description The working copy of the entry a signed preview token names (minted by POST /api/v1/manage/preview-tokens or the CLI, valid 48 hours), in the management shape with all its translations. An expired or tampered token answers 401; a token of another workspace 404. Never cached.
+     *
+     *     Takes a delivery key (`svc_live_…`).
+     */
+    get: operations['getPreview'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4940,56 +1390,13 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Content types the key may read (block types always) and the workspace locales */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                content_types: {
-                  display_field: string | null;
-                  fields: {
-                    localizable: boolean;
-                    name: string;
-                    options: string[];
-                    required: boolean;
-                    type: string;
-                    unique: boolean;
-                  }[];
-                  /** Format: uuid */
-                  id: string;
-                  is_block: boolean;
-                  name: string;
-                  slug: string;
-                }[];
-                workspace: {
-                  default_locale: string;
-                  locales: string[];
-                  name: string;
-                  slug: string;
-                };
-              };
-              message: string;
-              meta: null;
-              /** @enum {boolean} */
-              success: true;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Content types the key may read (block types always) and the workspace locales
+     * @description The content model as the key sees it: content types of its whitelist (all when empty) and every block type, with their fields, and the workspace’s locales (D13).
+     *
+     *     Takes a delivery key (`svc_live_…`).
+     */
+    get: operations['getDeliverySchema'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5008,6 +1415,8 @@ export type paths = {
     /**
      * Mirror what the key may see: initial=true lists every item, sync_token what changed since (D83)
      * @description Pages of up to 100 items; meta.next_page_token continues (as page_token), the last page has meta.next_sync_token. Items are entries (default locale plus translations), pages (block tree and translations) and media, or deleted_entry/deleted_page/deleted_media with id and slug. Tokens are signed and bound to the key’s workspace and visibility (400 otherwise).
+     *
+     *     Takes a delivery key (`svc_live_…`).
      */
     get: operations['syncDelivery'];
     put?: never;
@@ -5018,40 +1427,20 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
-  '/media/files/{*}': {
+  '/media/files/{path}': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    /** A media file, optionally transformed (images) */
-    get: {
-      parameters: {
-        query?: {
-          fit?: 'cover' | 'contain' | 'fill' | 'inside' | 'outside';
-          fm?: 'jpg' | 'png' | 'webp' | 'avif';
-          h?: number;
-          q?: number;
-          w?: number;
-        };
-        header?: never;
-        path: {
-          '*': string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-      };
-    };
+    /**
+     * A media file, optionally transformed (images)
+     * @description The bytes of a media asset: the `url` of an asset points here. Images take transforms in the query (`w`, `h`, `fit`, `fm`, `q`), rendered once and kept. Answers carry a long-lived `Cache-Control` and an `ETag` (304 on `If-None-Match`); originals honour one `Range` (206). An image that cannot be decoded for a transform answers 415.
+     *
+     *     No key: media URLs are public.
+     */
+    get: operations['getMediaFile'];
     put?: never;
     post?: never;
     delete?: never;
@@ -5064,37 +1453,35 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
   schemas: {
-    /** ErrorEnvelope */
-    'def-0': {
-      code: string;
-      data: null;
-      errors:
-        | {
-            message: string;
-            path: string;
-          }[]
-        | null;
+    /** ApiKey */
+    ApiKey: {
+      content_types: string[];
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      created_by: number;
+      environment: ('production' | 'preview') | null;
+      expires_at: string | null;
+      id: string;
+      /** @enum {string} */
+      key_class: 'delivery' | 'management';
+      key_hint: string;
+      name: string;
+      revoked_at: string | null;
+      scopes: string[];
+    };
+    ApiKeyArrayResponse: {
+      data: components['schemas']['ApiKey'][];
       message: string;
       meta: null;
       /** @enum {boolean} */
-      success: false;
-      traceId: string;
-    };
-    /** PageMeta */
-    'def-1': {
-      current_page?: number;
-      locale_requested?: string;
-      next_cursor: string | null;
-      page_size: number;
-      total_data?: number;
-      total_pages?: number;
+      success: true;
     };
     /** Block */
-    'def-2': {
+    Block: {
       /** Format: uuid */
       block_type_id: string;
-      children: components['schemas']['def-2'][];
-      /** @description JSON-encoded object of the block’s field values */
+      children: components['schemas']['Block'][];
+      /** @description JSON-encoded object of the block’s field values (parse it: D1) */
       data: string;
       /** Format: uuid */
       id: string;
@@ -5107,25 +1494,109 @@ export type components = {
       /** @description block type slug */
       type: string;
     };
-    /** Webhook */
-    'def-3': {
-      /** @description content type slugs; empty: all */
-      content_types: string[];
+    /** BlockTranslation */
+    BlockTranslation: {
+      /** Format: uuid */
+      block_id: string;
+      /** @description JSON-encoded object of localized field values (parse it: D1) */
+      data: string;
+      id: number;
+      locale: string;
+    };
+    /** BlockUsage */
+    BlockUsage: {
+      count: number;
+      is_block: boolean;
+      pages: {
+        slug: string;
+        status: string;
+      }[];
+    };
+    BlockUsageResponse: {
+      data: components['schemas']['BlockUsage'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** BulkResult */
+    BulkResult: {
+      failed: {
+        id: string;
+        reason: string | null;
+      }[];
+      succeeded: {
+        id: string;
+        reason: string | null;
+      }[];
+    };
+    BulkResultResponse: {
+      data: components['schemas']['BulkResult'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** ContentType */
+    ContentType: {
       /** @description ISO 8601 UTC with milliseconds */
       created_at: string;
       description: string | null;
-      enabled: boolean;
-      /** @description event types, `<kind>.*` or `*` */
-      events: string[];
+      display_field: string | null;
+      fields: components['schemas']['Field'][];
+      icon: string | null;
       /** Format: uuid */
       id: string;
+      is_block: boolean;
+      name: string;
+      orderable: boolean;
+      slug: string;
       /** @description ISO 8601 UTC with milliseconds */
       updated_at: string;
-      /** @description http:// or https:// URL the events are POSTed to */
-      url: string;
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    ContentTypeListResponse: {
+      data: components['schemas']['ContentType'][];
+      message: string;
+      meta: components['schemas']['PageMeta'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    ContentTypeResponse: {
+      data: components['schemas']['ContentType'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** CreatedApiKey */
+    CreatedApiKey: {
+      content_types: string[];
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      created_by: number;
+      environment: ('production' | 'preview') | null;
+      expires_at: string | null;
+      id: string;
+      /** @description the key value, shown only now */
+      key: string;
+      /** @enum {string} */
+      key_class: 'delivery' | 'management';
+      key_hint: string;
+      name: string;
+      revoked_at: string | null;
+      scopes: string[];
+    };
+    CreatedApiKeyResponse: {
+      data: components['schemas']['CreatedApiKey'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
     };
     /** CreatedWebhook */
-    'def-4': {
+    CreatedWebhook: {
       /** @description content type slugs; empty: all */
       content_types: string[];
       /** @description ISO 8601 UTC with milliseconds */
@@ -5143,8 +1614,748 @@ export type components = {
       /** @description http:// or https:// URL the events are POSTed to */
       url: string;
     };
+    CreatedWebhookResponse: {
+      data: components['schemas']['CreatedWebhook'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** DeliveryEntry */
+    DeliveryEntry: {
+      /** Format: uuid */
+      content_type_id: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      created_by: number | null;
+      /** @description JSON-encoded object of the locale-resolved field values, relations resolved (parse it: D1) */
+      data: string;
+      /** Format: uuid */
+      id: string;
+      is_fallback?: boolean;
+      position: number;
+      publish_at: string | null;
+      published_at: string | null;
+      slug: string;
+      status: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+      updated_by: number | null;
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    /** DeliveryEntryDetail */
+    DeliveryEntryDetail: {
+      entry: components['schemas']['DeliveryEntry'];
+      is_fallback: boolean;
+      locale_requested: string;
+    };
+    DeliveryEntryDetailResponse: {
+      data: components['schemas']['DeliveryEntryDetail'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    DeliveryEntryListResponse: {
+      data: components['schemas']['DeliveryEntry'][];
+      message: string;
+      meta: components['schemas']['PageMeta'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** DeliveryMedia */
+    DeliveryMedia: {
+      alt_text: string | null;
+      focal_x: number | null;
+      focal_y: number | null;
+      height: number | null;
+      /** Format: uuid */
+      id: string;
+      mime_type: string;
+      url: string;
+      width: number | null;
+    };
+    DeliveryMediaResponse: {
+      data: components['schemas']['DeliveryMedia'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** DeliverySchema */
+    DeliverySchema: {
+      content_types: {
+        display_field: string | null;
+        fields: {
+          localizable: boolean;
+          name: string;
+          options: string[];
+          required: boolean;
+          type: string;
+          unique: boolean;
+        }[];
+        /** Format: uuid */
+        id: string;
+        is_block: boolean;
+        name: string;
+        slug: string;
+      }[];
+      workspace: {
+        default_locale: string;
+        locales: string[];
+        name: string;
+        slug: string;
+      };
+    };
+    DeliverySchemaResponse: {
+      data: components['schemas']['DeliverySchema'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    EmptyResponse: {
+      data: null;
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** Entry */
+    Entry: {
+      /** Format: uuid */
+      content_type_id: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      created_by: number | null;
+      /** @description JSON-encoded object of the default-locale field values (parse it: D1) */
+      data: string;
+      /** @description the working copy differs from the published version (publish to make it live) */
+      has_pending_changes: boolean;
+      /** Format: uuid */
+      id: string;
+      position: number;
+      publish_at: string | null;
+      published_at: string | null;
+      /** @description the history version production readers see; null when not published */
+      published_version: number | null;
+      slug: string;
+      /** @enum {string} */
+      status: 'draft' | 'scheduled' | 'published' | 'archived';
+      translations: components['schemas']['EntryTranslation'][];
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+      updated_by: number | null;
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    EntryListResponse: {
+      data: components['schemas']['Entry'][];
+      message: string;
+      meta: components['schemas']['PageMeta'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    EntryResponse: {
+      data: components['schemas']['Entry'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** EntryTranslation */
+    EntryTranslation: {
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      /** @description JSON-encoded object of the localized field values (parse it) */
+      data: string;
+      /** Format: uuid */
+      entry_id: string;
+      id: number;
+      locale: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+    };
+    EntryVersionResponse: {
+      data: components['schemas']['Entry'];
+      message: string;
+      meta: components['schemas']['Version'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /**
+     * Error
+     * @description The error envelope: every error of both APIs and of the file route has this shape (DECISIONS.md "Errors").
+     * @example {
+     *       "success": false,
+     *       "message": "Validation failed",
+     *       "code": "VALIDATION_FAILED",
+     *       "data": null,
+     *       "errors": [
+     *         {
+     *           "path": "body.data.price",
+     *           "message": "must be a number"
+     *         }
+     *       ],
+     *       "meta": null,
+     *       "traceId": "req_eb8CzjxTVpF99Ggh"
+     *     }
+     */
+    Error: {
+      /**
+       * @description machine-readable code
+       * @enum {string}
+       */
+      code:
+        | 'VALIDATION_FAILED'
+        | 'PAGE_TOO_DEEP'
+        | 'UNAUTHORIZED'
+        | 'FORBIDDEN'
+        | 'NOT_FOUND'
+        | 'METHOD_NOT_ALLOWED'
+        | 'CONTENT_TYPE_NOT_EMPTY'
+        | 'SLUG_TAKEN'
+        | 'UNIQUE_VIOLATION'
+        | 'INVALID_STATE_TRANSITION'
+        | 'IDEMPOTENCY_KEY_IN_USE'
+        | 'ALREADY_MEMBER'
+        | 'LAST_OWNER'
+        | 'REQUEST_TIMEOUT'
+        | 'PRECONDITION_FAILED'
+        | 'PAYLOAD_TOO_LARGE'
+        | 'UNSUPPORTED_MEDIA_TYPE'
+        | 'IDEMPOTENCY_KEY_REUSED'
+        | 'RATE_LIMITED'
+        | 'INTERNAL_ERROR'
+        | 'SERVICE_UNAVAILABLE'
+        | 'INSUFFICIENT_STORAGE';
+      data: null;
+      /** @description the problems found, for VALIDATION_FAILED only; null for every other code */
+      errors: components['schemas']['ErrorDetail'][] | null;
+      /** @description what went wrong, for people */
+      message: string;
+      meta: null;
+      /** @constant */
+      success: false;
+      /** @description the X-Request-Id of this answer, also in the server log */
+      traceId: string;
+    };
+    /** ErrorDetail */
+    ErrorDetail: {
+      message: string;
+      /** @description where: `body.…`, `query.…`, `params.…` or `headers.…`, then the JSON path with dots */
+      path: string;
+    };
+    /** Field */
+    Field: {
+      /** Format: uuid */
+      content_type_id: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      /** @enum {string} */
+      field_type:
+        | 'text'
+        | 'textarea'
+        | 'rich_text'
+        | 'number'
+        | 'integer'
+        | 'boolean'
+        | 'date'
+        | 'datetime'
+        | 'email'
+        | 'url'
+        | 'select'
+        | 'multi_select'
+        | 'json'
+        | 'media'
+        | 'media_list'
+        | 'relation'
+        | 'relation_list';
+      filterable: boolean;
+      /** Format: uuid */
+      id: string;
+      is_unique: boolean;
+      label: string;
+      localizable: boolean;
+      name: string;
+      options: string | null;
+      required: boolean;
+      sort_order: number;
+      sortable: boolean;
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+      validation: string | null;
+    };
+    FieldArrayResponse: {
+      data: components['schemas']['Field'][];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** FieldDeletionImpact */
+    FieldDeletionImpact: {
+      affected_entries: number;
+      field_name: string;
+      field_type: string;
+    };
+    FieldDeletionImpactResponse: {
+      data: components['schemas']['FieldDeletionImpact'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** FieldLocalizationImpact */
+    FieldLocalizationImpact: {
+      affected_entries: number;
+      field_name: string;
+      locales: {
+        count: number;
+        locale: string;
+      }[];
+      localizable: boolean;
+    };
+    FieldLocalizationImpactResponse: {
+      data: components['schemas']['FieldLocalizationImpact'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** Invitation */
+    Invitation: {
+      emailed: boolean;
+      expires_at: string | null;
+      /** @description one-time link, shown once; null when the person already has a password */
+      invitation_url: string | null;
+      user: components['schemas']['Member'];
+    };
+    InvitationResponse: {
+      data: components['schemas']['Invitation'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** MediaAsset */
+    MediaAsset: {
+      alt_text: string | null;
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      /** @description generated name of the stored file */
+      filename: string;
+      focal_x: number | null;
+      focal_y: number | null;
+      folder: string | null;
+      height: number | null;
+      /** Format: uuid */
+      id: string;
+      mime_type: string;
+      /** @description the uploader's file name */
+      original_name: string;
+      /** @description bytes */
+      size: number;
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+      uploaded_by: number | null;
+      /** @description absolute URL of the file (D51) */
+      url: string;
+      width: number | null;
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    MediaAssetListResponse: {
+      data: components['schemas']['MediaAsset'][];
+      message: string;
+      meta: components['schemas']['PageMeta'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    MediaAssetResponse: {
+      data: components['schemas']['MediaAsset'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** Member */
+    Member: {
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      email: string;
+      id: number;
+      last_sign_in_at: string | null;
+      name: string | null;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
+      /**
+       * @description invited: has no password yet
+       * @enum {string}
+       */
+      status: 'active' | 'invited';
+    };
+    MemberArrayResponse: {
+      data: components['schemas']['Member'][];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    MemberResponse: {
+      data: components['schemas']['Member'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** OneTimeToken */
+    OneTimeToken: {
+      email: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      expires_at: string;
+      /** @enum {string} */
+      purpose: 'setup' | 'invitation';
+      workspace: {
+        name: string;
+        slug: string;
+      } | null;
+    };
+    OneTimeTokenResponse: {
+      data: components['schemas']['OneTimeToken'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** Overview */
+    Overview: {
+      content_types: {
+        counts: components['schemas']['OverviewCounts'];
+        id: string;
+        is_block: boolean;
+        name: string;
+        slug: string;
+      }[];
+      pages: components['schemas']['OverviewCounts'];
+      recent: {
+        action: string;
+        content_type: string | null;
+        /** @description ISO 8601 UTC with milliseconds */
+        created_at: string;
+        created_by: number | null;
+        id: string;
+        /** @enum {string} */
+        kind: 'entry' | 'page';
+        slug: string;
+        status: string;
+        version: number;
+      }[];
+      scheduled: {
+        content_type: string | null;
+        id: string;
+        /** @enum {string} */
+        kind: 'entry' | 'page';
+        /** @description ISO 8601 UTC with milliseconds */
+        publish_at: string;
+        slug: string;
+      }[];
+    };
+    /** OverviewCounts */
+    OverviewCounts: {
+      archived: number;
+      draft: number;
+      published: number;
+      scheduled: number;
+      total: number;
+    };
+    OverviewResponse: {
+      data: components['schemas']['Overview'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** Page */
+    Page: {
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      created_by: number | null;
+      /** @description management only: the working copy differs from the published version */
+      has_pending_changes?: boolean;
+      /** Format: uuid */
+      id: string;
+      /** @description delivery with locale: true when the page has no translation in that locale */
+      is_fallback?: boolean;
+      /** @description navigation order, 0-based */
+      position: number;
+      publish_at: string | null;
+      published_at: string | null;
+      /** @description management only: the history version production readers see */
+      published_version?: number | null;
+      seo: components['schemas']['Seo'];
+      slug: string;
+      /** @enum {string} */
+      status: 'draft' | 'scheduled' | 'published' | 'archived';
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+      updated_by: number | null;
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    /** PageDetail */
+    PageDetail: {
+      block_translations: components['schemas']['BlockTranslation'][];
+      /** @description root blocks; children nested */
+      blocks: components['schemas']['Block'][];
+      page: components['schemas']['Page'];
+      seo_translations: components['schemas']['SeoTranslation'][];
+    };
+    PageDetailResponse: {
+      data: components['schemas']['PageDetail'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    PageDetailVersionResponse: {
+      data: components['schemas']['PageDetail'];
+      message: string;
+      meta: components['schemas']['Version'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    PageListResponse: {
+      data: components['schemas']['Page'][];
+      message: string;
+      meta: components['schemas']['PageMeta'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** PageMeta */
+    PageMeta: {
+      current_page?: number;
+      locale_requested?: string;
+      next_cursor: string | null;
+      page_size: number;
+      total_data?: number;
+      total_pages?: number;
+    };
+    PageResponse: {
+      data: components['schemas']['Page'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** Preview */
+    Preview: {
+      entry: components['schemas']['Entry'];
+      translations: components['schemas']['EntryTranslation'][];
+    };
+    PreviewResponse: {
+      data: components['schemas']['Preview'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** PreviewToken */
+    PreviewToken: {
+      /** @description ISO 8601 UTC with milliseconds */
+      expires_at: string;
+      token: string;
+    };
+    PreviewTokenResponse: {
+      data: components['schemas']['PreviewToken'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** Seo */
+    Seo: {
+      canonical: string | null;
+      description: string | null;
+      keywords: string[];
+      og_image: string | null;
+      title: string | null;
+    };
+    /** SeoOverrides */
+    SeoOverrides: {
+      canonical?: string;
+      description?: string;
+      keywords?: string[];
+      og_image?: string;
+      title?: string;
+    };
+    /** SeoTranslation */
+    SeoTranslation: {
+      id: number;
+      locale: string;
+      /** Format: uuid */
+      page_id: string;
+      seo: components['schemas']['SeoOverrides'];
+    };
+    /** SessionInfo */
+    SessionInfo: {
+      /** @description Send as X-CSRF-Token on every session request other than GET, HEAD and OPTIONS */
+      csrf_token: string;
+      user: {
+        email: string;
+        id: number;
+        name: string | null;
+      };
+      workspaces: {
+        id: string;
+        name: string;
+        /** @enum {string} */
+        role: 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
+        slug: string;
+      }[];
+    };
+    SessionInfoResponse: {
+      data: components['schemas']['SessionInfo'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** SyncDeleted */
+    SyncDeleted: {
+      sys: components['schemas']['SyncSys'];
+    };
+    /** SyncEntry */
+    SyncEntry: {
+      /** Format: uuid */
+      content_type_id: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      created_by: number | null;
+      /** @description JSON-encoded object of the locale-resolved field values, relations resolved (parse it: D1) */
+      data: string;
+      /** Format: uuid */
+      id: string;
+      is_fallback?: boolean;
+      position: number;
+      publish_at: string | null;
+      published_at: string | null;
+      slug: string;
+      status: string;
+      sys: components['schemas']['SyncSys'];
+      translations: {
+        /** @description JSON-encoded object of the localized values in this locale (parse it) */
+        data: string;
+        locale: string;
+      }[];
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+      updated_by: number | null;
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    SyncItem:
+      components['schemas']['SyncEntry'] | components['schemas']['SyncPage'] | components['schemas']['SyncMedia'] | components['schemas']['SyncDeleted'];
+    /** SyncMedia */
+    SyncMedia: {
+      alt_text: string | null;
+      focal_x: number | null;
+      focal_y: number | null;
+      height: number | null;
+      /** Format: uuid */
+      id: string;
+      mime_type: string;
+      sys: components['schemas']['SyncSys'];
+      url: string;
+      width: number | null;
+    };
+    SyncMeta: {
+      /** @description more items: pass it back as page_token */
+      next_page_token: string | null;
+      /** @description last page: keep it and pass it as sync_token later */
+      next_sync_token: string | null;
+      page_size: number;
+    };
+    /** SyncPage */
+    SyncPage: {
+      block_translations: components['schemas']['BlockTranslation'][];
+      /** @description root blocks; children nested; data unresolved (ids) */
+      blocks: components['schemas']['Block'][];
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      created_by: number | null;
+      /** @description management only: the working copy differs from the published version */
+      has_pending_changes?: boolean;
+      /** Format: uuid */
+      id: string;
+      /** @description delivery with locale: true when the page has no translation in that locale */
+      is_fallback?: boolean;
+      /** @description navigation order, 0-based */
+      position: number;
+      publish_at: string | null;
+      published_at: string | null;
+      /** @description management only: the history version production readers see */
+      published_version?: number | null;
+      seo: components['schemas']['Seo'];
+      seo_translations: components['schemas']['SeoTranslation'][];
+      slug: string;
+      /** @enum {string} */
+      status: 'draft' | 'scheduled' | 'published' | 'archived';
+      sys: components['schemas']['SyncSys'];
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+      updated_by: number | null;
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    /** SyncSys */
+    SyncSys: {
+      /** @description entries and deleted entries: the content type slug */
+      content_type?: string;
+      /** Format: uuid */
+      id: string;
+      slug?: string | null;
+      /** @enum {string} */
+      type: 'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media';
+    };
+    /** Version */
+    Version: {
+      /** @enum {string} */
+      action: 'create' | 'update' | 'publish' | 'unpublish' | 'archive' | 'schedule' | 'restore' | 'duplicate' | 'import';
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      created_by: number | null;
+      /** @enum {string} */
+      status: 'draft' | 'scheduled' | 'published' | 'archived';
+      version: number;
+    };
+    VersionListResponse: {
+      data: components['schemas']['Version'][];
+      message: string;
+      meta: components['schemas']['PageMeta'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** Webhook */
+    Webhook: {
+      /** @description content type slugs; empty: all */
+      content_types: string[];
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      description: string | null;
+      enabled: boolean;
+      /** @description event types, `<kind>.*` or `*` */
+      events: string[];
+      /** Format: uuid */
+      id: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+      /** @description http:// or https:// URL the events are POSTed to */
+      url: string;
+    };
     /** WebhookDelivery */
-    'def-5': {
+    WebhookDelivery: {
       attempt_count: number;
       /** @description newest first */
       attempts: {
@@ -5180,162 +2391,4364 @@ export type components = {
       /** Format: uuid */
       webhook_id: string;
     };
-    /** SyncItem */
-    'def-6':
-      | {
-          /** Format: uuid */
-          content_type_id: string;
-          /** @description ISO 8601 UTC with milliseconds */
-          created_at: string;
-          created_by: number | null;
-          /** @description JSON-encoded object of the locale-resolved field values */
-          data: string;
-          /** Format: uuid */
-          id: string;
-          is_fallback?: boolean;
-          position: number;
-          publish_at: string | null;
-          published_at: string | null;
-          slug: string;
-          status: string;
-          /** SyncSys */
-          sys: {
-            /** @description entries and deleted entries: the content type slug */
-            content_type?: string;
-            /** Format: uuid */
-            id: string;
-            slug?: string | null;
-            /** @enum {string} */
-            type: 'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media';
-          };
-          translations: {
-            /** @description JSON-encoded object of the localized values in this locale (parse it) */
-            data: string;
-            locale: string;
-          }[];
-          /** @description ISO 8601 UTC with milliseconds */
-          updated_at: string;
-          updated_by: number | null;
-          /** Format: uuid */
-          workspace_id: string;
-        }
-      | {
-          block_translations: {
-            /** Format: uuid */
-            block_id: string;
-            /** @description JSON-encoded object of localized field values */
-            data: string;
-            id: number;
-            locale: string;
-          }[];
-          /** @description root blocks; children nested; data unresolved (ids) */
-          blocks: components['schemas']['def-2'][];
-          /** @description ISO 8601 UTC with milliseconds */
-          created_at: string;
-          created_by: number | null;
-          /** @description management only: the working copy differs from the published version */
-          has_pending_changes?: boolean;
-          /** Format: uuid */
-          id: string;
-          /** @description delivery with locale: true when the page has no translation in that locale */
-          is_fallback?: boolean;
-          /** @description navigation order, 0-based */
-          position: number;
-          publish_at: string | null;
-          published_at: string | null;
-          /** @description management only: the history version production readers see */
-          published_version?: number | null;
-          /** Seo */
-          seo: {
-            canonical: string | null;
-            description: string | null;
-            keywords: string[];
-            og_image: string | null;
-            title: string | null;
-          };
-          seo_translations: {
-            id: number;
-            locale: string;
-            /** Format: uuid */
-            page_id: string;
-            /** SeoOverrides */
-            seo: {
-              canonical?: string;
-              description?: string;
-              keywords?: string[];
-              og_image?: string;
-              title?: string;
-            };
-          }[];
-          slug: string;
-          /** @enum {string} */
-          status: 'draft' | 'scheduled' | 'published' | 'archived';
-          /** SyncSys */
-          sys: {
-            /** @description entries and deleted entries: the content type slug */
-            content_type?: string;
-            /** Format: uuid */
-            id: string;
-            slug?: string | null;
-            /** @enum {string} */
-            type: 'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media';
-          };
-          /** @description ISO 8601 UTC with milliseconds */
-          updated_at: string;
-          updated_by: number | null;
-          /** Format: uuid */
-          workspace_id: string;
-        }
-      | {
-          alt_text: string | null;
-          focal_x: number | null;
-          focal_y: number | null;
-          height: number | null;
-          /** Format: uuid */
-          id: string;
-          mime_type: string;
-          /** SyncSys */
-          sys: {
-            /** @description entries and deleted entries: the content type slug */
-            content_type?: string;
-            /** Format: uuid */
-            id: string;
-            slug?: string | null;
-            /** @enum {string} */
-            type: 'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media';
-          };
-          url: string;
-          width: number | null;
-        }
-      | {
-          /** SyncSys */
-          sys: {
-            /** @description entries and deleted entries: the content type slug */
-            content_type?: string;
-            /** Format: uuid */
-            id: string;
-            slug?: string | null;
-            /** @enum {string} */
-            type: 'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media';
-          };
-        };
-    /** SyncMeta */
-    'def-7': {
-      /** @description more items: pass it back as page_token */
-      next_page_token: string | null;
-      /** @description last page: keep it and pass it as sync_token later */
-      next_sync_token: string | null;
-      page_size: number;
+    WebhookDeliveryListResponse: {
+      data: components['schemas']['WebhookDelivery'][];
+      message: string;
+      meta: components['schemas']['PageMeta'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    WebhookDeliveryResponse: {
+      data: components['schemas']['WebhookDelivery'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    WebhookListResponse: {
+      data: components['schemas']['Webhook'][];
+      message: string;
+      meta: components['schemas']['PageMeta'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    WebhookResponse: {
+      data: components['schemas']['Webhook'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** Workspace */
+    Workspace: {
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      default_locale: string;
+      id: string;
+      locales: string[];
+      name: string;
+      preview_url_template: string | null;
+      slug: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+    };
+    WorkspaceResponse: {
+      data: components['schemas']['Workspace'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
     };
   };
-  responses: never;
+  responses: {
+    /** @description `ALREADY_MEMBER`: the person is already a member of the workspace */
+    AlreadyMember: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'ALREADY_MEMBER';
+        };
+      };
+    };
+    /** @description `FORBIDDEN`: credentials valid but not allowed here (scope, role, whitelist, other workspace, CSRF token, session-only endpoint) */
+    Forbidden: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'FORBIDDEN';
+        };
+      };
+    };
+    /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed */
+    IdempotencyKeyInUse: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'IDEMPOTENCY_KEY_IN_USE';
+        };
+      };
+    };
+    /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another method, path or body */
+    IdempotencyKeyReused: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'IDEMPOTENCY_KEY_REUSED';
+        };
+      };
+    };
+    /** @description `INSUFFICIENT_STORAGE`: no storage space left; nothing was written */
+    InsufficientStorage: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'INSUFFICIENT_STORAGE';
+        };
+      };
+    };
+    /** @description `INTERNAL_ERROR`: a fault on the server (never with a stack trace or SQL) */
+    InternalError: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'INTERNAL_ERROR';
+        };
+      };
+    };
+    /** @description `NOT_FOUND`: the resource does not exist or is not visible to this caller */
+    NotFound: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'NOT_FOUND';
+        };
+      };
+    };
+    /** @description `PAYLOAD_TOO_LARGE`: the body is larger than allowed (JSON 1 MB; uploads MEDIA_MAX_BYTES) */
+    PayloadTooLarge: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'PAYLOAD_TOO_LARGE';
+        };
+      };
+    };
+    /** @description `PRECONDITION_FAILED`: `If-Match` does not match the current ETag: reload and retry */
+    PreconditionFailed: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'PRECONDITION_FAILED';
+        };
+      };
+    };
+    /** @description `RATE_LIMITED`: too many requests: wait `Retry-After` seconds */
+    RateLimited: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+        'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+        'x-ratelimit-reset': components['headers']['RateLimitReset'];
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'RATE_LIMITED';
+        };
+      };
+    };
+    /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or busy, the handler timed out, or the server is shutting down; nothing was committed */
+    ServiceUnavailable: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'SERVICE_UNAVAILABLE';
+        };
+      };
+    };
+    /** @description `UNAUTHORIZED`: no valid credentials (missing, unknown, revoked or expired key, key of the other class, ended session) */
+    Unauthorized: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'UNAUTHORIZED';
+        };
+      };
+    };
+    /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not of an accepted type */
+    UnsupportedMediaType: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'UNSUPPORTED_MEDIA_TYPE';
+        };
+      };
+    };
+    /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items */
+    ValidationFailed: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'VALIDATION_FAILED';
+        };
+      };
+    };
+  };
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description Entity tag of the answer: send it back in `If-Match` (management writes) or `If-None-Match` (reads). */
+    ETag: string;
+    /** @description Requests allowed per minute for this key (when a rate limit is configured). */
+    RateLimitLimit: number;
+    /** @description Requests left in the current minute (when a rate limit is configured). */
+    RateLimitRemaining: number;
+    /** @description Seconds until the current window ends (when a rate limit is configured). */
+    RateLimitReset: number;
+    /** @description Seconds to wait before retrying. */
+    RetryAfter: number;
+    /** @description The request id (`req_…`); an error envelope carries it as `traceId`. */
+    XRequestId: string;
+  };
   pathItems: never;
 };
 export type $defs = Record<string, never>;
 export interface operations {
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyArrayResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          content_types?: string[];
+          environment?: 'production' | 'preview';
+          expires_at?: string | null;
+          key_class: 'delivery' | 'management';
+          name: string;
+          scopes?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedApiKeyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listContentTypes: {
+    parameters: {
+      query?: {
+        is_block?: boolean;
+        limit?: number;
+        page?: number;
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContentTypeListResponse'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items; `PAGE_TOO_DEEP`: offset `page` above 1000: use the cursor */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'PAGE_TOO_DEEP';
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createContentType: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          display_field?: string | null;
+          fields?: {
+            field_type: string;
+            filterable?: boolean;
+            is_unique?: boolean;
+            label?: string;
+            localizable?: boolean;
+            name: string;
+            options?: string | string[] | null;
+            required?: boolean;
+            sort_order?: number;
+            sortable?: boolean;
+            validation?:
+              | string
+              | {
+                  [key: string]: unknown;
+                }
+              | null;
+          }[];
+          icon?: string | null;
+          is_block?: boolean;
+          name: string;
+          orderable?: boolean;
+          slug?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContentTypeResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `SLUG_TAKEN`: the slug is already used in its scope */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'SLUG_TAKEN';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getContentType: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContentTypeResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteContentType: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `CONTENT_TYPE_NOT_EMPTY`: the content type still holds entries (or the block type is used by blocks) */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'CONTENT_TYPE_NOT_EMPTY';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  updateContentType: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          display_field?: string | null;
+          icon?: string | null;
+          name?: string;
+          orderable?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContentTypeResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getBlockUsage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BlockUsageResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listEntries: {
+    parameters: {
+      query?: {
+        /** @description meta.next_cursor of the previous page (keyset pagination; page is then ignored) */
+        cursor?: string;
+        limit?: number;
+        page?: number;
+        /** @description case-insensitive substring of the display field's default-locale value or of the slug (at most 200 characters) */
+        search?: string;
+        /** @description <field>:asc|desc */
+        sort?: string;
+        status?: 'draft' | 'scheduled' | 'published' | 'archived';
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EntryListResponse'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items; `PAGE_TOO_DEEP`: offset `page` above 1000: use the cursor */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'PAGE_TOO_DEEP';
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createEntry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Field values: an object, or the same object JSON-encoded as a string */
+          data: unknown;
+          slug?: string;
+          /** @description Localized values: {"de": {"data": {...}}} keyed by locale, or [{"locale": "de", "data": {...}}] */
+          translations?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EntryResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `SLUG_TAKEN`: the slug is already used in its scope; `UNIQUE_VIOLATION`: the value of a unique field is already used */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'SLUG_TAKEN' | 'UNIQUE_VIOLATION';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getEntry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EntryResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateEntry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Field values: an object, or the same object JSON-encoded as a string */
+          data: unknown;
+          slug?: string;
+          /** @description Localized values: {"de": {"data": {...}}} keyed by locale, or [{"locale": "de", "data": {...}}] */
+          translations?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EntryResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `SLUG_TAKEN`: the slug is already used in its scope; `UNIQUE_VIOLATION`: the value of a unique field is already used */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'SLUG_TAKEN' | 'UNIQUE_VIOLATION';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  deleteEntry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  archiveEntry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  duplicateEntry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EntryResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  publishEntry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  scheduleEntry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description ISO 8601 time in the future */
+          publish_at: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  unpublishEntry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listEntryVersions: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionListResponse'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items; `PAGE_TOO_DEEP`: offset `page` above 1000: use the cursor */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'PAGE_TOO_DEEP';
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getEntryVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+        /** @description version number, from 1 */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EntryVersionResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  restoreEntryVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+        /** @description version number, from 1 */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EntryResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `UNIQUE_VIOLATION`: the value of a unique field is already used */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'UNIQUE_VIOLATION';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  bulkDeleteEntries: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          ids: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkResultResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  bulkEntryAction: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          action: 'publish' | 'unpublish' | 'archive' | 'schedule';
+          ids: string[];
+          /** @description required with action schedule */
+          publish_at?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkResultResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  reorderEntries: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          order: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listFields: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FieldArrayResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createField: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          field_type: string;
+          filterable?: boolean;
+          is_unique?: boolean;
+          label?: string;
+          localizable?: boolean;
+          name: string;
+          options?: string | string[] | null;
+          required?: boolean;
+          sort_order?: number;
+          sortable?: boolean;
+          validation?:
+            | string
+            | {
+                [key: string]: unknown;
+              }
+            | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  updateField: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        fieldId: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          filterable?: boolean;
+          label?: string;
+          sortable?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getFieldDeletionImpact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        fieldId: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FieldDeletionImpactResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getFieldLocalizationImpact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        fieldId: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FieldLocalizationImpactResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  reorderFields: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          order: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listMedia: {
+    parameters: {
+      query?: {
+        /** @description exact folder; '' lists assets without a folder */
+        folder?: string;
+        limit?: number;
+        page?: number;
+        type?: 'image' | 'video' | 'pdf';
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MediaAssetListResponse'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items; `PAGE_TOO_DEEP`: offset `page` above 1000: use the cursor */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'PAGE_TOO_DEEP';
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getMedia: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MediaAssetResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateMedia: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          alt_text?: string | null;
+          focal_x?: number | null;
+          focal_y?: number | null;
+          folder?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MediaAssetResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  deleteMedia: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  uploadMedia: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          alt_text?: string;
+          /**
+           * Format: binary
+           * @description image, video or PDF, at most MEDIA_MAX_BYTES (10 MB)
+           */
+          file: string;
+          focal_x?: number;
+          focal_y?: number;
+          /** @description path segments of [a-z0-9_-] separated by / (D52) */
+          folder?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MediaAssetResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getOverview: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OverviewResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listPages: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+        /** @description position, created_at, updated_at, published_at or slug, then :asc or :desc */
+        sort?: string;
+        status?: 'draft' | 'scheduled' | 'published' | 'archived';
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageListResponse'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items; `PAGE_TOO_DEEP`: offset `page` above 1000: use the cursor */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'PAGE_TOO_DEEP';
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createPage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Root blocks: {type, data} items, or a full tree of {id?, type, data, translations?, children?} (at most 10 levels, 1,000 blocks) */
+          blocks?: unknown[];
+          /** @description SEO object: title, description, keywords (array of strings), og_image and canonical (absolute URLs) */
+          seo?: unknown;
+          /** @description Localized SEO values: {"de": {"title": ...}} keyed by locale, or [{"locale": "de", "seo": {...}}] */
+          seo_translations?: unknown;
+          slug: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `SLUG_TAKEN`: the slug is already used in its scope */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'SLUG_TAKEN';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getPage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageDetailResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updatePage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Root blocks: {type, data} items, or a full tree of {id?, type, data, translations?, children?} (at most 10 levels, 1,000 blocks) */
+          blocks: unknown[];
+          /** @description SEO object: title, description, keywords (array of strings), og_image and canonical (absolute URLs) */
+          seo: unknown;
+          /** @description Localized SEO values: {"de": {"title": ...}} keyed by locale, or [{"locale": "de", "seo": {...}}] */
+          seo_translations?: unknown;
+          slug?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `SLUG_TAKEN`: the slug is already used in its scope */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'SLUG_TAKEN';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  deletePage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  archivePage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  reorderBlocks: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description every child id of parent_id (or every root block id), in order */
+          order: string[];
+          /** @description the parent block; null for the root blocks; absent: the one parent the listed blocks share (the roots when order is empty) */
+          parent_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  duplicatePage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  publishPage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  schedulePage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description ISO 8601 time in the future */
+          publish_at: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  unpublishPage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listPageVersions: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionListResponse'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items; `PAGE_TOO_DEEP`: offset `page` above 1000: use the cursor */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'PAGE_TOO_DEEP';
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getPageVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+        /** @description version number, from 1 */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageDetailVersionResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  restorePageVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+        /** @description version number, from 1 */
+        version: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  reorderPages: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description every page id of the workspace, in navigation order */
+          order: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  createPreviewToken: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          entry_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PreviewTokenResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionInfoResponse'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  signIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The `quire_session` session cookie (HttpOnly, SameSite=Lax). */
+          'Set-Cookie'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionInfoResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  signOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  setPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description With a session: the password being replaced */
+          current_password?: string;
+          /** @description The new password: 10 to 200 characters */
+          password: string;
+          /** @description A one-time setup or invitation token */
+          token?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The `quire_session` session cookie (HttpOnly, SameSite=Lax). */
+          'Set-Cookie'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionInfoResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  describeOneTimeToken: {
+    parameters: {
+      query: {
+        token: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OneTimeTokenResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listMembers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberArrayResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  removeMember: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `LAST_OWNER`: the workspace would be left without an owner */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'LAST_OWNER';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  changeMemberRole: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          role: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `LAST_OWNER`: the workspace would be left without an owner */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'LAST_OWNER';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  invitePerson: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          name?: string;
+          /** @description owner, admin, editor, author or viewer */
+          role: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvitationResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['AlreadyMember'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookListResponse'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items; `PAGE_TOO_DEEP`: offset `page` above 1000: use the cursor */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'PAGE_TOO_DEEP';
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          content_types?: string[];
+          description?: string | null;
+          enabled?: boolean;
+          events: string[];
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedWebhookResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          content_types?: string[];
+          description?: string | null;
+          enabled?: boolean;
+          events?: string[];
+          url?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+        status?: 'pending' | 'delivered' | 'failed';
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryListResponse'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items; `PAGE_TOO_DEEP`: offset `page` above 1000: use the cursor */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'PAGE_TOO_DEEP';
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  retryWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        delivery_id: string;
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  pingWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getWorkspace: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkspaceResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  updateWorkspace: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          default_locale?: string;
+          locales?: string[];
+          name?: string;
+          preview_url_template?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkspaceResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listDeliveryEntries: {
+    parameters: {
+      query: {
+        /** @description meta.next_cursor of the previous page */
+        cursor?: string;
+        /** @description comma-separated field names; <rich>_html, <rich>_text, <relation>.<field> */
+        fields?: string;
+        /** @description Filters on filterable fields: `filter[<field>]=v` (equals) or `filter[<field>][<op>]=v` with op eq, ne, lt, lte, gt, gte, in (comma-separated), contains, exists (D43). */
+        filter?: {
+          [key: string]:
+            | string
+            | {
+                [key: string]: string;
+              };
+        };
+        limit?: number;
+        /** @description a locale of the workspace (2 to 10 characters) */
+        locale?: string;
+        /** @description at most 1000 (400 PAGE_TOO_DEEP above); ignored with cursor */
+        page?: number;
+        /** @description <field>:asc or <field>:desc */
+        sort?: string;
+        /** @description content type slug */
+        type: string;
+      };
+      header?: {
+        /** @description An ETag from an earlier answer: 304 without a body when it still matches. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Caching policy of the answer. */
+          'Cache-Control'?: string;
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeliveryEntryListResponse'];
+        };
+      };
+      /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items; `PAGE_TOO_DEEP`: offset `page` above 1000: use the cursor */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'PAGE_TOO_DEEP';
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getDeliveryEntry: {
+    parameters: {
+      query?: {
+        /** @description comma-separated field names; <rich>_html, <rich>_text, <relation>.<field> */
+        fields?: string;
+        /** @description a locale of the workspace (2 to 10 characters) */
+        locale?: string;
+        /** @description content type slug */
+        type?: string;
+      };
+      header?: {
+        /** @description An ETag from an earlier answer: 304 without a body when it still matches. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        entrySlug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Caching policy of the answer. */
+          'Cache-Control'?: string;
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeliveryEntryDetailResponse'];
+        };
+      };
+      /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getDeliveryMedia: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description An ETag from an earlier answer: 304 without a body when it still matches. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Caching policy of the answer. */
+          'Cache-Control'?: string;
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeliveryMediaResponse'];
+        };
+      };
+      /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listDeliveryPages: {
+    parameters: {
+      query?: {
+        /** @description meta.next_cursor of the previous page */
+        cursor?: string;
+        limit?: number;
+        /** @description a locale of the workspace (2 to 10 characters) */
+        locale?: string;
+        /** @description at most 1000 (400 PAGE_TOO_DEEP above); ignored with cursor */
+        page?: number;
+        /** @description position (default, asc), created_at, updated_at, published_at or slug, then :asc or :desc */
+        sort?: string;
+        /** @description the key's workspace (optional: D14) */
+        workspace_id?: string;
+      };
+      header?: {
+        /** @description An ETag from an earlier answer: 304 without a body when it still matches. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Caching policy of the answer. */
+          'Cache-Control'?: string;
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageListResponse'];
+        };
+      };
+      /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items; `PAGE_TOO_DEEP`: offset `page` above 1000: use the cursor */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'PAGE_TOO_DEEP';
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getDeliveryPage: {
+    parameters: {
+      query?: {
+        /** @description a locale of the workspace (2 to 10 characters) */
+        locale?: string;
+        /** @description the key's workspace (optional: D14) */
+        workspace_id?: string;
+      };
+      header?: {
+        /** @description An ETag from an earlier answer: 304 without a body when it still matches. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Caching policy of the answer. */
+          'Cache-Control'?: string;
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageDetailResponse'];
+        };
+      };
+      /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getPreview: {
+    parameters: {
+      query: {
+        token: string;
+      };
+      header?: {
+        /** @description An ETag from an earlier answer: 304 without a body when it still matches. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Caching policy of the answer. */
+          'Cache-Control'?: string;
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PreviewResponse'];
+        };
+      };
+      /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getDeliverySchema: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description An ETag from an earlier answer: 304 without a body when it still matches. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Caching policy of the answer. */
+          'Cache-Control'?: string;
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeliverySchemaResponse'];
+        };
+      };
+      /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   syncDelivery: {
     parameters: {
       query?: {
@@ -5346,27 +6759,126 @@ export interface operations {
         /** @description meta.next_sync_token of an earlier sync: what changed since */
         sync_token?: string;
       };
-      header?: never;
+      header?: {
+        /** @description An ETag from an earlier answer: 304 without a body when it still matches. */
+        'If-None-Match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description Success */
       200: {
         headers: {
+          /** @description Caching policy of the answer. */
+          'Cache-Control'?: string;
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
-            data: components['schemas']['def-6'][];
+            data: components['schemas']['SyncItem'][];
             message: string;
-            meta: components['schemas']['def-7'] | null;
+            meta: components['schemas']['SyncMeta'] | null;
             /** @enum {boolean} */
             success: true;
           };
         };
       };
+      /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getMediaFile: {
+    parameters: {
+      query?: {
+        fit?: 'cover' | 'contain' | 'fill' | 'inside' | 'outside';
+        fm?: 'jpg' | 'png' | 'webp' | 'avif';
+        h?: number;
+        q?: number;
+        w?: number;
+      };
+      header?: {
+        /** @description An ETag from an earlier answer: 304 without a body when it still matches. */
+        'If-None-Match'?: string;
+        /** @description One `bytes=` range of an original (video seeking); unsatisfiable or multiple ranges get the whole file. */
+        Range?: string;
+      };
+      path: {
+        /** @description The storage key of the file, as it appears after /media/files/ in a media `url`: `<workspace id>/[<folder>/]<media id>.<ext>`. Its slashes are sent as they are (the route matches everything after /media/files/). */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file (or the transformed image), typed by its stored MIME type. */
+      200: {
+        headers: {
+          /** @description `public, max-age=31536000, immutable`: a file never changes under its URL. */
+          'Cache-Control'?: string;
+          /** @description `inline`, or `attachment` for SVG and PDF unless MEDIA_ACTIVE_DISPOSITION says inline. */
+          'Content-Disposition'?: string;
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'image/*': string;
+          'video/*': string;
+        };
+      };
+      /** @description One range of an original file. */
+      206: {
+        headers: {
+          /** @description `public, max-age=31536000, immutable`: a file never changes under its URL. */
+          'Cache-Control'?: string;
+          /** @description `inline`, or `attachment` for SVG and PDF unless MEDIA_ACTIVE_DISPOSITION says inline. */
+          'Content-Disposition'?: string;
+          /** @description `bytes <start>-<end>/<size>` */
+          'Content-Range'?: string;
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': string;
+          'image/*': string;
+          'video/*': string;
+        };
+      };
+      /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['ValidationFailed'];
+      404: components['responses']['NotFound'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
 }

@@ -16,8 +16,12 @@ export async function deliveryEntryRoutes(app: FastifyInstance, ctx: Context): P
     '/entries',
     {
       schema: {
+        operationId: 'listDeliveryEntries',
         tags,
         summary: 'List visible entries of one content type (filters: filter[<field>] or filter[<field>][<op>])',
+        description:
+          'Published entries of the content type `type` (drafts and scheduled ones too for a preview key), each `data` resolved for `locale` with per-field fallback to the default locale (D40). Offset pages (`page`, at most 1000) or cursor pages (`cursor` = `meta.next_cursor`); `sort` and `filter[...]` accept sortable and filterable fields (D43); `fields` selects fields, `<rich>_html`/`<rich>_text` renderings and `<relation>.<field>`.',
+        errors: ['PAGE_TOO_DEEP', 'FORBIDDEN', 'NOT_FOUND'],
         querystring: ListEntriesQuery,
         response: { 200: EnvelopeOf(Type.Array(DeliveryEntrySchema), PageMeta) },
       },
@@ -32,8 +36,12 @@ export async function deliveryEntryRoutes(app: FastifyInstance, ctx: Context): P
     '/entries/:entrySlug',
     {
       schema: {
+        operationId: 'getDeliveryEntry',
         tags,
         summary: 'One visible entry by slug',
+        description:
+          'One entry by slug with relations resolved one level deep (D41). Without `type`, a slug used by entries of several visible types answers 400 asking for it (D42). `is_fallback` says whether the requested locale had no translation.',
+        errors: ['FORBIDDEN'],
         params: EntrySlugParams,
         querystring: EntryDetailQuery,
         response: { 200: EnvelopeOf(EntryDetailSchema) },

@@ -12,8 +12,10 @@ export async function deliveryMediaRoutes(app: FastifyInstance, ctx: Context): P
     '/media/:id',
     {
       schema: {
-        tags: ['Delivery'],
+        operationId: 'getDeliveryMedia',
+        tags: ['Delivery: media'],
         summary: "Media metadata (the key's workspace only)",
+        description: 'The delivery media object: `url` (absolute, served by GET /media/files/{path}), type, size in pixels, alt text and focal point.',
         params: MediaIdParams,
         response: { 200: EnvelopeOf(DeliveryMediaSchema) },
       },

@@ -17,8 +17,12 @@ export async function deliveryPageRoutes(app: FastifyInstance, ctx: Context): Pr
     '/pages',
     {
       schema: {
+        operationId: 'listDeliveryPages',
         tags,
         summary: 'List visible pages (without blocks), in navigation order by default',
+        description:
+          'Published pages (drafts and scheduled ones too for a preview key) without their blocks, sorted by `position` unless `sort` says otherwise; with `locale`, `seo` is resolved for it. `workspace_id`, when sent, must be the key’s workspace (else 403, D14).',
+        errors: ['PAGE_TOO_DEEP', 'FORBIDDEN'],
         querystring: DeliveryPageListQuery,
         response: { 200: EnvelopeOf(Type.Array(PageSchema), PageMeta) },
       },
@@ -33,8 +37,12 @@ export async function deliveryPageRoutes(app: FastifyInstance, ctx: Context): Pr
     '/pages/:slug',
     {
       schema: {
+        operationId: 'getDeliveryPage',
         tags,
         summary: 'One visible page with its block tree, resolved for a locale when one is given',
+        description:
+          'The page detail: the page, its root blocks with nested `children`, and its SEO and block translations. With `locale`, `page.seo` and every block’s `data` come back overlaid with that locale and the translation arrays hold only it (D45).',
+        errors: ['FORBIDDEN'],
         params: PageParams,
         querystring: DeliveryPageQuery,
         response: { 200: EnvelopeOf(PageDetailSchema) },

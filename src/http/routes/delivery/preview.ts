@@ -15,8 +15,12 @@ export async function deliveryPreviewRoutes(app: FastifyInstance, ctx: Context):
       // A token's answer depends on its lifetime, not only on the content: never cached.
       config: { cache: false },
       schema: {
+        operationId: 'getPreview',
         tags: ['Delivery: preview'],
         summary: 'The entry a preview token names, any status, with its translations',
+        description:
+          'The working copy of the entry a signed preview token names (minted by POST /api/v1/manage/preview-tokens or the CLI, valid 48 hours), in the management shape with all its translations. An expired or tampered token answers 401; a token of another workspace 404. Never cached.',
+        errors: ['FORBIDDEN', 'NOT_FOUND'],
         querystring: PreviewQuery,
         response: { 200: EnvelopeOf(PreviewSchema) },
       },

@@ -13,8 +13,11 @@ export async function deliverySchemaRoutes(app: FastifyInstance, ctx: Context): 
     '/schema',
     {
       schema: {
+        operationId: 'getDeliverySchema',
         tags: ['Delivery: schema'],
         summary: 'Content types the key may read (block types always) and the workspace locales',
+        description:
+          'The content model as the key sees it: content types of its whitelist (all when empty) and every block type, with their fields, and the workspace’s locales (D13).',
         querystring: Type.Object({}, { additionalProperties: false }),
         response: { 200: EnvelopeOf(DeliverySchemaDocument) },
       },

@@ -26,8 +26,12 @@ export async function contentTypeRoutes(app: FastifyInstance, ctx: Context): Pro
     '/content-types',
     {
       schema: {
+        operationId: 'listContentTypes',
         tags,
         summary: 'List content types',
+        description:
+          'Content types of the workspace with their fields, oldest first; `is_block` keeps block types only (true) or entry types only (false) (D32).',
+        errors: ['PAGE_TOO_DEEP'],
         querystring: Type.Object({ ...PageQuery, is_block: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
         response: { 200: EnvelopeOf(Type.Array(ContentTypeSchema), PageMeta) },
       },
@@ -43,8 +47,11 @@ export async function contentTypeRoutes(app: FastifyInstance, ctx: Context): Pro
     {
       config: { scope: 'schema:write' },
       schema: {
+        operationId: 'createContentType',
         tags,
         summary: 'Create a content type (optionally with its fields)',
+        description: 'Creates a content type (or a block type with `is_block`), with its fields when given; the slug is derived from the name unless sent.',
+        errors: ['SLUG_TAKEN'],
         body: CreateContentTypeBody,
         response: { 201: EnvelopeOf(ContentTypeSchema) },
       },
@@ -58,7 +65,13 @@ export async function contentTypeRoutes(app: FastifyInstance, ctx: Context): Pro
   r.get(
     '/content-types/:slug',
     {
-      schema: { tags, summary: 'Get a content type with its fields', params: SlugParams, response: { 200: EnvelopeOf(ContentTypeSchema) } },
+      schema: {
+        operationId: 'getContentType',
+        tags,
+        summary: 'Get a content type with its fields',
+        params: SlugParams,
+        response: { 200: EnvelopeOf(ContentTypeSchema) },
+      },
     },
     async (req) => ok(await getContentType(ctx, req.actor, req.params.slug)),
   );
@@ -68,8 +81,10 @@ export async function contentTypeRoutes(app: FastifyInstance, ctx: Context): Pro
     {
       config: { scope: 'schema:write' },
       schema: {
+        operationId: 'updateContentType',
         tags,
         summary: 'Edit presentation metadata',
+        description: 'Changes name, description, icon, display field or orderable; `is_block` and the slug cannot change.',
         params: SlugParams,
         body: UpdateContentTypeBody,
         response: { 200: EnvelopeOf(ContentTypeSchema) },
@@ -82,7 +97,15 @@ export async function contentTypeRoutes(app: FastifyInstance, ctx: Context): Pro
     '/content-types/:slug',
     {
       config: { scope: 'schema:write' },
-      schema: { tags, summary: 'Delete an empty content type', params: SlugParams, response: { 200: EmptyEnvelope } },
+      schema: {
+        operationId: 'deleteContentType',
+        tags,
+        summary: 'Delete an empty content type',
+        description: 'Deletes a content type that holds no entries (a block type no block uses); otherwise 409 CONTENT_TYPE_NOT_EMPTY.',
+        params: SlugParams,
+        response: { 200: EmptyEnvelope },
+        errors: ['CONTENT_TYPE_NOT_EMPTY'],
+      },
     },
     async (req) => {
       await deleteContentType(ctx, req.actor, req.params.slug);
@@ -94,12 +117,17 @@ export async function contentTypeRoutes(app: FastifyInstance, ctx: Context): Pro
     '/content-types/:slug/block-usage',
     {
       schema: {
+        operationId: 'getBlockUsage',
         tags,
         summary: 'Where a block type is used',
+        description: 'How many blocks of this type exist across all pages, and each page using it once (D35).',
         params: SlugParams,
         response: {
           200: EnvelopeOf(
-            Type.Object({ count: Type.Integer(), is_block: Type.Boolean(), pages: Type.Array(Type.Object({ slug: Type.String(), status: Type.String() })) }),
+            Type.Object(
+              { count: Type.Integer(), is_block: Type.Boolean(), pages: Type.Array(Type.Object({ slug: Type.String(), status: Type.String() })) },
+              { title: 'BlockUsage' },
+            ),
           ),
         },
       },

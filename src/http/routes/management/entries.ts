@@ -34,6 +34,13 @@ import {
 } from '../../schemas/entries.js';
 
 const tags = ['Management: entries'];
+/** What each state action does (D20, D71), for the OpenAPI descriptions. */
+const STATE_ACTIONS: Record<'publish' | 'unpublish' | 'archive', string> = {
+  publish:
+    'Makes the working copy the published version (required fields are checked then); allowed from draft, scheduled, archived, and from published with pending changes.',
+  unpublish: 'Takes the entry out of delivery (back to draft); allowed from published and scheduled.',
+  archive: 'Archives the entry, out of delivery; allowed from draft, scheduled and published.',
+};
 const base = '/content-types/:slug/entries';
 
 export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
@@ -43,8 +50,12 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     base,
     {
       schema: {
+        operationId: 'listEntries',
         tags,
         summary: 'List entries of a content type (every status; search by display field or slug; offset or cursor pages)',
+        description:
+          'Entries of every status with their full translations; `status`, `search` (display field or slug) and `sort` narrow and order them; offset pages or cursor pages (`cursor` = `meta.next_cursor`).',
+        errors: ['PAGE_TOO_DEEP'],
         params: TypeParams,
         querystring: EntryListQuery,
         response: { 200: EnvelopeOf(Type.Array(EntrySchema), PageMeta) },
@@ -60,7 +71,18 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     base,
     {
       config: { scope: 'content:write' },
-      schema: { tags, summary: 'Create a draft entry', params: TypeParams, body: EntryWriteBody, response: { 201: EnvelopeOf(EntrySchema) } },
+      schema: {
+        operationId: 'createEntry',
+        tags,
+        summary: 'Create a draft entry',
+        description:
+          'Creates a draft. `data` is an object (or the same object JSON-encoded) and `translations` an object keyed by locale or an array of `{locale, data}` (D2); without `slug`, one is derived from the display field.',
+        params: TypeParams,
+        body: EntryWriteBody,
+        response: { 201: EnvelopeOf(EntrySchema) },
+        errors: ['SLUG_TAKEN', 'UNIQUE_VIOLATION'],
+        etag: true,
+      },
     },
     async (req, reply) => {
       const entry = await createEntry(ctx, req.actor, req.params.slug, req.body);
@@ -75,8 +97,10 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     {
       config: { scope: 'content:publish' },
       schema: {
+        operationId: 'bulkEntryAction',
         tags,
         summary: 'Publish, unpublish, archive or schedule up to 100 entries',
+        description: 'Each id succeeds or fails alone: failures are listed in `data.failed` with a reason, never as an error status (D23).',
         params: TypeParams,
         body: BulkActionBody,
         response: { 200: EnvelopeOf(BulkResultSchema) },
@@ -89,7 +113,15 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     `${base}/bulk`,
     {
       config: { scope: 'content:write' },
-      schema: { tags, summary: 'Delete up to 100 entries', params: TypeParams, body: BulkDeleteBody, response: { 200: EnvelopeOf(BulkResultSchema) } },
+      schema: {
+        operationId: 'bulkDeleteEntries',
+        tags,
+        summary: 'Delete up to 100 entries',
+        description: 'Each id succeeds or fails alone: failures are listed in `data.failed` with a reason (D23).',
+        params: TypeParams,
+        body: BulkDeleteBody,
+        response: { 200: EnvelopeOf(BulkResultSchema) },
+      },
     },
     async (req) => ok(await bulkDeleteEntries(ctx, req.actor, req.params.slug, req.body.ids)),
   );
@@ -99,8 +131,10 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     {
       config: { scope: 'content:write' },
       schema: {
+        operationId: 'reorderEntries',
         tags,
         summary: 'Reorder the entries of an orderable content type (complete list)',
+        description: '`order` lists every entry id of the content type exactly once (D34); a content type that is not orderable answers 400.',
         params: TypeParams,
         body: EntryReorderBody,
         response: { 200: EmptyEnvelope },
@@ -115,7 +149,15 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.get(
     `${base}/:entry_slug`,
     {
-      schema: { tags, summary: 'Get an entry (any status)', params: EntryParams, response: { 200: EnvelopeOf(EntrySchema) } },
+      schema: {
+        operationId: 'getEntry',
+        tags,
+        summary: 'Get an entry (any status)',
+        description: 'The working copy with its translations, `has_pending_changes` and `published_version`; the ETag serves `If-Match` on later writes.',
+        params: EntryParams,
+        response: { 200: EnvelopeOf(EntrySchema) },
+        etag: true,
+      },
     },
     async (req, reply) => {
       const entry = await getEntry(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug });
@@ -129,8 +171,13 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     {
       config: { scope: 'content:write' },
       schema: {
+        operationId: 'updateEntry',
         tags,
         summary: "Replace an entry's data (and translations when given)",
+        description:
+          'Replaces the working copy. A published entry stays published and shows `has_pending_changes` until it is published again (D70). With `If-Match`, a stale ETag answers 412 and nothing changes (D5).',
+        errors: ['SLUG_TAKEN', 'UNIQUE_VIOLATION', 'PRECONDITION_FAILED'],
+        etag: true,
         params: EntryParams,
         body: EntryWriteBody,
         response: { 200: EnvelopeOf(EntrySchema) },
@@ -147,7 +194,15 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     `${base}/:entry_slug`,
     {
       config: { scope: 'content:write' },
-      schema: { tags, summary: 'Delete an entry', params: EntryParams, response: { 200: EmptyEnvelope } },
+      schema: {
+        operationId: 'deleteEntry',
+        tags,
+        summary: 'Delete an entry',
+        description: 'Deletes the entry, its translations and its history. With `If-Match`, a stale ETag answers 412.',
+        params: EntryParams,
+        response: { 200: EmptyEnvelope },
+        errors: ['PRECONDITION_FAILED'],
+      },
     },
     async (req) => {
       await deleteEntry(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug }, { ifMatch: ifMatchOf(req) });
@@ -159,7 +214,15 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     `${base}/:entry_slug/duplicate`,
     {
       config: { scope: 'content:write' },
-      schema: { tags, summary: 'Duplicate an entry as a draft', params: EntryParams, response: { 201: EnvelopeOf(EntrySchema) } },
+      schema: {
+        operationId: 'duplicateEntry',
+        tags,
+        summary: 'Duplicate an entry as a draft',
+        description: 'A new draft with the same data and translations, slug `<slug>-copy` (then `-copy-2`, …), placed last (D26).',
+        params: EntryParams,
+        response: { 201: EnvelopeOf(EntrySchema) },
+        etag: true,
+      },
     },
     async (req, reply) => {
       const entry = await duplicateEntry(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug });
@@ -174,7 +237,16 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
       `${base}/:entry_slug/${verb}`,
       {
         config: { scope: 'content:publish' },
-        schema: { tags, summary: `${verb[0].toUpperCase()}${verb.slice(1)} an entry`, params: EntryParams, response: { 200: EmptyEnvelope } },
+        schema: {
+          operationId: `${verb}Entry`,
+          tags,
+          summary: `${verb[0].toUpperCase()}${verb.slice(1)} an entry`,
+          description: `${STATE_ACTIONS[verb]} Actions the state machine refuses answer 409 INVALID_STATE_TRANSITION (D20, D71); with \`If-Match\`, a stale ETag answers 412.`,
+          params: EntryParams,
+          response: { 200: EmptyEnvelope },
+          errors: ['INVALID_STATE_TRANSITION', 'PRECONDITION_FAILED'],
+          etag: true,
+        },
       },
       async (req, reply) => {
         const entry = await changeEntryStatus(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug }, verb, { ifMatch: ifMatchOf(req) });
@@ -188,7 +260,18 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     `${base}/:entry_slug/schedule`,
     {
       config: { scope: 'content:publish' },
-      schema: { tags, summary: 'Schedule an entry for publication', params: EntryParams, body: ScheduleBody, response: { 200: EmptyEnvelope } },
+      schema: {
+        operationId: 'scheduleEntry',
+        tags,
+        summary: 'Schedule an entry for publication',
+        description:
+          'Publishes the working copy at `publish_at` (in the future), without further requests (D21); from draft, archived or scheduled. Refused transitions answer 409; a stale `If-Match` 412.',
+        params: EntryParams,
+        body: ScheduleBody,
+        response: { 200: EmptyEnvelope },
+        errors: ['INVALID_STATE_TRANSITION', 'PRECONDITION_FAILED'],
+        etag: true,
+      },
     },
     async (req, reply) => {
       const entry = await changeEntryStatus(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug }, 'schedule', {
@@ -204,8 +287,11 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     `${base}/:entry_slug/versions`,
     {
       schema: {
+        operationId: 'listEntryVersions',
         tags,
         summary: 'List an entry’s versions, newest first (no snapshots)',
+        description: 'Every write that changed the entry’s content or state appended a version (D72).',
+        errors: ['PAGE_TOO_DEEP'],
         params: EntryParams,
         querystring: VersionListQuery,
         response: { 200: EnvelopeOf(Type.Array(VersionSchema), PageMeta) },
@@ -221,8 +307,10 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     `${base}/:entry_slug/versions/:version`,
     {
       schema: {
+        operationId: 'getEntryVersion',
         tags,
         summary: 'Get an entry as one version holds it (the version in meta)',
+        description: 'The snapshot of one version in the wire shape of an entry; `meta` describes the version (D72).',
         params: EntryVersionParams,
         response: { 200: EnvelopeOf(EntrySchema, VersionSchema) },
       },
@@ -238,8 +326,13 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     {
       config: { scope: 'content:write' },
       schema: {
+        operationId: 'restoreEntryVersion',
         tags,
         summary: 'Make a version the entry’s working copy (a new version, status unchanged)',
+        description:
+          'The working copy becomes the snapshot of that version, recorded as a new `restore` version; a published entry then has pending changes (D72). A snapshot that no longer fits the content model answers 400.',
+        errors: ['UNIQUE_VIOLATION', 'PRECONDITION_FAILED'],
+        etag: true,
         params: EntryVersionParams,
         response: { 200: EnvelopeOf(EntrySchema) },
       },

@@ -18,7 +18,7 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.get(
     '/content-types/:slug/fields',
     {
-      schema: { tags, summary: 'List fields in order', params: SlugParams, response: { 200: EnvelopeOf(Type.Array(FieldSchema)) } },
+      schema: { operationId: 'listFields', tags, summary: 'List fields in order', params: SlugParams, response: { 200: EnvelopeOf(Type.Array(FieldSchema)) } },
     },
     async (req) => ok(await listFields(ctx, req.actor, req.params.slug)),
   );
@@ -27,7 +27,15 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
     '/content-types/:slug/fields',
     {
       config: { scope: 'schema:write' },
-      schema: { tags, summary: 'Add a field', params: SlugParams, body: FieldInputSchema, response: { 201: EmptyEnvelope } },
+      schema: {
+        operationId: 'createField',
+        tags,
+        summary: 'Add a field',
+        description: 'Adds a field (D30, D31); existing entries have no value for it. A name the content type already has answers 400.',
+        params: SlugParams,
+        body: FieldInputSchema,
+        response: { 201: EmptyEnvelope },
+      },
     },
     async (req, reply) => {
       await createField(ctx, req.actor, req.params.slug, req.body);
@@ -40,7 +48,15 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
     '/content-types/:slug/fields/reorder',
     {
       config: { scope: 'schema:write' },
-      schema: { tags, summary: 'Reorder fields (complete list)', params: SlugParams, body: ReorderBody, response: { 200: EmptyEnvelope } },
+      schema: {
+        operationId: 'reorderFields',
+        tags,
+        summary: 'Reorder fields (complete list)',
+        description: 'Sets the order of the fields; `order` must list every field id of the content type exactly once (D34).',
+        params: SlugParams,
+        body: ReorderBody,
+        response: { 200: EmptyEnvelope },
+      },
     },
     async (req) => {
       await reorderFields(ctx, req.actor, req.params.slug, req.body.order);
@@ -52,7 +68,15 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
     '/content-types/:slug/fields/:fieldId',
     {
       config: { scope: 'schema:write' },
-      schema: { tags, summary: 'Edit label, filterable, sortable', params: FieldParams, body: UpdateFieldBody, response: { 200: EmptyEnvelope } },
+      schema: {
+        operationId: 'updateField',
+        tags,
+        summary: 'Edit label, filterable, sortable',
+        description: 'Changes the label and the filterable and sortable flags; other properties of a field cannot change here.',
+        params: FieldParams,
+        body: UpdateFieldBody,
+        response: { 200: EmptyEnvelope },
+      },
     },
     async (req) => {
       await updateField(ctx, req.actor, req.params.slug, req.params.fieldId, req.body);
@@ -64,8 +88,10 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
     '/content-types/:slug/fields/:fieldId/deletion-impact',
     {
       schema: {
+        operationId: 'getFieldDeletionImpact',
         tags,
         summary: 'Entries affected by deleting a field',
+        description: 'Counts the entries holding a value for the field (D35); reports only.',
         params: FieldParams,
         response: { 200: EnvelopeOf(DeletionImpactSchema) },
       },
@@ -77,8 +103,10 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
     '/content-types/:slug/fields/:fieldId/localization-impact',
     {
       schema: {
+        operationId: 'getFieldLocalizationImpact',
         tags,
         summary: 'Entries and translations affected by toggling localization',
+        description: 'Counts the entries holding a value for the field and, per locale, the translations holding one (D35); reports only.',
         params: FieldParams,
         response: { 200: EnvelopeOf(LocalizationImpactSchema) },
       },

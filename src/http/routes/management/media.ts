@@ -40,6 +40,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
         handlerTimeout: ctx.config.httpRequestTimeoutMs + ctx.config.httpHandlerTimeoutMs,
         schema: {
           tags,
+          operationId: 'uploadMedia',
           summary: 'Upload a file (multipart/form-data; header X-Workspace-ID)',
           consumes: ['multipart/form-data'],
           headers: WorkspaceHeaders,
@@ -85,6 +86,8 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
     {
       schema: {
         tags,
+        operationId: 'listMedia',
+        errors: ['PAGE_TOO_DEEP'],
         summary: 'List media (newest first)',
         headers: WorkspaceHeaders,
         querystring: MediaListQuery,
@@ -100,7 +103,14 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.get(
     '/media/:id',
     {
-      schema: { tags, summary: 'Get a media asset', headers: WorkspaceHeaders, params: MediaIdParams, response: { 200: EnvelopeOf(MediaAssetSchema) } },
+      schema: {
+        tags,
+        operationId: 'getMedia',
+        summary: 'Get a media asset',
+        headers: WorkspaceHeaders,
+        params: MediaIdParams,
+        response: { 200: EnvelopeOf(MediaAssetSchema) },
+      },
     },
     async (req) => ok(await getMedia(ctx, req.actor, req.headers['x-workspace-id'], req.params.id)),
   );
@@ -111,6 +121,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
       config: { scope: 'media:write' },
       schema: {
         tags,
+        operationId: 'updateMedia',
         summary: 'Change alt text, focal point or folder (a new folder moves the file and changes url)',
         headers: WorkspaceHeaders,
         params: MediaIdParams,
@@ -127,6 +138,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
       config: { scope: 'media:write' },
       schema: {
         tags,
+        operationId: 'deleteMedia',
         summary: 'Delete a media asset and its file (header X-Workspace-ID)',
         headers: WorkspaceHeaders,
         params: MediaIdParams,

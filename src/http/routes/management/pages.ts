@@ -34,6 +34,12 @@ import {
 import { VersionListQuery, VersionSchema } from '../../schemas/entries.js';
 
 const tags = ['Management: pages'];
+/** What each state action does (D20, D71), for the OpenAPI descriptions. */
+const STATE_ACTIONS: Record<'publish' | 'unpublish', string> = {
+  publish:
+    'Makes the working copy (SEO and block tree) the published version; allowed from draft, scheduled, archived, and from published with pending changes.',
+  unpublish: 'Takes the page out of delivery (back to draft); allowed from published and scheduled.',
+};
 
 export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -42,8 +48,11 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     '/pages',
     {
       schema: {
+        operationId: 'listPages',
         tags,
         summary: 'List pages (every status), in navigation order by default',
+        description: 'Pages of every status without their blocks; `status` narrows, `sort` orders (default `position:asc`).',
+        errors: ['PAGE_TOO_DEEP'],
         querystring: PageListQuery,
         response: { 200: EnvelopeOf(Type.Array(PageSchema), PageMeta) },
       },
@@ -58,7 +67,17 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     '/pages',
     {
       config: { scope: 'content:write' },
-      schema: { tags, summary: 'Create a draft page with SEO and a block tree', body: PageCreateBody, response: { 201: EnvelopeOf(PageSchema) } },
+      schema: {
+        operationId: 'createPage',
+        tags,
+        summary: 'Create a draft page with SEO and a block tree',
+        description:
+          'Creates a draft page; `blocks` are `{type, data}` items or a tree with `children` and per-block `translations`, `seo_translations` keyed by locale (D25). At most 10 levels and 1,000 blocks.',
+        body: PageCreateBody,
+        response: { 201: EnvelopeOf(PageSchema) },
+        errors: ['SLUG_TAKEN'],
+        etag: true,
+      },
     },
     async (req, reply) => {
       const page = await createPage(ctx, req.actor, req.body);
@@ -72,7 +91,14 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     '/pages/reorder',
     {
       config: { scope: 'content:write' },
-      schema: { tags, summary: 'Set the navigation order (complete list of page ids)', body: PageReorderBody, response: { 200: EmptyEnvelope } },
+      schema: {
+        operationId: 'reorderPages',
+        tags,
+        summary: 'Set the navigation order (complete list of page ids)',
+        description: '`order` lists every page id of the workspace exactly once (D34).',
+        body: PageReorderBody,
+        response: { 200: EmptyEnvelope },
+      },
     },
     async (req) => {
       await reorderPages(ctx, req.actor, req.body.order);
@@ -84,8 +110,11 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     '/pages/:slug',
     {
       schema: {
+        operationId: 'getPage',
         tags,
         summary: 'Get a page (any status) with its block tree and translations',
+        description: 'The working copy: the page, its block tree and every SEO and block translation; the ETag serves `If-Match` on later writes.',
+        etag: true,
         params: PageParams,
         response: { 200: EnvelopeOf(PageDetailSchema) },
       },
@@ -101,7 +130,18 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     '/pages/:slug',
     {
       config: { scope: 'content:write' },
-      schema: { tags, summary: 'Replace a page’s SEO and block tree', params: PageParams, body: PageReplaceBody, response: { 200: EnvelopeOf(PageSchema) } },
+      schema: {
+        operationId: 'updatePage',
+        tags,
+        summary: 'Replace a page’s SEO and block tree',
+        description:
+          'Replaces the working copy (SEO, SEO translations, blocks); a block sent with an existing `id` keeps it (D25). A published page shows `has_pending_changes` until published again (D70). A stale `If-Match` answers 412.',
+        params: PageParams,
+        body: PageReplaceBody,
+        response: { 200: EnvelopeOf(PageSchema) },
+        errors: ['SLUG_TAKEN', 'PRECONDITION_FAILED'],
+        etag: true,
+      },
     },
     async (req, reply) => {
       const page = await updatePage(ctx, req.actor, { slug: req.params.slug }, req.body, { ifMatch: ifMatchOf(req) });
@@ -114,7 +154,15 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     '/pages/:slug',
     {
       config: { scope: 'content:write' },
-      schema: { tags, summary: 'Delete a page and its blocks', params: PageParams, response: { 200: EmptyEnvelope } },
+      schema: {
+        operationId: 'deletePage',
+        tags,
+        summary: 'Delete a page and its blocks',
+        description: 'Deletes the page, its blocks, translations and history. A stale `If-Match` answers 412.',
+        params: PageParams,
+        response: { 200: EmptyEnvelope },
+        errors: ['PRECONDITION_FAILED'],
+      },
     },
     async (req) => {
       await deletePage(ctx, req.actor, { slug: req.params.slug }, { ifMatch: ifMatchOf(req) });
@@ -126,7 +174,15 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     '/pages/:slug/duplicate',
     {
       config: { scope: 'content:write' },
-      schema: { tags, summary: 'Duplicate a page (and its block tree) as a draft', params: PageParams, response: { 201: EnvelopeOf(PageSchema) } },
+      schema: {
+        operationId: 'duplicatePage',
+        tags,
+        summary: 'Duplicate a page (and its block tree) as a draft',
+        description: 'A new draft with a copy of the block tree (new block ids), slug `<slug>-copy` (then `-copy-2`, …), placed last (D26).',
+        params: PageParams,
+        response: { 201: EnvelopeOf(PageSchema) },
+        etag: true,
+      },
     },
     async (req, reply) => {
       const page = await duplicatePage(ctx, req.actor, { slug: req.params.slug });
@@ -141,8 +197,12 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     {
       config: { scope: 'content:write' },
       schema: {
+        operationId: 'reorderBlocks',
         tags,
         summary: 'Reorder the children of one block (or the root blocks): complete list',
+        description: '`order` lists every child id of `parent_id` (or every root block id) exactly once (D34). A stale `If-Match` answers 412.',
+        errors: ['PRECONDITION_FAILED'],
+        etag: true,
         params: PageParams,
         body: BlockReorderBody,
         response: { 200: EmptyEnvelope },
@@ -160,7 +220,16 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
       `/pages/:slug/${verb}`,
       {
         config: { scope: 'content:publish' },
-        schema: { tags, summary: `${verb[0].toUpperCase()}${verb.slice(1)} a page`, params: PageParams, response: { 200: EmptyEnvelope } },
+        schema: {
+          operationId: `${verb}Page`,
+          tags,
+          summary: `${verb[0].toUpperCase()}${verb.slice(1)} a page`,
+          description: `${STATE_ACTIONS[verb]} Refused transitions answer 409 INVALID_STATE_TRANSITION (D20, D71); a stale \`If-Match\` answers 412.`,
+          params: PageParams,
+          response: { 200: EmptyEnvelope },
+          errors: ['INVALID_STATE_TRANSITION', 'PRECONDITION_FAILED'],
+          etag: true,
+        },
       },
       async (req, reply) => {
         const page = await changePageStatus(ctx, req.actor, { slug: req.params.slug }, verb, { ifMatch: ifMatchOf(req) });
@@ -174,7 +243,17 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     '/pages/:slug/archive',
     {
       config: { scope: 'content:publish' },
-      schema: { tags, summary: 'Archive a page', params: PageParams, response: { 200: EnvelopeOf(PageSchema) } },
+      schema: {
+        operationId: 'archivePage',
+        tags,
+        summary: 'Archive a page',
+        description:
+          'Archives the page, out of delivery, and returns it (D23); allowed from draft, scheduled and published. Refused transitions answer 409; a stale `If-Match` 412.',
+        params: PageParams,
+        response: { 200: EnvelopeOf(PageSchema) },
+        errors: ['INVALID_STATE_TRANSITION', 'PRECONDITION_FAILED'],
+        etag: true,
+      },
     },
     async (req, reply) => {
       const page = await changePageStatus(ctx, req.actor, { slug: req.params.slug }, 'archive', { ifMatch: ifMatchOf(req) });
@@ -187,7 +266,18 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     '/pages/:slug/schedule',
     {
       config: { scope: 'content:publish' },
-      schema: { tags, summary: 'Schedule a page for publication', params: PageParams, body: ScheduleBody, response: { 200: EmptyEnvelope } },
+      schema: {
+        operationId: 'schedulePage',
+        tags,
+        summary: 'Schedule a page for publication',
+        description:
+          'Publishes the working copy at `publish_at` (in the future), without further requests (D21). Refused transitions answer 409; a stale `If-Match` 412.',
+        params: PageParams,
+        body: ScheduleBody,
+        response: { 200: EmptyEnvelope },
+        errors: ['INVALID_STATE_TRANSITION', 'PRECONDITION_FAILED'],
+        etag: true,
+      },
     },
     async (req, reply) => {
       const page = await changePageStatus(ctx, req.actor, { slug: req.params.slug }, 'schedule', { ifMatch: ifMatchOf(req), publishAt: req.body.publish_at });
@@ -200,8 +290,11 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     '/pages/:slug/versions',
     {
       schema: {
+        operationId: 'listPageVersions',
         tags,
         summary: 'List a page’s versions, newest first (no snapshots)',
+        description: 'Every write that changed the page’s content or state appended a version (D72).',
+        errors: ['PAGE_TOO_DEEP'],
         params: PageParams,
         querystring: VersionListQuery,
         response: { 200: EnvelopeOf(Type.Array(VersionSchema), PageMeta) },
@@ -217,8 +310,10 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     '/pages/:slug/versions/:version',
     {
       schema: {
+        operationId: 'getPageVersion',
         tags,
         summary: 'Get a page as one version holds it (page detail; the version in meta)',
+        description: 'The snapshot of one version in the page detail shape; `meta` describes the version (D72).',
         params: PageVersionParams,
         response: { 200: EnvelopeOf(PageDetailSchema, VersionSchema) },
       },
@@ -234,8 +329,13 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     {
       config: { scope: 'content:write' },
       schema: {
+        operationId: 'restorePageVersion',
         tags,
         summary: 'Make a version the page’s working copy (a new version, status unchanged)',
+        description:
+          'The working copy becomes the snapshot of that version, recorded as a new `restore` version; a published page then has pending changes (D72). A snapshot that no longer fits the content model answers 400.',
+        errors: ['PRECONDITION_FAILED'],
+        etag: true,
         params: PageVersionParams,
         response: { 200: EnvelopeOf(PageSchema) },
       },

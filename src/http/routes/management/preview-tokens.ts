@@ -13,7 +13,10 @@ export async function previewTokenRoutes(app: FastifyInstance, ctx: Context): Pr
     {
       config: { scope: 'content:write' },
       schema: {
+        operationId: 'createPreviewToken',
         tags: ['Management: preview tokens'],
+        description: 'Returns a signed token naming one entry, valid 48 hours, for GET /api/v1/public/preview?token=… (D46).',
+        errors: ['NOT_FOUND'],
         summary: 'Mint a signed preview token for one entry (valid 48 hours)',
         body: PreviewTokenBody,
         response: { 201: EnvelopeOf(PreviewTokenSchema) },

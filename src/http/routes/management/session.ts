@@ -22,8 +22,11 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
     {
       config: { public: true },
       schema: {
+        operationId: 'signIn',
         tags: TAGS,
         summary: 'Sign in to the Studio with email and password (sets the quire_session cookie)',
+        description: 'A wrong email or password answers 401; repeated failures are throttled with 429 (5 per email or 20 per address in 15 minutes).',
+        errors: ['UNAUTHORIZED'],
         security: [],
         body: SignInBody,
         response: { 200: EnvelopeOf(SessionInfoSchema) },
@@ -41,8 +44,10 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
     {
       config: { public: true },
       schema: {
+        operationId: 'getSession',
         tags: TAGS,
         summary: 'The signed-in person, their workspaces and the CSRF token',
+        errors: ['UNAUTHORIZED'],
         security: [],
         response: { 200: EnvelopeOf(SessionInfoSchema) },
       },
@@ -55,8 +60,10 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
     {
       config: { public: true },
       schema: {
+        operationId: 'signOut',
         tags: TAGS,
         summary: 'Sign out: ends this session and clears the cookie (X-CSRF-Token required)',
+        errors: ['UNAUTHORIZED', 'FORBIDDEN'],
         security: [],
         response: { 200: EmptyEnvelope },
       },
@@ -73,8 +80,10 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
     {
       config: { public: true },
       schema: {
+        operationId: 'describeOneTimeToken',
         tags: TAGS,
         summary: 'What a one-time setup or invitation token is for (404 when unknown, used or expired)',
+        errors: ['NOT_FOUND'],
         security: [],
         querystring: TokenQuery,
         response: { 200: EnvelopeOf(TokenInfoSchema) },
@@ -88,8 +97,12 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
     {
       config: { public: true },
       schema: {
+        operationId: 'setPassword',
         tags: TAGS,
         summary: 'Set a password with a one-time token, or change it on a session (ends the other sessions, signs in)',
+        description:
+          'With `token` (a setup or invitation link, 72 hours; unknown, used or expired ones answer 404) or, on a session with its X-CSRF-Token, with `current_password`. Signs in (sets the cookie).',
+        errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'],
         security: [],
         body: PasswordBody,
         response: { 200: EnvelopeOf(SessionInfoSchema) },

@@ -40,7 +40,12 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
     '/users',
     {
       config: { sessionOnly: PEOPLE },
-      schema: { tags: ['Studio: people'], summary: 'Members of the workspace (Studio session)', response: { 200: EnvelopeOf(Type.Array(MemberSchema)) } },
+      schema: {
+        operationId: 'listMembers',
+        tags: ['Studio: people'],
+        summary: 'Members of the workspace (Studio session)',
+        response: { 200: EnvelopeOf(Type.Array(MemberSchema)) },
+      },
     },
     async (req) => ok(await listPeople(ctx, req.actor)),
   );
@@ -50,8 +55,12 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
     {
       config: { sessionOnly: PEOPLE, secretAnswer: true },
       schema: {
+        operationId: 'invitePerson',
         tags: ['Studio: people'],
         summary: 'Invite a person with a role (owners and admins; one-time link, e-mailed when SMTP_URL is set)',
+        description:
+          'Adds the person with a role and returns a one-time invitation link (shown once, 72 hours) unless they already have a password. A member already there answers 409 ALREADY_MEMBER.',
+        errors: ['ALREADY_MEMBER'],
         body: InvitationBody,
         response: { 201: EnvelopeOf(InvitationSchema) },
       },
@@ -68,8 +77,11 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
     {
       config: { sessionOnly: PEOPLE },
       schema: {
+        operationId: 'changeMemberRole',
         tags: ['Studio: people'],
         summary: "Change a member's role (owners and admins; only owners grant or take the owner role)",
+        description: 'The new role applies at once, to the member’s sessions and keys too (D12). Demoting the last owner answers 409 LAST_OWNER.',
+        errors: ['LAST_OWNER'],
         params: UserParams,
         body: RoleBody,
         response: { 200: EnvelopeOf(MemberSchema) },
@@ -83,8 +95,10 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
     {
       config: { sessionOnly: PEOPLE },
       schema: {
+        operationId: 'removeMember',
         tags: ['Studio: people'],
         summary: 'Remove a member: ends their sessions, their management keys stop working (owners and admins)',
+        errors: ['LAST_OWNER'],
         params: UserParams,
         response: { 200: EmptyEnvelope },
       },
@@ -99,7 +113,13 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
     '/api-keys',
     {
       config: { sessionOnly: KEYS },
-      schema: { tags: ['Studio: API keys'], summary: 'API keys of the workspace (owners and admins)', response: { 200: EnvelopeOf(Type.Array(ApiKeySchema)) } },
+      schema: {
+        operationId: 'listApiKeys',
+        tags: ['Studio: API keys'],
+        summary: 'API keys of the workspace (owners and admins)',
+        description: 'Every key of the workspace, revoked ones included, with a hint of its value (never the value).',
+        response: { 200: EnvelopeOf(Type.Array(ApiKeySchema)) },
+      },
     },
     async (req) => ok(await listKeys(ctx, req.actor)),
   );
@@ -109,8 +129,11 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
     {
       config: { sessionOnly: KEYS, secretAnswer: true },
       schema: {
+        operationId: 'createApiKey',
         tags: ['Studio: API keys'],
         summary: 'Create an API key acting for you; its value is in this answer only (owners and admins)',
+        description:
+          'A delivery key (environment, content type whitelist) or a management key (scopes, expiry at most 365 days ahead, D11). The value is never stored: `Idempotency-Key` is ignored here.',
         body: ApiKeyBody,
         response: { 201: EnvelopeOf(CreatedApiKeySchema) },
       },
@@ -126,7 +149,13 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
     '/api-keys/:id',
     {
       config: { sessionOnly: KEYS },
-      schema: { tags: ['Studio: API keys'], summary: 'Revoke an API key at once (owners and admins)', params: ApiKeyParams, response: { 200: EmptyEnvelope } },
+      schema: {
+        operationId: 'revokeApiKey',
+        tags: ['Studio: API keys'],
+        summary: 'Revoke an API key at once (owners and admins)',
+        params: ApiKeyParams,
+        response: { 200: EmptyEnvelope },
+      },
     },
     async (req) => {
       await revokeKeyOfWorkspace(ctx, req.actor, req.params.id);
@@ -138,6 +167,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
     '/workspace',
     {
       schema: {
+        operationId: 'getWorkspace',
         tags: ['Studio: workspace'],
         summary: 'The workspace: name, locales, default locale, preview URL template',
         response: { 200: EnvelopeOf(WorkspaceSchema) },
@@ -151,6 +181,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
     {
       config: { sessionOnly: SETTINGS },
       schema: {
+        operationId: 'updateWorkspace',
         tags: ['Studio: workspace'],
         summary: 'Change name, locales, default locale or preview URL template (owners and admins)',
         body: WorkspacePatchBody,
@@ -164,6 +195,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
     '/overview',
     {
       schema: {
+        operationId: 'getOverview',
         tags: ['Studio: workspace'],
         summary: 'Studio home: counts by status per content type and for pages, 20 newest versions, 20 soonest scheduled',
         response: { 200: EnvelopeOf(OverviewSchema) },

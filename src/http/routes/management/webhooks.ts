@@ -43,7 +43,9 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
       config: { scope },
       schema: {
         tags,
+        operationId: 'listWebhooks',
         summary: 'List webhooks (scope webhooks:write)',
+        errors: ['PAGE_TOO_DEEP'],
         querystring: Type.Object(PageQuery, { additionalProperties: false }),
         response: { 200: EnvelopeOf(Type.Array(WebhookSchema), PageMeta) },
       },
@@ -60,7 +62,10 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
       config: { scope, secretAnswer: true },
       schema: {
         tags,
+        operationId: 'createWebhook',
         summary: 'Create a webhook; its signing secret is in this answer only',
+        description:
+          'Registers a URL for events (`entry.published`, `entry.*`, `*`, …), optionally for some content types only. The signing secret (`whsec_…`, Standard Webhooks) is returned once; `Idempotency-Key` is ignored here.',
         body: CreateWebhookBody,
         response: { 201: EnvelopeOf(CreatedWebhookSchema) },
       },
@@ -73,7 +78,10 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
 
   r.get(
     '/webhooks/:id',
-    { config: { scope }, schema: { tags, summary: 'One webhook', params: WebhookParams, response: { 200: EnvelopeOf(WebhookSchema) } } },
+    {
+      config: { scope },
+      schema: { operationId: 'getWebhook', tags, summary: 'One webhook', params: WebhookParams, response: { 200: EnvelopeOf(WebhookSchema) } },
+    },
     async (req) => ok(await getWebhook(ctx, req.actor, req.params.id)),
   );
 
@@ -83,6 +91,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
       config: { scope },
       schema: {
         tags,
+        operationId: 'updateWebhook',
         summary: 'Change url, events, content_types, enabled or description',
         params: WebhookParams,
         body: UpdateWebhookBody,
@@ -96,7 +105,13 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
     '/webhooks/:id',
     {
       config: { scope },
-      schema: { tags, summary: 'Delete a webhook and its delivery log', params: WebhookParams, response: { 200: EmptyEnvelope } },
+      schema: {
+        operationId: 'deleteWebhook',
+        tags,
+        summary: 'Delete a webhook and its delivery log',
+        params: WebhookParams,
+        response: { 200: EmptyEnvelope },
+      },
     },
     async (req) => {
       await deleteWebhook(ctx, req.actor, req.params.id);
@@ -110,7 +125,9 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
       config: { scope },
       schema: {
         tags,
+        operationId: 'listWebhookDeliveries',
         summary: 'Delivery log, newest first: each delivery with its attempts (status code, duration, response excerpt, error)',
+        errors: ['PAGE_TOO_DEEP'],
         params: WebhookParams,
         querystring: DeliveriesQuery,
         response: { 200: EnvelopeOf(Type.Array(WebhookDeliverySchema), PageMeta) },
@@ -128,7 +145,10 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
       config: { scope },
       schema: {
         tags,
+        operationId: 'retryWebhookDelivery',
         summary: 'Attempt a delivery again now; answers the delivery with the new attempt',
+        description: 'Sends the delivery again at once and records the attempt; while an attempt is under way it answers 409 INVALID_STATE_TRANSITION.',
+        errors: ['INVALID_STATE_TRANSITION'],
         params: DeliveryParams,
         response: { 200: EnvelopeOf(WebhookDeliverySchema) },
       },
@@ -140,7 +160,14 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
     '/webhooks/:id/ping',
     {
       config: { scope },
-      schema: { tags, summary: 'Send a ping event now; answers its delivery', params: WebhookParams, response: { 200: EnvelopeOf(WebhookDeliverySchema) } },
+      schema: {
+        operationId: 'pingWebhook',
+        tags,
+        summary: 'Send a ping event now; answers its delivery',
+        description: 'Sends a `ping` event to the webhook’s URL at once and answers its delivery with the attempt’s outcome.',
+        params: WebhookParams,
+        response: { 200: EnvelopeOf(WebhookDeliverySchema) },
+      },
     },
     async (req) => ok(await pingWebhook(ctx, req.actor, req.params.id)),
   );
