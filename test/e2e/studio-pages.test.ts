@@ -83,6 +83,14 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
       .getByRole('menuitem', { name: item })
       .click();
   };
+  /** dnd-kit's keyboard path on the focused handle: Space lifts, the arrow moves, Space drops (each step given time to measure). */
+  const keyboardDrag = async (key: string) => {
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(200);
+    await page.keyboard.press(key);
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Space');
+  };
   const addInside = async (label: string, type: string) => {
     await row(label)
       .getByRole('button', { name: `Add block inside ${label}` })
@@ -167,10 +175,7 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     // Keyboard drag (dnd-kit KeyboardSensor): the second card goes above the first (collapsed).
     await page.getByRole('button', { name: 'Collapse Card “First”' }).click();
     await page.getByRole('button', { name: 'Drag Card “Second”' }).focus();
-    await page.keyboard.press('Space');
-    await page.keyboard.press('ArrowUp');
-    await page.waitForTimeout(250);
-    await page.keyboard.press('Space');
+    await keyboardDrag('ArrowUp');
     await saved();
     await tree('section:Welcome(card:Second, card:First(button:Read more)), section:Closing', 'the cards swapped by keyboard');
 
@@ -234,13 +239,12 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     const order = async () => ((await manage('GET', '/pages')) as { slug: string }[]).map((p) => p.slug).join(',');
     expect(await order()).toBe('about,landing-page');
     await page.getByRole('button', { name: 'Drag Landing page' }).focus();
-    await page.keyboard.press('Space');
-    await page.keyboard.press('ArrowUp');
-    await page.waitForTimeout(250);
-    await page.keyboard.press('Space');
+    await keyboardDrag('ArrowUp');
     await until(async () => (await order()) === 'landing-page,about', 'the navigation order saved');
     await page.getByRole('button', { name: 'Move Landing page down' }).click();
     await until(async () => (await order()) === 'about,landing-page', 'moved back with the button');
+    await page.reload();
+    await visible(page.getByRole('link', { name: 'Landing page' }));
     await expectAccessible(page, 'pages list');
     await screenshot(page, 'pages-list-1280');
 

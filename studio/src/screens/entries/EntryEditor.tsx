@@ -25,11 +25,12 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
-import { changeState, createEntry, deleteEntry, duplicateEntry, getEntry, mintPreviewToken, restoreVersion, saveEntry, type StateVerb } from './api';
+import { changeState, createEntry, deleteEntry, duplicateEntry, getEntry, mintPreviewToken, restoreVersion, saveEntry } from './api';
 import { useAutosave } from '../../editor/autosave';
 import { LocaleSwitch } from '../../editor/LocaleSwitch';
 import { ScheduleDialog } from '../../editor/ScheduleDialog';
-import { StatusActions, type StatusAction as EntryAction } from '../../editor/StatusActions';
+import { ConflictAlert, useStatusActions } from '../../editor/actions';
+import { StatusActions } from '../../editor/StatusActions';
 import { EntryForm } from './EntryForm';
 import { displayValue, draftOf, mapErrors, previewUrl, type Draft } from './model';
 import { VersionHistory } from './VersionHistory';
@@ -142,9 +143,6 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
   const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
   const [revision, setRevision] = useState(0);
   const [locale, setLocale] = useState(settings.default_locale);
-  const [busy, setBusy] = useState<EntryAction | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
-  const [dialog, setDialog] = useState<'delete' | 'schedule' | null>(null);
   const [preview, setPreview] = useState<{ token: string; expires_at: string } | null>(null);
   const canWrite = can('content:write');
   const canPublish = can('content:publish');
@@ -159,6 +157,28 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
     [invalidate, ct.slug],
   );
   const autosave = useAutosave(save, initialEtag, onSaved);
+  const actions = useStatusActions(autosave, {
+    changeState: (verb, etag, publishAt) => changeState(ct.slug, initial.slug, verb, etag, publishAt),
+    refresh: () => refresh(),
+    duplicate: async () => {
+      const copy = await duplicateEntry(ct.slug, initial.slug);
+      await invalidate('entries', ct.slug);
+      void navigate(`/${workspace.slug}/content/${ct.slug}/${copy.slug}`);
+    },
+    remove: async (etag) => {
+      await deleteEntry(ct.slug, initial.slug, etag);
+      await invalidate('entries', ct.slug);
+      client.removeQueries({ queryKey: key('entry', ct.slug, initial.slug) });
+      void navigate(`/${workspace.slug}/content/${ct.slug}`, { replace: true });
+    },
+    preview: async () => {
+      const token = await mintPreviewToken(entry.id);
+      const url = previewUrl(settings.preview_url_template, { type: ct.slug, slug: entry.slug, id: entry.id, locale, token: token.token });
+      if (url) window.open(url, '_blank', 'noopener');
+      else setPreview(token);
+    },
+  });
+  const { busy, dialog, setDialog, act, onAction, error: actionError, setError: setActionError } = actions;
   const saveErrors = autosave.error instanceof ApiError ? autosave.error.errors : null;
   const actionErrors = actionError instanceof ApiError ? actionError.errors : null;
   const mapped = mapErrors([...(saveErrors ?? []), ...(actionErrors ?? [])], settings.default_locale, fieldNames);
@@ -193,48 +213,6 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
     await invalidate('entries', ct.slug);
   };
 
-  const act = async (action: EntryAction, publishAt?: string) => {
-    setActionError(null);
-    setBusy(action);
-    try {
-      // Pending edits go first: the action then acts on them, and with the ETag they produced.
-      await autosave.flush();
-      if (action === 'publish' || action === 'unpublish' || action === 'archive' || action === 'schedule') {
-        const tag = await changeState(ct.slug, initial.slug, action as StateVerb, autosave.etag(), publishAt);
-        autosave.setEtag(tag);
-        await refresh();
-        notifications.show({
-          message: action === 'schedule' ? 'Scheduled' : `${action === 'publish' ? 'Published' : action === 'unpublish' ? 'Unpublished' : 'Archived'}`,
-          color: 'green',
-        });
-      } else if (action === 'duplicate') {
-        const copy = await duplicateEntry(ct.slug, initial.slug);
-        await invalidate('entries', ct.slug);
-        void navigate(`/${workspace.slug}/content/${ct.slug}/${copy.slug}`);
-      } else if (action === 'delete') {
-        await deleteEntry(ct.slug, initial.slug, autosave.etag());
-        await invalidate('entries', ct.slug);
-        client.removeQueries({ queryKey: key('entry', ct.slug, initial.slug) });
-        void navigate(`/${workspace.slug}/content/${ct.slug}`, { replace: true });
-      } else if (action === 'preview') {
-        const token = await mintPreviewToken(entry.id);
-        const url = previewUrl(settings.preview_url_template, { type: ct.slug, slug: entry.slug, id: entry.id, locale, token: token.token });
-        if (url) window.open(url, '_blank', 'noopener');
-        else setPreview(token);
-      }
-    } catch (err) {
-      setActionError(err);
-      if (action === 'delete' || action === 'schedule') throw err;
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const onAction = (action: EntryAction) => {
-    if (action === 'delete' || action === 'schedule') setDialog(action);
-    else void act(action);
-  };
-
   const restore = async (version: number) => {
     await autosave.flush().catch(() => {});
     const res = await restoreVersion(ct.slug, initial.slug, version, autosave.etag());
@@ -262,20 +240,7 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
           </Group>
         }
       />
-      {conflict ? (
-        <Alert color="orange" title="Someone else saved this entry first" role="alert">
-          <Stack gap="xs">
-            <Text size="sm">
-              Your latest changes were not saved, so that theirs are not overwritten. Reload to get their version, then make your changes again.
-            </Text>
-            <Group>
-              <Button size="xs" onClick={() => void reload()}>
-                Reload
-              </Button>
-            </Group>
-          </Stack>
-        </Alert>
-      ) : null}
+      {conflict ? <ConflictAlert what="entry" onReload={() => void reload()} /> : null}
       {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
       {!conflict && actionError && !(actionErrors?.length && !otherErrors.length) ? <ErrorAlert error={actionError} title="The action failed" /> : null}
       {otherErrors.length && !actionError ? (

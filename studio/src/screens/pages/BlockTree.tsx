@@ -143,7 +143,7 @@ function AddBlockMenu({
   return (
     <Menu position="bottom-start" withinPortal>
       <Menu.Target>
-        <Button size="xs" variant={variant} leftSection={<IconPlus size={14} aria-hidden />}>
+        <Button size="xs" variant={variant} leftSection={<IconPlus size={14} aria-hidden />} style={{ alignSelf: 'flex-start' }}>
           {label}
         </Button>
       </Menu.Target>

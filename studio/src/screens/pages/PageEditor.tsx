@@ -26,11 +26,11 @@ import { PageHeader } from '../../components/PageHeader';
 import { useAutosave } from '../../editor/autosave';
 import { LocaleSwitch } from '../../editor/LocaleSwitch';
 import { ScheduleDialog } from '../../editor/ScheduleDialog';
-import { StatusActions, type StatusAction } from '../../editor/StatusActions';
+import { ConflictAlert, useStatusActions } from '../../editor/actions';
+import { StatusActions } from '../../editor/StatusActions';
 import { useRestore, VersionDialog, VersionList } from '../../editor/VersionHistory';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
-import type { StateVerb } from '../entries/api';
 import {
   changePageState,
   deletePage,
@@ -150,9 +150,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
   const [draft, setDraft] = useState<PageDraft>(() => draftOfPage(initial.detail));
   const [revision, setRevision] = useState(0);
   const [locale, setLocale] = useState(settings.default_locale);
-  const [busy, setBusy] = useState<StatusAction | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
-  const [dialog, setDialog] = useState<'delete' | 'schedule' | 'rename' | null>(null);
+  const [renaming, setRenaming] = useState(false);
   const canWrite = can('content:write');
   const canPublish = can('content:publish');
   const invalidateList = useCallback(() => client.invalidateQueries({ queryKey: key('pages') }), [client, key]);
@@ -166,6 +164,28 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
     [invalidateList],
   );
   const autosave = useAutosave(save, initial.etag, onSaved);
+  const {
+    busy,
+    dialog,
+    setDialog,
+    act,
+    onAction,
+    error: actionError,
+    setError: setActionError,
+  } = useStatusActions(autosave, {
+    changeState: (verb, etag, publishAt) => changePageState(slug, verb, etag, publishAt),
+    refresh: () => refresh(),
+    duplicate: async () => {
+      const copy = await duplicatePage(slug);
+      await invalidateList();
+      void navigate(`/${workspace.slug}/pages/${copy.slug}`);
+    },
+    remove: async (etag) => {
+      await deletePage(slug, etag);
+      await invalidateList();
+      void navigate(`/${workspace.slug}/pages`, { replace: true });
+    },
+  });
   const saveErrors = autosave.error instanceof ApiError ? autosave.error.errors : null;
   const actionErrors = actionError instanceof ApiError ? actionError.errors : null;
   const allErrors = [...(saveErrors ?? []), ...(actionErrors ?? [])];
@@ -207,38 +227,6 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
     await invalidateList();
   };
 
-  const act = async (action: StatusAction, publishAt?: string) => {
-    setActionError(null);
-    setBusy(action);
-    try {
-      // Pending edits go first: the action then acts on them, and with the ETag they produced.
-      await autosave.flush();
-      if (action === 'publish' || action === 'unpublish' || action === 'archive' || action === 'schedule') {
-        autosave.setEtag(await changePageState(slug, action as StateVerb, autosave.etag(), publishAt));
-        await refresh();
-        const done = { publish: 'Published', unpublish: 'Unpublished', archive: 'Archived', schedule: 'Scheduled' }[action];
-        notifications.show({ message: done, color: 'green' });
-      } else if (action === 'duplicate') {
-        const copy = await duplicatePage(slug);
-        await invalidateList();
-        void navigate(`/${workspace.slug}/pages/${copy.slug}`);
-      } else if (action === 'delete') {
-        await deletePage(slug, autosave.etag());
-        await invalidateList();
-        void navigate(`/${workspace.slug}/pages`, { replace: true });
-      }
-    } catch (err) {
-      setActionError(err);
-      if (action === 'delete' || action === 'schedule') throw err;
-    } finally {
-      setBusy(null);
-    }
-  };
-  const onAction = (action: StatusAction) => {
-    if (action === 'delete' || action === 'schedule') setDialog(action);
-    else void act(action);
-  };
-
   const rename = async (next: string) => {
     await autosave.flush();
     const res = await savePage(slug, draft, autosave.etag(), next);
@@ -274,27 +262,14 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
               Slug <Code>{slug}</Code>
             </Text>
             {canWrite ? (
-              <Button size="compact-xs" variant="subtle" onClick={() => setDialog('rename')}>
+              <Button size="compact-xs" variant="subtle" onClick={() => setRenaming(true)}>
                 Rename
               </Button>
             ) : null}
           </Group>
         }
       />
-      {conflict ? (
-        <Alert color="orange" title="Someone else saved this page first" role="alert">
-          <Stack gap="xs">
-            <Text size="sm">
-              Your latest changes were not saved, so that theirs are not overwritten. Reload to get their version, then make your changes again.
-            </Text>
-            <Group>
-              <Button size="xs" onClick={() => void reload()}>
-                Reload
-              </Button>
-            </Group>
-          </Stack>
-        </Alert>
-      ) : null}
+      {conflict ? <ConflictAlert what="page" onReload={() => void reload()} /> : null}
       {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
       {!conflict && actionError && !actionErrors?.length ? <ErrorAlert error={actionError} title="The action failed" /> : null}
       {otherErrors.length ? (
@@ -381,7 +356,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
         The page, its blocks, their translations and its history are deleted for good; readers get 404 at its address.
       </ConfirmDialog>
       <ScheduleDialog opened={dialog === 'schedule'} onClose={() => setDialog(null)} what={`“${title}”`} onSchedule={(at) => act('schedule', at)} />
-      {dialog === 'rename' ? <RenameDialog slug={slug} onClose={() => setDialog(null)} onRename={rename} /> : null}
+      {renaming ? <RenameDialog slug={slug} onClose={() => setRenaming(false)} onRename={rename} /> : null}
     </Stack>
   );
 }

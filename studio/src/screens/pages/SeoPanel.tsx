@@ -3,10 +3,12 @@
  * description (at most 1,000), keywords (up to 50), Open Graph image and canonical URL (absolute
  * http/https). In the default locale it edits `seo`; in another locale it edits that locale's
  * overrides, showing the default value under each label and "falls back to en" where the
- * translation has none (Localization rule 4: readers get the default value there).
+ * translation has none (Localization rule 4: readers get the default value there). The title is
+ * always shown; the other values fold behind "More SEO fields" (open when one of them has an error).
  */
-import type { ReactNode } from 'react';
-import { Badge, Group, Paper, Stack, TagsInput, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { Badge, Button, Collapse, Group, Paper, Stack, TagsInput, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import type { Seo, SeoKey, SeoOverrides } from './tree';
 
 const LABELS: Record<SeoKey, string> = {
@@ -38,6 +40,9 @@ export function seoErrorKey(path: string): string | null {
 
 export function SeoPanel({ seo, translations, locale, defaultLocale, readOnly, errors, onChange }: SeoPanelProps) {
   const isDefault = locale === defaultLocale;
+  const [more, setMore] = useState(false);
+  const moreErrors = [...errors.keys()].some((k) => !k.endsWith('.title'));
+  const open = more || moreErrors;
   const own = isDefault ? seo : (translations[locale] ?? {});
   const props = (key: SeoKey) => {
     const errorKey = isDefault ? `seo.${key}` : `seo_translations.${locale}.${key}`;
@@ -66,23 +71,39 @@ export function SeoPanel({ seo, translations, locale, defaultLocale, readOnly, e
           Title and SEO
         </Title>
         <TextInput {...props('title')} maxLength={300} value={text('title')} onChange={(e) => set('title')(e.currentTarget.value)} />
-        <Textarea
-          {...props('description')}
-          autosize
-          minRows={2}
-          maxLength={1000}
-          value={text('description')}
-          onChange={(e) => set('description')(e.currentTarget.value)}
-        />
-        <TagsInput
-          {...props('keywords')}
-          maxTags={50}
-          placeholder={readOnly ? undefined : 'Type a keyword, then Enter'}
-          value={Array.isArray(own.keywords) ? own.keywords : []}
-          onChange={set('keywords')}
-        />
-        <TextInput {...props('og_image')} type="url" value={text('og_image')} onChange={(e) => set('og_image')(e.currentTarget.value)} />
-        <TextInput {...props('canonical')} type="url" value={text('canonical')} onChange={(e) => set('canonical')(e.currentTarget.value)} />
+        <Group>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            aria-expanded={open}
+            aria-controls="seo-more"
+            leftSection={open ? <IconChevronDown size={14} aria-hidden /> : <IconChevronRight size={14} aria-hidden />}
+            onClick={() => setMore(!more)}
+          >
+            More SEO fields
+          </Button>
+        </Group>
+        <Collapse expanded={open} id="seo-more">
+          <Stack gap="sm">
+            <Textarea
+              {...props('description')}
+              autosize
+              minRows={2}
+              maxLength={1000}
+              value={text('description')}
+              onChange={(e) => set('description')(e.currentTarget.value)}
+            />
+            <TagsInput
+              {...props('keywords')}
+              maxTags={50}
+              placeholder={readOnly ? undefined : 'Type a keyword, then Enter'}
+              value={Array.isArray(own.keywords) ? own.keywords : []}
+              onChange={set('keywords')}
+            />
+            <TextInput {...props('og_image')} type="url" value={text('og_image')} onChange={(e) => set('og_image')(e.currentTarget.value)} />
+            <TextInput {...props('canonical')} type="url" value={text('canonical')} onChange={(e) => set('canonical')(e.currentTarget.value)} />
+          </Stack>
+        </Collapse>
       </Stack>
     </Paper>
   );

@@ -1,0 +1,108 @@
+/**
+ * The block tree in jsdom: three levels rendered with the entry widgets, moves through the row
+ * menu (up, indent, outdent), collapse, a translation with its fallback, and the depth limit
+ * stated where a block cannot take children.
+ */
+import { useState } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { ContentType } from '../../api/types';
+import { makeField } from '../../fields/shared/test-utils';
+import { BlockTree } from './BlockTree';
+import { MAX_BLOCK_DEPTH, type BlockNode } from './tree';
+
+const type = (slug: string, name: string, fields: ContentType['fields']): ContentType =>
+  ({ id: `t-${slug}`, slug, name, is_block: true, fields }) as unknown as ContentType;
+const TYPES = [
+  type('section', 'Section', [makeField({ name: 'heading', label: 'Heading', field_type: 'text', localizable: true })]),
+  type('card', 'Card', [makeField({ name: 'title', label: 'Title', field_type: 'text', localizable: true })]),
+];
+const block = (id: string, t: string, data: Record<string, unknown>, children: BlockNode[] = [], translations = {}): BlockNode => ({
+  id,
+  type: t,
+  data,
+  translations,
+  children,
+});
+const shape = (nodes: BlockNode[]): string => nodes.map((n) => `${n.id}${n.children.length ? `(${shape(n.children)})` : ''}`).join(',');
+
+function Harness({ initial, locale = 'en', onTree }: { initial: BlockNode[]; locale?: string; onTree?: (t: BlockNode[]) => void }) {
+  const [blocks, setBlocks] = useState(initial);
+  return (
+    <MantineProvider env="test">
+      <BlockTree
+        blocks={blocks}
+        types={TYPES}
+        locale={locale}
+        defaultLocale="en"
+        readOnly={false}
+        revision={0}
+        errors={new Map([['c2', [{ path: 'data.title', message: 'is required' }]]])}
+        onChange={(next) => {
+          setBlocks(next);
+          onTree?.(next);
+        }}
+      />
+    </MantineProvider>
+  );
+}
+
+const tree = () => [
+  block('s1', 'section', { heading: 'Welcome' }, [block('c1', 'card', { title: 'First' }, [block('c3', 'card', { title: 'Deep' })]), block('c2', 'card', {})]),
+];
+
+async function menu(label: string, item: string) {
+  await userEvent.click(screen.getByRole('button', { name: `Actions for ${label}` }));
+  await userEvent.click(await screen.findByRole('menuitem', { name: item }));
+}
+
+describe('block tree', () => {
+  it('shows three levels with the entry widgets and the API errors on their block', () => {
+    render(<Harness initial={tree()} />);
+    expect(screen.getByRole('textbox', { name: 'Heading' })).toHaveValue('Welcome');
+    expect(screen.getAllByRole('textbox', { name: 'Title' }).map((t) => (t as HTMLInputElement).value)).toEqual(['First', 'Deep', '']);
+    expect(screen.getByText('Level 3:')).toBeInTheDocument();
+    expect(screen.getByText('is required')).toBeInTheDocument();
+    expect(screen.getByText('needs attention')).toBeInTheDocument();
+  });
+
+  it('moves blocks with the row menu: up, indent, outdent', async () => {
+    let last: BlockNode[] = [];
+    render(<Harness initial={tree()} onTree={(t) => (last = t)} />);
+    await menu('Card #4', 'Move up');
+    expect(shape(last)).toBe('s1(c2,c1(c3))');
+    await menu('Card “First”', 'Outdent (out of its parent)');
+    expect(shape(last)).toBe('s1(c2),c1(c3)');
+    await menu('Card “First”', 'Indent (into the block above)');
+    expect(shape(last)).toBe('s1(c2,c1(c3))');
+  });
+
+  it('collapses a block: its fields and children are hidden', async () => {
+    render(<Harness initial={tree()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Collapse Card “First”' }));
+    expect(screen.getByRole('button', { name: 'Expand Card “First”' })).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('button', { name: 'Drag Card “Deep”' })).toBeNull();
+    expect(screen.getByText('1 inside')).toBeInTheDocument();
+  });
+
+  it('edits a translation beside the default value, marking fields that fall back', () => {
+    const initial = [block('s1', 'section', { heading: 'Welcome' }, [block('c1', 'card', { title: 'First' })], { de: { heading: 'Willkommen' } })];
+    render(<Harness initial={initial} locale="de" />);
+    expect(screen.getByRole('textbox', { name: 'Heading (de)' })).toHaveValue('Willkommen');
+    const card = screen.getByRole('button', { name: 'Drag Card “First”' }).closest('li') as HTMLElement;
+    expect(within(card).getByRole('textbox', { name: 'Title (de)' })).toHaveValue('');
+    expect(within(card).getAllByText('falls back to en').length).toBeGreaterThan(0);
+    expect(within(card).getByText('en: First')).toBeInTheDocument();
+  });
+
+  it('says why a block at the 10th level takes no children', () => {
+    let deep: BlockNode[] = [];
+    for (let i = MAX_BLOCK_DEPTH; i >= 1; i -= 1) deep = [block(`b${i}`, 'card', { title: `L${i}` }, deep)];
+    render(<Harness initial={deep} />);
+    expect(screen.getByRole('button', { name: 'Add block inside Card “L10”' })).toBeDisabled();
+    expect(screen.getByRole('note')).toHaveTextContent('Blocks nest at most 10 levels deep.');
+    expect(screen.getByRole('button', { name: 'Add block inside Card “L9”' })).toBeEnabled();
+  });
+});
