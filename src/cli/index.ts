@@ -16,6 +16,7 @@ import type { Context } from '../context.js';
 import { parseDuration } from '../lib/time.js';
 import { runBootstrap } from './commands/bootstrap.js';
 import { runImportContentful } from './commands/import-contentful.js';
+import { CHANGED_AS, type ChangedAs } from '../modules/import/contentful/states.js';
 import { runKeysCreate, runKeysRevoke } from './commands/keys.js';
 import { runPreviewToken } from './commands/preview-token.js';
 import { runTypegen } from './commands/typegen.js';
@@ -178,11 +179,23 @@ function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean, w
     .requiredOption('--workspace <slug>', 'target workspace (created with the export locales if missing)')
     .option('--assets-dir <dir>', 'upload the asset files found in DIR (by file name) instead of linking to their remote URLs')
     .option('--pages-type <id>', 'the Contentful content type imported as pages with block trees (default: page, when the export has it)')
+    .addOption(
+      new Option('--changed-as <status>', 'what entries and pages with unpublished changes become: published (their latest content) or draft').choices(
+        CHANGED_AS,
+      ),
+    )
     .option('--json', 'print one JSON object')
-    .action((file: string, o: { workspace: string; assetsDir?: string; pagesType?: string; json?: boolean }) =>
+    .action((file: string, o: { workspace: string; assetsDir?: string; pagesType?: string; changedAs?: ChangedAs; json?: boolean }) =>
       execute(
         (ctx, cliIo) =>
-          runImportContentful(ctx, cliIo, { file, workspace: o.workspace, assetsDir: o.assetsDir, pagesType: o.pagesType, json: Boolean(o.json) }),
+          runImportContentful(ctx, cliIo, {
+            file,
+            workspace: o.workspace,
+            assetsDir: o.assetsDir,
+            pagesType: o.pagesType,
+            changedAs: o.changedAs,
+            json: Boolean(o.json),
+          }),
         Boolean(o.json),
       ),
     );

@@ -1,5 +1,5 @@
 /**
- * `quire import contentful FILE --workspace SLUG [--assets-dir DIR] [--pages-type ID] [--json]`
+ * `quire import contentful FILE --workspace SLUG [--assets-dir DIR] [--pages-type ID] [--changed-as published|draft] [--json]`
  * (DECISIONS.md D61; issue 2 item 10; `--assets-dir`: issue 4 item 6; pages and `--pages-type`:
  * issue 3 item 4):
  * runs the Contentful importer and reports what it did. A progress bar (cli-progress) shows on
@@ -9,6 +9,7 @@
 import cliProgress from 'cli-progress';
 import type { Context } from '../../context.js';
 import { importContentful, type ImportResult, type ProgressEvent } from '../../modules/import/operations.js';
+import type { ChangedAs, StateCounts } from '../../modules/import/contentful/states.js';
 import type { CliIo, CommandResult } from '../io.js';
 
 const PHASE_LABEL: Record<ProgressEvent['phase'], string> = { assets: 'Assets ', entries: 'Entries', links: 'Links  ', pages: 'Pages  ' };
@@ -36,13 +37,19 @@ function progressBar(io: CliIo): { onProgress: (e: ProgressEvent) => void; stop:
   };
 }
 
+const actions = (c: { published: number; unpublished: number; archived: number }) =>
+  `${c.published} published, ${c.unpublished} unpublished, ${c.archived} archived`;
+const states = (s: StateCounts) => `${s.draft} drafts, ${s.published} published, ${s.changed} with unpublished changes, ${s.archived} archived`;
+
 function summary(r: ImportResult): string {
   const lines = [
     `Imported into workspace '${r.workspace.slug}'${r.workspace.created ? ' (created)' : ''}; locales ${r.locales.locales.join(', ')} (default ${r.locales.default})${r.locales.added.length && !r.workspace.created ? `, added ${r.locales.added.join(', ')}` : ''}.`,
     `Content types: ${r.content_types.total} (${r.content_types.created} created, ${r.content_types.updated} updated, ${r.content_types.unchanged} unchanged; ${r.content_types.fields_created} fields created)`,
     `Assets:        ${r.assets.total} (${r.assets.created} created, ${r.assets.updated} updated, ${r.assets.unchanged} unchanged${r.assets.files !== undefined ? `; ${r.assets.files} stored as files` : ''})`,
-    `Entries:       ${r.entries.total} (${r.entries.created} created, ${r.entries.updated} updated, ${r.entries.unchanged} unchanged, ${r.entries.published} published, ${r.entries.failed} failed)`,
-    `Pages:         ${r.pages.total} with ${r.pages.blocks} blocks (${r.pages.created} created, ${r.pages.updated} updated, ${r.pages.unchanged} unchanged, ${r.pages.published} published, ${r.pages.failed} failed)`,
+    `Entries:       ${r.entries.total} (${r.entries.created} created, ${r.entries.updated} updated, ${r.entries.unchanged} unchanged, ${actions(r.entries)}, ${r.entries.failed} failed)`,
+    `               in the export: ${states(r.entries.states)}`,
+    `Pages:         ${r.pages.total} with ${r.pages.blocks} blocks (${r.pages.created} created, ${r.pages.updated} updated, ${r.pages.unchanged} unchanged, ${actions(r.pages)}, ${r.pages.failed} failed)`,
+    `               in the export: ${states(r.pages.states)}${r.pages.draft_blocks ? `; ${r.pages.draft_blocks} draft blocks kept out of published pages` : ''}`,
   ];
   const list = (title: string, items: string[]) => {
     if (!items.length) return;
@@ -52,6 +59,10 @@ function summary(r: ImportResult): string {
   list(
     'Failures',
     r.failures.map((f) => `${f.type} ${f.entry}: ${f.message}`),
+  );
+  list(
+    'Unpublished changes in Contentful',
+    r.changed.map((c) => `${c.type} ${c.entry} (version ${c.version ?? '?'}, published ${c.published_version ?? '?'}): imported as ${c.imported_as}`),
   );
   list('Warnings', r.warnings);
   if (r.keys) {
@@ -68,7 +79,7 @@ function summary(r: ImportResult): string {
 export async function runImportContentful(
   ctx: Context,
   io: CliIo,
-  opts: { file: string; workspace: string; assetsDir?: string; pagesType?: string; json: boolean },
+  opts: { file: string; workspace: string; assetsDir?: string; pagesType?: string; changedAs?: ChangedAs; json: boolean },
 ): Promise<CommandResult> {
   const progress = io.stdout.isTTY && !opts.json ? progressBar(io) : null;
   let result: ImportResult;
@@ -78,6 +89,7 @@ export async function runImportContentful(
       workspace: opts.workspace,
       assetsDir: opts.assetsDir,
       pagesType: opts.pagesType,
+      changedAs: opts.changedAs,
       onProgress: progress?.onProgress,
     });
   } finally {

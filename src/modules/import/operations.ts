@@ -36,8 +36,9 @@ import { writeAssets, writeEntries, type AssetCounts, type EntryCounts, type Ent
 import { readExportFile, type ContentfulExport } from './contentful/export.js';
 import { planSchema, type SchemaPlan } from './contentful/schema-mapping.js';
 import { applySchema } from './contentful/schema-writer.js';
-import { applyPageModel, DEFAULT_PAGE_TYPE, entriesOnly, explainDroppedLinks, planPageModel } from './contentful/page-mapping.js';
-import type { PageCounts } from './contentful/page-writer.js';
+import { applyPageModel, DEFAULT_PAGE_TYPE, entriesOnly, explainDroppedLinks, planPageModel, type PageModel } from './contentful/page-mapping.js';
+import { cfState, changedItem, type ChangedAs, type ChangedItem } from './contentful/states.js';
+import { pageCounts, type PageCounts } from './contentful/page-writer.js';
 import { importPages } from './pages.js';
 import { entrySlugsByType } from './repository.js';
 
@@ -65,6 +66,11 @@ export interface ImportContentfulInput {
    * are records pointing at their remote URLs.
    */
   assetsDir?: string;
+  /**
+   * `--changed-as`: what an entry or page with unpublished changes in Contentful becomes: published
+   * with its latest content (default, as Contentful's own import does) or a draft (issue 12 item 1).
+   */
+  changedAs?: ChangedAs;
 }
 
 export interface ImportResult {
@@ -77,6 +83,8 @@ export interface ImportResult {
   /** Pages made from the page type's entries (all zero when the export has no page type). */
   pages: PageCounts;
   failures: EntryFailure[];
+  /** Every entry, page and component entry with unpublished changes in the export, and what it became. */
+  changed: ChangedItem[];
   warnings: string[];
   /** Only when the import created the workspace: its three keys, shown this once. */
   keys?: { management: string; delivery: string; preview: string };
@@ -86,6 +94,17 @@ export interface ImportResult {
 function exportLocales(exp: ContentfulExport): { exportDefault: string; others: string[] } {
   const exportDefault = (exp.locales.find((l) => l.default === true) ?? exp.locales[0]).code;
   return { exportDefault, others: [...new Set(exp.locales.map((l) => l.code).filter((c) => c !== exportDefault))] };
+}
+
+/** Every entry of the export with unpublished changes, typed as the import treats it. */
+function changedItems(exp: ContentfulExport, schema: SchemaPlan, pageModel: PageModel | null, changedAs: ChangedAs): ChangedItem[] {
+  return exp.entries
+    .filter((e) => cfState(e.sys) === 'changed')
+    .map((e) => {
+      const ct = e.sys.contentType.sys.id;
+      const type = pageModel?.pageIds.has(e.sys.id) ? 'page' : pageModel?.notEntries.has(e.sys.id) ? 'block' : (schema.slugs.get(ct) ?? ct);
+      return changedItem(e.sys, type, changedAs);
+    });
 }
 
 interface Target {
@@ -180,15 +199,19 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
   };
   const facts = await typeFacts(ctx, actor, schema, new Set(content.entries.map((e) => e.id)));
   const slugs = assignSlugs(content.entries, (type) => facts.reserved.get(type) ?? RESERVED_SLUGS);
-  const { counts: entries, failures } = await writeEntries(ctx, actor, {
+  const changedAs = input.changedAs ?? 'published';
+  const written = await writeEntries(ctx, actor, {
     entries: content.entries,
     slugs,
     typeIds: facts.typeIds,
     relationFields: facts.relationFields,
     batchSize,
+    changedAs,
     onProgress: input.onProgress,
   });
-  let pages: PageCounts = { total: 0, created: 0, updated: 0, unchanged: 0, published: 0, failed: 0, blocks: 0 };
+  const { counts: entries, failures } = written;
+  warnings.push(...written.warnings);
+  let pages: PageCounts = pageCounts([]);
   if (pageModel) {
     const imported = await importPages(ctx, actor, {
       exp,
@@ -198,6 +221,7 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
       content,
       entryFailures: failures,
       relationFields: facts.relationFields,
+      changedAs,
       onProgress: input.onProgress,
     });
     pages = imported.counts;
@@ -213,6 +237,7 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
     entries,
     pages,
     failures,
+    changed: changedItems(exp, schema, pageModel, changedAs),
     warnings,
     ...(target.keys ? { keys: target.keys } : {}),
   };

@@ -13,6 +13,7 @@ import type { ContentfulExport } from './contentful/export.js';
 import { assignPageSlugs, planPages, type PageModel } from './contentful/page-mapping.js';
 import { writePages, type PageCounts } from './contentful/page-writer.js';
 import type { SchemaPlan } from './contentful/schema-mapping.js';
+import type { ChangedAs } from './contentful/states.js';
 import { pageSlugsOf } from './repository.js';
 
 export interface ImportPagesInput {
@@ -27,6 +28,7 @@ export interface ImportPagesInput {
   entryFailures: readonly EntryFailure[];
   /** Content type slug → its relation field names (block types included). */
   relationFields: ReadonlyMap<string, ReadonlySet<string>>;
+  changedAs?: ChangedAs;
   onProgress?: ProgressListener;
 }
 
@@ -54,6 +56,7 @@ export async function importPages(
     slugs: assignPageSlugs(planned.pages, reserved),
     relationFields: input.relationFields,
     missingEntries: new Set(input.entryFailures.map((f) => entryIdFor(actor.workspaceId, f.entry))),
+    changedAs: input.changedAs,
     onProgress: input.onProgress,
   });
   return { counts, failures, warnings: planned.warnings };

@@ -8,7 +8,7 @@
  * become translations of localizable fields only (api.md "Localization rules"). Rich text
  * documents pass through as they are; a Link becomes the Quire id of its target (a link to
  * something absent from the export is dropped with a warning); Location `{lat, lon}` stays JSON.
- * An entry whose export carries `sys.publishedVersion` is to be published.
+ * An entry's publishing state comes from its `sys` (states.ts).
  *
  * Assets: media records pointing at the original file (`https:` + file.url, no download), with
  * the export's content type as mime_type, size, image width/height, title as alt_text and the
@@ -21,6 +21,7 @@ import { slugify } from '../../../lib/slugs.js';
 import type { EntryData } from '../../entries/model.js';
 import type { CfAsset, CfEntry, ContentfulExport } from './export.js';
 import type { PlannedContentType, PlannedField, SchemaPlan } from './schema-mapping.js';
+import { cfState, type CfState } from './states.js';
 
 /** How export locales land in the workspace: the export default becomes the workspace default. */
 export interface LocaleMapping {
@@ -39,7 +40,8 @@ export interface PlannedEntry {
   data: EntryData;
   /** Translations by workspace locale (localizable fields only). */
   translations: Record<string, EntryData>;
-  published: boolean;
+  /** The export's publishing state (states.ts). */
+  state: CfState;
   /** Ids of the entries this one links to, in data or translations. */
   references: string[];
 }
@@ -232,7 +234,7 @@ export function planEntry(
     baseSlug: baseSlug(ct, data, entry.sys.id),
     data,
     translations,
-    published: typeof entry.sys.publishedVersion === 'number',
+    state: cfState(entry.sys),
     references: [...references],
   };
 }

@@ -1,8 +1,12 @@
 /**
  * Writes planned assets and entries (content-mapping.ts) in batches, each batch in one
  * transaction (issue 2 item 10). Entries go through the entries operations (createEntry,
- * updateEntry, publishEntry), so they are validated exactly like API writes; media records go
- * through the media repository.
+ * updateEntry, changeEntryStatus), so they are validated exactly like API writes; media records go
+ * through the media repository. Every version written has action `import` (D72).
+ *
+ * States (issue 12 item 1, states.ts): a draft stays a draft (and a published entry that the
+ * export has as a draft is unpublished), an archived entry is archived, a published one is
+ * published, and one with unpublished changes follows `changedAs`.
  *
  * Idempotence: every planned record is compared with the stored one and written only when it
  * differs (slug, data, translations, publication), so a second import of the same export
@@ -21,12 +25,13 @@ import { iso } from '../../../lib/time.js';
 import type { Actor } from '../../auth/permissions.js';
 import type { Entry, EntryData } from '../../entries/model.js';
 import { createEntry, updateEntry } from '../../entries/operations.js';
-import { publishEntry } from '../../entries/publishing.js';
+import { changeEntryStatus } from '../../entries/publishing.js';
 import { findEntry, findEntryTypeSlugs } from '../../entries/repository.js';
 import { findMediaByIds, upsertMedia, type MediaRecord } from '../../media/repository.js';
 import { recordMediaEvent } from '../../events/record.js';
 import { presentItem } from '../../publishing/core.js';
 import type { PlannedAsset, PlannedEntry } from './content-mapping.js';
+import { countStates, targetStatus, zeroCounts, type ChangedAs, type StateCounts, type TargetStatus } from './states.js';
 
 export interface ProgressEvent {
   phase: 'assets' | 'entries' | 'links' | 'pages';
@@ -47,8 +52,13 @@ export interface EntryCounts {
   created: number;
   updated: number;
   unchanged: number;
+  /** Publish, unpublish and archive actions of this run. */
   published: number;
+  unpublished: number;
+  archived: number;
   failed: number;
+  /** The export's entries by publishing state (states.ts). */
+  states: StateCounts;
 }
 
 export interface EntryFailure {
@@ -198,14 +208,32 @@ export interface WriteEntriesInput {
   /** Content type slug → names of its relation and relation_list fields. */
   relationFields: ReadonlyMap<string, ReadonlySet<string>>;
   batchSize: number;
+  /** `--changed-as`: what entries with unpublished changes become (default published). */
+  changedAs?: ChangedAs;
   onProgress?: ProgressListener;
 }
 
-/** Creates, updates and publishes entries as planned. */
-export async function writeEntries(ctx: Context, actor: Actor, input: WriteEntriesInput): Promise<{ counts: EntryCounts; failures: EntryFailure[] }> {
+const PAST = { publish: 'published', unpublish: 'unpublished', archive: 'archived' } as const;
+
+/** The state action that brings an item of stored `status` to `want`, or null (nothing, or nothing possible). */
+export function stateAction(status: string | null, pending: boolean, want: TargetStatus): 'publish' | 'unpublish' | 'archive' | null {
+  if (want === 'published') return status !== 'published' || pending ? 'publish' : null;
+  if (want === 'archived') return status !== 'archived' ? 'archive' : null;
+  // A draft in the export: a published item is taken down (an entry unpublished in Contentful
+  // since the last import). A schedule set in Quire is Quire's own plan and stays.
+  return status === 'published' ? 'unpublish' : null;
+}
+
+/** Creates, updates and publishes, unpublishes or archives entries as planned. */
+export async function writeEntries(
+  ctx: Context,
+  actor: Actor,
+  input: WriteEntriesInput,
+): Promise<{ counts: EntryCounts; failures: EntryFailure[]; warnings: string[] }> {
   const ordered = dependencyOrder(input.entries);
-  const counts: EntryCounts = { total: ordered.length, created: 0, updated: 0, unchanged: 0, published: 0, failed: 0 };
+  const counts: EntryCounts = { ...zeroCounts(ordered.length), states: countStates(ordered.map((e) => e.state)) };
   const failures: EntryFailure[] = [];
+  const warnings: string[] = [];
   const touched = new Set<string>();
   const failed = new Set<string>();
   const fail = (e: PlannedEntry, err: AppError) => {
@@ -250,10 +278,14 @@ export async function writeEntries(ctx: Context, actor: Actor, input: WriteEntri
       touched.add(e.id);
     }
     if (missing.size) return true;
-    if (e.published && (status !== 'published' || pending)) {
-      await publishEntry(tx, actor, e.typeSlug, { id: e.id }, { action: 'import' });
-      counts.published += 1;
+    const want = targetStatus(e.state, input.changedAs ?? 'published');
+    const action = stateAction(status, pending, want);
+    if (action) {
+      await changeEntryStatus(tx, actor, e.typeSlug, { id: e.id }, action, { action: 'import' });
+      counts[PAST[action]] += 1;
       touched.add(e.id);
+    } else if (want === 'draft' && status === 'archived') {
+      warnings.push(`entry '${e.cfId}' (${e.typeSlug}) is a draft in the export but archived in Quire, which has no way back to draft; it stays archived`);
     }
     return false;
   };
@@ -294,5 +326,5 @@ export async function writeEntries(ctx: Context, actor: Actor, input: WriteEntri
   }
 
   counts.unchanged = ordered.filter((e) => !touched.has(e.id) && !failed.has(e.id)).length;
-  return { counts, failures };
+  return { counts, failures, warnings };
 }

@@ -52,8 +52,20 @@ export interface CfContentType {
 /** Field values keyed by field id, then by locale code. */
 export type CfFields = Record<string, Record<string, unknown>>;
 
+/**
+ * The publishing facts of an entry's `sys`: `version` counts every save (a publish too),
+ * `publishedVersion` is the version that was published (absent: never published, or unpublished
+ * since), `archivedVersion` is set while the entry is archived.
+ */
+export interface CfSys {
+  id: string;
+  version?: number;
+  publishedVersion?: number;
+  archivedVersion?: number;
+}
+
 export interface CfEntry {
-  sys: { id: string; contentType: { sys: { id: string } }; publishedVersion?: number; archivedVersion?: number };
+  sys: CfSys & { contentType: { sys: { id: string } } };
   fields: CfFields;
 }
 
@@ -65,7 +77,7 @@ export interface CfAssetFile {
 }
 
 export interface CfAsset {
-  sys: { id: string; publishedVersion?: number };
+  sys: CfSys;
   fields: { title?: Record<string, unknown>; description?: Record<string, unknown>; file?: Record<string, CfAssetFile> };
 }
 

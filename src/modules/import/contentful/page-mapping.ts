@@ -11,7 +11,9 @@
  * | each array-of-entry-links field, in field order | root blocks, in link order |
  * | the content types of the entries those fields link | block types (`is_block` true) |
  * | the linked entries | blocks (one per link, so an entry shared by pages becomes a block on each); their localized values → block translations |
- * | `sys.publishedVersion` of the page | the page is published |
+ * | the page entry's state (states.ts) | the page's status: draft, published (also with unpublished changes, unless `--changed-as draft`), archived |
+ * | a draft (or, with `--changed-as draft`, changed) component entry on a published page | a block of the working copy only: the published version is written without it |
+ * | an archived component entry | no block (warning) |
  *
  * Entries of block types are not imported as entries (block types hold no entries): an entry of
  * a block type that no page links is skipped with a warning, and links from entries to pages or
@@ -31,6 +33,7 @@ import type { SeoOverrides } from '../../pages/model.js';
 import { planEntry, type LocaleMapping } from './content-mapping.js';
 import type { CfContentType, CfEntry, CfField, ContentfulExport } from './export.js';
 import type { PlannedContentType, SchemaPlan } from './schema-mapping.js';
+import { cfState, type CfState } from './states.js';
 
 /** The Contentful content type imported as pages when `--pages-type` is not given. */
 export const DEFAULT_PAGE_TYPE = 'page';
@@ -59,13 +62,16 @@ export interface PlannedBlock {
   data: EntryData;
   /** Translations by workspace locale (localizable fields only). */
   translations: Record<string, EntryData>;
+  /** The component entry's publishing state: a draft one is kept out of the published page. */
+  state: CfState;
 }
 
 export interface PlannedPage {
   cfId: string;
   id: string;
   baseSlug: string;
-  published: boolean;
+  /** The page entry's publishing state (states.ts). */
+  state: CfState;
   seo: SeoOverrides;
   seoTranslations: Record<string, SeoOverrides>;
   /** Root blocks in order. */
@@ -229,8 +235,14 @@ export function planPages(exp: ContentfulExport, model: PageModel, pc: PagePlanC
           );
           return;
         }
+        if (cfState(target.sys) === 'archived') {
+          // Archived in Contentful: no API shows it on the page, so the block is not made.
+          warnings.push(`page '${entry.sys.id}' (${f.id}.${index}) links entry '${target.sys.id}', which is archived; the block is left out`);
+          return;
+        }
         const planned = planEntry(target, ct, pc.workspaceId, pc.locales, links, warnings);
         blocks.push({
+          state: planned.state,
           id: derivedId(pc.workspaceId, `block:${entry.sys.id}:${f.id}:${index}:${target.sys.id}`),
           cfEntryId: target.sys.id,
           typeSlug: ct.slug,
@@ -259,7 +271,7 @@ export function planPages(exp: ContentfulExport, model: PageModel, pc: PagePlanC
       cfId: entry.sys.id,
       id: pageIdFor(pc.workspaceId, entry.sys.id),
       baseSlug: pageBaseSlug(model.pageType, entry, exportDefault),
-      published: typeof entry.sys.publishedVersion === 'number',
+      state: cfState(entry.sys),
       seo,
       seoTranslations,
       blocks,

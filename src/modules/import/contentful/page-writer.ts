@@ -1,7 +1,9 @@
 /**
  * Writes planned pages (page-mapping.ts) through the page operations (createPage, updatePage,
- * publishPage), so they are validated exactly like API writes; each page is written in one
- * transaction and published in the next.
+ * changePageStatus), so they are validated exactly like API writes; each page is written in one
+ * transaction and its state changed in the next, every version with action `import` (D72).
+ * States follow the export (states.ts); draft component entries of a published page become
+ * blocks of its working copy only (written after publishing the page without them).
  *
  * Idempotence: a stored page is compared with the plan first (slug, SEO, SEO translations, and
  * every block's id, position, type, data and translations) and written only when it differs, so a
@@ -16,24 +18,34 @@ import { AppError } from '../../../errors.js';
 import { stableStringify } from '../../../lib/json.js';
 import type { Actor } from '../../auth/permissions.js';
 import type { EntryData } from '../../entries/model.js';
-import type { PageContent } from '../../pages/model.js';
+import type { PageContent, SeoOverrides } from '../../pages/model.js';
 import { createPage, updatePage } from '../../pages/operations.js';
-import { publishPage } from '../../pages/publishing.js';
+import { changePageStatus, getPageVersion } from '../../pages/publishing.js';
 import { findPage, loadPageContent } from '../../pages/repository.js';
 import { completeSeo } from '../../pages/seo.js';
 import { presentItem } from '../../publishing/core.js';
-import type { EntryFailure, ProgressListener } from './content-writer.js';
+import { stateAction, type EntryFailure, type ProgressListener } from './content-writer.js';
 import type { PlannedPage } from './page-mapping.js';
+import { countStates, targetStatus, zeroCounts, type ChangedAs, type StateCounts, type TargetStatus } from './states.js';
+
+const PAST = { publish: 'published', unpublish: 'unpublished', archive: 'archived' } as const;
 
 export interface PageCounts {
   total: number;
   created: number;
   updated: number;
   unchanged: number;
+  /** Publish, unpublish and archive actions of this run. */
   published: number;
+  unpublished: number;
+  archived: number;
   failed: number;
   /** Blocks of the planned pages. */
   blocks: number;
+  /** Blocks of published pages kept out of the published version (draft component entries). */
+  draft_blocks: number;
+  /** The export's pages by publishing state. */
+  states: StateCounts;
 }
 
 export interface WritePagesInput {
@@ -44,7 +56,14 @@ export interface WritePagesInput {
   relationFields: ReadonlyMap<string, ReadonlySet<string>>;
   /** Quire ids of entries that could not be imported: links to them are left out. */
   missingEntries: ReadonlySet<string>;
+  /** `--changed-as` (default published). */
+  changedAs?: ChangedAs;
   onProgress?: ProgressListener;
+}
+
+/** Zero counts for `pages`, with their states. */
+export function pageCounts(pages: readonly PlannedPage[]): PageCounts {
+  return { ...zeroCounts(pages.length), blocks: 0, draft_blocks: 0, states: countStates(pages.map((p) => p.state)) };
 }
 
 /** Comparable text of translations keyed by locale. */
@@ -53,7 +72,7 @@ function byLocale<T extends { locale: string }>(list: readonly T[], value: (t: T
 }
 
 /** True when the stored page already holds the planned slug, SEO and blocks. */
-function samePage(stored: PageContent, planned: PlannedPage, slug: string, blocks: ReturnType<typeof blockInputs>): boolean {
+function samePage(stored: PageContent, planned: PlannedPage, slug: string, blocks: readonly BlockInput[]): boolean {
   if (stored.page.slug !== slug || stableStringify(stored.page.seo) !== stableStringify(completeSeo(planned.seo))) return false;
   if (byLocale(stored.seoTranslations, (t) => t.seo) !== stableStringify(planned.seoTranslations)) return false;
   if (stored.blocks.length !== blocks.length) return false;
@@ -78,6 +97,8 @@ function withoutMissing(data: EntryData, relationFields: ReadonlySet<string>, mi
   return out;
 }
 
+type BlockInput = ReturnType<typeof blockInputs>[number];
+
 function blockInputs(planned: PlannedPage, relationFields: ReadonlyMap<string, ReadonlySet<string>>, missing: ReadonlySet<string>) {
   return planned.blocks.map((b) => {
     const fields = relationFields.get(b.typeSlug) ?? new Set<string>();
@@ -95,49 +116,112 @@ function failureMessage(err: AppError): string {
   return details ? `${err.message}: ${details}` : err.message;
 }
 
-/** Creates, updates and publishes pages as planned, in plan order (the navigation order of new pages). */
+interface PageBody {
+  slug: string;
+  seo: SeoOverrides;
+  seo_translations: { locale: string; seo: SeoOverrides }[];
+  blocks: BlockInput[];
+}
+
+/**
+ * Brings one page to `body` (working copy) and, for a published page, to `live` (published
+ * version): when some blocks are held back, the page is first written and published without
+ * them, then its working copy gains them (pending changes, D70). Returns whether anything changed.
+ */
+async function writeOnePage(
+  ctx: Context,
+  actor: Actor,
+  planned: PlannedPage,
+  want: TargetStatus,
+  body: PageBody,
+  live: PageBody,
+  counts: PageCounts,
+): Promise<boolean> {
+  const load = async (db: Context['db']) => {
+    const page = await findPage(db, actor.workspaceId, { id: planned.id });
+    return page ? { page: presentItem(page, ctx.clock()), content: await loadPageContent(db, page) } : null;
+  };
+  let counted = false;
+  /** Counts the page created or updated once, however many writes it takes. */
+  const count = (what: 'created' | 'updated') => {
+    if (!counted) counts[what] += 1;
+    counted = true;
+  };
+  /** Makes the working copy `b`; true when it wrote. */
+  const put = (b: PageBody) =>
+    withTransaction(ctx.db, async (db) => {
+      const tx = { ...ctx, db };
+      const stored = await load(db);
+      if (!stored) {
+        await createPage(tx, actor, { id: planned.id, ...b }, { action: 'import' });
+        count('created');
+        return true;
+      }
+      if (samePage(stored.content, planned, b.slug, b.blocks)) return false;
+      await updatePage(tx, actor, { id: planned.id }, b, { action: 'import' });
+      count('updated');
+      return true;
+    });
+  const verb = async (action: 'publish' | 'unpublish' | 'archive') => {
+    await changePageStatus(ctx, actor, { id: planned.id }, action, { action: 'import' });
+    counts[PAST[action]] += 1;
+  };
+  let changed = false;
+  if (want === 'published' && live.blocks.length !== body.blocks.length) {
+    // The live version must lack the held-back blocks: compare it with what is published.
+    const stored = await load(ctx.db);
+    let liveMatches = false;
+    if (stored && stored.page.status === 'published' && stored.page.published_version !== null) {
+      const published = stored.page.has_pending_changes
+        ? (await getPageVersion(ctx, actor, { id: planned.id }, stored.page.published_version)).content
+        : stored.content;
+      liveMatches = samePage(published, planned, live.slug, live.blocks);
+    }
+    if (!liveMatches) {
+      await put(live);
+      const now = await load(ctx.db);
+      if (now && (now.page.status !== 'published' || now.page.has_pending_changes)) await verb('publish');
+      changed = true;
+    }
+    changed = (await put(body)) || changed;
+  } else {
+    changed = await put(body);
+    const stored = (await load(ctx.db))!;
+    const action = stateAction(stored.page.status, stored.page.has_pending_changes, want);
+    if (action) {
+      await verb(action);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/**
+ * Creates, updates and publishes, unpublishes or archives pages as planned, in plan order (the
+ * navigation order of new pages). A page is written before its state changes: one the API refuses
+ * to publish stays a draft, as refused entries do.
+ */
 export async function writePages(ctx: Context, actor: Actor, input: WritePagesInput): Promise<{ counts: PageCounts; failures: EntryFailure[] }> {
-  const counts: PageCounts = { total: input.pages.length, created: 0, updated: 0, unchanged: 0, published: 0, failed: 0, blocks: 0 };
+  const changedAs = input.changedAs ?? 'published';
+  const counts = pageCounts(input.pages);
   const failures: EntryFailure[] = [];
   let done = 0;
   for (const planned of input.pages) {
     counts.blocks += planned.blocks.length;
     const slug = input.slugs.get(planned.id)!;
+    const want = targetStatus(planned.state, changedAs);
     const blocks = blockInputs(planned, input.relationFields, input.missingEntries);
-    const body = {
-      slug,
+    const liveIds = new Set(planned.blocks.filter((b) => targetStatus(b.state, changedAs) === 'published').map((b) => b.id));
+    const heldBack = want === 'published' ? blocks.length - liveIds.size : 0;
+    counts.draft_blocks += heldBack;
+    const seo = {
       seo: planned.seo,
-      seo_translations: Object.entries(planned.seoTranslations).map(([locale, seo]) => ({ locale, seo })),
-      blocks,
+      seo_translations: Object.entries(planned.seoTranslations).map(([locale, s]) => ({ locale, seo: s })),
     };
+    const body = { slug, ...seo, blocks };
+    const live = heldBack ? { slug, ...seo, blocks: blocks.filter((b) => liveIds.has(b.id)) } : body;
     try {
-      // Written first, published after: a page the API refuses to publish stays a draft, as
-      // refused entries do.
-      const changed = await withTransaction(ctx.db, async (db) => {
-        const tx = { ...ctx, db };
-        const stored = await findPage(db, actor.workspaceId, { id: planned.id });
-        if (!stored) {
-          await createPage(tx, actor, { id: planned.id, ...body }, { action: 'import' });
-          counts.created += 1;
-          return true;
-        }
-        if (!samePage(await loadPageContent(db, stored), planned, slug, blocks)) {
-          await updatePage(tx, actor, { id: planned.id }, body, { action: 'import' });
-          counts.updated += 1;
-          return true;
-        }
-        return false;
-      });
-      const published = await withTransaction(ctx.db, async (db) => {
-        const current = await findPage(db, actor.workspaceId, { id: planned.id });
-        const shown = current ? presentItem(current, ctx.clock()) : null;
-        // Published and unchanged stays as it is; a changed working copy is published again (D70).
-        if (!planned.published || !shown || (shown.status === 'published' && !shown.has_pending_changes)) return false;
-        await publishPage({ ...ctx, db }, actor, { id: planned.id }, { action: 'import' });
-        counts.published += 1;
-        return true;
-      });
-      if (!changed && !published) counts.unchanged += 1;
+      if (!(await writeOnePage(ctx, actor, planned, want, body, live, counts))) counts.unchanged += 1;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       counts.failed += 1;
