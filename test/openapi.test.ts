@@ -269,6 +269,9 @@ async function scenario(env: TestEnv): Promise<World> {
   await expectStatus(200, 'GET', `${M}/media`, wh);
   await expectStatus(200, 'GET', `${M}/media/${media.id}`, wh);
   await expectStatus(200, 'PUT', `${M}/media/${media.id}`, { ...wh, body: { alt_text: 'A better photo' } });
+  // The media library's folders and usage (answer 404 as unknown routes where not registered).
+  await call(env.app, 'GET', `${M}/media/folders`, { key: k, ...wh });
+  await call(env.app, 'GET', `${M}/media/${media.id}/usage`, { key: k, ...wh });
   const file = new URL(media.url).pathname;
   const fileRes = await call(env.app, 'GET', file);
   expect(fileRes.status).toBe(200);
