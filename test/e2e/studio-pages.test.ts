@@ -267,6 +267,9 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     await visible(row('Card “First”'));
     await expectNoHorizontalScroll(page, 'page editor at 390 px');
     await expectAccessible(page, 'page editor at 390 px');
+    await page.getByRole('button', { name: 'Collapse Section “Closing”' }).click();
+    await page.getByRole('heading', { name: 'Blocks' }).scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, 200));
     await screenshot(page, 'pages-editor-390');
   }, 45_000);
 });
