@@ -12,6 +12,7 @@ import { AppError } from './errors.js';
 import { checkJsonShape } from './lib/json-limits.js';
 import { clientErrorHandler, newRequestId } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.js';
+import { registerCors } from './http/cors.js';
 import { registerNotFound } from './http/not-found.js';
 import { assertUrlWithoutNul, registerNulGuard } from './http/nul-guard.js';
 import { validatorCompiler } from './http/validator.js';
@@ -106,6 +107,8 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // CORS (D80): before the API plugins, so a preflight is answered before their auth hooks.
+  await registerCors(app, ctx.config);
   await app.register(managementRoutes(ctx), { prefix: '/api/v1/manage' });
   await app.register(deliveryRoutes(ctx), { prefix: '/api/v1/public' });
   await app.register(mediaFileRoutes(ctx));

@@ -21,7 +21,7 @@ export type Coding = 'br' | 'gzip' | 'identity';
 export const MIN_COMPRESS_BYTES = 1024;
 
 /**
- * Brotli quality 4 and gzip level 6: measured on delivery JSON (bench/compression.js), quality
+ * Brotli quality 4 and gzip level 6: measured on delivery JSON (`npm run bench`, bench/run.js), quality
  * 4 compresses a list of posts within a few percent of quality 11 at a small fraction of its cost,
  * and compressed bodies of cached answers are made once per cached response and coding.
  */
@@ -77,6 +77,10 @@ const QVALUE = /^q=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i;
 export function negotiateCoding(acceptEncoding: string | string[] | undefined): Coding {
   if (acceptEncoding === undefined) return 'identity';
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding;
+  return chooseCoding(header);
+}
+
+function chooseCoding(header: string): Coding {
   const q = new Map<string, number>();
   for (const part of header.split(',')) {
     const [name, ...params] = part.split(';').map((s) => s.trim());
@@ -118,6 +122,10 @@ export async function encodeBody(body: Buffer, coding: Coding): Promise<Buffer> 
 /** Adds `names` to the reply's `Vary` header, keeping what is there and naming each once. */
 export function addVary(reply: FastifyReply, ...names: string[]): void {
   const current = reply.getHeader('vary');
+  if (current === undefined) {
+    reply.header('Vary', names.join(', '));
+    return;
+  }
   const list =
     current === undefined
       ? []
