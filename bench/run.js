@@ -383,18 +383,22 @@ function rawGet(url, headers) {
   });
 }
 
-/** Mean µs of `fn()` over enough runs to last about 200 ms. */
+/**
+ * Mean CPU µs of `fn()` (this process's user + system time, which other processes on a busy
+ * machine disturb far less than wall time), over enough runs to use about 300 ms of CPU.
+ */
 function micros(fn) {
-  fn();
+  for (let i = 0; i < 3; i++) fn();
   let runs = 0;
-  const start = process.hrtime.bigint();
-  let elapsed = 0n;
-  while (elapsed < 200_000_000n) {
+  const start = process.cpuUsage();
+  let used = 0;
+  while (used < 300_000) {
     fn();
     runs += 1;
-    elapsed = process.hrtime.bigint() - start;
+    const now = process.cpuUsage(start);
+    used = now.user + now.system;
   }
-  return Math.round(Number(elapsed) / runs / 100) / 10;
+  return Math.round((used / runs) * 10) / 10;
 }
 
 /** Sizes and compression costs of the bodies the compression scenarios serve (D81). */
@@ -584,7 +588,7 @@ async function main() {
     );
     const compression = Object.keys(bodies).length ? compressionTable(bodies) : [];
     if (compression.length) {
-      console.log('\nDelivery bodies by content-coding (the server sends br quality 4 and gzip level 6); us: µs per compression in this process');
+      console.log('\nDelivery bodies by content-coding (the server sends br quality 4 and gzip level 6); us: CPU µs per compression in this process');
       console.table(compression);
     }
     console.log(
