@@ -61,6 +61,10 @@ function summary(r: ImportResult): string {
     r.failures.map((f) => `${f.type} ${f.entry}: ${f.message}`),
   );
   list(
+    'Renamed fields',
+    r.renamed_fields.map((f) => `${f.content_type}.${f.from} → ${f.to}`),
+  );
+  list(
     'Unpublished changes in Contentful',
     r.changed.map((c) => `${c.type} ${c.entry} (version ${c.version ?? '?'}, published ${c.published_version ?? '?'}): imported as ${c.imported_as}`),
   );

@@ -34,7 +34,7 @@ import { storeAssetFiles } from '../media/asset-files.js';
 import { assignSlugs, planContent, type LocaleMapping } from './contentful/content-mapping.js';
 import { writeAssets, writeEntries, type AssetCounts, type EntryCounts, type EntryFailure, type ProgressListener } from './contentful/content-writer.js';
 import { readExportFile, type ContentfulExport } from './contentful/export.js';
-import { planSchema, type SchemaPlan } from './contentful/schema-mapping.js';
+import { planSchema, type FieldRename, type SchemaPlan } from './contentful/schema-mapping.js';
 import { applySchema } from './contentful/schema-writer.js';
 import { applyPageModel, DEFAULT_PAGE_TYPE, entriesOnly, explainDroppedLinks, planPageModel, type PageModel } from './contentful/page-mapping.js';
 import { cfState, changedItem, type ChangedAs, type ChangedItem } from './contentful/states.js';
@@ -83,6 +83,8 @@ export interface ImportResult {
   /** Pages made from the page type's entries (all zero when the export has no page type). */
   pages: PageCounts;
   failures: EntryFailure[];
+  /** Every Contentful field id that is no valid Quire field name, with the name it got. */
+  renamed_fields: FieldRename[];
   /** Every entry, page and component entry with unpublished changes in the export, and what it became. */
   changed: ChangedItem[];
   warnings: string[];
@@ -161,16 +163,17 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
   if (!pageModel && input.pagesType !== undefined) throw invalid('pagesType', `the export has no content type '${input.pagesType}' to import as pages`);
   const schema = pageModel ? applyPageModel(planSchema(exp), pageModel) : planSchema(exp);
 
+  const schemaWarnings: string[] = [];
   const { target, schemaCounts } = await withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
     const target = await prepareWorkspace(tx, input.workspace, exportDefault, others);
-    return { target, schemaCounts: await applySchema(tx, target.actor, schema.contentTypes) };
+    return { target, schemaCounts: await applySchema(tx, target.actor, schema.contentTypes, schemaWarnings) };
   });
   const { ws, actor } = target;
 
   const locales: LocaleMapping = { exportDefault, workspaceDefault: ws.default_locale, others };
   const content = planContent(entriesOnly(exp, pageModel), schema, ws.id, locales);
-  const warnings = [...schema.warnings, ...(pageModel?.warnings ?? []), ...explainDroppedLinks(content.warnings, pageModel)];
+  const warnings = [...schema.warnings, ...schemaWarnings, ...(pageModel?.warnings ?? []), ...explainDroppedLinks(content.warnings, pageModel)];
   for (const code of others) {
     if (code === ws.default_locale)
       warnings.push(
@@ -237,6 +240,7 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
     entries,
     pages,
     failures,
+    renamed_fields: schema.renames,
     changed: changedItems(exp, schema, pageModel, changedAs),
     warnings,
     ...(target.keys ? { keys: target.keys } : {}),

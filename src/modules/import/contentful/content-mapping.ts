@@ -155,6 +155,11 @@ export function mapValue(field: PlannedField, value: unknown, links: LinkResolve
       return typeof value === 'boolean' ? value : undefined;
     case 'datetime':
       return toIsoDatetime(value);
+    case 'date':
+      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value.trim()) ? value.trim().slice(0, 10) : undefined;
+    case 'select':
+      // A value outside the `in` list (the rule came after it) cannot be stored in a select.
+      return typeof value === 'string' && Array.isArray(field.input.options) && field.input.options.includes(value) ? value : undefined;
     case 'json':
       return value;
     case 'relation':

@@ -8,8 +8,9 @@
  * | content type id `componentHeroBanner` | slug `component-hero-banner` (kebab-case, unique)  |
  * | name, description, displayField | name, description, display_field                         |
  * | Symbol / Text / RichText      | text / textarea / rich_text                                |
+ * | Symbol with an `in` validation | select (options: the `in` values)                         |
  * | Integer / Number / Boolean    | integer / number / boolean                                 |
- * | Date                          | datetime                                                   |
+ * | Date                          | date when every value is a calendar date, else datetime    |
  * | Object, Location              | json                                                       |
  * | Link Entry / Link Asset       | relation (options: linkContentType as slugs) / media       |
  * | Array of Symbol               | multi_select (options: items' `in`, else the values used)  |
@@ -17,12 +18,15 @@
  * | localized, required, unique   | localizable, required, is_unique                           |
  *
  * Field names keep the Contentful id when it satisfies `^[a-z][a-zA-Z0-9_]{0,63}$` (D31) and are
- * sanitized otherwise. Fields of any other type (e.g. ResourceLink) are skipped with a warning.
+ * renamed by a fixed rule otherwise (fieldNameFor; every rename is listed in the plan).
+ * Validations map as validation-mapping.ts says. Fields of any other type (e.g. ResourceLink) are
+ * skipped with a warning.
  */
 import { slugify } from '../../../lib/slugs.js';
 import type { FieldInput } from '../../content-types/fields.js';
 import { FIELD_NAME_PATTERN, type FieldType } from '../../content-types/model.js';
 import type { CfContentType, CfField, CfValidation, ContentfulExport } from './export.js';
+import { mapValidations } from './validation-mapping.js';
 
 /** A Quire field planned from a Contentful field. */
 export interface PlannedField {
@@ -87,14 +91,22 @@ export function contentTypeSlug(cfId: string): string {
 
 /**
  * A D31 field name for a Contentful field id, different from every name in `used` (which it
- * joins). Contentful ids normally qualify as they are.
+ * joins). Ids that already qualify are kept. Otherwise (documented in docs/cli.md): a leading
+ * run of capitals is lowercased as one word (`SEOTitle` → `seoTitle`, `URL` → `url`, `Body` →
+ * `body`), every character other than a letter, digit or `_` becomes `_` (`tag-list` →
+ * `tag_list`), a name not starting with a letter gets `f_` in front, names are cut to 64
+ * characters, and a name already taken gets `_2`, `_3` ….
  */
 export function fieldNameFor(cfId: string, used: Set<string>): string {
   let name = cfId;
   if (!FIELD_NAME_PATTERN.test(name)) {
     name = cfId.replace(/[^a-zA-Z0-9_]/g, '_');
-    if (!/^[a-zA-Z]/.test(name)) name = `f_${name}`;
-    name = (name[0].toLowerCase() + name.slice(1)).slice(0, 64);
+    const caps = /^[A-Z]+/.exec(name)?.[0] ?? '';
+    // `SEOTitle`: the capital before a lower-case letter starts the next word and stays.
+    const word = caps.length > 1 && /[a-z]/.test(name[caps.length] ?? '') ? caps.slice(0, -1) : caps;
+    name = word.toLowerCase() + name.slice(word.length);
+    if (!/^[a-z]/.test(name)) name = `f_${name}`;
+    name = name.slice(0, 64);
   }
   let candidate = name;
   for (let n = 2; used.has(candidate); n++) candidate = `${name.slice(0, 64 - String(n).length - 1)}_${n}`;
@@ -131,10 +143,19 @@ export function valuesInEntries(exp: ContentfulExport, ctId: string, fieldId: st
   return [...out];
 }
 
+/** A Contentful field id that is not a valid Quire field name, and the name it got. */
+export interface FieldRename {
+  content_type: string;
+  from: string;
+  to: string;
+}
+
 export interface SchemaPlan {
   contentTypes: PlannedContentType[];
   /** Contentful content type id → Quire slug. */
   slugs: Map<string, string>;
+  /** Every field whose Quire name differs from its Contentful id. */
+  renames: FieldRename[];
   warnings: string[];
 }
 
@@ -153,25 +174,52 @@ export function planSchema(exp: ContentfulExport): SchemaPlan {
     slugs.set(ct.sys.id, slug);
   }
   const warnings: string[] = [];
-  const contentTypes = exp.contentTypes.map((ct) => planContentType(exp, ct, slugs, warnings));
-  return { contentTypes, slugs, warnings };
+  const renames: FieldRename[] = [];
+  const contentTypes = exp.contentTypes.map((ct) => planContentType(exp, ct, slugs, warnings, renames));
+  return { contentTypes, slugs, renames, warnings };
 }
 
-function planContentType(exp: ContentfulExport, ct: CfContentType, slugs: Map<string, string>, warnings: string[]): PlannedContentType {
+/** True when every value the export holds for Date field `fieldId` of `ctId` is a date without a time. */
+export function datesOnly(exp: ContentfulExport, ctId: string, fieldId: string): boolean {
+  let seen = false;
+  for (const e of exp.entries) {
+    if (e.sys.contentType.sys.id !== ctId) continue;
+    for (const v of Object.values(e.fields[fieldId] ?? {})) {
+      if (v === null || v === undefined) continue;
+      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v.trim())) return false;
+      seen = true;
+    }
+  }
+  return seen;
+}
+
+/** The Quire type of `f` given its validations and the export's values (before options). */
+function refinedType(exp: ContentfulExport, ct: CfContentType, f: CfField, type: FieldType): FieldType {
+  // A Symbol restricted to a list of values is a choice among them.
+  if (type === 'text' && (allowedValues(f) ?? []).some((v) => v.length > 0 && v.length <= MAX_OPTION)) return 'select';
+  // A Date field whose values are all calendar dates stays a date (no time, no zone invented).
+  if (type === 'datetime' && datesOnly(exp, ct.sys.id, f.id)) return 'date';
+  return type;
+}
+
+function planContentType(exp: ContentfulExport, ct: CfContentType, slugs: Map<string, string>, warnings: string[], renames: FieldRename[]): PlannedContentType {
   const slug = slugs.get(ct.sys.id)!;
   const used = new Set<string>();
   const fields: PlannedField[] = [];
   for (const f of ct.fields) {
-    let type = quireFieldType(f);
-    if (!type) {
+    const mapped = quireFieldType(f);
+    if (!mapped) {
       warnings.push(`content type '${slug}': field '${f.id}' of type ${cfTypeName(f)} has no Quire equivalent and is skipped`);
       continue;
     }
+    let type = refinedType(exp, ct, f, mapped);
     let options: string[] | undefined;
     if (type === 'relation' || type === 'relation_list') {
       // Quire slugs of the allowed types; types absent from the export keep their kebab-case slug.
       const targets = [...new Set(linkContentTypes(f).map((id) => slugs.get(id) ?? contentTypeSlug(id)))];
       if (targets.length) options = targets;
+    } else if (type === 'select') {
+      options = [...new Set((allowedValues(f) ?? []).filter((v) => v.length > 0 && v.length <= MAX_OPTION))];
     } else if (type === 'multi_select') {
       const values = (allowedValues(f) ?? valuesInEntries(exp, ct.sys.id, f.id)).filter((v) => v.length > 0 && v.length <= MAX_OPTION);
       if (values.length) options = [...new Set(values)];
@@ -183,17 +231,21 @@ function planContentType(exp: ContentfulExport, ct: CfContentType, slugs: Map<st
     }
     const unique = validationsOf(f).some((v) => v.unique === true) && UNIQUE_CAPABLE.has(type);
     const label = (f.name ?? '').trim().slice(0, MAX_LABEL) || f.id.slice(0, MAX_LABEL);
+    const name = fieldNameFor(f.id, used);
+    if (name !== f.id) renames.push({ content_type: slug, from: f.id, to: name });
+    const validation = mapValidations(f, type, `content type '${slug}': field '${f.id}'`, unique, warnings);
     fields.push({
       cfId: f.id,
       cfType: cfTypeName(f),
       input: {
-        name: fieldNameFor(f.id, used),
+        name,
         label,
         field_type: type,
         required: f.required === true,
         is_unique: unique,
         localizable: f.localized === true,
         ...(options ? { options } : {}),
+        ...(validation ? { validation: { ...validation } } : {}),
       },
     });
   }

@@ -2,7 +2,8 @@
  * Writes a schema plan (schema-mapping.ts) through the content type operations: a missing
  * content type is created with all its fields; an existing one (same slug) gains missing fields,
  * and its name, description, display field and field labels follow the export. Nothing is
- * written for what already matches, so a second import changes nothing (issue 2 item 10).
+ * written for what already matches (a field whose validation differs is reported in `warnings`:
+ * the API cannot change rules of an existing field), so a second import changes nothing (issue 2 item 10).
  *
  * What the API cannot change on an existing field (type, localizable, required, unique, options:
  * api.md "Fields") answers one 400 VALIDATION_FAILED listing every conflict, before any write.
@@ -11,7 +12,8 @@ import type { Context } from '../../../context.js';
 import { validationError, type ErrorDetail } from '../../../errors.js';
 import type { Actor } from '../../auth/permissions.js';
 import { createField, updateField } from '../../content-types/fields.js';
-import { fieldOptions, type ContentType, type Field } from '../../content-types/model.js';
+import { stableStringify } from '../../../lib/json.js';
+import { fieldOptions, fieldValidation, type ContentType, type Field } from '../../content-types/model.js';
 import { createContentType, updateContentType } from '../../content-types/operations.js';
 import { findContentTypeBySlug } from '../../content-types/repository.js';
 import type { PlannedContentType, PlannedField } from './schema-mapping.js';
@@ -70,7 +72,7 @@ function assertNoConflicts(plan: readonly PlannedContentType[], existing: Map<st
  * Creates or completes the content types of `plan` in the actor's workspace. Call it inside a
  * transaction (the operations join it). Returns counts.
  */
-export async function applySchema(ctx: Context, actor: Actor, plan: readonly PlannedContentType[]): Promise<SchemaCounts> {
+export async function applySchema(ctx: Context, actor: Actor, plan: readonly PlannedContentType[], warnings: string[] = []): Promise<SchemaCounts> {
   const counts: SchemaCounts = { created: 0, updated: 0, unchanged: 0, fields_created: 0 };
   const existing = new Map<string, ContentType>();
   for (const ct of plan) {
@@ -101,9 +103,18 @@ export async function applySchema(ctx: Context, actor: Actor, plan: readonly Pla
         await createField(ctx, actor, ct.slug, f.input);
         counts.fields_created += 1;
         changed = true;
-      } else if (f.input.label !== undefined && f.input.label !== have.label) {
-        await updateField(ctx, actor, ct.slug, have.id, { label: f.input.label });
-        changed = true;
+      } else {
+        if (f.input.label !== undefined && f.input.label !== have.label) {
+          await updateField(ctx, actor, ct.slug, have.id, { label: f.input.label });
+          changed = true;
+        }
+        // Rules cannot change on an existing field through the API; say so instead of failing.
+        const want = stableStringify(f.input.validation ?? {});
+        if (want !== stableStringify(fieldValidation(have))) {
+          warnings.push(
+            `content type '${ct.slug}': field '${have.name}' keeps its validation ${stableStringify(fieldValidation(have))}; the export's is ${want}`,
+          );
+        }
       }
     }
     // display_field may name a field created just above, so the type is updated last.

@@ -1,0 +1,100 @@
+/**
+ * Contentful field validations → Quire field rules (issue 12 item 2; DECISIONS.md D30). A rule
+ * Quire has is carried over; every other one is named in a warning, so nothing vanishes silently.
+ *
+ * | Contentful validation | Quire |
+ * |---|---|
+ * | `regexp` `{pattern, flags}` on Symbol / Text | `validation.pattern` (flags `i`, `m`, `s` as an inline group `(?ims)`); a pattern RE2 cannot run is a warning |
+ * | `size` `{min, max}` on Symbol / Text / RichText | `min_length` / `max_length` (characters; plain text for rich text) |
+ * | `size` on an Array | `min` / `max` (item count) |
+ * | `range` `{min, max}` on Integer / Number | `min` / `max` |
+ * | `in` on Symbol / Array of Symbol | a `select` / `multi_select` with those options (schema-mapping.ts) |
+ * | `linkContentType` | relation targets (`options`, schema-mapping.ts) |
+ * | `unique` | `is_unique` where the type can be unique |
+ * | anything else (`dateRange`, `prohibitRegexp`, `linkMimetypeGroup`, `assetFileSize`, `assetImageDimensions`, `in` on numbers, rich-text `enabledMarks` / `enabledNodeTypes` / `nodes`, `size` of list items, …) | not imported, with a warning |
+ */
+import { compilePattern } from '../../../lib/pattern.js';
+import type { FieldType, FieldValidation } from '../../content-types/model.js';
+import type { CfField, CfValidation } from './export.js';
+
+const LENGTH_TYPES = new Set<FieldType>(['text', 'textarea', 'rich_text']);
+const PATTERN_TYPES = new Set<FieldType>(['text', 'textarea']);
+const COUNT_TYPES = new Set<FieldType>(['multi_select', 'relation_list', 'media_list']);
+const NUMBER_TYPES = new Set<FieldType>(['integer', 'number']);
+/** Keys of a validation that are no rule of their own. */
+const NOT_RULES = new Set(['message']);
+
+function bounds(value: unknown): { min?: number; max?: number } | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { min, max } = value as Record<string, unknown>;
+  const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+  const out = { ...(num(min) !== undefined ? { min: num(min) } : {}), ...(num(max) !== undefined ? { max: num(max) } : {}) };
+  return Object.keys(out).length ? out : null;
+}
+
+/** `regexp` as a Quire pattern, or null when RE2 cannot run it (or a flag has no inline form). */
+function patternOf(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { pattern, flags } = value as Record<string, unknown>;
+  if (typeof pattern !== 'string' || !pattern || pattern.length > 480) return null;
+  const f = typeof flags === 'string' ? [...new Set(flags.replace(/[gu]/g, ''))].join('') : '';
+  if (/[^ims]/.test(f)) return null;
+  const source = f ? `(?${f})${pattern}` : pattern;
+  return 'error' in compilePattern(source) ? null : source;
+}
+
+function describe(key: string, value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return `'${key}' ${text.length > 120 ? `${text.slice(0, 117)}…` : text}`;
+}
+
+/** True when a validation key says nothing (rich-text `nodes: {}`). */
+function isEmptyRule(key: string, value: unknown): boolean {
+  return key === 'nodes' && typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+}
+
+/**
+ * The Quire `validation` of a Contentful field that became `type` (null when none), pushing one
+ * warning per Contentful validation that has no Quire rule. `where` names the field in warnings.
+ * Rules already carried by the type or options (`in`, `linkContentType`, `unique`) are not
+ * repeated here; `uniqueMapped` says whether `unique` found a Quire equivalent.
+ */
+export function mapValidations(field: CfField, type: FieldType, where: string, uniqueMapped: boolean, warnings: string[]): FieldValidation | null {
+  const out: FieldValidation = {};
+  const drop = (key: string, value: unknown, what = 'has no Quire rule') =>
+    warnings.push(`${where}: validation ${describe(key, value)} ${what} and is not imported`);
+  const visit = (v: CfValidation, level: 'field' | 'items') => {
+    for (const [key, value] of Object.entries(v)) {
+      if (NOT_RULES.has(key) || isEmptyRule(key, value)) continue;
+      if (key === 'linkContentType' && (type === 'relation' || type === 'relation_list')) continue;
+      if (key === 'in' && (type === 'select' || type === 'multi_select')) continue;
+      if (key === 'unique' && (uniqueMapped || value !== true)) continue;
+      if (key === 'regexp' && level === 'field' && PATTERN_TYPES.has(type)) {
+        const pattern = patternOf(value);
+        if (pattern) out.pattern = pattern;
+        else drop(key, value, 'is no pattern Quire can run (RE2 syntax, flags i, m, s)');
+        continue;
+      }
+      const b = key === 'size' || key === 'range' ? bounds(value) : null;
+      if (b && key === 'size' && level === 'field' && LENGTH_TYPES.has(type)) {
+        if (b.min !== undefined) out.min_length = Math.max(0, Math.ceil(b.min));
+        if (b.max !== undefined) out.max_length = Math.max(0, Math.floor(b.max));
+        continue;
+      }
+      if (b && key === 'size' && level === 'field' && COUNT_TYPES.has(type)) {
+        if (b.min !== undefined) out.min = b.min;
+        if (b.max !== undefined) out.max = b.max;
+        continue;
+      }
+      if (b && key === 'range' && NUMBER_TYPES.has(type)) {
+        if (b.min !== undefined) out.min = b.min;
+        if (b.max !== undefined) out.max = b.max;
+        continue;
+      }
+      drop(level === 'items' ? `items.${key}` : key, value);
+    }
+  };
+  for (const v of field.validations ?? []) visit(v, 'field');
+  if (field.type === 'Array') for (const v of field.items?.validations ?? []) visit(v, 'items');
+  return Object.keys(out).length ? out : null;
+}
