@@ -60,10 +60,43 @@ export function dataIndexName(fieldName: string, fieldType: string, column: Data
   return `${prefix}_${dataFieldKind(fieldType)}_${fieldName}`.toLowerCase().slice(0, 63);
 }
 
+/**
+ * How an index column that may be NULL is declared: on PostgreSQL `NULLS FIRST`, the order delivery
+ * queries ask for (a missing value is the smallest: `ASC NULLS FIRST` reads the index forwards,
+ * `DESC NULLS LAST` backwards); a default-ordered (NULLS LAST) index serves neither, and the
+ * planner sorts every row instead. SQLite always orders NULL first and takes no clause.
+ */
+export function nullsFirstSql(dialect: Dialect, expr: string): string {
+  return dialect === 'postgres' ? `${expr} NULLS FIRST` : expr;
+}
+
 /** DDL creating the expression index on `column` for a sortable or filterable field (idempotent). */
 export function createDataIndexSql(dialect: Dialect, fieldName: string, fieldType: string, column: DataColumn = 'data'): string {
   const expr = dataFieldText(dialect, fieldName, fieldType, undefined, column);
-  return `CREATE INDEX IF NOT EXISTS "${dataIndexName(fieldName, fieldType, column)}" ON "entries" ("content_type_id", ${expr}, "id")`;
+  return `CREATE INDEX IF NOT EXISTS "${dataIndexName(fieldName, fieldType, column)}" ON "entries" ("content_type_id", ${nullsFirstSql(dialect, expr)}, "id")`;
+}
+
+/**
+ * The sort keys production delivery reads that are expressions over several columns (D21, D70),
+ * as index text; src/modules/publishing/status-sql.ts writes the very same expressions in queries.
+ * - `published_at`: a scheduled row's publication time is its `publish_at` (it is visible to
+ *   production only once due), any other row's its `published_at`.
+ * - `updated_at`: production readers see the time of the published version.
+ */
+export const PRODUCTION_SORT_EXPRESSIONS = {
+  published_at: `(CASE WHEN "status" = 'scheduled' THEN "publish_at" ELSE "published_at" END)`,
+  updated_at: `COALESCE("published_at", "publish_at", "updated_at")`,
+} as const;
+
+/**
+ * DDL of the indexes behind production sorts on `published_at` and `updated_at` (see
+ * PRODUCTION_SORT_EXPRESSIONS), `(content_type_id, <expr>, id)` like every sort index.
+ */
+export function productionSortIndexSql(dialect: Dialect): string[] {
+  return [
+    `CREATE INDEX IF NOT EXISTS "entries_type_pub_published" ON "entries" ("content_type_id", ${nullsFirstSql(dialect, PRODUCTION_SORT_EXPRESSIONS.published_at)}, "id")`,
+    `CREATE INDEX IF NOT EXISTS "entries_type_pub_updated" ON "entries" ("content_type_id", ${PRODUCTION_SORT_EXPRESSIONS.updated_at}, "id")`,
+  ];
 }
 
 export function dropDataIndexSql(fieldName: string, fieldType: string, column: DataColumn = 'data'): string {

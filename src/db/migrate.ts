@@ -19,6 +19,7 @@ import * as m010 from './migrations/010-events.js';
 import * as m011 from './migrations/011-webhooks.js';
 import * as m012 from './migrations/012-unique-indexes.js';
 import * as m013 from './migrations/013-webhooks-scope.js';
+import * as m014 from './migrations/014-scale-indexes.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -37,6 +38,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '011-webhooks': m011,
   '012-unique-indexes': m012,
   '013-webhooks-scope': m013,
+  '014-scale-indexes': m014,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -20,6 +20,9 @@ export function ok<T, M = unknown>(data: T, meta: M | null = null): Envelope<T, 
 export const PageMeta = Type.Object(
   {
     total_data: Type.Optional(Type.Integer()),
+    total_is_exact: Type.Optional(
+      Type.Boolean({ description: 'false when total_data is a lower bound (filtered delivery lists count at most 1,000 entries past the page)' }),
+    ),
     current_page: Type.Optional(Type.Integer()),
     page_size: Type.Integer(),
     total_pages: Type.Optional(Type.Integer()),

@@ -95,6 +95,8 @@ export interface DeliveryEntry {
 /** `meta` of a delivery list (api.md "Pagination"); offset-only members are absent in cursor mode. */
 export interface DeliveryListMeta {
   total_data?: number;
+  /** false when total_data is a lower bound (a filtered count reached its cap); absent when exact. */
+  total_is_exact?: false;
   current_page?: number;
   page_size: number;
   total_pages?: number;

@@ -5,8 +5,9 @@
  * whitelist decide what is visible).
  *
  * A list request costs: the schema fingerprint (one query; the model itself is cached), the page
- * (one query, translations joined), the total in offset mode (one query, skipped when the page
- * itself shows it), and at most one query for related entries and one for media.
+ * (one query, translations joined; the total in offset mode comes with it: per-status counters
+ * without filters, a count capped past the page with filters, `total_is_exact: false` when the
+ * cap was reached), and at most one query for related entries and one for media.
  */
 import type { Context } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
@@ -20,7 +21,7 @@ import { canonicalFilters, parseFilters } from './filters.js';
 import { resolveRequestedLocale } from './localization.js';
 import type { DeliveryEntry, DeliveryListMeta, EntryRow } from './model.js';
 import { presentEntries } from './present.js';
-import { countEntryRows, findEntryRowsBySlug, listEntryRows, type EntryListQuery } from './query/repository.js';
+import { countEntryRows, findEntryRowsBySlug, listEntryRows, listTotal, type EntryListQuery } from './query/repository.js';
 import { loadDeliverySchema } from './schema-cache.js';
 import { parseSort } from './sort.js';
 import { canReadEntriesOf, requireEntryType, visibilityOf } from './visibility.js';
@@ -76,9 +77,10 @@ export async function listEntries(ctx: Context, actor: Actor, input: ListEntries
     const page = await listEntryRows(ctx.db, query, { limit: window.limit, offset: window.offset, withTotal: true });
     rows = page;
     // The total comes with the rows; only a page past the end needs its own count.
-    const total = page.length > 0 ? Number(page[0].total) : await countEntryRows(ctx.db, query);
+    const { total, exact } = page.length > 0 ? listTotal(query, Number(page[0].total), window) : await countEntryRows(ctx.db, query, window);
     const more = rows.length > 0 && window.offset + rows.length < total;
     meta = offsetMeta(window, total, rows.length, more ? nextCursor(rows[rows.length - 1]) : null);
+    if (!exact) meta.total_is_exact = false;
   }
   if (locale.requested !== null) meta.locale_requested = locale.requested;
   const presented = await presentEntries(ctx, schema, actor, visibility, now, locale, projection, rows);

@@ -71,6 +71,16 @@ export function effectivePublishedAt(now: string, table: ItemTable): RawBuilder<
 }
 
 /**
+ * The publication time as production readers see it, written so that an index can serve it
+ * (index `entries_type_pub_published`, src/db/dialect.ts PRODUCTION_SORT_EXPRESSIONS): a scheduled
+ * row's `publish_at`, any other row's `published_at`. It does not depend on `now`, yet on every
+ * row production may see (published, or scheduled and due) it equals effectivePublishedAt.
+ */
+export function productionPublishedAt(table: ItemTable): RawBuilder<unknown> {
+  return sql`(case when ${col(table, 'status')} = 'scheduled' then ${col(table, 'publish_at')} else ${col(table, 'published_at')} end)`;
+}
+
+/**
  * `updated_at` as production readers see it (D70): the time of the published version, i.e. the
  * last publication (a due scheduled row: its `publish_at`). Saving a working copy does not
  * change it, so production answers, their order included, do not move on a save.

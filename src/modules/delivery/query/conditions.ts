@@ -12,7 +12,14 @@
  */
 import { sql, type Expression, type OrderByItemBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { dataFieldSql, type DataColumn } from '../../../db/dialect.js';
-import { effectivePublishedAt, publishedUpdatedAt, visibleCondition, visibleStatusTerms, type ItemTable } from '../../publishing/status-sql.js';
+import {
+  effectivePublishedAt,
+  productionPublishedAt,
+  publishedUpdatedAt,
+  visibleCondition,
+  visibleStatusTerms,
+  type ItemTable,
+} from '../../publishing/status-sql.js';
 import type { Dialect } from '../../../db/types.js';
 import type { CursorPosition } from '../cursor.js';
 import type { FilterCondition, FilterScalar } from '../filters.js';
@@ -43,7 +50,8 @@ export function sortExpression(
       return sql`${col(table, sort.key.column)}`;
     case 'published_at':
       // D21: a due scheduled item is published at its publish_at, before the job rewrites it.
-      return effectivePublishedAt(now, table);
+      // Production sees only published and due rows, for which an indexed expression says the same.
+      return copy === 'published' ? productionPublishedAt(table) : effectivePublishedAt(now, table);
     case 'data':
       return dataFieldSql(dialect, sort.key.field.name, sort.key.field.field_type, table, copy === 'published' ? 'published_data' : 'data');
   }
@@ -65,28 +73,53 @@ function bindable(v: FilterScalar): string | number {
 }
 
 /**
- * Rows strictly after `after` in the order of `sort` (ties broken by id in the same direction).
+ * Rows strictly after `after` in the order of `sort` (ties broken by id in the same direction),
+ * as consecutive ranges of that order: reading the first range, then the next, and so on, gives
+ * the rows in order. Each range is one index range (the sort index `(content_type_id, key, id)`):
+ * a plain `key >= v` / `key <= v` bound beside the row comparison, which SQLite does not turn into
+ * a range by itself, and the missing values (NULL), which sort first ascending and last
+ * descending, in a range of their own instead of an `OR key IS NULL` no index can serve.
+ *
  * A position resumed by row (a sort value too long for the cursor) compares against that row's
  * current value, read by a scalar subquery over the same table: inside it `entries`/`pages`
  * names the subquery's own row, so `expr` evaluates there. A row deleted since yields no value,
- * and the list ends (no row compares after an unknown value).
+ * and the non-missing values end (no row compares after an unknown value).
  */
-export function keysetCondition(expr: RawBuilder<unknown>, sort: SortSpec, after: CursorPosition, table: DeliveryTable = 'entries'): Expression<SqlBool> {
+export function keysetRanges(expr: RawBuilder<unknown>, sort: SortSpec, after: CursorPosition, table: DeliveryTable = 'entries'): KeysetRange[] {
   const id = col(table, 'id');
   const asc = sort.direction === 'asc';
-  if (after.byRow) {
-    const v = sql`(select ${expr} from ${sql.table(table)} where ${id} = ${after.id})`;
-    const rowAfter = asc ? sql<SqlBool>`(${expr}, ${id}) > (${v}, ${after.id})` : sql<SqlBool>`(${expr}, ${id}) < (${v}, ${after.id})`;
-    return !sort.nullable || asc ? rowAfter : sql<SqlBool>`(${rowAfter} or ${expr} is null)`;
-  }
-  if (after.value === null) {
+  const nulls = (idBound?: Expression<SqlBool>): KeysetRange => ({
+    condition: idBound ? sql<SqlBool>`(${expr} is null and ${idBound})` : sql<SqlBool>`${expr} is null`,
+    missingOnly: true,
+  });
+  if (!after.byRow && after.value === null) {
     // Nulls come first ascending (so every non-null row follows) and last descending.
-    return asc ? sql<SqlBool>`((${expr} is null and ${id} > ${after.id}) or ${expr} is not null)` : sql<SqlBool>`(${expr} is null and ${id} < ${after.id})`;
+    if (!asc) return [nulls(sql<SqlBool>`${id} < ${after.id}`)];
+    return [nulls(sql<SqlBool>`${id} > ${after.id}`), { condition: sql<SqlBool>`${expr} is not null`, missingOnly: false }];
   }
-  const v = bindable(after.value);
-  const rowAfter = asc ? sql<SqlBool>`(${expr}, ${id}) > (${v}, ${after.id})` : sql<SqlBool>`(${expr}, ${id}) < (${v}, ${after.id})`;
-  if (!sort.nullable || asc) return rowAfter;
-  return sql<SqlBool>`(${rowAfter} or ${expr} is null)`;
+  const v = after.byRow ? sql`(select ${expr} from ${sql.table(table)} where ${id} = ${after.id})` : sql`${bindable(after.value as FilterScalar)}`;
+  const rowAfter = asc
+    ? sql<SqlBool>`(${expr} >= ${v} and (${expr}, ${id}) > (${v}, ${after.id}))`
+    : sql<SqlBool>`(${expr} <= ${v} and (${expr}, ${id}) < (${v}, ${after.id}))`;
+  const ranges: KeysetRange[] = [{ condition: rowAfter, missingOnly: false }];
+  if (sort.nullable && !asc) ranges.push(nulls());
+  return ranges;
+}
+
+/**
+ * One range of keysetRanges. `missingOnly`: every row in it has no sort value, so it may be
+ * ordered by id alone (SQLite sorts `ORDER BY <expr>` in a temporary B-tree even when
+ * `<expr> IS NULL` holds).
+ */
+export interface KeysetRange {
+  condition: Expression<SqlBool>;
+  missingOnly: boolean;
+}
+
+/** keysetRanges as one condition (lists whose tables stay small: management, pages). */
+export function keysetCondition(expr: RawBuilder<unknown>, sort: SortSpec, after: CursorPosition, table: DeliveryTable = 'entries'): Expression<SqlBool> {
+  const ranges = keysetRanges(expr, sort, after, table).map((r) => r.condition);
+  return ranges.length === 1 ? ranges[0] : sql<SqlBool>`(${sql.join(ranges, sql` or `)})`;
 }
 
 function likePattern(text: string): string {

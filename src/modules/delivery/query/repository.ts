@@ -15,7 +15,7 @@ import type { EntryRow, RelatedRow, Visibility } from '../model.js';
 import type { SortSpec } from '../sort.js';
 import type { DataColumn } from '../../../db/dialect.js';
 import { publishedUpdatedAt } from '../../publishing/status-sql.js';
-import { filterCondition, keysetCondition, nullsOrdered, sortExpression, visibleCondition, visibleStatusTerms } from './conditions.js';
+import { filterCondition, keysetRanges, nullsOrdered, sortExpression, visibleCondition, type KeysetRange } from './conditions.js';
 
 /** The entry columns every delivery read selects (content and updated_* depend on the key). */
 export const COMMON_COLUMNS = [
@@ -91,22 +91,72 @@ function whereList(db: Db, q: EntryListQuery): Expression<SqlBool>[] {
 }
 
 /**
+ * Filtered lists count at most this many matching entries beyond the end of the page asked for;
+ * past it `total_data` is a lower bound and `total_is_exact` false (docs/api.md "Pagination").
+ * Each counted entry is one index entry and one row read, so the cap bounds a page's time.
+ */
+export const FILTERED_COUNT_CAP = 1000;
+
+/** The number of entries a list matches, or a lower bound of it (`exact: false`). */
+export interface ListTotal {
+  total: number;
+  exact: boolean;
+}
+
+/**
  * One page of entries in the order of `q.sort` (then id), after `after` (cursor mode) or from
  * `offset` (offset mode), each with its translation in `q.locale` and its sort value. With
- * `withTotal`, every row also carries `total`, the number of entries the query matches (an
- * uncorrelated subquery, evaluated once per statement on both databases), which saves offset
- * mode a second statement.
+ * `withTotal`, every row also carries `total`, the list's total as countExpression bounds it (a
+ * subquery evaluated once per statement on both databases), which saves offset mode a second
+ * statement. After a cursor the rows come from each keyset range in turn (keysetRanges), each
+ * range one index range, until the page is full.
  */
 export async function listEntryRows(
   db: Db,
   q: EntryListQuery,
   page: { limit: number; offset?: number; after?: CursorPosition; withTotal?: boolean },
 ): Promise<(EntryRow & { total?: number })[]> {
-  const src = sourceOf(q.visibility);
   const key = sortExpression(db.dialect, q.sort, q.now, 'entries', q.visibility === 'production' ? 'published' : 'working');
-  const conditions = whereList(db, q);
-  if (page.after) conditions.push(keysetCondition(key, q.sort, page.after));
-  const dir = q.sort.direction;
+  if (!page.after) return pageQuery(db, q, key, null, page.limit, page.offset ?? 0, page.withTotal === true ? countWindow(page) : null);
+  const rows: (EntryRow & { total?: number })[] = [];
+  for (const range of keysetRanges(key, q.sort, page.after)) {
+    rows.push(...(await pageQuery(db, q, key, range, page.limit - rows.length, 0, null)));
+    if (rows.length >= page.limit) break;
+  }
+  return rows;
+}
+
+/**
+ * True when a filter holds the sort key at one value (`eq`, or `exists=false`: missing), so the
+ * rows are in id order: SQLite does not see that an indexed expression equal to a constant (or
+ * NULL) orders nothing and would sort the rows in a temporary B-tree, so on SQLite such pages
+ * order by id alone. PostgreSQL keeps the full order, which its index path yields as it is.
+ */
+function sortKeyPinned(q: EntryListQuery): boolean {
+  const key = q.sort.key;
+  if (key.kind !== 'data') return false;
+  return q.filters.some((f) => f.field.name === key.field.name && (f.op === 'eq' || (f.op === 'exists' && f.value === false)));
+}
+
+function isSlugSort(sort: SortSpec): boolean {
+  return sort.key.kind === 'column' && sort.key.column === 'slug';
+}
+
+/** How far a filtered count looks: past the page's end by FILTERED_COUNT_CAP. */
+function countWindow(page: { limit: number; offset?: number }): number {
+  return (page.offset ?? 0) + page.limit + FILTERED_COUNT_CAP;
+}
+
+async function pageQuery(
+  db: Db,
+  q: EntryListQuery,
+  key: RawBuilder<unknown>,
+  range: KeysetRange | null,
+  limit: number,
+  offset: number,
+  totalWindow: number | null,
+): Promise<(EntryRow & { total?: number })[]> {
+  const src = sourceOf(q.visibility);
   let query = db.kysely
     .selectFrom('entries')
     .$if(q.locale !== null, (qb) =>
@@ -115,34 +165,48 @@ export async function listEntryRows(
     .select(COMMON_COLUMNS)
     .select(contentColumns(q.visibility))
     .select([trData(q.locale), sql<EntryRow['sort_value']>`${key}`.as('sort_value')])
-    .$if(page.withTotal === true, (qb) => qb.select(countExpression(db, q).as('total')))
-    .where((eb) => eb.and(conditions))
-    .orderBy(key, (ob) => nullsOrdered(ob, q.sort))
-    .orderBy('entries.id', dir)
+    .$if(totalWindow !== null, (qb) => qb.select(countExpression(db, q, totalWindow ?? 0).as('total')))
+    .where((eb) => eb.and(range ? [...whereList(db, q), range.condition] : whereList(db, q)))
+    // Slugs are unique per content type: the id adds nothing and no index holds (slug, id).
+    .$if(!(db.dialect === 'sqlite' && (range?.missingOnly === true || sortKeyPinned(q))), (qb) => qb.orderBy(key, (ob) => nullsOrdered(ob, q.sort)))
+    .$if(!isSlugSort(q.sort), (qb) => qb.orderBy('entries.id', q.sort.direction))
     // Validated integers, inlined: SQLite runs `LIMIT 10` measurably faster than `LIMIT ?`.
-    .limit(sql.lit(intOf(page.limit)));
-  if (page.offset) query = query.offset(sql.lit(intOf(page.offset)));
+    .limit(sql.lit(intOf(limit)));
+  if (offset) query = query.offset(sql.lit(intOf(offset)));
   return (await query.execute()) as (EntryRow & { total?: number })[];
 }
 
 /**
- * SQL counting the entries a list query matches. Without filters it sums one index range per
- * visible status (covering index `entries_type_status`); with filters every candidate row is
- * tested. Inside these subqueries the unaliased "entries" of the conditions is their own table.
+ * SQL counting the entries a list query matches, without reading them all. Without filters:
+ * the per-status counters of `entry_counts` (kept exact by triggers in every writing
+ * transaction, migration 014), plus, for production, the scheduled entries already due (D21:
+ * they are published before the job rewrites them), an index range that holds only the few
+ * scheduled rows. With filters: the matching entries counted up to `window` + 1 (an index range
+ * with LIMIT); the caller reads a result above `window` as "at least `window`".
  */
-function countExpression(db: Db, q: EntryListQuery): RawBuilder<number> {
-  const type = sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`;
+function countExpression(db: Db, q: EntryListQuery, window: number): RawBuilder<number> {
+  const type = q.contentTypeId;
   if (q.filters.length === 0) {
-    const parts = visibleStatusTerms(q.visibility, q.now).map((term) => sql`(select count(*) from "entries" where ${type} and ${term})`);
-    return sql<number>`(${sql.join(parts, sql` + `)})`;
+    if (q.visibility === 'preview') {
+      return sql<number>`(select coalesce(sum("n"), 0) from "entry_counts" where "content_type_id" = ${type} and "status" in ('draft', 'published', 'scheduled'))`;
+    }
+    return sql<number>`(coalesce((select "n" from "entry_counts" where "content_type_id" = ${type} and "status" = 'published'), 0) + (select count(*) from "entries" where "entries"."content_type_id" = ${type} and "entries"."status" = 'scheduled' and "entries"."publish_at" <= ${q.now}))`;
   }
-  return sql<number>`(select count(*) from "entries" where ${sql.join(whereList(db, q), sql` and `)})`;
+  // Inside the subquery the unaliased "entries" of the conditions is its own table.
+  return sql<number>`(select count(*) from (select 1 from "entries" where ${sql.join(whereList(db, q), sql` and `)} limit ${sql.lit(intOf(window + 1))}) "matching")`;
 }
 
-/** The number of entries a list query matches (offset mode's `total_data` past the last page). */
-export async function countEntryRows(db: Db, q: EntryListQuery): Promise<number> {
-  const res = await sql<{ n: number }>`select ${countExpression(db, q)} as "n"`.execute(db.kysely);
-  return Number(res.rows[0].n);
+/** Reads a total computed by countExpression over `window`. */
+export function listTotal(q: EntryListQuery, counted: number, page: { limit: number; offset?: number }): ListTotal {
+  const window = countWindow(page);
+  if (q.filters.length > 0 && counted > window) return { total: window, exact: false };
+  return { total: counted, exact: true };
+}
+
+/** The total of a list query for a page past its end (offset mode), bounded like the page's. */
+export async function countEntryRows(db: Db, q: EntryListQuery, page: { limit: number; offset?: number }): Promise<ListTotal> {
+  const res = await sql<{ n: number }>`select ${countExpression(db, q, countWindow(page))} as "n"`.execute(db.kysely);
+  return listTotal(q, Number(res.rows[0].n), page);
 }
 
 /**
