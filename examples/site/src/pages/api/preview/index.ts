@@ -17,7 +17,8 @@ export const GET: APIRoute = async ({ url, cookies, redirect }) => {
   if (!token) return Response.json({ error: 'token is required' }, { status: 400 });
   const [session, site] = await Promise.all([openPreview(token), getSite()]);
   if (!session) return Response.json({ error: 'This preview token is invalid or has expired; open the preview again from the Studio' }, { status: 401 });
-  cookies.set(PREVIEW_COOKIE, token, PREVIEW_COOKIE_OPTIONS);
+  // Secure over HTTPS, so the token never travels in clear text once the site is served that way.
+  cookies.set(PREVIEW_COOKIE, token, { ...PREVIEW_COOKIE_OPTIONS, secure: url.protocol === 'https:' });
   const asked = url.searchParams.get('locale');
   const locale = asked && site.locales.includes(asked) ? asked : site.defaultLocale;
   // The token names the entry: its own slug wins over a `slug` parameter that may be stale.
