@@ -26,7 +26,7 @@ import { Webhook } from 'standardwebhooks';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Response as PwResponse } from 'playwright-core';
-import { ROOT, ensureBuilt, launchBrowser, skipBrowserSuites } from './harness.js';
+import { ROOT, ensureBuilt, expectNoHorizontalScroll, launchBrowser, skipBrowserSuites } from './harness.js';
 
 const SITE = path.join(ROOT, 'examples/site');
 const SITE_ENTRY = path.join(SITE, 'dist/server/entry.mjs');
@@ -328,6 +328,9 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
     // the hero's featured post is a relation resolved in the page's locale
     await expect(page.locator('[data-block=hero] .featured a').getAttribute('href')).resolves.toBe('/en/blog/welcome-to-quire');
     await shot(page, 'home-en');
+    // usable on a phone: the grid stacks, nothing scrolls sideways
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expectNoHorizontalScroll(page, 'home at 375 px');
 
     const de = await open('/de');
     await expect(de.locator('html').getAttribute('lang')).resolves.toBe('de');
