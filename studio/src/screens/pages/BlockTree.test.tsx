@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { MantineProvider } from '@mantine/core';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ContentType } from '../../api/types';
@@ -77,6 +77,16 @@ describe('block tree', () => {
     expect(shape(last)).toBe('s1(c2),c1(c3)');
     await menu('Card “First”', 'Indent (into the block above)');
     expect(shape(last)).toBe('s1(c2,c1(c3))');
+  });
+
+  it('adds a block inside another and puts the focus in its first field', async () => {
+    let last: BlockNode[] = [];
+    render(<Harness initial={tree()} onTree={(t) => (last = t)} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Add block inside Card “Deep”' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Section' }));
+    expect(shape(last)).toMatch(/^s1\(c1\(c3\([0-9a-f-]{36}\)\),c2\)$/);
+    const heading = screen.getAllByRole('textbox', { name: 'Heading' })[1];
+    await waitFor(() => expect(heading).toHaveFocus());
   });
 
   it('collapses a block: its fields and children are hidden', async () => {

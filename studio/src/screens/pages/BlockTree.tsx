@@ -12,7 +12,7 @@
  * Adding a block, indenting or moving is not offered past 10 levels or 1,000 blocks; the reason
  * is shown instead.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ActionIcon, Badge, Box, Button, Group, Menu, Modal, NativeSelect, Paper, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMediaQuery } from '@mantine/hooks';
@@ -22,7 +22,6 @@ import {
   PointerSensor,
   useSensor,
   useSensors,
-  type Announcements,
   type CollisionDetection,
   type DragEndEvent,
   type DragStartEvent,
@@ -44,6 +43,7 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import type { ContentType } from '../../api/types';
+import { dndAccessibility } from '../../components/dnd';
 import { EntryForm } from '../entries/EntryForm';
 import { mapErrors, summarize } from '../entries/model';
 import {
@@ -170,6 +170,7 @@ interface RowProps extends Omit<BlockTreeProps, 'blocks' | 'onChange'> {
   toggle: () => void;
   moveTo: () => void;
   onAdded: (id: string) => void;
+  focusOnMount: boolean;
 }
 
 function BlockRow(props: RowProps) {
@@ -177,6 +178,19 @@ function BlockRow(props: RowProps) {
   const node = row.node;
   const type = types.find((t) => t.slug === node.type);
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: node.id, disabled: readOnly });
+  const rowRef = useRef<HTMLLIElement | null>(null);
+  const { focusOnMount } = props;
+  useEffect(() => {
+    if (!focusOnMount) return;
+    // After the type menu has closed and handed the focus back to its button.
+    const timer = setTimeout(() => {
+      const row = rowRef.current;
+      (
+        row?.querySelector<HTMLElement>('input, textarea, [contenteditable="true"]') ?? row?.querySelector<HTMLElement>('button[aria-label^="Actions"]')
+      )?.focus();
+    }, 50);
+    return () => clearTimeout(timer);
+  }, [focusOnMount]);
   const errors = props.errors.get(node.id) ?? [];
   const fieldNames = (type?.fields ?? []).map((f) => f.name);
   const mapped = mapErrors(errors, defaultLocale, fieldNames);
@@ -201,7 +215,10 @@ function BlockRow(props: RowProps) {
   };
   return (
     <li
-      ref={setNodeRef}
+      ref={(el) => {
+        setNodeRef(el);
+        rowRef.current = el;
+      }}
       style={{
         listStyle: 'none',
         marginLeft: row.depth * props.indentPx,
@@ -374,6 +391,8 @@ export function BlockTree(props: BlockTreeProps) {
   const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
   const [dragging, setDragging] = useState<string | null>(null);
   const [moving, setMoving] = useState<string | null>(null);
+  // A block just added gets the focus (its first field, else its row's menu), so keyboard users go on typing.
+  const [fresh, setFresh] = useState<string | null>(null);
   const phone = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
   const indentPx = phone ? 12 : 28;
   const sensors = useSensors(
@@ -428,17 +447,12 @@ export function BlockTree(props: BlockTreeProps) {
     if (target.parentId) expand(target.parentId);
     apply(moveBlock(blocks, String(active.id), target.parentId, target.index));
   };
-  const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up ${labelOfId(active.id)}.`,
-    onDragOver: ({ active, over }) => (over ? `${labelOfId(active.id)} is over ${labelOfId(over.id)}.` : `${labelOfId(active.id)} is not over a block.`),
-    onDragEnd: ({ active, over }) => (over ? `${labelOfId(active.id)} was dropped at ${labelOfId(over.id)}.` : `${labelOfId(active.id)} was dropped.`),
-    onDragCancel: ({ active }) => `Moving ${labelOfId(active.id)} was cancelled.`,
-  };
-
   const rootRefusal = canAddUnder(blocks, null);
   const addRoot = (t: ContentType) => {
     const node: BlockNode = { id: newBlockId(), type: t.slug, data: {}, translations: {}, children: [] };
-    apply(insertBlock(blocks, null, node));
+    const next = insertBlock(blocks, null, node);
+    apply(next);
+    if (!isRefusal(next)) setFresh(node.id);
   };
 
   return (
@@ -456,12 +470,7 @@ export function BlockTree(props: BlockTreeProps) {
         onDragStart={({ active }: DragStartEvent) => setDragging(String(active.id))}
         onDragCancel={() => setDragging(null)}
         onDragEnd={onDragEnd}
-        accessibility={{
-          announcements,
-          screenReaderInstructions: {
-            draggable: 'To pick up a block, press Space. Move it with the arrow keys, press Space again to drop it, or Escape to cancel.',
-          },
-        }}
+        accessibility={dndAccessibility(labelOfId, 'block')}
       >
         <SortableContext items={rows.map((r) => r.node.id)} strategy={verticalListSortingStrategy}>
           <ul aria-label="Block tree" style={{ padding: 0, margin: 0, display: 'flex', flexDirection: 'column', gap: 6 }}>
@@ -478,7 +487,11 @@ export function BlockTree(props: BlockTreeProps) {
                 apply={apply}
                 toggle={() => toggle(row.node.id)}
                 moveTo={() => setMoving(row.node.id)}
-                onAdded={() => expand(row.node.id)}
+                onAdded={(id) => {
+                  expand(row.node.id);
+                  setFresh(id);
+                }}
+                focusOnMount={fresh === row.node.id}
               />
             ))}
           </ul>

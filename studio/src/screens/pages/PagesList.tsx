@@ -19,6 +19,7 @@ import type { Page } from '../../api/types';
 import { useWsKey } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { dndAccessibility } from '../../components/dnd';
 import { ErrorAlert, errorMessage } from '../../components/ErrorAlert';
 import { formatDateTime } from '../../components/format';
 import { Loading } from '../../components/Loading';
@@ -220,7 +221,12 @@ export default function PagesList() {
         </Text>
       ) : null}
       {list.length ? (
-        <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+        <DndContext
+          sensors={sensors}
+          collisionDetection={closestCenter}
+          onDragEnd={onDragEnd}
+          accessibility={dndAccessibility((id) => pageTitle(list.find((p) => p.id === id) ?? { slug: 'page', seo: { title: null } as Page['seo'] }), 'page')}
+        >
           <SortableContext items={list.map((p) => p.id)} strategy={verticalListSortingStrategy}>
             <ul aria-label="Pages in navigation order" style={{ padding: 0, margin: 0, display: 'flex', flexDirection: 'column', gap: 6 }}>
               {list.map((p, i) => (
