@@ -15,8 +15,10 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { Context } from '../context.js';
 import { parseDuration } from '../lib/time.js';
 import { runBootstrap } from './commands/bootstrap.js';
+import { runExport, runImportQuire } from './commands/export.js';
 import { runImportContentful } from './commands/import-contentful.js';
 import { CHANGED_AS, type ChangedAs } from '../modules/import/contentful/states.js';
+import { WEBHOOK_MODES, type WebhookRestoreMode } from '../modules/export/restore.js';
 import { runKeysCreate, runKeysRevoke } from './commands/keys.js';
 import { runPreviewToken } from './commands/preview-token.js';
 import { runTypegen } from './commands/typegen.js';
@@ -171,6 +173,17 @@ function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean, w
       execute((ctx) => runTypegen(ctx, o), Boolean(o.json), o.url || o.key ? () => runTypegen(null, o) : undefined),
     );
 
+  program
+    .command('export')
+    .description('write a workspace whole (content model, content with history, pages, media files, webhooks without secrets) to a directory or .tar file')
+    .requiredOption('--workspace <slug>', 'workspace slug')
+    .requiredOption('--out <path>', 'an empty or new directory, or a file ending in .tar')
+    .option('--with-users', 'also export the members (email, name, role; never passwords)')
+    .option('--json', 'print one JSON object')
+    .action((o: { workspace: string; out: string; withUsers?: boolean; json?: boolean }) =>
+      execute((ctx) => runExport(ctx, { workspace: o.workspace, out: o.out, withUsers: Boolean(o.withUsers) }), Boolean(o.json)),
+    );
+
   const imports = program.command('import').description('import content from other systems');
   imports
     .command('contentful')
@@ -198,6 +211,19 @@ function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean, w
           }),
         Boolean(o.json),
       ),
+    );
+
+  imports
+    .command('quire')
+    .description('restore a quire export (directory or .tar) into an empty workspace, keeping ids, history and states')
+    .argument('<path>', 'the export directory or .tar file')
+    .requiredOption('--workspace <slug>', 'target workspace (created if missing; must be empty)')
+    .addOption(
+      new Option('--webhooks <state>', 'restored webhooks (with new secrets): disabled until enabled (default), or as-exported').choices(WEBHOOK_MODES),
+    )
+    .option('--json', 'print one JSON object')
+    .action((source: string, o: { workspace: string; webhooks?: WebhookRestoreMode; json?: boolean }) =>
+      execute((ctx) => runImportQuire(ctx, { source, workspace: o.workspace, webhooks: o.webhooks }), Boolean(o.json)),
     );
 
   return program;

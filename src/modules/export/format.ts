@@ -1,0 +1,155 @@
+/**
+ * The workspace export format (issue 12 item 5; docs/cli.md "Export and restore"): what
+ * `quire export` writes and `quire import quire` reads.
+ *
+ * An export is a directory (or a tar of one, same paths) holding:
+ * - `manifest.json`: {format: 'quire-export', version: 1, quire_version, workspace {id, slug,
+ *   name}, options {with_users}, counts {table: rows}, files {path: {bytes, sha256}}}. No time of
+ *   export and nothing per installation, so exporting the same content twice gives the same bytes.
+ * - one `<table>.ndjson` per table below: a JSON object per line, keys sorted, rows in primary-key
+ *   order (text compared byte by byte), JSON columns as JSON values (keys sorted) and numbers as
+ *   numbers whatever the database, so SQLite and PostgreSQL export the same content identically.
+ * - `media/<media id>`: the stored file of each media record that has one.
+ *
+ * TABLES lists the tables in restore order (parents before children). Each spec says how rows of
+ * one workspace are found, their order, and which columns need care.
+ */
+import type { Database } from '../../db/types.js';
+
+export const EXPORT_FORMAT = 'quire-export';
+export const EXPORT_VERSION = 1;
+export const MANIFEST_FILE = 'manifest.json';
+export const MEDIA_DIR = 'media';
+
+export type TableName = keyof Database;
+
+/** How one table is exported and restored. */
+export interface TableSpec {
+  table: TableName;
+  /** `<file>.ndjson` in the export. */
+  file: string;
+  /**
+   * Unique columns: the order of the file and the keyset of the batched reads. Translation
+   * records go by their serial id, i.e. in the order they were made, and are restored in it:
+   * lists that the server reads without an order of their own then come back the same.
+   */
+  key: readonly string[];
+  /**
+   * SQL condition selecting the workspace's rows, with `?` for the workspace id (once). Direct
+   * tables use `workspace_id = ?`; child tables reach it through their parent.
+   */
+  scope: string;
+  /** Columns stored as JSON (text in SQLite, jsonb in PostgreSQL). */
+  json?: readonly string[];
+  /** Columns PostgreSQL returns as text (bigint) that are numbers. */
+  bigint?: readonly string[];
+  /** Columns never exported (secrets, per-installation counters). */
+  omit?: readonly string[];
+  /** Columns holding a user id (remapped by email when members are restored, see restore.ts). */
+  users?: readonly string[];
+  /** A serial id column kept when free in the target database (translation records). */
+  serial?: boolean;
+  /** Another table's serial id this table copies (published translations copy the working one's). */
+  serialOf?: TableName;
+  /** Only with `--with-users`. */
+  withUsers?: boolean;
+}
+
+const inEntries = 'entry_id IN (SELECT id FROM entries WHERE workspace_id = ?)';
+const inPages = 'page_id IN (SELECT id FROM pages WHERE workspace_id = ?)';
+
+/** The workspace row itself (one line); its revisions are per installation. */
+export const WORKSPACE_SPEC: TableSpec = {
+  table: 'workspaces',
+  file: 'workspace',
+  key: ['id'],
+  scope: 'id = ?',
+  json: ['locales'],
+  omit: ['revision', 'draft_revision'],
+};
+
+/** Every exported table after the workspace, in restore order. */
+export const TABLES: readonly TableSpec[] = [
+  { table: 'content_types', file: 'content_types', key: ['id'], scope: 'workspace_id = ?' },
+  { table: 'fields', file: 'fields', key: ['id'], scope: 'content_type_id IN (SELECT id FROM content_types WHERE workspace_id = ?)' },
+  { table: 'media', file: 'media', key: ['id'], scope: 'workspace_id = ?', bigint: ['size'], users: ['uploaded_by'] },
+  {
+    table: 'entries',
+    file: 'entries',
+    key: ['id'],
+    scope: 'workspace_id = ?',
+    json: ['data', 'published_data'],
+    users: ['created_by', 'updated_by', 'published_by'],
+  },
+  { table: 'entry_translations', file: 'entry_translations', key: ['id'], scope: inEntries, json: ['data'], serial: true },
+  {
+    table: 'published_entry_translations',
+    file: 'published_entry_translations',
+    key: ['id', 'entry_id', 'locale'],
+    scope: inEntries,
+    json: ['data'],
+    serialOf: 'entry_translations',
+  },
+  { table: 'entry_versions', file: 'entry_versions', key: ['entry_id', 'version'], scope: inEntries, json: ['snapshot'], users: ['created_by'] },
+  {
+    table: 'pages',
+    file: 'pages',
+    key: ['id'],
+    scope: 'workspace_id = ?',
+    json: ['seo', 'published_seo'],
+    users: ['created_by', 'updated_by', 'published_by'],
+  },
+  { table: 'page_seo_translations', file: 'page_seo_translations', key: ['id'], scope: inPages, json: ['seo'], serial: true },
+  {
+    table: 'published_page_seo_translations',
+    file: 'published_page_seo_translations',
+    key: ['id', 'page_id', 'locale'],
+    scope: inPages,
+    json: ['seo'],
+    serialOf: 'page_seo_translations',
+  },
+  { table: 'blocks', file: 'blocks', key: ['page_id', 'id'], scope: inPages, json: ['data'] },
+  { table: 'block_translations', file: 'block_translations', key: ['id'], scope: inPages, json: ['data'], serial: true },
+  { table: 'published_blocks', file: 'published_blocks', key: ['page_id', 'id'], scope: inPages, json: ['data'] },
+  {
+    table: 'published_block_translations',
+    file: 'published_block_translations',
+    key: ['id', 'page_id', 'block_id', 'locale'],
+    scope: inPages,
+    json: ['data'],
+    serialOf: 'block_translations',
+  },
+  { table: 'page_versions', file: 'page_versions', key: ['page_id', 'version'], scope: inPages, json: ['snapshot'], users: ['created_by'] },
+  { table: 'webhooks', file: 'webhooks', key: ['id'], scope: 'workspace_id = ?', omit: ['secret_encrypted'] },
+];
+
+/** The members file (`--with-users`): one line per membership with the user's email and name, no password. */
+export const MEMBERS_FILE = 'members';
+
+export interface ManifestFile {
+  bytes: number;
+  sha256: string;
+}
+
+/** manifest.json. */
+export interface Manifest {
+  format: typeof EXPORT_FORMAT;
+  version: number;
+  quire_version: string;
+  workspace: { id: string; slug: string; name: string };
+  options: { with_users: boolean };
+  /** Rows per table file (without `.ndjson`), and `media_files`. */
+  counts: Record<string, number>;
+  /** Every other file of the export by its path, `/`-separated. */
+  files: Record<string, ManifestFile>;
+}
+
+/** The path of a table's file inside the export. */
+export function tableFile(spec: Pick<TableSpec, 'file'>): string {
+  return `${spec.file}.ndjson`;
+}
+
+/** The path of a media record's stored file inside the export. */
+export function mediaFile(mediaId: string): string {
+  return `${MEDIA_DIR}/${mediaId}`;
+}

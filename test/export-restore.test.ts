@@ -1,0 +1,257 @@
+/**
+ * Workspace export and restore (issue 12 item 5; docs/cli.md "Export and restore"): the demo
+ * workspace made rich (drafts with pending changes, archived, scheduled and unpublished items,
+ * version history, a page with pending changes, media with files, a trashed asset, a webhook)
+ * is exported on SQLite, restored on PostgreSQL (when DATABASE_URL is set) and back on SQLite;
+ * each export is byte-identical to the first, and every delivery answer of each restored
+ * workspace is identical to the original's but for the order of keys inside JSON values
+ * (PostgreSQL's jsonb keeps object keys in its own order, so the same content delivered from
+ * SQLite and PostgreSQL differs there already), the order of a page's block translations (in
+ * block-row order, which the databases give differently), next_cursor (signed with the
+ * installation's secret) and traceId. Most answers are also compared byte for byte.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemActor } from '../src/modules/auth/permissions.js';
+import { createEntry, updateEntry } from '../src/modules/entries/operations.js';
+import { changeEntryStatus } from '../src/modules/entries/publishing.js';
+import { changePageStatus } from '../src/modules/pages/publishing.js';
+import { updatePage } from '../src/modules/pages/operations.js';
+import { seedDemo } from '../src/modules/demo/seed.js';
+import { stableStringify } from '../src/lib/json.js';
+import { createWebhook } from '../src/modules/webhooks/operations.js';
+import { deleteMedia } from '../src/modules/media/operations.js';
+import { cli } from './cli-helpers.js';
+import { call, createTestEnv, expectError, type TestEnv } from './helpers.js';
+import { png, upload } from './media-fixtures.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-export-'));
+const LOCALES = ['en', 'de'];
+
+/** Every file of an export directory: relative path → bytes. */
+function filesOf(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (d: string, prefix: string) => {
+    for (const name of fs.readdirSync(d).sort()) {
+      const full = path.join(d, name);
+      if (fs.statSync(full).isDirectory()) walk(full, `${prefix}${name}/`);
+      else out.set(`${prefix}${name}`, fs.readFileSync(full));
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+function expectSameFiles(a: string, b: string): void {
+  const fa = filesOf(a);
+  const fb = filesOf(b);
+  expect([...fb.keys()]).toEqual([...fa.keys()]);
+  for (const [name, bytes] of fa) {
+    if (name.startsWith('media/')) expect(fb.get(name)!.equals(bytes), `${name} differs`).toBe(true);
+    else expect(fb.get(name)!.toString('utf8'), `${name} differs`).toBe(bytes.toString('utf8'));
+  }
+}
+
+async function newKey(env: TestEnv, environment: 'production' | 'preview'): Promise<string> {
+  const run = await cli(['keys', 'create', '--workspace', 'demo', '--class', 'delivery', '--environment', environment, '--json'], { context: env.ctx });
+  expect(run.stderr).toBe('');
+  return run.json().key as string;
+}
+
+/** JSON text with every object's keys sorted, JSON-encoded strings (`data`) included. */
+function canonical(text: string): string {
+  const walk = (v: unknown, key?: string): unknown => {
+    if (typeof v === 'string' && /^[[{]/.test(v)) {
+      try {
+        return { json: walk(JSON.parse(v)) };
+      } catch {
+        return v;
+      }
+    }
+    // The list of a page's block translations comes in block-row order, which the two databases
+    // give differently for the same rows (NULL parents first on SQLite, last on PostgreSQL).
+    if (Array.isArray(v) && key === 'block_translations') return [...v].sort((a, b) => a.id - b.id).map((x) => walk(x));
+    if (Array.isArray(v)) return v.map((x) => walk(x));
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+    return v;
+  };
+  return stableStringify(walk(JSON.parse(text)));
+}
+
+/** Raw bodies of every delivery answer of the demo workspace, by request, for both key kinds. */
+async function deliveryAnswers(env: TestEnv): Promise<Map<string, string>> {
+  const answers = new Map<string, string>();
+  const mask = (body: string) => body.replace(/"next_cursor":"[^"]*"/g, '"next_cursor":"…"').replace(/"traceId":"[^"]*"/g, '"traceId":"…"');
+  for (const kind of ['production', 'preview'] as const) {
+    const key = await newKey(env, kind);
+    const get = async (url: string) => {
+      const res = await env.app.inject({ method: 'GET', url: `/api/v1/public${url}`, headers: { 'x-api-key': key } });
+      answers.set(`${kind} ${url}`, `${res.statusCode} ${mask(res.body)}`);
+      return JSON.parse(res.body) as { data: any };
+    };
+    const schema = await get('/schema');
+    const types: string[] = (schema.data.content_types ?? schema.data).filter((t: any) => !t.is_block).map((t: any) => t.slug);
+    expect(types.length).toBeGreaterThan(1);
+    for (const type of types) {
+      for (const locale of LOCALES) {
+        const list = await get(`/entries?type=${type}&locale=${locale}&limit=100`);
+        for (const e of list.data) await get(`/entries/${e.slug}?type=${type}&locale=${locale}`);
+      }
+    }
+    for (const locale of LOCALES) {
+      const pages = await get(`/pages?locale=${locale}&limit=100`);
+      for (const p of pages.data) await get(`/pages/${p.slug}?locale=${locale}`);
+    }
+    const media = await env.ctx.db.kysely.selectFrom('media').select('id').orderBy('id').execute();
+    for (const m of media) await get(`/media/${m.id}`);
+  }
+  return answers;
+}
+
+describe('workspace export and restore', () => {
+  const envs: TestEnv[] = [];
+  let original: TestEnv;
+  let originalAnswers: Map<string, string>;
+  const first = path.join(tmp, 'first');
+
+  beforeAll(async () => {
+    original = await createTestEnv('sqlite', { config: { demo: true, webhookAllowPrivate: true } });
+    envs.push(original);
+    const demo = await seedDemo(original.ctx);
+    if (!demo) throw new Error('demo not seeded');
+    const ctx = original.ctx;
+    const actor = systemActor(demo.workspace.id, demo.user.id);
+    const mgmt = demo.keys.management;
+    // Pending changes on a published post, an archived one, a scheduled one, an unpublished one, a new draft.
+    await updateEntry(ctx, actor, 'post', { slug: 'welcome-to-quire' }, async (_db, _ct, stored) => ({
+      data: { ...stored.data, title: 'Welcome (working copy)' },
+    }));
+    await changeEntryStatus(ctx, actor, 'post', { slug: 'modeling-content-with-types-and-fields' }, 'archive');
+    await changeEntryStatus(ctx, actor, 'post', { slug: 'keys-previews-and-tokens' }, 'unpublish');
+    const later = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString();
+    await changeEntryStatus(ctx, actor, 'post', { slug: 'keys-previews-and-tokens' }, 'schedule', { publishAt: later });
+    await changeEntryStatus(ctx, actor, 'post', { slug: 'scheduling-a-release' }, 'unpublish');
+    await createEntry(ctx, actor, 'author', { slug: 'draft-author', data: { name: 'Draft Author' }, translations: { de: { data: { role: 'Entwurf' } } } });
+    // A page with pending changes, and one taken offline.
+    const pages = await ctx.db.kysely.selectFrom('pages').select('slug').orderBy('position').execute();
+    await updatePage(ctx, actor, { slug: pages[0].slug }, { seo: { title: 'Home (working copy)' } });
+    await changePageStatus(ctx, actor, { slug: pages[pages.length - 1].slug }, 'unpublish');
+    // Media with files, one of them in the trash, and a webhook.
+    for (const [name, color] of [
+      ['a.png', '#ff0000'],
+      ['b.png', '#00ff00'],
+    ]) {
+      const res = await upload(original.app, {
+        key: mgmt,
+        workspaceId: demo.workspace.id,
+        parts: [{ name: 'file', filename: name, data: await png(8, 6, color), contentType: 'image/png' }],
+      });
+      expect(res.status).toBe(201);
+    }
+    const media = await ctx.db.kysely.selectFrom('media').select('id').orderBy('id').execute();
+    await deleteMedia(ctx, actor, demo.workspace.id, media[1].id);
+    await createWebhook(ctx, actor, { url: 'http://127.0.0.1:9/hook', events: ['entry.published'] });
+    originalAnswers = await deliveryAnswers(original);
+  });
+  afterAll(async () => {
+    for (const env of envs) await env.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('exports the workspace to a directory with a deterministic manifest', async () => {
+    const run = await cli(['export', '--workspace', 'demo', '--out', first, '--with-users', '--json'], { context: original.ctx });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const manifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ format: 'quire-export', version: 1, workspace: { slug: 'demo' }, options: { with_users: true } });
+    expect(manifest.counts).toMatchObject({ entries: 9, media: 2, media_files: 1, webhooks: 1, members: 1 });
+    expect(manifest.counts.entry_versions).toBeGreaterThan(manifest.counts.entries);
+    expect(manifest.counts.blocks).toBeGreaterThan(0);
+    expect(fs.readFileSync(path.join(first, 'webhooks.ndjson'), 'utf8')).not.toContain('secret');
+    // Exporting again gives the same bytes (no time of export in it).
+    const again = path.join(tmp, 'again.tar');
+    expect((await cli(['export', '--workspace', 'demo', '--out', again, '--with-users'], { context: original.ctx })).code).toBe(0);
+    const unpacked = path.join(tmp, 'again');
+    const check = await createTestEnv('sqlite');
+    envs.push(check);
+    const { unpackTo } = await import('../src/modules/export/tar.js');
+    await unpackTo(again, unpacked, () => true);
+    expectSameFiles(first, unpacked);
+  });
+
+  const targets: ('sqlite' | 'postgres')[] = process.env.DATABASE_URL ? ['postgres', 'sqlite'] : ['sqlite'];
+  let source = first;
+  for (const [i, dialect] of targets.entries()) {
+    it(`restores on ${dialect} (step ${i + 1}): the next export is byte-identical and every delivery answer the same`, async () => {
+      const env = await createTestEnv(dialect, { config: { webhookAllowPrivate: true } });
+      envs.push(env);
+      // Alternate directory and tar sources.
+      let from = source;
+      if (i % 2 === 0) {
+        from = path.join(tmp, `step-${i}.tar`);
+        const prev = dialect === 'postgres' || i === 0 ? original : envs[envs.length - 2];
+        expect((await cli(['export', '--workspace', 'demo', '--out', from, '--with-users'], { context: prev.ctx })).code).toBe(0);
+      }
+      // Webhooks as exported, so the next export can be identical (the default disables them: see below).
+      const run = await cli(['import', 'quire', from, '--workspace', 'demo', '--webhooks', 'as-exported', '--json'], { context: env.ctx });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const result = run.json();
+      expect(result.workspace.created).toBe(true);
+      expect(result.webhooks).toHaveLength(1);
+      expect(result.webhooks[0].secret).toMatch(/^whsec_/);
+      const hook = await env.ctx.db.kysely.selectFrom('webhooks').select('enabled').executeTakeFirstOrThrow();
+      expect(Number(hook.enabled)).toBe(1);
+      const out = path.join(tmp, `after-${i}`);
+      expect((await cli(['export', '--workspace', 'demo', '--out', out, '--with-users'], { context: env.ctx })).code).toBe(0);
+      expectSameFiles(first, out);
+      const answers = await deliveryAnswers(env);
+      expect([...answers.keys()]).toEqual([...originalAnswers.keys()]);
+      let exact = 0;
+      for (const [request, body] of originalAnswers) {
+        const [status, ...rest] = body.split(' ');
+        const [statusB, ...restB] = answers.get(request)!.split(' ');
+        expect(statusB, request).toBe(status);
+        expect(canonical(restB.join(' ')), request).toBe(canonical(rest.join(' ')));
+        if (answers.get(request) === body) exact += 1;
+      }
+      // Only answers with rich text (nested JSON objects) may differ in key order.
+      expect(exact).toBeGreaterThan(originalAnswers.size / 4);
+      source = out;
+    });
+  }
+
+  it('refuses a workspace that holds content, a damaged file and a newer format', async () => {
+    const env = envs[envs.length - 1];
+    const busy = await cli(['import', 'quire', first, '--workspace', 'demo'], { context: env.ctx });
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toMatch(/workspace 'demo' is not empty/);
+    const same = await cli(['import', 'quire', first, '--workspace', 'other'], { context: env.ctx });
+    expect(same.code).toBe(1);
+    expect(same.stderr).toMatch(/already exists in this database \(restore keeps ids\)/);
+    expect(await env.ctx.db.kysely.selectFrom('workspaces').select('id').where('slug', '=', 'other').executeTakeFirst()).toBeUndefined();
+    // By default a restored webhook is disabled, with a new secret shown once.
+    const fresh = await createTestEnv('sqlite');
+    envs.push(fresh);
+    const restored = await cli(['import', 'quire', first, '--workspace', 'copy'], { context: fresh.ctx });
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toMatch(/Webhooks were restored disabled with new signing secrets[^\n]*\n {2}\S+ {2}http:\/\/127\.0\.0\.1:9\/hook {2}whsec_/);
+    const hook = await fresh.ctx.db.kysely.selectFrom('webhooks').select(['enabled', 'secret_encrypted']).executeTakeFirstOrThrow();
+    expect(Number(hook.enabled)).toBe(0);
+    expect(await fresh.ctx.db.kysely.selectFrom('workspaces').select('slug').execute()).toEqual([{ slug: 'copy' }]);
+    const damaged = path.join(tmp, 'damaged');
+    fs.cpSync(first, damaged, { recursive: true });
+    fs.appendFileSync(path.join(damaged, 'entries.ndjson'), '{}\n');
+    const bad = await cli(['import', 'quire', damaged, '--workspace', 'fresh'], { context: env.ctx });
+    expect(bad.stderr).toMatch(/file 'entries.ndjson' does not match the manifest/);
+    const manifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8'));
+    fs.writeFileSync(path.join(damaged, 'manifest.json'), JSON.stringify({ ...manifest, version: 2 }));
+    const newer = await cli(['import', 'quire', damaged, '--workspace', 'fresh'], { context: env.ctx });
+    expect(newer.stderr).toMatch(/version 2 is not supported/);
+    const missing = await cli(['export', '--workspace', 'nope', '--out', path.join(tmp, 'nope')], { context: env.ctx });
+    expect(missing.stderr).toMatch(/workspace 'nope' not found/);
+    expectError(await call(env.app, 'GET', '/api/v1/public/schema'), 401, 'UNAUTHORIZED');
+  });
+});
