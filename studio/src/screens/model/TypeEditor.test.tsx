@@ -3,13 +3,10 @@
  * (block-usage) and, for a role without schema:write, no add, edit, reorder or delete controls,
  * with read-only details; an admin sees them and the fields in their order.
  */
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionInfo, SessionWorkspace } from '../../api/session';
-import { WorkspaceContext, workspaceContextValue } from '../../app/workspace';
+import type { SessionWorkspace } from '../../api/session';
+import { fakeApi, ok, okList, renderScreen } from '../../app/test-utils';
 import TypeEditor from './TypeEditor';
 
 const field = (id: string, name: string, label: string, field_type: string, sort_order: number) => ({
@@ -48,42 +45,24 @@ const HERO = {
 if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
 
 beforeEach(() => {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const path = new URL(input, 'http://studio.test').pathname.replace('/api/v1/manage', '');
-      const ok = (data: unknown, meta: unknown = null) => new Response(JSON.stringify({ success: true, message: 'Success', data, meta }), { status: 200 });
-      if (path === '/content-types/hero') return ok(HERO);
-      if (path === '/content-types') return ok([HERO], { page_size: 1, total_data: 1, current_page: 1, total_pages: 1 });
-      if (path === '/content-types/hero/block-usage')
-        return ok({
-          count: 3,
-          is_block: true,
-          pages: [
-            { slug: 'home', status: 'published' },
-            { slug: 'about', status: 'draft' },
-          ],
-        });
-      return new Response(JSON.stringify({ success: false, message: 'no fake', code: 'NOT_FOUND', data: null, traceId: 'req_x' }), { status: 404 });
-    }),
-  );
+  fakeApi(({ path }) => {
+    if (path === '/content-types/hero') return ok(HERO);
+    if (path === '/content-types') return okList([HERO]);
+    if (path === '/content-types/hero/block-usage')
+      return ok({
+        count: 3,
+        is_block: true,
+        pages: [
+          { slug: 'home', status: 'published' },
+          { slug: 'about', status: 'draft' },
+        ],
+      });
+    return null;
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 
-function renderAs(role: SessionWorkspace['role']) {
-  const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role };
-  const session: SessionInfo = { user: { id: 1, email: 'a@example.com', name: null }, workspaces: [workspace], csrf_token: 'c' };
-  const router = createMemoryRouter([{ path: '/:workspace/model/:type', element: <TypeEditor /> }], { initialEntries: ['/demo/model/hero'] });
-  return render(
-    <MantineProvider>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <WorkspaceContext.Provider value={workspaceContextValue(session, workspace)}>
-          <RouterProvider router={router} />
-        </WorkspaceContext.Provider>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-}
+const renderAs = (role: SessionWorkspace['role']) => renderScreen(<TypeEditor />, '/:workspace/model/:type', '/demo/model/hero', role);
 
 describe('content type screen', () => {
   it('shows a block type read-only to an editor, with where it is used', async () => {

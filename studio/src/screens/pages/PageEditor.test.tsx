@@ -3,17 +3,12 @@
  * the whole tree with its block ids and If-Match; a refused publish puts the server's message
  * under the block's field and marks the block.
  */
-import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionInfo, SessionWorkspace } from '../../api/session';
-import { WorkspaceContext, workspaceContextValue } from '../../app/workspace';
 import { makeField } from '../../fields/shared/test-utils';
 import PageEditor from './PageEditor';
+import { fakeApi, ok, okList, refusal, renderScreen, type FakeCall } from '../../app/test-utils';
 
 const SECTION = {
   id: 't-section',
@@ -40,64 +35,29 @@ const PAGE = {
   published_version: null,
 };
 const BLOCK_ID = '01a20571-0bb3-71f2-96d0-a30739092b27';
-const calls: { method: string; path: string; body: unknown; ifMatch: string | null }[] = [];
+let calls: FakeCall[] = [];
 
 beforeEach(() => {
-  calls.length = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const path = new URL(input, 'http://studio.test').pathname.replace('/api/v1/manage', '');
-      const method = init?.method ?? 'GET';
-      const headers = (init?.headers ?? {}) as Record<string, string>;
-      calls.push({ method, path, body: init?.body ? JSON.parse(String(init.body)) : null, ifMatch: headers['If-Match'] ?? null });
-      const ok = (data: unknown, meta: unknown = null, etag = '"p1-1"') =>
-        new Response(JSON.stringify({ success: true, message: 'Success', data, meta }), { status: 200, headers: { ETag: etag } });
-      const list = (data: unknown[]) => ok(data, { page_size: 100, total_data: data.length, current_page: 1, total_pages: 1 });
-      if (path === '/content-types') return list([SECTION]);
-      if (path === '/workspace') return ok({ id: 'ws-1', slug: 'demo', name: 'Demo', locales: ['en', 'de'], default_locale: 'en', preview_url_template: null });
-      if (path === '/pages/home' && method === 'GET')
-        return ok({
-          page: PAGE,
-          blocks: [{ id: BLOCK_ID, page_id: 'p1', block_type_id: 't-section', type: 'section', position: 0, data: '{"heading":"Welcome"}', children: [] }],
-          seo_translations: [],
-          block_translations: [],
-        });
-      if (path === '/pages/home' && method === 'PUT') return ok(PAGE, null, '"p1-2"');
-      if (path === '/pages/home/publish')
-        return new Response(
-          JSON.stringify({
-            success: false,
-            message: 'Validation failed',
-            code: 'VALIDATION_FAILED',
-            data: null,
-            errors: [{ path: 'blocks.0.data.heading', message: 'is required' }],
-            traceId: 'req_1',
-          }),
-          { status: 400 },
-        );
-      if (path.endsWith('/versions') || path === '/users') return list([]);
-      return new Response(JSON.stringify({ success: false, message: 'no fake', code: 'NOT_FOUND', data: null, traceId: 'req_x' }), { status: 404 });
-    }),
-  );
+  calls = fakeApi(({ method, path }) => {
+    if (path === '/content-types') return okList([SECTION]);
+    if (path === '/workspace') return ok({ id: 'ws-1', slug: 'demo', name: 'Demo', locales: ['en', 'de'], default_locale: 'en', preview_url_template: null });
+    if (path === '/pages/home' && method === 'GET')
+      return ok({
+        page: PAGE,
+        blocks: [{ id: BLOCK_ID, page_id: 'p1', block_type_id: 't-section', type: 'section', position: 0, data: '{"heading":"Welcome"}', children: [] }],
+        seo_translations: [],
+        block_translations: [],
+      });
+    if (path === '/pages/home' && method === 'PUT') return ok(PAGE, null, '"p1-2"');
+    if (path === '/pages/home/publish')
+      return refusal(400, 'VALIDATION_FAILED', 'Validation failed', [{ path: 'blocks.0.data.heading', message: 'is required' }]);
+    if (path.endsWith('/versions') || path === '/users') return okList([]);
+    return null;
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 
-function renderEditor() {
-  const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role: 'editor' };
-  const session: SessionInfo = { user: { id: 1, email: 'a@example.com', name: null }, workspaces: [workspace], csrf_token: 'c' };
-  const router = createMemoryRouter([{ path: '/:workspace/pages/:slug', element: <PageEditor /> }], { initialEntries: ['/demo/pages/home'] });
-  return render(
-    <MantineProvider env="test">
-      <Notifications />
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <WorkspaceContext.Provider value={workspaceContextValue(session, workspace)}>
-          <RouterProvider router={router} />
-        </WorkspaceContext.Provider>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-}
+const renderEditor = () => renderScreen(<PageEditor />, '/:workspace/pages/:slug', '/demo/pages/home', 'editor');
 
 describe('page editor', () => {
   it('autosaves the whole tree with its block ids, and shows a refused publish on the block field', async () => {

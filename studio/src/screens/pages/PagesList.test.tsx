@@ -2,16 +2,12 @@
  * The page list in jsdom with a fake API: pages in navigation order with their state badges;
  * "Move … down" sends the whole new order to PATCH /pages/reorder; a viewer gets no controls.
  */
-import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionInfo, SessionWorkspace } from '../../api/session';
-import { WorkspaceContext, workspaceContextValue } from '../../app/workspace';
+import type { SessionWorkspace } from '../../api/session';
 import PagesList from './PagesList';
+import { fakeApi, ok, okList, renderScreen, type FakeCall } from '../../app/test-utils';
 
 const page = (id: string, slug: string, title: string | null, status: string, position: number, pending = false) => ({
   id,
@@ -30,45 +26,22 @@ const page = (id: string, slug: string, title: string | null, status: string, po
   published_version: null,
 });
 let pages = [page('p1', 'home', 'Home', 'published', 0, true), page('p2', 'about', null, 'draft', 1), page('p3', 'contact', 'Contact', 'scheduled', 2)];
-const calls: { method: string; path: string; body: unknown }[] = [];
+let calls: FakeCall[] = [];
 
 beforeEach(() => {
-  calls.length = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const path = new URL(input, 'http://studio.test').pathname.replace('/api/v1/manage', '');
-      const method = init?.method ?? 'GET';
-      const body = init?.body ? JSON.parse(String(init.body)) : null;
-      calls.push({ method, path, body });
-      const ok = (data: unknown, meta: unknown = null) => new Response(JSON.stringify({ success: true, message: 'Success', data, meta }), { status: 200 });
-      if (path === '/pages' && method === 'GET') return ok(pages, { page_size: 100, total_data: pages.length, current_page: 1, total_pages: 1 });
-      if (path === '/pages/reorder' && method === 'PATCH') {
-        const order = (body as { order: string[] }).order;
-        pages = order.map((id, i) => ({ ...pages.find((p) => p.id === id)!, position: i }));
-        return ok(null);
-      }
-      return new Response(JSON.stringify({ success: false, message: 'no fake', code: 'NOT_FOUND', data: null, traceId: 'req_x' }), { status: 404 });
-    }),
-  );
+  calls = fakeApi(({ method, path, body }) => {
+    if (path === '/pages' && method === 'GET') return okList(pages);
+    if (path === '/pages/reorder' && method === 'PATCH') {
+      const order = (body as { order: string[] }).order;
+      pages = order.map((id, i) => ({ ...pages.find((p) => p.id === id)!, position: i }));
+      return ok(null);
+    }
+    return null;
+  });
 });
 afterEach(() => vi.unstubAllGlobals());
 
-function renderAs(role: SessionWorkspace['role']) {
-  const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role };
-  const session: SessionInfo = { user: { id: 1, email: 'a@example.com', name: null }, workspaces: [workspace], csrf_token: 'c' };
-  const router = createMemoryRouter([{ path: '/:workspace/pages', element: <PagesList /> }], { initialEntries: ['/demo/pages'] });
-  return render(
-    <MantineProvider env="test">
-      <Notifications />
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <WorkspaceContext.Provider value={workspaceContextValue(session, workspace)}>
-          <RouterProvider router={router} />
-        </WorkspaceContext.Provider>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-}
+const renderAs = (role: SessionWorkspace['role']) => renderScreen(<PagesList />, '/:workspace/pages', '/demo/pages', role);
 
 const titles = () =>
   within(screen.getByRole('list', { name: 'Pages in navigation order' }))
