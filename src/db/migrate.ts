@@ -4,7 +4,7 @@
  * Migrations are plain modules exporting `up(db, dialect)`; they are listed here rather than read
  * from disk so that the compiled build and the tests see the same list.
  */
-import { Migrator, type Migration, type MigrationProvider, type Kysely } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider, type Kysely } from 'kysely';
 import type { Database, Dialect } from './types.js';
 import * as m001 from './migrations/001-core.js';
 import * as m002 from './migrations/002-pages.js';
@@ -61,9 +61,13 @@ class StaticProvider implements MigrationProvider {
  * ran. That attempt changed nothing, so it is retried (up to 3 attempts).
  */
 export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, pgSchema?: string): Promise<void> {
-  // With a schema per database (tests, multi-tenant hosting), Kysely must look for its own
-  // bookkeeping tables in that schema, not in any schema of the search path.
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
+  // Kysely must look for its own bookkeeping tables in the schema it writes to: without a named
+  // schema it accepts them in ANY schema of the database, so a database whose `public` schema was
+  // migrated once would make a server using another schema (a search_path in DATABASE_URL) skip
+  // creating them, then fail to read them. PostgreSQL therefore always names the current schema.
+  const schema =
+    pgSchema ?? (dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined) ?? undefined;
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;

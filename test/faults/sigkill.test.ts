@@ -134,5 +134,6 @@ describe.each(dialects())('SIGKILL during writes on %s', (dialect) => {
         file.close();
       }
     }
-  });
+    // Two server starts and a write stream: about 20 s on an idle machine, more on a busy CI runner.
+  }, 90_000);
 });
