@@ -11,7 +11,7 @@ import { richTextToHtml, richTextToText } from '../richtext/render.js';
 import type { Projection } from './fields-selection.js';
 import { isFallback, localizedValue, type RequestedLocale } from './localization.js';
 import type { DeliveryEntry, DeliverySchema, EntryRow, Visibility } from './model.js';
-import { mediaObject, objectColumn, relatedObject, resolveReferences, type LocalizedData, type ResolvedReferences } from './relations.js';
+import { mediaObject, objectColumn, relatedObject, resolveReferences, richTextLinks, type LocalizedData, type ResolvedReferences } from './relations.js';
 
 /**
  * The delivered `data` of one item for `projection`: locale-resolved values, rich-text renderings,
@@ -27,7 +27,7 @@ export function projectData(projection: Projection, item: LocalizedData, refs: R
         out[pf.key] = value;
         break;
       case 'html':
-        out[pf.key] = richTextToHtml(value);
+        out[pf.key] = richTextToHtml(value, richTextLinks(refs));
         break;
       case 'text':
         out[pf.key] = richTextToText(value);

@@ -12,11 +12,14 @@
  *   whitelist, another workspace, deleted) resolves to null; in a relation_list it is dropped.
  * - media → `{id, url, mime_type, width, height, alt_text, focal_x, focal_y}`; a deleted or
  *   missing asset resolves to null, and is dropped from a media_list.
+ * - `<rich>_html`: the entries and assets its document links are loaded by the same two queries
+ *   and rendered by richTextLinks (src/modules/richtext/render.ts); the `_html` of a related
+ *   entry (`fields=author.bio_html`) renders its links from what the page loaded anyway.
  */
 import type { Context } from '../../context.js';
 import { fromJsonColumn, isPlainObject } from '../../lib/json.js';
 import type { Actor } from '../auth/permissions.js';
-import { richTextToHtml, richTextToText } from '../richtext/render.js';
+import { richTextTargets, richTextToHtml, richTextToText, type RichTextLinks } from '../richtext/render.js';
 import { subKeyFor, type Projection, type SubKey } from './fields-selection.js';
 import { localizedValue, type RequestedLocale } from './localization.js';
 import type { DeliverySchema, DeliveryType, Visibility } from './model.js';
@@ -100,6 +103,8 @@ export async function resolveReferenceGroups(
         for (const item of items) addIds(localizedValue(pf.field, item.data, item.translation), pf.kind === 'relation_list', entryIds);
       } else if (pf.kind === 'media' || pf.kind === 'media_list') {
         for (const item of items) addIds(localizedValue(pf.field, item.data, item.translation), pf.kind === 'media_list', mediaIds);
+      } else if (pf.kind === 'html') {
+        for (const item of items) richTextTargets(localizedValue(pf.field, item.data, item.translation), { entries: entryIds, media: mediaIds });
       }
     }
   }
@@ -129,13 +134,31 @@ export async function resolveReferenceGroups(
   return { entries, media: mediaById };
 }
 
+/**
+ * The rich-text link targets of `refs` (D13 visibility already applied): an entry as its id, type
+ * slug, slug and display-field value for the same locale; an asset as its delivery media object.
+ */
+export function richTextLinks(refs: ResolvedReferences): RichTextLinks {
+  return {
+    entry(id) {
+      const rel = refs.entries.get(id);
+      if (!rel) return undefined;
+      const field = rel.type.display_field ? rel.type.fieldsByName.get(rel.type.display_field) : undefined;
+      const value = field ? localizedValue(field, rel.data, rel.translation) : undefined;
+      const display = typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+      return { id: rel.id, type: rel.type.slug, slug: rel.slug, display: display || null };
+    },
+    asset: (id) => refs.media.get(id),
+  };
+}
+
 /** A value of a localized entry for one key: the field itself or a rendering of a rich_text field. */
-export function renderKey(sk: SubKey, type: DeliveryType, item: LocalizedData): unknown {
+export function renderKey(sk: SubKey, type: DeliveryType, item: LocalizedData, refs?: ResolvedReferences): unknown {
   const field = type.fieldsByName.get(sk.source);
   if (!field) return undefined;
   const value = localizedValue(field, item.data, item.translation);
   if (value === undefined || sk.kind === 'value') return value;
-  return sk.kind === 'html' ? richTextToHtml(value) : richTextToText(value);
+  return sk.kind === 'html' ? richTextToHtml(value, refs && richTextLinks(refs)) : richTextToText(value);
 }
 
 /**
@@ -157,7 +180,7 @@ export function relatedObject(refs: ResolvedReferences, id: unknown, sub: string
   for (const name of sub) {
     const sk = subKeyFor(rel.type, name);
     if (!sk) continue;
-    const v = renderKey(sk, rel.type, rel);
+    const v = renderKey(sk, rel.type, rel, refs);
     if (v !== undefined) out[name] = v;
   }
   return out;

@@ -7,13 +7,129 @@
  * allowlist, because stored documents are client input: the renderer escapes text values, but a
  * hyperlink's `uri` is copied into `href` verbatim (a `javascript:` link would survive). Only the
  * tags the renderer emits for Contentful block and inline nodes are kept; links keep `href` with
- * the http, https, mailto and tel schemes only. Embedded entries and assets render to nothing.
+ * the http, https, mailto and tel schemes only.
+ *
+ * Links to entries and assets (issue 12 item 2) render from `links`, the targets the caller
+ * resolved (delivery: visible to the key, for the requested locale):
+ * - `entry-hyperlink` → `<a data-entry-id data-entry-type data-entry-slug>` around the node's own
+ *   text, without `href`: Quire knows no public URL of an entry (the front end maps type and slug
+ *   to its route);
+ * - `embedded-entry-inline` → `<span data-entry-…>` and `embedded-entry-block` → `<div
+ *   data-entry-…>` holding the target's display-field value (its slug when that is empty);
+ * - `asset-hyperlink` → `<a href="media URL" data-media-id>` around the node's text;
+ * - `embedded-asset-block` → `<img src alt width height data-media-id>` for an image, else a link
+ *   to the file named by its alt text.
+ * A hyperlink whose target is not resolved (missing, deleted, not visible) keeps only its text;
+ * an embedded one renders to nothing.
  */
-import { documentToHtmlString } from '@contentful/rich-text-html-renderer';
+import { documentToHtmlString, type Next, type RenderNode } from '@contentful/rich-text-html-renderer';
 import { documentToPlainTextString } from '@contentful/rich-text-plain-text-renderer';
-import type { Document } from '@contentful/rich-text-types';
+import type { Block, Document, Inline } from '@contentful/rich-text-types';
 import sanitizeHtml from 'sanitize-html';
 import { isPlainObject } from '../../lib/json.js';
+
+const ENTRY_ATTRS = ['data-entry-id', 'data-entry-type', 'data-entry-slug'];
+
+/** A linked entry as rendered: its id, content type slug, slug and display-field value (null: none). */
+export interface RichTextEntryTarget {
+  id: string;
+  type: string;
+  slug: string;
+  display: string | null;
+}
+
+/** A linked media asset as rendered. */
+export interface RichTextAssetTarget {
+  id: string;
+  url: string;
+  mime_type: string;
+  alt_text: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+/** The link targets a rendering may use, by Quire id; undefined: not resolved. */
+export interface RichTextLinks {
+  entry(id: string): RichTextEntryTarget | undefined;
+  asset(id: string): RichTextAssetTarget | undefined;
+}
+
+const NO_LINKS: RichTextLinks = { entry: () => undefined, asset: () => undefined };
+
+/** Node types whose `data.target` links an entry or an asset. */
+export const RICH_TEXT_LINK_NODES: Readonly<Record<string, 'Entry' | 'Asset'>> = {
+  'entry-hyperlink': 'Entry',
+  'embedded-entry-block': 'Entry',
+  'embedded-entry-inline': 'Entry',
+  'asset-hyperlink': 'Asset',
+  'embedded-asset-block': 'Asset',
+};
+
+/** The target id of a link node, or undefined. */
+export function richTextTargetId(node: unknown): string | undefined {
+  if (!isPlainObject(node) || !isPlainObject(node.data) || !isPlainObject(node.data.target)) return undefined;
+  const sys = node.data.target.sys;
+  return isPlainObject(sys) && typeof sys.id === 'string' ? sys.id : undefined;
+}
+
+/** Every entry and asset id a rich-text value links to (any depth). */
+export function richTextTargets(value: unknown, into: { entries: Set<string>; media: Set<string> }): void {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const node = stack.pop();
+    if (!isPlainObject(node)) continue;
+    const kind = typeof node.nodeType === 'string' ? RICH_TEXT_LINK_NODES[node.nodeType] : undefined;
+    const id = kind ? richTextTargetId(node) : undefined;
+    if (id !== undefined) (kind === 'Entry' ? into.entries : into.media).add(id);
+    if (Array.isArray(node.content)) stack.push(...node.content);
+  }
+}
+
+const esc = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+function entryAttrs(t: RichTextEntryTarget): string {
+  return `data-entry-id="${esc(t.id)}" data-entry-type="${esc(t.type)}" data-entry-slug="${esc(t.slug)}"`;
+}
+
+/** Node renderers for the five link nodes over `links` (see the module comment). */
+function linkRenderers(links: RichTextLinks): RenderNode {
+  const entry = (node: Block | Inline) => {
+    const id = richTextTargetId(node);
+    return id === undefined ? undefined : links.entry(id);
+  };
+  const asset = (node: Block | Inline) => {
+    const id = richTextTargetId(node);
+    return id === undefined ? undefined : links.asset(id);
+  };
+  return {
+    'entry-hyperlink': (node, next: Next) => {
+      const t = entry(node);
+      return t ? `<a ${entryAttrs(t)}>${next(node.content)}</a>` : next(node.content);
+    },
+    'embedded-entry-inline': (node) => {
+      const t = entry(node);
+      return t ? `<span ${entryAttrs(t)}>${esc(t.display ?? t.slug)}</span>` : '';
+    },
+    'embedded-entry-block': (node) => {
+      const t = entry(node);
+      return t ? `<div ${entryAttrs(t)}>${esc(t.display ?? t.slug)}</div>` : '';
+    },
+    'asset-hyperlink': (node, next: Next) => {
+      const a = asset(node);
+      return a ? `<a href="${esc(a.url)}" data-media-id="${esc(a.id)}">${next(node.content)}</a>` : next(node.content);
+    },
+    'embedded-asset-block': (node) => {
+      const a = asset(node);
+      if (!a) return '';
+      if (a.mime_type.startsWith('image/')) {
+        const size = (a.width ? ` width="${a.width}"` : '') + (a.height ? ` height="${a.height}"` : '');
+        return `<img src="${esc(a.url)}" alt="${esc(a.alt_text ?? '')}"${size} loading="lazy" data-media-id="${esc(a.id)}" />`;
+      }
+      const name = a.alt_text || a.url.split('/').pop() || a.id;
+      return `<p><a href="${esc(a.url)}" data-media-id="${esc(a.id)}">${esc(name)}</a></p>`;
+    },
+  };
+}
 
 const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -46,10 +162,21 @@ const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
     'tr',
     'th',
     'td',
+    'div',
+    'span',
+    'img',
   ],
-  allowedAttributes: { a: ['href'], th: ['colspan', 'rowspan'], td: ['colspan', 'rowspan'] },
+  allowedAttributes: {
+    a: ['href', ...ENTRY_ATTRS, 'data-media-id'],
+    div: ENTRY_ATTRS,
+    span: ENTRY_ATTRS,
+    img: ['src', 'alt', 'width', 'height', 'loading', 'data-media-id'],
+    th: ['colspan', 'rowspan'],
+    td: ['colspan', 'rowspan'],
+  },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  allowedSchemesAppliedToAttributes: ['href'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowedSchemesAppliedToAttributes: ['href', 'src'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
 };
@@ -60,15 +187,16 @@ export function isRichTextDocument(value: unknown): value is Document {
 }
 
 /**
- * Sanitized HTML of a rich-text document, or null when `value` is not one.
+ * Sanitized HTML of a rich-text document, or null when `value` is not one. Entry and asset links
+ * render from `links` (none resolved when omitted: hyperlinks keep their text only).
  *
  * ### Examples
  * richTextToHtml({nodeType: 'document', content: [paragraph "a <b>"]}) → `<p>a &lt;b&gt;</p>`
  */
-export function richTextToHtml(value: unknown): string | null {
+export function richTextToHtml(value: unknown, links: RichTextLinks = NO_LINKS): string | null {
   if (!isRichTextDocument(value)) return null;
   try {
-    return sanitizeHtml(documentToHtmlString(value), SANITIZE_OPTIONS);
+    return sanitizeHtml(documentToHtmlString(value, { renderNode: linkRenderers(links) }), SANITIZE_OPTIONS);
   } catch {
     // A structurally odd document (accepted before validation existed) yields no HTML, not a 500.
     return null;

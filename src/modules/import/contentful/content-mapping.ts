@@ -6,8 +6,12 @@
  * Entries: ids are derived from the workspace and the Contentful id (`entry:<id>`), so a second
  * import finds the same rows. Values of the export's default locale go to `data`; other locales
  * become translations of localizable fields only (api.md "Localization rules"). Rich text
- * documents pass through as they are; a Link becomes the Quire id of its target (a link to
- * something absent from the export is dropped with a warning); Location `{lat, lon}` stays JSON.
+ * documents keep their shape, but the entry and asset links inside them (`entry-hyperlink`,
+ * `embedded-entry-block`/`-inline`, `asset-hyperlink`, `embedded-asset-block`) point at the Quire
+ * ids of their targets, like relation fields (a hyperlink whose target is not imported keeps only
+ * its text, an embedded one is removed, each with a warning); a Link becomes the Quire id of its
+ * target (a link to something absent from the export is dropped with a warning); Location
+ * `{lat, lon}` stays JSON.
  * An entry's publishing state comes from its `sys` (states.ts).
  *
  * Assets: media records pointing at the original file (`https:` + file.url, no download), with
@@ -19,6 +23,7 @@ import { isPlainObject } from '../../../lib/json.js';
 import { iso } from '../../../lib/time.js';
 import { slugify } from '../../../lib/slugs.js';
 import type { EntryData } from '../../entries/model.js';
+import { RICH_TEXT_LINK_NODES } from '../../richtext/render.js';
 import type { CfAsset, CfEntry, ContentfulExport } from './export.js';
 import type { PlannedContentType, PlannedField, SchemaPlan } from './schema-mapping.js';
 import { cfState, type CfState } from './states.js';
@@ -127,6 +132,34 @@ function linkId(value: unknown, linkType: 'Entry' | 'Asset'): string | undefined
 }
 
 /**
+ * A copy of a rich-text node with every entry and asset link pointing at the Quire id of its
+ * imported target (`data.target.sys.id`; type and linkType kept), as `resolve` gives it (which
+ * also reports a target it does not know). Such an unresolved link is taken out: a hyperlink's
+ * content replaces it (the text stays), an embedded entry or asset is removed. Returns the
+ * node(s) that take the node's place.
+ *
+ * ### Examples
+ * {nodeType:'entry-hyperlink', data:{target:{sys:{id:'cf1',…}}}, content:[text]} → same with id 'entry-uuid'
+ */
+export function remapRichText(
+  node: Record<string, unknown>,
+  resolve: (cfId: string, kind: 'Entry' | 'Asset') => string | undefined,
+): Record<string, unknown>[] {
+  const kind = typeof node.nodeType === 'string' ? RICH_TEXT_LINK_NODES[node.nodeType] : undefined;
+  const content = Array.isArray(node.content)
+    ? node.content.flatMap((child) => (isPlainObject(child) ? remapRichText(child, resolve) : [child as Record<string, unknown>]))
+    : node.content;
+  const out: Record<string, unknown> = { ...node, ...(content === undefined ? {} : { content }) };
+  if (!kind) return [out];
+  const cfId = linkId(isPlainObject(node.data) ? node.data.target : undefined, kind);
+  const id = cfId === undefined ? undefined : resolve(cfId, kind);
+  if (id === undefined) return String(node.nodeType).endsWith('-hyperlink') && Array.isArray(content) ? (content as Record<string, unknown>[]) : [];
+  const data = node.data as Record<string, unknown>;
+  const target = data.target as { sys: Record<string, unknown> };
+  return [{ ...out, data: { ...data, target: { ...target, sys: { ...target.sys, id } } } }];
+}
+
+/**
  * The Quire value of one Contentful field value, or undefined when there is none to store.
  * `onDangling` is told about links whose target is not in the export.
  */
@@ -146,7 +179,8 @@ export function mapValue(field: PlannedField, value: unknown, links: LinkResolve
     case 'textarea':
       return typeof value === 'string' ? value : undefined;
     case 'rich_text':
-      return isPlainObject(value) ? value : undefined;
+      // Links inside the document point at Quire ids like relation fields do (issue 12 item 2).
+      return isPlainObject(value) ? remapRichText(value, (cfId, kind) => resolve({ sys: { type: 'Link', linkType: kind, id: cfId } }, kind))[0] : undefined;
     case 'integer':
       return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
     case 'number':
