@@ -70,10 +70,36 @@ export function nullsFirstSql(dialect: Dialect, expr: string): string {
   return dialect === 'postgres' ? `${expr} NULLS FIRST` : expr;
 }
 
+/**
+ * Columns every list index ends with, after `id`: the visibility condition reads them (D21), so
+ * a filtered count, and the rows an offset page skips, are decided from the index alone without
+ * reading each entry (SQLite: a covering index; PostgreSQL: an index-only scan once vacuumed).
+ */
+export const VISIBILITY_COLUMNS = `"status", "publish_at"`;
+
 /** DDL creating the expression index on `column` for a sortable or filterable field (idempotent). */
 export function createDataIndexSql(dialect: Dialect, fieldName: string, fieldType: string, column: DataColumn = 'data'): string {
   const expr = dataFieldText(dialect, fieldName, fieldType, undefined, column);
-  return `CREATE INDEX IF NOT EXISTS "${dataIndexName(fieldName, fieldType, column)}" ON "entries" ("content_type_id", ${nullsFirstSql(dialect, expr)}, "id")`;
+  return `CREATE INDEX IF NOT EXISTS "${dataIndexName(fieldName, fieldType, column)}" ON "entries" ("content_type_id", ${nullsFirstSql(dialect, expr)}, "id", ${VISIBILITY_COLUMNS})`;
+}
+
+/**
+ * The indexes of the entry column sorts (`created_at`, `updated_at`, `published_at`, `position`),
+ * `(content_type_id, <column>, id, status, publish_at)`: migration 001 built them without the
+ * visibility columns; migration 014 rebuilds them with these definitions.
+ */
+export function columnSortIndexSql(dialect: Dialect): { name: string; sql: string }[] {
+  return (
+    [
+      ['entries_type_created', 'created_at'],
+      ['entries_type_updated', 'updated_at'],
+      ['entries_type_published', 'published_at'],
+      ['entries_type_position', 'position'],
+    ] as const
+  ).map(([name, column]) => ({
+    name,
+    sql: `CREATE INDEX IF NOT EXISTS "${name}" ON "entries" ("content_type_id", ${column === 'published_at' ? nullsFirstSql(dialect, `"${column}"`) : `"${column}"`}, "id", ${VISIBILITY_COLUMNS})`,
+  }));
 }
 
 /**
@@ -90,12 +116,13 @@ export const PRODUCTION_SORT_EXPRESSIONS = {
 
 /**
  * DDL of the indexes behind production sorts on `published_at` and `updated_at` (see
- * PRODUCTION_SORT_EXPRESSIONS), `(content_type_id, <expr>, id)` like every sort index.
+ * PRODUCTION_SORT_EXPRESSIONS), `(content_type_id, <expr>, id, status, publish_at)` like every
+ * sort index.
  */
 export function productionSortIndexSql(dialect: Dialect): string[] {
   return [
-    `CREATE INDEX IF NOT EXISTS "entries_type_pub_published" ON "entries" ("content_type_id", ${nullsFirstSql(dialect, PRODUCTION_SORT_EXPRESSIONS.published_at)}, "id")`,
-    `CREATE INDEX IF NOT EXISTS "entries_type_pub_updated" ON "entries" ("content_type_id", ${PRODUCTION_SORT_EXPRESSIONS.updated_at}, "id")`,
+    `CREATE INDEX IF NOT EXISTS "entries_type_pub_published" ON "entries" ("content_type_id", ${nullsFirstSql(dialect, PRODUCTION_SORT_EXPRESSIONS.published_at)}, "id", ${VISIBILITY_COLUMNS})`,
+    `CREATE INDEX IF NOT EXISTS "entries_type_pub_updated" ON "entries" ("content_type_id", ${PRODUCTION_SORT_EXPRESSIONS.updated_at}, "id", ${VISIBILITY_COLUMNS})`,
   ];
 }
 

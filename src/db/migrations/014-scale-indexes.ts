@@ -5,16 +5,18 @@
  * - Production sorts on `published_at` and `updated_at` read expressions over several columns
  *   (a scheduled row is published at its `publish_at`, D21; readers see the published version's
  *   time, D70): each gets an index `(content_type_id, <expression>, id)`.
- * - PostgreSQL: the expression indexes of filterable and sortable fields are rebuilt with
- *   `NULLS FIRST`, the null order of delivery sorts; built with the default order the planner
- *   could not use them for any sort. SQLite orders NULL first anyway and keeps its indexes.
+ * - Every list index ends with the visibility columns (status, publish_at): a filtered count and
+ *   the rows an offset page skips are decided from the index alone. The column sort indexes of
+ *   migration 001 and the expression indexes of filterable and sortable fields are rebuilt so.
+ * - PostgreSQL: the expression indexes are built with `NULLS FIRST`, the null order of delivery
+ *   sorts; built with the default order the planner could not use them for any sort.
  * - `entry_counts`: the number of entries per content type and status, kept exact by triggers
  *   in the transaction of every write to `entries` (whatever the write path: API, bulk, import,
  *   restore, the publishing job), so an unfiltered list's `total_data` reads one or three rows
  *   instead of counting every entry. Filled here from the entries that exist.
  */
 import { sql, type Kysely } from 'kysely';
-import { createDataIndexSql, dropDataIndexSql, productionSortIndexSql } from '../dialect.js';
+import { columnSortIndexSql, createDataIndexSql, dropDataIndexSql, productionSortIndexSql } from '../dialect.js';
 import type { Dialect } from '../types.js';
 
 /**
@@ -62,20 +64,22 @@ $$ LANGUAGE plpgsql`,
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   for (const ddl of productionSortIndexSql(dialect)) await sql.raw(ddl).execute(db);
+  for (const index of columnSortIndexSql(dialect)) {
+    await sql.raw(`DROP INDEX IF EXISTS "${index.name}"`).execute(db);
+    await sql.raw(index.sql).execute(db);
+  }
 
-  if (dialect === 'postgres') {
-    const fields = await sql<{ name: string; field_type: string }>`
-      SELECT DISTINCT name, field_type FROM fields WHERE filterable = 1 OR sortable = 1`.execute(db);
-    const done = new Set<string>();
-    for (const f of fields.rows) {
-      for (const column of ['data', 'published_data'] as const) {
-        const drop = dropDataIndexSql(f.name, f.field_type, column);
-        // Fields of one name and comparison kind share an index: rebuild it once.
-        if (done.has(drop)) continue;
-        done.add(drop);
-        await sql.raw(drop).execute(db);
-        await sql.raw(createDataIndexSql(dialect, f.name, f.field_type, column)).execute(db);
-      }
+  const fields = await sql<{ name: string; field_type: string }>`
+    SELECT DISTINCT name, field_type FROM fields WHERE filterable = 1 OR sortable = 1`.execute(db);
+  const done = new Set<string>();
+  for (const f of fields.rows) {
+    for (const column of ['data', 'published_data'] as const) {
+      const drop = dropDataIndexSql(f.name, f.field_type, column);
+      // Fields of one name and comparison kind share an index: rebuild it once.
+      if (done.has(drop)) continue;
+      done.add(drop);
+      await sql.raw(drop).execute(db);
+      await sql.raw(createDataIndexSql(dialect, f.name, f.field_type, column)).execute(db);
     }
   }
 

@@ -81,12 +81,18 @@ function trData(locale: string | null) {
   return (locale === null ? sql<unknown>`null` : sql<unknown>`${sql.ref('t.data')}`).as('tr_data');
 }
 
-function whereList(db: Db, q: EntryListQuery): Expression<SqlBool>[] {
+/**
+ * The conditions of a list. For a page (`page`), filters on another field than the sort key
+ * read in the sort's order (filterCondition `rangeByOrder`); counts use the filters' indexes.
+ */
+function whereList(db: Db, q: EntryListQuery, page = false): Expression<SqlBool>[] {
   const { column } = sourceOf(q.visibility);
+  const key = q.sort.key;
+  const sortField = key.kind === 'data' ? key.field.name : null;
   return [
     sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`,
     visibleCondition(q.visibility, q.now),
-    ...q.filters.map((f) => filterCondition(db.dialect, f, column)),
+    ...q.filters.map((f) => filterCondition(db.dialect, f, column, page && f.field.name !== sortField)),
   ];
 }
 
@@ -166,7 +172,7 @@ async function pageQuery(
     .select(contentColumns(q.visibility))
     .select([trData(q.locale), sql<EntryRow['sort_value']>`${key}`.as('sort_value')])
     .$if(totalWindow !== null, (qb) => qb.select(countExpression(db, q, totalWindow ?? 0).as('total')))
-    .where((eb) => eb.and(range ? [...whereList(db, q), range.condition] : whereList(db, q)))
+    .where((eb) => eb.and(range ? [...whereList(db, q, true), range.condition] : whereList(db, q, true)))
     // Slugs are unique per content type: the id adds nothing and no index holds (slug, id).
     .$if(!(db.dialect === 'sqlite' && (range?.missingOnly === true || sortKeyPinned(q))), (qb) => qb.orderBy(key, (ob) => nullsOrdered(ob, q.sort)))
     .$if(!isSlugSort(q.sort), (qb) => qb.orderBy('entries.id', q.sort.direction))
