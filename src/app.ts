@@ -108,7 +108,7 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // CORS (D80): before the API plugins, so a preflight is answered before their auth hooks.
-  await registerCors(app, ctx.config);
+  registerCors(app, ctx.config);
   await app.register(managementRoutes(ctx), { prefix: '/api/v1/manage' });
   await app.register(deliveryRoutes(ctx), { prefix: '/api/v1/public' });
   await app.register(mediaFileRoutes(ctx));

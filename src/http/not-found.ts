@@ -12,9 +12,6 @@ export function registerNotFound(app: FastifyInstance): void {
   const methodsByUrl = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    // The CORS plugin's catch-all OPTIONS route (src/http/cors.ts) only exists so preflights
-    // reach its hook; counting it would turn every unknown path into a 405.
-    if (route.url.endsWith('*') && methods.every((m) => m.toUpperCase() === 'OPTIONS')) return;
     const set = methodsByUrl.get(route.url) ?? new Set<string>();
     for (const m of methods) set.add(m.toUpperCase());
     methodsByUrl.set(route.url, set);
