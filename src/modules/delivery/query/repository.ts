@@ -91,7 +91,7 @@ function whereList(db: Db, q: EntryListQuery, page = false): Expression<SqlBool>
   const sortField = key.kind === 'data' ? key.field.name : null;
   return [
     sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`,
-    visibleCondition(q.visibility, q.now),
+    visibleCondition(q.visibility, q.now, 'entries', db.dialect),
     ...q.filters.map((f) => filterCondition(db.dialect, f, column, page && f.field.name !== sortField)),
   ];
 }
@@ -233,7 +233,7 @@ export async function findEntryRowsBySlug(
     .select(trData(q.locale))
     .where('entries.workspace_id', '=', q.workspaceId)
     .where('entries.slug', '=', q.slug)
-    .where(visibleCondition(q.visibility, q.now))
+    .where(visibleCondition(q.visibility, q.now, 'entries', db.dialect))
     .orderBy('entries.content_type_id')
     .limit(20);
   if (q.contentTypeId) query = query.where('entries.content_type_id', '=', q.contentTypeId);
@@ -260,7 +260,7 @@ export async function findRelatedRows(
     .select(sql<unknown>`${sql.ref(`entries.${sourceOf(q.visibility).column}`)}`.as('data'))
     .select(trData(q.locale))
     .where('entries.id', 'in', q.ids)
-    .where(visibleCondition(q.visibility, q.now))
+    .where(visibleCondition(q.visibility, q.now, 'entries', db.dialect))
     .execute();
   return rows.filter((r) => r.workspace_id === q.workspaceId) as RelatedRow[];
 }
