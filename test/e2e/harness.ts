@@ -223,3 +223,20 @@ export function gzippedAssetBytes(urlPath: string): number {
   const file = path.join(ROOT, 'dist', decodeURIComponent(urlPath.replace(/^\//, '')));
   return gzipSync(fs.readFileSync(file), { level: 9 }).length;
 }
+
+/** Polls `check` every 100 ms until it holds, failing with "timed out waiting for `what`". */
+export async function until(check: () => Promise<boolean>, what: string, timeout = 10_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Prints this process's axe results under `suite` (a suite's afterAll), one line per screen. */
+export function printAxeResults(suite: string): void {
+  const lines = axeResults.map(
+    (r) => `  ${r.screen}: ${r.violations.length ? r.violations.map((v) => `${v.impact} ${v.id} (${v.nodes})`).join(', ') : 'no violations'}`,
+  );
+  if (lines.length) process.stdout.write(`\n[${suite}] axe results\n${lines.join('\n')}\n`);
+}

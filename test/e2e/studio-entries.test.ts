@@ -161,8 +161,9 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
 
     await page.getByRole('button', { name: 'Choose media for Cover' }).click();
     const media = page.getByRole('dialog', { name: 'Choose media for Cover' });
-    await visible(media.getByRole('img', { name: 'The team' }));
-    await media.getByRole('listitem', { name: 'Choose The team' }).click();
+    // The thumbnail inside the button (named by the button, so its own alt text is empty).
+    await visible(media.getByRole('button', { name: 'Choose The team' }).locator('img'));
+    await media.getByRole('button', { name: 'Choose The team' }).click();
     await hidden(media);
     await visible(page.getByRole('group', { name: 'Cover: The team' }));
 

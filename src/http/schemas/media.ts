@@ -55,15 +55,45 @@ export const MediaListQuery = Type.Object(
   {
     ...PageQuery,
     folder: Type.Optional(Type.String({ maxLength: 200, description: "exact folder; '' lists assets without a folder" })),
-    type: Type.Optional(Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('pdf')])),
+    type: Type.Optional(
+      Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('pdf'), Type.Literal('other')], {
+        description: 'by MIME type; other: neither an image, a video nor a PDF',
+      }),
+    ),
+    search: Type.Optional(Type.String({ maxLength: 200, description: 'case-insensitive substring of the original file name or the alt text' })),
   },
   { additionalProperties: false },
+);
+
+/** A folder holding assets directly (GET /media/folders); parents without assets of their own are not listed. */
+export const MediaFolderSchema = Type.Object(
+  { folder: Type.String(), count: Type.Integer({ description: 'live assets directly in it' }) },
+  { title: 'MediaFolder' },
+);
+
+/** Where an asset is used (GET /media/{id}/usage): entries and pages naming it in a media, media list or rich-text field. */
+export const MediaUsageSchema = Type.Object(
+  {
+    entries: Type.Array(
+      Type.Object({
+        id: Uuid,
+        content_type: Type.String({ description: 'content type slug' }),
+        slug: Type.String(),
+        title: Type.Optional(Type.String({ description: "the display field's default-locale value, when set" })),
+      }),
+    ),
+    pages: Type.Array(Type.Object({ id: Uuid, slug: Type.String(), title: Type.String({ description: 'SEO title, else the slug' }) })),
+  },
+  { title: 'MediaUsage' },
 );
 
 const Focal = Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]);
 
 export const UpdateMediaBody = Type.Object(
   {
+    original_name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: 'the name shown for the asset (folders and control characters are removed)' }),
+    ),
     alt_text: Type.Optional(Type.Union([Type.String({ maxLength: MAX_ALT_TEXT }), Type.Null()])),
     folder: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
     focal_x: Type.Optional(Focal),

@@ -167,11 +167,13 @@ export interface ListMediaQuery {
   limit?: number;
   /** Exact folder; '' lists the root (assets without a folder). */
   folder?: string;
-  /** `image`, `video` or `pdf` (by MIME type). */
+  /** `image`, `video`, `pdf` or `other` (by MIME type). */
   type?: MediaKindFilter;
+  /** Case-insensitive substring of the original file name or the alt text (blank: no filter). */
+  search?: string;
 }
 
-/** GET /media: newest first, with offset pagination; optional folder and type filters. */
+/** GET /media: newest first, with offset pagination; optional folder, type and name/alt-text search filters. */
 export async function listMedia(
   ctx: Context,
   actor: Actor,
@@ -186,7 +188,13 @@ export async function listMedia(
     if (problem) throw invalid('query.folder', problem);
     folder = q.folder === '' ? null : q.folder;
   }
-  const { items, total } = await listMediaRecords(ctx.db, actor.workspaceId, { folder, type: q.type, offset: window.offset, limit: window.limit });
+  const { items, total } = await listMediaRecords(ctx.db, actor.workspaceId, {
+    folder,
+    type: q.type,
+    search: q.search?.trim() || undefined,
+    offset: window.offset,
+    limit: window.limit,
+  });
   return { items: items.map(toManagementMedia), total, window };
 }
 
@@ -197,6 +205,8 @@ export async function getMedia(ctx: Context, actor: Actor, workspaceHeader: stri
 }
 
 export interface UpdateMediaInput {
+  /** The shown name (`original_name`), cleaned like an uploaded file's name. */
+  original_name?: string;
   alt_text?: string | null;
   folder?: string | null;
   focal_x?: number | null;
@@ -204,7 +214,7 @@ export interface UpdateMediaInput {
 }
 
 /**
- * PUT /media/{id}: changes alt text, focal point and/or folder. A new folder moves the stored
+ * PUT /media/{id}: changes the shown name, alt text, focal point and/or folder. A new folder moves the stored
  * file and changes `url` and `storage_key` atomically with the row (see the module comment).
  * A concurrent move of the same asset is detected (the row's key changed) and retried.
  */
@@ -221,6 +231,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
     const current = await requireMedia(ctx, actor.workspaceId, id);
     const now = iso(ctx.clock());
     const fields = {
+      ...(input.original_name !== undefined ? { original_name: cleanOriginalName(input.original_name) } : {}),
       ...(input.alt_text !== undefined ? { alt_text: input.alt_text } : {}),
       ...(input.focal_x !== undefined ? { focal_x: input.focal_x, focal_y: input.focal_y ?? null } : {}),
     };

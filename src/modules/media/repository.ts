@@ -5,6 +5,7 @@
  * invisible to every lookup here. The media library (issue 4) adds listing, the file route's
  * lookup by id, field updates, folder moves guarded by the expected storage key, soft deletes.
  */
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
 
 export interface MediaRecord {
@@ -86,13 +87,15 @@ export async function upsertMedia(db: Db, media: MediaRecord): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The media library (issue 4): listing, the file route's lookup, updates and soft deletes.
 
-/** `image`, `video` or `pdf`: a filter on the MIME type. */
-export type MediaKindFilter = 'image' | 'video' | 'pdf';
+/** `image`, `video`, `pdf` or `other` (none of those): a filter on the MIME type. */
+export type MediaKindFilter = 'image' | 'video' | 'pdf' | 'other';
 
 export interface MediaListFilter {
   /** undefined: every folder; null: the root only; a string: exactly that folder. */
   folder?: string | null;
   type?: MediaKindFilter;
+  /** Case-insensitive substring of `original_name` or `alt_text`. */
+  search?: string;
   offset: number;
   limit: number;
 }
@@ -103,12 +106,36 @@ export async function listMediaRecords(db: Db, workspaceId: string, filter: Medi
   if (filter.folder === null) q = q.where('folder', 'is', null);
   else if (filter.folder !== undefined) q = q.where('folder', '=', filter.folder);
   if (filter.type === 'pdf') q = q.where('mime_type', '=', 'application/pdf');
+  else if (filter.type === 'other')
+    q = q.where('mime_type', 'not like', 'image/%').where('mime_type', 'not like', 'video/%').where('mime_type', '<>', 'application/pdf');
   else if (filter.type) q = q.where('mime_type', 'like', `${filter.type}/%`);
+  if (filter.search) {
+    // lower() on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
+    const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where(
+      (eb) =>
+        sql<SqlBool>`(lower(${eb.ref('original_name')}) like ${pattern} escape '\\' or lower(coalesce(${eb.ref('alt_text')}, '')) like ${pattern} escape '\\')`,
+    );
+  }
   const [rows, count] = await Promise.all([
     q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(toMedia), total: Number(count.n) };
+}
+
+/** The folders holding live assets of the workspace, by path, with how many each holds directly. */
+export async function mediaFolderCounts(db: Db, workspaceId: string): Promise<{ folder: string; count: number }[]> {
+  const rows = await db.kysely
+    .selectFrom('media')
+    .select(['folder', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .where('folder', 'is not', null)
+    .groupBy('folder')
+    .orderBy('folder')
+    .execute();
+  return rows.map((r) => ({ folder: r.folder as string, count: Number(r.n) }));
 }
 
 /** A live media record by id in any workspace (the file route: the URL names the asset). */
@@ -117,11 +144,11 @@ export async function findLiveMediaById(db: Db, id: string): Promise<MediaRecord
   return row ? toMedia(row) : null;
 }
 
-/** Changes alt text and/or focal point of a live record. */
+/** Changes the shown name, alt text and/or focal point of a live record. */
 export async function updateMediaFields(
   db: Db,
   id: string,
-  fields: { alt_text?: string | null; focal_x?: number | null; focal_y?: number | null },
+  fields: { original_name?: string; alt_text?: string | null; focal_x?: number | null; focal_y?: number | null },
   now: string,
 ): Promise<void> {
   await db.kysely
@@ -140,7 +167,15 @@ export async function moveMediaRecord(
   db: Db,
   id: string,
   expectedKey: string | null,
-  changes: { folder: string | null; url: string; storage_key: string | null; alt_text?: string | null; focal_x?: number | null; focal_y?: number | null },
+  changes: {
+    folder: string | null;
+    url: string;
+    storage_key: string | null;
+    original_name?: string;
+    alt_text?: string | null;
+    focal_x?: number | null;
+    focal_y?: number | null;
+  },
   now: string,
 ): Promise<number> {
   let q = db.kysely

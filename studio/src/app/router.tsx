@@ -20,6 +20,7 @@ const EntriesList = lazy(() => import('../screens/entries/EntriesList'));
 const EntryEditor = lazy(() => import('../screens/entries/EntryEditor'));
 const PagesList = lazy(() => import('../screens/pages/PagesList'));
 const PageEditor = lazy(() => import('../screens/pages/PageEditor'));
+const MediaLibrary = lazy(() => import('../screens/media/MediaLibrary'));
 const NotFound = lazy(() => import('./NotFound'));
 
 function page(Screen: LazyExoticComponent<ComponentType>) {
@@ -69,6 +70,7 @@ export function createStudioRouter() {
           { path: 'content/:type/:entry', element: <KeyedEntryEditor /> },
           { path: 'pages', element: page(PagesList) },
           { path: 'pages/:slug', element: <KeyedPageEditor /> },
+          { path: 'media', element: page(MediaLibrary) },
           { path: 'settings', element: <Navigate to="general" replace /> },
           { path: 'settings/:tab', element: page(Settings) },
           { path: '*', element: page(NotFound) },

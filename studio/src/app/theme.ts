@@ -4,7 +4,7 @@
  * resolver darkens them (shade 7 for dimmed text, a darkened shade 9 for coloured text), so axe finds no
  * contrast violation while keeping Mantine's look.
  */
-import { createTheme, Modal, ModalHeader, Notification, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, Drawer, DrawerHeader, Modal, ModalHeader, Notification, type CSSVariablesResolver } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -19,6 +19,8 @@ export const theme = createTheme({
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
     // A dialog's header is no page banner (axe landmark-no-duplicate-banner): a div, not <header>.
     ModalHeader: ModalHeader.extend({ defaultProps: { component: 'div' } as Record<string, unknown> }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close panel' } } }),
+    DrawerHeader: DrawerHeader.extend({ defaultProps: { component: 'div' } as Record<string, unknown> }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
   },
 });

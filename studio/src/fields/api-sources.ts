@@ -7,7 +7,7 @@
  */
 import { api, parseData } from '../api/client';
 import type { ContentType, Entry, MediaAsset } from '../api/types';
-import type { EntrySummary, FieldSources, MediaSummary } from './sources';
+import type { EntrySummary, FieldSources, MediaFolder, MediaKind, MediaSummary } from './sources';
 
 /** The display value of an entry (its type's display field, default locale), else its slug. */
 export function entryLabel(entry: Pick<Entry, 'data' | 'slug'>, displayField: string | null | undefined): string {
@@ -30,7 +30,25 @@ export function mediaSummary(asset: MediaAsset): MediaSummary {
     thumbnailUrl: thumbnailOf(asset),
     label: asset.alt_text || asset.original_name || asset.filename,
     mimeType: asset.mime_type,
+    name: asset.original_name || asset.filename,
+    folder: asset.folder,
+    size: asset.size,
+    width: asset.width,
+    height: asset.height,
+    createdAt: asset.created_at,
   };
+}
+
+/**
+ * The path of a GET /media page. Built here rather than through the client's `query`, which drops
+ * empty values: `folder=` (empty) asks for the root folder.
+ */
+export function mediaListPath(q: { page: number; limit: number; type?: MediaKind; search?: string; folder?: string }): string {
+  const qs = new URLSearchParams({ page: String(q.page), limit: String(q.limit) });
+  if (q.type) qs.set('type', q.type);
+  if (q.search?.trim()) qs.set('search', q.search.trim());
+  if (q.folder !== undefined) qs.set('folder', q.folder);
+  return `/media?${qs.toString()}`;
 }
 
 async function entryTypes(): Promise<ContentType[]> {
@@ -70,10 +88,11 @@ export function apiFieldSources({ canUpload = false }: { canUpload?: boolean } =
       const found = await summaries(wanted, '', 100);
       return found.filter((e) => ids.includes(e.id));
     },
-    listMedia: async (page, type) => {
-      const res = await api<MediaAsset[], { total_pages?: number; current_page?: number }>('/media', { query: { page, limit: 24, type } });
+    listMedia: async (page, type, filter = {}) => {
+      const res = await api<MediaAsset[], { total_pages?: number; current_page?: number }>(mediaListPath({ page, limit: 24, type, ...filter }));
       return { items: res.data.map(mediaSummary), hasMore: (res.meta?.current_page ?? page) < (res.meta?.total_pages ?? page) };
     },
+    mediaFolders: async () => (await api<MediaFolder[]>('/media/folders')).data,
     mediaByIds: async (ids) => {
       const found = await Promise.all(
         ids.map((id) =>

@@ -25,6 +25,30 @@ export interface MediaSummary {
   /** alt text or original file name */
   label: string;
   mimeType: string;
+  /** the file name people see (original_name), when known */
+  name?: string;
+  /** folder path, null for the root, when known */
+  folder?: string | null;
+  /** bytes, when known */
+  size?: number;
+  width?: number | null;
+  height?: number | null;
+  createdAt?: string;
+}
+
+/** The media types the library filters by (GET /media `type`). */
+export type MediaKind = 'image' | 'video' | 'pdf' | 'other';
+
+/** Narrowing of a media list: name/alt-text search and folder (undefined: all; '': the root). */
+export interface MediaListFilter {
+  search?: string;
+  folder?: string;
+}
+
+/** A folder holding assets and how many are directly in it (GET /media/folders). */
+export interface MediaFolder {
+  folder: string;
+  count: number;
 }
 
 export interface FieldSources {
@@ -32,8 +56,10 @@ export interface FieldSources {
   searchEntries(types: string[], search: string): Promise<EntrySummary[]>;
   /** the entries among `ids` it can find (of `types`, every type when empty) */
   entriesByIds(ids: string[], types: string[]): Promise<EntrySummary[]>;
-  /** media, newest first, `page` from 1 */
-  listMedia(page: number, type?: 'image' | 'video' | 'pdf'): Promise<{ items: MediaSummary[]; hasMore: boolean }>;
+  /** media, newest first, `page` from 1, optionally of one type, searched and in one folder */
+  listMedia(page: number, type?: MediaKind, filter?: MediaListFilter): Promise<{ items: MediaSummary[]; hasMore: boolean }>;
+  /** the folders holding media; absent: pickers offer no folder filter */
+  mediaFolders?: () => Promise<MediaFolder[]>;
   mediaByIds(ids: string[]): Promise<MediaSummary[]>;
   /**
    * Uploads `file` to the library (POST /media/upload); refusals (413, 415, 400) as ApiError.

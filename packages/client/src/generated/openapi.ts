@@ -549,8 +549,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * List media (newest first)
-     * @description List media (newest first)
+     * List media (newest first; folder, type and name search filters)
+     * @description List media (newest first; folder, type and name search filters)
      *
      *     Takes any management key or a Studio session.
      */
@@ -1867,6 +1867,7 @@ export type components = {
         | 'url'
         | 'select'
         | 'multi_select'
+        | 'tags'
         | 'json'
         | 'media'
         | 'media_list'
@@ -4320,7 +4321,10 @@ export interface operations {
         folder?: string;
         limit?: number;
         page?: number;
-        type?: 'image' | 'video' | 'pdf';
+        /** @description case-insensitive substring of the original file name or the alt text */
+        search?: string;
+        /** @description by MIME type; other: neither an image, a video nor a PDF */
+        type?: 'image' | 'video' | 'pdf' | 'other';
       };
       header?: {
         /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
@@ -4423,6 +4427,8 @@ export interface operations {
           focal_x?: number | null;
           focal_y?: number | null;
           folder?: string | null;
+          /** @description the name shown for the asset (folders and control characters are removed) */
+          original_name?: string;
         };
       };
     };

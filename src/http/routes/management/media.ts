@@ -88,7 +88,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
         tags,
         operationId: 'listMedia',
         errors: ['PAGE_TOO_DEEP'],
-        summary: 'List media (newest first)',
+        summary: 'List media (newest first; folder, type and name search filters)',
         headers: WorkspaceHeaders,
         querystring: MediaListQuery,
         response: { 200: EnvelopeOf(Type.Array(MediaAssetSchema), PageMeta) },

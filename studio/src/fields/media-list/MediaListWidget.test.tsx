@@ -18,15 +18,23 @@ describe('media_list widget', () => {
         .map((i) => i.getAttribute('alt')),
     ).toEqual(['Office', 'Team photo']);
   });
-  it('appends a picked asset, reorders and removes (uuid[], null when empty)', async () => {
+  it('appends several picked assets in the order chosen, reorders and removes (uuid[], null when empty)', async () => {
     const { onChange } = renderWidget(MediaListWidget, field, [team.id]);
     await userEvent.click(screen.getByRole('button', { name: 'Add media to Gallery' }));
-    expect(screen.queryByRole('listitem', { name: 'Choose Team photo' })).not.toBeInTheDocument();
-    await userEvent.click(await screen.findByRole('listitem', { name: 'Choose Brochure' }));
-    expect(onChange).toHaveBeenLastCalledWith([team.id, brochure.id]);
+    const dialog = await screen.findByRole('dialog', { name: 'Add media to Gallery' });
+    const brochureButton = await within(dialog).findByRole('button', { name: 'Choose Brochure' });
+    expect(within(dialog).queryByRole('button', { name: 'Choose Team photo' })).not.toBeInTheDocument();
+    await userEvent.click(brochureButton);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Choose Office' }));
+    expect(brochureButton).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Choose Office' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Choose Office' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add 2 selected' }));
+    expect(onChange).toHaveBeenLastCalledWith([team.id, brochure.id, office.id]);
     await userEvent.click(await screen.findByRole('button', { name: 'Move Brochure up' }));
-    expect(onChange).toHaveBeenLastCalledWith([brochure.id, team.id]);
+    expect(onChange).toHaveBeenLastCalledWith([brochure.id, team.id, office.id]);
     await userEvent.click(screen.getByRole('button', { name: 'Remove Brochure' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Office' }));
     await userEvent.click(screen.getByRole('button', { name: 'Remove Team photo' }));
     expect(onChange).toHaveBeenLastCalledWith(null);
   });

@@ -1,4 +1,4 @@
-/** `media_list`: asset ids in order (D30): add from the library, reorder (drag or buttons), remove. */
+/** `media_list`: asset ids in order (D30): add several from the library at once, reorder (drag or buttons), remove. */
 import { useState } from 'react';
 import { Button, Group, Input, Stack, Text } from '@mantine/core';
 import { rulesHint } from '../field-meta';
@@ -56,6 +56,10 @@ export function MediaListWidget({ field, value, onChange, readOnly, error, descr
         onPick={(m) => {
           setPicked((prev) => new Map(prev).set(m.id, m));
           onChange([...ids, m.id]);
+        }}
+        onPickMany={(list) => {
+          setPicked((prev) => new Map([...prev, ...list.map((m) => [m.id, m] as const)]));
+          onChange([...ids, ...list.map((m) => m.id)]);
         }}
       />
     </Input.Wrapper>

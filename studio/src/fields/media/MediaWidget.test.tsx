@@ -14,7 +14,7 @@ describe('media widget', () => {
   it('picks from the library with thumbnails and emits the asset id', async () => {
     const { onChange } = renderWidget(MediaWidget, field, null);
     await userEvent.click(screen.getByRole('button', { name: 'Choose media for Cover' }));
-    const office = await screen.findByRole('listitem', { name: 'Choose Office' });
+    const office = await screen.findByRole('button', { name: 'Choose Office' });
     expect(office.querySelector('img')).toHaveAttribute('src', MEDIA[1].thumbnailUrl);
     await userEvent.click(office);
     expect(onChange).toHaveBeenLastCalledWith(MEDIA[1].id);

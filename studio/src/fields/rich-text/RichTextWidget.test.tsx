@@ -55,7 +55,7 @@ describe('rich_text widget', () => {
   it('embeds an asset chosen from the library', async () => {
     const { onChange } = renderWidget(RichTextWidget, field, null);
     await userEvent.click(screen.getByRole('button', { name: 'Embed asset' }));
-    await userEvent.click(await screen.findByRole('listitem', { name: 'Choose Office' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Choose Office' }));
     await waitFor(() => expect(onChange).toHaveBeenCalled());
     expect((onChange.mock.lastCall![0] as CfDocument).content).toContainEqual({
       nodeType: 'embedded-asset-block',

@@ -1,0 +1,63 @@
+/**
+ * The upload area in jsdom with a fake uploader: several files chosen at once upload in parallel
+ * (at most three at a time) with a progress bar each; a refused file shows the server's message
+ * and trace id on its own row while the others finish; files go to the folder given.
+ */
+import { MantineProvider } from '@mantine/core';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/client';
+import type { SessionInfo, SessionWorkspace } from '../../api/session';
+import type { MediaAsset } from '../../api/types';
+import { WorkspaceContext, workspaceContextValue } from '../../app/workspace';
+import type { UploadOptions } from './upload';
+import { PARALLEL_UPLOADS, UploadPanel } from './UploadPanel';
+
+const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role: 'author' };
+const session: SessionInfo = { user: { id: 1, email: 'a@example.com', name: null }, workspaces: [workspace], csrf_token: 'csrf-1' };
+
+describe('upload panel', () => {
+  it('uploads several files with progress each, three at a time, and shows a refusal on its own row', async () => {
+    const pending = new Map<string, { options: UploadOptions; resolve: (a: MediaAsset) => void; reject: (e: unknown) => void }>();
+    const upload = vi.fn(
+      (file: File, options: UploadOptions) =>
+        new Promise<MediaAsset>((resolve, reject) => {
+          pending.set(file.name, { options, resolve, reject });
+        }),
+    );
+    const onUploaded = vi.fn();
+    render(
+      <MantineProvider>
+        <WorkspaceContext.Provider value={workspaceContextValue(session, workspace)}>
+          <UploadPanel folder="blog" folders={['blog']} onUploaded={onUploaded} upload={upload} />
+        </WorkspaceContext.Provider>
+      </MantineProvider>,
+    );
+    const files = ['a.png', 'b.png', 'c.png', 'huge.png'].map((n) => new File(['x'], n, { type: 'image/png' }));
+    const input = document.querySelector('input[type=file]') as HTMLInputElement;
+    expect(input).toHaveAttribute('multiple');
+    await userEvent.upload(input, files);
+    expect(upload).toHaveBeenCalledTimes(PARALLEL_UPLOADS);
+    expect(pending.get('a.png')?.options).toMatchObject({ folder: 'blog', csrfToken: 'csrf-1' });
+    const rows = screen.getByRole('list', { name: 'Uploads' });
+    expect(within(rows).getAllByRole('listitem')).toHaveLength(4);
+    expect(within(rows).getByText('Waiting')).toBeInTheDocument();
+    act(() => pending.get('a.png')!.options.onProgress?.(0.4));
+    expect(screen.getByRole('progressbar', { name: 'Upload of a.png' })).toHaveAttribute('aria-valuenow', '40');
+    await act(async () => pending.get('a.png')!.resolve({ id: 'm1' } as MediaAsset));
+    await waitFor(() => expect(upload).toHaveBeenCalledTimes(4));
+    await act(async () => pending.get('huge.png')!.reject(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The file is larger than 10 MB', null, 'req_9')));
+    await act(async () => {
+      pending.get('b.png')!.resolve({ id: 'm2' } as MediaAsset);
+      pending.get('c.png')!.resolve({ id: 'm3' } as MediaAsset);
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The file is larger than 10 MB (trace id req_9)');
+    expect(onUploaded).toHaveBeenCalledTimes(3);
+    expect(within(rows).getAllByText('Uploaded')).toHaveLength(3);
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss huge.png' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Clear finished uploads' }));
+    expect(screen.queryByRole('list', { name: 'Uploads' })).toBeNull();
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The media library's browsing reads (issue 11 item 2; docs/api.md "Media"): `search` on the
+ * list (name and alt text, any case, LIKE wildcards taken literally, only the workspace's live
+ * assets), `type=other`, and renaming through PUT `original_name`. Both dialects.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, dialects, expectError, insertMediaRow, seedWorkspace, type TestEnv } from './helpers.js';
+import { createPageWorld, type PageWorld } from './pages-fixtures.js';
+
+describe.each(dialects())('media library browsing on %s', (dialect) => {
+  let env: TestEnv;
+  let w: PageWorld;
+  let other: { key: string; wsId: string; userId: number };
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    env = await createTestEnv(dialect);
+    w = await createPageWorld(env.ctx, env.app);
+    const o = await seedWorkspace(env.ctx);
+    other = { key: o.keys.management, wsId: o.workspace.id, userId: o.user.id };
+    const add = (name: string, fields: Parameters<typeof insertMediaRow>[3]) =>
+      insertMediaRow(env.ctx, w.workspaceId, w.userId, fields).then((id) => (ids[name] = id));
+    // Distinct timestamps keep "newest first" predictable.
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
+    await add('team', { original_name: 'Team Photo.PNG', alt_text: 'Our crew', created_at: at(1) });
+    await add('logo', { original_name: 'logo_100%.svg', mime_type: 'image/svg+xml', alt_text: null, folder: 'brand', created_at: at(2) });
+    await add('report', { original_name: 'report.pdf', mime_type: 'application/pdf', alt_text: 'Annual TEAM report', folder: 'docs/2026', created_at: at(3) });
+    await add('clip', { original_name: 'clip.mp4', mime_type: 'video/mp4', alt_text: null, folder: 'brand', created_at: at(4) });
+    await add('data', { original_name: 'data.json', mime_type: 'application/json', alt_text: null, created_at: at(5) });
+    await add('gone', { original_name: 'team-old.png', folder: 'archive', deleted: true, created_at: at(6) });
+    await insertMediaRow(env.ctx, other.wsId, other.userId, { original_name: 'team.png', folder: 'elsewhere' });
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  const names = async (query: string) => {
+    const res = await w.req('GET', `/media?${query}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return (res.body.data as { original_name: string }[]).map((m) => m.original_name);
+  };
+
+  it('search matches the original name or the alt text, ignoring case, live assets of the workspace only', async () => {
+    expect(await names('search=team')).toEqual(['report.pdf', 'Team Photo.PNG']);
+    expect(await names('search=PHOTO')).toEqual(['Team Photo.PNG']);
+    expect(await names('search=crew')).toEqual(['Team Photo.PNG']);
+    expect(await names('search=%20%20')).toHaveLength(5); // blank: no filter
+    expect(await names('search=nothing-like-this')).toEqual([]);
+    const res = await w.req('GET', '/media?search=team&limit=1');
+    expect(res.body.meta).toMatchObject({ total_data: 2, total_pages: 2 });
+  });
+
+  it('takes LIKE wildcards and the escape character literally', async () => {
+    expect(await names('search=%25')).toEqual(['logo_100%.svg']);
+    expect(await names('search=_')).toEqual(['logo_100%.svg']);
+    expect(await names('search=o_1')).toEqual(['logo_100%.svg']);
+    expect(await names('search=%5C')).toEqual([]);
+  });
+
+  it('combines search with type and folder; type=other is neither image, video nor PDF', async () => {
+    expect(await names('type=other')).toEqual(['data.json']);
+    expect(await names('type=image')).toEqual(['logo_100%.svg', 'Team Photo.PNG']);
+    expect(await names('type=image&search=team')).toEqual(['Team Photo.PNG']);
+    expect(await names('folder=brand&search=L')).toEqual(['clip.mp4', 'logo_100%.svg']);
+    expect(await names('folder=&search=a')).toEqual(['data.json', 'Team Photo.PNG']);
+  });
+
+  it('refuses a search over 200 characters and an unknown type with 400', async () => {
+    expect(expectError(await w.req('GET', `/media?search=${'a'.repeat(201)}`), 400, 'VALIDATION_FAILED').errors[0].path).toBe('query.search');
+    expectError(await w.req('GET', '/media?type=audio'), 400, 'VALIDATION_FAILED');
+  });
+
+  it('renames an asset through PUT original_name (folders and control characters removed), findable by its new name', async () => {
+    const id = await insertMediaRow(env.ctx, w.workspaceId, w.userId, { original_name: 'IMG_0001.png' });
+    const res = await w.req('PUT', `/media/${id}`, { original_name: 'c:\\photos/Harbour at dusk\u0007.png' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.original_name).toBe('Harbour at dusk.png');
+    expect(await names('search=harbour')).toEqual(['Harbour at dusk.png']);
+    expect(expectError(await w.req('PUT', `/media/${id}`, { original_name: '' }), 400, 'VALIDATION_FAILED').errors[0].path).toBe('body.original_name');
+    expectError(await w.req('PUT', `/media/${id}`, { original_name: null }), 400, 'VALIDATION_FAILED');
+  });
+});
