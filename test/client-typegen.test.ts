@@ -94,6 +94,7 @@ describe.each(dialects())('quire typegen on %s', (dialect) => {
         { name: 'rank', field_type: 'integer' },
         { name: 'body', field_type: 'rich_text' },
         { name: 'tags', field_type: 'multi_select', options: ['news', 'howto'] },
+        { name: 'keywords', field_type: 'tags' },
         { name: 'cover', field_type: 'media' },
         { name: 'author', field_type: 'relation', options: ['author'] },
         { name: 'related', field_type: 'relation_list', options: ['post'] },
@@ -120,6 +121,7 @@ describe.each(dialects())('quire typegen on %s', (dialect) => {
     const text = await fs.readFile(out, 'utf8');
     expect(text).toContain('export interface PostFields {\n  title: string;\n  rank?: number;');
     expect(text).toContain('  author?: Q.Related<"author"> | null;');
+    expect(text).toContain('  keywords?: string[];');
     expect(text).toContain('  cover?: string;');
     expect(text).toContain('export interface HeroBannerBlock {');
     const usage = path.join(dir, 'db', 'usage.ts');

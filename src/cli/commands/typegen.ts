@@ -141,6 +141,8 @@ function fieldType(field: ModelField, delivered: boolean, entryTypes: readonly s
       return choices;
     case 'multi_select':
       return field.options.length ? `(${choices})[]` : 'string[]';
+    case 'tags':
+      return 'string[]';
     case 'json':
       return 'unknown';
     case 'media':

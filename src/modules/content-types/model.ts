@@ -17,6 +17,7 @@ export const FIELD_TYPES = [
   'url',
   'select',
   'multi_select',
+  'tags',
   'json',
   'media',
   'media_list',

@@ -11,7 +11,8 @@
  * Field types (D30): text (one line), textarea, rich_text (a Contentful rich-text document,
  * checked structurally), number, integer, boolean, date (YYYY-MM-DD), datetime (ISO 8601 with a
  * zone), email, url (absolute http/https), select (one of `options`), multi_select (distinct
- * options), json (any JSON value), media / relation (uuid), media_list / relation_list (uuids).
+ * options), tags (a free list: at most 100 distinct one-line strings of 1–256 characters, in
+ * order), json (any JSON value), media / relation (uuid), media_list / relation_list (uuids).
  * Rules: min/max bound numbers and list item counts; min_length/max_length bound string length
  * (code points; plain text for rich_text) and list length; pattern applies to text-like values.
  */
@@ -56,7 +57,10 @@ export interface ValidationResult {
 }
 
 const TEXT_LIKE = new Set<FieldType>(['text', 'textarea', 'email', 'url']);
-const LIST_TYPES = new Set<FieldType>(['multi_select', 'media_list', 'relation_list']);
+const LIST_TYPES = new Set<FieldType>(['multi_select', 'tags', 'media_list', 'relation_list']);
+/** `tags` (D30): at most this many items, each 1 to MAX_TAG_LENGTH characters (code points). */
+export const MAX_TAGS = 100;
+export const MAX_TAG_LENGTH = 256;
 const NODE_TYPES = new Set<string>([...Object.values(BLOCKS), ...Object.values(INLINES)]);
 const MAX_RICH_TEXT_DEPTH = 64;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -236,6 +240,9 @@ function checkValue(field: Field, value: unknown, path: string, patterns: Map<st
       }
       break;
     }
+    case 'tags':
+      checkTags(value, path, out);
+      break;
     case 'json':
       // Any JSON value (the body was parsed from JSON), within a nesting bound that every
       // database's JSON functions and every reader's recursion handle.
@@ -285,6 +292,27 @@ function checkValue(field: Field, value: unknown, path: string, patterns: Map<st
     if (re && !re.test(value as string)) err(`must match the pattern ${rules.pattern}`);
   }
   return out;
+}
+
+/**
+ * A `tags` value (D30): a list of at most MAX_TAGS distinct one-line strings of 1 to
+ * MAX_TAG_LENGTH characters, any values (no options), kept in the given order.
+ */
+function checkTags(value: unknown, path: string, out: FieldCheck): void {
+  if (!Array.isArray(value)) {
+    out.errors.push({ path, message: `must be an array of at most ${MAX_TAGS} strings` });
+    return;
+  }
+  if (value.length > MAX_TAGS) out.errors.push({ path, message: `must have at most ${MAX_TAGS} items` });
+  const seen = new Set<string>();
+  value.forEach((v, i) => {
+    const at = `${path}.${i}`;
+    if (typeof v !== 'string') out.errors.push({ path: at, message: 'must be a string' });
+    else if (v.length === 0 || [...v].length > MAX_TAG_LENGTH) out.errors.push({ path: at, message: `must be 1 to ${MAX_TAG_LENGTH} characters long` });
+    else if (/[\r\n]/.test(v)) out.errors.push({ path: at, message: 'must be a single line (no line breaks)' });
+    else if (seen.has(v)) out.errors.push({ path: at, message: `'${v}' is listed twice` });
+    if (typeof v === 'string') seen.add(v);
+  });
 }
 
 /**

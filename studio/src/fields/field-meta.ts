@@ -33,7 +33,7 @@ export function fieldRules(field: Pick<Field, 'validation'>): FieldRules {
 /** A one-line hint of the rules, e.g. "120 characters at most", shown under the label. */
 export function rulesHint(field: Pick<Field, 'validation' | 'field_type'>): string | null {
   const r = fieldRules(field);
-  const unit = ['multi_select', 'media_list', 'relation_list'].includes(field.field_type) ? 'items' : 'characters';
+  const unit = ['multi_select', 'tags', 'media_list', 'relation_list'].includes(field.field_type) ? 'items' : 'characters';
   const parts: string[] = [];
   if (r.min_length !== undefined) parts.push(`at least ${r.min_length} ${unit}`);
   if (r.max_length !== undefined) parts.push(`at most ${r.max_length} ${unit}`);

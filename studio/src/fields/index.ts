@@ -14,6 +14,7 @@ import './email';
 import './url';
 import './select';
 import './multi-select';
+import './tags';
 import './json';
 import './media';
 import './media-list';

@@ -23,6 +23,7 @@ import { isPlainObject } from '../../../lib/json.js';
 import { iso } from '../../../lib/time.js';
 import { slugify } from '../../../lib/slugs.js';
 import type { EntryData } from '../../entries/model.js';
+import { MAX_TAG_LENGTH, MAX_TAGS } from '../../entries/validation.js';
 import { RICH_TEXT_LINK_NODES } from '../../richtext/render.js';
 import type { CfAsset, CfEntry, ContentfulExport } from './export.js';
 import type { PlannedContentType, PlannedField, SchemaPlan } from './schema-mapping.js';
@@ -202,6 +203,12 @@ export function mapValue(field: PlannedField, value: unknown, links: LinkResolve
       return resolve(value, 'Asset');
     case 'multi_select':
       return Array.isArray(value) ? [...new Set(value.filter((s): s is string => typeof s === 'string'))] : undefined;
+    case 'tags': {
+      // A Symbol is one line of at most 256 characters; a repeated or empty item is left out.
+      if (!Array.isArray(value)) return undefined;
+      const items = value.filter((s): s is string => typeof s === 'string').map((s) => s.replace(/\s*[\r\n]+\s*/g, ' ').trim());
+      return [...new Set(items.filter((s) => s.length > 0 && [...s].length <= MAX_TAG_LENGTH))].slice(0, MAX_TAGS);
+    }
     case 'relation_list':
     case 'media_list': {
       if (!Array.isArray(value)) return undefined;

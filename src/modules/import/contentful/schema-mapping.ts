@@ -13,7 +13,8 @@
  * | Date                          | date when every value is a calendar date, else datetime    |
  * | Object, Location              | json                                                       |
  * | Link Entry / Link Asset       | relation (options: linkContentType as slugs) / media       |
- * | Array of Symbol               | multi_select (options: items' `in`, else the values used)  |
+ * | Array of Symbol with `in`     | multi_select (options: the items' `in` values)             |
+ * | Array of Symbol               | tags (a free list of strings)                              |
  * | Array of Link Entry / Asset   | relation_list (options as above) / media_list              |
  * | localized, required, unique   | localizable, required, is_unique                           |
  *
@@ -131,18 +132,6 @@ function allowedValues(field: CfField): string[] | null {
   return null;
 }
 
-/** Distinct strings held by `Array<Symbol>` field `fieldId` of `ctId` entries, in any locale, in order of appearance. */
-export function valuesInEntries(exp: ContentfulExport, ctId: string, fieldId: string): string[] {
-  const out = new Set<string>();
-  for (const e of exp.entries) {
-    if (e.sys.contentType.sys.id !== ctId) continue;
-    for (const v of Object.values(e.fields[fieldId] ?? {})) {
-      if (Array.isArray(v)) for (const s of v) if (typeof s === 'string') out.add(s);
-    }
-  }
-  return [...out];
-}
-
 /** A Contentful field id that is not a valid Quire field name, and the name it got. */
 export interface FieldRename {
   content_type: string;
@@ -221,13 +210,10 @@ function planContentType(exp: ContentfulExport, ct: CfContentType, slugs: Map<st
     } else if (type === 'select') {
       options = [...new Set((allowedValues(f) ?? []).filter((v) => v.length > 0 && v.length <= MAX_OPTION))];
     } else if (type === 'multi_select') {
-      const values = (allowedValues(f) ?? valuesInEntries(exp, ct.sys.id, f.id)).filter((v) => v.length > 0 && v.length <= MAX_OPTION);
+      // Only an `in` rule closes the list; without one authors may add any value, as in Contentful.
+      const values = (allowedValues(f) ?? []).filter((v) => v.length > 0 && v.length <= MAX_OPTION);
       if (values.length) options = [...new Set(values)];
-      else {
-        // A select needs choices; with none declared and none used, a JSON list holds the same values.
-        warnings.push(`content type '${slug}': list field '${f.id}' has no declared or used values and is imported as json`);
-        type = 'json';
-      }
+      else type = 'tags';
     }
     const unique = validationsOf(f).some((v) => v.unique === true) && UNIQUE_CAPABLE.has(type);
     const label = (f.name ?? '').trim().slice(0, MAX_LABEL) || f.id.slice(0, MAX_LABEL);

@@ -19,7 +19,7 @@ import type { CfField, CfValidation } from './export.js';
 
 const LENGTH_TYPES = new Set<FieldType>(['text', 'textarea', 'rich_text']);
 const PATTERN_TYPES = new Set<FieldType>(['text', 'textarea']);
-const COUNT_TYPES = new Set<FieldType>(['multi_select', 'relation_list', 'media_list']);
+const COUNT_TYPES = new Set<FieldType>(['multi_select', 'tags', 'relation_list', 'media_list']);
 const NUMBER_TYPES = new Set<FieldType>(['integer', 'number']);
 /** Keys of a validation that are no rule of their own. */
 const NOT_RULES = new Set(['message']);

@@ -80,6 +80,7 @@ export function summarize(field: Pick<Field, 'field_type'>, value: unknown, max 
       text = value === true ? 'yes' : 'no';
       break;
     case 'multi_select':
+    case 'tags':
       text = Array.isArray(value) ? value.join(', ') : String(value);
       break;
     case 'media':

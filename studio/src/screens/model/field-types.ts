@@ -19,6 +19,7 @@ export const FIELD_TYPES = [
   { value: 'url', label: 'URL', description: 'An http or https address' },
   { value: 'select', label: 'Select', description: 'One of a list of choices' },
   { value: 'multi_select', label: 'Multi-select', description: 'Several of a list of choices' },
+  { value: 'tags', label: 'Tags', description: 'A free list of short texts' },
   { value: 'json', label: 'JSON', description: 'Any JSON value' },
   { value: 'media', label: 'Media', description: 'One image or file' },
   { value: 'media_list', label: 'Media list', description: 'Several images or files' },
@@ -33,7 +34,7 @@ export type FieldType = (typeof FIELD_TYPES)[number]['value'];
 const FILTERABLE: ReadonlySet<string> = INDEXABLE_TYPES;
 const UNIQUE: ReadonlySet<string> = UNIQUE_TYPES;
 const NUMERIC = new Set<string>(['number', 'integer']);
-const LISTS = new Set<string>(['multi_select', 'media_list', 'relation_list']);
+const LISTS = new Set<string>(['multi_select', 'tags', 'media_list', 'relation_list']);
 const TEXTUAL = new Set<string>(['text', 'textarea', 'rich_text', 'email', 'url']);
 const PATTERN = new Set<string>(['text', 'textarea', 'email', 'url']);
 
