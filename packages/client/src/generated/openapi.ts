@@ -597,6 +597,50 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/manage/media/{id}/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Entries and pages that use a media asset (media, media list and rich-text fields; working and published)
+     * @description Entries and pages that use a media asset (media, media list and rich-text fields; working and published)
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getMediaUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/media/folders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the folders holding assets, with how many each holds directly
+     * @description List the folders holding assets, with how many each holds directly
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listMediaFolders'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/manage/media/upload': {
     parameters: {
       query?: never;
@@ -1976,6 +2020,45 @@ export type components = {
     };
     MediaAssetResponse: {
       data: components['schemas']['MediaAsset'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** MediaFolder */
+    MediaFolder: {
+      /** @description live assets directly in it */
+      count: number;
+      folder: string;
+    };
+    MediaFolderArrayResponse: {
+      data: components['schemas']['MediaFolder'][];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** MediaUsage */
+    MediaUsage: {
+      entries: {
+        /** @description content type slug */
+        content_type: string;
+        /** Format: uuid */
+        id: string;
+        slug: string;
+        /** @description the display field's default-locale value, when set */
+        title?: string;
+      }[];
+      pages: {
+        /** Format: uuid */
+        id: string;
+        slug: string;
+        /** @description SEO title, else the slug */
+        title: string;
+      }[];
+    };
+    MediaUsageResponse: {
+      data: components['schemas']['MediaUsage'];
       message: string;
       meta: null;
       /** @enum {boolean} */
@@ -4507,6 +4590,75 @@ export interface operations {
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getMediaUsage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MediaUsageResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listMediaFolders: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MediaFolderArrayResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   uploadMedia: {

@@ -12,11 +12,22 @@ import type { Context } from '../../../context.js';
 import { AppError } from '../../../errors.js';
 import { offsetMeta } from '../../../lib/pagination.js';
 import { checkWorkspaceHeader, deleteMedia, getMedia, listMedia, updateMedia, uploadMedia } from '../../../modules/media/operations.js';
+import { listMediaFolders } from '../../../modules/media/library.js';
 import { tooLarge } from '../../../modules/media/spool.js';
+import { mediaUsage } from '../../../modules/media/usage.js';
 import { multipartLimits, readUploadForm, type FormPart } from '../../../modules/media/upload-form.js';
 import { EmptyEnvelope, EnvelopeOf, ok, PageMeta } from '../../envelope.js';
 import { validatorCompiler } from '../../validator.js';
-import { MediaAssetSchema, MediaIdParams, MediaListQuery, UpdateMediaBody, UploadFormDoc, WorkspaceHeaders } from '../../schemas/media.js';
+import {
+  MediaAssetSchema,
+  MediaFolderSchema,
+  MediaIdParams,
+  MediaListQuery,
+  MediaUsageSchema,
+  UpdateMediaBody,
+  UploadFormDoc,
+  WorkspaceHeaders,
+} from '../../schemas/media.js';
 import { claimAfterBody } from '../../idempotency.js';
 
 const tags = ['Management: media'];
@@ -98,6 +109,35 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
       const { items, total, window } = await listMedia(ctx, req.actor, req.headers['x-workspace-id'], req.query);
       return ok(items, offsetMeta(window, total, items.length));
     },
+  );
+
+  r.get(
+    '/media/folders',
+    {
+      schema: {
+        tags,
+        operationId: 'listMediaFolders',
+        summary: 'List the folders holding assets, with how many each holds directly',
+        headers: WorkspaceHeaders,
+        response: { 200: EnvelopeOf(Type.Array(MediaFolderSchema)) },
+      },
+    },
+    async (req) => ok(await listMediaFolders(ctx, req.actor, req.headers['x-workspace-id'])),
+  );
+
+  r.get(
+    '/media/:id/usage',
+    {
+      schema: {
+        tags,
+        operationId: 'getMediaUsage',
+        summary: 'Entries and pages that use a media asset (media, media list and rich-text fields; working and published)',
+        headers: WorkspaceHeaders,
+        params: MediaIdParams,
+        response: { 200: EnvelopeOf(MediaUsageSchema) },
+      },
+    },
+    async (req) => ok(await mediaUsage(ctx, req.actor, req.headers['x-workspace-id'], req.params.id)),
   );
 
   r.get(
