@@ -122,7 +122,7 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
     server.cli(['users', 'create', '--workspace', 'entries', '--email', 'author@example.com', '--role', 'author']);
     server.cli(['users', 'set-password', '--workspace', 'entries', '--email', 'author@example.com'], `${AUTHOR_PASSWORD}\n`);
 
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(server.setupUrl);
@@ -357,7 +357,7 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
   }, 60_000);
 
   it('an author sees no publish actions but can edit', async () => {
-    const authorContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const authorContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     const author = await authorContext.newPage();
     author.setDefaultTimeout(10_000);
     await author.goto(`${server.base}/studio/sign-in`);

@@ -77,7 +77,7 @@ describe.skipIf(skipBrowserSuites())('Studio media library in Chromium', () => {
       ],
     });
     expect(type.status, type.message).toBe(201);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(server.setupUrl);

@@ -120,7 +120,7 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     ]);
     await manage('POST', '/pages', { slug: 'about', seo: { title: 'About us' } });
 
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(server.setupUrl);
