@@ -313,7 +313,13 @@ describe.each(dialects())('content types and fields on %s', (dialect) => {
 
     // Ordered as delivery orders it: a missing value is the smallest (NULLS FIRST ascending).
     const expr = dataFieldSql(dialect, 'price', 'number');
-    const query = env.ctx.db.kysely.selectFrom('entries').select('id').where('content_type_id', '=', ct.id).orderBy(expr, (ob) => ob.asc().nullsFirst()).orderBy('id', 'asc').limit(10);
+    const query = env.ctx.db.kysely
+      .selectFrom('entries')
+      .select('id')
+      .where('content_type_id', '=', ct.id)
+      .orderBy(expr, (ob) => ob.asc().nullsFirst())
+      .orderBy('id', 'asc')
+      .limit(10);
     const compiled = query.compile();
     const plan =
       dialect === 'sqlite'
