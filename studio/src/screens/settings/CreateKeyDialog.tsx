@@ -4,10 +4,10 @@
  * a copy button; closing it forgets the value.
  */
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, Code, Group, Modal, MultiSelect, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Code, Group, Modal, MultiSelect, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { api } from '../../api/client';
 import type { Scope } from '../../api/session';
-import { CopyButton } from '../../components/CopyButton';
+import { ShownOnceDialog } from '../../components/ShownOnceDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useContentTypes, useInvalidate } from '../../app/queries';
 import type { ApiKey } from '../../api/types';
@@ -77,20 +77,17 @@ export function CreateKeyDialog({ opened, onClose }: { opened: boolean; onClose:
 
   if (created) {
     return (
-      <Modal opened={opened} onClose={close} title="Your new API key" centered size="lg" closeOnClickOutside={false}>
-        <Stack>
-          <Alert color="yellow" title="Copy it now">
-            This is the only time the value of “{created.name}” is shown. Store it in your secrets manager; if it is lost, revoke the key and create another.
-          </Alert>
-          <TextInput label="Key value" value={created.key} readOnly ff="monospace" onFocus={(e) => e.currentTarget.select()} />
-          <Group justify="space-between">
-            <CopyButton value={created.key} label="Copy key" />
-            <Button variant="default" onClick={close}>
-              Done
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ShownOnceDialog
+        opened={opened}
+        onClose={close}
+        title="Your new API key"
+        warningTitle="Copy it now"
+        label="Key value"
+        value={created.key}
+        copyLabel="Copy key"
+      >
+        This is the only time the value of “{created.name}” is shown. Store it in your secrets manager; if it is lost, revoke the key and create another.
+      </ShownOnceDialog>
     );
   }
 

@@ -5,10 +5,10 @@
  * A new webhook's signing secret (`whsec_…`) is shown once, with a copy button, like a key.
  */
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, MultiSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, MultiSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { api } from '../../api/client';
 import type { CreatedWebhook, Webhook } from '../../api/types';
-import { CopyButton } from '../../components/CopyButton';
+import { ShownOnceDialog } from '../../components/ShownOnceDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useContentTypes, useInvalidate } from '../../app/queries';
 import { EVENT_TYPES } from '../../../../src/modules/webhooks/events';
@@ -67,21 +67,18 @@ export function WebhookDialog({ opened, onClose, webhook }: { opened: boolean; o
 
   if (created) {
     return (
-      <Modal opened={opened} onClose={close} title="Webhook created" centered size="lg" closeOnClickOutside={false}>
-        <Stack>
-          <Alert color="yellow" title="Copy the signing secret now">
-            Your receiver verifies each request with this secret (Standard Webhooks signatures). It is shown only now; if it is lost, delete the webhook and
-            create another.
-          </Alert>
-          <TextInput label="Signing secret" value={created.secret} readOnly ff="monospace" onFocus={(e) => e.currentTarget.select()} />
-          <Group justify="space-between">
-            <CopyButton value={created.secret} label="Copy secret" />
-            <Button variant="default" onClick={close}>
-              Done
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ShownOnceDialog
+        opened={opened}
+        onClose={close}
+        title="Webhook created"
+        warningTitle="Copy the signing secret now"
+        label="Signing secret"
+        value={created.secret}
+        copyLabel="Copy secret"
+      >
+        Your receiver verifies each request with this secret (Standard Webhooks signatures). It is shown only now; if it is lost, delete the webhook and create
+        another.
+      </ShownOnceDialog>
     );
   }
 
