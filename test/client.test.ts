@@ -146,6 +146,18 @@ describe.each(dialects())('TypeScript client on %s', (dialect) => {
     const expired = (await delivery.preview(`${token}x`).catch((e: unknown) => e)) as QuireError;
     expect(expired).toBeInstanceOf(QuireError);
     expect(expired.status).toBeGreaterThanOrEqual(400);
+    expect(await delivery.previewItem(token)).toMatchObject({ kind: 'entry', entry: { slug: 'draft-1', data: { title: 'Secret draft' } } });
+  });
+
+  it('reads a page working copy through a page preview token', async () => {
+    await admin.manage.pages.create({ slug: 'preview-me', seo: { title: 'Draft page' }, blocks: [{ type: 'hero', data: { heading: 'Hi' } }] });
+    const { token } = await admin.manage.pagePreviewToken((await admin.manage.pages.get('preview-me')).page.id);
+    const item = await delivery.previewItem(token);
+    if (item.kind !== 'page') throw new Error(`expected a page, got ${item.kind}`);
+    expect(item.page.page).toMatchObject({ slug: 'preview-me', status: 'draft', seo: { title: 'Draft page' } });
+    expect(item.page.blocks[0]).toMatchObject({ type: 'hero', data: { heading: 'Hi' } });
+    expect(item.page).not.toHaveProperty('etag');
+    await expect(delivery.preview(token)).rejects.toThrow(/names a page/);
   });
 
   it('uploads from a Blob and from a Node.js stream', async () => {

@@ -136,4 +136,69 @@ describe.each(dialects())('preview tokens on %s', (dialect) => {
     await env.ctx.db.kysely.deleteFrom('entries').where('id', '=', gone).execute();
     expectError(await preview(goneToken), 404, 'NOT_FOUND');
   });
+
+  describe('tokens naming a page (the Studio live preview of pages)', () => {
+    const mintPage = (pageId: unknown, key = w.keys.management) => call(env.app, 'POST', `${M}/preview-tokens`, { key, body: { page_id: pageId } });
+    let pageId: string;
+
+    beforeAll(async () => {
+      const created = await call(env.app, 'POST', `${M}/pages`, {
+        key: w.keys.management,
+        body: { slug: 'landing', seo: { title: 'Landing' }, seo_translations: { de: { title: 'Startseite' } }, blocks: [] },
+      });
+      expect(created.status).toBe(201);
+      pageId = created.body.data.id;
+    });
+
+    it('mints for a page of the workspace; refuses both ids at once, unknown pages and other workspaces', async () => {
+      const res = await mintPage(pageId);
+      expect(res.status).toBe(201);
+      expect(res.body.data.expires_at).toBe('2026-06-03T12:00:00.000Z');
+      expectError(
+        await call(env.app, 'POST', `${M}/preview-tokens`, { key: w.keys.management, body: { page_id: pageId, entry_id: draftId } }),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expectError(await mintPage('nope'), 400, 'VALIDATION_FAILED');
+      expectError(await mintPage(newId()), 404, 'NOT_FOUND');
+      expectError(await mintPage(pageId, other.keys.management), 404, 'NOT_FOUND');
+      // An entry id is not a page id, and the other way round.
+      expectError(await mintPage(draftId), 404, 'NOT_FOUND');
+      expectError(await mint(pageId), 404, 'NOT_FOUND');
+      await expect(mintPreviewToken(env.ctx, w.workspaceId, pageId, 'page')).resolves.toMatchObject({ token: expect.any(String) });
+    });
+
+    it('GET /preview answers the page working copy (draft, then pending changes) in the management shape', async () => {
+      const { token } = (await mintPage(pageId)).body.data;
+      const first = await preview(token);
+      expect(first.status).toBe(200);
+      expect(first.headers['cache-control']).toBe('private, no-store');
+      expect(first.body.data.page).toMatchObject({ id: pageId, slug: 'landing', status: 'draft', seo: { title: 'Landing' } });
+      expect(first.body.data.blocks).toEqual([]);
+      expect(first.body.data.seo_translations).toMatchObject([{ locale: 'de', seo: { title: 'Startseite' } }]);
+      expect(first.body.data).not.toHaveProperty('entry');
+
+      expect((await call(env.app, 'PATCH', `${M}/pages/landing/publish`, { key: w.keys.management })).status).toBe(200);
+      const put = await call(env.app, 'PUT', `${M}/pages/landing`, { key: w.keys.management, body: { seo: { title: 'Landing, edited' }, blocks: [] } });
+      expect(put.status).toBe(200);
+      const second = await preview(token, w.keys.preview);
+      expect(second.body.data.page).toMatchObject({ status: 'published', has_pending_changes: true, seo: { title: 'Landing, edited' } });
+      // The production key still reads the published version through the delivery API.
+      const live = await call(env.app, 'GET', `${P}/pages/landing`, { key: w.keys.delivery });
+      expect(live.body.data.page.seo.title).toBe('Landing');
+    });
+
+    it('a page token of another workspace answers 404, a deleted page 404, a forged kind 401', async () => {
+      const { token } = (await mintPage(pageId)).body.data;
+      expectError(await preview(token, other.keys.delivery), 404, 'NOT_FOUND');
+      const [h, p, s] = token.split('.');
+      const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
+      const forged = Buffer.from(JSON.stringify({ ...claims, kind: 'entry' })).toString('base64url');
+      expectError(await preview(`${h}.${forged}.${s}`), 401, 'UNAUTHORIZED');
+      const gone = await call(env.app, 'POST', `${M}/pages`, { key: w.keys.management, body: { slug: 'gone-page' } });
+      const goneToken = (await mintPage(gone.body.data.id)).body.data.token;
+      expect((await call(env.app, 'DELETE', `${M}/pages/gone-page`, { key: w.keys.management })).status).toBe(200);
+      expectError(await preview(goneToken), 404, 'NOT_FOUND');
+    });
+  });
 });

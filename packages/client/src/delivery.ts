@@ -5,6 +5,7 @@
 import { QuireError } from './errors.js';
 import { listPage, followCursors } from './lists.js';
 import { parseBlocks, parseData, parseEntry, withData } from './parse.js';
+import { parsePage, type ManagedPage } from './manage.js';
 import type { QueryValue, RequestOptions, Transport } from './transport.js';
 import type {
   AnyData,
@@ -117,6 +118,10 @@ function req(options: CallOptions | undefined): RequestOptions {
 }
 
 type PreviewWire = WireData<'/api/v1/public/preview', 'get'>;
+
+/** What a preview token names, as its working copy: an entry, or (a page token) a page with its block tree. */
+export type PreviewItem<T extends TypeSlug = string> =
+  { kind: 'entry'; entry: Omit<ManagedEntry<FieldsData<T>>, 'etag'> } | { kind: 'page'; page: Omit<ManagedPage, 'etag'> };
 type SyncWireMeta = { next_page_token?: string | null; next_sync_token?: string | null };
 
 /** Delivery entries: `client.entries`. */
@@ -240,8 +245,24 @@ export class Delivery {
    * default-locale `data` and every translation, parsed). Needs a delivery key of the workspace.
    */
   async preview<T extends TypeSlug = string>(token: string, options?: CallOptions): Promise<Omit<ManagedEntry<FieldsData<T>>, 'etag'>> {
+    const item = await this.previewItem<T>(token, options);
+    if (item.kind === 'page') throw new TypeError('This preview token names a page, not an entry: read it with previewItem(token)');
+    return item.entry;
+  }
+
+  /**
+   * What a preview token names, entry or page, as its working copy: `{kind: 'entry', entry}` (as
+   * `preview`) or `{kind: 'page', page}` (the page record, its block tree and translations, `data`
+   * parsed). For front ends that receive tokens of both kinds from the Studio's live preview.
+   */
+  async previewItem<T extends TypeSlug = string>(token: string, options?: CallOptions): Promise<PreviewItem<T>> {
     const res = await this.transport.request<PreviewWire>('GET', `${BASE}/preview`, { ...req(options), query: { token } });
-    return parseEntry(res.data.entry) as unknown as Omit<ManagedEntry<FieldsData<T>>, 'etag'>;
+    const data = res.data;
+    if ('page' in data) {
+      const { etag: _etag, ...page } = parsePage({ ...res, data });
+      return { kind: 'page', page };
+    }
+    return { kind: 'entry', entry: parseEntry(data.entry) as unknown as Omit<ManagedEntry<FieldsData<T>>, 'etag'> };
   }
 
   /**

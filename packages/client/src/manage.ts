@@ -193,7 +193,8 @@ export class ManagedEntries {
   };
 }
 
-function parsePage(res: ApiResponse<unknown>): ManagedPage {
+/** A management page answer (record, or record with its block tree) with `data` parsed and the ETag attached. */
+export function parsePage(res: ApiResponse<unknown>): ManagedPage {
   const d = res.data as { page: ManagedPageRecord; blocks?: { data: unknown }[]; block_translations?: { data: unknown }[] } & Record<string, unknown>;
   if (!('blocks' in d)) return { ...(d as object), etag: res.etag } as unknown as ManagedPage;
   return {
@@ -387,5 +388,10 @@ export class Management {
   /** Mints a preview token (48 hours) for one entry, for `client.preview(token)` with a delivery key. */
   async previewToken(entryId: string, options?: WriteOptions): Promise<PreviewToken> {
     return (await this.t.request<PreviewToken>('POST', `${BASE}/preview-tokens`, write(options, { body: { entry_id: entryId } }))).data;
+  }
+
+  /** Mints a preview token (48 hours) for one page (its working copy), for `client.previewItem(token)`. */
+  async pagePreviewToken(pageId: string, options?: WriteOptions): Promise<PreviewToken> {
+    return (await this.t.request<PreviewToken>('POST', `${BASE}/preview-tokens`, write(options, { body: { page_id: pageId } }))).data;
   }
 }

@@ -6,6 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import { JsonObjectString, NullableString, NullableTimestamp, Timestamp, Uuid } from './common.js';
 import { EntrySchema, EntryTranslationSchema } from './entries.js';
+import { PageDetailSchema } from './pages.js';
 
 const Locale = Type.String({ minLength: 2, maxLength: 10, description: 'a locale of the workspace (2 to 10 characters)' });
 const Fields = Type.String({ maxLength: 4000, description: 'comma-separated field names; <rich>_html, <rich>_text, <relation>.<field>' });
@@ -87,8 +88,18 @@ export const DeliverySchemaDocument = Type.Object(
 export const PreviewQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false });
 
 /** The entry a preview token names, in the management shape (D6), and its translations. */
-export const PreviewSchema = Type.Object({ entry: EntrySchema, translations: Type.Array(EntryTranslationSchema) }, { title: 'Preview' });
+export const EntryPreviewSchema = Type.Object({ entry: EntrySchema, translations: Type.Array(EntryTranslationSchema) }, { title: 'Preview' });
 
-export const PreviewTokenBody = Type.Object({ entry_id: Uuid }, { additionalProperties: false });
+/**
+ * GET /preview's `data`: the entry (api.md) or, for a page token, the page's working copy in the
+ * management shape (page, block tree, SEO and block translations).
+ */
+export const PreviewSchema = Type.Union([EntryPreviewSchema, PageDetailSchema], { title: 'PreviewItem' });
+
+/** `{entry_id}` names an entry (api.md); `{page_id}` a page (the Studio's live preview of pages). Exactly one. */
+export const PreviewTokenBody = Type.Union([
+  Type.Object({ entry_id: Uuid }, { additionalProperties: false, title: 'EntryPreviewTokenRequest' }),
+  Type.Object({ page_id: Uuid }, { additionalProperties: false, title: 'PagePreviewTokenRequest' }),
+]);
 
 export const PreviewTokenSchema = Type.Object({ token: Type.String(), expires_at: Timestamp }, { title: 'PreviewToken' });

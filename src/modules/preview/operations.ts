@@ -3,6 +3,10 @@
  * `quire preview-token`, POST /api/v1/manage/preview-tokens) and reading the entry a token names,
  * whatever its status, in the management shape (D6: with its translations).
  *
+ * A token may also name a page (POST /preview-tokens `{page_id}`; the Studio's live preview of
+ * pages): GET /preview then answers the page's working copy in the management shape (page, block
+ * tree, SEO and block translations), whatever its status.
+ *
  * Reading still needs a delivery key of the token's workspace (api.md: every delivery endpoint
  * requires X-API-Key), production or preview environment alike: the token is the grant to see
  * unpublished content. A token of another workspace answers 404 (nothing is revealed), an
@@ -17,9 +21,12 @@ import type { Actor } from '../auth/permissions.js';
 import { whitelistAllows } from '../delivery/visibility.js';
 import type { Entry } from '../entries/model.js';
 import { findEntry } from '../entries/repository.js';
+import type { PageContent } from '../pages/model.js';
+import { getPage } from '../pages/operations.js';
+import { findPage } from '../pages/repository.js';
 import { effectiveStatus } from '../publishing/states.js';
 import { findPreviewTarget } from './repository.js';
-import { signPreviewToken, verifyPreviewToken } from './tokens.js';
+import { signPreviewToken, verifyPreviewToken, type PreviewKind } from './tokens.js';
 
 export interface PreviewToken {
   token: string;
@@ -27,30 +34,41 @@ export interface PreviewToken {
 }
 
 /**
- * Mints a preview token for an entry of the workspace, valid 48 hours (used by the CLI).
- * Throws 404 NOT_FOUND when the entry is not in the workspace.
+ * Mints a preview token for an entry (default) or a page of the workspace, valid 48 hours (used
+ * by the CLI and the Studio). Throws 404 NOT_FOUND when the item is not in the workspace.
  */
-export async function mintPreviewToken(ctx: Context, workspaceId: string, entryId: string): Promise<PreviewToken> {
-  const id = entryId.toLowerCase();
-  if (!(await findPreviewTarget(ctx.db, workspaceId, id))) throw notFound(`entry '${entryId}'`);
-  return signPreviewToken(ctx.secret, { entryId: id, workspaceId }, ctx.clock());
+export async function mintPreviewToken(ctx: Context, workspaceId: string, itemId: string, kind: PreviewKind = 'entry'): Promise<PreviewToken> {
+  const id = itemId.toLowerCase();
+  const exists = kind === 'page' ? await findPage(ctx.db, workspaceId, { id }) : await findPreviewTarget(ctx.db, workspaceId, id);
+  if (!exists) throw notFound(`${kind} '${itemId}'`);
+  return signPreviewToken(ctx.secret, { kind, id, workspaceId }, ctx.clock());
 }
 
-/** POST /preview-tokens: needs `content:write` (D46). */
-export async function createPreviewToken(ctx: Context, actor: Actor, input: { entry_id: string }): Promise<PreviewToken> {
+/** POST /preview-tokens `{entry_id}` or `{page_id}` (the schema admits exactly one): needs `content:write` (D46). */
+export async function createPreviewToken(ctx: Context, actor: Actor, input: { entry_id: string } | { page_id: string }): Promise<PreviewToken> {
   requireScope(actor, 'content:write');
+  if ('page_id' in input) return mintPreviewToken(ctx, actor.workspaceId, input.page_id, 'page');
   return mintPreviewToken(ctx, actor.workspaceId, input.entry_id);
 }
 
-/** GET /preview: the entry a token names (its working copy), any status (D21 applied), with all its translations. */
-export async function getPreview(ctx: Context, actor: Actor, token: string): Promise<Entry> {
+/** What a preview token names, read as its working copy. */
+export type PreviewItem = { kind: 'entry'; entry: Entry } | { kind: 'page'; content: PageContent };
+
+/**
+ * GET /preview: the item a token names (its working copy), any status (D21 applied): an entry
+ * with all its translations, or a page with its block tree and translations. 401 for a bad or
+ * expired token, 404 for another workspace's token or a deleted item, 403 for an entry whose type
+ * the key's whitelist leaves out (D13).
+ */
+export async function getPreview(ctx: Context, actor: Actor, token: string): Promise<PreviewItem> {
   const now = ctx.clock();
   const claims = await verifyPreviewToken(ctx.secret, token, now);
-  if (claims.workspaceId !== actor.workspaceId) throw notFound('entry');
-  const target = await findPreviewTarget(ctx.db, actor.workspaceId, claims.entryId);
+  if (claims.workspaceId !== actor.workspaceId) throw notFound(claims.kind);
+  if (claims.kind === 'page') return { kind: 'page', content: await getPage(ctx, actor, { id: claims.id }) };
+  const target = await findPreviewTarget(ctx.db, actor.workspaceId, claims.id);
   if (!target) throw notFound('entry');
   if (!whitelistAllows(actor, target.type_slug)) throw new AppError('FORBIDDEN', `This API key may not read content type '${target.type_slug}'`);
-  const entry = await findEntry(ctx.db, target.content_type_id, { id: claims.entryId });
+  const entry = await findEntry(ctx.db, target.content_type_id, { id: claims.id });
   if (!entry) throw notFound('entry');
-  return effectiveStatus(entry, iso(now));
+  return { kind: 'entry', entry: effectiveStatus(entry, iso(now)) };
 }

@@ -1,6 +1,8 @@
 /**
- * Preview tokens (api.md "GET /preview", DECISIONS.md D46): a JWT (HS256) naming one entry
- * (`sub`) and its workspace (`wid`), audience `quire:preview`, valid for 48 hours. The signing key
+ * Preview tokens (api.md "GET /preview", DECISIONS.md D46): a JWT (HS256) naming one entry or,
+ * for the Studio's live preview of pages, one page (`sub`, with `kind: 'page'`; tokens without
+ * `kind` name an entry, as every token minted before pages could be previewed), and its workspace
+ * (`wid`), audience `quire:preview`, valid for 48 hours. The signing key
  * is derived from the installation secret for this purpose only, so neither a cursor nor any other
  * value signed with the secret can pass as a token. Time comes from the context clock, so expiry
  * is testable.
@@ -15,8 +17,13 @@ import { iso } from '../../lib/time.js';
 export const PREVIEW_TOKEN_LIFETIME_S = 48 * 3600;
 const AUDIENCE = 'quire:preview';
 
+/** What a preview token names: an entry (api.md) or a page (the Studio's live preview of pages). */
+export type PreviewKind = 'entry' | 'page';
+
 export interface PreviewClaims {
-  entryId: string;
+  kind: PreviewKind;
+  /** the entry's or page's id */
+  id: string;
   workspaceId: string;
 }
 
@@ -29,9 +36,11 @@ function signingKey(secret: Uint8Array): Uint8Array {
 export async function signPreviewToken(secret: Uint8Array, claims: PreviewClaims, now: Date): Promise<{ token: string; expires_at: string }> {
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + PREVIEW_TOKEN_LIFETIME_S;
-  const token = await new SignJWT({ wid: claims.workspaceId })
+  // Entry tokens keep the original shape (no `kind`), so tokens minted before pages existed and after verify alike.
+  const payload = claims.kind === 'page' ? { wid: claims.workspaceId, kind: 'page' } : { wid: claims.workspaceId };
+  const token = await new SignJWT(payload)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(claims.entryId)
+    .setSubject(claims.id)
     .setAudience(AUDIENCE)
     .setIssuedAt(iat)
     .setExpirationTime(exp)
@@ -52,7 +61,8 @@ export async function verifyPreviewToken(secret: Uint8Array, token: string, now:
       requiredClaims: ['exp', 'sub'],
     });
     if (!isUuid(payload.sub) || !isUuid(payload.wid)) throw new AppError('UNAUTHORIZED', 'Invalid preview token');
-    return { entryId: payload.sub, workspaceId: payload.wid };
+    if (payload.kind !== undefined && payload.kind !== 'page') throw new AppError('UNAUTHORIZED', 'Invalid preview token');
+    return { kind: payload.kind === 'page' ? 'page' : 'entry', id: payload.sub, workspaceId: payload.wid };
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw new AppError('UNAUTHORIZED', 'This preview token has expired; preview tokens are valid for 48 hours');

@@ -977,8 +977,8 @@ export type paths = {
     get?: never;
     put?: never;
     /**
-     * Mint a signed preview token for one entry (valid 48 hours)
-     * @description Returns a signed token naming one entry, valid 48 hours, for GET /api/v1/public/preview?token=… (D46).
+     * Mint a signed preview token for one entry or page (valid 48 hours)
+     * @description Returns a signed token naming one entry (`{entry_id}`) or one page (`{page_id}`), valid 48 hours, for GET /api/v1/public/preview?token=… (D46). A 404 when the item is not in the workspace.
      *
      *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
      */
@@ -1413,8 +1413,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * The entry a preview token names, any status, with its translations
-     * @description The working copy of the entry a signed preview token names (minted by POST /api/v1/manage/preview-tokens or the CLI, valid 48 hours), in the management shape with all its translations. An expired or tampered token answers 401; a token of another workspace 404. Never cached.
+     * The entry (or page) a preview token names, any status, with its translations
+     * @description The working copy of the entry a signed preview token names (minted by POST /api/v1/manage/preview-tokens or the CLI, valid 48 hours), in the management shape with all its translations: `{entry, translations}`. A token minted for a page (`{page_id}`) answers the page in the management shape instead: `{page, blocks, seo_translations, block_translations}`. An expired or tampered token answers 401; a token of another workspace, or of an item deleted since, 404. Never cached.
      *
      *     Takes a delivery key (`svc_live_…`).
      */
@@ -1800,6 +1800,11 @@ export type components = {
       meta: components['schemas']['PageMeta'] | null;
       /** @enum {boolean} */
       success: true;
+    };
+    /** EntryPreviewTokenRequest */
+    EntryPreviewTokenRequest: {
+      /** Format: uuid */
+      entry_id: string;
     };
     EntryResponse: {
       data: components['schemas']['Entry'];
@@ -2228,6 +2233,11 @@ export type components = {
       total_is_exact?: boolean;
       total_pages?: number;
     };
+    /** PagePreviewTokenRequest */
+    PagePreviewTokenRequest: {
+      /** Format: uuid */
+      page_id: string;
+    };
     PageResponse: {
       data: components['schemas']['Page'];
       message: string;
@@ -2240,8 +2250,10 @@ export type components = {
       entry: components['schemas']['Entry'];
       translations: components['schemas']['EntryTranslation'][];
     };
-    PreviewResponse: {
-      data: components['schemas']['Preview'];
+    /** PreviewItem */
+    PreviewItem: components['schemas']['Preview'] | components['schemas']['PageDetail'];
+    PreviewItemResponse: {
+      data: components['schemas']['PreviewItem'];
       message: string;
       meta: null;
       /** @enum {boolean} */
@@ -5611,10 +5623,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          /** Format: uuid */
-          entry_id: string;
-        };
+        'application/json': components['schemas']['EntryPreviewTokenRequest'] | components['schemas']['PagePreviewTokenRequest'];
       };
     };
     responses: {
@@ -6844,7 +6853,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['PreviewResponse'];
+          'application/json': components['schemas']['PreviewItemResponse'];
         };
       };
       /** @description Not modified: the `If-None-Match` ETag still matches (no body). */

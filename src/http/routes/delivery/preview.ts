@@ -5,6 +5,7 @@ import type { Context } from '../../../context.js';
 import { getPreview } from '../../../modules/preview/operations.js';
 import { EnvelopeOf, ok } from '../../envelope.js';
 import { toWireEntry } from '../../wire/entries.js';
+import { toWirePageDetail } from '../../wire/pages.js';
 import { PreviewQuery, PreviewSchema } from '../../schemas/delivery.js';
 
 export async function deliveryPreviewRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
@@ -17,16 +18,18 @@ export async function deliveryPreviewRoutes(app: FastifyInstance, ctx: Context):
       schema: {
         operationId: 'getPreview',
         tags: ['Delivery: preview'],
-        summary: 'The entry a preview token names, any status, with its translations',
+        summary: 'The entry (or page) a preview token names, any status, with its translations',
         description:
-          'The working copy of the entry a signed preview token names (minted by POST /api/v1/manage/preview-tokens or the CLI, valid 48 hours), in the management shape with all its translations. An expired or tampered token answers 401; a token of another workspace 404. Never cached.',
+          'The working copy of the entry a signed preview token names (minted by POST /api/v1/manage/preview-tokens or the CLI, valid 48 hours), in the management shape with all its translations: `{entry, translations}`. A token minted for a page (`{page_id}`) answers the page in the management shape instead: `{page, blocks, seo_translations, block_translations}`. An expired or tampered token answers 401; a token of another workspace, or of an item deleted since, 404. Never cached.',
         errors: ['FORBIDDEN', 'NOT_FOUND'],
         querystring: PreviewQuery,
         response: { 200: EnvelopeOf(PreviewSchema) },
       },
     },
     async (req) => {
-      const entry = toWireEntry(await getPreview(ctx, req.actor, req.query.token));
+      const item = await getPreview(ctx, req.actor, req.query.token);
+      if (item.kind === 'page') return ok(toWirePageDetail(item.content));
+      const entry = toWireEntry(item.entry);
       return ok({ entry, translations: entry.translations });
     },
   );

@@ -15,9 +15,10 @@ export async function previewTokenRoutes(app: FastifyInstance, ctx: Context): Pr
       schema: {
         operationId: 'createPreviewToken',
         tags: ['Management: preview tokens'],
-        description: 'Returns a signed token naming one entry, valid 48 hours, for GET /api/v1/public/preview?token=… (D46).',
+        description:
+          'Returns a signed token naming one entry (`{entry_id}`) or one page (`{page_id}`), valid 48 hours, for GET /api/v1/public/preview?token=… (D46). A 404 when the item is not in the workspace.',
         errors: ['NOT_FOUND'],
-        summary: 'Mint a signed preview token for one entry (valid 48 hours)',
+        summary: 'Mint a signed preview token for one entry or page (valid 48 hours)',
         body: PreviewTokenBody,
         response: { 201: EnvelopeOf(PreviewTokenSchema) },
       },
