@@ -7,11 +7,11 @@
  * - A scheduled publication seen by two instances on one database (two contexts with their own
  *   connections, each running the scheduler and the delivery worker) reaches the receiver as
  *   exactly one `entry.published` delivery.
+ * - On PostgreSQL, a worker claiming while another one's claim is still open takes other
+ *   deliveries at once instead of the same ones (FOR UPDATE SKIP LOCKED): the race that timing
+ *   alone rarely shows in test/multi-instance.test.ts, made to happen.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -20,59 +20,19 @@ import { createContext, type Context } from '../src/context.js';
 import { createDb } from '../src/db/create-db.js';
 import type { Db } from '../src/db/types.js';
 import { startScheduler } from '../src/modules/publishing/scheduler.js';
+import { claimDue, type ClaimedAttempt } from '../src/modules/webhooks/repository.js';
 import { startWebhookWorker } from '../src/modules/webhooks/worker.js';
+import { withTransaction } from '../src/db/transaction.js';
+import { iso } from '../src/lib/time.js';
 import { cli, externalEnv } from './cli-helpers.js';
 import { call, dialects } from './helpers.js';
+import { freePort, httpCall, killed, startServer } from './server-process.js';
 import { startReceiver, verify, type Receiver } from './webhook-receiver.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const M = '/api/v1/manage';
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Starts `src/server.ts` in a child process and waits until /readyz answers. */
-async function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'server.ts')], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1', QUIRE_DEMO: '0' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${stderr}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function api(port: number, key: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`http://127.0.0.1:${port}${M}${url}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
-function killed(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
+  return httpCall(port, method, `${M}${url}`, { headers: { 'x-api-key': key }, body });
 }
 
 describe.each(dialects())('webhooks across processes on %s', (dialect) => {
@@ -162,4 +122,41 @@ describe.each(dialects())('webhooks across processes on %s', (dialect) => {
       for (const db of dbs) await db.close();
     }
   }, 60_000);
+
+  // SQLite has one process per file, and a second connection waiting for its write lock would
+  // block this test's only thread: there the claim goes through the write lock instead.
+  it.runIf(dialect === 'postgres')('a worker claiming while another claim is open takes other deliveries at once', async () => {
+    const config = loadConfig({ ...external.env, LOG_LEVEL: 'silent' }, { demo: false, webhookAllowPrivate: true });
+    const [a, b] = [await createDb(config), await createDb(config)];
+    const app = await buildApp(await createContext(config, a, { log: pino({ level: 'silent' }) }));
+    try {
+      const boot = await cli(['bootstrap', '--workspace', 'claims', '--json'], { env: external.env });
+      const key = boot.json().keys.management as string;
+      const req = (method: 'POST', url: string, body: unknown) => call(app, method, `${M}${url}`, { key, body });
+      expect((await req('POST', '/webhooks', { url: receiver.url, events: ['entry.created'] })).status).toBe(201);
+      await req('POST', '/content-types', { name: 'Post', slug: 'post', fields: [{ name: 'title', field_type: 'text' }] });
+      for (let i = 0; i < 6; i++) expect((await req('POST', '/content-types/post/entries', { slug: `c${i}`, data: { title: 'C' } })).status).toBe(201);
+      const now = iso(new Date(Date.now() + 1000));
+      const lease = iso(new Date(Date.now() + 60_000));
+      let second: Promise<ClaimedAttempt[]> | undefined;
+      const first = await withTransaction(a, async (tx) => {
+        const claimed = await claimDue(tx, now, lease, 4);
+        // These four rows stay locked until this transaction ends; meanwhile another worker claims.
+        second = withTransaction(b, (tx2) => claimDue(tx2, now, lease, 10));
+        const finished = await Promise.race([second.then(() => true), new Promise((r) => setTimeout(() => r(false), 5000))]);
+        expect(finished, 'the second claim waited for the first one to end').toBe(true);
+        return claimed;
+      });
+      const other = await second!;
+      expect(first).toHaveLength(4);
+      expect(other).toHaveLength(2);
+      expect(new Set([...first, ...other].map((c) => c.deliveryId)).size).toBe(6);
+      // Everything is leased now: a third worker finds nothing due.
+      expect(await withTransaction(b, (tx) => claimDue(tx, now, lease, 10))).toEqual([]);
+    } finally {
+      await app.close();
+      await a.close();
+      await b.close();
+    }
+  });
 });
