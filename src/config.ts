@@ -9,7 +9,9 @@
  * the publishing job runs, default 2000), QUIRE_DEMO (set to 0 to skip the demo workspace).
  * Media (DECISIONS.md D50-D52): STORAGE_DRIVER (`local`, default: files under DATA_DIR/media;
  * `s3`: any S3-compatible object store), S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID,
- * S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE, MEDIA_MAX_BYTES (upload limit, default 10 MB).
+ * S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE, MEDIA_MAX_BYTES (upload limit, default 10 MB),
+ * MEDIA_PUBLIC_URL (base of media URLs in place of `PUBLIC_URL/media/files`, e.g. a CDN; media
+ * URLs are computed from it or from PUBLIC_URL whenever an asset is read, never stored).
  * Rate limits (DECISIONS.md 429 RATE_LIMITED): RATE_LIMIT_MANAGEMENT and RATE_LIMIT_DELIVERY,
  * requests per minute per API key (defaults 1200 and 0; 0 turns the limit off).
  * History (DECISIONS.md D72): VERSION_COALESCE_SECONDS (default 300; 0 turns coalescing off):
@@ -48,6 +50,11 @@ export interface Config {
   /** null means the embedded SQLite database in dataDir. */
   readonly databaseUrl: string | null;
   readonly publicUrl: string;
+  /**
+   * Base URL media files are served from, in place of `{publicUrl}/media/files` (a CDN in front of
+   * that route or of the bucket); the storage key is appended. null: `{publicUrl}/media/files`.
+   */
+  readonly mediaPublicUrl: string | null;
   readonly logLevel: string;
   readonly schedulerIntervalMs: number;
   /** D72: consecutive `update` writes by one actor within this many seconds share one version. */
@@ -241,6 +248,20 @@ function redisFrom(env: Record<string, string | undefined>): Pick<Config, 'redis
   return { redisUrl, redisPrefix };
 }
 
+/** An absolute http(s) URL without trailing slashes, or a ConfigError naming `name`. */
+function httpUrlFrom(name: string, raw: string): string {
+  const value = raw.trim().replace(/\/+$/, '');
+  let ok: boolean;
+  try {
+    const url = new URL(value);
+    ok = /^https?:$/.test(url.protocol) && !url.search && !url.hash;
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new ConfigError(`${name} must be an absolute http(s) URL without query or fragment, got '${raw}'`);
+  return value;
+}
+
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /**
@@ -267,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
     databaseUrl,
     publicUrl,
+    mediaPublicUrl: env.MEDIA_PUBLIC_URL ? httpUrlFrom('MEDIA_PUBLIC_URL', env.MEDIA_PUBLIC_URL) : null,
     logLevel,
     schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 2000, 100, 3_600_000),
     versionCoalesceSeconds: intFrom(env, 'VERSION_COALESCE_SECONDS', 300, 0, 86_400),
