@@ -217,8 +217,8 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
           .values({
             id: newId(),
             workspace_id: ws,
-            url: 'https://example.com/a.png',
             storage_key: null,
+            remote_url: 'https://example.com/a.png',
             mime_type: 'image/png',
             width: 1,
             height: 1,

@@ -48,7 +48,7 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
     w = await createWorld(env.ctx, env.app, TYPES);
     ids.avatar = await w.insertMedia({ alt_text: 'Ada' });
     ids.goneMedia = await w.insertMedia({ deleted: true });
-    ids.cover = await w.insertMedia({ url: '/media/cover.png' });
+    ids.cover = await w.insertMedia({ storage_key: 'covers/cover.png' });
     ids.ada = await w.insertEntry({
       type: 'author',
       slug: 'ada',
@@ -260,7 +260,7 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
       expect((hello.related as any[]).map((r) => r.slug)).toEqual(['shared', 'ada']);
       expect(hello.cover).toEqual({
         id: ids.cover,
-        url: 'http://quire.test/media/cover.png',
+        url: 'http://quire.test/media/files/covers/cover.png',
         mime_type: 'image/png',
         width: 640,
         height: 480,

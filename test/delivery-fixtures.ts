@@ -31,7 +31,7 @@ export interface DeliveryWorld {
   /** Content type id by slug. */
   types: Record<string, string>;
   insertEntry(seed: EntrySeed): Promise<string>;
-  insertMedia(fields?: { deleted?: boolean; url?: string; alt_text?: string }): Promise<string>;
+  insertMedia(fields?: { deleted?: boolean; storage_key?: string; alt_text?: string }): Promise<string>;
   /** A delivery key with a content type whitelist. */
   deliveryKey(options: { environment?: 'production' | 'preview'; contentTypes?: string[] }): Promise<string>;
 }
@@ -119,7 +119,7 @@ export async function createWorld(ctx: Context, app: FastifyInstance, contentTyp
         created_at: now,
         updated_at: now,
         deleted: fields.deleted,
-        ...(fields.url ? { url: fields.url } : {}),
+        ...(fields.storage_key ? { storage_key: fields.storage_key } : {}),
         ...(fields.alt_text ? { alt_text: fields.alt_text } : {}),
       });
     },

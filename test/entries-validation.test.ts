@@ -74,8 +74,8 @@ describe.each(dialects())('entry data validation on %s', (dialect) => {
     const row = (id: string, workspace: string, deleted: string | null) => ({
       id,
       workspace_id: workspace,
-      url: `http://quire.test/media/${id}.png`,
       storage_key: `${id}.png`,
+      remote_url: null,
       mime_type: 'image/png',
       width: 1,
       height: 1,

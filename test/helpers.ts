@@ -150,8 +150,9 @@ export function expectError(res: Res, status: number, code: string): Res['body']
 }
 
 /**
- * Inserts a media record directly (the row the media module writes for an uploaded PNG), for
- * suites that need an asset to reference without uploading one. Returns its id.
+ * Inserts a media record directly (the row the media module writes for an uploaded PNG, stored
+ * under the key `<id>.png`, so its URL reads `<PUBLIC_URL>/media/files/<id>.png`), for suites
+ * that need an asset to reference without uploading one. Returns its id.
  */
 export async function insertMediaRow(
   ctx: Context,
@@ -167,8 +168,8 @@ export async function insertMediaRow(
     .values({
       id,
       workspace_id: workspaceId,
-      url: `http://quire.test/media/${id}.png`,
       storage_key: `${id}.png`,
+      remote_url: null,
       mime_type: 'image/png',
       width: 640,
       height: 480,

@@ -242,7 +242,7 @@ describe.skipIf(skip).each(dialects())('Contentful import of marketing-fintech.j
   it('creates media records that point at the original files', async () => {
     const media = await findMediaById(env.ctx.db, wsId, derivedId(wsId, 'asset:2TMt85oj481j0Mx1WsRz2W'));
     expect(media).toMatchObject({
-      url: 'https://images.ctfassets.net/vw5be3ki3sdd/2TMt85oj481j0Mx1WsRz2W/22690e1b8c8740774d34c0203a64429c/XzA0NTM0OTEuanBn.jpg',
+      remote_url: 'https://images.ctfassets.net/vw5be3ki3sdd/2TMt85oj481j0Mx1WsRz2W/22690e1b8c8740774d34c0203a64429c/XzA0NTM0OTEuanBn.jpg',
       storage_key: null,
       mime_type: 'image/jpeg',
       width: 200,

@@ -239,7 +239,7 @@ describe.each(dialects())('Contentful importer edge cases on %s', (dialect) => {
     expect(result.assets).toEqual({ total: 1, created: 1, updated: 0, unchanged: 0 });
     const row = await env.ctx.db.kysely.selectFrom('media').selectAll().where('id', '=', derivedId(wsId, 'asset:img1')).executeTakeFirstOrThrow();
     expect(row).toMatchObject({
-      url: 'https://images.example.com/a/b/pic%20one.png',
+      remote_url: 'https://images.example.com/a/b/pic%20one.png',
       mime_type: 'image/png',
       width: 640,
       height: 480,

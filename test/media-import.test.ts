@@ -4,19 +4,22 @@
  * `contentful-export --download-assets` layout or flat) are uploaded through the media upload
  * operation, so they become stored files with dimensions read from the bytes; a missing file
  * keeps its remote URL. Re-runs change nothing; a run without the option keeps stored files.
- * On each dialect with each storage backend.
+ * The CLI runs with another PUBLIC_URL than the server: the server still answers with its own
+ * URLs, which are computed on read (D51). On each dialect with each storage backend.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeContext, createContext, type Context } from '../src/context.js';
 import { derivedId } from '../src/lib/ids.js';
 import { findMediaById } from '../src/modules/media/repository.js';
 import { cli } from './cli-helpers.js';
-import { createTestEnv, dialects, type TestEnv } from './helpers.js';
+import { call, createTestEnv, dialects, type TestEnv } from './helpers.js';
 import { startS3, storedKeys, type S3Server } from './media-fixtures.js';
 
 const EXPORT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/data/contentful/marketing-fintech.json');
@@ -66,6 +69,8 @@ async function fileFor(a: CfAssetFile): Promise<Buffer> {
 
 describe.skipIf(skip).each(cases)('Contentful import with --assets-dir on %s with %s storage', (dialect, driver) => {
   let env: TestEnv;
+  /** The CLI's context: the same database and storage, another PUBLIC_URL. */
+  let cliCtx: Context;
   let s3: S3Server | null = null;
   let dir: string;
   let assets: CfAssetFile[];
@@ -73,12 +78,13 @@ describe.skipIf(skip).each(cases)('Contentful import with --assets-dir on %s wit
   let report: any;
   let wsId: string;
   const mediaId = (cfId: string) => derivedId(wsId, `asset:${cfId}`);
-  const run = (extra: string[]) => cli(['import', 'contentful', EXPORT, '--workspace', 'fintech', '--json', ...extra], { context: env.ctx });
+  const run = (extra: string[]) => cli(['import', 'contentful', EXPORT, '--workspace', 'fintech', '--json', ...extra], { context: cliCtx });
 
   beforeAll(async () => {
     if (!present) throw new Error(`the Contentful export ${EXPORT} is missing`);
     if (driver === 's3') s3 = await startS3();
     env = await createTestEnv(dialect, { config: s3?.config ?? {} });
+    cliCtx = await createContext({ ...env.config, publicUrl: 'http://cli.invalid' }, env.ctx.db, { log: pino({ level: 'silent' }) });
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'quire-assets-'));
     assets = exportAssets();
     missing = assets.find((a) => a.fileName === 'black.png') as CfAssetFile;
@@ -97,6 +103,7 @@ describe.skipIf(skip).each(cases)('Contentful import with --assets-dir on %s wit
     wsId = report.workspace.id;
   });
   afterAll(async () => {
+    if (cliCtx) await closeContext(cliCtx);
     await env?.close();
     await s3?.close();
     if (dir) await fsp.rm(dir, { recursive: true, force: true });
@@ -108,7 +115,7 @@ describe.skipIf(skip).each(cases)('Contentful import with --assets-dir on %s wit
     expect(report.warnings.some((w: string) => w.includes(missing.id) && w.includes('black.png'))).toBe(true);
   });
 
-  it('stores real files: type and dimensions from the bytes, generated name, served at the url', async () => {
+  it('stores real files: type and dimensions from the bytes, generated name, served at the server’s url', async () => {
     const jpg = assets.find((a) => a.fileName === 'joel-filipe-asL4k-U3I_s-unsplash.jpg') as CfAssetFile;
     const m = await findMediaById(env.ctx.db, wsId, mediaId(jpg.id));
     expect(m).toMatchObject({
@@ -119,8 +126,11 @@ describe.skipIf(skip).each(cases)('Contentful import with --assets-dir on %s wit
       filename: `${mediaId(jpg.id)}.jpg`,
       storage_key: `${wsId}/${mediaId(jpg.id)}.jpg`,
     });
-    expect(m?.url).toBe(`http://quire.test/media/files/${wsId}/${mediaId(jpg.id)}.jpg`);
-    const served = await env.app.inject({ method: 'GET', url: new URL(m!.url).pathname });
+    // Imported by a CLI with PUBLIC_URL http://cli.invalid, answered by the server with its own.
+    const key = (await cli(['keys', 'create', '--workspace', 'fintech', '--class', 'management', '--json'], { context: env.ctx })).json().key;
+    const asset = (await call(env.app, 'GET', `/api/v1/manage/media/${m!.id}`, { key })).body.data;
+    expect(asset.url).toBe(`http://quire.test/media/files/${wsId}/${mediaId(jpg.id)}.jpg`);
+    const served = await env.app.inject({ method: 'GET', url: new URL(asset.url).pathname });
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.length).toBe(m?.size);
     expect(await storedKeys(env.config, s3)).toContain(m?.storage_key);
@@ -128,17 +138,18 @@ describe.skipIf(skip).each(cases)('Contentful import with --assets-dir on %s wit
     const svg = assets.find((a) => a.fileName === 'chart.svg') as CfAssetFile;
     const s = await findMediaById(env.ctx.db, wsId, mediaId(svg.id));
     expect(s).toMatchObject({ mime_type: 'image/svg+xml', width: 189, height: 184 });
-    const svgBody = (await env.app.inject({ method: 'GET', url: new URL(s!.url).pathname })).body;
+    const svgBody = (await env.app.inject({ method: 'GET', url: `/media/files/${s!.storage_key}` })).body;
     expect(svgBody).toContain('<circle');
     expect(svgBody).not.toContain('script');
 
     const remote = await findMediaById(env.ctx.db, wsId, mediaId(missing.id));
-    expect(remote).toMatchObject({ storage_key: null, url: missing.url, width: missing.width, height: missing.height });
+    expect(remote).toMatchObject({ storage_key: null, remote_url: missing.url, width: missing.width, height: missing.height });
+    expect((await call(env.app, 'GET', `/api/v1/manage/media/${remote!.id}`, { key })).body.data.url).toBe(missing.url);
   });
 
   it('changes nothing on a second run, and a run without --assets-dir keeps the stored files', async () => {
     const media = () =>
-      env.ctx.db.kysely.selectFrom('media').select(['id', 'url', 'storage_key', 'updated_at']).where('workspace_id', '=', wsId).orderBy('id').execute();
+      env.ctx.db.kysely.selectFrom('media').select(['id', 'remote_url', 'storage_key', 'updated_at']).where('workspace_id', '=', wsId).orderBy('id').execute();
     const before = await media();
     const again = await run(['--assets-dir', dir]);
     expect(again.code).toBe(0);

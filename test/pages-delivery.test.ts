@@ -212,7 +212,7 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
     expect(hero.featured).toEqual({ id: ids.first, slug: 'first', type: 'article', title: 'Erster Artikel', summary: 'About First article' });
     expect(hero.image).toEqual({
       id: ids.image,
-      url: `http://quire.test/media/${ids.image}.png`,
+      url: `http://quire.test/media/files/${ids.image}.png`,
       mime_type: 'image/png',
       width: 800,
       height: 600,

@@ -20,6 +20,7 @@ import * as m011 from './migrations/011-webhooks.js';
 import * as m012 from './migrations/012-unique-indexes.js';
 import * as m013 from './migrations/013-webhooks-scope.js';
 import * as m014 from './migrations/014-scale-indexes.js';
+import * as m015 from './migrations/015-media-urls.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -39,6 +40,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '012-unique-indexes': m012,
   '013-webhooks-scope': m013,
   '014-scale-indexes': m014,
+  '015-media-urls': m015,
 };
 
 class StaticProvider implements MigrationProvider {

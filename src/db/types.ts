@@ -151,8 +151,9 @@ export interface EntryTranslationsTable {
 export interface MediaTable {
   id: string;
   workspace_id: string;
-  url: string;
   storage_key: string | null;
+  /** A remote original's URL (storage_key null); the URL of a stored file is computed on read. */
+  remote_url: string | null;
   mime_type: string;
   width: number | null;
   height: number | null;

@@ -13,7 +13,9 @@ export const MediaAssetSchema = Type.Object(
   {
     id: Uuid,
     workspace_id: Uuid,
-    url: Type.String({ description: 'absolute URL of the file (D51)' }),
+    url: Type.String({
+      description: 'absolute URL of the file, computed when read from PUBLIC_URL (`/media/files/<storage key>`) or MEDIA_PUBLIC_URL (D51); never stored',
+    }),
     mime_type: Type.String(),
     width: NullableInt,
     height: NullableInt,
@@ -35,7 +37,7 @@ export const MediaAssetSchema = Type.Object(
 export const DeliveryMediaSchema = Type.Object(
   {
     id: Uuid,
-    url: Type.String(),
+    url: Type.String({ description: 'absolute URL of the file, computed when read from PUBLIC_URL or MEDIA_PUBLIC_URL (D51)' }),
     mime_type: Type.String(),
     width: NullableInt,
     height: NullableInt,

@@ -10,8 +10,9 @@
  *   References inside a related entry are not followed (one level deep): they stay ids.
  * - A related entry the key may not see (status per environment, content type outside the
  *   whitelist, another workspace, deleted) resolves to null; in a relation_list it is dropped.
- * - media → `{id, url, mime_type, width, height, alt_text, focal_x, focal_y}`; a deleted or
- *   missing asset resolves to null, and is dropped from a media_list.
+ * - media → `{id, url, mime_type, width, height, alt_text, focal_x, focal_y}`, `url` computed
+ *   from this server's configuration (D51); a deleted or missing asset resolves to null, and is
+ *   dropped from a media_list.
  * - `<rich>_html`: the entries and assets its document links are loaded by the same two queries
  *   and rendered by richTextLinks (src/modules/richtext/render.ts); the `_html` of a related
  *   entry (`fields=author.bio_html`) renders its links from what the page loaded anyway.
@@ -125,12 +126,8 @@ export async function resolveReferenceGroups(
       translation: row.tr_data === null ? null : objectColumn(row.tr_data),
     });
   }
-  const base = ctx.config.publicUrl;
   const mediaById = new Map<string, DeliveryMedia>();
-  for (const record of media.values()) {
-    const m = toDeliveryMedia(record);
-    mediaById.set(m.id, { ...m, url: m.url.startsWith('/') ? base + m.url : m.url });
-  }
+  for (const record of media.values()) mediaById.set(record.id, toDeliveryMedia(ctx.config, record));
   return { entries, media: mediaById };
 }
 

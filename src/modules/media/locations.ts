@@ -7,8 +7,13 @@
  * name never reaches the disk or the bucket.
  *
  * URLs: `{PUBLIC_URL}/media/files/<storage key>`, served by GET /media/files/* (see
- * src/http/routes/media-files.ts); moving an asset to another folder changes its URL.
+ * src/http/routes/media-files.ts), or `{MEDIA_PUBLIC_URL}/<storage key>` when media are served
+ * through a CDN. They are computed by mediaUrl whenever a record is read and never stored, so a
+ * server answers with its own configured address whatever process (another server, the CLI
+ * with another PUBLIC_URL) uploaded or imported the file; moving an asset to another folder
+ * changes its URL. Transform URLs are a media URL with query parameters, so they follow it.
  */
+import type { Config } from '../../config.js';
 import { isUuid } from '../../lib/ids.js';
 import { isSafeKey } from '../../storage/keys.js';
 
@@ -30,9 +35,19 @@ export function derivedPrefix(workspaceId: string, mediaId: string): string {
   return `_derived/${workspaceId}/${mediaId}`;
 }
 
-/** Absolute URL of a stored object (D51: built from PUBLIC_URL). */
-export function fileUrl(publicUrl: string, key: string): string {
-  return `${publicUrl}${FILES_PATH}/${key}`;
+/** The base a storage key is appended to: MEDIA_PUBLIC_URL, else `{PUBLIC_URL}/media/files`. */
+export function mediaBaseUrl(config: Pick<Config, 'publicUrl' | 'mediaPublicUrl'>): string {
+  return config.mediaPublicUrl ?? `${config.publicUrl}${FILES_PATH}`;
+}
+
+/**
+ * The absolute URL of a media asset (D51, computed on every read, see the module comment): its
+ * stored file under mediaBaseUrl, or for a remote asset (imported by URL, no stored file) the
+ * remote original's URL as imported.
+ */
+export function mediaUrl(config: Pick<Config, 'publicUrl' | 'mediaPublicUrl'>, media: { storage_key: string | null; remote_url: string | null }): string {
+  if (media.storage_key) return `${mediaBaseUrl(config)}/${media.storage_key}`;
+  return media.remote_url ?? '';
 }
 
 /**

@@ -4,10 +4,18 @@
  * focal_y`, D41: also what media fields of entries and blocks resolve to). Plus the media types
  * accepted on upload (api.md Limits: image, video, PDF; D50: judged by the bytes).
  */
+import type { Config } from '../../config.js';
+import { mediaUrl } from './locations.js';
 import type { MediaRecord } from './repository.js';
 
-/** A media record as the management API returns it: every column but the storage key and deletion time. */
-export type MediaAsset = Omit<MediaRecord, 'storage_key' | 'deleted_at'>;
+/** Where media URLs are computed from (locations.ts mediaUrl). */
+export type MediaUrlConfig = Pick<Config, 'publicUrl' | 'mediaPublicUrl'>;
+
+/**
+ * A media record as the management API returns it: every column but the storage key, remote URL
+ * and deletion time, plus `url` computed from the configuration (D51).
+ */
+export type MediaAsset = Omit<MediaRecord, 'storage_key' | 'remote_url' | 'deleted_at'> & { url: string };
 
 /** The delivery media object (api.md GET /media/{id}; D41). */
 export interface DeliveryMedia {
@@ -21,15 +29,27 @@ export interface DeliveryMedia {
   focal_y: number | null;
 }
 
-/** The management API shape of a record (storage key and deletion time left out). */
-export function toManagementMedia(m: MediaRecord): MediaAsset {
-  const { storage_key: _storageKey, deleted_at: _deletedAt, ...asset } = m;
-  return asset;
+/** The management API shape of a record under `config` (storage key, remote URL and deletion time left out; `url` computed). */
+export function toManagementMedia(config: MediaUrlConfig, m: MediaRecord): MediaAsset {
+  const { storage_key: _storageKey, remote_url: _remoteUrl, deleted_at: _deletedAt, ...asset } = m;
+  return { ...asset, url: mediaUrl(config, m) };
 }
 
-/** The delivery media object of a record (D41). */
-export function toDeliveryMedia(m: Pick<MediaRecord, keyof DeliveryMedia>): DeliveryMedia {
-  return { id: m.id, url: m.url, mime_type: m.mime_type, width: m.width, height: m.height, alt_text: m.alt_text, focal_x: m.focal_x, focal_y: m.focal_y };
+/** The delivery media object of a record under `config` (D41; `url` computed, D51). */
+export function toDeliveryMedia(
+  config: MediaUrlConfig,
+  m: Pick<MediaRecord, Exclude<keyof DeliveryMedia, 'url'> | 'storage_key' | 'remote_url'>,
+): DeliveryMedia {
+  return {
+    id: m.id,
+    url: mediaUrl(config, m),
+    mime_type: m.mime_type,
+    width: m.width,
+    height: m.height,
+    alt_text: m.alt_text,
+    focal_x: m.focal_x,
+    focal_y: m.focal_y,
+  };
 }
 
 /** How an accepted file is handled: raster images and SVG get dimensions and transforms. */

@@ -18,7 +18,7 @@ import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
 import { folderProblem, parseFolder } from './folders.js';
-import { fileUrl, originalKey, storedFilename } from './locations.js';
+import { originalKey, storedFilename } from './locations.js';
 import { toDeliveryMedia, toManagementMedia, type DeliveryMedia, type MediaAsset } from './model.js';
 import { probeFile } from './probe.js';
 import {
@@ -101,8 +101,8 @@ export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMe
     const record: MediaRecord = {
       id,
       workspace_id: owner.workspaceId,
-      url: fileUrl(ctx.config.publicUrl, key),
       storage_key: key,
+      remote_url: null,
       mime_type: probed.mime,
       width: probed.width,
       height: probed.height,
@@ -153,7 +153,7 @@ export async function uploadMedia(ctx: Context, actor: Actor, workspaceHeader: s
     await input.file.dispose();
     throw err;
   }
-  return toManagementMedia(await storeMedia(ctx, { workspaceId: actor.workspaceId, userId: actor.userId }, input));
+  return toManagementMedia(ctx.config, await storeMedia(ctx, { workspaceId: actor.workspaceId, userId: actor.userId }, input));
 }
 
 async function requireMedia(ctx: Context, workspaceId: string, id: string): Promise<MediaRecord> {
@@ -195,13 +195,13 @@ export async function listMedia(
     offset: window.offset,
     limit: window.limit,
   });
-  return { items: items.map(toManagementMedia), total, window };
+  return { items: items.map((m) => toManagementMedia(ctx.config, m)), total, window };
 }
 
 /** GET /media/{id}: one asset of the key's workspace (404 otherwise or when deleted). */
 export async function getMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string): Promise<MediaAsset> {
   checkWorkspaceHeader(actor, workspaceHeader, false);
-  return toManagementMedia(await requireMedia(ctx, actor.workspaceId, id));
+  return toManagementMedia(ctx.config, await requireMedia(ctx, actor.workspaceId, id));
 }
 
 export interface UpdateMediaInput {
@@ -215,7 +215,7 @@ export interface UpdateMediaInput {
 
 /**
  * PUT /media/{id}: changes the shown name, alt text, focal point and/or folder. A new folder moves the stored
- * file and changes `url` and `storage_key` atomically with the row (see the module comment).
+ * file and changes `storage_key` (so the computed `url`) atomically with the row (see the module comment).
  * A concurrent move of the same asset is detected (the row's key changed) and retried.
  */
 export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string, input: UpdateMediaInput): Promise<MediaAsset> {
@@ -225,7 +225,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
   if ((input.focal_x === undefined) !== (input.focal_y === undefined) || (input.focal_x === null) !== (input.focal_y === null)) {
     throw invalid(input.focal_x === undefined || input.focal_x === null ? 'body.focal_x' : 'body.focal_y', 'focal_x and focal_y are given together');
   }
-  if (Object.values(input).every((v) => v === undefined)) return toManagementMedia(await requireMedia(ctx, actor.workspaceId, id));
+  if (Object.values(input).every((v) => v === undefined)) return toManagementMedia(ctx.config, await requireMedia(ctx, actor.workspaceId, id));
   const storage = ctx.storage.backend();
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await requireMedia(ctx, actor.workspaceId, id);
@@ -244,7 +244,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
     } else if (current.storage_key === null) {
       // A remote asset (imported by URL) has no file: only its folder label changes.
       await withTransaction(ctx.db, async (tx) => {
-        await moveMediaRecord(tx, current.id, null, { ...fields, folder, url: current.url, storage_key: null }, now);
+        await moveMediaRecord(tx, current.id, null, { ...fields, folder, storage_key: null }, now);
         await recordMediaEvent(tx, now, current.workspace_id, current.id, 'updated');
       });
     } else {
@@ -253,7 +253,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
       let moved = false;
       try {
         const updated = await withTransaction(ctx.db, async (tx) => {
-          const n = await moveMediaRecord(tx, current.id, from, { ...fields, folder, url: fileUrl(ctx.config.publicUrl, to), storage_key: to }, now);
+          const n = await moveMediaRecord(tx, current.id, from, { ...fields, folder, storage_key: to }, now);
           if (n === 0) return false; // moved meanwhile by another request: read again
           await recordMediaEvent(tx, now, current.workspace_id, current.id, 'updated');
           await storage.move(from, to);
@@ -270,7 +270,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
       // Cover crops of the old focal point are no longer reachable: drop them.
       await dropVariants(ctx, current.workspace_id, current.id);
     }
-    return toManagementMedia(await requireMedia(ctx, actor.workspaceId, id));
+    return toManagementMedia(ctx.config, await requireMedia(ctx, actor.workspaceId, id));
   }
   throw new AppError('INTERNAL_ERROR', 'The media asset kept changing while it was being moved');
 }
@@ -300,5 +300,5 @@ export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: s
 
 /** Delivery GET /media/{id}: metadata of the key's workspace only; 404 for others or deleted. */
 export async function getDeliveryMedia(ctx: Context, actor: Actor, id: string): Promise<DeliveryMedia> {
-  return toDeliveryMedia(await requireMedia(ctx, actor.workspaceId, id));
+  return toDeliveryMedia(ctx.config, await requireMedia(ctx, actor.workspaceId, id));
 }

@@ -1,7 +1,9 @@
 /**
  * SQL for media records (api.md "Media asset"). A record either points at a stored file
- * (`storage_key` set) or at a remote original (`storage_key` null, `url` absolute), as the
- * Contentful importer creates them (no download). Soft-deleted records (`deleted_at` set) are
+ * (`storage_key` set, `remote_url` null) or at a remote original (`storage_key` null,
+ * `remote_url` absolute), as the Contentful importer creates them (no download). No record holds
+ * the URL of its stored file: that is computed on read from the configuration (locations.ts
+ * mediaUrl; migration 015 dropped the stored `url`). Soft-deleted records (`deleted_at` set) are
  * invisible to every lookup here. The media library (issue 4) adds listing, the file route's
  * lookup by id, field updates, folder moves guarded by the expected storage key, soft deletes.
  */
@@ -11,10 +13,10 @@ import type { Db } from '../../db/types.js';
 export interface MediaRecord {
   id: string;
   workspace_id: string;
-  /** Absolute URL of the file. */
-  url: string;
   /** Path inside the media storage; null for a remote file. */
   storage_key: string | null;
+  /** Absolute URL of a remote original (storage_key null); null for a stored file. */
+  remote_url: string | null;
   mime_type: string;
   width: number | null;
   height: number | null;
@@ -160,7 +162,7 @@ export async function updateMediaFields(
 }
 
 /**
- * Moves a live record to another folder (new url and storage key) provided its storage key is
+ * Moves a live record to another folder (new storage key) provided its storage key is
  * still `expectedKey` (null for a remote asset); returns the rows changed (0: it changed meanwhile).
  */
 export async function moveMediaRecord(
@@ -169,7 +171,6 @@ export async function moveMediaRecord(
   expectedKey: string | null,
   changes: {
     folder: string | null;
-    url: string;
     storage_key: string | null;
     original_name?: string;
     alt_text?: string | null;

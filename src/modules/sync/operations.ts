@@ -216,7 +216,8 @@ function idOf(item: SyncItem): string {
 
 async function readItems(run: SyncRun, phase: SyncPhase, selection: RowSelection): Promise<SyncItem[]> {
   const { ctx, query } = run;
-  if (phase === 'media') return (await syncMediaRows(ctx.db, query.workspaceId, selection)).map((m) => ({ kind: 'media', media: toDeliveryMedia(m) }));
+  if (phase === 'media')
+    return (await syncMediaRows(ctx.db, query.workspaceId, selection)).map((m) => ({ kind: 'media', media: toDeliveryMedia(ctx.config, m) }));
   if (phase === 'page') return Promise.all((await syncPageRows(ctx.db, query, selection)).map((row) => pageItem(run, toPage(row))));
   const rows = await syncEntryRows(ctx.db, query, run.typeIds, selection);
   const translations = await syncEntryTranslations(

@@ -1717,6 +1717,7 @@ export type components = {
       /** Format: uuid */
       id: string;
       mime_type: string;
+      /** @description absolute URL of the file, computed when read from PUBLIC_URL or MEDIA_PUBLIC_URL (D51) */
       url: string;
       width: number | null;
     };
@@ -2010,7 +2011,7 @@ export type components = {
       /** @description ISO 8601 UTC with milliseconds */
       updated_at: string;
       uploaded_by: number | null;
-      /** @description absolute URL of the file (D51) */
+      /** @description absolute URL of the file, computed when read from PUBLIC_URL (`/media/files/<storage key>`) or MEDIA_PUBLIC_URL (D51); never stored */
       url: string;
       width: number | null;
       /** Format: uuid */
@@ -2365,6 +2366,7 @@ export type components = {
       id: string;
       mime_type: string;
       sys: components['schemas']['SyncSys'];
+      /** @description absolute URL of the file, computed when read from PUBLIC_URL or MEDIA_PUBLIC_URL (D51) */
       url: string;
       width: number | null;
     };

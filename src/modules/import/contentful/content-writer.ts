@@ -74,7 +74,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-const MEDIA_COMPARED = ['url', 'storage_key', 'mime_type', 'width', 'height', 'alt_text', 'filename', 'original_name', 'size', 'deleted_at'] as const;
+const MEDIA_COMPARED = ['remote_url', 'storage_key', 'mime_type', 'width', 'height', 'alt_text', 'filename', 'original_name', 'size', 'deleted_at'] as const;
 
 /** Creates or refreshes one media record per planned asset; unchanged records are not touched. */
 export async function writeAssets(
@@ -99,8 +99,8 @@ export async function writeAssets(
         const wanted: MediaRecord = {
           id: a.id,
           workspace_id: actor.workspaceId,
-          url: a.url,
           storage_key: null,
+          remote_url: a.url,
           mime_type: a.mime_type,
           width: a.width,
           height: a.height,
