@@ -13,6 +13,8 @@ export function DateWidget({ field, value, onChange, readOnly, error, descriptio
       valueFormat="YYYY-MM-DD"
       placeholder="Pick a date"
       clearable={!readOnly}
+      // Mantine's clear button has no name of its own; screen readers need one (axe button-name).
+      clearButtonProps={{ 'aria-label': `Clear ${label ?? field.label}` }}
       value={value ?? null}
       onChange={(v) => onChange(v ? String(v).slice(0, 10) : null)}
       popoverProps={{ withinPortal: true }}

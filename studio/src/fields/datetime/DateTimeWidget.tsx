@@ -35,6 +35,8 @@ export function DateTimeWidget({ field, value, onChange, readOnly, error, descri
       valueFormat="YYYY-MM-DD HH:mm"
       placeholder="Pick a date and time"
       clearable={!readOnly}
+      // Mantine's clear button has no name of its own; screen readers need one (axe button-name).
+      clearButtonProps={{ 'aria-label': `Clear ${label ?? field.label}` }}
       value={isoToLocal(value)}
       onChange={(v) => onChange(localToIso(v))}
       nextLabel="Next month"

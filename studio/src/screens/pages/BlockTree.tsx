@@ -123,10 +123,13 @@ function AddBlockMenu({
   onPick: (type: ContentType) => void;
   variant?: string;
 }) {
+  // A long block label ("Add block inside Feature grid “What we care about”") is cut with an
+  // ellipsis instead of widening the page on a phone; the full text stays the accessible name.
+  const fit = { root: { maxWidth: '100%' }, inner: { minWidth: 0 }, label: { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' } };
   if (refusal)
     return (
       <Group gap="xs">
-        <Button size="xs" variant={variant} leftSection={<IconPlus size={14} aria-hidden />} disabled>
+        <Button size="xs" variant={variant} leftSection={<IconPlus size={14} aria-hidden />} disabled styles={fit} title={label}>
           {label}
         </Button>
         <Text size="xs" c="orange.9" role="note">
@@ -143,7 +146,7 @@ function AddBlockMenu({
   return (
     <Menu position="bottom-start" withinPortal>
       <Menu.Target>
-        <Button size="xs" variant={variant} leftSection={<IconPlus size={14} aria-hidden />} style={{ alignSelf: 'flex-start' }}>
+        <Button size="xs" variant={variant} leftSection={<IconPlus size={14} aria-hidden />} style={{ alignSelf: 'flex-start' }} styles={fit} title={label}>
           {label}
         </Button>
       </Menu.Target>
