@@ -13,7 +13,9 @@
  * locales (rich text, author, fallback of an untranslated post); the cover's srcset of transform
  * URLs; the browser-side fetch through CORS; preview mode showing an unpublished change (and
  * leaving it); the site's cache keeping a published change out until a signed webhook call
- * revalidates it (a bad signature answers 401); a real Quire webhook refreshing a page; and no
+ * revalidates it (a bad signature answers 401); a real Quire webhook refreshing a page; the
+ * Studio's live preview framing the site and showing an entry and a page edit within 1 s of the
+ * autosave without reloading (postMessage update event); and no
  * type assertions in the site's TypeScript. Screenshots go to $EXAMPLE_SITE_SCREENSHOTS when set.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,7 +28,7 @@ import { Webhook } from 'standardwebhooks';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Response as PwResponse } from 'playwright-core';
-import { ROOT, ensureBuilt, expectNoHorizontalScroll, launchBrowser, skipBrowserSuites } from './harness.js';
+import { ROOT, ensureBuilt, expectAccessible, expectNoHorizontalScroll, launchBrowser, screenshot, skipBrowserSuites } from './harness.js';
 
 const SITE = path.join(ROOT, 'examples/site');
 const SITE_ENTRY = path.join(SITE, 'dist/server/entry.mjs');
@@ -462,6 +464,86 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
     await expect(page.locator('h1').textContent()).resolves.toBe('One entry, many languages');
     await expect(page.locator('[data-preview-banner]').count()).resolves.toBe(0);
   });
+
+  it('Studio live preview: the framed site shows an entry edit and a page edit within 1 s of the autosave, without a reload', async () => {
+    const setupUrl = /(http\S+\/studio\/setup\?token=\S+)/.exec(quire.output())?.[1];
+    if (!setupUrl) throw new Error(`no setup link in the demo banner:\n${quire.output()}`);
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(setupUrl);
+    await page.getByLabel(/^New password/).fill('owner password 123');
+    await page.getByLabel(/^Repeat the password/).fill('owner password 123');
+    await page.getByRole('button', { name: 'Set password and continue' }).click();
+    await page.waitForURL(/\/studio\/demo/);
+
+    // The workspace's preview URL template points at the site's preview route (Settings > General).
+    await page.goto(`${quireBase}/studio/demo/settings/general`);
+    await page.getByLabel('Preview URL template').fill(`${siteBase}/api/preview?type={type}&slug={slug}&locale={locale}&token={token}`);
+    await page.getByRole('button', { name: /^Save/ }).click();
+    await page.getByText(/saved/i).first().waitFor();
+
+    /** The site's frame once it said it listens; marks its window so a full reload would show. */
+    const liveFrame = async () => {
+      await page.locator('[data-preview-state=listening]').waitFor({ timeout: 15_000 });
+      const frame = page.frames().find((f) => f.url().startsWith(siteBase));
+      if (!frame)
+        throw new Error(
+          `no site frame among ${page
+            .frames()
+            .map((f) => f.url())
+            .join(', ')}`,
+        );
+      await frame.evaluate(() => Object.assign(window, { quireMarker: 'not reloaded' }));
+      return frame;
+    };
+    /** Types `value` into the field, then measures from the autosave's answer to the frame showing it. */
+    const editAndMeasure = async (field: RegExp, value: string, shows: () => Promise<boolean>) => {
+      const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/api/v1/manage/') && r.status() === 200, {
+        timeout: 15_000,
+      });
+      await page.getByRole('textbox', { name: field }).fill(value);
+      await saved;
+      const t0 = Date.now();
+      while (!(await shows())) {
+        if (Date.now() - t0 > 5_000) throw new Error(`the preview did not show '${value}' within 5 s`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return Date.now() - t0;
+    };
+
+    // An entry: the post's title in the blog post page.
+    await page.goto(`${quireBase}/studio/demo/content/post/welcome-to-quire`);
+    await page.getByRole('button', { name: 'Live preview' }).click();
+    const postFrame = await liveFrame();
+    expect(new URL(postFrame.url()).pathname).toBe('/en/blog/welcome-to-quire');
+    const entryMs = await editAndMeasure(/^Title/, 'Welcome, live', async () => (await postFrame.locator('h1').textContent()) === 'Welcome, live');
+    expect(await postFrame.evaluate(() => (window as unknown as { quireMarker?: string }).quireMarker)).toBe('not reloaded');
+    await page.locator('[data-preview-state=listening]', { hasText: 'last at' }).waitFor();
+    await expectAccessible(page, 'entry editor with live preview');
+    await shot(page, 'studio-live-preview-entry');
+
+    // A page: its SEO title is the document title of the framed page. The pane stays open (remembered).
+    await page.goto(`${quireBase}/studio/demo/pages/about`);
+    const aboutFrame = await liveFrame();
+    expect(new URL(aboutFrame.url()).pathname).toBe('/en/about');
+    const pageMs = await editAndMeasure(/^SEO title/, 'About, live', async () => (await aboutFrame.title()).startsWith('About, live'));
+    expect(await aboutFrame.evaluate(() => (window as unknown as { quireMarker?: string }).quireMarker)).toBe('not reloaded');
+    await shot(page, 'studio-live-preview-page');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, 'live-preview-1280');
+    // On a phone the preview stacks under the form and nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoHorizontalScroll(page, 'page editor with live preview at 390 px');
+    await page.locator('[data-preview-frame]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'live-preview-390');
+    process.stderr.write(`[example site] live preview: entry edit shown ${entryMs} ms after its autosave, page edit ${pageMs} ms\n`);
+    expect(entryMs).toBeLessThanOrEqual(1000);
+    expect(pageMs).toBeLessThanOrEqual(1000);
+    // The production site still serves the published versions.
+    const live = await fetch(`${siteBase}/en/blog/welcome-to-quire`);
+    expect(await live.text()).not.toContain('Welcome, live');
+  }, 90_000);
 
   it('keeps a published change out of its cache until a signed webhook call revalidates it; a bad signature answers 401', async () => {
     const slug = 'keys-previews-and-tokens';

@@ -1,7 +1,7 @@
 /**
  * The status bar of the entry and page editors: status and "changed" badges (D70), the autosave
  * state, and the actions the role allows (D12): Publish or "Publish changes" (D71), Unpublish,
- * Archive and Schedule for content:publish; Duplicate, Open preview (entries only: `withPreview`)
+ * Archive and Schedule for content:publish; Duplicate, Open preview (unless `withPreview` is false)
  * and Delete for content:write. Which state actions show follows D20's transitions from the
  * current status.
  */

@@ -12,6 +12,9 @@
  * - `PUBLIC_QUIRE_URL`, `PUBLIC_QUIRE_DELIVERY_KEY` (optional): the Quire URL and the delivery key
  *   that the BROWSER uses on the "latest" page. The key is visible to every visitor: give it a
  *   production delivery key whitelisted to the types it shows. The URL defaults to QUIRE_URL;
+ * - `QUIRE_STUDIO_ORIGIN` (optional): the origin of the Quire Studio whose live preview frames this
+ *   site; only its `postMessage` update events refresh a preview. Defaults to the origin of
+ *   PUBLIC_QUIRE_URL (the Studio is served by Quire at /studio);
  * - `SITE_CACHE_SECONDS` (optional, default 300): how long a delivery answer stays in the site's
  *   cache when no webhook drops it first.
  */
@@ -23,6 +26,7 @@ export interface SiteConfig {
   webhookSecret: string | null;
   publicQuireUrl: string;
   publicDeliveryKey: string | null;
+  studioOrigin: string;
   cacheSeconds: number;
 }
 
@@ -49,6 +53,7 @@ export function siteConfig(): SiteConfig {
     webhookSecret: optional('QUIRE_WEBHOOK_SECRET'),
     publicQuireUrl: (optional('PUBLIC_QUIRE_URL') ?? quireUrl).replace(/\/+$/, ''),
     publicDeliveryKey: optional('PUBLIC_QUIRE_DELIVERY_KEY'),
+    studioOrigin: new URL(optional('QUIRE_STUDIO_ORIGIN') ?? optional('PUBLIC_QUIRE_URL') ?? quireUrl).origin,
     cacheSeconds: seconds,
   };
 }

@@ -77,8 +77,11 @@ export interface NavItem {
 /** A valid preview token and the working copy it names (src/middleware.ts). */
 export interface PreviewSession {
   token: string;
-  entryId: string;
-  entrySlug: string;
+  /** What the token names: an entry, or a page (the Studio's live preview of pages). */
+  kind: 'entry' | 'page';
+  /** The entry's or page's id and slug. */
+  itemId: string;
+  itemSlug: string;
   typeSlug: string;
   /** Default-locale data of the working copy. */
   data: Fields;
@@ -111,6 +114,11 @@ function runtime(): Runtime {
     };
   }
   return state;
+}
+
+/** The origin of the Studio allowed to refresh a framed preview (QUIRE_STUDIO_ORIGIN). */
+export function studioOrigin(): string {
+  return runtime().config.studioOrigin;
 }
 
 /** The site's cache, for the revalidation endpoint. */
@@ -222,10 +230,10 @@ async function previewPost(preview: PreviewSession, locale: string): Promise<Pos
       )
     : null;
   return {
-    id: preview.entryId,
-    slug: preview.entrySlug,
+    id: preview.itemId,
+    slug: preview.itemSlug,
     status: preview.status,
-    title: text(fields, 'title') ?? preview.entrySlug,
+    title: text(fields, 'title') ?? preview.itemSlug,
     excerpt: text(fields, 'excerpt'),
     body: toRichText(fields.body),
     author: authors.find((a) => a.id === authorId) ?? null,
@@ -268,7 +276,7 @@ export async function listPosts(locale: string, preview: PreviewSession | null, 
 
 /** One post by slug in `locale`; throws the client's QuireError NOT_FOUND when there is none (for this key). */
 export async function getPost(locale: string, slug: string, preview: PreviewSession | null): Promise<PostView> {
-  if (previewedPost(preview) && preview.entrySlug === slug) return previewPost(preview, locale);
+  if (previewedPost(preview) && preview.itemSlug === slug) return previewPost(preview, locale);
   return cached(preview, `post:${locale}:${slug}`, isPost, async () => {
     const entry = await clientFor(preview).entries.get(slug, { type: 'post', locale });
     return { value: postView(entry, entry.is_fallback), tags: ['type:post', `entry:${entry.id}`, ...relatedTags(entry.data)] };
@@ -311,11 +319,18 @@ export async function getPage(locale: string, slug: string, preview: PreviewSess
  */
 export async function openPreview(token: string): Promise<PreviewSession | null> {
   try {
-    const [entry, schema] = await Promise.all([runtime().live.preview(token), getSite()]);
+    const [item, schema] = await Promise.all([runtime().live.previewItem(token), getSite()]);
+    if (item.kind === 'page') {
+      // A page's working copy is read through the preview key (getPage); the token only opens preview mode.
+      const { page } = item.page;
+      return { token, kind: 'page', itemId: page.id, itemSlug: page.slug, typeSlug: 'page', data: {}, translations: {}, status: page.status };
+    }
+    const { entry } = item;
     return {
       token,
-      entryId: entry.id,
-      entrySlug: entry.slug,
+      kind: 'entry',
+      itemId: entry.id,
+      itemSlug: entry.slug,
       typeSlug: schema.typeSlugs[entry.content_type_id] ?? '',
       data: entry.data,
       translations: Object.fromEntries(entry.translations.map((t) => [t.locale, t.data])),

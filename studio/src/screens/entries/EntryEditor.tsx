@@ -11,7 +11,7 @@ import '@mantine/dates/styles.css';
 import '@mantine/tiptap/styles.css';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Alert, Anchor, Button, Code, Grid, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
@@ -31,8 +31,11 @@ import { LocaleSwitch } from '../../editor/LocaleSwitch';
 import { ScheduleDialog } from '../../editor/ScheduleDialog';
 import { ConflictAlert, useStatusActions } from '../../editor/actions';
 import { StatusActions } from '../../editor/StatusActions';
+import { EditorColumns, LivePreview, useLivePreviewOpen } from '../../editor/LivePreview';
+import { LivePreviewToggle } from '../../editor/LivePreviewToggle';
 import { EntryForm } from './EntryForm';
-import { displayValue, draftOf, mapErrors, previewUrl, type Draft } from './model';
+import { displayValue, draftOf, mapErrors, type Draft } from './model';
+import { previewUrl } from '../../editor/preview-protocol';
 import { VersionHistory } from './VersionHistory';
 
 export default function EntryEditorScreen() {
@@ -144,6 +147,8 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
   const [revision, setRevision] = useState(0);
   const [locale, setLocale] = useState(settings.default_locale);
   const [preview, setPreview] = useState<{ token: string; expires_at: string } | null>(null);
+  const [livePreview, setLivePreview] = useLivePreviewOpen();
+  const previewTarget = useMemo(() => ({ kind: 'entry' as const, id: entry.id, type: ct.slug, slug: entry.slug }), [entry.id, ct.slug, entry.slug]);
   const canWrite = can('content:write');
   const canPublish = can('content:publish');
   const fieldNames = ct.fields.map((f) => f.name);
@@ -239,6 +244,7 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
             </Text>
           </Group>
         }
+        actions={<LivePreviewToggle open={livePreview} onChange={setLivePreview} />}
       />
       {conflict ? <ConflictAlert what="entry" onReload={() => void reload()} /> : null}
       {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
@@ -251,8 +257,8 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
           <Text size="sm">{[...mapped.byField.keys()].map((k) => k.replace('@', ' in ')).join(', ')}</Text>
         </Alert>
       ) : null}
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 8 }}>
+      <EditorColumns
+        main={
           <Stack>
             <LocaleSwitch settings={settings} locale={locale} onChange={setLocale} />
             <EntryForm
@@ -266,9 +272,9 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
               onChange={change}
             />
           </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
-          <Stack style={{ position: 'sticky', top: 72 }}>
+        }
+        side={
+          <>
             <StatusActions item={entry} saveState={autosave.state} canPublish={canPublish} canWrite={canWrite} busy={busy} onAction={onAction} />
             <VersionHistory
               type={ct.slug}
@@ -282,9 +288,21 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
               canRestore={canWrite}
               onRestore={restore}
             />
-          </Stack>
-        </Grid.Col>
-      </Grid>
+          </>
+        }
+        preview={
+          livePreview ? (
+            <LivePreview
+              target={previewTarget}
+              locale={locale}
+              template={settings.preview_url_template}
+              savedAt={entry.updated_at}
+              mint={() => mintPreviewToken(entry.id)}
+              onClose={() => setLivePreview(false)}
+            />
+          ) : null
+        }
+      />
       <ConfirmDialog
         opened={dialog === 'delete'}
         onClose={() => setDialog(null)}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Field } from '../../api/types';
-import { diffDrafts, draftOf, errorKey, mapErrors, previewUrl, referencedIds, sameValue, summarize } from './model';
+import { diffDrafts, draftOf, errorKey, mapErrors, referencedIds, sameValue, summarize } from './model';
 
 const field = (name: string, field_type: Field['field_type'], localizable = false) => ({ name, label: name.toUpperCase(), field_type, localizable }) as Field;
 
@@ -70,12 +70,5 @@ describe('entry editor model', () => {
     ]);
     expect(sameValue({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toBe(true);
     expect(sameValue({ a: [1] }, { a: [2] })).toBe(false);
-  });
-
-  it('fills the preview URL template, encoding each value', () => {
-    expect(
-      previewUrl('https://site.example/{locale}/{type}/{slug}?id={id}&token={token}', { type: 'post', slug: 'hello', id: 'u1', locale: 'de', token: 'a.b+c' }),
-    ).toBe('https://site.example/de/post/hello?id=u1&token=a.b%2Bc');
-    expect(previewUrl(null, { type: 'post', slug: 'x', id: 'u', locale: 'en', token: 't' })).toBeNull();
   });
 });

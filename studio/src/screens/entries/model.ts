@@ -160,18 +160,6 @@ export function diffDrafts(
   return rows;
 }
 
-/**
- * The preview URL of the workspace's template with {type}, {slug}, {id}, {locale} and {token}
- * filled in (each URL-encoded), or null when the workspace has no template.
- */
-export function previewUrl(
-  template: string | null | undefined,
-  values: { type: string; slug: string; id: string; locale: string; token: string },
-): string | null {
-  if (!template) return null;
-  return template.replace(/\{(type|slug|id|locale|token)\}/g, (_, key: keyof typeof values) => encodeURIComponent(values[key]));
-}
-
 /** The title of an entry: its display field's value (default locale), else its slug. */
 export function displayValue(entry: Pick<Entry, 'data' | 'slug'>, ct: Pick<ContentType, 'display_field'>): string {
   const v = ct.display_field ? parseData(entry.data)[ct.display_field] : null;

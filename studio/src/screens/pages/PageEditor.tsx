@@ -12,7 +12,7 @@ import '@mantine/dates/styles.css';
 import '@mantine/tiptap/styles.css';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Alert, Anchor, Button, Code, Grid, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
@@ -28,6 +28,9 @@ import { LocaleSwitch } from '../../editor/LocaleSwitch';
 import { ScheduleDialog } from '../../editor/ScheduleDialog';
 import { ConflictAlert, useStatusActions } from '../../editor/actions';
 import { StatusActions } from '../../editor/StatusActions';
+import { EditorColumns, LivePreview, useLivePreviewOpen } from '../../editor/LivePreview';
+import { LivePreviewToggle } from '../../editor/LivePreviewToggle';
+import { previewUrl } from '../../editor/preview-protocol';
 import { useRestore, VersionDialog, VersionList } from '../../editor/VersionHistory';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
@@ -38,6 +41,7 @@ import {
   getPage,
   getPageVersion,
   listPageVersions,
+  mintPagePreviewToken,
   restorePageVersion,
   savePage,
   type PageWithTag,
@@ -151,6 +155,8 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
   const [revision, setRevision] = useState(0);
   const [locale, setLocale] = useState(settings.default_locale);
   const [renaming, setRenaming] = useState(false);
+  const [livePreview, setLivePreview] = useLivePreviewOpen();
+  const previewTarget = useMemo(() => ({ kind: 'page' as const, id: page.id, type: 'page', slug }), [page.id, slug]);
   const canWrite = can('content:write');
   const canPublish = can('content:publish');
   const invalidateList = useCallback(() => client.invalidateQueries({ queryKey: key('pages') }), [client, key]);
@@ -184,6 +190,15 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
       await deletePage(slug, etag);
       await invalidateList();
       void navigate(`/${workspace.slug}/pages`, { replace: true });
+    },
+    preview: async () => {
+      if (!settings.preview_url_template) {
+        notifications.show({ color: 'yellow', message: 'This workspace has no preview URL template yet: an owner or admin sets one in Settings → General.' });
+        return;
+      }
+      const { token } = await mintPagePreviewToken(page.id);
+      const url = previewUrl(settings.preview_url_template, { type: 'page', slug, id: page.id, locale, token });
+      if (url) window.open(url, '_blank', 'noopener');
     },
   });
   const saveErrors = autosave.error instanceof ApiError ? autosave.error.errors : null;
@@ -268,6 +283,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
             ) : null}
           </Group>
         }
+        actions={<LivePreviewToggle open={livePreview} onChange={setLivePreview} />}
       />
       {conflict ? <ConflictAlert what="page" onReload={() => void reload()} /> : null}
       {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
@@ -285,8 +301,8 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
           </Text>
         </Alert>
       ) : null}
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 8 }}>
+      <EditorColumns
+        main={
           <Stack>
             <LocaleSwitch settings={settings} locale={locale} onChange={setLocale} />
             <SeoPanel
@@ -312,18 +328,10 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
               onChange={(blocks) => edit({ ...draft, blocks })}
             />
           </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
-          <Stack style={{ position: 'sticky', top: 72 }}>
-            <StatusActions
-              item={page}
-              saveState={autosave.state}
-              canPublish={canPublish}
-              canWrite={canWrite}
-              busy={busy}
-              onAction={onAction}
-              withPreview={false}
-            />
+        }
+        side={
+          <>
+            <StatusActions item={page} saveState={autosave.state} canPublish={canPublish} canWrite={canWrite} busy={busy} onAction={onAction} />
             <VersionList
               keyParts={['page', slug]}
               list={(n) => listPageVersions(slug, n)}
@@ -343,9 +351,21 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
                 />
               )}
             />
-          </Stack>
-        </Grid.Col>
-      </Grid>
+          </>
+        }
+        preview={
+          livePreview ? (
+            <LivePreview
+              target={previewTarget}
+              locale={locale}
+              template={settings.preview_url_template}
+              savedAt={page.updated_at}
+              mint={() => mintPagePreviewToken(page.id)}
+              onClose={() => setLivePreview(false)}
+            />
+          ) : null
+        }
+      />
       <ConfirmDialog
         opened={dialog === 'delete'}
         onClose={() => setDialog(null)}

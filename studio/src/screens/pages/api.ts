@@ -83,3 +83,8 @@ export async function restorePageVersion(slug: string, version: number, etag: st
   const res = await api<Page>(`${one(slug)}/versions/${version}/restore`, { method: 'POST', ifMatch: etag });
   return { page: res.data, etag: res.etag };
 }
+
+/** POST /preview-tokens `{page_id}`: a token (48 hours) naming the page, for the live preview. */
+export async function mintPagePreviewToken(pageId: string): Promise<{ token: string; expires_at: string }> {
+  return (await api<{ token: string; expires_at: string }>('/preview-tokens', { method: 'POST', body: { page_id: pageId } })).data;
+}

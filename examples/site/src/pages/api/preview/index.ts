@@ -6,7 +6,12 @@
  *
  * The token is checked with Quire first; a bad or expired one answers 401 and sets nothing. A good
  * one is stored in the HTTP-only preview cookie, and the visitor is sent to the entry's page in
- * the locale asked for (a post: /<locale>/blog/<slug>; other types: the locale's home page).
+ * the locale asked for (a post: /<locale>/blog/<slug>; a page: /<locale>/<slug>, the home page for
+ * `home`; other types: the locale's home page).
+ *
+ * The cookie is SameSite=Lax over HTTP (a Studio on another port of the same host is same-site).
+ * Over HTTPS it is `SameSite=None; Secure; Partitioned`, so the Studio's live preview can frame the
+ * site from another domain: the partitioned cookie lives only inside that frame's top-level site.
  */
 import type { APIRoute } from 'astro';
 import { PREVIEW_COOKIE, PREVIEW_COOKIE_OPTIONS } from '../../../lib/preview-cookie';
@@ -18,10 +23,18 @@ export const GET: APIRoute = async ({ url, cookies, redirect }) => {
   const [session, site] = await Promise.all([openPreview(token), getSite()]);
   if (!session) return Response.json({ error: 'This preview token is invalid or has expired; open the preview again from the Studio' }, { status: 401 });
   // Secure over HTTPS, so the token never travels in clear text once the site is served that way.
-  cookies.set(PREVIEW_COOKIE, token, { ...PREVIEW_COOKIE_OPTIONS, secure: url.protocol === 'https:' });
+  const https = url.protocol === 'https:';
+  cookies.set(PREVIEW_COOKIE, token, https ? { ...PREVIEW_COOKIE_OPTIONS, secure: true, sameSite: 'none', partitioned: true } : PREVIEW_COOKIE_OPTIONS);
   const asked = url.searchParams.get('locale');
   const locale = asked && site.locales.includes(asked) ? asked : site.defaultLocale;
-  // The token names the entry: its own slug wins over a `slug` parameter that may be stale.
-  const target = session.typeSlug === 'post' ? `/${locale}/blog/${encodeURIComponent(session.entrySlug)}` : `/${locale}`;
+  // The token names the item: its own slug wins over a `slug` parameter that may be stale.
+  const target =
+    session.kind === 'page'
+      ? session.itemSlug === 'home'
+        ? `/${locale}`
+        : `/${locale}/${encodeURIComponent(session.itemSlug)}`
+      : session.typeSlug === 'post'
+        ? `/${locale}/blog/${encodeURIComponent(session.itemSlug)}`
+        : `/${locale}`;
   return redirect(target, 302);
 };

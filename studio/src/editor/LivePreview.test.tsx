@@ -1,0 +1,98 @@
+/**
+ * The live preview pane in jsdom: the frame gets the template filled in with a fresh token; after
+ * an autosave a front end that announced it listens receives the update event (and no reload),
+ * one that did not is reloaded; messages from other windows are ignored; without a template the
+ * pane says where to set one.
+ */
+import { useState } from 'react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, renderScreen } from '../app/test-utils';
+import { LivePreview } from './LivePreview';
+
+const TARGET = { kind: 'entry' as const, id: 'e1', type: 'post', slug: 'hello' };
+const TEMPLATE = 'http://site.test/api/preview?type={type}&slug={slug}&locale={locale}&token={token}';
+
+/** The pane with a "save" button standing for an autosave (a new `updated_at`). */
+function Harness({ template, mint }: { template: string | null; mint: () => Promise<{ token: string; expires_at: string }> }) {
+  const [savedAt, setSavedAt] = useState('2026-11-25T10:00:00.000Z');
+  return (
+    <>
+      <button type="button" onClick={() => setSavedAt('2026-11-25T10:00:05.000Z')}>
+        save
+      </button>
+      <LivePreview target={TARGET} locale="de" template={template} savedAt={savedAt} mint={mint} onClose={() => {}} />
+    </>
+  );
+}
+
+function show(template: string | null = TEMPLATE) {
+  const mint = vi.fn(async () => ({ token: 'tok.en', expires_at: new Date(Date.now() + 48 * 3600_000).toISOString() }));
+  renderScreen(<Harness template={template} mint={mint} />, '/demo/content/post/hello', '/demo/content/post/hello', 'editor');
+  return { mint };
+}
+
+const autosave = () => fireEvent.click(screen.getByRole('button', { name: 'save' }));
+
+const frame = () => document.querySelector<HTMLIFrameElement>('iframe[data-preview-frame]');
+const state = () => document.querySelector('[data-preview-state]')?.getAttribute('data-preview-state');
+
+function fromFrame(data: unknown, source: Window | null = frame()?.contentWindow ?? null) {
+  act(() => {
+    window.dispatchEvent(new MessageEvent('message', { data, origin: 'http://site.test', source }));
+  });
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('LivePreview', () => {
+  it('frames the filled template with a minted token', async () => {
+    fakeApi(() => null);
+    const { mint } = show();
+    await waitFor(() => expect(frame()).not.toBeNull());
+    expect(mint).toHaveBeenCalledTimes(1);
+    expect(frame()!.getAttribute('src')).toBe('http://site.test/api/preview?type=post&slug=hello&locale=de&token=tok.en');
+    expect(frame()!.getAttribute('sandbox')).not.toContain('allow-top-navigation');
+  });
+
+  it('posts the update event to a listening front end after an autosave, and shows its confirmation', async () => {
+    fakeApi(() => null);
+    show();
+    await waitFor(() => expect(frame()).not.toBeNull());
+    const first = frame()!;
+    const post = vi.spyOn(first.contentWindow!, 'postMessage');
+    fromFrame({ type: 'quire:preview-ready' });
+    expect(state()).toBe('listening');
+    // A message from another window changes nothing.
+    fromFrame({ type: 'quire:preview-ready' }, window);
+
+    autosave();
+    await waitFor(() => expect(post).toHaveBeenCalledTimes(1));
+    expect(post).toHaveBeenCalledWith(
+      { type: 'quire:update', kind: 'entry', id: 'e1', slug: 'hello', locale: 'de', updated_at: '2026-11-25T10:00:05.000Z' },
+      'http://site.test',
+    );
+    fromFrame({ type: 'quire:preview-updated', id: 'e1', updated_at: '2026-11-25T10:00:05.000Z' });
+    expect(screen.getByText(/Live: updates in place, last at/)).toBeTruthy();
+    // Updated in place: the same frame, not a reloaded one.
+    expect(frame()).toBe(first);
+  });
+
+  it('reloads a front end that does not listen', async () => {
+    fakeApi(() => null);
+    show();
+    await waitFor(() => expect(frame()).not.toBeNull());
+    const first = frame();
+    autosave();
+    await waitFor(() => expect(frame()).not.toBe(first));
+    expect(state()).toBe('reloading');
+  });
+
+  it('without a template, says where to set one and mints nothing', async () => {
+    fakeApi(() => null);
+    const { mint } = show(null);
+    expect(await screen.findByText('No preview URL yet')).toBeTruthy();
+    expect(frame()).toBeNull();
+    expect(mint).not.toHaveBeenCalled();
+  });
+});

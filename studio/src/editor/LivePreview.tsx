@@ -1,0 +1,259 @@
+/**
+ * The live preview beside the entry and page editors (docs/studio.md "Live preview"): the
+ * workspace's preview URL template filled in for the item and the editor's locale, with a
+ * preview token (minted once per item and kept until an hour before its 48 hours run out), in a
+ * frame. After each autosave (`savedAt` changes) the pane refreshes the front end within a second:
+ * a front end that announced it listens (preview-protocol.ts) gets the `quire:update` event and
+ * swaps its content in place; any other is reloaded. A listening front end that does not confirm
+ * within 3 s is reloaded too. Without a template the pane says where to set one.
+ */
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { ActionIcon, Alert, Anchor, Grid, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
+import { IconExternalLink, IconRefresh, IconX } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useWsKey } from '../app/queries';
+import { useWorkspace } from '../app/workspace';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { Loading } from '../components/Loading';
+import { previewUrl, readFrontEndMessage, updateMessage, type PreviewTarget } from './preview-protocol';
+
+const OPEN_KEY = 'quire:live-preview';
+/** A token is renewed an hour before it expires, so a long editing session never shows a 401. */
+const RENEW_BEFORE_MS = 3600_000;
+const CONFIRM_TIMEOUT_MS = 3000;
+
+/** Whether the live preview is open; remembered in the browser across editors and reloads. */
+export function useLivePreviewOpen(): [boolean, (open: boolean) => void] {
+  const [open, setOpen] = useState(() => {
+    try {
+      return window.localStorage.getItem(OPEN_KEY) === '1';
+    } catch {
+      return false;
+    }
+  });
+  const set = useCallback((next: boolean) => {
+    setOpen(next);
+    try {
+      window.localStorage.setItem(OPEN_KEY, next ? '1' : '0');
+    } catch {
+      // Storage may be off (private mode); the choice then lasts for this editor only.
+    }
+  }, []);
+  return [open, set];
+}
+
+type PaneState = { mode: 'loading' | 'listening' | 'reloading' | 'static'; updatedAt: Date | null };
+
+export interface LivePreviewProps {
+  target: PreviewTarget;
+  locale: string;
+  template: string | null;
+  /** the saved working copy's `updated_at`: a change means an autosave landed */
+  savedAt: string;
+  mint: () => Promise<{ token: string; expires_at: string }>;
+  onClose: () => void;
+}
+
+export function LivePreview({ target, locale, template, savedAt, mint, onClose }: LivePreviewProps) {
+  const key = useWsKey();
+  const { workspace, administers } = useWorkspace();
+  const token = useQuery({
+    queryKey: key('preview-token', target.kind, target.id),
+    queryFn: mint,
+    enabled: !!template,
+    staleTime: (q) => (q.state.data ? Math.max(0, Date.parse(q.state.data.expires_at) - Date.now() - RENEW_BEFORE_MS) : 0),
+    retry: false,
+  });
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [reloads, setReloads] = useState(0);
+  const [width, setWidth] = useState<'full' | 'phone'>('full');
+  const [state, setState] = useState<PaneState>({ mode: 'loading', updatedAt: null });
+  /** the origin that said it listens, and a pending confirmation's timer */
+  const listener = useRef<{ origin: string | null; timer: ReturnType<typeof setTimeout> | null }>({ origin: null, timer: null });
+  const url = token.data ? previewUrl(template, { type: target.type, slug: target.slug, id: target.id, locale, token: token.data.token }) : null;
+
+  const reload = useCallback(() => {
+    listener.current.origin = null;
+    setState((s) => ({ ...s, mode: 'reloading' }));
+    setReloads((n) => n + 1);
+  }, []);
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      if (!frame.current || event.source !== frame.current.contentWindow) return;
+      const message = readFrontEndMessage(event.data);
+      if (!message) return;
+      if (message.type === 'quire:preview-ready') {
+        listener.current.origin = event.origin;
+        setState((s) => ({ ...s, mode: 'listening' }));
+      } else {
+        if (listener.current.timer) clearTimeout(listener.current.timer);
+        listener.current.timer = null;
+        setState({ mode: 'listening', updatedAt: new Date() });
+      }
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, []);
+  useEffect(() => () => void (listener.current.timer && clearTimeout(listener.current.timer)), []);
+
+  // After each autosave: the update event to a listening front end, a reload otherwise.
+  const firstSave = useRef(savedAt);
+  useEffect(() => {
+    if (savedAt === firstSave.current) return;
+    firstSave.current = savedAt;
+    const win = frame.current?.contentWindow;
+    const origin = listener.current.origin;
+    if (!win || !origin) {
+      reload();
+      return;
+    }
+    win.postMessage(updateMessage(target, locale, savedAt), origin);
+    if (listener.current.timer) clearTimeout(listener.current.timer);
+    listener.current.timer = setTimeout(reload, CONFIRM_TIMEOUT_MS);
+  }, [savedAt, target, locale, reload]);
+
+  let body: ReactNode;
+  if (!template) {
+    body = (
+      <Alert color="gray" title="No preview URL yet">
+        <Text size="sm">
+          Live preview shows your front end beside the editor. Set the workspace&apos;s preview URL template first
+          {administers ? (
+            <>
+              {' '}
+              in{' '}
+              <Anchor component={Link} to={`/${workspace.slug}/settings/general`}>
+                Settings → General
+              </Anchor>
+            </>
+          ) : (
+            ' (an owner or admin sets it in Settings → General)'
+          )}
+          , for example{' '}
+          <code>
+            https://your-site/api/preview?type={'{type}'}&amp;slug={'{slug}'}&amp;locale={'{locale}'}&amp;token={'{token}'}
+          </code>
+          .
+        </Text>
+      </Alert>
+    );
+  } else if (token.error) {
+    body = <ErrorAlert error={token.error} title="The preview token could not be minted" />;
+  } else if (!url) {
+    body = <Loading label="Opening the preview" />;
+  } else {
+    body = (
+      <iframe
+        key={`${url}#${reloads}`}
+        ref={frame}
+        src={url}
+        title={`Live preview of ${target.slug}`}
+        data-preview-frame
+        onLoad={() =>
+          setState((s) => (s.mode === 'listening' ? s : { mode: listener.current.origin ? 'listening' : 'static', updatedAt: s.updatedAt ?? new Date() }))
+        }
+        // The front end may run its scripts, forms and popups, but never navigate the Studio away.
+        sandbox="allow-scripts allow-same-origin allow-forms allow-popups"
+        style={{
+          border: 0,
+          width: width === 'phone' ? 390 : '100%',
+          maxWidth: '100%',
+          height: '100%',
+          background: 'white',
+          display: 'block',
+          margin: '0 auto',
+        }}
+      />
+    );
+  }
+
+  const status =
+    state.mode === 'listening'
+      ? `Live: updates in place${state.updatedAt ? `, last at ${state.updatedAt.toLocaleTimeString()}` : ''}`
+      : state.mode === 'static'
+        ? 'Reloads after each save (the front end does not listen for updates)'
+        : state.mode === 'reloading'
+          ? 'Reloading…'
+          : 'Loading…';
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p={0}
+      style={{ position: 'sticky', top: 72, height: 'calc(100vh - 96px)', minHeight: 420, display: 'flex', flexDirection: 'column' }}
+    >
+      <Group justify="space-between" gap="xs" p="xs" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Text size="sm" fw={600}>
+            Live preview
+          </Text>
+          <Text size="xs" c="dimmed" truncate data-preview-state={state.mode} aria-live="polite">
+            {status}
+          </Text>
+        </Stack>
+        <Group gap={4} wrap="nowrap">
+          <SegmentedControl
+            visibleFrom="sm"
+            size="xs"
+            value={width}
+            onChange={(v) => setWidth(v === 'phone' ? 'phone' : 'full')}
+            data={[
+              { value: 'full', label: 'Full' },
+              { value: 'phone', label: 'Phone' },
+            ]}
+            aria-label="Preview width"
+          />
+          <Tooltip label="Reload the preview">
+            <ActionIcon variant="subtle" aria-label="Reload the preview" onClick={reload} disabled={!url}>
+              <IconRefresh size={16} />
+            </ActionIcon>
+          </Tooltip>
+          {url ? (
+            <Tooltip label="Open in a new tab">
+              <ActionIcon component="a" href={url} target="_blank" rel="noopener noreferrer" variant="subtle" aria-label="Open the preview in a new tab">
+                <IconExternalLink size={16} />
+              </ActionIcon>
+            </Tooltip>
+          ) : null}
+          <Tooltip label="Close the live preview">
+            <ActionIcon variant="subtle" aria-label="Close the live preview" onClick={onClose}>
+              <IconX size={16} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+      <div style={{ flex: 1, minHeight: 0, overflow: 'auto', padding: url ? 0 : 12, background: 'var(--mantine-color-gray-light)' }}>{body}</div>
+    </Paper>
+  );
+}
+
+/**
+ * The editor's columns: without a preview the form (8/12) beside the status and history (4/12);
+ * with one, the status, history and form on the left and the preview on the right on wide screens
+ * (≥ 1200 px), one above the other below that (the preview under the form, 390 px included).
+ */
+export function EditorColumns({ main, side, preview }: { main: ReactNode; side: ReactNode; preview: ReactNode | null }) {
+  if (!preview) {
+    return (
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>{main}</Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack style={{ position: 'sticky', top: 72 }}>{side}</Stack>
+        </Grid.Col>
+      </Grid>
+    );
+  }
+  return (
+    <Grid gap="lg">
+      <Grid.Col span={{ base: 12, lg: 6 }}>
+        <Stack>
+          {side}
+          {main}
+        </Stack>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, lg: 6 }}>{preview}</Grid.Col>
+    </Grid>
+  );
+}
