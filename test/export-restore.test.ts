@@ -22,6 +22,8 @@ import { updatePage } from '../src/modules/pages/operations.js';
 import { seedDemo } from '../src/modules/demo/seed.js';
 import { stableStringify } from '../src/lib/json.js';
 import { createWebhook } from '../src/modules/webhooks/operations.js';
+import { hashFile } from '../src/modules/export/files.js';
+import { newId } from '../src/lib/ids.js';
 import { deleteMedia } from '../src/modules/media/operations.js';
 import { cli } from './cli-helpers.js';
 import { call, createTestEnv, expectError, type TestEnv } from './helpers.js';
@@ -165,7 +167,7 @@ describe('workspace export and restore', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const manifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ format: 'quire-export', version: 1, workspace: { slug: 'demo' }, options: { with_users: true } });
+    expect(manifest).toMatchObject({ format: 'quire-export', version: 2, workspace: { slug: 'demo' }, options: { with_users: true } });
     expect(manifest.counts).toMatchObject({ entries: 9, media: 2, media_files: 1, webhooks: 1, members: 1 });
     expect(manifest.counts.entry_versions).toBeGreaterThan(manifest.counts.entries);
     expect(manifest.counts.blocks).toBeGreaterThan(0);
@@ -223,6 +225,56 @@ describe('workspace export and restore', () => {
     });
   }
 
+  it('holds no media URL; a restore under another PUBLIC_URL, of a version 1 export with absolute urls too, answers with its own', async () => {
+    const text = fs.readFileSync(path.join(first, 'media.ndjson'), 'utf8');
+    expect(text).not.toContain('quire.test');
+    const media = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(media.every((r) => !('url' in r) && r.remote_url === null && typeof r.storage_key === 'string')).toBe(true);
+
+    // The same export as version 1 wrote it: each media row with the exporting host's absolute
+    // url, plus a remote asset (imported by URL) whose url is all there is of it.
+    const REMOTE = 'https://images.ctfassets.net/space/abc123/def456/remote.jpg';
+    const v1 = path.join(tmp, 'version-1');
+    fs.cpSync(first, v1, { recursive: true });
+    const remote = { ...media[0], id: newId(), storage_key: null, remote_url: REMOTE, filename: 'remote.jpg', original_name: 'remote.jpg', deleted_at: null };
+    const rows = [...media, remote].map(({ remote_url, ...r }) => ({
+      ...r,
+      url: r.storage_key ? `http://old-host.invalid/media/files/${String(r.storage_key)}` : remote_url,
+    }));
+    fs.writeFileSync(path.join(v1, 'media.ndjson'), rows.map((r) => `${stableStringify(r)}\n`).join(''));
+    const manifest = JSON.parse(fs.readFileSync(path.join(v1, 'manifest.json'), 'utf8'));
+    manifest.version = 1;
+    manifest.counts.media = rows.length;
+    manifest.files['media.ndjson'] = await hashFile(path.join(v1, 'media.ndjson'));
+    fs.writeFileSync(path.join(v1, 'manifest.json'), JSON.stringify(manifest));
+
+    for (const source of [first, v1]) {
+      const env = await createTestEnv('sqlite', { config: { publicUrl: 'https://restored.example' } });
+      envs.push(env);
+      const run = await cli(['import', 'quire', source, '--workspace', 'demo', '--json'], { context: env.ctx });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const key = (await cli(['keys', 'create', '--workspace', 'demo', '--class', 'management', '--json'], { context: env.ctx })).json().key;
+      const list = (await call(env.app, 'GET', '/api/v1/manage/media', { key })).body.data as { id: string; url: string; filename: string }[];
+      const stored = await env.ctx.db.kysely.selectFrom('media').select(['id', 'storage_key', 'remote_url']).where('deleted_at', 'is', null).execute();
+      expect(list).toHaveLength(source === v1 ? 2 : 1);
+      for (const row of stored) {
+        const url = list.find((m) => m.id === row.id)?.url;
+        if (row.storage_key === null) {
+          expect(row.remote_url).toBe(REMOTE);
+          expect(url).toBe(REMOTE);
+          continue;
+        }
+        expect(row.remote_url).toBeNull();
+        expect(url).toBe(`https://restored.example/media/files/${row.storage_key}`);
+        expect((await env.app.inject({ method: 'GET', url: new URL(url!).pathname })).statusCode).toBe(200);
+      }
+    }
+  });
+
   it('refuses a workspace that holds content, a damaged file and a newer format', async () => {
     const env = envs[envs.length - 1];
     const busy = await cli(['import', 'quire', first, '--workspace', 'demo'], { context: env.ctx });
@@ -247,9 +299,9 @@ describe('workspace export and restore', () => {
     const bad = await cli(['import', 'quire', damaged, '--workspace', 'fresh'], { context: env.ctx });
     expect(bad.stderr).toMatch(/file 'entries.ndjson' does not match the manifest/);
     const manifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8'));
-    fs.writeFileSync(path.join(damaged, 'manifest.json'), JSON.stringify({ ...manifest, version: 2 }));
+    fs.writeFileSync(path.join(damaged, 'manifest.json'), JSON.stringify({ ...manifest, version: 3 }));
     const newer = await cli(['import', 'quire', damaged, '--workspace', 'fresh'], { context: env.ctx });
-    expect(newer.stderr).toMatch(/version 2 is not supported/);
+    expect(newer.stderr).toMatch(/version 3 is not supported by this Quire \(it reads versions 1 to 2\)/);
     const missing = await cli(['export', '--workspace', 'nope', '--out', path.join(tmp, 'nope')], { context: env.ctx });
     expect(missing.stderr).toMatch(/workspace 'nope' not found/);
     expectError(await call(env.app, 'GET', '/api/v1/public/schema'), 401, 'UNAUTHORIZED');

@@ -3,7 +3,7 @@
  * `quire export` writes and `quire import quire` reads.
  *
  * An export is a directory (or a tar of one, same paths) holding:
- * - `manifest.json`: {format: 'quire-export', version: 1, quire_version, workspace {id, slug,
+ * - `manifest.json`: {format: 'quire-export', version: 2, quire_version, workspace {id, slug,
  *   name}, options {with_users}, counts {table: rows}, files {path: {bytes, sha256}}}. No time of
  *   export and nothing per installation, so exporting the same content twice gives the same bytes.
  * - one `<table>.ndjson` per table below: a JSON object per line, keys sorted, rows in primary-key
@@ -11,13 +11,21 @@
  *   numbers whatever the database, so SQLite and PostgreSQL export the same content identically.
  * - `media/<media id>`: the stored file of each media record that has one.
  *
+ * Versions: 2 (this one) holds no media URL of the exporting installation: `media.ndjson` rows
+ * carry `remote_url` (a remote original's URL; null for a stored file, whose URL the restoring
+ * server computes from its own configuration). Version 1 rows carried the stored absolute `url`;
+ * they are still read (restore.ts mediaRowOfVersion1). Older Quire versions, reading only
+ * version 1, refuse version 2 exports by their version.
+ *
  * TABLES lists the tables in restore order (parents before children). Each spec says how rows of
  * one workspace are found, their order, and which columns need care.
  */
 import type { Database } from '../../db/types.js';
 
 export const EXPORT_FORMAT = 'quire-export';
-export const EXPORT_VERSION = 1;
+export const EXPORT_VERSION = 2;
+/** The oldest format version restore reads. */
+export const OLDEST_EXPORT_VERSION = 1;
 export const MANIFEST_FILE = 'manifest.json';
 export const MEDIA_DIR = 'media';
 

@@ -8,7 +8,8 @@
  *   free here) or must hold nothing yet: no content types, entries, pages, media or webhooks.
  *   Its keys and members stay.
  * - Every file is checked against the manifest's size and SHA-256 before anything is written;
- *   an export of a newer format version is refused.
+ *   an export of a newer format version is refused. Version 1 media rows (with the exporting
+ *   installation's absolute `url`) are read as version 2 ones: media URLs are computed here.
  * - One transaction for the whole restore, writing BATCH rows per statement: a failed restore
  *   leaves the database as it was (and removes the media files it had stored).
  * - Ids are kept, so a database that already holds one of the items (the original workspace
@@ -43,6 +44,7 @@ import {
   EXPORT_FORMAT,
   EXPORT_VERSION,
   MANIFEST_FILE,
+  OLDEST_EXPORT_VERSION,
   MEMBERS_FILE,
   TABLES,
   WORKSPACE_SPEC,
@@ -121,8 +123,15 @@ async function checkedManifest(dir: string): Promise<Manifest> {
     throw bad(`${MANIFEST_FILE} is not valid JSON`);
   }
   if (!isPlainObject(manifest) || manifest.format !== EXPORT_FORMAT) throw bad(`${MANIFEST_FILE} is not a Quire export manifest`);
-  if (typeof manifest.version !== 'number' || manifest.version > EXPORT_VERSION || manifest.version < 1)
-    throw bad(`export format version ${String(manifest.version)} is not supported by Quire ${'(this version reads 1)'}: upgrade Quire`);
+  if (
+    typeof manifest.version !== 'number' ||
+    !Number.isInteger(manifest.version) ||
+    manifest.version > EXPORT_VERSION ||
+    manifest.version < OLDEST_EXPORT_VERSION
+  )
+    throw bad(
+      `export format version ${String(manifest.version)} is not supported by this Quire (it reads versions ${OLDEST_EXPORT_VERSION} to ${EXPORT_VERSION}): upgrade Quire`,
+    );
   if (!isPlainObject(manifest.files) || !isPlainObject(manifest.workspace)) throw bad(`${MANIFEST_FILE} lacks files or workspace`);
   for (const [name, expected] of Object.entries(manifest.files)) {
     if (!ACCEPTED.test(name)) throw bad(`${MANIFEST_FILE} lists '${name}', which is not part of a Quire export`);
@@ -157,11 +166,23 @@ interface Restore {
   /** Per serial table: old id → new id, for ids that were taken here. */
   renumbered: Map<string, Map<number, number>>;
   webhooks: WebhookRestoreMode;
+  /** The export's format version (manifest.json). */
+  version: number;
+}
+
+/**
+ * A media row of a version 1 export as version 2 holds it: the stored absolute `url` was the
+ * exporting installation's; it is kept only as the `remote_url` of a record without a stored
+ * file (a remote original). A stored file's URL is computed from this server's configuration.
+ */
+function mediaRowOfVersion1(row: Record<string, unknown>): Record<string, unknown> {
+  const { url, ...rest } = row;
+  return { ...rest, remote_url: rest.storage_key ? null : typeof url === 'string' ? url : null };
 }
 
 /** An exported row as the database takes it: target workspace, JSON as text, users mapped. */
 function dbRow(r: Restore, spec: TableSpec, row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...row };
+  const out: Record<string, unknown> = spec.table === 'media' && r.version === 1 ? mediaRowOfVersion1(row) : { ...row };
   if ('workspace_id' in out) out.workspace_id = r.workspaceId;
   for (const c of spec.json ?? []) if (out[c] !== null && out[c] !== undefined) out[c] = JSON.stringify(out[c]);
   for (const c of spec.users ?? []) {
@@ -321,7 +342,15 @@ export async function restoreWorkspaceExport(ctx: Context, opts: RestoreOptions)
     let users: RestoreResult['users'] = null;
     const result = await withTransaction(ctx.db, async (db) => {
       const ws = await restoreWorkspace(db, dir, opts.workspace, existing);
-      const r: Restore = { db, dir, workspaceId: ws.id, users: new Map(), renumbered: new Map(), webhooks: opts.webhooks ?? 'disabled' };
+      const r: Restore = {
+        db,
+        dir,
+        workspaceId: ws.id,
+        users: new Map(),
+        renumbered: new Map(),
+        webhooks: opts.webhooks ?? 'disabled',
+        version: manifest.version,
+      };
       if (manifest.files[tableFile({ file: MEMBERS_FILE })]) users = await restoreMembers(r);
       for (const spec of TABLES) counts[spec.file] = await restoreTable(ctx, r, spec, stored, webhooks);
       counts.media_files = stored.length;
