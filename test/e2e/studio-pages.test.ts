@@ -1,7 +1,8 @@
 /**
  * The Studio's pages screens end to end in Chromium against a real server (SQLite): three block
  * types (section › card › button) made through the management API with a CLI key; an owner
- * creates a page in the Studio, builds a three-level tree from blocks, translates it (de, with
+ * creates a page in the Studio, builds a three-level tree from blocks with an image uploaded from
+ * a card's media picker, translates it (de, with
  * fallback marks), reorders blocks by mouse drag (root level) and by keyboard (dnd-kit: Space,
  * arrow, Space), moves one with the row menu, publishes, and reads it through the delivery API in
  * de with the expected tree; the page list reorders by keyboard (PATCH /pages/reorder); the model
@@ -9,6 +10,7 @@
  * in de and the usage warning; 390-pixel layouts; screenshots with STUDIO_SCREENSHOTS=1
  * (docs/studio/pages-*.png).
  */
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
@@ -113,6 +115,7 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     await block('Card', 'card', [
       { name: 'title', label: 'Title', field_type: 'text', localizable: true },
       { name: 'body', label: 'Body', field_type: 'textarea', localizable: true },
+      { name: 'image', label: 'Image', field_type: 'media' },
     ]);
     await block('Button', 'button', [
       { name: 'label', label: 'Label', field_type: 'text', localizable: true },
@@ -156,6 +159,17 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     await row('Section #1').getByRole('textbox', { name: 'Heading' }).fill('Welcome');
     await addInside('Section “Welcome”', 'Card');
     await row('Card #2').getByRole('textbox', { name: 'Title' }).fill('First');
+    // An image for the first card, uploaded from the media field's picker and chosen at once.
+    await row('Card “First”').getByRole('button', { name: 'Choose media for Image' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose media for Image' });
+    const png = await sharp({ create: { width: 48, height: 32, channels: 3, background: '#f59f00' } })
+      .png()
+      .toBuffer();
+    const chooser = page.waitForEvent('filechooser');
+    await picker.getByRole('button', { name: 'Upload a file' }).click();
+    await (await chooser).setFiles({ name: 'card.png', mimeType: 'image/png', buffer: png });
+    await picker.waitFor({ state: 'hidden' });
+    await visible(row('Card “First”').getByRole('group', { name: 'Image: card.png' }));
     await addInside('Card “First”', 'Button');
     await row('Button #3').getByRole('textbox', { name: 'Label' }).fill('Read more');
     await row('Button “Read more”').getByRole('textbox', { name: 'Link' }).fill('https://example.com/more');
@@ -231,6 +245,10 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     expect(shape(en.blocks)).toBe('section:Closing, section:Welcome(card:Second, card:First(button:Read more))');
     const button = JSON.parse(de.blocks[1].children[1].children[0].data) as Record<string, string>;
     expect(button).toEqual({ label: 'Read more', url: 'https://example.com/more' });
+    // The card's image: the uploaded PNG, delivered inline with its file URL, which serves it.
+    const { image } = JSON.parse(de.blocks[1].children[1].data) as { image: { mime_type: string; width: number; url: string } };
+    expect(image).toMatchObject({ mime_type: 'image/png', width: 48, height: 32 });
+    expect((await fetch(image.url)).headers.get('content-type')).toBe('image/png');
   }, 30_000);
 
   it('reorders the page list by keyboard and warns where a block type is used', async () => {
