@@ -7,7 +7,8 @@
  * waits for autosave, publishes it, and the delivery API (bootstrap's delivery key) returns it
  * published in both locales. Then pages: three block types made through the API, a page created
  * in the Studio and built three levels deep (section › card › button), translated (de), published,
- * and delivered with that tree in de and en. axe-core runs on both editors. The schema is dropped
+ * and delivered with that tree in de and en. Then media: three images uploaded at once in the
+ * library, a search, one moved into a folder. axe-core runs on both editors and the asset panel. The schema is dropped
  * afterwards.
  *
  * Without DATABASE_URL the suite skips with a message outside CI and fails in CI (CI always has
@@ -15,6 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { axeResults, expectAccessible, launchBrowser, skipBrowserSuites, startStudioServer, type StudioServer } from './harness.js';
@@ -211,5 +213,37 @@ describe.runIf(url && !skipBrowserSuites())('Studio on PostgreSQL in Chromium', 
       expect(shape(((await res.json()) as { data: { blocks: Block[] } }).data.blocks)).toBe(expected);
     }
     await expectAccessible(page, 'page editor on PostgreSQL (three-level tree, published)');
+  }, 60_000);
+
+  it('media: three images uploaded at once in the library, searched, and one moved into a folder', async () => {
+    await page.goto(`${server.base}/studio/pg/media`);
+    await visible(page.getByRole('heading', { name: 'Media', level: 1 }));
+    const files = await Promise.all(
+      [1, 2, 3].map(async (i) => ({
+        name: `pg-${i}.png`,
+        mimeType: 'image/png',
+        buffer: await sharp({ create: { width: 60 + i, height: 40, channels: 3, background: { r: 40 * i, g: 90, b: 200 } } })
+          .png()
+          .toBuffer(),
+      })),
+    );
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose files' }).click();
+    await (await chooser).setFiles(files);
+    const grid = page.getByRole('list', { name: 'Media' });
+    await page.getByRole('list', { name: 'Uploads' }).getByText('Uploaded', { exact: true }).nth(2).waitFor();
+    await grid.getByRole('button', { name: 'Open pg-3.png' }).waitFor();
+    await page.getByRole('textbox', { name: 'Search media' }).fill('PG-2');
+    await grid.getByRole('button', { name: 'Open pg-1.png' }).waitFor({ state: 'detached' });
+    await grid.getByRole('button', { name: 'Open pg-2.png' }).click();
+    const panel = page.getByRole('dialog', { name: 'Asset details' });
+    await panel.getByRole('combobox', { name: /^Folder/ }).fill('pg-folder');
+    const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/api/v1/manage/media/'));
+    await panel.getByRole('button', { name: 'Save' }).click();
+    expect((await saved).status()).toBe(200);
+    const res = await fetch(`${server.base}/api/v1/manage/media?folder=pg-folder`, { headers: { 'X-API-Key': server.keys.management } });
+    const inFolder = ((await res.json()) as { data: { original_name: string; width: number }[] }).data;
+    expect(inFolder.map((m) => [m.original_name, m.width])).toEqual([['pg-2.png', 62]]);
+    await expectAccessible(page, 'asset details on PostgreSQL', '[role="dialog"]');
   }, 60_000);
 });
