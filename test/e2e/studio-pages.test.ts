@@ -1,7 +1,7 @@
 /**
- * The Studio's pages screens end to end in Chromium against a real server (SQLite): three block
- * types (section › card › button) made through the management API with a CLI key; an owner
- * creates a page in the Studio, builds a three-level tree from blocks with an image uploaded from
+ * The Studio's pages screens end to end in Chromium against a real server (SQLite), without
+ * writing through the API: an owner makes three block types (section › card › button, the card
+ * with a media field) in the content model screens, creates a page in the Studio, builds a three-level tree from blocks with an image uploaded from
  * a card's media picker, translates it (de, with
  * fallback marks), reorders blocks by mouse drag (root level) and by keyboard (dnd-kit: Space,
  * arrow, Space), moves one with the row menu, publishes, and reads it through the delivery API in
@@ -110,17 +110,6 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     delivery = (
       JSON.parse(server.cli(['keys', 'create', '--workspace', 'pages', '--class', 'delivery', '--environment', 'production', '--json'])) as { key: string }
     ).key;
-    const block = (name: string, slug: string, fields: unknown[]) => manage('POST', '/content-types', { name, slug, is_block: true, fields });
-    await block('Section', 'section', [{ name: 'heading', label: 'Heading', field_type: 'text', localizable: true, required: true }]);
-    await block('Card', 'card', [
-      { name: 'title', label: 'Title', field_type: 'text', localizable: true },
-      { name: 'body', label: 'Body', field_type: 'textarea', localizable: true },
-      { name: 'image', label: 'Image', field_type: 'media' },
-    ]);
-    await block('Button', 'button', [
-      { name: 'label', label: 'Label', field_type: 'text', localizable: true },
-      { name: 'url', label: 'Link', field_type: 'url' },
-    ]);
     await manage('POST', '/pages', { slug: 'about', seo: { title: 'About us' } });
 
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
@@ -141,6 +130,53 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     );
     if (lines.length) process.stdout.write(`\n[studio pages e2e] axe results\n${lines.join('\n')}\n`);
   }, 60_000);
+
+  it('makes three block types in the content model screens', async () => {
+    /** Field label, field type option, and whether it is localizable. */
+    const types: [string, [string, string, boolean][]][] = [
+      ['Section', [['Heading', 'Text', true]]],
+      [
+        'Card',
+        [
+          ['Title', 'Text', true],
+          ['Body', 'Long text', true],
+          ['Image', 'Media', false],
+        ],
+      ],
+      [
+        'Button',
+        [
+          ['Label', 'Text', true],
+          ['Link', 'URL', false],
+        ],
+      ],
+    ];
+    for (const [name, fields] of types) {
+      await page.goto(`${ws}/model`);
+      await page.getByRole('button', { name: 'Create content type' }).click();
+      const create = page.getByRole('dialog', { name: 'Create content type' });
+      await create.getByLabel(/^Name/).fill(name);
+      await create.getByLabel('Block type').check();
+      await create.getByRole('button', { name: 'Create' }).click();
+      await visible(heading(page, name));
+      const list = page.getByRole('list', { name: `Fields of ${name}` }).getByRole('listitem');
+      for (const [i, [label, option, localizable]] of fields.entries()) {
+        await page.getByRole('button', { name: 'Add field' }).first().click();
+        const dialog = page.getByRole('dialog', { name: `Add a field to ${name}` });
+        await dialog.getByLabel(/^Label/).fill(label);
+        await dialog.getByLabel(/^Field type/).click();
+        await page.getByRole('option', { name: new RegExp(`^${option} — `) }).click();
+        if (localizable) await dialog.getByLabel('Localizable').check();
+        if (name === 'Section') await dialog.getByLabel('Required').check();
+        await dialog.getByRole('button', { name: 'Add field' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        await until(async () => (await list.count()) === i + 1, `field ${label} of ${name}`);
+      }
+    }
+    const made = (await manage('GET', '/content-types')) as { slug: string; is_block: boolean; fields: { name: string; field_type: string }[] }[];
+    const summary = made.filter((t) => t.is_block).map((t) => `${t.slug}:${t.fields.map((f) => `${f.name}/${f.field_type}`).join(',')}`);
+    expect(summary.sort()).toEqual(['button:label/text,link/url', 'card:title/text,body/textarea,image/media', 'section:heading/text']);
+  }, 90_000);
 
   it('builds a three-level page from blocks, translates it and reorders blocks by drag, keyboard and menu', async () => {
     await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Pages' }).click();
@@ -244,7 +280,7 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     const en = (await delivered('landing-page', 'en'))!;
     expect(shape(en.blocks)).toBe('section:Closing, section:Welcome(card:Second, card:First(button:Read more))');
     const button = JSON.parse(de.blocks[1].children[1].children[0].data) as Record<string, string>;
-    expect(button).toEqual({ label: 'Read more', url: 'https://example.com/more' });
+    expect(button).toEqual({ label: 'Read more', link: 'https://example.com/more' });
     // The card's image: the uploaded PNG, delivered inline with its file URL, which serves it.
     const { image } = JSON.parse(de.blocks[1].children[1].data) as { image: { mime_type: string; width: number; url: string } };
     expect(image).toMatchObject({ mime_type: 'image/png', width: 48, height: 32 });

@@ -125,12 +125,13 @@ function AddBlockMenu({
 }) {
   // A long block label ("Add block inside Feature grid “What we care about”") is cut with an
   // ellipsis instead of widening the page on a phone; the full text stays the accessible name.
-  const fit = { root: { maxWidth: '100%' }, inner: { minWidth: 0 }, label: { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' } };
+  const fit = { root: { maxWidth: '100%' }, inner: { minWidth: 0 }, label: { minWidth: 0 } };
+  const text = <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{label}</span>;
   if (refusal)
     return (
       <Group gap="xs">
         <Button size="xs" variant={variant} leftSection={<IconPlus size={14} aria-hidden />} disabled styles={fit} title={label}>
-          {label}
+          {text}
         </Button>
         <Text size="xs" c="orange.9" role="note">
           {refusal.refused}
@@ -147,7 +148,7 @@ function AddBlockMenu({
     <Menu position="bottom-start" withinPortal>
       <Menu.Target>
         <Button size="xs" variant={variant} leftSection={<IconPlus size={14} aria-hidden />} style={{ alignSelf: 'flex-start' }} styles={fit} title={label}>
-          {label}
+          {text}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
