@@ -15,6 +15,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/types.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { ContextStorage } from './storage/index.js';
+import { RevisionChecker } from './modules/workspaces/revision-checker.js';
 
 export interface Context {
   readonly config: Readonly<Config>;
@@ -29,6 +30,11 @@ export interface Context {
   readonly caches: ContextCaches;
   /** Redis when REDIS_URL is set (shared rate limits and sign-in throttling), else null. */
   readonly redis: Redis | null;
+  /**
+   * PostgreSQL: the revision check of cached answers on a connection of its own, outside the pool
+   * (src/modules/workspaces/revision-checker.ts), opened on first use; null on SQLite.
+   */
+  readonly revisions: RevisionChecker | null;
 }
 
 /**
@@ -65,11 +71,13 @@ export async function createContext(config: Readonly<Config>, db: Db, options: C
     storage: new ContextStorage(config),
     caches: createCaches(),
     redis: config.redisUrl && options.redis !== false ? await createRedis(config.redisUrl, config.redisPrefix, log) : null,
+    revisions: db.connectDedicated ? new RevisionChecker(db.connectDedicated, log) : null,
   };
 }
 
-/** Closes what the context opened (media storage, Redis); the database is its owner's to close. */
+/** Closes what the context opened (media storage, Redis, the revision check's connection); the database is its owner's to close. */
 export async function closeContext(ctx: Context): Promise<void> {
+  await ctx.revisions?.close();
   await ctx.storage.close();
   if (ctx.redis) await closeRedis(ctx.redis);
 }

@@ -4,6 +4,7 @@
  * request helper over inject().
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -37,6 +38,8 @@ export interface TestEnvOptions {
   config?: Partial<Config>;
   /** Adds to the app before it is ready (e.g. a route standing in for a slow handler). */
   beforeReady?: (app: FastifyInstance) => void;
+  /** SQLite in a file under DATA_DIR instead of in memory: reader threads and background index builds need one. */
+  sqliteOnDisk?: boolean;
 }
 
 /** A fresh database of `dialect` with the app built on it. Call close() in afterAll. */
@@ -53,7 +56,7 @@ export async function createTestEnv(dialect: Dialect, options: TestEnvOptions = 
     { demo: false, rateLimitManagement: 0, rateLimitDelivery: 0, ...options.config },
   );
   const schema = dialect === 'postgres' ? `t_${process.pid}_${randomBytes(5).toString('hex')}` : undefined;
-  const db = await createDb(config, dialect === 'postgres' ? { pgSchema: schema, poolSize: 4 } : { sqliteFile: ':memory:' });
+  const db = await createDb(config, dialect === 'postgres' ? { pgSchema: schema, poolSize: 4 } : { sqliteFile: options.sqliteOnDisk ? undefined : ':memory:' });
   const logStream = testLogStream();
   const ctx = await createContext(config, db, { clock: options.clock, log: logStream ? createLogger('debug', logStream) : pino({ level: 'silent' }) });
   const app = await buildApp(ctx, { logger: logStream !== null });
@@ -74,6 +77,7 @@ export async function createTestEnv(dialect: Dialect, options: TestEnvOptions = 
           .execute()
           .catch(() => {});
       await db.close();
+      if (options.sqliteOnDisk) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -7,10 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool } from 'kysely';
 import type { Config } from '../config.js';
 import { migrateToLatest } from './migrate.js';
 import { isDatabaseUnavailable } from './errors.js';
+import { gatedSqliteDialect, StatementCache, WriteGate } from './sqlite-driver.js';
+import { ReaderPool, readerDialect, resolveModule } from './sqlite-readers.js';
 import type { Database, Db, DbMemo } from './types.js';
 
 export interface CreateDbOptions {
@@ -55,14 +57,23 @@ function createDbMemo(): DbMemo {
 }
 
 /**
+ * Worker threads reading the SQLite file for delivery lists and counts (src/db/sqlite-readers.ts):
+ * two, so one long read leaves another worker to the next list.
+ */
+const READER_THREADS = 2;
+
+/**
  * The better-sqlite3 build for this Node.js: 12.x (compiled at install) on Node 20, whose ABI it
  * targets; 13.x (Node-API, prebuilt, installed as `better-sqlite3-napi`) on Node 22 and later.
  * Neither line covers both: 13 crashes on Node 20, and 12 aborts on Node >= 24.19 when a
  * statement is garbage-collected (node::ObjectWrap gained cleanup hooks there). The API is the same.
  */
+function sqliteModule(): 'better-sqlite3-napi' | 'better-sqlite3' {
+  return Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3';
+}
+
 async function loadSqlite(): Promise<typeof import('better-sqlite3')> {
-  const major = Number(process.versions.node.split('.')[0]);
-  const mod = major >= 22 ? await import('better-sqlite3-napi') : await import('better-sqlite3');
+  const mod = sqliteModule() === 'better-sqlite3-napi' ? await import('better-sqlite3-napi') : await import('better-sqlite3');
   return ((mod as { default?: unknown }).default ?? mod) as typeof import('better-sqlite3');
 }
 
@@ -79,48 +90,30 @@ async function openSqlite(dataDir: string, options: CreateDbOptions, timeoutMs: 
   database.pragma('foreign_keys = ON');
   // Waiting for the write lock held by another process (the CLI) blocks this thread, so the
   // wait is capped at 5 s whatever the statement timeout; past it the request answers 503.
+  // This process's own background steps hold writes at the gate instead (sqlite-driver.ts).
   database.pragma(`busy_timeout = ${Math.min(timeoutMs, 5000)}`);
-  const cached = withStatementCache(database);
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const statements = new StatementCache(database);
+  const gate = new WriteGate(timeoutMs);
+  const kysely = new Kysely<Database>({ dialect: gatedSqliteDialect(statements, gate) });
   const readNow = (sqlText: string, parameters: readonly unknown[]) =>
     database.inTransaction
       ? undefined
-      : { row: (cached.prepare(sqlText) as unknown as { get(...values: unknown[]): Record<string, unknown> | undefined }).get(...parameters) };
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy(), memo: createDbMemo(), readNow };
-}
-
-type SqliteHandle = import('better-sqlite3').Database;
-type SqliteStatement = ReturnType<SqliteHandle['prepare']>;
-
-/** Statements kept per connection; the SQL of Quire's queries is a small, fixed set. */
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely's SQLite driver prepares every query anew, which costs more than running most of ours.
- * This wrapper hands it a cached statement per SQL text instead. Safe because Kysely runs one
- * query at a time on the single connection, and SQLite re-prepares a cached statement by itself
- * after a schema change (expression indexes come and go at run time).
- */
-function withStatementCache(database: SqliteHandle): { close(): void; prepare(sql: string): SqliteStatement } {
-  const cache = new Map<string, SqliteStatement>();
+      : { row: (statements.prepare(sqlText) as unknown as { get(...values: unknown[]): Record<string, unknown> | undefined }).get(...parameters) };
+  const inFile = file !== ':memory:' && !file.startsWith('file::memory:');
+  const readers = inFile ? new ReaderPool({ file: path.resolve(file), module: resolveModule(sqliteModule()), size: READER_THREADS, timeoutMs }) : null;
+  const heavyReads = readers ? new Kysely<Database>({ dialect: readerDialect(readers) }) : undefined;
   return {
-    close: () => {
-      cache.clear();
-      database.close();
+    kysely,
+    dialect: 'sqlite',
+    close: async () => {
+      await heavyReads?.destroy();
+      await kysely.destroy();
     },
-    prepare: (sqlText: string) => {
-      let stmt = cache.get(sqlText);
-      if (!stmt) {
-        // Kysely opens transactions with a deferred `begin`. Quire's transactions write, and a
-        // deferred one that reads first cannot wait for another connection's write lock (SQLite
-        // answers SQLITE_BUSY at once when its snapshot went stale). `begin immediate` takes the
-        // write lock up front, so busy_timeout applies and concurrent writers queue instead.
-        stmt = database.prepare(sqlText === 'begin' ? 'begin immediate' : sqlText);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-        cache.set(sqlText, stmt);
-      }
-      return stmt;
-    },
+    memo: createDbMemo(),
+    readNow,
+    heavyReads,
+    ...(inFile ? { sqliteFile: path.resolve(file) } : {}),
+    holdWrites: (fn) => gate.hold(fn),
   };
 }
 
@@ -188,5 +181,17 @@ async function openPostgres(url: string, options: CreateDbOptions, timeoutMs: nu
     }
   }
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingLostClients(pool) }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy(), memo: createDbMemo() };
+  const connectDedicated = async () => {
+    const client = new pg.default.Client({
+      connectionString: url,
+      connectionTimeoutMillis: timeoutMs,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    // Like the pool's clients: a lost server must not crash the process (the owner sees the
+    // failure on its next query, or through its own 'error' listener).
+    client.on('error', () => {});
+    await client.connect();
+    return client;
+  };
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy(), memo: createDbMemo(), connectDedicated };
 }

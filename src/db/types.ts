@@ -428,4 +428,29 @@ export interface Db {
    * which waits for the transaction like any other query.
    */
   readonly readNow?: (sql: string, parameters: readonly unknown[]) => { row: Record<string, unknown> | undefined } | undefined;
+  /**
+   * SQLite in a file only: the same database read by worker threads (src/db/sqlite-readers.ts),
+   * for reads that may take long (delivery lists and counts), so they never hold up the main
+   * thread. Absent on PostgreSQL, in-memory SQLite and transaction handles: use `kysely`.
+   */
+  readonly heavyReads?: Kysely<Database>;
+  /** SQLite in a file only: its path, for a worker thread opening a connection of its own. */
+  readonly sqliteFile?: string;
+  /**
+   * SQLite only: runs `fn` (a step holding the write lock on another connection, e.g. an index
+   * build on a worker thread) while this handle's writes wait for it asynchronously instead of
+   * blocking the thread on the lock (src/db/sqlite-driver.ts, WriteGate).
+   */
+  readonly holdWrites?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * PostgreSQL only: a new connection of its own, outside the pool, with the pool's settings
+   * (schema, timeouts) but no statement timeout: for work that holds a connection long (a
+   * concurrent index build) or a dedicated session (the revision checker). The caller ends it.
+   */
+  readonly connectDedicated?: () => Promise<import('pg').Client>;
+}
+
+/** The handle for a read that may take long: the worker readers when there are, else `db` itself. */
+export function heavyReader(db: Db): Db {
+  return db.heavyReads ? { ...db, kysely: db.heavyReads } : db;
 }

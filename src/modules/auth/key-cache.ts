@@ -23,12 +23,22 @@ export async function cachedActor(ctx: Context, digest: string): Promise<CachedK
   const cache = ctx.caches.keys;
   const entry = cache.get(digest);
   if (!entry) return null;
-  const revisions = await readWorkspaceRevision(ctx.db, entry.actor.workspaceId, ctx.caches.queries);
+  const revisions = await currentRevisions(ctx, entry.actor.workspaceId);
   if (revisions === null || revisionOf(entry.actor, revisions) !== entry.actor.revision) {
     cache.delete(digest);
     return null;
   }
   return entry;
+}
+
+/**
+ * The workspace's revisions as of now: on PostgreSQL through the revision checker's own
+ * connection (not the pool, so cached answers never wait behind slow queries), through the pool
+ * when that connection is down; on SQLite one synchronous indexed read.
+ */
+async function currentRevisions(ctx: Context, workspaceId: string): Promise<WorkspaceRevisions | null> {
+  const checked = await ctx.revisions?.check(workspaceId);
+  return checked !== undefined ? checked : readWorkspaceRevision(ctx.db, workspaceId, ctx.caches.queries);
 }
 
 /** The revision an actor's answers depend on (see the module comment). */

@@ -5,11 +5,12 @@
  * whitelist decide what is visible).
  *
  * A list request costs: the schema fingerprint (one query; the model itself is cached), the page
- * (one query, translations joined; the total in offset mode comes with it: per-status counters
+ * (one query, translations joined, on a reader thread on SQLite: heavyReader; the total in offset mode comes with it: per-status counters
  * without filters, a count capped past the page with filters, `total_is_exact: false` when the
  * cap was reached), and at most one query for related entries and one for media.
  */
 import type { Context } from '../../context.js';
+import { heavyReader } from '../../db/types.js';
 import { AppError, invalid } from '../../errors.js';
 import { offsetMeta, offsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
@@ -63,21 +64,24 @@ export async function listEntries(ctx: Context, actor: Actor, input: ListEntries
   };
   const nextCursor = (row: EntryRow): string => encodeCursor(ctx.secret, binding, { value: row.sort_value ?? null, id: row.id });
 
+  // A list may read much of a big type (a `contains` filter, a deep offset): on SQLite it runs on
+  // a reader thread, so the process keeps answering meanwhile (docs/scaling.md "No stalls").
+  const reader = heavyReader(ctx.db);
   let rows: EntryRow[];
   let meta: DeliveryListMeta;
   if (input.cursor !== undefined) {
     const limit = checkLimit(input.limit);
     const after: CursorPosition = decodeCursor(ctx.secret, binding, input.cursor);
     // One row more than asked tells whether a next page exists.
-    const fetched = await listEntryRows(ctx.db, query, { limit: limit + 1, after });
+    const fetched = await listEntryRows(reader, query, { limit: limit + 1, after });
     rows = fetched.slice(0, limit);
     meta = { page_size: rows.length, next_cursor: fetched.length > limit ? nextCursor(rows[rows.length - 1]) : null };
   } else {
     const window = offsetPage(input.page, input.limit);
-    const page = await listEntryRows(ctx.db, query, { limit: window.limit, offset: window.offset, withTotal: true });
+    const page = await listEntryRows(reader, query, { limit: window.limit, offset: window.offset, withTotal: true });
     rows = page;
     // The total comes with the rows; only a page past the end needs its own count.
-    const { total, exact } = page.length > 0 ? listTotal(query, Number(page[0].total), window) : await countEntryRows(ctx.db, query, window);
+    const { total, exact } = page.length > 0 ? listTotal(query, Number(page[0].total), window) : await countEntryRows(reader, query, window);
     const more = rows.length > 0 && window.offset + rows.length < total;
     meta = offsetMeta(window, total, rows.length, more ? nextCursor(rows[rows.length - 1]) : null);
     if (!exact) meta.total_is_exact = false;
