@@ -1,4 +1,5 @@
+/** `date`, registered with a lazily loaded widget (the date picker loads with the first date field). */
+import { lazyWidget } from '../lazy';
 import { registerField } from '../registry';
-import { DateWidget } from './DateWidget';
 
-registerField({ type: 'date', component: DateWidget });
+registerField({ type: 'date', component: lazyWidget<string>(async () => (await import('./DateWidget')).DateWidget) });

@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeField, renderWidget } from '../shared/test-utils';
-import { DateTimeWidget, isoToLocal, localToIso } from './DateTimeWidget';
+import { DateTimeWidget } from './DateTimeWidget';
+import { isoToLocal, localToIso } from './local';
 
 const field = makeField({ field_type: 'datetime', label: 'Event starts' });
 

@@ -2,27 +2,9 @@
  * `datetime`: a moment stored as ISO 8601 UTC (D3, D30), picked in the browser's time zone
  * (shown beside the label) and sent as UTC.
  */
-import dayjs from 'dayjs';
 import { DateTimePicker } from '@mantine/dates';
 import type { FieldWidgetProps } from '../types';
-
-/** ISO 8601 → the picker's local "YYYY-MM-DD HH:mm:ss"; null for no or an unreadable value. */
-export function isoToLocal(iso: string | null | undefined): string | null {
-  if (!iso) return null;
-  const d = dayjs(iso);
-  return d.isValid() ? d.format('YYYY-MM-DD HH:mm:ss') : null;
-}
-
-/** The picker's local "YYYY-MM-DD HH:mm:ss" → ISO 8601 UTC with milliseconds. */
-export function localToIso(local: string | null | undefined): string | null {
-  if (!local) return null;
-  const d = dayjs(local);
-  return d.isValid() ? d.toISOString() : null;
-}
-
-export function timeZoneName(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time';
-}
+import { isoToLocal, localToIso, timeZoneName } from './local';
 
 export function DateTimeWidget({ field, value, onChange, readOnly, error, description, label }: FieldWidgetProps<string>) {
   return (

@@ -25,7 +25,7 @@ import { bulkAction, listEntries, type StateVerb } from './api';
 import { BulkResultDialog } from './BulkResultDialog';
 import { useMemberNames } from './members';
 import { displayValue } from './model';
-import { ScheduleDialog } from '../../editor/ScheduleDialog';
+import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
 
 const PAGE_SIZE = 25;
 const STATUSES = ['draft', 'scheduled', 'published', 'archived'];
@@ -295,7 +295,7 @@ function EntriesTable({ ct }: { ct: ContentType }) {
       >
         The selected entries, their translations and their history are deleted for good. Relations pointing at them resolve to nothing.
       </ConfirmDialog>
-      <ScheduleDialog
+      <LazyScheduleDialog
         opened={confirm === 'schedule'}
         onClose={() => setConfirm(null)}
         what={`${selected.size} entr${selected.size === 1 ? 'y' : 'ies'}`}

@@ -28,7 +28,7 @@ import { FieldSourcesContext } from '../../fields/sources';
 import { changeState, createEntry, deleteEntry, duplicateEntry, getEntry, mintPreviewToken, restoreVersion, saveEntry } from './api';
 import { useAutosave } from '../../editor/autosave';
 import { LocaleSwitch } from '../../editor/LocaleSwitch';
-import { ScheduleDialog } from '../../editor/ScheduleDialog';
+import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
 import { ConflictAlert, useStatusActions } from '../../editor/actions';
 import { StatusActions } from '../../editor/StatusActions';
 import { EditorColumns, LivePreview, useLivePreviewOpen } from '../../editor/LivePreview';
@@ -312,7 +312,7 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
       >
         The entry, its translations and its history are deleted for good; relations pointing at it resolve to nothing.
       </ConfirmDialog>
-      <ScheduleDialog opened={dialog === 'schedule'} onClose={() => setDialog(null)} what={`“${title}”`} onSchedule={(at) => act('schedule', at)} />
+      <LazyScheduleDialog opened={dialog === 'schedule'} onClose={() => setDialog(null)} what={`“${title}”`} onSchedule={(at) => act('schedule', at)} />
       <Modal opened={preview !== null} onClose={() => setPreview(null)} title="Preview token" size="lg">
         {preview ? (
           <Stack>

@@ -25,7 +25,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useAutosave } from '../../editor/autosave';
 import { LocaleSwitch } from '../../editor/LocaleSwitch';
-import { ScheduleDialog } from '../../editor/ScheduleDialog';
+import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
 import { ConflictAlert, useStatusActions } from '../../editor/actions';
 import { StatusActions } from '../../editor/StatusActions';
 import { EditorColumns, LivePreview, useLivePreviewOpen } from '../../editor/LivePreview';
@@ -375,7 +375,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
       >
         The page, its blocks, their translations and its history are deleted for good; readers get 404 at its address.
       </ConfirmDialog>
-      <ScheduleDialog opened={dialog === 'schedule'} onClose={() => setDialog(null)} what={`“${title}”`} onSchedule={(at) => act('schedule', at)} />
+      <LazyScheduleDialog opened={dialog === 'schedule'} onClose={() => setDialog(null)} what={`“${title}”`} onSchedule={(at) => act('schedule', at)} />
       {renaming ? <RenameDialog slug={slug} onClose={() => setRenaming(false)} onRename={rename} /> : null}
     </Stack>
   );
