@@ -6,7 +6,8 @@
  * drop, impact report, 409 on deleting a type with entries, deleting an empty one) → sign-out and
  * a refused sign-in. axe-core runs on every screen visited (no serious or critical violation);
  * at 390 px wide the screens do not scroll sideways and the navigation opens from the burger.
- * The first load's JavaScript is measured (gzip) and held to 300 KB.
+ * The first load's JavaScript of each screen is measured (brotli as sent, and gzip) and held to 300 KB
+ * as sent (home: also gzipped).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -114,34 +115,64 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
     await again.close();
   }, 120_000);
 
-  it('first load of /studio transfers at most 300 KB of gzipped JavaScript', async () => {
-    const fresh = await browser.newContext({ storageState: await context.storageState() });
-    const p = await fresh.newPage();
-    const scripts = new Map<string, Promise<number>>();
-    p.on('response', (res) => {
-      const url = new URL(res.url());
-      // The bytes that crossed the wire for the body (the server sends the build's brotli or gzip copy).
-      if (url.pathname.startsWith('/studio/assets/') && url.pathname.endsWith('.js'))
-        scripts.set(
-          url.pathname,
-          res
-            .request()
-            .sizes()
-            .then((s) => s.responseBodySize),
-        );
-    });
-    await p.goto(`${ws}`);
-    await visible(heading(p, 'E2E Studio'));
-    await p.waitForLoadState('networkidle');
-    const wire = (await Promise.all(scripts.values())).reduce((a, b) => a + b, 0);
-    const gzipped = [...scripts.keys()].reduce((sum, s) => sum + gzippedAssetBytes(s), 0);
-    process.stdout.write(
-      `\n[studio e2e] first load of /studio/${server.workspace.slug}: ${scripts.size} scripts, ${(wire / 1024).toFixed(1)} KB transferred, ${(gzipped / 1024).toFixed(1)} KB gzipped\n`,
-    );
-    expect(wire).toBeGreaterThan(0);
-    expect(wire).toBeLessThanOrEqual(300 * 1024);
-    expect(gzipped).toBeLessThanOrEqual(300 * 1024);
-    await fresh.close();
+  it('first load of each screen transfers at most 300 KB of JavaScript', async () => {
+    // Something to open in the editors: a content type with an entry, and a page.
+    const manage = (method: string, urlPath: string, body: unknown) =>
+      fetch(`${server.base}/api/v1/manage${urlPath}`, {
+        method,
+        headers: { 'X-API-Key': server.keys.management, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => expect(r.status, urlPath).toBe(201));
+    await manage('POST', '/content-types', { name: 'Bundle note', slug: 'bundle-note', fields: [{ name: 'title', field_type: 'text' }] });
+    await manage('POST', '/content-types/bundle-note/entries', { slug: 'one', data: { title: 'One' } });
+    await manage('POST', '/pages', { slug: 'bundle-page', seo: { title: 'Bundle page' } });
+    const screens: [string, string][] = [
+      ['home', ''],
+      ['content model', '/model'],
+      ['entries list', '/content/bundle-note'],
+      ['entry editor', '/content/bundle-note/one'],
+      ['pages list', '/pages'],
+      ['page editor', '/pages/bundle-page'],
+      ['media library', '/media'],
+      ['settings', '/settings/general'],
+    ];
+    const rows: string[] = [];
+    const sizes: { name: string; wire: number; gzipped: number; files: string[] }[] = [];
+    for (const [name, route] of screens) {
+      const fresh = await browser.newContext({ storageState: await context.storageState() });
+      const p = await fresh.newPage();
+      const scripts = new Map<string, Promise<number>>();
+      p.on('response', (res) => {
+        const url = new URL(res.url());
+        // The bytes that crossed the wire for the body (the server sends the build's brotli or gzip copy).
+        if (url.pathname.startsWith('/studio/assets/') && url.pathname.endsWith('.js'))
+          scripts.set(
+            url.pathname,
+            res
+              .request()
+              .sizes()
+              .then((s) => s.responseBodySize),
+          );
+      });
+      await p.goto(`${ws}${route}`);
+      await visible(p.getByRole('heading', { level: 1 }).first());
+      await p.waitForLoadState('networkidle');
+      const wire = (await Promise.all(scripts.values())).reduce((a, b) => a + b, 0);
+      const gzipped = [...scripts.keys()].reduce((sum, f) => sum + gzippedAssetBytes(f), 0);
+      rows.push(
+        `  ${name.padEnd(14)} ${String(scripts.size).padStart(2)} scripts, ${(wire / 1024).toFixed(1)} KB brotli, ${(gzipped / 1024).toFixed(1)} KB gzipped`,
+      );
+      sizes.push({ name, wire, gzipped, files: [...scripts.keys()].map((f) => f.replace('/studio/assets/', '')) });
+      await fresh.close();
+    }
+    process.stdout.write(`\n[studio e2e] first load of each screen (JavaScript)\n${rows.join('\n')}\n`);
+    // What Chromium downloads (brotli) stays under 300 KB on every screen; the first screen also
+    // under 300 KB gzipped, for proxies that only pass gzip.
+    for (const { name, wire, gzipped, files } of sizes) {
+      expect(wire, name).toBeGreaterThan(0);
+      expect(wire, `${name}: ${files.join(' ')}`).toBeLessThanOrEqual(300 * 1024);
+      if (name === 'home') expect(gzipped, name).toBeLessThanOrEqual(300 * 1024);
+    }
   }, 120_000);
 
   it('settings: a delivery key is created, shown once, copied, works, and is refused once revoked', async () => {
