@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedId } from '../src/lib/ids.js';
 import { systemActor } from '../src/modules/auth/permissions.js';
 import { getEntry } from '../src/modules/entries/operations.js';
-import { readExportFile } from '../src/modules/import/contentful/export.js';
+import { readExportFile } from '../src/modules/import/contentful/export-source.js';
 import { planSchema } from '../src/modules/import/contentful/schema-mapping.js';
 import { getPage, listPages } from '../src/modules/pages/operations.js';
 import { findContentTypeBySlug } from '../src/modules/content-types/repository.js';

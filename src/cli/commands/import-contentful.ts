@@ -2,8 +2,8 @@
  * `quire import contentful FILE --workspace SLUG [--assets-dir DIR] [--pages-type ID] [--changed-as published|draft] [--json]`
  * (DECISIONS.md D61; issue 2 item 10; `--assets-dir`: issue 4 item 6; pages and `--pages-type`:
  * issue 3 item 4):
- * runs the Contentful importer and reports what it did. A progress bar (cli-progress) shows on
- * an interactive terminal only, never with `--json`. Entries the API refused are listed, and
+ * runs the Contentful importer and reports what it did. A progress bar per phase with its ETA
+ * (cli-progress) shows on an interactive terminal only, never with `--json`. Entries the API refused are listed, and
  * make the exit code 1 after the report.
  */
 import cliProgress from 'cli-progress';
@@ -12,13 +12,27 @@ import { importContentful, type ImportResult, type ProgressEvent } from '../../m
 import type { ChangedAs, StateCounts } from '../../modules/import/contentful/states.js';
 import type { CliIo, CommandResult } from '../io.js';
 
-const PHASE_LABEL: Record<ProgressEvent['phase'], string> = { assets: 'Assets ', entries: 'Entries', links: 'Links  ', pages: 'Pages  ' };
+const PHASE_LABEL: Record<ProgressEvent['phase'], string> = {
+  read: 'Reading',
+  plan: 'Planning',
+  assets: 'Assets',
+  entries: 'Entries',
+  links: 'Links',
+  pages: 'Pages',
+};
 const SHOWN_MESSAGES = 10;
 
-/** A progress listener drawing one bar per phase on the terminal, and a function to end it. */
+const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/**
+ * A progress listener drawing one bar per phase on the terminal (reading the file in MB, then
+ * planning, assets, entries, links and pages in items), each with its rate's ETA, and a
+ * function to end the last one.
+ */
 function progressBar(io: CliIo): { onProgress: (e: ProgressEvent) => void; stop: () => void } {
   let bar: cliProgress.SingleBar | null = null;
   let phase: ProgressEvent['phase'] | null = null;
+  const amount = (e: ProgressEvent) => (e.phase === 'read' ? `${megabytes(e.done)}/${megabytes(e.total)}` : `${e.done}/${e.total}`);
   return {
     onProgress: (e) => {
       if (phase !== e.phase) {
@@ -26,12 +40,17 @@ function progressBar(io: CliIo): { onProgress: (e: ProgressEvent) => void; stop:
         phase = e.phase;
         // Only reached when stdout is a TTY, i.e. a real terminal stream cli-progress can drive.
         bar = new cliProgress.SingleBar(
-          { format: `${PHASE_LABEL[e.phase]} [{bar}] {value}/{total}`, stream: io.stdout as unknown as NodeJS.WritableStream, hideCursor: true },
+          {
+            format: `${PHASE_LABEL[e.phase].padEnd(8)} [{bar}] {percentage}% {amount} | ETA {eta_formatted}`,
+            stream: io.stdout as unknown as NodeJS.WritableStream,
+            hideCursor: true,
+            etaBuffer: 50,
+          },
           cliProgress.Presets.shades_classic,
         );
-        bar.start(e.total, 0);
+        bar.start(e.total, 0, { amount: amount(e) });
       }
-      bar?.update(e.done);
+      bar?.update(e.done, { amount: amount(e) });
     },
     stop: () => bar?.stop(),
   };

@@ -70,6 +70,17 @@ export const {
   exists: entryExists,
 } = itemStore<EntryRow, Entry>(ENTRY_TABLES, ROW_COLUMNS, 'content_type_id', withTranslations);
 
+/** The entries with these ids, of any content type, with their translations; absent ids are left out. */
+export async function findEntriesByIds(db: Db, ids: readonly string[]): Promise<Entry[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.kysely
+    .selectFrom('entries')
+    .select(ROW_COLUMNS.map((c) => sql.ref(c).as(c)))
+    .where('id', 'in', [...ids])
+    .execute();
+  return withTranslations(db, rows as unknown as EntryRow[]);
+}
+
 /**
  * True when another entry of the type holds `value` in `data.<field>` (is_unique fields). The
  * content type id is written into the SQL as a literal so both planners match the field's partial

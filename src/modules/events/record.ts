@@ -13,8 +13,10 @@
 import { lockRows } from '../../db/lock.js';
 import type { Db } from '../../db/types.js';
 import { iso } from '../../lib/time.js';
-import { enqueueDeliveries } from '../webhooks/outbox.js';
-import { insertEvent, itemSubjects, type ItemSubject } from './repository.js';
+import { deliveryRow, enqueueDeliveries, eventPayload } from '../webhooks/outbox.js';
+import { matchesEvent } from '../webhooks/events.js';
+import { enabledWebhooks, insertDeliveries } from '../webhooks/repository.js';
+import { insertEvent, insertEvents, itemSubjects, type ItemSubject } from './repository.js';
 
 /** Kinds of items events are about. */
 export type EventItemKind = 'entry' | 'page' | 'media' | 'content_type';
@@ -60,6 +62,39 @@ export async function recordEvent(trx: Db, at: Date | string, input: EventInput)
   const id = await insertEvent(trx, event);
   await enqueueDeliveries(trx, { id, ...event });
   return id;
+}
+
+/**
+ * Records `inputs` in this order as recordEvent would one by one, in a few statements (bulk
+ * writers: the Contentful importer): the workspace rows are locked first (PostgreSQL, in id
+ * order), the events inserted, and the deliveries of every matching enabled webhook enqueued.
+ */
+export async function recordEvents(trx: Db, at: Date | string, inputs: readonly EventInput[]): Promise<void> {
+  if (inputs.length === 0) return;
+  const workspaces = [...new Set(inputs.map((e) => e.workspaceId))].sort();
+  if (trx.dialect === 'postgres') for (const id of workspaces) await lockRows(trx, 'workspaces', { id });
+  const createdAt = typeof at === 'string' ? at : iso(at);
+  const events = inputs.map((input) => ({
+    workspaceId: input.workspaceId,
+    type: input.type,
+    itemKind: input.itemKind,
+    itemId: input.itemId,
+    slug: input.slug ?? null,
+    contentType: input.contentType ?? null,
+    status: input.status ?? null,
+    version: input.version ?? null,
+    createdAt,
+  }));
+  const ids = await insertEvents(trx, events);
+  const hooks = new Map<string, Awaited<ReturnType<typeof enabledWebhooks>>>();
+  for (const id of workspaces) hooks.set(id, await enabledWebhooks(trx, id));
+  const deliveries = events.flatMap((e, i) =>
+    hooks
+      .get(e.workspaceId)!
+      .filter((w) => matchesEvent(JSON.parse(w.events) as string[], JSON.parse(w.content_types) as string[], e.type, e.contentType))
+      .map((w) => deliveryRow(w.id, e.workspaceId, ids[i], e.type, eventPayload(e), e.createdAt)),
+  );
+  for (let i = 0; i < deliveries.length; i += 200) await insertDeliveries(trx, deliveries.slice(i, i + 200));
 }
 
 /**

@@ -30,6 +30,36 @@ export async function insertEvent(db: Db, e: Omit<EventRecord, 'id'>): Promise<n
   return Number(row.id);
 }
 
+/**
+ * Inserts events in one statement per 500 and returns their ids in the order given. Ids are
+ * taken in row order on both databases (a sequence or SQLite's rowid), so the returned ids
+ * sorted ascending belong to the rows in that order, whatever order RETURNING lists them in.
+ */
+export async function insertEvents(db: Db, events: readonly Omit<EventRecord, 'id'>[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < events.length; i += 500) {
+    const rows = await db.kysely
+      .insertInto('events')
+      .values(
+        events.slice(i, i + 500).map((e) => ({
+          workspace_id: e.workspaceId,
+          type: e.type,
+          item_kind: e.itemKind,
+          item_id: e.itemId,
+          slug: e.slug,
+          content_type: e.contentType,
+          status: e.status,
+          version: e.version,
+          created_at: e.createdAt,
+        })),
+      )
+      .returning('id')
+      .execute();
+    ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
+  }
+  return ids;
+}
+
 /** Up to `limit` events of the workspace with id > `afterId`, oldest first. */
 export async function listEventsAfter(db: Db, workspaceId: string, afterId: number, limit: number): Promise<EventRecord[]> {
   const rows = await db.kysely

@@ -31,12 +31,21 @@ import { RESERVED_SLUGS } from '../entries/content.js';
 import { addWorkspaceLocales } from '../workspaces/operations.js';
 import { findWorkspaceBySlug, type Workspace } from '../workspaces/repository.js';
 import { storeAssetFiles } from '../media/asset-files.js';
-import { assignSlugs, planContent, type LocaleMapping } from './contentful/content-mapping.js';
-import { writeAssets, writeEntries, type AssetCounts, type EntryCounts, type EntryFailure, type ProgressListener } from './contentful/content-writer.js';
-import { readExportFile, type ContentfulExport } from './contentful/export.js';
-import { planSchema, type FieldRename, type SchemaPlan } from './contentful/schema-mapping.js';
+import { assignSlugs, entryIdFor, planAsset, planEntry, type LinkResolver, type LocaleMapping, type PlannedAsset } from './contentful/content-mapping.js';
+import {
+  writeAssets,
+  writeEntries,
+  type AssetCounts,
+  type EntryCounts,
+  type EntryFailure,
+  type EntrySummary,
+  type ProgressListener,
+} from './contentful/content-writer.js';
+import type { CfLocale, ContentfulExport } from './contentful/export.js';
+import { entryCatalog, memorySource, openExportFile, type ExportSource } from './contentful/export-source.js';
+import { planSchema, typesWithDates, type FieldRename, type SchemaPlan } from './contentful/schema-mapping.js';
 import { applySchema } from './contentful/schema-writer.js';
-import { applyPageModel, DEFAULT_PAGE_TYPE, entriesOnly, explainDroppedLinks, planPageModel, type PageModel } from './contentful/page-mapping.js';
+import { applyPageModel, DEFAULT_PAGE_TYPE, explainDroppedLinks, planPageModel } from './contentful/page-mapping.js';
 import { cfState, changedItem, type ChangedAs, type ChangedItem } from './contentful/states.js';
 import { pageCounts, type PageCounts } from './contentful/page-writer.js';
 import { importPages } from './pages.js';
@@ -93,20 +102,9 @@ export interface ImportResult {
 }
 
 /** The export's default locale and the others, in export order. */
-function exportLocales(exp: ContentfulExport): { exportDefault: string; others: string[] } {
-  const exportDefault = (exp.locales.find((l) => l.default === true) ?? exp.locales[0]).code;
-  return { exportDefault, others: [...new Set(exp.locales.map((l) => l.code).filter((c) => c !== exportDefault))] };
-}
-
-/** Every entry of the export with unpublished changes, typed as the import treats it. */
-function changedItems(exp: ContentfulExport, schema: SchemaPlan, pageModel: PageModel | null, changedAs: ChangedAs): ChangedItem[] {
-  return exp.entries
-    .filter((e) => cfState(e.sys) === 'changed')
-    .map((e) => {
-      const ct = e.sys.contentType.sys.id;
-      const type = pageModel?.pageIds.has(e.sys.id) ? 'page' : pageModel?.notEntries.has(e.sys.id) ? 'block' : (schema.slugs.get(ct) ?? ct);
-      return changedItem(e.sys, type, changedAs);
-    });
+function exportLocales(locales: readonly CfLocale[]): { exportDefault: string; others: string[] } {
+  const exportDefault = (locales.find((l) => l.default === true) ?? locales[0]).code;
+  return { exportDefault, others: [...new Set(locales.map((l) => l.code).filter((c) => c !== exportDefault))] };
 }
 
 interface Target {
@@ -154,14 +152,36 @@ async function typeFacts(ctx: Context, actor: Actor, schema: SchemaPlan, planned
  * Imports a Contentful export into workspace `input.workspace`. Throws 400 VALIDATION_FAILED for
  * an unreadable or malformed export or a schema conflict with existing content types. Entries the
  * entries module refuses are listed in `failures`; the rest is imported.
+ *
+ * A file is streamed (export-source.ts): memory holds the content model, ids and one batch of
+ * entries at a time, not the file.
  */
 export async function importContentful(ctx: Context, input: ImportContentfulInput): Promise<ImportResult> {
-  const exp = input.export ?? (await readExportFile(input.file ?? ''));
+  const source = input.export
+    ? memorySource(input.export)
+    : await openExportFile(input.file ?? '', (done, total) => input.onProgress?.({ phase: 'read', done, total }));
+  try {
+    return await importSource(ctx, source, input);
+  } finally {
+    source.close();
+  }
+}
+
+async function importSource(ctx: Context, source: ExportSource, input: ImportContentfulInput): Promise<ImportResult> {
   const batchSize = input.batchSize ?? DEFAULT_BATCH_SIZE;
-  const { exportDefault, others } = exportLocales(exp);
-  const pageModel = planPageModel(exp, input.pagesType ?? DEFAULT_PAGE_TYPE);
+  const { exportDefault, others } = exportLocales(source.locales);
+  const catalog = entryCatalog(source);
+  const pageModel = planPageModel(catalog, input.pagesType ?? DEFAULT_PAGE_TYPE);
   if (!pageModel && input.pagesType !== undefined) throw invalid('pagesType', `the export has no content type '${input.pagesType}' to import as pages`);
-  const schema = pageModel ? applyPageModel(planSchema(exp), pageModel) : planSchema(exp);
+  // Only entries of types with Date fields decide anything in the schema: only they are read.
+  const dated = typesWithDates(source.contentTypes);
+  const datedEntries = {
+    *[Symbol.iterator]() {
+      for (const [, e] of source.entries((i) => dated.has(source.entryTypeId(i)))) yield e;
+    },
+  };
+  const planned = planSchema({ contentTypes: source.contentTypes, entries: datedEntries });
+  const schema = pageModel ? applyPageModel(planned, pageModel) : planned;
 
   const schemaWarnings: string[] = [];
   const { target, schemaCounts } = await withTransaction(ctx.db, async (db) => {
@@ -172,39 +192,101 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
   const { ws, actor } = target;
 
   const locales: LocaleMapping = { exportDefault, workspaceDefault: ws.default_locale, others };
-  const content = planContent(entriesOnly(exp, pageModel), schema, ws.id, locales);
-  const warnings = [...schema.warnings, ...schemaWarnings, ...(pageModel?.warnings ?? []), ...explainDroppedLinks(content.warnings, pageModel)];
+  // Planning warnings in export order: assets first, then entries (as they are planned).
+  const contentWarnings: string[] = [];
+  const assetWarnings: string[] = [];
+
+  // Assets, a batch at a time: planned, uploaded from assetsDir when found there, else written
+  // as remote records. Only their ids (and positions, for page SEO images) are kept.
+  const assetIds = new Map<string, string>();
+  const assetIndex = new Map<string, number>();
+  const assets = { total: 0, created: 0, updated: 0, unchanged: 0, files: 0 };
+  let assetsDone = 0;
+  let batch: PlannedAsset[] = [];
+  const writeAssetBatch = async () => {
+    const fileSources = batch.map((a) => ({ id: a.id, filename: a.filename, url: a.url, sourceId: a.cfId, alt_text: a.alt_text }));
+    const files = await storeAssetFiles(ctx, { workspaceId: ws.id, userId: actor.userId }, fileSources, input.assetsDir);
+    assetWarnings.push(...files.warnings);
+    // Assets backed by stored files (uploaded now or by an earlier run) are not turned back into
+    // remote records.
+    const remote = await writeAssets(
+      ctx,
+      actor,
+      batch.filter((a) => !files.stored.has(a.id)),
+      batchSize,
+    );
+    assets.total += batch.length;
+    assets.created += remote.created + files.created;
+    assets.updated += remote.updated + files.updated;
+    assets.unchanged += remote.unchanged + files.unchanged;
+    assets.files += files.stored.size;
+    assetsDone += batch.length;
+    input.onProgress?.({ phase: 'assets', done: assetsDone, total: source.assetCount });
+    batch = [];
+  };
+  for (const [i, a] of source.assets()) {
+    const plannedAsset = planAsset(a, ws.id, locales.exportDefault, contentWarnings);
+    if (!plannedAsset) {
+      assetsDone += 1;
+      continue;
+    }
+    assetIds.set(plannedAsset.cfId, plannedAsset.id);
+    assetIndex.set(plannedAsset.cfId, i);
+    batch.push(plannedAsset);
+    if (batch.length >= batchSize) await writeAssetBatch();
+  }
+  if (batch.length) await writeAssetBatch();
+
+  // The entries that are imported as entries (not pages or page components) and their ids: the
+  // one map that grows with the export (ids only).
+  const types = new Map(schema.contentTypes.map((ct) => [ct.cfId, ct]));
+  const isEntry = (i: number) => !pageModel?.notEntries.has(source.entryId(i));
+  const entryIds = new Map<string, string>();
+  for (let i = 0; i < source.entryCount; i++) {
+    if (isEntry(i) && types.has(source.entryTypeId(i))) entryIds.set(source.entryId(i), entryIdFor(ws.id, source.entryId(i)));
+  }
+  const links: LinkResolver = { entry: (id) => entryIds.get(id), asset: (id) => assetIds.get(id) };
+
+  // Planning pass in export order: slugs, links (for the write order), states, changed items.
+  const changedAs = input.changedAs ?? 'published';
+  const summaries: (EntrySummary & { baseSlug: string })[] = [];
+  const positions = new Map<string, number>();
+  const changed: ChangedItem[] = [];
+  let plannedCount = 0;
+  for (const [i, e] of source.entries()) {
+    if (cfState(e.sys) === 'changed') {
+      const ct = e.sys.contentType.sys.id;
+      const type = pageModel?.pageIds.has(e.sys.id) ? 'page' : pageModel?.notEntries.has(e.sys.id) ? 'block' : (schema.slugs.get(ct) ?? ct);
+      changed.push(changedItem(e.sys, type, changedAs));
+    }
+    if (++plannedCount % 1000 === 0) input.onProgress?.({ phase: 'plan', done: plannedCount, total: source.entryCount });
+    if (!isEntry(i)) continue;
+    const ct = types.get(e.sys.contentType.sys.id);
+    if (!ct) {
+      contentWarnings.push(`entry '${e.sys.id}' has content type '${e.sys.contentType.sys.id}', which is not in the export; skipped`);
+      continue;
+    }
+    const p = planEntry(e, ct, ws.id, locales, links, contentWarnings);
+    positions.set(p.id, i);
+    summaries.push({ id: p.id, cfId: p.cfId, typeSlug: p.typeSlug, state: p.state, references: p.references, baseSlug: p.baseSlug });
+  }
+  input.onProgress?.({ phase: 'plan', done: source.entryCount, total: source.entryCount });
+
+  const warnings = [...schema.warnings, ...schemaWarnings, ...(pageModel?.warnings ?? []), ...explainDroppedLinks(contentWarnings, pageModel)];
   for (const code of others) {
     if (code === ws.default_locale)
       warnings.push(
         `export locale '${code}' is the workspace's default locale, which stands for the export's default '${exportDefault}'; its values are skipped`,
       );
   }
+  warnings.push(...assetWarnings);
 
-  // Assets backed by stored files (uploaded from assetsDir now or by an earlier run) are not
-  // turned back into remote records; the rest are written as before.
-  const fileSources = content.assets.map((a) => ({ id: a.id, filename: a.filename, url: a.url, sourceId: a.cfId, alt_text: a.alt_text }));
-  const files = await storeAssetFiles(ctx, { workspaceId: ws.id, userId: actor.userId }, fileSources, input.assetsDir);
-  warnings.push(...files.warnings);
-  const remote = await writeAssets(
-    ctx,
-    actor,
-    content.assets.filter((a) => !files.stored.has(a.id)),
-    batchSize,
-    input.onProgress,
-  );
-  const assets = {
-    total: content.assets.length,
-    created: remote.created + files.created,
-    updated: remote.updated + files.updated,
-    unchanged: remote.unchanged + files.unchanged,
-    ...(input.assetsDir !== undefined ? { files: files.stored.size } : {}),
-  };
-  const facts = await typeFacts(ctx, actor, schema, new Set(content.entries.map((e) => e.id)));
-  const slugs = assignSlugs(content.entries, (type) => facts.reserved.get(type) ?? RESERVED_SLUGS);
-  const changedAs = input.changedAs ?? 'published';
+  const facts = await typeFacts(ctx, actor, schema, new Set(summaries.map((e) => e.id)));
+  const slugs = assignSlugs(summaries, (type) => facts.reserved.get(type) ?? RESERVED_SLUGS);
   const written = await writeEntries(ctx, actor, {
-    entries: content.entries,
+    entries: summaries,
+    // Read again from the export, planned again exactly as above (warnings were taken then).
+    load: (s) => planEntry(source.entry(positions.get(s.id)!), types.get(source.entryTypeId(positions.get(s.id)!))!, ws.id, locales, links, []),
     slugs,
     typeIds: facts.typeIds,
     relationFields: facts.relationFields,
@@ -217,11 +299,16 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
   let pages: PageCounts = pageCounts([]);
   if (pageModel) {
     const imported = await importPages(ctx, actor, {
-      exp,
+      catalog,
       model: pageModel,
       schema,
       locales,
-      content,
+      entryId: (id) => entryIds.get(id),
+      assetId: (id) => assetIds.get(id),
+      assetUrl: (id) => {
+        const i = assetIndex.get(id);
+        return i === undefined ? undefined : planAsset(source.asset(i), ws.id, locales.exportDefault, [])?.url;
+      },
       entryFailures: failures,
       relationFields: facts.relationFields,
       changedAs,
@@ -236,12 +323,18 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
     workspace: { id: ws.id, slug: ws.slug, created: target.created },
     locales: { default: ws.default_locale, locales: ws.locales, added: target.added },
     content_types: { total: schema.contentTypes.length, ...schemaCounts },
-    assets,
+    assets: {
+      total: assets.total,
+      created: assets.created,
+      updated: assets.updated,
+      unchanged: assets.unchanged,
+      ...(input.assetsDir !== undefined ? { files: assets.files } : {}),
+    },
     entries,
     pages,
     failures,
     renamed_fields: schema.renames,
-    changed: changedItems(exp, schema, pageModel, changedAs),
+    changed,
     warnings,
     ...(target.keys ? { keys: target.keys } : {}),
   };

@@ -6,24 +6,26 @@
 import type { Context } from '../../context.js';
 import type { Actor } from '../auth/permissions.js';
 import { RESERVED_PAGE_SLUGS } from '../pages/operations.js';
-import type { ContentPlan, LocaleMapping } from './contentful/content-mapping.js';
+import type { LocaleMapping } from './contentful/content-mapping.js';
 import { entryIdFor } from './contentful/content-mapping.js';
 import type { EntryFailure, ProgressListener } from './contentful/content-writer.js';
-import type { ContentfulExport } from './contentful/export.js';
-import { assignPageSlugs, planPages, type PageModel } from './contentful/page-mapping.js';
+import { assignPageSlugs, planPages, type EntryCatalog, type PageModel } from './contentful/page-mapping.js';
 import { writePages, type PageCounts } from './contentful/page-writer.js';
 import type { SchemaPlan } from './contentful/schema-mapping.js';
 import type { ChangedAs } from './contentful/states.js';
 import { pageSlugsOf } from './repository.js';
 
 export interface ImportPagesInput {
-  exp: ContentfulExport;
+  /** The export's entries (page entries, their components and SEO entries are read from it). */
+  catalog: EntryCatalog;
   model: PageModel;
   /** The schema plan after applyPageModel. */
   schema: SchemaPlan;
   locales: LocaleMapping;
-  /** What the entries step planned (entry and asset ids by Contentful id). */
-  content: ContentPlan;
+  /** Quire id of an imported entry or asset, and an asset's URL, by Contentful id (undefined: not imported). */
+  entryId(cfId: string): string | undefined;
+  assetId(cfId: string): string | undefined;
+  assetUrl(cfId: string): string | undefined;
   /** Entries the entries step could not write: links to them are left out. */
   entryFailures: readonly EntryFailure[];
   /** Content type slug → its relation field names (block types included). */
@@ -38,15 +40,13 @@ export async function importPages(
   actor: Actor,
   input: ImportPagesInput,
 ): Promise<{ counts: PageCounts; failures: EntryFailure[]; warnings: string[] }> {
-  const entryIds = new Map(input.content.entries.map((e) => [e.cfId, e.id]));
-  const assets = new Map(input.content.assets.map((a) => [a.cfId, a]));
-  const planned = planPages(input.exp, input.model, {
+  const planned = planPages(input.catalog, input.model, {
     workspaceId: actor.workspaceId,
     locales: input.locales,
     schema: input.schema,
-    entryId: (id) => entryIds.get(id),
-    assetId: (id) => assets.get(id)?.id,
-    assetUrl: (id) => assets.get(id)?.url,
+    entryId: input.entryId,
+    assetId: input.assetId,
+    assetUrl: input.assetUrl,
   });
   const ownIds = new Set(planned.pages.map((p) => p.id));
   // Slugs of pages this import does not own are taken; the import's own keep being assignable.

@@ -25,8 +25,8 @@ import { slugify } from '../../../lib/slugs.js';
 import type { EntryData } from '../../entries/model.js';
 import { MAX_TAG_LENGTH, MAX_TAGS } from '../../entries/validation.js';
 import { RICH_TEXT_LINK_NODES } from '../../richtext/render.js';
-import type { CfAsset, CfEntry, ContentfulExport } from './export.js';
-import type { PlannedContentType, PlannedField, SchemaPlan } from './schema-mapping.js';
+import type { CfAsset, CfEntry } from './export.js';
+import type { PlannedContentType, PlannedField } from './schema-mapping.js';
 import { cfState, type CfState } from './states.js';
 
 /** How export locales land in the workspace: the export default becomes the workspace default. */
@@ -63,12 +63,6 @@ export interface PlannedAsset {
   filename: string;
   original_name: string;
   size: number;
-}
-
-export interface ContentPlan {
-  entries: PlannedEntry[];
-  assets: PlannedAsset[];
-  warnings: string[];
 }
 
 export const entryIdFor = (workspaceId: string, cfId: string) => derivedId(workspaceId, `entry:${cfId}`);
@@ -121,7 +115,7 @@ export function toIsoDatetime(value: unknown): string | undefined {
   return Number.isNaN(d.getTime()) ? undefined : iso(d);
 }
 
-interface LinkResolver {
+export interface LinkResolver {
   entry(cfId: string): string | undefined;
   asset(cfId: string): string | undefined;
 }
@@ -285,38 +279,16 @@ export function planEntry(
   };
 }
 
-/** Plans every asset and entry of the export against the schema plan. */
-export function planContent(exp: ContentfulExport, schema: SchemaPlan, workspaceId: string, locales: LocaleMapping): ContentPlan {
-  const warnings: string[] = [];
-  const assets: PlannedAsset[] = [];
-  for (const a of exp.assets) {
-    const planned = planAsset(a, workspaceId, locales.exportDefault, warnings);
-    if (planned) assets.push(planned);
-  }
-  const assetIds = new Map(assets.map((a) => [a.cfId, a.id]));
-  const types = new Map(schema.contentTypes.map((ct) => [ct.cfId, ct]));
-  const entryIds = new Map<string, string>();
-  for (const e of exp.entries) if (types.has(e.sys.contentType.sys.id)) entryIds.set(e.sys.id, entryIdFor(workspaceId, e.sys.id));
-  const links: LinkResolver = { entry: (id) => entryIds.get(id), asset: (id) => assetIds.get(id) };
-
-  const entries: PlannedEntry[] = [];
-  for (const e of exp.entries) {
-    const ct = types.get(e.sys.contentType.sys.id);
-    if (!ct) {
-      warnings.push(`entry '${e.sys.id}' has content type '${e.sys.contentType.sys.id}', which is not in the export; skipped`);
-      continue;
-    }
-    entries.push(planEntry(e, ct, workspaceId, locales, links, warnings));
-  }
-  return { entries, assets, warnings };
-}
-
 /**
  * Final slugs, unique per content type (D31): `base`, then `base-2`, `base-3` … in export order,
  * never one of `reserved` (slugs held by other entries of the type, and route names). The same
  * inputs give the same slugs, so a second import keeps them.
  */
-export function assignSlugs(entries: readonly PlannedEntry[], reserved: (typeSlug: string) => ReadonlySet<string>, maxLength = 200): Map<string, string> {
+export function assignSlugs(
+  entries: Iterable<Pick<PlannedEntry, 'id' | 'typeSlug' | 'baseSlug'>>,
+  reserved: (typeSlug: string) => ReadonlySet<string>,
+  maxLength = 200,
+): Map<string, string> {
   const out = new Map<string, string>();
   const used = new Map<string, Set<string>>();
   for (const e of entries) {

@@ -17,24 +17,42 @@
  * pass, then published. An entry the API refuses (e.g. a published entry lacking a required
  * value) is reported in `failures` and the import goes on.
  */
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Context } from '../../../context.js';
+import { dataFieldSql } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
-import { AppError } from '../../../errors.js';
+import { AppError, invalid, validationError, type ErrorDetail } from '../../../errors.js';
 import { stableStringify } from '../../../lib/json.js';
 import { iso } from '../../../lib/time.js';
 import type { Actor } from '../../auth/permissions.js';
+import type { ContentType, Field } from '../../content-types/model.js';
+import { findContentTypeBySlug } from '../../content-types/repository.js';
+import { slugProblem, validateLocalizedValues } from '../../entries/content.js';
 import type { Entry, EntryData } from '../../entries/model.js';
 import { createEntry, updateEntry } from '../../entries/operations.js';
 import { changeEntryStatus } from '../../entries/publishing.js';
-import { findEntry, findEntryTypeSlugs } from '../../entries/repository.js';
+import {
+  findEntriesByIds,
+  findEntry,
+  findEntryTypeSlugs,
+  findLiveMediaIds,
+  loadTranslations,
+  lockContentType,
+  maxPosition,
+  uniqueValueTaken,
+} from '../../entries/repository.js';
+import { entrySnapshotOf } from '../../entries/snapshot.js';
+import { fieldValue, missingRequired, type DataReference } from '../../entries/validation.js';
 import { findMediaByIds, upsertMedia, type MediaRecord } from '../../media/repository.js';
-import { recordMediaEvent } from '../../events/record.js';
+import { recordEvents, recordMediaEvent, type EventInput } from '../../events/record.js';
 import { presentItem } from '../../publishing/core.js';
+import { findWorkspaceById, type Workspace } from '../../workspaces/repository.js';
 import type { PlannedAsset, PlannedEntry } from './content-mapping.js';
-import { countStates, targetStatus, zeroCounts, type ChangedAs, type StateCounts, type TargetStatus } from './states.js';
+import { countStates, targetStatus, zeroCounts, type CfState, type ChangedAs, type StateCounts, type TargetStatus } from './states.js';
 
 export interface ProgressEvent {
-  phase: 'assets' | 'entries' | 'links' | 'pages';
+  /** `read`: bytes of the export file; `plan`: entries planned; the others: items written. */
+  phase: 'read' | 'plan' | 'assets' | 'entries' | 'links' | 'pages';
   done: number;
   total: number;
 }
@@ -132,17 +150,27 @@ export async function writeAssets(
   return counts;
 }
 
+/** What the writer keeps of a planned entry between reading it and writing it (no values). */
+export interface EntrySummary {
+  id: string;
+  cfId: string;
+  typeSlug: string;
+  state: CfState;
+  /** Ids of the entries it links in relation fields. */
+  references: readonly string[];
+}
+
 /**
  * Entries ordered so that link targets come before the entries linking to them (depth-first,
  * iterative; a cycle is cut where it closes, and the second pass completes it).
  */
-export function dependencyOrder(entries: readonly PlannedEntry[]): PlannedEntry[] {
+export function dependencyOrder<T extends { id: string; references: readonly string[] }>(entries: readonly T[]): T[] {
   const byId = new Map(entries.map((e) => [e.id, e]));
   const state = new Map<string, 'open' | 'done'>();
-  const out: PlannedEntry[] = [];
+  const out: T[] = [];
   for (const root of entries) {
     if (state.has(root.id)) continue;
-    const stack: { entry: PlannedEntry; next: number }[] = [{ entry: root, next: 0 }];
+    const stack: { entry: T; next: number }[] = [{ entry: root, next: 0 }];
     state.set(root.id, 'open');
     while (stack.length) {
       const top = stack[stack.length - 1];
@@ -200,7 +228,10 @@ function failureMessage(err: AppError): string {
 }
 
 export interface WriteEntriesInput {
-  entries: readonly PlannedEntry[];
+  /** Every entry to write, in export order. */
+  entries: readonly EntrySummary[];
+  /** The full plan of an entry (read again from the export when its batch is written). */
+  load(entry: EntrySummary): PlannedEntry;
   /** Final slug of each planned entry id (assignSlugs). */
   slugs: ReadonlyMap<string, string>;
   /** Content type slug → content type id. */
@@ -224,7 +255,30 @@ export function stateAction(status: string | null, pending: boolean, want: Targe
   return status === 'published' ? 'unpublish' : null;
 }
 
-/** Creates, updates and publishes, unpublishes or archives entries as planned. */
+/** A new entry accepted by the bulk path, written when its segment is flushed. */
+interface NewEntry {
+  id: string;
+  ct: ContentType;
+  slug: string;
+  values: { data: EntryData; translations: { locale: string; data: EntryData }[] };
+  /** Its status after the import's state action (draft when there is none or it was refused). */
+  status: 'draft' | 'published' | 'archived';
+}
+
+/**
+ * Creates, updates and publishes, unpublishes or archives entries as planned, in dependency order
+ * and batches of `batchSize` per transaction (the module comment has the rules).
+ *
+ * New entries, the bulk of a first import, take a bulk path: each is checked in memory exactly as
+ * createEntry and the state change would check it (slug rules, values, links, unique values, slug
+ * collisions, required values before publishing), against what the database held when the run of
+ * new entries began plus the entries accepted since; the accepted ones are then written with a
+ * few multi-row statements (rows in their final state, translations, published copies, versions
+ * with action `import`, change events and webhook deliveries). The stored result is what the
+ * operations write one by one. Everything else (an entry stored before whose content or state
+ * changes, the second pass of link cycles, an entry id seen twice) goes through the entry
+ * operations one at a time, after the pending new entries are written.
+ */
 export async function writeEntries(
   ctx: Context,
   actor: Actor,
@@ -236,7 +290,8 @@ export async function writeEntries(
   const warnings: string[] = [];
   const touched = new Set<string>();
   const failed = new Set<string>();
-  const fail = (e: PlannedEntry, err: AppError) => {
+  const changedAs = input.changedAs ?? 'published';
+  const fail = (e: { id: string; cfId: string; typeSlug: string }, err: AppError) => {
     if (failed.has(e.id)) return;
     failed.add(e.id);
     counts.failed += 1;
@@ -244,17 +299,27 @@ export async function writeEntries(
   };
 
   // Which planned entries exist already (a previous run): their links can be written at once.
-  const present = new Set<string>();
+  // `present` maps each to its content type slug, which link checks need.
+  const present = new Map<string, string>();
   for (const ids of chunks(
     ordered.map((e) => e.id),
     500,
   )) {
-    for (const id of (await findEntryTypeSlugs(ctx.db, actor.workspaceId, ids)).keys()) present.add(id);
+    for (const [id, type] of await findEntryTypeSlugs(ctx.db, actor.workspaceId, ids)) present.set(id, type);
+  }
+
+  const ws = await findWorkspaceById(ctx.db, actor.workspaceId);
+  if (!ws) throw new Error('the workspace vanished during the import');
+  const types = new Map<string, ContentType>();
+  for (const slug of input.typeIds.keys()) {
+    const ct = await findContentTypeBySlug(ctx.db, actor.workspaceId, slug);
+    if (ct) types.set(slug, ct);
   }
 
   /**
-   * Writes one entry. Before the final pass, links to entries that do not exist yet are left out
-   * and the entry is neither updated further nor published: returns true (completed in pass 2).
+   * Writes one entry through the entry operations. Before the final pass, links to entries that
+   * do not exist yet are left out and the entry is neither updated further nor published: returns
+   * true (completed in pass 2).
    */
   const writeOne = async (tx: Context, e: PlannedEntry, final: boolean): Promise<boolean> => {
     const slug = input.slugs.get(e.id)!;
@@ -267,7 +332,7 @@ export async function writeEntries(
     let pending = shown?.has_pending_changes ?? false;
     if (!stored) {
       await createEntry(tx, actor, e.typeSlug, { id: e.id, ...contentInput(e, slug, relationFields, missing) }, { action: 'import' });
-      present.add(e.id);
+      present.set(e.id, e.typeSlug);
       touched.add(e.id);
       counts.created += 1;
       status = 'draft';
@@ -278,7 +343,7 @@ export async function writeEntries(
       touched.add(e.id);
     }
     if (missing.size) return true;
-    const want = targetStatus(e.state, input.changedAs ?? 'published');
+    const want = targetStatus(e.state, changedAs);
     const action = stateAction(status, pending, want);
     if (action) {
       await changeEntryStatus(tx, actor, e.typeSlug, { id: e.id }, action, { action: 'import' });
@@ -290,41 +355,370 @@ export async function writeEntries(
     return false;
   };
 
-  const deferred: PlannedEntry[] = [];
-  let done = 0;
-  for (const batch of chunks(ordered, input.batchSize)) {
+  /**
+   * Writes one batch in one transaction: runs of new entries through the bulk path (a segment),
+   * anything else through writeOne. Returns the entries left for pass 2.
+   */
+  const writeBatch = async (batch: readonly EntrySummary[], final: boolean): Promise<EntrySummary[]> => {
+    const deferred: EntrySummary[] = [];
+    const plans = batch.map((e) => input.load(e));
     await withTransaction(ctx.db, async (db) => {
       const tx = { ...ctx, db };
-      for (const e of batch) {
-        try {
-          if (await writeOne(tx, e, false)) deferred.push(e);
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          fail(e, err);
+      let next = 0;
+      while (next < plans.length) {
+        const segment = new Segment(tx, actor, ws, present);
+        await segment.prepare(plans.slice(next), input.slugs, types);
+        for (; next < plans.length; next++) {
+          const e = plans[next];
+          const outcome = await segment.decide(e, final, {
+            slug: input.slugs.get(e.id)!,
+            relationFields: input.relationFields.get(e.typeSlug) ?? new Set<string>(),
+            ct: types.get(e.typeSlug),
+            want: targetStatus(e.state, changedAs),
+          });
+          if (outcome === 'slow') break;
+          if (outcome === 'deferred') deferred.push(batch[next]);
+          else if (outcome === 'unchanged') {
+            const warning = segment.warningFor(e, changedAs);
+            if (warning) warnings.push(warning);
+          } else if (outcome instanceof AppError) fail(e, outcome);
+          else {
+            touched.add(e.id);
+            counts.created += 1;
+            if (outcome.status !== 'draft') counts[outcome.status] += 1;
+            if (outcome.refusal) fail(e, outcome.refusal);
+            if (outcome.deferred) deferred.push(batch[next]);
+          }
+        }
+        await segment.flush();
+        if (next < plans.length) {
+          // The entry the bulk path does not cover, through the operations.
+          const e = plans[next];
+          try {
+            if (await writeOne(tx, e, final)) deferred.push(batch[next]);
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
+            fail(e, err);
+          }
+          next += 1;
         }
       }
     });
+    return deferred;
+  };
+
+  const deferred: EntrySummary[] = [];
+  let done = 0;
+  for (const batch of chunks(ordered, input.batchSize)) {
+    deferred.push(...(await writeBatch(batch, false)));
     done += batch.length;
     input.onProgress?.({ phase: 'entries', done, total: ordered.length });
   }
 
   let linked = 0;
   for (const batch of chunks(deferred, input.batchSize)) {
-    await withTransaction(ctx.db, async (db) => {
-      const tx = { ...ctx, db };
-      for (const e of batch) {
-        try {
-          await writeOne(tx, e, true);
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          fail(e, err);
-        }
-      }
-    });
+    const again = await writeBatch(batch, true);
+    if (again.length) throw new Error('an entry was deferred in the final pass');
     linked += batch.length;
     input.onProgress?.({ phase: 'links', done: linked, total: deferred.length });
   }
 
   counts.unchanged = ordered.filter((e) => !touched.has(e.id) && !failed.has(e.id)).length;
   return { counts, failures, warnings };
+}
+
+/** What the bulk path decided for a new entry: accepted (maybe refused publication), written at flush. */
+interface Accepted {
+  status: NewEntry['status'];
+  /** Links left out for pass 2: the entry stays a draft for now. */
+  deferred: boolean;
+  /** Why publishing it was refused (it stays a draft). */
+  refusal: AppError | null;
+}
+
+type Outcome = 'slow' | 'deferred' | 'unchanged' | AppError | Accepted;
+
+const uniqueKey = (ctId: string, field: string, value: unknown) => `${ctId}\u0000${field}\u0000${typeof value}\u0000${String(value)}`;
+
+/**
+ * One run of bulk decisions inside a batch's transaction. prepare() reads, in a few queries, what
+ * the checks of the coming entries need (stored rows, slugs in use, unique values in use, live
+ * media); while no write happens these facts stay true, and decide() adds what each accepted
+ * entry claims (id, slug, unique values). flush() writes the accepted entries.
+ */
+class Segment {
+  private stored = new Map<string, Entry>();
+  private slugOwners = new Map<string, string>();
+  private uniqueHits = new Set<string>();
+  private uniqueAsked = new Set<string>();
+  private liveMedia = new Set<string>();
+  private mediaAsked = new Set<string>();
+  private claimedSlugs = new Set<string>();
+  private claimedValues = new Set<string>();
+  private accepted: NewEntry[] = [];
+  private acceptedIds = new Set<string>();
+  private readonly now: Date;
+
+  constructor(
+    private readonly tx: Context,
+    private readonly actor: Actor,
+    private readonly ws: Workspace,
+    private readonly present: Map<string, string>,
+  ) {
+    this.now = tx.clock();
+  }
+
+  async prepare(plans: readonly PlannedEntry[], slugs: ReadonlyMap<string, string>, types: ReadonlyMap<string, ContentType>): Promise<void> {
+    const db = this.tx.db;
+    for (const e of await findEntriesByIds(
+      db,
+      plans.map((p) => p.id),
+    ))
+      this.stored.set(e.id, e);
+    const fresh = plans.filter((p) => !this.stored.has(p.id));
+    const byType = new Map<ContentType, PlannedEntry[]>();
+    for (const p of fresh) {
+      const ct = types.get(p.typeSlug);
+      if (ct) byType.set(ct, [...(byType.get(ct) ?? []), p]);
+    }
+    for (const [ct, list] of byType) {
+      for (const part of chunks(list, 500)) {
+        const rows = await db.kysely
+          .selectFrom('entries')
+          .select(['id', 'slug'])
+          .where('content_type_id', '=', ct.id)
+          .where(
+            'slug',
+            'in',
+            part.map((p) => slugs.get(p.id)!),
+          )
+          .execute();
+        for (const r of rows) this.slugOwners.set(`${ct.id}\u0000${r.slug}`, r.id);
+      }
+      for (const field of ct.fields.filter((f) => f.is_unique)) {
+        const values = [...new Set(list.map((p) => fieldValue(p.data, field.name)).filter((v) => typeof v === 'string' || typeof v === 'number'))];
+        for (const v of values) this.uniqueAsked.add(uniqueKey(ct.id, field.name, v));
+        for (const part of chunks(values as (string | number)[], 500)) {
+          const expr = dataFieldSql(db.dialect, field.name, field.field_type);
+          const hit = await db.kysely
+            .selectFrom('entries')
+            .select('id')
+            .where('content_type_id', '=', sql.lit(ct.id))
+            .where((eb) => eb(expr, 'in', part) as Expression<SqlBool>)
+            .limit(1)
+            .executeTakeFirst();
+          // Any hit: the values of this field are checked one by one (exactly as createEntry does).
+          if (hit) for (const v of part) this.uniqueHits.add(uniqueKey(ct.id, field.name, v));
+        }
+      }
+    }
+    const media = [...new Set(fresh.flatMap((p) => mediaIdsOf(p, types.get(p.typeSlug))))];
+    for (const part of chunks(media, 500)) {
+      for (const id of await findLiveMediaIds(db, this.actor.workspaceId, part)) this.liveMedia.add(id);
+    }
+    for (const id of media) this.mediaAsked.add(id);
+  }
+
+  /** The bulk path's decision for planned entry `e` (see writeEntries). */
+  async decide(
+    e: PlannedEntry,
+    final: boolean,
+    facts: { slug: string; relationFields: ReadonlySet<string>; ct: ContentType | undefined; want: TargetStatus },
+  ): Promise<Outcome> {
+    const { slug, relationFields, ct, want } = facts;
+    const missing = new Set(final ? [] : e.references.filter((id) => !this.present.has(id)));
+    if (this.acceptedIds.has(e.id) || !ct || ct.is_block) return 'slow';
+    const stored = this.stored.get(e.id);
+    if (stored && stored.content_type_id === ct.id) {
+      const shown = presentItem(stored, this.now);
+      if (!missing.size && !sameContent(stored, e, slug)) return 'slow';
+      if (missing.size) return 'deferred';
+      return stateAction(shown.status, shown.has_pending_changes, want) ? 'slow' : 'unchanged';
+    }
+    // A new entry: createEntry's checks, in its order.
+    const problem = slugProblem(slug);
+    if (problem) return invalid('body.slug', problem);
+    const content = contentInput(e, slug, relationFields, missing);
+    const errors: ErrorDetail[] = [];
+    const references: DataReference[] = [];
+    const values = validateLocalizedValues(
+      this.ws,
+      ct.fields,
+      content,
+      'body',
+      { requireRequired: false, patterns: this.tx.db.memo.fieldPatterns },
+      errors,
+      references,
+    );
+    if (errors.length) return validationError(errors);
+    const refErrors = await this.checkReferences(references);
+    if (refErrors.length) return validationError(refErrors);
+    if (stored) return invalid('id', `an entry with id '${e.id}' already exists`);
+    for (const field of ct.fields) {
+      if (!field.is_unique) continue;
+      const value = fieldValue(values.data, field.name);
+      if (value === undefined || value === null) continue;
+      if (await this.valueTaken(ct, field, value))
+        return new AppError('UNIQUE_VIOLATION', `value of '${field.name}' is already used by another entry of '${ct.slug}'`);
+    }
+    const slugKey = `${ct.id}\u0000${slug}`;
+    if (this.slugOwners.has(slugKey) || this.claimedSlugs.has(slugKey))
+      return new AppError('SLUG_TAKEN', `slug '${slug}' is already used by another entry of '${ct.slug}'`);
+
+    // Accepted: it exists from here on for the checks of the entries after it.
+    this.claimedSlugs.add(slugKey);
+    for (const field of ct.fields) {
+      const value = field.is_unique ? fieldValue(values.data, field.name) : undefined;
+      if (value !== undefined && value !== null) this.claimedValues.add(uniqueKey(ct.id, field.name, value));
+    }
+    this.present.set(e.id, ct.slug);
+    this.acceptedIds.add(e.id);
+    const entry: NewEntry = { id: e.id, ct, slug, values: { data: values.data, translations: values.translations ?? [] }, status: 'draft' };
+    this.accepted.push(entry);
+    if (missing.size) return { status: 'draft', deferred: true, refusal: null };
+    const action = stateAction('draft', false, want);
+    if (action === 'publish') {
+      const lacking = missingRequired(ct.fields, values.data, 'data');
+      if (lacking.length) return { status: 'draft', deferred: false, refusal: validationError(lacking) };
+      entry.status = 'published';
+    } else if (action === 'archive') entry.status = 'archived';
+    return { status: entry.status, deferred: false, refusal: null };
+  }
+
+  /** The warning writeOne gives an unchanged entry: a draft in the export that Quire keeps archived. */
+  warningFor(e: PlannedEntry, changedAs: ChangedAs): string | null {
+    const stored = this.stored.get(e.id);
+    if (!stored || targetStatus(e.state, changedAs) !== 'draft' || presentItem(stored, this.now).status !== 'archived') return null;
+    return `entry '${e.cfId}' (${e.typeSlug}) is a draft in the export but archived in Quire, which has no way back to draft; it stays archived`;
+  }
+
+  /** checkReferences (entries/validation.ts) over what the run knows: planned entries present, live media. */
+  private async checkReferences(references: readonly DataReference[]): Promise<ErrorDetail[]> {
+    const unknownMedia = references.filter((r) => r.kind === 'media' && !this.mediaAsked.has(r.id)).map((r) => r.id);
+    if (unknownMedia.length) {
+      for (const id of await findLiveMediaIds(this.tx.db, this.actor.workspaceId, [...new Set(unknownMedia)])) this.liveMedia.add(id);
+      for (const id of unknownMedia) this.mediaAsked.add(id);
+    }
+    const unknownEntries = [...new Set(references.filter((r) => r.kind === 'relation' && !this.present.has(r.id)).map((r) => r.id))];
+    // Links to entries outside the import: as checkReferences reads them.
+    const outside = unknownEntries.length ? await findEntryTypeSlugs(this.tx.db, this.actor.workspaceId, unknownEntries) : new Map<string, string>();
+    const errors: ErrorDetail[] = [];
+    for (const ref of references) {
+      if (ref.kind === 'media') {
+        if (!this.liveMedia.has(ref.id)) errors.push({ path: ref.path, message: `media '${ref.id}' does not exist in this workspace` });
+        continue;
+      }
+      const type = this.present.get(ref.id) ?? outside.get(ref.id);
+      if (type === undefined) errors.push({ path: ref.path, message: `entry '${ref.id}' does not exist in this workspace` });
+      else if (ref.allowedTypes.length && !ref.allowedTypes.includes(type)) {
+        errors.push({ path: ref.path, message: `entry '${ref.id}' is of content type '${type}'; this field accepts ${ref.allowedTypes.join(', ')}` });
+      }
+    }
+    return errors;
+  }
+
+  /** True when another entry of the type holds `value` in unique field `field` (assertUniqueValues). */
+  private async valueTaken(ct: ContentType, field: Field, value: unknown): Promise<boolean> {
+    const key = uniqueKey(ct.id, field.name, value);
+    if (this.claimedValues.has(key)) return true;
+    if (this.uniqueAsked.has(key) && !this.uniqueHits.has(key)) return false;
+    return uniqueValueTaken(this.tx.db, ct.id, field, value, null);
+  }
+
+  /** Writes the accepted entries (see writeEntries). */
+  async flush(): Promise<void> {
+    const list = this.accepted;
+    if (list.length === 0) return;
+    this.accepted = [];
+    const db = this.tx.db;
+    const now = iso(this.now);
+    const userId = this.actor.userId;
+    const typesUsed = [...new Map(list.map((e) => [e.ct.id, e.ct])).values()];
+    const position = new Map<string, number>();
+    for (const ct of typesUsed) {
+      await lockContentType(db, ct.id);
+      position.set(ct.id, await maxPosition(db, ct.id));
+    }
+    const rows = list.map((e) => {
+      const pos = position.get(e.ct.id)! + 1;
+      position.set(e.ct.id, pos);
+      const live = e.status === 'published';
+      const changed = e.status !== 'draft';
+      return {
+        id: e.id,
+        workspace_id: this.actor.workspaceId,
+        content_type_id: e.ct.id,
+        slug: e.slug,
+        data: JSON.stringify(e.values.data),
+        published_data: live ? JSON.stringify(e.values.data) : null,
+        position: pos,
+        status: e.status,
+        publish_at: null,
+        published_at: live ? now : null,
+        version: changed ? 2 : 1,
+        created_at: now,
+        updated_at: now,
+        created_by: userId,
+        updated_by: userId,
+        published_by: live ? userId : null,
+        published_version: live ? 2 : null,
+        latest_version: changed ? 2 : 1,
+        has_pending_changes: 0,
+      };
+    });
+    // Both dialects store the pending flag as 0/1 (what insertItemRow writes).
+    for (const part of chunks(rows, 200))
+      await db.kysely
+        .insertInto('entries')
+        .values(part as never)
+        .execute();
+    const translations = list.flatMap((e) =>
+      e.values.translations.map((t) => ({ entry_id: e.id, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now })),
+    );
+    for (const part of chunks(translations, 300)) await db.kysely.insertInto('entry_translations').values(part).execute();
+    const ids = list.map((e) => e.id);
+    const stored = await loadTranslations(db, ids);
+    const liveIds = list.filter((e) => e.status === 'published').map((e) => e.id);
+    for (const part of chunks(liveIds, 500)) {
+      await db.kysely
+        .insertInto('published_entry_translations')
+        .columns(['entry_id', 'locale', 'id', 'data'])
+        .expression(db.kysely.selectFrom('entry_translations').select(['entry_id', 'locale', 'id', 'data']).where('entry_id', 'in', part))
+        .execute();
+    }
+    const versions = list.flatMap((e) => {
+      const snapshot = JSON.stringify(entrySnapshotOf({ data: e.values.data, translations: stored.get(e.id) ?? [] }));
+      const first = { entry_id: e.id, version: 1, action: 'import', status: 'draft', snapshot, created_at: now, created_by: userId };
+      return e.status === 'draft' ? [first] : [first, { ...first, version: 2, status: e.status }];
+    });
+    for (const part of chunks(versions, 200)) await db.kysely.insertInto('entry_versions').values(part).execute();
+    const events: EventInput[] = list.flatMap((e) => {
+      const created: EventInput = {
+        workspaceId: this.actor.workspaceId,
+        type: 'entry.created',
+        itemKind: 'entry',
+        itemId: e.id,
+        slug: e.slug,
+        contentType: e.ct.slug,
+        status: 'draft',
+        version: 1,
+      };
+      return e.status === 'draft' ? [created] : [created, { ...created, type: `entry.${e.status}` as const, status: e.status, version: 2 }];
+    });
+    await recordEvents(db, now, events);
+  }
+}
+
+/** The media ids a planned entry's media fields name (before checks; for prepare). */
+function mediaIdsOf(p: PlannedEntry, ct: ContentType | undefined): string[] {
+  if (!ct) return [];
+  const fields = ct.fields.filter((f) => f.field_type === 'media' || f.field_type === 'media_list').map((f) => f.name);
+  const out: string[] = [];
+  for (const data of [p.data, ...Object.values(p.translations)]) {
+    for (const name of fields) {
+      const v = data[name];
+      for (const id of Array.isArray(v) ? v : [v]) if (typeof id === 'string') out.push(id.toLowerCase());
+    }
+  }
+  return out;
 }

@@ -4,7 +4,6 @@
  * before anything is written, so a wrong or truncated file answers one clear 400
  * VALIDATION_FAILED instead of a half-done import.
  */
-import fs from 'node:fs/promises';
 import { invalid, validationError, type ErrorDetail } from '../../../errors.js';
 import { isPlainObject } from '../../../lib/json.js';
 
@@ -88,55 +87,69 @@ export interface ContentfulExport {
   assets: CfAsset[];
 }
 
-function checkArray(doc: Record<string, unknown>, key: string, errors: ErrorDetail[], itemCheck: (item: Record<string, unknown>, path: string) => void): void {
-  const value = doc[key];
-  if (value === undefined) return;
-  if (!Array.isArray(value)) {
-    errors.push({ path: `file.${key}`, message: 'must be an array' });
-    return;
-  }
-  value.forEach((item, i) => {
-    if (!isPlainObject(item)) errors.push({ path: `file.${key}.${i}`, message: 'must be an object' });
-    else itemCheck(item, `file.${key}.${i}`);
-  });
-}
+/** The top-level lists of an export that the importer reads, in the order their problems are reported. */
+export const EXPORT_LISTS = ['locales', 'contentTypes', 'entries', 'assets'] as const;
+export type ExportList = (typeof EXPORT_LISTS)[number];
 
 function sysId(item: Record<string, unknown>): unknown {
   return isPlainObject(item.sys) ? item.sys.id : undefined;
 }
 
 /**
+ * Checks one item (an object) of list `list` at `path` (`file.entries.3`), adding its problems to
+ * `errors`: a locale needs a code, a content type an id, a name and fields with string ids and
+ * types, an entry an id and a content type link, an asset an id; `fields` must be an object.
+ */
+export function checkExportItem(list: ExportList, item: Record<string, unknown>, path: string, errors: ErrorDetail[]): void {
+  switch (list) {
+    case 'locales':
+      if (typeof item.code !== 'string' || !item.code) errors.push({ path: `${path}.code`, message: 'must be a locale code' });
+      return;
+    case 'contentTypes':
+      if (typeof sysId(item) !== 'string') errors.push({ path: `${path}.sys.id`, message: 'must be a string' });
+      if (typeof item.name !== 'string') errors.push({ path: `${path}.name`, message: 'must be a string' });
+      if (!Array.isArray(item.fields)) errors.push({ path: `${path}.fields`, message: 'must be an array' });
+      else {
+        item.fields.forEach((f: unknown, i: number) => {
+          if (!isPlainObject(f) || typeof f.id !== 'string' || typeof f.type !== 'string')
+            errors.push({ path: `${path}.fields.${i}`, message: 'must have a string id and type' });
+        });
+      }
+      return;
+    case 'entries': {
+      const sys = item.sys;
+      if (typeof sysId(item) !== 'string') errors.push({ path: `${path}.sys.id`, message: 'must be a string' });
+      const ctId = isPlainObject(sys) && isPlainObject(sys.contentType) && isPlainObject(sys.contentType.sys) ? sys.contentType.sys.id : undefined;
+      if (typeof ctId !== 'string') errors.push({ path: `${path}.sys.contentType`, message: 'must link a content type' });
+      if (item.fields !== undefined && !isPlainObject(item.fields)) errors.push({ path: `${path}.fields`, message: 'must be an object' });
+      return;
+    }
+    case 'assets':
+      if (typeof sysId(item) !== 'string') errors.push({ path: `${path}.sys.id`, message: 'must be a string' });
+      if (item.fields !== undefined && !isPlainObject(item.fields)) errors.push({ path: `${path}.fields`, message: 'must be an object' });
+  }
+}
+
+/**
  * Checks that `doc` is a Contentful space export and returns it typed. Missing top-level lists
- * count as empty. Throws 400 VALIDATION_FAILED with `file.<path>` details (at most 20).
+ * count as empty. Throws 400 VALIDATION_FAILED with `file.<path>` details (at most 20). The
+ * streaming reader (export-source.ts) applies the same checks item by item.
  */
 export function parseExport(doc: unknown): ContentfulExport {
   if (!isPlainObject(doc)) throw invalid('file', 'must be a JSON object (a Contentful space export)');
   const errors: ErrorDetail[] = [];
-  checkArray(doc, 'locales', errors, (l, path) => {
-    if (typeof l.code !== 'string' || !l.code) errors.push({ path: `${path}.code`, message: 'must be a locale code' });
-  });
-  checkArray(doc, 'contentTypes', errors, (ct, path) => {
-    if (typeof sysId(ct) !== 'string') errors.push({ path: `${path}.sys.id`, message: 'must be a string' });
-    if (typeof ct.name !== 'string') errors.push({ path: `${path}.name`, message: 'must be a string' });
-    if (!Array.isArray(ct.fields)) errors.push({ path: `${path}.fields`, message: 'must be an array' });
-    else {
-      ct.fields.forEach((f: unknown, i: number) => {
-        if (!isPlainObject(f) || typeof f.id !== 'string' || typeof f.type !== 'string')
-          errors.push({ path: `${path}.fields.${i}`, message: 'must have a string id and type' });
-      });
+  for (const list of EXPORT_LISTS) {
+    const value = doc[list];
+    if (value === undefined) continue;
+    if (!Array.isArray(value)) {
+      errors.push({ path: `file.${list}`, message: 'must be an array' });
+      continue;
     }
-  });
-  checkArray(doc, 'entries', errors, (e, path) => {
-    const sys = e.sys;
-    if (typeof sysId(e) !== 'string') errors.push({ path: `${path}.sys.id`, message: 'must be a string' });
-    const ctId = isPlainObject(sys) && isPlainObject(sys.contentType) && isPlainObject(sys.contentType.sys) ? sys.contentType.sys.id : undefined;
-    if (typeof ctId !== 'string') errors.push({ path: `${path}.sys.contentType`, message: 'must link a content type' });
-    if (e.fields !== undefined && !isPlainObject(e.fields)) errors.push({ path: `${path}.fields`, message: 'must be an object' });
-  });
-  checkArray(doc, 'assets', errors, (a, path) => {
-    if (typeof sysId(a) !== 'string') errors.push({ path: `${path}.sys.id`, message: 'must be a string' });
-    if (a.fields !== undefined && !isPlainObject(a.fields)) errors.push({ path: `${path}.fields`, message: 'must be an object' });
-  });
+    value.forEach((item, i) => {
+      if (!isPlainObject(item)) errors.push({ path: `file.${list}.${i}`, message: 'must be an object' });
+      else checkExportItem(list, item, `file.${list}.${i}`, errors);
+    });
+  }
   const locales = (doc.locales as CfLocale[] | undefined) ?? [];
   if (locales.length === 0) errors.push({ path: 'file.locales', message: 'must list at least one locale' });
   if (errors.length) throw validationError(errors.slice(0, 20));
@@ -147,22 +160,4 @@ export function parseExport(doc: unknown): ContentfulExport {
     entries: ((doc.entries as CfEntry[] | undefined) ?? []).map(fieldsOf),
     assets: ((doc.assets as CfAsset[] | undefined) ?? []).map(fieldsOf),
   };
-}
-
-/** Reads and parses an export file; a missing or non-JSON file is a 400 naming the file. */
-export async function readExportFile(file: string): Promise<ContentfulExport> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw invalid('file', code === 'ENOENT' ? `'${file}' does not exist` : `'${file}' cannot be read (${code ?? 'error'})`);
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    throw invalid('file', `'${file}' is not valid JSON`);
-  }
-  return parseExport(doc);
 }

@@ -31,7 +31,7 @@ import { slugify } from '../../../lib/slugs.js';
 import type { EntryData } from '../../entries/model.js';
 import type { SeoOverrides } from '../../pages/model.js';
 import { planEntry, type LocaleMapping } from './content-mapping.js';
-import type { CfContentType, CfEntry, CfField, ContentfulExport } from './export.js';
+import type { CfContentType, CfEntry, CfField } from './export.js';
 import type { PlannedContentType, SchemaPlan } from './schema-mapping.js';
 import { cfState, type CfState } from './states.js';
 
@@ -96,11 +96,29 @@ function linkTypes(f: CfField): string[] {
 }
 
 /**
+ * What the page mapping reads of an export: its content types and its entries by Contentful id
+ * or type, without holding them all (export-source.ts entryCatalog).
+ */
+export interface EntryCatalog {
+  readonly contentTypes: readonly CfContentType[];
+  /** Number of entries; `idAt`/`typeAt` give each one's Contentful id and content type id in export order. */
+  readonly count: number;
+  idAt(i: number): string;
+  typeAt(i: number): string;
+  /** Content type id of the entry with Contentful id `cfId` (the last of that id), or undefined. */
+  typeOf(cfId: string): string | undefined;
+  /** The entry with Contentful id `cfId` (the last of that id), or undefined. */
+  get(cfId: string): CfEntry | undefined;
+  /** The entries of content type `typeId`, in export order (may be iterated again). */
+  ofType(typeId: string): Iterable<CfEntry>;
+}
+
+/**
  * Finds the page type (`pageTypeId`) and decides the page model. Returns null when the export has
  * no such type (the import then has no pages); `explicit` turns that into an error message.
  */
-export function planPageModel(exp: ContentfulExport, pageTypeId: string): PageModel | null {
-  const pageType = exp.contentTypes.find((ct) => ct.sys.id === pageTypeId);
+export function planPageModel(catalog: EntryCatalog, pageTypeId: string): PageModel | null {
+  const pageType = catalog.contentTypes.find((ct) => ct.sys.id === pageTypeId);
   if (!pageType) return null;
   const warnings: string[] = [];
   const blockFields = pageType.fields.filter((f) => isEntryLinkArray(f) && !f.disabled && !f.omitted);
@@ -108,41 +126,45 @@ export function planPageModel(exp: ContentfulExport, pageTypeId: string): PageMo
     pageType.fields.find((f) => f.type === 'Link' && f.linkType === 'Entry' && f.id === 'seo') ??
     pageType.fields.find((f) => f.type === 'Link' && f.linkType === 'Entry' && linkTypes(f).some((t) => t.toLowerCase() === 'seo')) ??
     null;
-  const byId = new Map(exp.entries.map((e) => [e.sys.id, e]));
-  const pages = exp.entries.filter((e) => e.sys.contentType.sys.id === pageType.sys.id);
   const blockTypeIds = new Set<string>();
-  for (const page of pages) {
+  const pageIds = new Set<string>();
+  const linkedFromPages = new Set<string | undefined>();
+  const filledFields = new Set<string>();
+  for (const page of catalog.ofType(pageType.sys.id)) {
+    pageIds.add(page.sys.id);
+    for (const f of pageType.fields) if (Object.keys(page.fields[f.id] ?? {}).length > 0) filledFields.add(f.id);
     for (const f of blockFields) {
       for (const value of Object.values(page.fields[f.id] ?? {})) {
         if (!Array.isArray(value)) continue;
         for (const link of value) {
-          const target = byId.get(entryLinkId(link) ?? '');
-          if (target && target.sys.contentType.sys.id !== pageType.sys.id) blockTypeIds.add(target.sys.contentType.sys.id);
+          const target = entryLinkId(link);
+          linkedFromPages.add(target);
+          const targetType = catalog.typeOf(target ?? '');
+          if (targetType !== undefined && targetType !== pageType.sys.id) blockTypeIds.add(targetType);
         }
       }
     }
   }
-  const notEntries = new Set<string>(pages.map((p) => p.sys.id));
-  const linkedFromPages = new Set(
-    pages.flatMap((p) => blockFields.flatMap((f) => Object.values(p.fields[f.id] ?? {}).flatMap((v) => (Array.isArray(v) ? v.map(entryLinkId) : [])))),
-  );
-  for (const e of exp.entries) {
-    if (!blockTypeIds.has(e.sys.contentType.sys.id)) continue;
-    notEntries.add(e.sys.id);
-    if (!linkedFromPages.has(e.sys.id)) {
-      warnings.push(`entry '${e.sys.id}' is of block type '${e.sys.contentType.sys.id}' but no page uses it; it is skipped (block types hold no entries)`);
+  const notEntries = new Set<string>(pageIds);
+  for (let i = 0; i < catalog.count; i++) {
+    const type = catalog.typeAt(i);
+    if (!blockTypeIds.has(type)) continue;
+    const id = catalog.idAt(i);
+    notEntries.add(id);
+    if (!linkedFromPages.has(id)) {
+      warnings.push(`entry '${id}' is of block type '${type}' but no page uses it; it is skipped (block types hold no entries)`);
     }
   }
   const mapped = new Set([...blockFields.map((f) => f.id), ...(seoField ? [seoField.id] : []), 'slug', pageType.displayField ?? '']);
   for (const f of pageType.fields) {
     if (mapped.has(f.id) || f.disabled || f.omitted) continue;
-    if (pages.some((p) => Object.keys(p.fields[f.id] ?? {}).length > 0)) {
+    if (filledFields.has(f.id)) {
       warnings.push(
         `page field '${f.id}' (${f.type === 'Array' ? `Array<${f.items?.type ?? '?'}>` : f.type}) has no place on a Quire page and is not imported`,
       );
     }
   }
-  return { pageType, blockFields, seoField, blockTypeIds, notEntries, pageIds: new Set(pages.map((p) => p.sys.id)), warnings };
+  return { pageType, blockFields, seoField, blockTypeIds, notEntries, pageIds, warnings };
 }
 
 /**
@@ -156,11 +178,6 @@ export function applyPageModel(schema: SchemaPlan, model: PageModel): SchemaPlan
       .filter((ct) => ct.cfId !== model.pageType.sys.id)
       .map((ct): PlannedContentType => (model.blockTypeIds.has(ct.cfId) ? { ...ct, is_block: true } : ct)),
   };
-}
-
-/** The export without what the page model takes out of the entries (pages, component entries). */
-export function entriesOnly(exp: ContentfulExport, model: PageModel | null): ContentfulExport {
-  return model ? { ...exp, entries: exp.entries.filter((e) => !model.notEntries.has(e.sys.id)) } : exp;
 }
 
 /** The Quire locale of an export locale (null: left out), as for entries. */
@@ -212,22 +229,20 @@ export interface PagePlanContext {
 }
 
 /** Plans every page of the export (in export order: the navigation order). */
-export function planPages(exp: ContentfulExport, model: PageModel, pc: PagePlanContext): { pages: PlannedPage[]; warnings: string[] } {
+export function planPages(catalog: EntryCatalog, model: PageModel, pc: PagePlanContext): { pages: PlannedPage[]; warnings: string[] } {
   const warnings: string[] = [];
-  const byId = new Map(exp.entries.map((e) => [e.sys.id, e]));
   const types = new Map(pc.schema.contentTypes.map((ct) => [ct.cfId, ct]));
   const links = { entry: pc.entryId, asset: pc.assetId };
   const exportDefault = pc.locales.exportDefault;
   const pages: PlannedPage[] = [];
-  for (const entry of exp.entries) {
-    if (entry.sys.contentType.sys.id !== model.pageType.sys.id) continue;
+  for (const entry of catalog.ofType(model.pageType.sys.id)) {
     const blocks: PlannedBlock[] = [];
     for (const f of model.blockFields) {
       const value = entry.fields[f.id]?.[exportDefault];
       if (!Array.isArray(value)) continue;
       value.forEach((link, index) => {
         const cfTarget = entryLinkId(link);
-        const target = cfTarget ? byId.get(cfTarget) : undefined;
+        const target = cfTarget ? catalog.get(cfTarget) : undefined;
         const ct = target ? types.get(target.sys.contentType.sys.id) : undefined;
         if (!target || !ct || !ct.is_block) {
           warnings.push(
@@ -254,7 +269,7 @@ export function planPages(exp: ContentfulExport, model: PageModel, pc: PagePlanC
     let seo: SeoOverrides = {};
     const seoTranslations: Record<string, SeoOverrides> = {};
     const seoLink = model.seoField ? entryLinkId(entry.fields[model.seoField.id]?.[exportDefault]) : undefined;
-    const seoEntry = seoLink ? byId.get(seoLink) : undefined;
+    const seoEntry = seoLink ? catalog.get(seoLink) : undefined;
     if (seoEntry) {
       const codes = new Set(Object.values(seoEntry.fields).flatMap((v) => Object.keys(v ?? {})));
       for (const code of codes) {

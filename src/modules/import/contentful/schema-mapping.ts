@@ -26,7 +26,7 @@
 import { slugify } from '../../../lib/slugs.js';
 import type { FieldInput } from '../../content-types/fields.js';
 import { FIELD_NAME_PATTERN, type FieldType } from '../../content-types/model.js';
-import type { CfContentType, CfField, CfValidation, ContentfulExport } from './export.js';
+import type { CfContentType, CfEntry, CfField, CfValidation } from './export.js';
 import { mapValidations } from './validation-mapping.js';
 
 /** A Quire field planned from a Contentful field. */
@@ -148,11 +148,18 @@ export interface SchemaPlan {
   warnings: string[];
 }
 
+/** What planSchema reads: the content types, and the entries (their Date values decide date or datetime). */
+export interface SchemaInput {
+  contentTypes: CfContentType[];
+  /** Entries in any order; only those of types with Date fields matter. Read once. */
+  entries: Iterable<CfEntry>;
+}
+
 /**
  * Plans every content type of the export. Slugs are unique: two ids with one kebab-case form
  * get `-2`, `-3` … in export order, so the plan is the same on every run.
  */
-export function planSchema(exp: ContentfulExport): SchemaPlan {
+export function planSchema(exp: SchemaInput): SchemaPlan {
   const slugs = new Map<string, string>();
   const usedSlugs = new Set<string>();
   for (const ct of exp.contentTypes) {
@@ -164,34 +171,65 @@ export function planSchema(exp: ContentfulExport): SchemaPlan {
   }
   const warnings: string[] = [];
   const renames: FieldRename[] = [];
-  const contentTypes = exp.contentTypes.map((ct) => planContentType(exp, ct, slugs, warnings, renames));
+  const dates = dateOnlyFields(exp);
+  const contentTypes = exp.contentTypes.map((ct) => planContentType(dates, ct, slugs, warnings, renames));
   return { contentTypes, slugs, renames, warnings };
 }
 
-/** True when every value the export holds for Date field `fieldId` of `ctId` is a date without a time. */
-export function datesOnly(exp: ContentfulExport, ctId: string, fieldId: string): boolean {
-  let seen = false;
+const dateKey = (ctId: string, fieldId: string) => `${ctId}\u0000${fieldId}`;
+
+/** Content type ids that have Date fields (their entries are all dateOnlyFields reads). */
+export function typesWithDates(contentTypes: readonly CfContentType[]): Set<string> {
+  return new Set(contentTypes.filter((ct) => ct.fields.some((f) => f.type === 'Date')).map((ct) => ct.sys.id));
+}
+
+/**
+ * The Date fields (as `ctId\0fieldId`) for which every value the export holds is a date without
+ * a time, and there is at least one: one pass over the entries.
+ */
+export function dateOnlyFields(exp: SchemaInput): Set<string> {
+  const dateFields = new Map<string, string[]>();
+  for (const ct of exp.contentTypes) {
+    const ids = ct.fields.filter((f) => f.type === 'Date').map((f) => f.id);
+    if (ids.length) dateFields.set(ct.sys.id, ids);
+  }
+  // true: only dates seen so far; false: a value with a time (or not a date) seen.
+  const state = new Map<string, boolean>();
+  if (dateFields.size === 0) return new Set();
   for (const e of exp.entries) {
-    if (e.sys.contentType.sys.id !== ctId) continue;
-    for (const v of Object.values(e.fields[fieldId] ?? {})) {
-      if (v === null || v === undefined) continue;
-      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v.trim())) return false;
-      seen = true;
+    const ctId = e.sys.contentType.sys.id;
+    for (const fieldId of dateFields.get(ctId) ?? []) {
+      const key = dateKey(ctId, fieldId);
+      if (state.get(key) === false) continue;
+      for (const v of Object.values(e.fields[fieldId] ?? {})) {
+        if (v === null || v === undefined) continue;
+        if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v.trim())) {
+          state.set(key, false);
+          break;
+        }
+        state.set(key, true);
+      }
     }
   }
-  return seen;
+  return new Set([...state].filter(([, only]) => only).map(([key]) => key));
 }
 
 /** The Quire type of `f` given its validations and the export's values (before options). */
-function refinedType(exp: ContentfulExport, ct: CfContentType, f: CfField, type: FieldType): FieldType {
+function refinedType(dates: ReadonlySet<string>, ct: CfContentType, f: CfField, type: FieldType): FieldType {
   // A Symbol restricted to a list of values is a choice among them.
   if (type === 'text' && (allowedValues(f) ?? []).some((v) => v.length > 0 && v.length <= MAX_OPTION)) return 'select';
   // A Date field whose values are all calendar dates stays a date (no time, no zone invented).
-  if (type === 'datetime' && datesOnly(exp, ct.sys.id, f.id)) return 'date';
+  if (type === 'datetime' && dates.has(dateKey(ct.sys.id, f.id))) return 'date';
   return type;
 }
 
-function planContentType(exp: ContentfulExport, ct: CfContentType, slugs: Map<string, string>, warnings: string[], renames: FieldRename[]): PlannedContentType {
+function planContentType(
+  dates: ReadonlySet<string>,
+  ct: CfContentType,
+  slugs: Map<string, string>,
+  warnings: string[],
+  renames: FieldRename[],
+): PlannedContentType {
   const slug = slugs.get(ct.sys.id)!;
   const used = new Set<string>();
   const fields: PlannedField[] = [];
@@ -201,7 +239,7 @@ function planContentType(exp: ContentfulExport, ct: CfContentType, slugs: Map<st
       warnings.push(`content type '${slug}': field '${f.id}' of type ${cfTypeName(f)} has no Quire equivalent and is skipped`);
       continue;
     }
-    let type = refinedType(exp, ct, f, mapped);
+    let type = refinedType(dates, ct, f, mapped);
     let options: string[] | undefined;
     if (type === 'relation' || type === 'relation_list') {
       // Quire slugs of the allowed types; types absent from the export keep their kebab-case slug.

@@ -1,0 +1,391 @@
+/**
+ * Where the importer reads a Contentful export from, with memory that does not grow with the
+ * file (issue 12 item 4): an ExportSource gives the small parts (locales, content types) as
+ * values, and entries and assets one at a time, in file order or by position.
+ *
+ * A file is read once by a streaming JSON parser (@streamparser/json): the locales and content
+ * types are kept, the other top-level lists (editorInterfaces, tags, webhooks, roles …) are
+ * parsed and dropped, and of each entry and asset only its id, its content type id and the byte
+ * range it occupies in the file are kept. Later steps read an entry again from its byte range
+ * (one `pread` and JSON.parse of a few kilobytes), so the planning, writing and page steps can
+ * visit entries in any order (links point forward and backward) without the file in memory.
+ * The file must not change during the import.
+ *
+ * The shape is checked while streaming, with the rules of parseExport (export.ts): a wrong or
+ * truncated file answers one 400 VALIDATION_FAILED before anything is written.
+ *
+ * An export already in memory (tests, callers of importContentful with `export`) is wrapped by
+ * memorySource and takes the same code path.
+ */
+import fs from 'node:fs';
+import { TokenParser, Tokenizer, TokenType, type ParsedElementInfo, type ParsedTokenInfo } from '@streamparser/json';
+import { AppError, invalid, validationError, type ErrorDetail } from '../../../errors.js';
+import { isPlainObject } from '../../../lib/json.js';
+import type { EntryCatalog } from './page-mapping.js';
+import {
+  checkExportItem,
+  EXPORT_LISTS,
+  type CfAsset,
+  type CfContentType,
+  type CfEntry,
+  type CfLocale,
+  type ContentfulExport,
+  type ExportList,
+} from './export.js';
+
+/** An export to import: its small parts in memory, entries and assets read on demand. */
+export interface ExportSource {
+  readonly locales: CfLocale[];
+  readonly contentTypes: CfContentType[];
+  readonly entryCount: number;
+  readonly assetCount: number;
+  /** Contentful id of entry `i` (0-based, file order). */
+  entryId(i: number): string;
+  /** Contentful content type id of entry `i`. */
+  entryTypeId(i: number): string;
+  /** Entry `i` (its `fields` defaulting to `{}`). */
+  entry(i: number): CfEntry;
+  /** Entries in file order, those for which `want(i)` holds (default all), with their positions. */
+  entries(want?: (i: number) => boolean): Iterable<[number, CfEntry]>;
+  /** Contentful id of asset `i`. */
+  assetId(i: number): string;
+  asset(i: number): CfAsset;
+  /** Assets in file order, with their positions. */
+  assets(): Iterable<[number, CfAsset]>;
+  /** Releases the file (a no-op for memory sources). */
+  close(): void;
+}
+
+const withFields = <T extends { fields?: unknown }>(x: T): T & { fields: NonNullable<T['fields']> | Record<string, never> } => ({
+  ...x,
+  fields: x.fields ?? {},
+});
+
+/** An ExportSource over an export held in memory. */
+export function memorySource(exp: ContentfulExport): ExportSource {
+  return {
+    locales: exp.locales,
+    contentTypes: exp.contentTypes,
+    entryCount: exp.entries.length,
+    assetCount: exp.assets.length,
+    entryId: (i) => exp.entries[i].sys.id,
+    entryTypeId: (i) => exp.entries[i].sys.contentType.sys.id,
+    entry: (i) => withFields(exp.entries[i]),
+    *entries(want) {
+      for (let i = 0; i < exp.entries.length; i++) if (!want || want(i)) yield [i, withFields(exp.entries[i])];
+    },
+    assetId: (i) => exp.assets[i].sys.id,
+    asset: (i) => withFields(exp.assets[i]),
+    *assets() {
+      for (let i = 0; i < exp.assets.length; i++) yield [i, withFields(exp.assets[i])];
+    },
+    close: () => {},
+  };
+}
+
+/** Byte ranges and ids of one list's items, in file order. */
+class ItemIndex {
+  readonly ids: string[] = [];
+  readonly types: string[] = [];
+  readonly start: number[] = [];
+  readonly end: number[] = [];
+}
+
+/** Progress of the streaming read: bytes read of the file's size. */
+export type ReadProgress = (done: number, total: number) => void;
+
+const READ_CHUNK = 1 << 20;
+/** Largest span read at once when entries are visited in file order. */
+const BLOCK = 8 << 20;
+
+/** The ExportSource of a surveyed file: items are read back from their byte ranges. */
+class FileSource implements ExportSource {
+  private buffer = Buffer.alloc(1 << 16);
+  constructor(
+    private readonly fd: number,
+    readonly locales: CfLocale[],
+    readonly contentTypes: CfContentType[],
+    private readonly entryIndex: ItemIndex,
+    private readonly assetIndex: ItemIndex,
+  ) {}
+
+  get entryCount() {
+    return this.entryIndex.ids.length;
+  }
+  get assetCount() {
+    return this.assetIndex.ids.length;
+  }
+  entryId(i: number) {
+    return this.entryIndex.ids[i];
+  }
+  entryTypeId(i: number) {
+    return this.entryIndex.types[i];
+  }
+  assetId(i: number) {
+    return this.assetIndex.ids[i];
+  }
+
+  /** The text of bytes [start, end) of the file. */
+  private read(start: number, end: number): string {
+    const length = end - start;
+    if (this.buffer.length < length) this.buffer = Buffer.alloc(Math.max(length, this.buffer.length * 2));
+    let done = 0;
+    while (done < length) {
+      const n = fs.readSync(this.fd, this.buffer, done, length - done, start + done);
+      if (n === 0) throw new Error('the export file became shorter during the import');
+      done += n;
+    }
+    return this.buffer.toString('utf8', 0, length);
+  }
+
+  private item<T extends { fields?: unknown }>(index: ItemIndex, i: number): T {
+    return withFields(JSON.parse(this.read(index.start[i], index.end[i])) as T);
+  }
+
+  entry(i: number): CfEntry {
+    return this.item<CfEntry>(this.entryIndex, i);
+  }
+  asset(i: number): CfAsset {
+    return this.item<CfAsset>(this.assetIndex, i);
+  }
+
+  /** Items in file order, reading spans of up to BLOCK bytes at once. */
+  private *inOrder<T extends { fields?: unknown }>(index: ItemIndex, want?: (i: number) => boolean): Iterable<[number, T]> {
+    const count = index.ids.length;
+    let i = 0;
+    while (i < count) {
+      if (want && !want(i)) {
+        i++;
+        continue;
+      }
+      // One read for the wanted items that follow within BLOCK bytes.
+      const first = i;
+      let last = i;
+      while (last + 1 < count && index.end[last + 1] - index.start[first] <= BLOCK) last++;
+      const text = Buffer.from(this.read(index.start[first], index.end[last]), 'utf8');
+      for (let k = first; k <= last; k++) {
+        if (want && !want(k)) continue;
+        const value = JSON.parse(text.toString('utf8', index.start[k] - index.start[first], index.end[k] - index.start[first])) as T;
+        yield [k, withFields(value)];
+      }
+      i = last + 1;
+    }
+  }
+
+  entries(want?: (i: number) => boolean): Iterable<[number, CfEntry]> {
+    return this.inOrder<CfEntry>(this.entryIndex, want);
+  }
+  assets(): Iterable<[number, CfAsset]> {
+    return this.inOrder<CfAsset>(this.assetIndex);
+  }
+  close() {
+    fs.closeSync(this.fd);
+  }
+}
+
+function cannotRead(file: string, err: unknown): never {
+  const code = (err as NodeJS.ErrnoException).code;
+  throw invalid('file', code === 'ENOENT' ? `'${file}' does not exist` : `'${file}' cannot be read (${code ?? 'error'})`);
+}
+
+/**
+ * Opens an export file: streams it once (see the module comment), checks its shape and returns
+ * a source reading entries and assets back from the file. Throws 400 VALIDATION_FAILED for a
+ * missing, unreadable or non-JSON file and for a malformed export (details `file.<path>`, at
+ * most 20, in the order parseExport gives them).
+ */
+export async function openExportFile(file: string, onProgress?: ReadProgress): Promise<ExportSource> {
+  let fd: number;
+  let size: number;
+  try {
+    fd = fs.openSync(file, 'r');
+    size = fs.fstatSync(fd).size;
+  } catch (err) {
+    cannotRead(file, err);
+  }
+  try {
+    const surveyed = await survey(fd, file, size, onProgress);
+    return new FileSource(fd, surveyed.locales, surveyed.contentTypes, surveyed.entries, surveyed.assets);
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
+}
+
+interface Survey {
+  locales: CfLocale[];
+  contentTypes: CfContentType[];
+  entries: ItemIndex;
+  assets: ItemIndex;
+}
+
+const LISTS = new Set<string>(EXPORT_LISTS);
+
+/** One pass of the streaming parser over the file (see openExportFile). */
+async function survey(fd: number, file: string, size: number, onProgress?: ReadProgress): Promise<Survey> {
+  const tokenizer = new Tokenizer();
+  const parser = new TokenParser({ paths: ['$.*.*'], keepStack: false });
+  // Problems per list, reported in parseExport's order (locales, contentTypes, entries, assets).
+  const errors = new Map<ExportList, ErrorDetail[]>(EXPORT_LISTS.map((k) => [k, []]));
+  const seen = new Set<string>();
+  const out: Survey = { locales: [], contentTypes: [], entries: new ItemIndex(), assets: new ItemIndex() };
+  const intern = new Map<string, string>();
+
+  // Token bookkeeping: depth 1 is inside the top-level object, 2 inside one of its values.
+  let depth = 0;
+  let first = true;
+  let expectKey = false;
+  let key: string | null = null;
+  let itemStart = -1;
+  let itemEnd = -1;
+
+  const add = (list: ExportList, detail: ErrorDetail) => {
+    const bucket = errors.get(list)!;
+    if (bucket.length < 20) bucket.push(detail);
+  };
+
+  tokenizer.onToken = (t: ParsedTokenInfo) => {
+    if (first) {
+      first = false;
+      if (t.token !== TokenType.LEFT_BRACE) throw invalid('file', 'must be a JSON object (a Contentful space export)');
+    }
+    const opens = t.token === TokenType.LEFT_BRACE || t.token === TokenType.LEFT_BRACKET;
+    const closes = t.token === TokenType.RIGHT_BRACE || t.token === TokenType.RIGHT_BRACKET;
+    if (depth === 1) {
+      if (expectKey && t.token === TokenType.STRING) {
+        key = t.value as string;
+        expectKey = false;
+      } else if (t.token === TokenType.COMMA) expectKey = true;
+      else if (t.token !== TokenType.COLON && key !== null) {
+        // The value of `key` starts here; a repeated list key replaces the earlier list (as JSON.parse does).
+        if (LISTS.has(key)) {
+          const list = key as ExportList;
+          if (seen.has(list)) restart(list);
+          seen.add(list);
+          if (t.token !== TokenType.LEFT_BRACKET) add(list, { path: `file.${list}`, message: 'must be an array' });
+        }
+        key = null;
+      }
+    } else if (depth === 2 && opens) {
+      // An item of a top-level list starts (scalar items are refused, so only containers count).
+      itemStart = t.offset;
+    }
+    if (opens) depth++;
+    if (closes) {
+      depth--;
+      if (depth === 2) itemEnd = t.offset + 1;
+    }
+    if (depth === 1 && t.token === TokenType.LEFT_BRACE) expectKey = true;
+    parser.write(t);
+  };
+
+  const restart = (list: ExportList) => {
+    errors.set(list, []);
+    if (list === 'locales') out.locales = [];
+    else if (list === 'contentTypes') out.contentTypes = [];
+    else if (list === 'entries') out.entries = new ItemIndex();
+    else out.assets = new ItemIndex();
+  };
+
+  parser.onValue = (info: ParsedElementInfo) => {
+    const list = info.stack[1]?.key;
+    if (typeof list !== 'string' || !LISTS.has(list) || typeof info.key !== 'number') return;
+    const name = list as ExportList;
+    const value = info.value;
+    const path = `file.${name}.${info.key}`;
+    if (!isPlainObject(value)) {
+      add(name, { path, message: 'must be an object' });
+      return;
+    }
+    const problems: ErrorDetail[] = [];
+    checkExportItem(name, value, path, problems);
+    for (const p of problems) add(name, p);
+    if (problems.length) return;
+    if (name === 'locales') out.locales.push(value as unknown as CfLocale);
+    else if (name === 'contentTypes') out.contentTypes.push(value as unknown as CfContentType);
+    else {
+      const index = name === 'entries' ? out.entries : out.assets;
+      const sys = value.sys as Record<string, unknown>;
+      index.ids.push(sys.id as string);
+      if (name === 'entries') {
+        const type = ((sys.contentType as Record<string, unknown>).sys as Record<string, unknown>).id as string;
+        index.types.push(intern.get(type) ?? (intern.set(type, type), type));
+      }
+      index.start.push(itemStart);
+      index.end.push(itemEnd);
+    }
+  };
+
+  const notJson = () => invalid('file', `'${file}' is not valid JSON`);
+  const chunk = Buffer.alloc(READ_CHUNK);
+  let position = 0;
+  try {
+    for (;;) {
+      let n: number;
+      try {
+        n = fs.readSync(fd, chunk, 0, READ_CHUNK, position);
+      } catch (err) {
+        cannotRead(file, err);
+      }
+      if (n === 0) break;
+      tokenizer.write(n === READ_CHUNK ? chunk : chunk.subarray(0, n));
+      position += n;
+      onProgress?.(position, size);
+      // Let timers (the progress bar) run between chunks.
+      if ((position / READ_CHUNK) % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (first) throw notJson();
+    tokenizer.end();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw notJson();
+  }
+  if (!parser.isEnded) throw notJson();
+
+  const all = EXPORT_LISTS.flatMap((k) => errors.get(k)!);
+  if (out.locales.length === 0 && errors.get('locales')!.length === 0) all.push({ path: 'file.locales', message: 'must list at least one locale' });
+  if (all.length) throw validationError(all.slice(0, 20));
+  return out;
+}
+
+/** Reads a whole export into memory (small files: tests, tools); the importer uses openExportFile. */
+export async function readExportFile(file: string): Promise<ContentfulExport> {
+  const source = await openExportFile(file);
+  try {
+    return {
+      locales: source.locales,
+      contentTypes: source.contentTypes,
+      entries: [...source.entries()].map(([, e]) => e),
+      assets: [...source.assets()].map(([, a]) => a),
+    };
+  } finally {
+    source.close();
+  }
+}
+
+/** An EntryCatalog (page-mapping.ts) over a source, plus the position of an entry by Contentful id. */
+export function entryCatalog(source: ExportSource): EntryCatalog & { indexOf(cfId: string): number | undefined } {
+  // The last entry of an id wins, as when an export is read into a map.
+  const last = new Map<string, number>();
+  for (let i = 0; i < source.entryCount; i++) last.set(source.entryId(i), i);
+  return {
+    contentTypes: source.contentTypes,
+    count: source.entryCount,
+    idAt: (i) => source.entryId(i),
+    typeAt: (i) => source.entryTypeId(i),
+    indexOf: (cfId) => last.get(cfId),
+    typeOf: (cfId) => {
+      const i = last.get(cfId);
+      return i === undefined ? undefined : source.entryTypeId(i);
+    },
+    get: (cfId) => {
+      const i = last.get(cfId);
+      return i === undefined ? undefined : source.entry(i);
+    },
+    ofType: (typeId) => ({
+      *[Symbol.iterator]() {
+        for (const [, e] of source.entries((i) => source.entryTypeId(i) === typeId)) yield e;
+      },
+    }),
+  };
+}
