@@ -22,6 +22,7 @@ import * as m013 from './migrations/013-webhooks-scope.js';
 import * as m014 from './migrations/014-scale-indexes.js';
 import * as m015 from './migrations/015-media-urls.js';
 import * as m016 from './migrations/016-workspace-id-indexes.js';
+import * as m017 from './migrations/017-field-index-builds.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '014-scale-indexes': m014,
   '015-media-urls': m015,
   '016-workspace-id-indexes': m016,
+  '017-field-index-builds': m017,
 };
 
 class StaticProvider implements MigrationProvider {

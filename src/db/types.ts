@@ -113,6 +113,22 @@ export interface FieldsTable {
   updated_at: string;
 }
 
+/** A background index build of a field, until its flags turn on (migration 017). */
+export interface FieldIndexBuildsTable {
+  field_id: string;
+  /** 0/1: flags that turn on once the build is ready. */
+  filterable: number;
+  sortable: number;
+  is_unique: number;
+  /** `building` or `failed`. */
+  state: string;
+  indexes_built: number;
+  indexes_total: number;
+  error: string | null;
+  started_at: string;
+  updated_at: string;
+}
+
 export interface EntriesTable {
   id: string;
   workspace_id: string;
@@ -379,6 +395,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   content_types: ContentTypesTable;
   fields: FieldsTable;
+  field_index_builds: FieldIndexBuildsTable;
   entries: EntriesTable;
   entry_translations: EntryTranslationsTable;
   media: MediaTable;
@@ -434,14 +451,13 @@ export interface Db {
    * thread. Absent on PostgreSQL, in-memory SQLite and transaction handles: use `kysely`.
    */
   readonly heavyReads?: Kysely<Database>;
-  /** SQLite in a file only: its path, for a worker thread opening a connection of its own. */
-  readonly sqliteFile?: string;
   /**
-   * SQLite only: runs `fn` (a step holding the write lock on another connection, e.g. an index
-   * build on a worker thread) while this handle's writes wait for it asynchronously instead of
-   * blocking the thread on the lock (src/db/sqlite-driver.ts, WriteGate).
+   * SQLite in a file only: runs one statement that holds the write lock long (an index build) on
+   * a worker thread with a connection of its own (src/db/sqlite-long-write.ts). Meanwhile this
+   * handle's writes wait for it asynchronously instead of blocking the thread on the lock, and
+   * reads carry on. Rejects with the statement's error.
    */
-  readonly holdWrites?: <T>(fn: () => Promise<T>) => Promise<T>;
+  readonly runLongWrite?: (sql: string) => Promise<void>;
   /**
    * PostgreSQL only: a new connection of its own, outside the pool, with the pool's settings
    * (schema, timeouts) but no statement timeout: for work that holds a connection long (a
