@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import { migrateToLatest } from './migrate.js';
 import { isDatabaseUnavailable } from './errors.js';
 import { gatedSqliteDialect, StatementCache, WriteGate } from './sqlite-driver.js';
+import { runOnWorkerThread } from './sqlite-long-write.js';
 import { ReaderPool, readerDialect, resolveModule } from './sqlite-readers.js';
 import type { Database, Db, DbMemo } from './types.js';
 
@@ -63,6 +64,12 @@ function createDbMemo(): DbMemo {
 const READER_THREADS = 2;
 
 /**
+ * How long a long write on a worker thread (an index build) waits for the write lock: another
+ * process (the CLI) may hold it for a while, and meanwhile only that worker waits.
+ */
+const LONG_WRITE_LOCK_WAIT_MS = 60_000;
+
+/**
  * The better-sqlite3 build for this Node.js: 12.x (compiled at install) on Node 20, whose ABI it
  * targets; 13.x (Node-API, prebuilt, installed as `better-sqlite3-napi`) on Node 22 and later.
  * Neither line covers both: 13 crashes on Node 20, and 12 aborts on Node >= 24.19 when a
@@ -112,8 +119,14 @@ async function openSqlite(dataDir: string, options: CreateDbOptions, timeoutMs: 
     memo: createDbMemo(),
     readNow,
     heavyReads,
-    ...(inFile ? { sqliteFile: path.resolve(file) } : {}),
-    holdWrites: (fn) => gate.hold(fn),
+    ...(inFile
+      ? {
+          runLongWrite: (sqlText: string) =>
+            gate.hold(() =>
+              runOnWorkerThread({ file: path.resolve(file), module: resolveModule(sqliteModule()), sql: sqlText, busyTimeoutMs: LONG_WRITE_LOCK_WAIT_MS }),
+            ),
+        }
+      : {}),
   };
 }
 
