@@ -7,12 +7,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { Entry, EntryTranslation } from '../../modules/entries/model.js';
 import type { EntrySchema, EntryTranslationSchema } from '../schemas/entries.js';
+import { stableStringify } from '../../lib/json.js';
 
 export type WireEntry = Static<typeof EntrySchema>;
 export type WireEntryTranslation = Static<typeof EntryTranslationSchema>;
 
 export function toWireTranslation(t: EntryTranslation): WireEntryTranslation {
-  return { id: t.id, entry_id: t.entry_id, locale: t.locale, data: JSON.stringify(t.data), created_at: t.created_at, updated_at: t.updated_at };
+  return { id: t.id, entry_id: t.entry_id, locale: t.locale, data: stableStringify(t.data), created_at: t.created_at, updated_at: t.updated_at };
 }
 
 /** An entry's working copy as management responses (and preview) show it. */
@@ -23,7 +24,7 @@ export function toWireEntry(entry: Entry): WireEntry {
     workspace_id: entry.workspace_id,
     slug: entry.slug,
     status: entry.status,
-    data: JSON.stringify(entry.data),
+    data: stableStringify(entry.data),
     translations: entry.translations.map(toWireTranslation),
     position: entry.position,
     publish_at: entry.publish_at,

@@ -8,6 +8,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Block, BlockTranslation, Page, PageContent, SeoTranslation } from '../../modules/pages/model.js';
 import { nestBlocks } from '../../modules/pages/tree.js';
 import type { BlockSchema, BlockTranslationSchema, PageDetailSchema, PageSchema, SeoTranslationSchema } from '../schemas/pages.js';
+import { projectedStringify, stableStringify } from '../../lib/json.js';
 
 export type WirePage = Static<typeof PageSchema>;
 export type WireBlock = Static<typeof BlockSchema>;
@@ -42,7 +43,7 @@ export function toWireBlocks(blocks: readonly Block[]): WireBlock[] {
       block_type_id: b.block_type_id,
       type: b.type,
       position: b.position,
-      data: JSON.stringify(b.data),
+      data: projectedStringify(b.data),
       children,
     };
     if (b.parent_id !== null) wire.parent_id = b.parent_id;
@@ -55,7 +56,7 @@ function toWireSeoTranslation(t: SeoTranslation): WireSeoTranslation {
 }
 
 function toWireBlockTranslation(t: BlockTranslation): WireBlockTranslation {
-  return { id: t.id, block_id: t.block_id, locale: t.locale, data: JSON.stringify(t.data) };
+  return { id: t.id, block_id: t.block_id, locale: t.locale, data: stableStringify(t.data) };
 }
 
 /** The management shape of a page: its working copy's SEO and state (D70, D72). */

@@ -12,6 +12,7 @@ import type { Projection } from './fields-selection.js';
 import { isFallback, localizedValue, type RequestedLocale } from './localization.js';
 import type { DeliveryEntry, DeliverySchema, EntryRow, Visibility } from './model.js';
 import { mediaObject, objectColumn, relatedObject, resolveReferences, richTextLinks, type LocalizedData, type ResolvedReferences } from './relations.js';
+import { projectedStringify } from '../../lib/json.js';
 
 /**
  * The delivered `data` of one item for `projection`: locale-resolved values, rich-text renderings,
@@ -57,7 +58,7 @@ export function deliveryEntryOf(row: EntryRow, data: Record<string, unknown>): D
     workspace_id: row.workspace_id,
     slug: row.slug,
     status: row.status,
-    data: JSON.stringify(data),
+    data: projectedStringify(data),
     position: row.position,
     publish_at: row.publish_at,
     published_at: row.published_at,

@@ -203,6 +203,9 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
       .filter((b) => b.trId !== null)
       .map((b) => ({ id: Number(b.trId), block_id: b.id, locale: locale.locale, data: b.item.translation ?? {} }));
   }
+  // By block id, then locale, in code-point order: the rows come in whatever order each database
+  // gives (and collations differ), and an answer must be the same bytes on SQLite and PostgreSQL.
+  blockTranslations.sort((a, b) => codePointCompare(a.block_id, b.block_id) || codePointCompare(a.locale, b.locale));
   return {
     page: presentPage(
       row,
@@ -214,6 +217,10 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
     seoTranslations,
     blockTranslations,
   };
+}
+
+function codePointCompare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Parses block rows; a block whose type is gone from the schema is left out (with its subtree). */

@@ -7,6 +7,7 @@ import { sync, type SyncItem } from '../../../modules/sync/operations.js';
 import { EnvelopeOf, ok } from '../../envelope.js';
 import { SyncItemSchema, SyncMetaSchema, SyncQuery, type WireSyncItem } from '../../schemas/sync.js';
 import { toDeliveredWirePageDetail } from '../../wire/pages.js';
+import { stableStringify } from '../../../lib/json.js';
 
 /** The wire item: the delivery shape of its kind with `sys` added. */
 function toWireSyncItem(item: SyncItem): WireSyncItem {
@@ -15,7 +16,7 @@ function toWireSyncItem(item: SyncItem): WireSyncItem {
       return {
         sys: { type: 'entry', id: item.entry.id, content_type: item.contentType, slug: item.entry.slug },
         ...item.entry,
-        translations: item.translations.map((t) => ({ locale: t.locale, data: JSON.stringify(t.data) })),
+        translations: item.translations.map((t) => ({ locale: t.locale, data: stableStringify(t.data) })),
       };
     case 'page': {
       const { page, ...content } = toDeliveredWirePageDetail(item.content);
