@@ -34,4 +34,23 @@ describe('TypeScript client build', () => {
     expect(code).not.toMatch(/\bfrom\s*["']node:|require\(["'](node:)?(fs|path|stream|buffer|http|https|crypto)["']\)|import\(["']node:/);
     expect(code.length).toBeLessThan(60_000);
   });
+
+  it('bundles the rich-text entry point for the browser on its own (the main bundle stays without it)', async () => {
+    const result = await build({
+      entryPoints: [path.join(CLIENT, 'src/rich-text.ts')],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((i) => i.includes('@contentful/rich-text-html-renderer'))).toBe(true);
+    expect(inputs.filter((i) => i.startsWith('packages/client/src/'))).toEqual(['packages/client/src/rich-text.ts']);
+    const code = result.outputFiles[0].text;
+    expect(code).not.toMatch(/\bfrom\s*["']node:|require\(["'](node:)?(fs|path|stream|buffer|http|https|crypto)["']\)|import\(["']node:/);
+    expect(code.length).toBeLessThan(80_000);
+    process.stdout.write(`[client build] rich-text entry point: ${code.length} bytes unminified\n`);
+  });
 });
