@@ -3,11 +3,12 @@
  * stored Contentful rich-text document is returned as is by default, as sanitized HTML for
  * `fields=<name>_html` and as plain text for `fields=<name>_text`.
  *
- * HTML comes from @contentful/rich-text-html-renderer and then passes sanitize-html with a strict
- * allowlist, because stored documents are client input: the renderer escapes text values, but a
- * hyperlink's `uri` is copied into `href` verbatim (a `javascript:` link would survive). Only the
- * tags the renderer emits for Contentful block and inline nodes are kept; links keep `href` with
- * the http, https, mailto and tel schemes only.
+ * HTML comes from the official client's renderer (`@quire/client/rich-text`, on
+ * @contentful/rich-text-html-renderer), so a front end that renders a document itself with its
+ * own renderers starts from exactly these rules, and then passes sanitize-html with a strict
+ * allowlist, because stored documents are client input: only the tags the renderer emits for
+ * Contentful block and inline nodes are kept; links keep `href` with the http, https, mailto and
+ * tel schemes only (the renderer already keeps only the text of other hyperlinks).
  *
  * Links to entries and assets (issue 12 item 2) render from `links`, the targets the caller
  * resolved (delivery: visible to the key, for the requested locale):
@@ -22,9 +23,9 @@
  * A hyperlink whose target is not resolved (missing, deleted, not visible) keeps only its text;
  * an embedded one renders to nothing.
  */
-import { documentToHtmlString, type Next, type RenderNode } from '@contentful/rich-text-html-renderer';
+import { renderRichText } from '@quire/client/rich-text';
 import { documentToPlainTextString } from '@contentful/rich-text-plain-text-renderer';
-import type { Block, Document, Inline } from '@contentful/rich-text-types';
+import type { Document } from '@contentful/rich-text-types';
 import sanitizeHtml from 'sanitize-html';
 import { isPlainObject } from '../../lib/json.js';
 
@@ -83,52 +84,6 @@ export function richTextTargets(value: unknown, into: { entries: Set<string>; me
     if (id !== undefined) (kind === 'Entry' ? into.entries : into.media).add(id);
     if (Array.isArray(node.content)) stack.push(...node.content);
   }
-}
-
-const esc = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
-function entryAttrs(t: RichTextEntryTarget): string {
-  return `data-entry-id="${esc(t.id)}" data-entry-type="${esc(t.type)}" data-entry-slug="${esc(t.slug)}"`;
-}
-
-/** Node renderers for the five link nodes over `links` (see the module comment). */
-function linkRenderers(links: RichTextLinks): RenderNode {
-  const entry = (node: Block | Inline) => {
-    const id = richTextTargetId(node);
-    return id === undefined ? undefined : links.entry(id);
-  };
-  const asset = (node: Block | Inline) => {
-    const id = richTextTargetId(node);
-    return id === undefined ? undefined : links.asset(id);
-  };
-  return {
-    'entry-hyperlink': (node, next: Next) => {
-      const t = entry(node);
-      return t ? `<a ${entryAttrs(t)}>${next(node.content)}</a>` : next(node.content);
-    },
-    'embedded-entry-inline': (node) => {
-      const t = entry(node);
-      return t ? `<span ${entryAttrs(t)}>${esc(t.display ?? t.slug)}</span>` : '';
-    },
-    'embedded-entry-block': (node) => {
-      const t = entry(node);
-      return t ? `<div ${entryAttrs(t)}>${esc(t.display ?? t.slug)}</div>` : '';
-    },
-    'asset-hyperlink': (node, next: Next) => {
-      const a = asset(node);
-      return a ? `<a href="${esc(a.url)}" data-media-id="${esc(a.id)}">${next(node.content)}</a>` : next(node.content);
-    },
-    'embedded-asset-block': (node) => {
-      const a = asset(node);
-      if (!a) return '';
-      if (a.mime_type.startsWith('image/')) {
-        const size = (a.width ? ` width="${a.width}"` : '') + (a.height ? ` height="${a.height}"` : '');
-        return `<img src="${esc(a.url)}" alt="${esc(a.alt_text ?? '')}"${size} loading="lazy" data-media-id="${esc(a.id)}" />`;
-      }
-      const name = a.alt_text || a.url.split('/').pop() || a.id;
-      return `<p><a href="${esc(a.url)}" data-media-id="${esc(a.id)}">${esc(name)}</a></p>`;
-    },
-  };
 }
 
 const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
@@ -196,7 +151,7 @@ export function isRichTextDocument(value: unknown): value is Document {
 export function richTextToHtml(value: unknown, links: RichTextLinks = NO_LINKS): string | null {
   if (!isRichTextDocument(value)) return null;
   try {
-    return sanitizeHtml(documentToHtmlString(value, { renderNode: linkRenderers(links) }), SANITIZE_OPTIONS);
+    return sanitizeHtml(renderRichText(value, { entry: (id) => links.entry(id), asset: (id) => links.asset(id) }), SANITIZE_OPTIONS);
   } catch {
     // A structurally odd document (accepted before validation existed) yields no HTML, not a 500.
     return null;
