@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -239,4 +239,20 @@ export function printAxeResults(suite: string): void {
     (r) => `  ${r.screen}: ${r.violations.length ? r.violations.map((v) => `${v.impact} ${v.id} (${v.nodes})`).join(', ') : 'no violations'}`,
   );
   if (lines.length) process.stdout.write(`\n[${suite}] axe results\n${lines.join('\n')}\n`);
+}
+
+/** The page editor's row of a block, by the start of its accessible name ("Card “First”"). */
+export function blockRow(page: Page, label: string): Locator {
+  return page.locator('li[data-block]', { has: page.getByRole('button', { name: `Drag ${label}`, exact: true }) });
+}
+
+/** Adds a block of `type` inside the block `label` through its "Add block inside …" menu. */
+export async function addBlockInside(page: Page, label: string, type: string): Promise<void> {
+  await blockRow(page, label)
+    .getByRole('button', { name: `Add block inside ${label}` })
+    .click();
+  await page
+    .getByRole('menu', { name: `Add block inside ${label}`, exact: true })
+    .getByRole('menuitem', { name: type, exact: true })
+    .click();
 }

@@ -14,7 +14,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
+  addBlockInside,
   axeResults,
+  blockRow,
   expectAccessible,
   expectNoHorizontalScroll,
   launchBrowser,
@@ -76,8 +78,7 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     return ((await res.json()) as { data: { page: { seo: { title: string } }; blocks: DeliveredBlock[] } }).data;
   };
   const saved = () => visible(page.getByRole('status', { name: 'Save state: Saved' }));
-  /** The row of a block, by the start of its accessible name ("Card “First”"). */
-  const row = (label: string) => page.locator('li[data-block]', { has: page.getByRole('button', { name: `Drag ${label}`, exact: true }) });
+  const row = (label: string) => blockRow(page, label);
   const menu = async (label: string, item: string) => {
     await page.getByRole('button', { name: `Actions for ${label}`, exact: true }).click();
     await page
@@ -93,15 +94,7 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
     await page.waitForTimeout(300);
     await page.keyboard.press('Space');
   };
-  const addInside = async (label: string, type: string) => {
-    await row(label)
-      .getByRole('button', { name: `Add block inside ${label}` })
-      .click();
-    await page
-      .getByRole('menu', { name: `Add block inside ${label}`, exact: true })
-      .getByRole('menuitem', { name: type, exact: true })
-      .click();
-  };
+  const addInside = (label: string, type: string) => addBlockInside(page, label, type);
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startStudioServer({ workspace: 'pages' }), launchBrowser()]);

@@ -19,7 +19,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { axeResults, expectAccessible, launchBrowser, skipBrowserSuites, startStudioServer, type StudioServer } from './harness.js';
+import { addBlockInside, axeResults, blockRow, expectAccessible, launchBrowser, skipBrowserSuites, startStudioServer, type StudioServer } from './harness.js';
 
 const url = process.env.DATABASE_URL;
 const OWNER_PASSWORD = 'owner password 123';
@@ -168,16 +168,8 @@ describe.runIf(url && !skipBrowserSuites())('Studio on PostgreSQL in Chromium', 
     });
     await manage('POST', '/content-types', { name: 'Button', slug: 'button', is_block: true, fields: [{ name: 'label', label: 'Label', field_type: 'text' }] });
 
-    const row = (label: string) => page.locator('li[data-block]', { has: page.getByRole('button', { name: `Drag ${label}`, exact: true }) });
-    const addInside = async (label: string, type: string) => {
-      await row(label)
-        .getByRole('button', { name: `Add block inside ${label}` })
-        .click();
-      await page
-        .getByRole('menu', { name: `Add block inside ${label}`, exact: true })
-        .getByRole('menuitem', { name: type, exact: true })
-        .click();
-    };
+    const row = (label: string) => blockRow(page, label);
+    const addInside = (label: string, type: string) => addBlockInside(page, label, type);
     await page.goto(`${server.base}/studio/pg/pages`);
     await visible(heading(page, 'Pages'));
     await page.getByRole('button', { name: 'New page' }).click();
