@@ -15,6 +15,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/types.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { ContextStorage } from './storage/index.js';
+import { IndexBuilder } from './modules/content-types/index-builds.js';
 import { RevisionChecker } from './modules/workspaces/revision-checker.js';
 
 export interface Context {
@@ -35,6 +36,11 @@ export interface Context {
    * (src/modules/workspaces/revision-checker.ts), opened on first use; null on SQLite.
    */
   readonly revisions: RevisionChecker | null;
+  /**
+   * Background index builds of field flags on big tables (src/modules/content-types/index-builds.ts);
+   * null in the CLI, whose commands build indexes within themselves.
+   */
+  readonly indexBuilds: IndexBuilder | null;
 }
 
 /**
@@ -58,6 +64,8 @@ export interface ContextOptions {
   log?: Logger;
   /** false: no Redis client even when REDIS_URL is set (the CLI counts nothing across instances). */
   redis?: boolean;
+  /** false: field indexes are always built within the operation (the CLI, which exits after it). */
+  indexBuilds?: boolean;
 }
 
 export async function createContext(config: Readonly<Config>, db: Db, options: ContextOptions = {}): Promise<Context> {
@@ -72,11 +80,16 @@ export async function createContext(config: Readonly<Config>, db: Db, options: C
     caches: createCaches(),
     redis: config.redisUrl && options.redis !== false ? await createRedis(config.redisUrl, config.redisPrefix, log) : null,
     revisions: db.connectDedicated ? new RevisionChecker(db.connectDedicated, log) : null,
+    indexBuilds: options.indexBuilds === false ? null : new IndexBuilder({ db, log, clock: options.clock ?? systemClock }),
   };
 }
 
-/** Closes what the context opened (media storage, Redis, the revision check's connection); the database is its owner's to close. */
+/**
+ * Closes what the context opened (the index builder, the revision check's connection, media
+ * storage, Redis); the database is its owner's to close.
+ */
 export async function closeContext(ctx: Context): Promise<void> {
+  await ctx.indexBuilds?.stop();
   await ctx.revisions?.close();
   await ctx.storage.close();
   if (ctx.redis) await closeRedis(ctx.redis);

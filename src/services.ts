@@ -1,6 +1,7 @@
 /**
  * Background services started with the server: the demo workspace on an empty embedded database
- * (D60), the scheduled-publishing job (D21) and the webhook delivery worker (D82). Returns a
+ * (D60), the scheduled-publishing job (D21), the webhook delivery worker (D82) and the passes of
+ * the index builder (Context.indexBuilds, stopped with the context). Returns a
  * handle that stops them.
  */
 import type { Context } from './context.js';
@@ -22,6 +23,8 @@ export async function startServices(ctx: Context, options: ServicesOptions = {})
   if (demo) (options.print ?? ((text) => void process.stdout.write(text)))(demoBanner(demo, ctx.config.publicUrl));
   const scheduler = startScheduler(ctx);
   const webhooks = startWebhookWorker(ctx);
+  // Index builds a stopped instance (or this one, before a restart) left under way.
+  ctx.indexBuilds?.start();
   return {
     stop: async () => {
       await scheduler.stop();

@@ -25,7 +25,7 @@ export async function openRuntime(io: CliIo): Promise<CliRuntime> {
   const log = createLogger(level, { write: (line: string) => io.stderr.write(line) });
   const db = await createDb(config, { poolSize: 2 });
   try {
-    const ctx = await createContext(config, db, { log, redis: false });
+    const ctx = await createContext(config, db, { log, redis: false, indexBuilds: false });
     return {
       ctx,
       close: async () => {

@@ -77,10 +77,18 @@ export function nullsFirstSql(dialect: Dialect, expr: string): string {
  */
 export const VISIBILITY_COLUMNS = `"status", "publish_at"`;
 
+/**
+ * `CREATE INDEX`, or on PostgreSQL with `concurrently` `CREATE INDEX CONCURRENTLY`, which builds
+ * without blocking writes (outside a transaction only; a failed build leaves an invalid index).
+ */
+function createIndexSql(dialect: Dialect, unique: boolean, concurrently: boolean): string {
+  return `CREATE ${unique ? 'UNIQUE ' : ''}INDEX ${concurrently && dialect === 'postgres' ? 'CONCURRENTLY ' : ''}IF NOT EXISTS`;
+}
+
 /** DDL creating the expression index on `column` for a sortable or filterable field (idempotent). */
-export function createDataIndexSql(dialect: Dialect, fieldName: string, fieldType: string, column: DataColumn = 'data'): string {
+export function createDataIndexSql(dialect: Dialect, fieldName: string, fieldType: string, column: DataColumn = 'data', concurrently = false): string {
   const expr = dataFieldText(dialect, fieldName, fieldType, undefined, column);
-  return `CREATE INDEX IF NOT EXISTS "${dataIndexName(fieldName, fieldType, column)}" ON "entries" ("content_type_id", ${nullsFirstSql(dialect, expr)}, "id", ${VISIBILITY_COLUMNS})`;
+  return `${createIndexSql(dialect, false, concurrently)} "${dataIndexName(fieldName, fieldType, column)}" ON "entries" ("content_type_id", ${nullsFirstSql(dialect, expr)}, "id", ${VISIBILITY_COLUMNS})`;
 }
 
 /**
@@ -131,6 +139,15 @@ export function dropDataIndexSql(fieldName: string, fieldType: string, column: D
 }
 
 /**
+ * DDL dropping index `name` (one of the names made here); on PostgreSQL with `concurrently`
+ * without taking the table's exclusive lock (outside a transaction only).
+ */
+export function dropIndexSql(dialect: Dialect, name: string, concurrently = false): string {
+  if (!/^entries_[a-z0-9_]{1,55}$/.test(name)) throw new Error(`unsafe index name: ${name}`);
+  return `DROP INDEX ${concurrently && dialect === 'postgres' ? 'CONCURRENTLY ' : ''}IF EXISTS "${name}"`;
+}
+
+/**
  * Name of the unique index backing one `is_unique` field (issue 13 "uniqueness that does not
  * scan"): one per field, named after the field's id, so it lives and dies with that field.
  */
@@ -145,10 +162,17 @@ export function uniqueIndexName(fieldId: string): string {
  * value may appear in other content types and entries without a value (NULL) never collide.
  * Queries use it when they name the content type as the same literal (see uniqueValueTaken).
  */
-export function createUniqueIndexSql(dialect: Dialect, contentTypeId: string, fieldId: string, fieldName: string, fieldType: string): string {
+export function createUniqueIndexSql(
+  dialect: Dialect,
+  contentTypeId: string,
+  fieldId: string,
+  fieldName: string,
+  fieldType: string,
+  concurrently = false,
+): string {
   if (!/^[0-9a-f-]{36}$/.test(contentTypeId)) throw new Error(`unsafe content type id: ${contentTypeId}`);
   const expr = dataFieldText(dialect, fieldName, fieldType);
-  return `CREATE UNIQUE INDEX IF NOT EXISTS "${uniqueIndexName(fieldId)}" ON "entries" (${expr}) WHERE "content_type_id" = '${contentTypeId}'`;
+  return `${createIndexSql(dialect, true, concurrently)} "${uniqueIndexName(fieldId)}" ON "entries" (${expr}) WHERE "content_type_id" = '${contentTypeId}'`;
 }
 
 export function dropUniqueIndexSql(fieldId: string): string {

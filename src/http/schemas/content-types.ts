@@ -3,6 +3,27 @@ import { Type } from '@sinclair/typebox';
 import { FIELD_TYPES } from '../../modules/content-types/model.js';
 import { ImpactLocales, NullableString, Timestamp, Uuid } from './common.js';
 
+export const FieldIndexBuildSchema = Type.Object(
+  {
+    state: Type.String({
+      enum: ['building', 'failed'],
+      description: 'building: the index is being built and the flags below turn on once it is ready; failed: see error, the flags stayed as they were',
+    }),
+    filterable: Type.Boolean({ description: 'filterable turns on when the index is ready' }),
+    sortable: Type.Boolean({ description: 'sortable turns on when the index is ready' }),
+    is_unique: Type.Boolean({ description: 'is_unique turns on when the index is ready' }),
+    indexes_built: Type.Integer({ minimum: 0 }),
+    indexes_total: Type.Integer({ minimum: 0 }),
+    error: NullableString,
+    started_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  {
+    title: 'FieldIndexBuild',
+    description: 'An index built in the background for flags of a field on a big table (docs/scaling.md "Index builds")',
+  },
+);
+
 export const FieldSchema = Type.Object(
   {
     id: Uuid,
@@ -20,6 +41,9 @@ export const FieldSchema = Type.Object(
     validation: NullableString,
     created_at: Timestamp,
     updated_at: Timestamp,
+    index_build: Type.Union([FieldIndexBuildSchema, Type.Null()], {
+      description: 'the index build of a flag turned on over a big table, while it runs or after it failed',
+    }),
   },
   { title: 'Field' },
 );

@@ -5,6 +5,7 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
+import type { Db } from '../../db/types.js';
 import { invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { isPlainObject } from '../../lib/json.js';
@@ -16,7 +17,9 @@ import type { Actor } from '../auth/permissions.js';
 import { requireContentType } from './lookup.js';
 import { FIELD_NAME_PATTERN, FIELD_TYPES, INDEXABLE_TYPES, UNIQUE_TYPES, type ContentType, type Field, type FieldType } from './model.js';
 import { countEntriesWithValue, countTranslationsWithValue, createUniqueIndex, insertField, syncDataIndex, updateFieldRow } from './repository.js';
+import { anyFlag, planFlags, recordBuild, waitingFlags } from './index-builds.js';
 import { recordContentTypeEvent } from '../events/record.js';
+import { ASSET_KINDS, isAssetKind } from '../media/kinds.js';
 
 export interface FieldInput {
   name: string;
@@ -35,7 +38,21 @@ export interface FieldInput {
 }
 
 const OPTION_TYPES = new Set<FieldType>(['select', 'multi_select', 'relation', 'relation_list']);
-const VALIDATION_KEYS = new Set(['min', 'max', 'min_length', 'max_length', 'pattern']);
+const VALIDATION_KEYS = new Set(['min', 'max', 'min_length', 'max_length', 'pattern', 'media_kinds']);
+const MEDIA_TYPES = new Set<FieldType>(['media', 'media_list']);
+
+/**
+ * The problem of a `media_kinds` rule for a field of `type`, or null: only media and media_list
+ * fields take it, as a non-empty list of distinct kinds of media/kinds.ts.
+ */
+function mediaKindsProblem(type: FieldType, value: unknown): string | null {
+  if (!MEDIA_TYPES.has(type)) return 'only media and media_list fields take media_kinds';
+  if (!Array.isArray(value) || value.length === 0) return `must be a non-empty array of media kinds (${ASSET_KINDS.join(', ')})`;
+  const unknown = value.find((k) => !isAssetKind(k));
+  if (unknown !== undefined) return `${JSON.stringify(unknown)} is not a media kind; the kinds are ${ASSET_KINDS.join(', ')}`;
+  if (new Set(value).size !== value.length) return 'must name each kind once';
+  return null;
+}
 
 function parseMaybeJson(value: unknown, path: string, errors: ErrorDetail[]): unknown {
   if (typeof value !== 'string') return value;
@@ -88,8 +105,12 @@ export function buildField(
       if (!isPlainObject(parsed)) errors.push({ path: at('validation'), message: 'must be a JSON object' });
       else {
         for (const [k, v] of Object.entries(parsed)) {
-          if (!VALIDATION_KEYS.has(k)) errors.push({ path: at(`validation.${k}`), message: 'is not a known rule (min, max, min_length, max_length, pattern)' });
-          else if (k === 'pattern') {
+          if (!VALIDATION_KEYS.has(k))
+            errors.push({ path: at(`validation.${k}`), message: 'is not a known rule (min, max, min_length, max_length, pattern, media_kinds)' });
+          else if (k === 'media_kinds') {
+            const problem = mediaKindsProblem(type, v);
+            if (problem) errors.push({ path: at('validation.media_kinds'), message: problem });
+          } else if (k === 'pattern') {
             if (typeof v !== 'string' || v.length > 500)
               errors.push({ path: at('validation.pattern'), message: 'must be a regular expression of at most 500 characters' });
             else {
@@ -133,6 +154,7 @@ export function buildField(
       validation: validation ? JSON.stringify(validation) : null,
       created_at: now,
       updated_at: now,
+      index_build: null,
     },
   };
 }
@@ -147,25 +169,45 @@ export async function listFields(ctx: Context, actor: Actor, slug: string): Prom
   return (await requireContentType(ctx, actor.workspaceId, slug)).fields;
 }
 
+/**
+ * Inserts a new field of `ct` (in transaction `db`) with its indexes. Flags whose index must be
+ * built over a big table wait for a background build (index-builds.ts): the field is inserted
+ * with them off and `index_build` says what is being built. Returns the field as inserted.
+ */
+export async function insertFieldWithIndexes(ctx: Context, db: Db, ct: Pick<ContentType, 'id'>, built: Field): Promise<Field> {
+  const wanted = { filterable: built.filterable, sortable: built.sortable, is_unique: built.is_unique };
+  const plan = await planFlags(ctx, db, ct.id, built, wanted, false);
+  const field: Field = { ...built, ...plan.now };
+  await insertField(db, field);
+  if (field.filterable || field.sortable) await syncDataIndex(db, field.name, field.field_type);
+  if (field.is_unique) await createUniqueIndex(db, ct.id, field);
+  if (anyFlag(plan.later)) field.index_build = await recordBuild(db, ct.id, field, plan.later, field.created_at);
+  return field;
+}
+
 /** POST .../fields: appends a field; existing entries simply hold no value for it (api.md). */
 export async function createField(ctx: Context, actor: Actor, slug: string, input: FieldInput): Promise<Field> {
   requireScope(actor, 'schema:write');
-  return withTransaction(ctx.db, async (db) => {
+  const created = await withTransaction(ctx.db, async (db) => {
     const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
     const order = ct.fields.reduce((m, f) => Math.max(m, f.sort_order + 1), 0);
-    const { field, errors } = buildField(ct.id, input, order, iso(ctx.clock()));
-    if (!field) throw validationError(errors);
-    if (ct.fields.some((f) => f.name === field.name)) throw invalid('body.name', `content type '${slug}' already has a field '${field.name}'`);
-    await insertField(db, field);
-    if (field.filterable || field.sortable) await syncDataIndex(db, field.name, field.field_type);
-    // The type's entries hold no value for a new field yet, so its unique index builds at once.
-    if (field.is_unique) await createUniqueIndex(db, ct.id, field);
+    const { field: built, errors } = buildField(ct.id, input, order, iso(ctx.clock()));
+    if (!built) throw validationError(errors);
+    if (ct.fields.some((f) => f.name === built.name)) throw invalid('body.name', `content type '${slug}' already has a field '${built.name}'`);
+    const field = await insertFieldWithIndexes(ctx, db, ct, built);
     await recordContentTypeEvent(db, field.created_at, ct, 'updated');
     return field;
   });
+  if (created.index_build) ctx.indexBuilds?.kick();
+  return created;
 }
 
-/** PATCH .../fields/{id}: label, filterable, sortable; creates or drops the field's index. */
+/**
+ * PATCH .../fields/{id}: label, filterable, sortable; creates or drops the field's index. Turning
+ * a flag on over a big table answers with the flag still off and `index_build` (the flag turns on
+ * once the index is ready); turning a waiting flag off cancels it; a failed build's record goes
+ * with the next PATCH of a flag.
+ */
 export async function updateField(
   ctx: Context,
   actor: Actor,
@@ -174,7 +216,7 @@ export async function updateField(
   patch: { label?: string; filterable?: boolean; sortable?: boolean },
 ): Promise<Field> {
   requireScope(actor, 'schema:write');
-  return withTransaction(ctx.db, async (db) => {
+  const updated = await withTransaction(ctx.db, async (db) => {
     const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
     const field = requireField(ct, fieldId);
     const errors: ErrorDetail[] = [];
@@ -185,13 +227,30 @@ export async function updateField(
     }
     if (errors.length) throw validationError(errors);
     const now = iso(ctx.clock());
-    const clean = { ...patch, ...(patch.label !== undefined ? { label: patch.label.trim() } : {}) };
+    const clean: { label?: string; filterable?: boolean; sortable?: boolean } = patch.label !== undefined ? { label: patch.label.trim() } : {};
+    let indexBuild = field.index_build;
+    if (patch.filterable !== undefined || patch.sortable !== undefined) {
+      const waiting = waitingFlags(field.index_build);
+      const wanted = {
+        filterable: patch.filterable ?? (field.filterable || waiting.filterable),
+        sortable: patch.sortable ?? (field.sortable || waiting.sortable),
+        is_unique: false,
+      };
+      const plan = await planFlags(ctx, db, ct.id, field, wanted, field.filterable || field.sortable);
+      clean.filterable = plan.now.filterable;
+      clean.sortable = plan.now.sortable;
+      // Before the index sync, which keeps an index a waiting build needs.
+      indexBuild = await recordBuild(db, ct.id, field, { ...plan.later, is_unique: waiting.is_unique }, now);
+    }
     await updateFieldRow(db, field.id, clean, now);
-    const updated = { ...field, ...clean, updated_at: now };
-    if (updated.filterable !== field.filterable || updated.sortable !== field.sortable) await syncDataIndex(db, field.name, field.field_type);
+    const updated: Field = { ...field, ...clean, updated_at: now, index_build: indexBuild };
+    if (updated.filterable !== field.filterable || updated.sortable !== field.sortable || indexBuild !== field.index_build)
+      await syncDataIndex(db, field.name, field.field_type);
     await recordContentTypeEvent(db, now, ct, 'updated');
     return updated;
   });
+  if (updated.index_build?.state === 'building') ctx.indexBuilds?.kick();
+  return updated;
 }
 
 /** PATCH .../fields/reorder: `order` must be exactly the set of the type's field ids (D34). */

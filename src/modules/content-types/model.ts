@@ -3,6 +3,7 @@
  * types of DECISIONS.md D30 and the name/slug rules of D31.
  */
 import { fromJsonColumn } from '../../lib/json.js';
+import type { AssetKind } from '../media/kinds.js';
 
 export const FIELD_TYPES = [
   'text',
@@ -47,6 +48,24 @@ export const INDEXABLE_TYPES: ReadonlySet<FieldType> = new Set([
 /** Types whose values can be unique within their content type (`is_unique`). */
 export const UNIQUE_TYPES: ReadonlySet<FieldType> = new Set(['text', 'email', 'url', 'number', 'integer', 'date', 'datetime', 'select']);
 
+/**
+ * An index build of a field still under way or failed (migration 017; docs/scaling.md "Index
+ * builds"): the flags named true here turn on once its index is ready, not before.
+ */
+export interface FieldIndexBuild {
+  state: 'building' | 'failed';
+  filterable: boolean;
+  sortable: boolean;
+  is_unique: boolean;
+  /** Indexes ready of those the flags need (two for filterable/sortable, one for unique). */
+  indexes_built: number;
+  indexes_total: number;
+  /** Why it failed (state `failed`); the field's flags stayed as they were. */
+  error: string | null;
+  started_at: string;
+  updated_at: string;
+}
+
 export interface Field {
   id: string;
   content_type_id: string;
@@ -61,10 +80,12 @@ export interface Field {
   sort_order: number;
   /** JSON-encoded array of strings (choices of a select, target type slugs of a relation). */
   options: string | null;
-  /** JSON-encoded object with optional min, max, min_length, max_length, pattern. */
+  /** JSON-encoded object with optional min, max, min_length, max_length, pattern, media_kinds. */
   validation: string | null;
   created_at: string;
   updated_at: string;
+  /** The field's index build while it runs or after it failed, else null. */
+  index_build: FieldIndexBuild | null;
 }
 
 export interface ContentType {
@@ -88,6 +109,8 @@ export interface FieldValidation {
   min_length?: number;
   max_length?: number;
   pattern?: string;
+  /** media / media_list: the kinds of asset accepted (media/kinds.ts); absent: any. */
+  media_kinds?: AssetKind[];
 }
 
 /** The parsed `options` of a field (empty when none). */

@@ -11,7 +11,8 @@ import { SLUG_PATTERN, slugify } from '../../lib/slugs.js';
 import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
-import { buildField, type FieldInput } from './fields.js';
+import { buildField, insertFieldWithIndexes, type FieldInput } from './fields.js';
+import { waitingFlags } from './index-builds.js';
 import { requireContentType } from './lookup.js';
 import type { ContentType, Field } from './model.js';
 import {
@@ -19,8 +20,6 @@ import {
   deleteContentTypeRow,
   findContentTypeBySlug,
   insertContentType,
-  insertField,
-  createUniqueIndex,
   dropUniqueIndexes,
   listContentTypes as listContentTypesRows,
   syncDataIndex,
@@ -86,7 +85,7 @@ export async function createContentType(ctx: Context, actor: Actor, input: Creat
   checkDisplayField(input.display_field, fields, errors);
   if (errors.length) throw validationError(errors);
 
-  return withTransaction(ctx.db, async (db) => {
+  const created = await withTransaction(ctx.db, async (db) => {
     if (await findContentTypeBySlug(db, actor.workspaceId, slug)) throw new AppError('SLUG_TAKEN', `content type slug '${slug}' is already used`);
     const ct: ContentType = {
       id,
@@ -103,14 +102,13 @@ export async function createContentType(ctx: Context, actor: Actor, input: Creat
       updated_at: now,
     };
     await insertContentType(db, ct);
-    for (const f of fields) {
-      await insertField(db, f);
-      if (f.filterable || f.sortable) await syncDataIndex(db, f.name, f.field_type);
-      if (f.is_unique) await createUniqueIndex(db, ct.id, f);
-    }
+    // Over a big table some flags wait for a background build (index-builds.ts).
+    for (let i = 0; i < ct.fields.length; i++) ct.fields[i] = await insertFieldWithIndexes(ctx, db, ct, ct.fields[i]);
     await recordContentTypeEvent(db, now, ct, 'created');
     return ct;
   });
+  if (created.fields.some((f) => f.index_build)) ctx.indexBuilds?.kick();
+  return created;
 }
 
 /** PATCH /content-types/{slug}: only presentation metadata (api.md); `is_block` is refused by the schema. */
@@ -144,7 +142,10 @@ export async function deleteContentType(ctx: Context, actor: Actor, slug: string
     await recordContentTypeEvent(db, ctx.clock(), ct, 'deleted');
     await dropUniqueIndexes(db, ct.fields);
     await deleteContentTypeRow(db, ct.id);
-    for (const f of ct.fields) if (f.filterable || f.sortable) await syncDataIndex(db, f.name, f.field_type);
+    for (const f of ct.fields) {
+      const waiting = waitingFlags(f.index_build);
+      if (f.filterable || f.sortable || waiting.filterable || waiting.sortable) await syncDataIndex(db, f.name, f.field_type);
+    }
   });
 }
 

@@ -2,10 +2,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/types.js';
 import { createDataIndexSql, createUniqueIndexSql, dataFieldKind, dropDataIndexSql, dropUniqueIndexSql } from '../../db/dialect.js';
+import { fieldTypesNeedingDataIndex } from './index-build-repository.js';
 import type { ContentType, Field, FieldType } from './model.js';
 
 type CtRow = Omit<ContentType, 'fields' | 'is_block' | 'orderable'> & { is_block: number; orderable: number };
-type FieldRow = Omit<Field, 'required' | 'is_unique' | 'localizable' | 'filterable' | 'sortable' | 'field_type'> & {
+type FieldRow = Omit<Field, 'required' | 'is_unique' | 'localizable' | 'filterable' | 'sortable' | 'field_type' | 'index_build'> & {
   field_type: string;
   required: number;
   is_unique: number;
@@ -13,16 +14,42 @@ type FieldRow = Omit<Field, 'required' | 'is_unique' | 'localizable' | 'filterab
   filterable: number;
   sortable: number;
 };
+/** The columns of a field's index build (migration 017), joined to its row; all null without one. */
+type BuildColumns = {
+  b_state: string | null;
+  b_filterable: number | null;
+  b_sortable: number | null;
+  b_is_unique: number | null;
+  b_indexes_built: number | null;
+  b_indexes_total: number | null;
+  b_error: string | null;
+  b_started_at: string | null;
+  b_updated_at: string | null;
+};
 
-export function toField(row: FieldRow): Field {
+export function toField(row: FieldRow & Partial<BuildColumns>): Field {
+  const { b_state, b_filterable, b_sortable, b_is_unique, b_indexes_built, b_indexes_total, b_error, b_started_at, b_updated_at, ...columns } = row;
   return {
-    ...row,
+    ...columns,
     field_type: row.field_type as FieldType,
     required: Boolean(row.required),
     is_unique: Boolean(row.is_unique),
     localizable: Boolean(row.localizable),
     filterable: Boolean(row.filterable),
     sortable: Boolean(row.sortable),
+    index_build: b_state
+      ? {
+          state: b_state === 'failed' ? 'failed' : 'building',
+          filterable: Boolean(b_filterable),
+          sortable: Boolean(b_sortable),
+          is_unique: Boolean(b_is_unique),
+          indexes_built: Number(b_indexes_built ?? 0),
+          indexes_total: Number(b_indexes_total ?? 0),
+          error: b_error ?? null,
+          started_at: b_started_at ?? '',
+          updated_at: b_updated_at ?? '',
+        }
+      : null,
   };
 }
 
@@ -36,11 +63,23 @@ export async function fieldsByContentType(db: Db, contentTypeIds: string[]): Pro
   if (contentTypeIds.length === 0) return out;
   const rows = await db.kysely
     .selectFrom('fields')
-    .selectAll()
-    .where('content_type_id', 'in', contentTypeIds)
-    .orderBy('sort_order')
-    .orderBy('created_at')
-    .orderBy('id')
+    .leftJoin('field_index_builds as b', 'b.field_id', 'fields.id')
+    .selectAll('fields')
+    .select([
+      'b.state as b_state',
+      'b.filterable as b_filterable',
+      'b.sortable as b_sortable',
+      'b.is_unique as b_is_unique',
+      'b.indexes_built as b_indexes_built',
+      'b.indexes_total as b_indexes_total',
+      'b.error as b_error',
+      'b.started_at as b_started_at',
+      'b.updated_at as b_updated_at',
+    ])
+    .where('fields.content_type_id', 'in', contentTypeIds)
+    .orderBy('fields.sort_order')
+    .orderBy('fields.created_at')
+    .orderBy('fields.id')
     .execute();
   for (const row of rows) out.get(row.content_type_id)?.push(toField(row));
   return out;
@@ -62,6 +101,12 @@ export async function findContentTypeBySlug(db: Db, workspaceId: string, slug: s
 export async function findContentTypeById(db: Db, id: string): Promise<ContentType | null> {
   const row = await db.kysely.selectFrom('content_types').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? (await withFields(db, [row]))[0] : null;
+}
+
+/** The content type holding field `fieldId`, with its fields; null when the field is gone. */
+export async function findContentTypeOfField(db: Db, fieldId: string): Promise<ContentType | null> {
+  const row = await db.kysely.selectFrom('fields').select('content_type_id').where('id', '=', fieldId).executeTakeFirst();
+  return row ? findContentTypeById(db, row.content_type_id) : null;
 }
 
 /** Every content type of a workspace with fields, ordered by name (schema, relation targets). */
@@ -138,10 +183,11 @@ export async function countEntriesOfType(db: Db, contentTypeId: string): Promise
 }
 
 export async function insertField(db: Db, field: Field): Promise<void> {
+  const { index_build: _build, ...columns } = field;
   await db.kysely
     .insertInto('fields')
     .values({
-      ...field,
+      ...columns,
       required: field.required ? 1 : 0,
       is_unique: field.is_unique ? 1 : 0,
       localizable: field.localizable ? 1 : 0,
@@ -154,10 +200,11 @@ export async function insertField(db: Db, field: Field): Promise<void> {
 export async function updateFieldRow(
   db: Db,
   id: string,
-  patch: { label?: string; filterable?: boolean; sortable?: boolean; sort_order?: number },
+  patch: { label?: string; filterable?: boolean; sortable?: boolean; is_unique?: boolean; sort_order?: number },
   now: string,
 ): Promise<void> {
   const set: Record<string, unknown> = { updated_at: now };
+  if (patch.is_unique !== undefined) set.is_unique = patch.is_unique ? 1 : 0;
   if (patch.label !== undefined) set.label = patch.label;
   if (patch.filterable !== undefined) set.filterable = patch.filterable ? 1 : 0;
   if (patch.sortable !== undefined) set.sortable = patch.sortable ? 1 : 0;
@@ -167,17 +214,15 @@ export async function updateFieldRow(
 
 /**
  * Creates or drops the expression index serving `data.<name>` for fields of this kind, so it
- * exists exactly while some content type has such a field marked filterable or sortable.
+ * exists exactly while some content type has such a field marked filterable or sortable (or
+ * waiting for a background build that will mark it so).
  */
 export async function syncDataIndex(db: Db, fieldName: string, fieldType: FieldType): Promise<void> {
   const kind = dataFieldKind(fieldType);
-  const rows = await db.kysely
-    .selectFrom('fields')
-    .select(['field_type'])
-    .where('name', '=', fieldName)
-    .where((eb) => eb.or([eb('filterable', '=', 1), eb('sortable', '=', 1)]))
-    .execute();
-  const needed = rows.some((r) => dataFieldKind(r.field_type) === kind);
+  const needs = await fieldTypesNeedingDataIndex(db, fieldName);
+  const needed = needs.on.some((t) => dataFieldKind(t) === kind);
+  // A background build (index-builds.ts) makes the index itself; it must not be dropped under it.
+  if (!needed && needs.waiting.some((t) => dataFieldKind(t) === kind)) return;
   // One index on the working copy (management, preview keys), one on the published version
   // (production keys): both kinds of delivery query filter and sort through an index (D70).
   for (const column of ['data', 'published_data'] as const) {

@@ -28,6 +28,7 @@ const field = (name: string, field_type: FieldType, extra: Partial<Field> = {}):
   validation: null,
   created_at: '',
   updated_at: '',
+  index_build: null,
   ...extra,
 });
 

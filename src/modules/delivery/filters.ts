@@ -108,7 +108,12 @@ export function parseFilters(type: DeliveryType, query: Readonly<Record<string, 
     const op = opText as FilterOp;
     const field = type.fieldsByName.get(name);
     if (!field) throw invalid(path, `'${name}' is not a field of content type '${type.slug}'`);
-    if (!field.filterable) throw invalid(path, `field '${name}' is not filterable; mark it filterable to filter by it`);
+    if (!field.filterable) {
+      // Marked filterable, but its index is still being built: the flag turns on once it is ready.
+      if (field.index_build?.state === 'building' && field.index_build.filterable)
+        throw invalid(path, `field '${name}' is not filterable yet: its index is being built; retry once it is ready`);
+      throw invalid(path, `field '${name}' is not filterable; mark it filterable to filter by it`);
+    }
     if (!allowed(op, field.field_type)) throw invalid(path, `operator '${op}' does not apply to ${field.field_type} fields`);
     if (typeof raw !== 'string') throw invalid(path, 'must be given once, as a string');
 

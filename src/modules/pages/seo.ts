@@ -41,6 +41,7 @@ function seoField(name: string, fieldType: FieldType, maxLength: number | null):
     validation: maxLength === null ? null : JSON.stringify({ max_length: maxLength }),
     created_at: '',
     updated_at: '',
+    index_build: null,
   };
 }
 

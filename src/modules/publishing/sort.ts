@@ -64,6 +64,11 @@ export function parseSort(subject: SortSubject, raw: string | undefined): SortSp
     const known = `created_at, updated_at, published_at, slug${subject.orderable ? ', position' : ''}${subject.fields ? ' or a sortable field' : ''}`;
     throw invalid('query.sort', `cannot sort ${subject.label} by '${name}': use ${known}`);
   }
-  if (!field.sortable) throw invalid('query.sort', `field '${name}' is not sortable; mark it sortable to sort by it`);
+  if (!field.sortable) {
+    // Marked sortable, but its index is still being built: the flag turns on once it is ready.
+    if (field.index_build?.state === 'building' && field.index_build.sortable)
+      throw invalid('query.sort', `field '${name}' is not sortable yet: its index is being built; retry once it is ready`);
+    throw invalid('query.sort', `field '${name}' is not sortable; mark it sortable to sort by it`);
+  }
   return { key: { kind: 'data', field }, direction, nullable: true, text };
 }

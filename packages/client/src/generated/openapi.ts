@@ -442,7 +442,7 @@ export type paths = {
     put?: never;
     /**
      * Add a field
-     * @description Adds a field (D30, D31); existing entries have no value for it. A name the content type already has answers 400.
+     * @description Adds a field (D30, D31); existing entries have no value for it. A name the content type already has answers 400. On a big table (20,000 entries or more) a filterable, sortable or unique flag waits for its index, built in the background: the field is added with that flag off and its `index_build` says what is being built; the flag turns on once the index is ready.
      *
      *     Takes a management key with scope `schema:write`, or a Studio session whose role grants it.
      */
@@ -468,7 +468,7 @@ export type paths = {
     head?: never;
     /**
      * Edit label, filterable, sortable
-     * @description Changes the label and the filterable and sortable flags; other properties of a field cannot change here.
+     * @description Changes the label and the filterable and sortable flags; other properties of a field cannot change here. On a big table (20,000 entries or more) a flag turned on waits for its index, built in the background without blocking reads: it stays off, the field's `index_build` says what is being built, and it turns on once the index is ready; turning it off again cancels the build.
      *
      *     Takes a management key with scope `schema:write`, or a Studio session whose role grants it.
      */
@@ -1926,6 +1926,8 @@ export type components = {
       filterable: boolean;
       /** Format: uuid */
       id: string;
+      /** @description the index build of a flag turned on over a big table, while it runs or after it failed */
+      index_build: components['schemas']['FieldIndexBuild'] | null;
       is_unique: boolean;
       label: string;
       localizable: boolean;
@@ -1957,6 +1959,30 @@ export type components = {
       meta: null;
       /** @enum {boolean} */
       success: true;
+    };
+    /**
+     * FieldIndexBuild
+     * @description An index built in the background for flags of a field on a big table (docs/scaling.md "Index builds")
+     */
+    FieldIndexBuild: {
+      error: string | null;
+      /** @description filterable turns on when the index is ready */
+      filterable: boolean;
+      indexes_built: number;
+      indexes_total: number;
+      /** @description is_unique turns on when the index is ready */
+      is_unique: boolean;
+      /** @description sortable turns on when the index is ready */
+      sortable: boolean;
+      /** @description ISO 8601 UTC with milliseconds */
+      started_at: string;
+      /**
+       * @description building: the index is being built and the flags below turn on once it is ready; failed: see error, the flags stayed as they were
+       * @enum {string}
+       */
+      state: 'building' | 'failed';
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
     };
     /** FieldLocalizationImpact */
     FieldLocalizationImpact: {

@@ -31,7 +31,8 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
         operationId: 'createField',
         tags,
         summary: 'Add a field',
-        description: 'Adds a field (D30, D31); existing entries have no value for it. A name the content type already has answers 400.',
+        description:
+          'Adds a field (D30, D31); existing entries have no value for it. A name the content type already has answers 400. On a big table (20,000 entries or more) a filterable, sortable or unique flag waits for its index, built in the background: the field is added with that flag off and its `index_build` says what is being built; the flag turns on once the index is ready.',
         params: SlugParams,
         body: FieldInputSchema,
         response: { 201: EmptyEnvelope },
@@ -72,7 +73,8 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
         operationId: 'updateField',
         tags,
         summary: 'Edit label, filterable, sortable',
-        description: 'Changes the label and the filterable and sortable flags; other properties of a field cannot change here.',
+        description:
+          "Changes the label and the filterable and sortable flags; other properties of a field cannot change here. On a big table (20,000 entries or more) a flag turned on waits for its index, built in the background without blocking reads: it stays off, the field's `index_build` says what is being built, and it turns on once the index is ready; turning it off again cancels the build.",
         params: FieldParams,
         body: UpdateFieldBody,
         response: { 200: EmptyEnvelope },

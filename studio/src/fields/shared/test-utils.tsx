@@ -37,6 +37,7 @@ export function makeField(partial: Partial<Field> & Pick<Field, 'field_type'>): 
     validation: null,
     created_at: '2026-11-21T08:21:15.969Z',
     updated_at: '2026-11-21T08:21:15.969Z',
+    index_build: null,
     ...partial,
   };
 }
