@@ -20,8 +20,9 @@
  * headers), HTTP_REQUEST_TIMEOUT_MS (60 s to send the whole request, body included),
  * HTTP_KEEP_ALIVE_TIMEOUT_MS (72 s idle between requests on a connection),
  * HTTP_HANDLER_TIMEOUT_MS (30 s to answer once the request is routed; uploads get the request
- * timeout on top), DB_STATEMENT_TIMEOUT_MS (15 s per PostgreSQL statement, also the longest wait
- * for a pooled connection and for SQLite's write lock).
+ * timeout on top), DB_STATEMENT_TIMEOUT_MS (15 s per PostgreSQL statement and per SQLite delivery
+ * list on a reader thread, also the longest wait for a pooled connection, for SQLite's write lock
+ * and for a write waiting behind a background index build).
  * Transforms (issue 8, docs/media.md): MEDIA_TRANSFORM_SIZES (the widths and heights requests
  * round up to), MEDIA_MAX_VARIANTS_PER_ASSET (default 50) and MEDIA_DERIVED_CACHE_BYTES (1 GiB):
  * stored results beyond either are evicted least recently served first.
