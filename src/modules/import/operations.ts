@@ -53,7 +53,7 @@ import { entrySlugsByType } from './repository.js';
 
 export type { ProgressEvent, ProgressListener } from './contentful/content-writer.js';
 
-export const DEFAULT_BATCH_SIZE = 100;
+export const DEFAULT_BATCH_SIZE = 500;
 
 export interface ImportContentfulInput {
   /** Target workspace slug. */
@@ -61,7 +61,7 @@ export interface ImportContentfulInput {
   /** The export file to read, unless `export` is given. */
   file?: string;
   export?: ContentfulExport;
-  /** Records per transaction (default 100). */
+  /** Records per transaction (default 500). */
   batchSize?: number;
   /**
    * `--pages-type ID`: the Contentful content type imported as pages (issue 3 item 4). Default

@@ -14,12 +14,13 @@
  *
  * Links: entries are written targets first (dependency order). An entry whose targets do not
  * exist yet (a cycle, or a self-link) is created without those links and completed in a second
- * pass, then published. An entry the API refuses (e.g. a published entry lacking a required
+ * pass, then published. Batches hold planned entries read back from the export (operations.ts
+ * keeps ids and links only), so memory does not grow with the export's content. An entry the API refuses (e.g. a published entry lacking a required
  * value) is reported in `failures` and the import goes on.
  */
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { Context } from '../../../context.js';
-import { dataFieldSql } from '../../../db/dialect.js';
+import { dataFieldSql, uniqueIndexName } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { AppError, invalid, validationError, type ErrorDetail } from '../../../errors.js';
 import { stableStringify } from '../../../lib/json.js';
@@ -41,11 +42,13 @@ import {
   maxPosition,
   uniqueValueTaken,
 } from '../../entries/repository.js';
-import { entrySnapshotOf } from '../../entries/snapshot.js';
+import { entryContentKey, entrySnapshotOf } from '../../entries/snapshot.js';
 import { fieldValue, missingRequired, type DataReference } from '../../entries/validation.js';
 import { findMediaByIds, upsertMedia, type MediaRecord } from '../../media/repository.js';
 import { recordEvents, recordMediaEvent, type EventInput } from '../../events/record.js';
 import { presentItem } from '../../publishing/core.js';
+import { copyLatestVersion, ENTRY_TABLES } from '../../publishing/repository.js';
+import type { Db } from '../../../db/types.js';
 import { findWorkspaceById, type Workspace } from '../../workspaces/repository.js';
 import type { PlannedAsset, PlannedEntry } from './content-mapping.js';
 import { countStates, targetStatus, zeroCounts, type CfState, type ChangedAs, type StateCounts, type TargetStatus } from './states.js';
@@ -275,9 +278,11 @@ interface NewEntry {
  * new entries began plus the entries accepted since; the accepted ones are then written with a
  * few multi-row statements (rows in their final state, translations, published copies, versions
  * with action `import`, change events and webhook deliveries). The stored result is what the
- * operations write one by one. Everything else (an entry stored before whose content or state
- * changes, the second pass of link cycles, an entry id seen twice) goes through the entry
- * operations one at a time, after the pending new entries are written.
+ * operations write one by one. The second pass of a new entry that pass 1 created without some
+ * links (a link cycle) is written in bulk too, as updateEntry and the state action would write
+ * it. Everything else (an entry stored before whose content or state changes, an entry id seen
+ * twice, anything unusual) goes through the entry operations one at a time, after the pending
+ * bulk writes.
  */
 export async function writeEntries(
   ctx: Context,
@@ -364,9 +369,18 @@ export async function writeEntries(
     const plans = batch.map((e) => input.load(e));
     await withTransaction(ctx.db, async (db) => {
       const tx = { ...ctx, db };
+      // The stored rows of the batch, read once; an entry written through the operations is read again.
+      const stored = new Map(
+        (
+          await findEntriesByIds(
+            db,
+            plans.map((p) => p.id),
+          )
+        ).map((e) => [e.id, e]),
+      );
       let next = 0;
       while (next < plans.length) {
-        const segment = new Segment(tx, actor, ws, present);
+        const segment = new Segment(tx, actor, ws, present, stored, deferredNew);
         await segment.prepare(plans.slice(next), input.slugs, types);
         for (; next < plans.length; next++) {
           const e = plans[next];
@@ -383,9 +397,9 @@ export async function writeEntries(
             if (warning) warnings.push(warning);
           } else if (outcome instanceof AppError) fail(e, outcome);
           else {
+            if (outcome.kind === 'created') counts.created += 1;
             touched.add(e.id);
-            counts.created += 1;
-            if (outcome.status !== 'draft') counts[outcome.status] += 1;
+            if (outcome.action) counts[PAST[outcome.action]] += 1;
             if (outcome.refusal) fail(e, outcome.refusal);
             if (outcome.deferred) deferred.push(batch[next]);
           }
@@ -400,6 +414,8 @@ export async function writeEntries(
             if (!(err instanceof AppError)) throw err;
             fail(e, err);
           }
+          stored.delete(e.id);
+          for (const row of await findEntriesByIds(db, [e.id])) stored.set(row.id, row);
           next += 1;
         }
       }
@@ -407,6 +423,8 @@ export async function writeEntries(
     return deferred;
   };
 
+  // New entries the bulk path created without some links (pass 2 completes them, also in bulk).
+  const deferredNew = new Set<string>();
   const deferred: EntrySummary[] = [];
   let done = 0;
   for (const batch of chunks(ordered, input.batchSize)) {
@@ -427,9 +445,11 @@ export async function writeEntries(
   return { counts, failures, warnings };
 }
 
-/** What the bulk path decided for a new entry: accepted (maybe refused publication), written at flush. */
+/** What the bulk path decided for a new entry or a completion: accepted, written at flush. */
 interface Accepted {
-  status: NewEntry['status'];
+  kind: 'created' | 'completed';
+  /** The state action taken (publish, archive), if any. */
+  action: 'publish' | 'archive' | null;
   /** Links left out for pass 2: the entry stays a draft for now. */
   deferred: boolean;
   /** Why publishing it was refused (it stays a draft). */
@@ -437,6 +457,14 @@ interface Accepted {
 }
 
 type Outcome = 'slow' | 'deferred' | 'unchanged' | AppError | Accepted;
+
+/** A new entry created without some links in pass 1 and now written in full (updateEntry, then its state action). */
+interface Completion {
+  stored: Entry;
+  ct: ContentType;
+  values: { data: EntryData; translations: { locale: string; data: EntryData }[] };
+  status: 'draft' | 'published' | 'archived';
+}
 
 const uniqueKey = (ctId: string, field: string, value: unknown) => `${ctId}\u0000${field}\u0000${typeof value}\u0000${String(value)}`;
 
@@ -447,7 +475,6 @@ const uniqueKey = (ctId: string, field: string, value: unknown) => `${ctId}\u000
  * entry claims (id, slug, unique values). flush() writes the accepted entries.
  */
 class Segment {
-  private stored = new Map<string, Entry>();
   private slugOwners = new Map<string, string>();
   private uniqueHits = new Set<string>();
   private uniqueAsked = new Set<string>();
@@ -456,6 +483,7 @@ class Segment {
   private claimedSlugs = new Set<string>();
   private claimedValues = new Set<string>();
   private accepted: NewEntry[] = [];
+  private completions: Completion[] = [];
   private acceptedIds = new Set<string>();
   private readonly now: Date;
 
@@ -464,22 +492,22 @@ class Segment {
     private readonly actor: Actor,
     private readonly ws: Workspace,
     private readonly present: Map<string, string>,
+    private readonly stored: Map<string, Entry>,
+    private readonly deferredNew: Set<string>,
   ) {
     this.now = tx.clock();
   }
 
   async prepare(plans: readonly PlannedEntry[], slugs: ReadonlyMap<string, string>, types: ReadonlyMap<string, ContentType>): Promise<void> {
     const db = this.tx.db;
-    for (const e of await findEntriesByIds(
-      db,
-      plans.map((p) => p.id),
-    ))
-      this.stored.set(e.id, e);
     const fresh = plans.filter((p) => !this.stored.has(p.id));
     const byType = new Map<ContentType, PlannedEntry[]>();
     for (const p of fresh) {
       const ct = types.get(p.typeSlug);
-      if (ct) byType.set(ct, [...(byType.get(ct) ?? []), p]);
+      if (!ct) continue;
+      const list = byType.get(ct);
+      if (list) list.push(p);
+      else byType.set(ct, [p]);
     }
     for (const [ct, list] of byType) {
       for (const part of chunks(list, 500)) {
@@ -499,15 +527,9 @@ class Segment {
         const values = [...new Set(list.map((p) => fieldValue(p.data, field.name)).filter((v) => typeof v === 'string' || typeof v === 'number'))];
         for (const v of values) this.uniqueAsked.add(uniqueKey(ct.id, field.name, v));
         for (const part of chunks(values as (string | number)[], 500)) {
-          const expr = dataFieldSql(db.dialect, field.name, field.field_type);
-          const hit = await db.kysely
-            .selectFrom('entries')
-            .select('id')
-            .where('content_type_id', '=', sql.lit(ct.id))
-            .where((eb) => eb(expr, 'in', part) as Expression<SqlBool>)
-            .limit(1)
-            .executeTakeFirst();
-          // Any hit: the values of this field are checked one by one (exactly as createEntry does).
+          const hit = await uniqueValuesHit(db, ct, field, part);
+          // Any hit (or no answer): the values of this field are checked one by one, exactly as
+          // createEntry does.
           if (hit) for (const v of part) this.uniqueHits.add(uniqueKey(ct.id, field.name, v));
         }
       }
@@ -531,7 +553,7 @@ class Segment {
     const stored = this.stored.get(e.id);
     if (stored && stored.content_type_id === ct.id) {
       const shown = presentItem(stored, this.now);
-      if (!missing.size && !sameContent(stored, e, slug)) return 'slow';
+      if (!missing.size && !sameContent(stored, e, slug)) return this.deferredNew.has(e.id) ? this.complete(e, stored, ct, slug, want) : 'slow';
       if (missing.size) return 'deferred';
       return stateAction(shown.status, shown.has_pending_changes, want) ? 'slow' : 'unchanged';
     }
@@ -575,14 +597,62 @@ class Segment {
     this.acceptedIds.add(e.id);
     const entry: NewEntry = { id: e.id, ct, slug, values: { data: values.data, translations: values.translations ?? [] }, status: 'draft' };
     this.accepted.push(entry);
-    if (missing.size) return { status: 'draft', deferred: true, refusal: null };
+    if (missing.size) {
+      this.deferredNew.add(e.id);
+      return { kind: 'created', action: null, deferred: true, refusal: null };
+    }
     const action = stateAction('draft', false, want);
     if (action === 'publish') {
       const lacking = missingRequired(ct.fields, values.data, 'data');
-      if (lacking.length) return { status: 'draft', deferred: false, refusal: validationError(lacking) };
+      if (lacking.length) return { kind: 'created', action: null, deferred: false, refusal: validationError(lacking) };
       entry.status = 'published';
     } else if (action === 'archive') entry.status = 'archived';
-    return { status: entry.status, deferred: false, refusal: null };
+    return { kind: 'created', action: action === 'unpublish' ? null : action, deferred: false, refusal: null };
+  }
+
+  /**
+   * Pass 2 of a new entry that pass 1 created without some links (a draft with one version):
+   * updateEntry's checks and then its state action's, in memory. Anything unusual (the row is not
+   * as pass 1 wrote it, the slug or a unique value would change) goes through the operations.
+   */
+  private async complete(e: PlannedEntry, stored: Entry, ct: ContentType, slug: string, want: TargetStatus): Promise<Outcome> {
+    const pristine =
+      stored.status === 'draft' && stored.version === 1 && stored.latest_version === 1 && !stored.has_pending_changes && stored.publish_at === null;
+    if (!pristine || stored.slug !== slug) return 'slow';
+    const problem = slugProblem(slug);
+    if (problem) return invalid('body.slug', problem);
+    const errors: ErrorDetail[] = [];
+    const references: DataReference[] = [];
+    const content = contentInput(e, slug, new Set(), new Set());
+    const values = validateLocalizedValues(
+      this.ws,
+      ct.fields,
+      content,
+      'body',
+      { requireRequired: false, patterns: this.tx.db.memo.fieldPatterns },
+      errors,
+      references,
+    );
+    if (errors.length) return validationError(errors);
+    const refErrors = await this.checkReferences(references);
+    if (refErrors.length) return validationError(refErrors);
+    // Unique values kept as they were need no check: the field's unique index holds them for
+    // this entry alone. A changed one is checked by the operations.
+    for (const field of ct.fields) {
+      if (field.is_unique && stableStringify(fieldValue(values.data, field.name) ?? null) !== stableStringify(fieldValue(stored.data, field.name) ?? null))
+        return 'slow';
+    }
+    this.acceptedIds.add(e.id);
+    this.deferredNew.delete(e.id);
+    const completion: Completion = { stored, ct, values: { data: values.data, translations: values.translations ?? [] }, status: 'draft' };
+    this.completions.push(completion);
+    const action = stateAction('draft', false, want);
+    if (action === 'publish') {
+      const lacking = missingRequired(ct.fields, values.data, 'data');
+      if (lacking.length) return { kind: 'completed', action: null, deferred: false, refusal: validationError(lacking) };
+      completion.status = 'published';
+    } else if (action === 'archive') completion.status = 'archived';
+    return { kind: 'completed', action: action === 'unpublish' ? null : action, deferred: false, refusal: null };
   }
 
   /** The warning writeOne gives an unchanged entry: a draft in the export that Quire keeps archived. */
@@ -627,6 +697,11 @@ class Segment {
 
   /** Writes the accepted entries (see writeEntries). */
   async flush(): Promise<void> {
+    await this.flushNew();
+    await this.flushCompletions();
+  }
+
+  private async flushNew(): Promise<void> {
     const list = this.accepted;
     if (list.length === 0) return;
     this.accepted = [];
@@ -706,6 +781,172 @@ class Segment {
       return e.status === 'draft' ? [created] : [created, { ...created, type: `entry.${e.status}` as const, status: e.status, version: 2 }];
     });
     await recordEvents(db, now, events);
+  }
+
+  /** Writes the accepted completions: what updateEntry and then the state action store. */
+  private async flushCompletions(): Promise<void> {
+    const list = this.completions;
+    if (list.length === 0) return;
+    this.completions = [];
+    const db = this.tx.db;
+    const now = iso(this.now);
+    const userId = this.actor.userId;
+    for (const ct of new Map(list.map((c) => [c.ct.id, c.ct])).values()) await lockContentType(db, ct.id);
+    // Translations as replaceTranslations leaves them: the others deleted, existing locales
+    // rewritten in place (ids kept), new ones inserted in order.
+    const rewritten: { entry_id: string; locale: string; data: string }[] = [];
+    const added: { entry_id: string; locale: string; data: string; created_at: string; updated_at: string }[] = [];
+    const stale: number[] = [];
+    for (const c of list) {
+      const want = new Set(c.values.translations.map((t) => t.locale));
+      const have = new Set(c.stored.translations.map((t) => t.locale));
+      for (const t of c.stored.translations) if (!want.has(t.locale)) stale.push(t.id);
+      for (const t of c.values.translations) {
+        const row = { entry_id: c.stored.id, locale: t.locale, data: JSON.stringify(t.data) };
+        if (have.has(t.locale)) rewritten.push(row);
+        else added.push({ ...row, created_at: now, updated_at: now });
+      }
+    }
+    for (const part of chunks(stale, 500)) await db.kysely.deleteFrom('entry_translations').where('id', 'in', part).execute();
+    await rewriteTranslations(db, rewritten, now);
+    for (const part of chunks(added, 300)) await db.kysely.insertInto('entry_translations').values(part).execute();
+    const translations = await loadTranslations(
+      db,
+      list.map((c) => c.stored.id),
+    );
+
+    const rows: EntryRowUpdate[] = [];
+    const versions: { entry_id: string; version: number; action: string; status: string; snapshot: string; created_at: string; created_by: number }[] = [];
+    const copies: { id: string; version: number; status: string }[] = [];
+    const events: EventInput[] = [];
+    for (const c of list) {
+      const id = c.stored.id;
+      const snapshot = entrySnapshotOf({ data: c.values.data, translations: translations.get(id) ?? [] });
+      const changed = entryContentKey(snapshot) !== entryContentKey(entrySnapshotOf(c.stored));
+      const text = JSON.stringify(snapshot);
+      let latest = c.stored.latest_version;
+      let version = c.stored.version + 1;
+      if (changed) {
+        latest += 1;
+        versions.push({ entry_id: id, version: latest, action: 'import', status: 'draft', snapshot: text, created_at: now, created_by: userId });
+      }
+      const subject = { workspaceId: this.actor.workspaceId, itemKind: 'entry' as const, itemId: id, slug: c.stored.slug, contentType: c.ct.slug };
+      events.push({ ...subject, type: 'entry.updated', status: 'draft', version: latest });
+      if (c.status !== 'draft') {
+        latest += 1;
+        version += 1;
+        if (changed) versions.push({ entry_id: id, version: latest, action: 'import', status: c.status, snapshot: text, created_at: now, created_by: userId });
+        else copies.push({ id, version: latest, status: c.status });
+        events.push({ ...subject, type: `entry.${c.status}`, status: c.status, version: latest });
+      }
+      const live = c.status === 'published';
+      rows.push({
+        id,
+        data: JSON.stringify(c.values.data),
+        published_data: live ? JSON.stringify(c.values.data) : null,
+        status: c.status,
+        published_at: live ? now : null,
+        published_by: live ? userId : null,
+        published_version: live ? latest : null,
+        latest_version: latest,
+        version,
+        updated_at: now,
+        updated_by: userId,
+      });
+    }
+    await updateEntryRows(db, rows);
+    const liveIds = list.filter((c) => c.status === 'published').map((c) => c.stored.id);
+    for (const part of chunks(liveIds, 500)) {
+      await db.kysely
+        .insertInto('published_entry_translations')
+        .columns(['entry_id', 'locale', 'id', 'data'])
+        .expression(db.kysely.selectFrom('entry_translations').select(['entry_id', 'locale', 'id', 'data']).where('entry_id', 'in', part))
+        .execute();
+    }
+    for (const part of chunks(versions, 200)) await db.kysely.insertInto('entry_versions').values(part).execute();
+    for (const c of copies) await copyLatestVersion(db, ENTRY_TABLES, [{ id: c.id, version: c.version, createdBy: userId }], 'import', c.status, now);
+    await recordEvents(db, now, events);
+  }
+}
+
+/** The columns of an entry row a completion writes. */
+interface EntryRowUpdate {
+  id: string;
+  data: string;
+  published_data: string | null;
+  status: string;
+  published_at: string | null;
+  published_by: number | null;
+  published_version: number | null;
+  latest_version: number;
+  version: number;
+  updated_at: string;
+  updated_by: number;
+}
+
+/** Updates entry rows: one statement per row on SQLite (in-process), one per 200 rows on PostgreSQL. */
+async function updateEntryRows(db: Db, rows: readonly EntryRowUpdate[]): Promise<void> {
+  if (db.dialect === 'sqlite') {
+    for (const { id, ...set } of rows)
+      await db.kysely
+        .updateTable('entries')
+        .set({ ...set, has_pending_changes: 0 } as never)
+        .where('id', '=', id)
+        .execute();
+    return;
+  }
+  for (const part of chunks(rows, 200)) {
+    const values = sql.join(
+      part.map(
+        (r) =>
+          sql`(${r.id}, ${r.data}, ${r.published_data}, ${r.status}, ${r.published_at}, ${r.published_by}, ${r.published_version}, ${r.latest_version}, ${r.version}, ${r.updated_at}, ${r.updated_by})`,
+      ),
+    );
+    await sql`update entries as e set data = v.data::jsonb, published_data = v.published_data::jsonb, status = v.status,
+      published_at = v.published_at, published_by = v.published_by::integer, published_version = v.published_version::integer,
+      latest_version = v.latest_version::integer, version = v.version::integer, updated_at = v.updated_at, updated_by = v.updated_by::integer,
+      has_pending_changes = 0
+      from (values ${values}) as v(id, data, published_data, status, published_at, published_by, published_version, latest_version, version, updated_at, updated_by)
+      where e.id = v.id`.execute(db.kysely);
+  }
+}
+
+/** Rewrites existing translations in place (data, updated_at), as replaceTranslations does. */
+async function rewriteTranslations(db: Db, rows: readonly { entry_id: string; locale: string; data: string }[], now: string): Promise<void> {
+  if (db.dialect === 'sqlite') {
+    for (const r of rows) {
+      await db.kysely
+        .updateTable('entry_translations')
+        .set({ data: r.data, updated_at: now })
+        .where('entry_id', '=', r.entry_id)
+        .where('locale', '=', r.locale)
+        .execute();
+    }
+    return;
+  }
+  for (const part of chunks(rows, 300)) {
+    const values = sql.join(part.map((r) => sql`(${r.entry_id}, ${r.locale}, ${r.data})`));
+    await sql`update entry_translations as t set data = v.data::jsonb, updated_at = ${now}
+      from (values ${values}) as v(entry_id, locale, data) where t.entry_id = v.entry_id and t.locale = v.locale`.execute(db.kysely);
+  }
+}
+
+/**
+ * True when some entry of `ct` holds one of `values` in unique field `field` (or when that cannot
+ * be told quickly). SQLite's planner reads a long IN list through the type's position index
+ * (every entry of the type) rather than the field's partial unique index, so it is named there
+ * (INDEXED BY); while that index does not exist (being built) the answer is "maybe".
+ */
+async function uniqueValuesHit(db: Db, ct: ContentType, field: Field, values: readonly (string | number)[]): Promise<boolean> {
+  const expr = dataFieldSql(db.dialect, field.name, field.field_type);
+  const list = sql.join(values.map((v) => sql`${v}`));
+  const from = db.dialect === 'sqlite' ? sql`entries indexed by ${sql.id(uniqueIndexName(field.id))}` : sql`entries`;
+  try {
+    const res = await sql`select 1 as hit from ${from} where content_type_id = ${sql.lit(ct.id)} and ${expr} in (${list}) limit 1`.execute(db.kysely);
+    return res.rows.length > 0;
+  } catch (err) {
+    if (db.dialect === 'sqlite' && /no such index/.test(String((err as Error).message))) return true;
+    throw err;
   }
 }
 
