@@ -89,6 +89,7 @@ function FieldRow({ field, isDisplay, canWrite, onEdit, onImpact }: RowProps) {
               ))}
             </Group>
           ) : null}
+          <IndexBuildNote field={field} />
           {summary(field).length ? (
             <Text size="xs" c="dimmed">
               {summary(field).join(' · ')}
@@ -179,5 +180,26 @@ export function FieldList({
       </DndContext>
       <ErrorAlert error={error} title="The new field order was not saved" />
     </>
+  );
+}
+
+/**
+ * A field whose filterable, sortable or unique flag waits for its index (a big type: the index is
+ * built in the background and the flag turns on when it is ready), or whose build failed.
+ */
+function IndexBuildNote({ field }: { field: Field }) {
+  const build = field.index_build;
+  if (!build) return null;
+  const flags = (['filterable', 'sortable', 'is_unique'] as const).filter((f) => build[f]).map((f) => (f === 'is_unique' ? 'unique' : f));
+  if (build.state === 'building')
+    return (
+      <Text size="xs" c="blue.8" role="status">
+        Building its index ({build.indexes_built} of {build.indexes_total} done): {flags.join(', ')} turns on when it is ready. Reads go on meanwhile.
+      </Text>
+    );
+  return (
+    <Text size="xs" c="red.8" role="alert">
+      The index for {flags.join(', ')} could not be built, so the field stayed as it was{build.error ? `: ${build.error}` : '.'}
+    </Text>
   );
 }

@@ -25,6 +25,7 @@ const field = (id: string, name: string, label: string, field_type: string, sort
   validation: null,
   created_at: '2026-11-24T08:00:00.000Z',
   updated_at: '2026-11-24T08:00:00.000Z',
+  index_build: null,
 });
 const HERO = {
   id: 't-hero',
@@ -90,5 +91,36 @@ describe('content type screen', () => {
       expect(screen.getByRole('button', { name })).toBeInTheDocument();
     }
     expect(screen.getByLabelText(/^Name/)).not.toHaveAttribute('readonly');
+  });
+
+  it('shows a field whose index is being built, then the flag on once the build is done', async () => {
+    const build = {
+      filterable: true,
+      sortable: false,
+      is_unique: false,
+      indexes_built: 0,
+      indexes_total: 1,
+      error: null,
+      started_at: HERO.created_at,
+      updated_at: HERO.created_at,
+    };
+    let reads = 0;
+    fakeApi(({ path }) => {
+      if (path === '/content-types/hero') {
+        reads += 1;
+        const heading =
+          reads === 1 ? { ...HERO.fields[0], index_build: { ...build, state: 'building' } } : { ...HERO.fields[0], filterable: true, index_build: null };
+        return ok({ ...HERO, is_block: false, fields: [heading, { ...HERO.fields[1], index_build: { ...build, state: 'failed', error: 'disk full' } }] });
+      }
+      if (path === '/content-types') return okList([HERO]);
+      if (path === '/content-types/hero/block-usage') return ok({ count: 0, is_block: false, pages: [] });
+      return null;
+    });
+    renderAs('admin');
+    expect(await screen.findByText(/Building its index \(0 of 1 done\): filterable turns on when it is ready/)).toBeInTheDocument();
+    expect(screen.getByText(/could not be built, so the field stayed as it was: disk full/)).toBeInTheDocument();
+    // The screen looks again while a build runs, and shows the flag once it is on.
+    await screen.findByText('filterable', {}, { timeout: 5000 });
+    expect(screen.queryByText(/Building its index/)).toBeNull();
   });
 });

@@ -109,7 +109,12 @@ export default function TypeEditor() {
   const key = useWsKey();
   const invalidate = useInvalidate();
   const all = useContentTypes();
-  const type = useQuery({ queryKey: key('content-types', slug), queryFn: async () => (await api<ContentType>(`/content-types/${slug}`)).data });
+  const type = useQuery({
+    queryKey: key('content-types', slug),
+    queryFn: async () => (await api<ContentType>(`/content-types/${slug}`)).data,
+    // While an index is being built the field's flags are about to change: look again every 2 s.
+    refetchInterval: (q) => (q.state.data?.fields.some((f) => f.index_build?.state === 'building') ? 2000 : false),
+  });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Field | null>(null);
   const [impact, setImpact] = useState<Field | null>(null);
