@@ -1,0 +1,310 @@
+/**
+ * The Contentful importer on exports read as a stream (issue 12 item 4):
+ *
+ * - a generated export of about 30 MB imported by the CLI in a child process whose heap is capped
+ *   at 64 MB, where parsing the whole file (JSON.parse) aborts; then imported again, changing
+ *   nothing;
+ * - batch boundaries: links to entries in later batches, a link cycle across batches, with one
+ *   entry per batch, from a file and from memory alike, and a second run that changes nothing;
+ * - the streaming reader: an export with multi-byte characters reads back equal to JSON.parse,
+ *   and malformed files answer the errors of the in-memory checks.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntheticEntries, writeSyntheticExport } from '../bench/contentful-export.js';
+import { loadConfig } from '../src/config.js';
+import { createDb } from '../src/db/create-db.js';
+import { AppError } from '../src/errors.js';
+import { derivedId } from '../src/lib/ids.js';
+import { parseExport, type ContentfulExport } from '../src/modules/import/contentful/export.js';
+import { readExportFile } from '../src/modules/import/contentful/export-source.js';
+import { cfState } from '../src/modules/import/contentful/states.js';
+import { importContentful } from '../src/modules/import/operations.js';
+import { externalEnv } from './cli-helpers.js';
+import { createTestEnv, dialects, type TestEnv } from './helpers.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const run = promisify(execFile);
+const HEAP_MB = 64;
+const LARGE = 16_000;
+
+let dir: string;
+let large: string;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-stream-'));
+  large = path.join(dir, 'large.json');
+  await writeSyntheticExport(large, LARGE);
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Runs node with a heap of HEAP_MB and `args`; resolves with the exit code and output. */
+async function capped(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [`--max-old-space-size=${HEAP_MB}`, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; signal?: string; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+describe('a whole-file parse of the large export', () => {
+  it(`does not fit a heap of ${HEAP_MB} MB (so the import below must stream)`, async () => {
+    expect(fs.statSync(large).size).toBeGreaterThan(25_000_000);
+    const parse = await capped(['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(large)}, 'utf8'))`]);
+    expect(parse.code).not.toBe(0);
+  }, 120_000);
+});
+
+describe.each(dialects())('streamed Contentful import on %s', (dialect) => {
+  let external: Awaited<ReturnType<typeof externalEnv>>;
+  beforeAll(async () => {
+    external = await externalEnv(dialect);
+  }, 120_000);
+  afterAll(async () => external?.cleanup());
+
+  const quire = (args: string[]) => capped(['--import', 'tsx', path.join(ROOT, 'test', 'import-child.mjs'), ...args], external.env);
+
+  /** Counts that any write would change: versions, events, and the newest write time. */
+  async function writes() {
+    const db = await createDb(loadConfig(external.env));
+    try {
+      const k = db.kysely;
+      const [v] = await k
+        .selectFrom('entry_versions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .execute();
+      const [ev] = await k
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .execute();
+      const [e] = await k
+        .selectFrom('entries')
+        .select((eb) => eb.fn.max('updated_at').as('last'))
+        .execute();
+      const byStatus = await k
+        .selectFrom('entries')
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('status')
+        .execute();
+      return { versions: Number(v.n), events: Number(ev.n), last: e.last, byStatus: Object.fromEntries(byStatus.map((r) => [r.status, Number(r.n)])) };
+    } finally {
+      await db.close();
+    }
+  }
+
+  it(`imports ${LARGE} entries from a 30 MB file with a ${HEAP_MB} MB heap, and a second run changes nothing`, async () => {
+    const states = { draft: 0, published: 0, changed: 0, archived: 0 };
+    for (const e of syntheticEntries(LARGE)) states[cfState(e.sys)] += 1;
+
+    const first = await quire(['import', 'contentful', large, '--workspace', 'big', '--json']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout);
+    expect(report.failures).toEqual([]);
+    expect(report.entries).toMatchObject({ total: LARGE, created: LARGE, failed: 0, published: states.published + states.changed, archived: states.archived });
+    expect(report.entries.states).toEqual(states);
+    const after = await writes();
+    expect(after.byStatus).toEqual({ published: states.published + states.changed, draft: states.draft, archived: states.archived });
+
+    const again = await quire(['import', 'contentful', large, '--workspace', 'big', '--json']);
+    expect(again.code).toBe(0);
+    const second = JSON.parse(again.stdout);
+    expect(second.entries).toMatchObject({ total: LARGE, created: 0, updated: 0, unchanged: LARGE, published: 0, unpublished: 0, archived: 0, failed: 0 });
+    expect(second.assets).toMatchObject({ created: 0, updated: 0 });
+    expect(await writes()).toEqual(after);
+  }, 600_000);
+});
+
+// Batch boundaries: with one entry per batch, every link points into another batch.
+const link = (id: string) => ({ sys: { type: 'Link', linkType: 'Entry', id } });
+const published = (id: string) => ({ id, contentType: { sys: { id: 'note' } }, version: 4, publishedVersion: 3 });
+const note = (id: string, title: string, next: string[]) => ({
+  sys: published(id),
+  fields: { title: { 'en-US': title, 'de-DE': `${title} (de)` }, next: { 'en-US': next.map(link) } },
+});
+
+function linkedExport(): ContentfulExport {
+  return {
+    locales: [{ code: 'en-US', default: true }, { code: 'de-DE' }],
+    contentTypes: [
+      {
+        sys: { id: 'note' },
+        name: 'Note',
+        displayField: 'title',
+        fields: [
+          { id: 'title', name: 'Title', type: 'Symbol', localized: true, required: true },
+          { id: 'next', name: 'Next', type: 'Array', items: { type: 'Link', linkType: 'Entry', validations: [{ linkContentType: ['note'] }] } },
+        ],
+      },
+    ],
+    entries: [
+      // first → last (far ahead), last → nothing; ring1 → ring2 → ring3 → ring1 (a cycle across batches).
+      note('first', 'First', ['last']),
+      note('ring1', 'Ring one', ['ring2']),
+      note('middle', 'Middle', ['first', 'last']),
+      note('ring2', 'Ring two', ['ring3']),
+      note('ring3', 'Ring three', ['ring1']),
+      note('last', 'Last ünïcödé ✓', []),
+    ],
+    assets: [],
+  } as ContentfulExport;
+}
+
+describe.each(dialects())('batch boundaries on %s', (dialect) => {
+  let env: TestEnv;
+  let file: string;
+  beforeAll(async () => {
+    env = await createTestEnv(dialect);
+    file = path.join(dir, `linked-${dialect}.json`);
+    fs.writeFileSync(file, JSON.stringify(linkedExport(), null, 2));
+  });
+  afterAll(async () => env?.close());
+
+  /** Entries by Contentful id: status, data, translations and version history. */
+  async function stored(workspace: string) {
+    const k = env.ctx.db.kysely;
+    const ws = await k.selectFrom('workspaces').select('id').where('slug', '=', workspace).executeTakeFirstOrThrow();
+    const out: Record<string, unknown> = {};
+    const cfIds = ['first', 'ring1', 'middle', 'ring2', 'ring3', 'last'];
+    // Links as Contentful ids, so that two workspaces compare.
+    const quireIds = new Map(cfIds.map((cf) => [derivedId(ws.id, `entry:${cf}`), `entry:${cf}`]));
+    const names = (v: unknown): unknown => JSON.parse((typeof v === 'string' ? v : JSON.stringify(v)).replace(/[0-9a-f-]{36}/g, (m) => quireIds.get(m) ?? m));
+    for (const cf of cfIds) {
+      const id = derivedId(ws.id, `entry:${cf}`);
+      const e = await k
+        .selectFrom('entries')
+        .select(['status', 'data', 'published_data', 'version', 'latest_version', 'published_version'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const versions = await k.selectFrom('entry_versions').select(['version', 'action', 'status']).where('entry_id', '=', id).orderBy('version').execute();
+      const tr = await k.selectFrom('entry_translations').select(['locale', 'data']).where('entry_id', '=', id).execute();
+      const events = await k.selectFrom('events').select(['type', 'version']).where('item_id', '=', id).orderBy('id').execute();
+      out[cf] = {
+        status: e.status,
+        data: names(e.data),
+        published: names(e.published_data),
+        version: Number(e.version),
+        latest: Number(e.latest_version),
+        published_version: Number(e.published_version),
+        versions: versions.map((v) => [Number(v.version), v.action, v.status]),
+        translations: tr.map((t) => [t.locale, names(t.data)]),
+        events: events.map((v) => [v.type, Number(v.version)]),
+      };
+    }
+    return out;
+  }
+
+  it('writes links into later batches and completes a cycle across batches, from a file as from memory', async () => {
+    const fromFile = await importContentful(env.ctx, { workspace: 'file', file, batchSize: 1 });
+    const fromMemory = await importContentful(env.ctx, { workspace: 'memory', export: linkedExport(), batchSize: 1 });
+    for (const r of [fromFile, fromMemory]) {
+      expect(r.failures).toEqual([]);
+      expect(r.entries).toMatchObject({ total: 6, created: 6, published: 6, failed: 0 });
+    }
+    const a = await stored('file');
+    const b = await stored('memory');
+    expect(a).toEqual(b);
+    const id = (cf: string) => `entry:${cf}`;
+    const entries = a as Record<string, { data: { next: string[]; title: string }; status: string; versions: unknown[]; events: unknown[] }>;
+    expect(entries.first.data.next).toEqual([id('last')]);
+    expect(entries.middle.data.next).toEqual([id('first'), id('last')]);
+    expect(entries.last.data.title).toBe('Last ünïcödé ✓');
+    for (const e of Object.values(entries)) expect(e.status).toBe('published');
+    // The cycle is cut at one entry: created without its link, completed in pass 2, then published.
+    const cut = Object.entries(entries).filter(([, e]) => e.versions.length === 3);
+    expect(cut).toHaveLength(1);
+    expect(['ring1', 'ring2', 'ring3']).toContain(cut[0][0]);
+    expect(cut[0][1].versions).toEqual([
+      [1, 'import', 'draft'],
+      [2, 'import', 'draft'],
+      [3, 'import', 'published'],
+    ]);
+    expect(cut[0][1].events).toEqual([
+      ['entry.created', 1],
+      ['entry.updated', 2],
+      ['entry.published', 3],
+    ]);
+    for (const [cf, e] of Object.entries(entries)) {
+      if (cf === cut[0][0]) continue;
+      expect(e.versions).toEqual([
+        [1, 'import', 'draft'],
+        [2, 'import', 'published'],
+      ]);
+      expect(e.events).toEqual([
+        ['entry.created', 1],
+        ['entry.published', 2],
+      ]);
+    }
+  });
+
+  it('changes nothing when the file is imported again', async () => {
+    const before = await stored('file');
+    const again = await importContentful(env.ctx, { workspace: 'file', file, batchSize: 1 });
+    expect(again.entries).toMatchObject({ total: 6, created: 0, updated: 0, unchanged: 6, published: 0 });
+    expect(await stored('file')).toEqual(before);
+  });
+});
+
+describe('the streaming reader', () => {
+  const write = (name: string, text: string) => {
+    const f = path.join(dir, name);
+    fs.writeFileSync(f, text);
+    return f;
+  };
+  const failure = async (f: string) => {
+    try {
+      await readExportFile(f);
+    } catch (err) {
+      expect(err).toBeInstanceOf(AppError);
+      return (err as AppError).errors;
+    }
+    throw new Error('expected a failure');
+  };
+  const parsed = (text: string) => {
+    try {
+      parseExport(JSON.parse(text));
+    } catch (err) {
+      return (err as AppError).errors;
+    }
+    throw new Error('expected a failure');
+  };
+
+  it('reads entries back from their byte ranges equal to JSON.parse, multi-byte characters and escapes included', async () => {
+    const exp = linkedExport();
+    exp.entries.push({
+      sys: { id: 'odd', contentType: { sys: { id: 'note' } } },
+      fields: { title: { 'en-US': 'Zwölf Boxkämpfer 🥊 "quoted" \\ back\nslash, 中文' } },
+    } as never);
+    const text = JSON.stringify({ tags: [], editorInterfaces: [{ sys: { id: 'x' }, controls: [] }], ...exp, webhooks: [] }, null, 1);
+    const f = write('unicode.json', text);
+    expect(await readExportFile(f)).toEqual(parseExport(JSON.parse(text)));
+  });
+
+  it('answers the in-memory checks’ errors for malformed files', async () => {
+    const missing = path.join(dir, 'missing.json');
+    expect(await failure(missing)).toEqual([{ path: 'file', message: `'${missing}' does not exist` }]);
+    const notJson = write('not.json', '{"locales": [');
+    expect(await failure(notJson)).toEqual([{ path: 'file', message: `'${notJson}' is not valid JSON` }]);
+    const garbage = write('garbage.json', 'hello');
+    expect(await failure(garbage)).toEqual([{ path: 'file', message: `'${garbage}' is not valid JSON` }]);
+    const list = write('list.json', '[1, 2]');
+    expect(await failure(list)).toEqual([{ path: 'file', message: 'must be a JSON object (a Contentful space export)' }]);
+    for (const text of [
+      '{"locales": [], "entries": {}}',
+      '{"locales": [{"code": ""}, 3], "contentTypes": [{"sys": {}, "fields": [{"id": 1}]}], "entries": [{"sys": {"id": "a"}, "fields": []}], "assets": [{}]}',
+      '{"entries": [], "locales": [{"code": "en"}], "locales": []}',
+    ]) {
+      expect(await failure(write('shape.json', text))).toEqual(parsed(text));
+    }
+  });
+});
