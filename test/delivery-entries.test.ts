@@ -265,6 +265,8 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
         width: 640,
         height: 480,
         alt_text: 'An image',
+        title: null,
+        description: null,
         focal_x: 0.5,
         focal_y: 0.25,
       });

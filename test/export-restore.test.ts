@@ -125,7 +125,11 @@ describe('workspace export and restore', () => {
       const res = await upload(original.app, {
         key: mgmt,
         workspaceId: demo.workspace.id,
-        parts: [{ name: 'file', filename: name, data: await png(8, 6, color), contentType: 'image/png' }],
+        parts: [
+          { name: 'file', filename: name, data: await png(8, 6, color), contentType: 'image/png' },
+          { name: 'title', value: `Square ${name}` },
+          { name: 'description', value: `A square in ${color}` },
+        ],
       });
       expect(res.status).toBe(201);
     }
@@ -144,7 +148,7 @@ describe('workspace export and restore', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const manifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ format: 'quire-export', version: 2, workspace: { slug: 'demo' }, options: { with_users: true } });
+    expect(manifest).toMatchObject({ format: 'quire-export', version: 3, workspace: { slug: 'demo' }, options: { with_users: true } });
     expect(manifest.counts).toMatchObject({ entries: 9, media: 2, media_files: 1, webhooks: 1, members: 1 });
     expect(manifest.counts.entry_versions).toBeGreaterThan(manifest.counts.entries);
     expect(manifest.counts.blocks).toBeGreaterThan(0);
@@ -195,7 +199,7 @@ describe('workspace export and restore', () => {
     });
   }
 
-  it('holds no media URL; a restore under another PUBLIC_URL, of a version 1 export with absolute urls too, answers with its own', async () => {
+  it('holds no media URL; a restore under another PUBLIC_URL, of version 1 and 2 exports too, answers with its own; titles of version 3 only', async () => {
     const text = fs.readFileSync(path.join(first, 'media.ndjson'), 'utf8');
     expect(text).not.toContain('quire.test');
     const media = text
@@ -203,6 +207,7 @@ describe('workspace export and restore', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(media.every((r) => !('url' in r) && r.remote_url === null && typeof r.storage_key === 'string')).toBe(true);
+    expect(media.map((r) => r.title).sort()).toEqual(['Square a.png', 'Square b.png']);
 
     // The same export as version 1 wrote it: each media row with the exporting host's absolute
     // url, plus a remote asset (imported by URL) whose url is all there is of it.
@@ -220,15 +225,32 @@ describe('workspace export and restore', () => {
     manifest.counts.media = rows.length;
     manifest.files['media.ndjson'] = await hashFile(path.join(v1, 'media.ndjson'));
     fs.writeFileSync(path.join(v1, 'manifest.json'), JSON.stringify(manifest));
+    // Version 2: media rows without title and description (migration 018 came with version 3).
+    const v2 = path.join(tmp, 'version-2');
+    fs.cpSync(first, v2, { recursive: true });
+    const v2Rows = media.map(({ title: _title, description: _description, ...r }) => r);
+    fs.writeFileSync(path.join(v2, 'media.ndjson'), v2Rows.map((r) => `${stableStringify(r)}\n`).join(''));
+    const manifest2 = JSON.parse(fs.readFileSync(path.join(v2, 'manifest.json'), 'utf8'));
+    manifest2.version = 2;
+    manifest2.files['media.ndjson'] = await hashFile(path.join(v2, 'media.ndjson'));
+    fs.writeFileSync(path.join(v2, 'manifest.json'), JSON.stringify(manifest2));
 
-    for (const source of [first, v1]) {
+    for (const source of [first, v1, v2]) {
       const env = await createTestEnv('sqlite', { config: { publicUrl: 'https://restored.example' } });
       envs.push(env);
       const run = await cli(['import', 'quire', source, '--workspace', 'demo', '--json'], { context: env.ctx });
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       const key = (await cli(['keys', 'create', '--workspace', 'demo', '--class', 'management', '--json'], { context: env.ctx })).json().key;
-      const list = (await call(env.app, 'GET', '/api/v1/manage/media', { key })).body.data as { id: string; url: string; filename: string }[];
+      const list = (await call(env.app, 'GET', '/api/v1/manage/media', { key })).body.data as {
+        id: string;
+        url: string;
+        filename: string;
+        title: string | null;
+        description: string | null;
+      }[];
+      const texts = list.filter((m) => m.filename !== 'remote.jpg').map((m) => [m.title, m.description]);
+      expect(texts).toEqual(source === first ? [['Square a.png', 'A square in #ff0000']] : [[null, null]]);
       const stored = await env.ctx.db.kysely.selectFrom('media').select(['id', 'storage_key', 'remote_url']).where('deleted_at', 'is', null).execute();
       expect(list).toHaveLength(source === v1 ? 2 : 1);
       for (const row of stored) {
@@ -269,9 +291,9 @@ describe('workspace export and restore', () => {
     const bad = await cli(['import', 'quire', damaged, '--workspace', 'fresh'], { context: env.ctx });
     expect(bad.stderr).toMatch(/file 'entries.ndjson' does not match the manifest/);
     const manifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8'));
-    fs.writeFileSync(path.join(damaged, 'manifest.json'), JSON.stringify({ ...manifest, version: 3 }));
+    fs.writeFileSync(path.join(damaged, 'manifest.json'), JSON.stringify({ ...manifest, version: 4 }));
     const newer = await cli(['import', 'quire', damaged, '--workspace', 'fresh'], { context: env.ctx });
-    expect(newer.stderr).toMatch(/version 3 is not supported by this Quire \(it reads versions 1 to 2\)/);
+    expect(newer.stderr).toMatch(/version 4 is not supported by this Quire \(it reads versions 1 to 3\)/);
     const missing = await cli(['export', '--workspace', 'nope', '--out', path.join(tmp, 'nope')], { context: env.ctx });
     expect(missing.stderr).toMatch(/workspace 'nope' not found/);
     expectError(await call(env.app, 'GET', '/api/v1/public/schema'), 401, 'UNAUTHORIZED');

@@ -225,8 +225,8 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
     expect(late.errors.map((e: { path: string }) => e.path)).toEqual(['body.focal_x', 'body.focal_y']);
     const lone = expectError(await send([file(img), { name: 'focal_x', value: '0.5' }]), 400, 'VALIDATION_FAILED');
     expect(lone.errors[0].path).toBe('body.focal_y');
-    const unknown = expectError(await send([file(img), { name: 'title', value: 'x' }]), 400, 'VALIDATION_FAILED');
-    expect(unknown.errors[0]).toEqual({ path: 'body.title', message: 'is not a known part' });
+    const unknown = expectError(await send([file(img), { name: 'caption', value: 'x' }]), 400, 'VALIDATION_FAILED');
+    expect(unknown.errors[0]).toEqual({ path: 'body.caption', message: 'is not a known part' });
     const twice = expectError(await send([{ name: 'alt_text', value: 'a' }, { name: 'alt_text', value: 'b' }, file(img)]), 400, 'VALIDATION_FAILED');
     expect(twice.errors[0].path).toBe('body.alt_text');
     expectError(await send([file(img), { name: 'file', filename: 'b.png', data: img }]), 400, 'VALIDATION_FAILED');
@@ -356,8 +356,8 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
       expect(cleared.body.data).toMatchObject({ alt_text: null, focal_x: null, focal_y: null });
       const empty = await call(env.app, 'PUT', `${M}/media/${ids[0]}`, { key, body: {} });
       expect(empty.body.data).toEqual(cleared.body.data);
-      const bad = expectError(await call(env.app, 'PUT', `${M}/media/${ids[0]}`, { key, body: { title: 'x' } }), 400, 'VALIDATION_FAILED');
-      expect(bad.errors).toEqual([{ path: 'body.title', message: 'is not a known key' }]);
+      const bad = expectError(await call(env.app, 'PUT', `${M}/media/${ids[0]}`, { key, body: { caption: 'x' } }), 400, 'VALIDATION_FAILED');
+      expect(bad.errors).toEqual([{ path: 'body.caption', message: 'is not a known key' }]);
       expectError(await call(env.app, 'PUT', `${M}/media/${ids[0]}`, { key, body: { focal_x: 2, focal_y: 0 } }), 400, 'VALIDATION_FAILED');
       expectError(await call(env.app, 'PUT', `${M}/media/${ids[0]}`, { key, body: { focal_x: 0.5 } }), 400, 'VALIDATION_FAILED');
       expectError(await call(env.app, 'PUT', `${M}/media/${ids[0]}`, { key, body: { folder: '../../etc' } }), 400, 'VALIDATION_FAILED');
@@ -450,7 +450,18 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
     it('delivers metadata to delivery keys of the same workspace only', async () => {
       const res = await call(env.app, 'GET', `${P}/media/${ids[0]}`, { key: delivery });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body.data).sort()).toEqual(['alt_text', 'focal_x', 'focal_y', 'height', 'id', 'mime_type', 'url', 'width']);
+      expect(Object.keys(res.body.data).sort()).toEqual([
+        'alt_text',
+        'description',
+        'focal_x',
+        'focal_y',
+        'height',
+        'id',
+        'mime_type',
+        'title',
+        'url',
+        'width',
+      ]);
       expect(res.body.data).toMatchObject({ id: ids[0], mime_type: 'image/png', width: 20, height: 10 });
       expect(res.body.data.url).toMatch(/^http:\/\/quire\.test\/media\/files\//);
       expectError(await call(env.app, 'GET', `${P}/media/${ids[0]}`, { key: other.delivery }), 404, 'NOT_FOUND');

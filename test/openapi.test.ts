@@ -289,7 +289,7 @@ async function scenario(env: TestEnv): Promise<World> {
       workspace: s.workspace.id,
       sha256: createHash('sha256').update(image).digest('hex'),
       name: 'photo.png',
-      fields: { alt_text: 'A photo', folder: null, focal_x: null, focal_y: null },
+      fields: { alt_text: 'A photo', title: null, description: null, folder: null, focal_x: null, focal_y: null },
     },
   };
   await beginIdempotent(env.ctx, `session:${session.userId}:${session.workspaceId}`, held, requestFingerprint('POST', `${M}/media/upload`, identity));

@@ -27,7 +27,7 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
     ids.second = await w.article('second', 'Second article');
     const hidden = await w.req('POST', '/content-types/article/entries', { slug: 'hidden', data: { title: 'Hidden' } });
     ids.hidden = hidden.body.data.id;
-    ids.image = await w.media({ alt_text: 'Hero image' });
+    ids.image = await w.media({ alt_text: 'Hero image', title: 'Hero', description: 'The team on the roof' });
     ids.gone = await w.media();
     const home = await w.req('POST', '/pages', {
       slug: 'home',
@@ -217,6 +217,8 @@ describe.each(dialects())('pages: delivery API on %s', (dialect) => {
       width: 800,
       height: 600,
       alt_text: 'Hero image',
+      title: 'Hero',
+      description: 'The team on the roof',
       focal_x: 0.5,
       focal_y: 0.5,
     });

@@ -73,7 +73,7 @@ export interface PageWorld {
   /** A published article (with a de translation) created over the management API; returns its id. */
   article(slug: string, title: string, deTitle?: string): Promise<string>;
   /** A media record inserted directly; returns its id. */
-  media(fields?: { deleted?: boolean; alt_text?: string }): Promise<string>;
+  media(fields?: { deleted?: boolean; alt_text?: string; title?: string; description?: string }): Promise<string>;
 }
 
 /** A workspace with the page block types and the article type. */
@@ -113,6 +113,8 @@ export async function createPageWorld(ctx: Context, app: FastifyInstance): Promi
         original_name: 'image.png',
         deleted: fields.deleted,
         ...(fields.alt_text ? { alt_text: fields.alt_text } : {}),
+        ...(fields.title ? { title: fields.title } : {}),
+        ...(fields.description ? { description: fields.description } : {}),
       }),
   };
 }

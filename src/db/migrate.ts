@@ -23,6 +23,7 @@ import * as m014 from './migrations/014-scale-indexes.js';
 import * as m015 from './migrations/015-media-urls.js';
 import * as m016 from './migrations/016-workspace-id-indexes.js';
 import * as m017 from './migrations/017-field-index-builds.js';
+import * as m018 from './migrations/018-media-title-description.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '015-media-urls': m015,
   '016-workspace-id-indexes': m016,
   '017-field-index-builds': m017,
+  '018-media-title-description': m018,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -174,6 +174,9 @@ export interface MediaTable {
   width: number | null;
   height: number | null;
   alt_text: string | null;
+  /** Migration 018: the asset's title and description (null when unset). */
+  title: string | null;
+  description: string | null;
   focal_x: number | null;
   focal_y: number | null;
   filename: string;

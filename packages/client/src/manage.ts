@@ -70,6 +70,8 @@ export interface UploadOptions extends WriteOptions {
   /** The type of a stream's bytes, for the multipart part (the server reads the real type from the bytes). */
   contentType?: string;
   altText?: string;
+  title?: string;
+  description?: string;
   folder?: string;
   focalX?: number;
   focalY?: number;
@@ -307,6 +309,8 @@ export class ManagedMedia {
     const form = new FormData();
     // Text parts first: the server reads them before the file's bytes.
     if (options.altText !== undefined) form.append('alt_text', options.altText);
+    if (options.title !== undefined) form.append('title', options.title);
+    if (options.description !== undefined) form.append('description', options.description);
     if (options.folder !== undefined) form.append('folder', options.folder);
     if (options.focalX !== undefined) form.append('focal_x', String(options.focalX));
     if (options.focalY !== undefined) form.append('focal_y', String(options.focalY));
@@ -327,7 +331,7 @@ export class ManagedMedia {
     return (await this.t.request<MediaAsset>('GET', `${BASE}/media/${seg(id)}`, { signal: options?.signal })).data;
   }
 
-  /** Changes alt text, folder (moves the file) or focal point. */
+  /** Changes name, alt text, title, description, folder (moves the file) or focal point. */
   async update(id: string, patch: WireBody<'/api/v1/manage/media/{id}', 'put'>, options?: WriteOptions): Promise<MediaAsset> {
     return (await this.t.request<MediaAsset>('PUT', `${BASE}/media/${seg(id)}`, write(options, { body: patch }))).data;
   }

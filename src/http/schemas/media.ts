@@ -1,6 +1,7 @@
 /** Wire schemas of media (api.md "Media asset", "Media"; DECISIONS.md D50-D52). */
 import { Type } from '@sinclair/typebox';
-import { MAX_ALT_TEXT } from '../../modules/media/upload-form.js';
+import { ASSET_KINDS } from '../../modules/media/kinds.js';
+import { MAX_ALT_TEXT, MAX_DESCRIPTION, MAX_TITLE } from '../../modules/media/upload-form.js';
 import { FITS, FORMATS, MAX_DIMENSION } from '../../modules/media/transform.js';
 import { PageQuery, Timestamp, Uuid } from './common.js';
 
@@ -20,6 +21,8 @@ export const MediaAssetSchema = Type.Object(
     width: NullableInt,
     height: NullableInt,
     alt_text: NullableString,
+    title: Type.Union([Type.String(), Type.Null()], { description: "the asset's title; a Contentful import takes the asset's title in the default locale" }),
+    description: Type.Union([Type.String(), Type.Null()], { description: "a longer text about the asset; a Contentful import takes the asset's description" }),
     focal_x: NullableNumber,
     focal_y: NullableNumber,
     filename: Type.String({ description: 'generated name of the stored file' }),
@@ -42,6 +45,8 @@ export const DeliveryMediaSchema = Type.Object(
     width: NullableInt,
     height: NullableInt,
     alt_text: NullableString,
+    title: NullableString,
+    description: NullableString,
     focal_x: NullableNumber,
     focal_y: NullableNumber,
   },
@@ -53,16 +58,23 @@ export const MediaIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) }
 /** `X-Workspace-ID` (D50); whether it is required is decided per operation (400 / 403 there). */
 export const WorkspaceHeaders = Type.Object({ 'x-workspace-id': Type.Optional(Type.String({ maxLength: 100 })) });
 
+const KIND = ASSET_KINDS.join('|');
+
 export const MediaListQuery = Type.Object(
   {
     ...PageQuery,
     folder: Type.Optional(Type.String({ maxLength: 200, description: "exact folder; '' lists assets without a folder" })),
     type: Type.Optional(
-      Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('pdf'), Type.Literal('other')], {
-        description: 'by MIME type; other: neither an image, a video nor a PDF',
+      Type.String({
+        pattern: `^(${KIND})(,(${KIND}))*$`,
+        maxLength: 100,
+        description:
+          'by MIME type: image (image/*), video (video/*), pdf, other (neither an image, a video nor a PDF); several separated by commas (image,video) list assets of any of them',
       }),
     ),
-    search: Type.Optional(Type.String({ maxLength: 200, description: 'case-insensitive substring of the original file name or the alt text' })),
+    search: Type.Optional(
+      Type.String({ maxLength: 200, description: 'case-insensitive substring of the original file name, the alt text, the title or the description' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -97,6 +109,8 @@ export const UpdateMediaBody = Type.Object(
       Type.String({ minLength: 1, maxLength: 255, description: 'the name shown for the asset (folders and control characters are removed)' }),
     ),
     alt_text: Type.Optional(Type.Union([Type.String({ maxLength: MAX_ALT_TEXT }), Type.Null()])),
+    title: Type.Optional(Type.Union([Type.String({ maxLength: MAX_TITLE }), Type.Null()])),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: MAX_DESCRIPTION }), Type.Null()])),
     folder: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
     focal_x: Type.Optional(Focal),
     focal_y: Type.Optional(Focal),
@@ -111,6 +125,8 @@ export const UploadFormDoc = {
   properties: {
     file: { type: 'string', format: 'binary', description: 'image, video or PDF, at most MEDIA_MAX_BYTES (10 MB)' },
     alt_text: { type: 'string', maxLength: MAX_ALT_TEXT },
+    title: { type: 'string', maxLength: MAX_TITLE },
+    description: { type: 'string', maxLength: MAX_DESCRIPTION },
     folder: { type: 'string', description: 'path segments of [a-z0-9_-] separated by / (D52)' },
     focal_x: { type: 'number', minimum: 0, maximum: 1 },
     focal_y: { type: 'number', minimum: 0, maximum: 1 },

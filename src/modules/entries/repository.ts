@@ -115,16 +115,16 @@ export async function findEntryTypeSlugs(db: Db, workspaceId: string, ids: strin
   return new Map(rows.map((r) => [r.id, r.slug]));
 }
 
-/** The ids among `ids` naming media of the workspace that are not deleted. */
-export async function findLiveMediaIds(db: Db, workspaceId: string, ids: string[]): Promise<Set<string>> {
+/** The media of the workspace among `ids` that are not deleted: id → MIME type (media_kinds rules judge the kind by it). */
+export async function findLiveMediaTypes(db: Db, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
   const rows = await db.kysely
     .selectFrom('media')
-    .select('id')
+    .select(['id', 'mime_type'])
     .where('workspace_id', '=', workspaceId)
     .where('id', 'in', ids)
     .where('deleted_at', 'is', null)
     .execute();
-  return new Set(rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.id, r.mime_type]));
 }
 
 export type NewEntryRow = Omit<Entry, 'translations'>;

@@ -6,7 +6,8 @@
  * min_length, max_length, pattern), `required` (only when asked: D22) and, for translations,
  * that only localizable fields appear. It returns the cleaned value (nulls dropped: null means
  * "no value"; datetimes normalized to ISO UTC with milliseconds) and the relation/media ids it
- * met. checkReferences() then verifies those ids against the database with one query per kind.
+ * met. checkReferences() then verifies those ids against the database with one query per kind,
+ * and that each asset of a media field with a `media_kinds` rule is of an accepted kind.
  *
  * Field types (D30): text (one line), textarea, rich_text (a Contentful rich-text document,
  * checked structurally), number, integer, boolean, date (YYYY-MM-DD), datetime (ISO 8601 with a
@@ -14,7 +15,8 @@
  * options), tags (a free list: at most 100 distinct one-line strings of 1–256 characters, in
  * order), json (any JSON value), media / relation (uuid), media_list / relation_list (uuids).
  * Rules: min/max bound numbers and list item counts; min_length/max_length bound string length
- * (code points; plain text for rich_text) and list length; pattern applies to text-like values.
+ * (code points; plain text for rich_text) and list length; pattern applies to text-like values;
+ * media_kinds (media, media_list) names the kinds of asset accepted (media/kinds.ts).
  */
 import { BLOCKS, INLINES } from '@contentful/rich-text-types';
 import type { Db } from '../../db/types.js';
@@ -25,7 +27,8 @@ import { jsonDepth, MAX_JSON_VALUE_DEPTH } from '../../lib/json-limits.js';
 import { compilePattern, type Pattern } from '../../lib/pattern.js';
 import { isCalendarDate, iso, parseTimestamp } from '../../lib/time.js';
 import { fieldOptions, fieldValidation, type Field, type FieldType } from '../content-types/model.js';
-import { findEntryTypeSlugs, findLiveMediaIds } from './repository.js';
+import { assetKindOf, kindNoun, kindsPhrase, type AssetKind } from '../media/kinds.js';
+import { findEntryTypeSlugs, findLiveMediaTypes } from './repository.js';
 
 export interface ValidateOptions {
   /** Enforce `required` (D22: on publish and on writes to a published item). */
@@ -48,6 +51,8 @@ export interface DataReference {
   id: string;
   /** Content type slugs a relation may point to (the field's `options`); empty means any. */
   allowedTypes: string[];
+  /** Kinds of asset a media reference may name (the field's `media_kinds`); absent means any. */
+  mediaKinds?: readonly AssetKind[];
 }
 
 export interface ValidationResult {
@@ -169,11 +174,12 @@ function checkUuidList(field: Field, value: unknown, path: string, kind: 'relati
     return;
   }
   const allowedTypes = kind === 'relation' ? fieldOptions(field) : [];
+  const mediaKinds = kind === 'media' ? fieldValidation(field).media_kinds : undefined;
   // Ids are stored lowercase so that they compare equal to the ids Quire generates.
   out.value = value.map((id) => (typeof id === 'string' ? id.toLowerCase() : id));
   value.forEach((id, i) => {
     if (!isUuid(id)) out.errors.push({ path: `${path}.${i}`, message: `must be ${kind === 'media' ? 'a media' : 'an entry'} id (uuid)` });
-    else out.references.push({ path: `${path}.${i}`, kind, id: id.toLowerCase(), allowedTypes });
+    else out.references.push({ path: `${path}.${i}`, kind, id: id.toLowerCase(), allowedTypes, ...(mediaKinds ? { mediaKinds } : {}) });
   });
 }
 
@@ -254,7 +260,14 @@ function checkValue(field: Field, value: unknown, path: string, patterns: Map<st
       if (!isUuid(value)) err(`must be ${kind === 'media' ? 'a media' : 'an entry'} id (uuid)`);
       else {
         out.value = value.toLowerCase();
-        out.references.push({ path, kind, id: value.toLowerCase(), allowedTypes: kind === 'relation' ? fieldOptions(field) : [] });
+        const mediaKinds = kind === 'media' ? rules.media_kinds : undefined;
+        out.references.push({
+          path,
+          kind,
+          id: value.toLowerCase(),
+          allowedTypes: kind === 'relation' ? fieldOptions(field) : [],
+          ...(mediaKinds ? { mediaKinds } : {}),
+        });
       }
       break;
     }
@@ -369,9 +382,23 @@ export function missingRequired(fields: Field[], value: Record<string, unknown>,
 }
 
 /**
+ * The error of media reference `ref` given the MIME type of the live asset it names (undefined:
+ * none), or null: the asset must exist and, under a `media_kinds` rule, be of an accepted kind
+ * (message `must be an image or a video; media '…' is a PDF`).
+ */
+export function mediaReferenceError(ref: DataReference, mimeType: string | undefined): ErrorDetail | null {
+  if (mimeType === undefined) return { path: ref.path, message: `media '${ref.id}' does not exist in this workspace` };
+  const kind = assetKindOf(mimeType);
+  if (ref.mediaKinds && !ref.mediaKinds.includes(kind))
+    return { path: ref.path, message: `must be ${kindsPhrase(ref.mediaKinds)}; media '${ref.id}' is ${kindNoun(kind)} (${mimeType})` };
+  return null;
+}
+
+/**
  * Verifies relation and media ids: a related entry must exist in the workspace and, when the
  * field lists content type slugs, be of one of them; a media id must name a non-deleted asset of
- * the workspace. One query per kind for all references together. Returns the errors.
+ * the workspace and, when the field has a `media_kinds` rule, one of those kinds. One query per
+ * kind for all references together. Returns the errors.
  */
 export async function checkReferences(db: Db, workspaceId: string, references: DataReference[]): Promise<ErrorDetail[]> {
   const errors: ErrorDetail[] = [];
@@ -379,10 +406,11 @@ export async function checkReferences(db: Db, workspaceId: string, references: D
   const mediaIds = [...new Set(references.filter((r) => r.kind === 'media').map((r) => r.id))];
   // Sequential on purpose: inside a transaction both run on the one connection anyway.
   const types = relationIds.length ? await findEntryTypeSlugs(db, workspaceId, relationIds) : new Map<string, string>();
-  const media = mediaIds.length ? await findLiveMediaIds(db, workspaceId, mediaIds) : new Set<string>();
+  const media = mediaIds.length ? await findLiveMediaTypes(db, workspaceId, mediaIds) : new Map<string, string>();
   for (const ref of references) {
     if (ref.kind === 'media') {
-      if (!media.has(ref.id)) errors.push({ path: ref.path, message: `media '${ref.id}' does not exist in this workspace` });
+      const error = mediaReferenceError(ref, media.get(ref.id));
+      if (error) errors.push(error);
       continue;
     }
     const type = types.get(ref.id);

@@ -3,7 +3,7 @@
  * `quire export` writes and `quire import quire` reads.
  *
  * An export is a directory (or a tar of one, same paths) holding:
- * - `manifest.json`: {format: 'quire-export', version: 2, quire_version, workspace {id, slug,
+ * - `manifest.json`: {format: 'quire-export', version: 3, quire_version, workspace {id, slug,
  *   name}, options {with_users}, counts {table: rows}, files {path: {bytes, sha256}}}. No time of
  *   export and nothing per installation, so exporting the same content twice gives the same bytes.
  * - one `<table>.ndjson` per table below: a JSON object per line, keys sorted, rows in primary-key
@@ -11,11 +11,13 @@
  *   numbers whatever the database, so SQLite and PostgreSQL export the same content identically.
  * - `media/<media id>`: the stored file of each media record that has one.
  *
- * Versions: 2 (this one) holds no media URL of the exporting installation: `media.ndjson` rows
- * carry `remote_url` (a remote original's URL; null for a stored file, whose URL the restoring
- * server computes from its own configuration). Version 1 rows carried the stored absolute `url`;
- * they are still read (restore.ts mediaRowOfVersion1). Older Quire versions, reading only
- * version 1, refuse version 2 exports by their version.
+ * Versions: 3 (this one) adds `title` and `description` to `media.ndjson` rows (migration 018).
+ * Version 2 holds no media URL of the exporting installation: `media.ndjson` rows carry
+ * `remote_url` (a remote original's URL; null for a stored file, whose URL the restoring server
+ * computes from its own configuration). Version 1 rows carried the stored absolute `url`. Both
+ * are still read (restore.ts mediaRowOf): their media get no title and no description. Older
+ * Quire versions, whose media have no such columns, refuse version 3 exports by their version
+ * instead of failing on (or dropping) the new columns.
  *
  * TABLES lists the tables in restore order (parents before children). Each spec says how rows of
  * one workspace are found, their order, and which columns need care.
@@ -23,7 +25,7 @@
 import type { Database } from '../../db/types.js';
 
 export const EXPORT_FORMAT = 'quire-export';
-export const EXPORT_VERSION = 2;
+export const EXPORT_VERSION = 3;
 /** The oldest format version restore reads. */
 export const OLDEST_EXPORT_VERSION = 1;
 export const MANIFEST_FILE = 'manifest.json';

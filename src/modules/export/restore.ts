@@ -9,7 +9,8 @@
  *   Its keys and members stay.
  * - Every file is checked against the manifest's size and SHA-256 before anything is written;
  *   an export of a newer format version is refused. Version 1 media rows (with the exporting
- *   installation's absolute `url`) are read as version 2 ones: media URLs are computed here.
+ *   installation's absolute `url`) and version 2 ones (without `title` and `description`) are
+ *   read as version 3 ones: media URLs are computed here, titles and descriptions are null.
  * - One transaction for the whole restore, writing BATCH rows per statement: a failed restore
  *   leaves the database as it was (and removes the media files it had stored).
  * - Ids are kept, so a database that already holds one of the items (the original workspace
@@ -171,18 +172,21 @@ interface Restore {
 }
 
 /**
- * A media row of a version 1 export as version 2 holds it: the stored absolute `url` was the
- * exporting installation's; it is kept only as the `remote_url` of a record without a stored
- * file (a remote original). A stored file's URL is computed from this server's configuration.
+ * A media row of export format `version` as version 3 holds it. Version 1: the stored absolute
+ * `url` was the exporting installation's; it is kept only as the `remote_url` of a record without
+ * a stored file (a remote original), a stored file's URL being computed from this server's
+ * configuration. Versions 1 and 2: no `title` or `description` (null).
  */
-function mediaRowOfVersion1(row: Record<string, unknown>): Record<string, unknown> {
+function mediaRowOf(version: number, row: Record<string, unknown>): Record<string, unknown> {
+  if (version >= 3) return { ...row };
   const { url, ...rest } = row;
-  return { ...rest, remote_url: rest.storage_key ? null : typeof url === 'string' ? url : null };
+  const out = { ...rest, title: null, description: null };
+  return version === 1 ? { ...out, remote_url: rest.storage_key ? null : typeof url === 'string' ? url : null } : out;
 }
 
 /** An exported row as the database takes it: target workspace, JSON as text, users mapped. */
 function dbRow(r: Restore, spec: TableSpec, row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = spec.table === 'media' && r.version === 1 ? mediaRowOfVersion1(row) : { ...row };
+  const out: Record<string, unknown> = spec.table === 'media' ? mediaRowOf(r.version, row) : { ...row };
   if ('workspace_id' in out) out.workspace_id = r.workspaceId;
   for (const c of spec.json ?? []) if (out[c] !== null && out[c] !== undefined) out[c] = JSON.stringify(out[c]);
   for (const c of spec.users ?? []) {

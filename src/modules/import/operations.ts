@@ -31,7 +31,16 @@ import { RESERVED_SLUGS } from '../entries/content.js';
 import { addWorkspaceLocales } from '../workspaces/operations.js';
 import { findWorkspaceBySlug, type Workspace } from '../workspaces/repository.js';
 import { storeAssetFiles } from '../media/asset-files.js';
-import { assignSlugs, entryIdFor, planAsset, planEntry, type LinkResolver, type LocaleMapping, type PlannedAsset } from './contentful/content-mapping.js';
+import {
+  assignSlugs,
+  entryIdFor,
+  otherLocaleTextsWarning,
+  planAsset,
+  planEntry,
+  type LinkResolver,
+  type LocaleMapping,
+  type PlannedAsset,
+} from './contentful/content-mapping.js';
 import {
   writeAssets,
   writeEntries,
@@ -203,8 +212,17 @@ async function importSource(ctx: Context, source: ExportSource, input: ImportCon
   const assets = { total: 0, created: 0, updated: 0, unchanged: 0, files: 0 };
   let assetsDone = 0;
   let batch: PlannedAsset[] = [];
+  let otherLocaleTexts = 0;
   const writeAssetBatch = async () => {
-    const fileSources = batch.map((a) => ({ id: a.id, filename: a.filename, url: a.url, sourceId: a.cfId, alt_text: a.alt_text }));
+    const fileSources = batch.map((a) => ({
+      id: a.id,
+      filename: a.filename,
+      url: a.url,
+      sourceId: a.cfId,
+      alt_text: a.alt_text,
+      title: a.title,
+      description: a.description,
+    }));
     const files = await storeAssetFiles(ctx, { workspaceId: ws.id, userId: actor.userId }, fileSources, input.assetsDir);
     assetWarnings.push(...files.warnings);
     // Assets backed by stored files (uploaded now or by an earlier run) are not turned back into
@@ -230,12 +248,15 @@ async function importSource(ctx: Context, source: ExportSource, input: ImportCon
       assetsDone += 1;
       continue;
     }
+    otherLocaleTexts += plannedAsset.otherLocaleTexts;
     assetIds.set(plannedAsset.cfId, plannedAsset.id);
     assetIndex.set(plannedAsset.cfId, i);
     batch.push(plannedAsset);
     if (batch.length >= batchSize) await writeAssetBatch();
   }
   if (batch.length) await writeAssetBatch();
+  const localeTexts = otherLocaleTextsWarning(otherLocaleTexts, locales.exportDefault);
+  if (localeTexts) assetWarnings.push(localeTexts);
 
   // The entries that are imported as entries (not pages or page components) and their ids: the
   // one map that grows with the export (ids only).

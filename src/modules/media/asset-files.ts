@@ -33,6 +33,8 @@ export interface AssetFileSource {
   /** The asset's id in the source system, to pick among files sharing a name. */
   sourceId?: string;
   alt_text: string | null;
+  title: string | null;
+  description: string | null;
 }
 
 export interface AssetFilesResult {
@@ -146,6 +148,8 @@ async function uploadFound(
           file: spooled,
           originalName,
           alt_text: asset.alt_text,
+          title: asset.title,
+          description: asset.description,
           folder: existing?.folder ?? null,
           focal_x: existing?.focal_x ?? null,
           focal_y: existing?.focal_y ?? null,

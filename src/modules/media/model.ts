@@ -1,7 +1,7 @@
 /**
  * The media asset (api.md "Media asset") in its two shapes: the management record (every
- * column) and the delivery object (`id, url, mime_type, width, height, alt_text, focal_x,
- * focal_y`, D41: also what media fields of entries and blocks resolve to). Plus the media types
+ * column) and the delivery object (`id, url, mime_type, width, height, alt_text, title,
+ * description, focal_x, focal_y`, D41: also what media fields of entries and blocks resolve to). Plus the media types
  * accepted on upload (api.md Limits: image, video, PDF; D50: judged by the bytes).
  */
 import type { Config } from '../../config.js';
@@ -25,6 +25,8 @@ export interface DeliveryMedia {
   width: number | null;
   height: number | null;
   alt_text: string | null;
+  title: string | null;
+  description: string | null;
   focal_x: number | null;
   focal_y: number | null;
 }
@@ -47,6 +49,8 @@ export function toDeliveryMedia(
     width: m.width,
     height: m.height,
     alt_text: m.alt_text,
+    title: m.title,
+    description: m.description,
     focal_x: m.focal_x,
     focal_y: m.focal_y,
   };

@@ -1,6 +1,6 @@
 /**
  * Media operations (api.md "Media", "Limits"; DECISIONS.md D50-D52): upload, list, get,
- * update (alt text, focal point, folder: the file moves with it), soft delete, and the delivery
+ * update (alt text, title, description, focal point, folder: the file moves with it), soft delete, and the delivery
  * lookup. Plain functions of (ctx, actor, input), shared by the HTTP routes and the importer.
  *
  * A failed upload leaves no file and no row: the file is stored only after it was identified
@@ -29,9 +29,10 @@ import {
   softDeleteMediaRecord,
   updateMediaFields,
   upsertMedia,
-  type MediaKindFilter,
+  type MediaFieldChanges,
   type MediaRecord,
 } from './repository.js';
+import type { AssetKind } from './kinds.js';
 import type { SpooledFile } from './spool.js';
 import type { UploadFields } from './upload-form.js';
 import { dropVariants } from './variants.js';
@@ -107,6 +108,8 @@ export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMe
       width: probed.width,
       height: probed.height,
       alt_text: input.alt_text,
+      title: input.title,
+      description: input.description,
       focal_x: input.focal_x,
       focal_y: input.focal_y,
       filename,
@@ -167,13 +170,13 @@ export interface ListMediaQuery {
   limit?: number;
   /** Exact folder; '' lists the root (assets without a folder). */
   folder?: string;
-  /** `image`, `video`, `pdf` or `other` (by MIME type). */
-  type?: MediaKindFilter;
-  /** Case-insensitive substring of the original file name or the alt text (blank: no filter). */
+  /** Kinds (kinds.ts): one, or several separated by commas (`image,video`): assets of any of them. */
+  type?: string;
+  /** Case-insensitive substring of the original file name, alt text, title or description (blank: no filter). */
   search?: string;
 }
 
-/** GET /media: newest first, with offset pagination; optional folder, type and name/alt-text search filters. */
+/** GET /media: newest first, with offset pagination; optional folder, kind and text search filters. */
 export async function listMedia(
   ctx: Context,
   actor: Actor,
@@ -190,7 +193,8 @@ export async function listMedia(
   }
   const { items, total } = await listMediaRecords(ctx.db, actor.workspaceId, {
     folder,
-    type: q.type,
+    // The route's schema admits only known kinds (MediaListQuery).
+    types: q.type ? [...new Set(q.type.split(','))].map((k) => k as AssetKind) : undefined,
     search: q.search?.trim() || undefined,
     offset: window.offset,
     limit: window.limit,
@@ -208,13 +212,15 @@ export interface UpdateMediaInput {
   /** The shown name (`original_name`), cleaned like an uploaded file's name. */
   original_name?: string;
   alt_text?: string | null;
+  title?: string | null;
+  description?: string | null;
   folder?: string | null;
   focal_x?: number | null;
   focal_y?: number | null;
 }
 
 /**
- * PUT /media/{id}: changes the shown name, alt text, focal point and/or folder. A new folder moves the stored
+ * PUT /media/{id}: changes the shown name, alt text, title, description, focal point and/or folder. A new folder moves the stored
  * file and changes `storage_key` (so the computed `url`) atomically with the row (see the module comment).
  * A concurrent move of the same asset is detected (the row's key changed) and retried.
  */
@@ -230,9 +236,11 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await requireMedia(ctx, actor.workspaceId, id);
     const now = iso(ctx.clock());
-    const fields = {
+    const fields: MediaFieldChanges = {
       ...(input.original_name !== undefined ? { original_name: cleanOriginalName(input.original_name) } : {}),
       ...(input.alt_text !== undefined ? { alt_text: input.alt_text } : {}),
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.focal_x !== undefined ? { focal_x: input.focal_x, focal_y: input.focal_y ?? null } : {}),
     };
     const moving = folder !== undefined && folder !== current.folder;

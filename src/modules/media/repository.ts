@@ -9,6 +9,7 @@
  */
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
+import type { AssetKind } from './kinds.js';
 
 export interface MediaRecord {
   id: string;
@@ -21,6 +22,9 @@ export interface MediaRecord {
   width: number | null;
   height: number | null;
   alt_text: string | null;
+  /** Free text shown with the asset (migration 018); null when unset. */
+  title: string | null;
+  description: string | null;
   focal_x: number | null;
   focal_y: number | null;
   filename: string;
@@ -89,14 +93,12 @@ export async function upsertMedia(db: Db, media: MediaRecord): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The media library (issue 4): listing, the file route's lookup, updates and soft deletes.
 
-/** `image`, `video`, `pdf` or `other` (none of those): a filter on the MIME type. */
-export type MediaKindFilter = 'image' | 'video' | 'pdf' | 'other';
-
 export interface MediaListFilter {
   /** undefined: every folder; null: the root only; a string: exactly that folder. */
   folder?: string | null;
-  type?: MediaKindFilter;
-  /** Case-insensitive substring of `original_name` or `alt_text`. */
+  /** Assets of any of these kinds (kinds.ts, by MIME type); undefined or empty: every kind. */
+  types?: readonly AssetKind[];
+  /** Case-insensitive substring of `original_name`, `alt_text`, `title` or `description`. */
   search?: string;
   offset: number;
   limit: number;
@@ -107,17 +109,25 @@ export async function listMediaRecords(db: Db, workspaceId: string, filter: Medi
   let q = db.kysely.selectFrom('media').where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
   if (filter.folder === null) q = q.where('folder', 'is', null);
   else if (filter.folder !== undefined) q = q.where('folder', '=', filter.folder);
-  if (filter.type === 'pdf') q = q.where('mime_type', '=', 'application/pdf');
-  else if (filter.type === 'other')
-    q = q.where('mime_type', 'not like', 'image/%').where('mime_type', 'not like', 'video/%').where('mime_type', '<>', 'application/pdf');
-  else if (filter.type) q = q.where('mime_type', 'like', `${filter.type}/%`);
+  const types = filter.types ?? [];
+  if (types.length) {
+    // The kinds of kinds.ts assetKindOf, as conditions on the MIME type.
+    q = q.where((eb) =>
+      eb.or(
+        types.map((kind) => {
+          if (kind === 'pdf') return eb('mime_type', '=', 'application/pdf');
+          if (kind === 'other')
+            return eb.and([eb('mime_type', 'not like', 'image/%'), eb('mime_type', 'not like', 'video/%'), eb('mime_type', '<>', 'application/pdf')]);
+          return eb('mime_type', 'like', `${kind}/%`);
+        }),
+      ),
+    );
+  }
   if (filter.search) {
     // lower() on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
     const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where(
-      (eb) =>
-        sql<SqlBool>`(lower(${eb.ref('original_name')}) like ${pattern} escape '\\' or lower(coalesce(${eb.ref('alt_text')}, '')) like ${pattern} escape '\\')`,
-    );
+    const like = (column: 'original_name' | 'alt_text' | 'title' | 'description') => sql`lower(coalesce(${sql.ref(column)}, '')) like ${pattern} escape '\\'`;
+    q = q.where(() => sql<SqlBool>`(${like('original_name')} or ${like('alt_text')} or ${like('title')} or ${like('description')})`);
   }
   const [rows, count] = await Promise.all([
     q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
@@ -146,13 +156,18 @@ export async function findLiveMediaById(db: Db, id: string): Promise<MediaRecord
   return row ? toMedia(row) : null;
 }
 
-/** Changes the shown name, alt text and/or focal point of a live record. */
-export async function updateMediaFields(
-  db: Db,
-  id: string,
-  fields: { original_name?: string; alt_text?: string | null; focal_x?: number | null; focal_y?: number | null },
-  now: string,
-): Promise<void> {
+/** The fields PUT /media/{id} changes in place (a folder move goes through moveMediaRecord). */
+export interface MediaFieldChanges {
+  original_name?: string;
+  alt_text?: string | null;
+  title?: string | null;
+  description?: string | null;
+  focal_x?: number | null;
+  focal_y?: number | null;
+}
+
+/** Changes the shown name, alt text, title, description and/or focal point of a live record. */
+export async function updateMediaFields(db: Db, id: string, fields: MediaFieldChanges, now: string): Promise<void> {
   await db.kysely
     .updateTable('media')
     .set({ ...fields, updated_at: now })
@@ -169,14 +184,7 @@ export async function moveMediaRecord(
   db: Db,
   id: string,
   expectedKey: string | null,
-  changes: {
-    folder: string | null;
-    storage_key: string | null;
-    original_name?: string;
-    alt_text?: string | null;
-    focal_x?: number | null;
-    focal_y?: number | null;
-  },
+  changes: MediaFieldChanges & { folder: string | null; storage_key: string | null },
   now: string,
 ): Promise<number> {
   let q = db.kysely

@@ -1,6 +1,7 @@
 /**
  * Reading the multipart form of POST /media/upload (DECISIONS.md D50): parts `file`
- * (required, exactly one), `alt_text`, `folder`, `focal_x`, `focal_y`, in any order. The file is
+ * (required, exactly one), `alt_text`, `title`, `description`, `folder`, `focal_x`, `focal_y`, in
+ * any order. The file is
  * spooled to disk as it arrives (src/modules/media/spool.ts), so fields after it are still read
  * and validated before anything is stored. Unknown or repeated parts answer 400, as unknown keys
  * of JSON bodies do; problems are reported with paths like `body.folder`.
@@ -19,14 +20,20 @@ export type FormPart =
   | { type: 'file'; fieldname: string; filename: string; file: Readable & { truncated?: boolean } }
   | { type: 'field'; fieldname: string; value: unknown; valueTruncated?: boolean };
 
-export const FORM_FIELDS = ['alt_text', 'folder', 'focal_x', 'focal_y'] as const;
+export const FORM_FIELDS = ['alt_text', 'title', 'description', 'folder', 'focal_x', 'focal_y'] as const;
+/** Longest alt text, title and description, in characters. */
 export const MAX_ALT_TEXT = 1000;
+export const MAX_TITLE = 1000;
+export const MAX_DESCRIPTION = 10_000;
 
-/** Limits handed to the multipart parser: one file, a few short fields. */
+/** The text parts with their limits. */
+const TEXT_LIMITS = { alt_text: MAX_ALT_TEXT, title: MAX_TITLE, description: MAX_DESCRIPTION } as const;
+
+/** Limits handed to the multipart parser: one file, a few fields (a description of up to 4 bytes a character). */
 export function multipartLimits(maxBytes: number) {
   return {
     fields: FORM_FIELDS.length,
-    fieldSize: 4096,
+    fieldSize: MAX_DESCRIPTION * 4,
     fieldNameSize: 100,
     files: 1,
     parts: FORM_FIELDS.length + 1,
@@ -39,6 +46,8 @@ export function multipartLimits(maxBytes: number) {
 /** The validated non-file parts of an upload. */
 export interface UploadFields {
   alt_text: string | null;
+  title: string | null;
+  description: string | null;
   folder: string | null;
   focal_x: number | null;
   focal_y: number | null;
@@ -72,15 +81,21 @@ export function validateUploadFields(raw: Partial<Record<(typeof FORM_FIELDS)[nu
     if (err instanceof AppError && err.errors) errors.push(...err.errors);
     else throw err;
   }
-  const altText = raw.alt_text === undefined ? null : raw.alt_text;
-  if (altText !== null && altText.length > MAX_ALT_TEXT) errors.push({ path: 'body.alt_text', message: `must be at most ${MAX_ALT_TEXT} characters` });
+  const text = (name: keyof typeof TEXT_LIMITS): string | null => {
+    const value = raw[name] ?? null;
+    if (value !== null && value.length > TEXT_LIMITS[name]) errors.push({ path: `body.${name}`, message: `must be at most ${TEXT_LIMITS[name]} characters` });
+    return value;
+  };
+  const altText = text('alt_text');
+  const title = text('title');
+  const description = text('description');
   const fx = focal(raw.focal_x, 'body.focal_x', errors);
   const fy = focal(raw.focal_y, 'body.focal_y', errors);
   if ((fx === null) !== (fy === null) && !errors.some((e) => e.path.startsWith('body.focal'))) {
     errors.push({ path: fx === null ? 'body.focal_x' : 'body.focal_y', message: 'focal_x and focal_y are given together' });
   }
   if (errors.length > 0) throw validationError(errors);
-  return { alt_text: altText, folder, focal_x: fx, focal_y: fy };
+  return { alt_text: altText, title, description, folder, focal_x: fx, focal_y: fy };
 }
 
 /** Multipart parser failures as client errors in the envelope (never a 500). */

@@ -549,8 +549,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * List media (newest first; folder, type and name search filters)
-     * @description List media (newest first; folder, type and name search filters)
+     * List media (newest first; folder, kind and text search filters)
+     * @description List media (newest first; folder, kind and text search filters)
      *
      *     Takes any management key or a Studio session.
      */
@@ -578,8 +578,8 @@ export type paths = {
      */
     get: operations['getMedia'];
     /**
-     * Change alt text, focal point or folder (a new folder moves the file and changes url)
-     * @description Change alt text, focal point or folder (a new folder moves the file and changes url)
+     * Change name, alt text, title, description, focal point or folder (a new folder moves the file and changes url)
+     * @description Change name, alt text, title, description, focal point or folder (a new folder moves the file and changes url)
      *
      *     Takes a management key with scope `media:write`, or a Studio session whose role grants it.
      */
@@ -1348,7 +1348,7 @@ export type paths = {
     };
     /**
      * Media metadata (the key's workspace only)
-     * @description The delivery media object: `url` (absolute, served by GET /media/files/{path}), type, size in pixels, alt text and focal point.
+     * @description The delivery media object: `url` (absolute, served by GET /media/files/{path}), type, size in pixels, alt text, title, description and focal point.
      *
      *     Takes a delivery key (`svc_live_…`).
      */
@@ -1711,12 +1711,14 @@ export type components = {
     /** DeliveryMedia */
     DeliveryMedia: {
       alt_text: string | null;
+      description: string | null;
       focal_x: number | null;
       focal_y: number | null;
       height: number | null;
       /** Format: uuid */
       id: string;
       mime_type: string;
+      title: string | null;
       /** @description absolute URL of the file, computed when read from PUBLIC_URL or MEDIA_PUBLIC_URL (D51) */
       url: string;
       width: number | null;
@@ -2021,6 +2023,8 @@ export type components = {
       alt_text: string | null;
       /** @description ISO 8601 UTC with milliseconds */
       created_at: string;
+      /** @description a longer text about the asset; a Contentful import takes the asset's description */
+      description: string | null;
       /** @description generated name of the stored file */
       filename: string;
       focal_x: number | null;
@@ -2034,6 +2038,8 @@ export type components = {
       original_name: string;
       /** @description bytes */
       size: number;
+      /** @description the asset's title; a Contentful import takes the asset's title in the default locale */
+      title: string | null;
       /** @description ISO 8601 UTC with milliseconds */
       updated_at: string;
       uploaded_by: number | null;
@@ -2385,6 +2391,7 @@ export type components = {
     /** SyncMedia */
     SyncMedia: {
       alt_text: string | null;
+      description: string | null;
       focal_x: number | null;
       focal_y: number | null;
       height: number | null;
@@ -2392,6 +2399,7 @@ export type components = {
       id: string;
       mime_type: string;
       sys: components['schemas']['SyncSys'];
+      title: string | null;
       /** @description absolute URL of the file, computed when read from PUBLIC_URL or MEDIA_PUBLIC_URL (D51) */
       url: string;
       width: number | null;
@@ -4444,10 +4452,10 @@ export interface operations {
         folder?: string;
         limit?: number;
         page?: number;
-        /** @description case-insensitive substring of the original file name or the alt text */
+        /** @description case-insensitive substring of the original file name, the alt text, the title or the description */
         search?: string;
-        /** @description by MIME type; other: neither an image, a video nor a PDF */
-        type?: 'image' | 'video' | 'pdf' | 'other';
+        /** @description by MIME type: image (image/*), video (video/*), pdf, other (neither an image, a video nor a PDF); several separated by commas (image,video) list assets of any of them */
+        type?: string;
       };
       header?: {
         /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
@@ -4547,11 +4555,13 @@ export interface operations {
       content: {
         'application/json': {
           alt_text?: string | null;
+          description?: string | null;
           focal_x?: number | null;
           focal_y?: number | null;
           folder?: string | null;
           /** @description the name shown for the asset (folders and control characters are removed) */
           original_name?: string;
+          title?: string | null;
         };
       };
     };
@@ -4719,6 +4729,7 @@ export interface operations {
       content: {
         'multipart/form-data': {
           alt_text?: string;
+          description?: string;
           /**
            * Format: binary
            * @description image, video or PDF, at most MEDIA_MAX_BYTES (10 MB)
@@ -4728,6 +4739,7 @@ export interface operations {
           focal_y?: number;
           /** @description path segments of [a-z0-9_-] separated by / (D52) */
           folder?: string;
+          title?: string;
         };
       };
     };

@@ -15,7 +15,8 @@ export async function deliveryMediaRoutes(app: FastifyInstance, ctx: Context): P
         operationId: 'getDeliveryMedia',
         tags: ['Delivery: media'],
         summary: "Media metadata (the key's workspace only)",
-        description: 'The delivery media object: `url` (absolute, served by GET /media/files/{path}), type, size in pixels, alt text and focal point.',
+        description:
+          'The delivery media object: `url` (absolute, served by GET /media/files/{path}), type, size in pixels, alt text, title, description and focal point.',
         params: MediaIdParams,
         response: { 200: EnvelopeOf(DeliveryMediaSchema) },
       },

@@ -99,7 +99,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
         tags,
         operationId: 'listMedia',
         errors: ['PAGE_TOO_DEEP'],
-        summary: 'List media (newest first; folder, type and name search filters)',
+        summary: 'List media (newest first; folder, kind and text search filters)',
         headers: WorkspaceHeaders,
         querystring: MediaListQuery,
         response: { 200: EnvelopeOf(Type.Array(MediaAssetSchema), PageMeta) },
@@ -162,7 +162,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
       schema: {
         tags,
         operationId: 'updateMedia',
-        summary: 'Change alt text, focal point or folder (a new folder moves the file and changes url)',
+        summary: 'Change name, alt text, title, description, focal point or folder (a new folder moves the file and changes url)',
         headers: WorkspaceHeaders,
         params: MediaIdParams,
         body: UpdateMediaBody,

@@ -15,8 +15,11 @@
  * An entry's publishing state comes from its `sys` (states.ts).
  *
  * Assets: media records pointing at the original file (`https:` + file.url, no download), with
- * the export's content type as mime_type, size, image width/height, title as alt_text and the
- * original file name. Ids are derived from `asset:<id>`.
+ * the export's content type as mime_type, size, image width/height, title (also as alt_text),
+ * description and the original file name. Ids are derived from `asset:<id>`. A Quire asset has one
+ * title and one description: those of the export's default locale (else of the first locale that
+ * has one); the values of other locales are counted (otherLocaleTexts) and reported in one
+ * warning by the caller.
  */
 import { derivedId } from '../../../lib/ids.js';
 import { isPlainObject } from '../../../lib/json.js';
@@ -24,6 +27,7 @@ import { iso } from '../../../lib/time.js';
 import { slugify } from '../../../lib/slugs.js';
 import type { EntryData } from '../../entries/model.js';
 import { MAX_TAG_LENGTH, MAX_TAGS } from '../../entries/validation.js';
+import { MAX_DESCRIPTION, MAX_TITLE } from '../../media/upload-form.js';
 import { RICH_TEXT_LINK_NODES } from '../../richtext/render.js';
 import type { CfAsset, CfEntry } from './export.js';
 import type { PlannedContentType, PlannedField } from './schema-mapping.js';
@@ -60,9 +64,13 @@ export interface PlannedAsset {
   width: number | null;
   height: number | null;
   alt_text: string | null;
+  title: string | null;
+  description: string | null;
   filename: string;
   original_name: string;
   size: number;
+  /** Non-empty titles and descriptions of other locales than the one taken: not imported. */
+  otherLocaleTexts: number;
 }
 
 export const entryIdFor = (workspaceId: string, cfId: string) => derivedId(workspaceId, `entry:${cfId}`);
@@ -73,6 +81,27 @@ function localized<T>(values: Record<string, T> | undefined, locale: string): T 
   if (!values) return undefined;
   if (values[locale] !== undefined) return values[locale];
   return Object.values(values).find((v) => v !== undefined && v !== null);
+}
+
+/**
+ * The text of a per-locale map for `locale` (else the first locale that has one: `localized`),
+ * null when empty, cut to `max` characters with a warning; and how many non-empty texts of
+ * other locales are left out.
+ */
+function localizedText(
+  values: Record<string, unknown> | undefined,
+  locale: string,
+  max: number,
+  warn: (message: string) => void,
+): { text: string | null; others: number } {
+  const value = localized(values, locale);
+  const text = typeof value === 'string' && value ? value : null;
+  const others = Object.values(values ?? {}).filter((v) => typeof v === 'string' && v !== '').length - (text === null ? 0 : 1);
+  if (text !== null && text.length > max) {
+    warn(`is longer than ${max} characters and is cut there`);
+    return { text: text.slice(0, max), others };
+  }
+  return { text, others };
 }
 
 function positiveInt(value: unknown): number | null {
@@ -89,7 +118,9 @@ export function planAsset(asset: CfAsset, workspaceId: string, exportDefault: st
   const url = file.url.startsWith('//') ? `https:${file.url}` : /^https?:\/\//.test(file.url) ? file.url : `https://${file.url.replace(/^\/+/, '')}`;
   const fromUrl = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || asset.sys.id;
   const name = typeof file.fileName === 'string' && file.fileName ? file.fileName : fromUrl;
-  const title = localized(asset.fields.title, exportDefault);
+  const warn = (what: string) => (message: string) => warnings.push(`asset '${asset.sys.id}': its ${what} ${message}`);
+  const title = localizedText(asset.fields.title, exportDefault, MAX_TITLE, warn('title'));
+  const description = localizedText(asset.fields.description, exportDefault, MAX_DESCRIPTION, warn('description'));
   const image = isPlainObject(file.details) && isPlainObject(file.details.image) ? file.details.image : {};
   return {
     cfId: asset.sys.id,
@@ -98,11 +129,20 @@ export function planAsset(asset: CfAsset, workspaceId: string, exportDefault: st
     mime_type: typeof file.contentType === 'string' && file.contentType ? file.contentType : 'application/octet-stream',
     width: positiveInt(image.width),
     height: positiveInt(image.height),
-    alt_text: typeof title === 'string' && title ? title : null,
+    alt_text: title.text,
+    title: title.text,
+    description: description.text,
     filename: name,
     original_name: name,
     size: positiveInt(isPlainObject(file.details) ? file.details.size : undefined) ?? 0,
+    otherLocaleTexts: title.others + description.others,
   };
+}
+
+/** The warning for `count` asset titles and descriptions of other locales than the default (null for none). */
+export function otherLocaleTextsWarning(count: number, exportDefault: string): string | null {
+  if (count === 0) return null;
+  return `asset titles and descriptions in other locales than '${exportDefault}' are not imported (${count} value${count === 1 ? '' : 's'}): a Quire media asset has one title and one description, those of the default locale`;
 }
 
 /** `2024-05-01` or `2024-05-01T10:00` (Contentful dates may omit the zone: UTC) → ISO with ms. */

@@ -36,14 +36,14 @@ import {
   findEntriesByIds,
   findEntry,
   findEntryTypeSlugs,
-  findLiveMediaIds,
+  findLiveMediaTypes,
   loadTranslations,
   lockContentType,
   maxPosition,
   uniqueValueTaken,
 } from '../../entries/repository.js';
 import { entryContentKey, entrySnapshotOf } from '../../entries/snapshot.js';
-import { fieldValue, missingRequired, type DataReference } from '../../entries/validation.js';
+import { fieldValue, mediaReferenceError, missingRequired, type DataReference } from '../../entries/validation.js';
 import { findMediaByIds, upsertMedia, type MediaRecord } from '../../media/repository.js';
 import { recordEvents, recordMediaEvent, type EventInput } from '../../events/record.js';
 import { presentItem } from '../../publishing/core.js';
@@ -95,7 +95,20 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-const MEDIA_COMPARED = ['remote_url', 'storage_key', 'mime_type', 'width', 'height', 'alt_text', 'filename', 'original_name', 'size', 'deleted_at'] as const;
+const MEDIA_COMPARED = [
+  'remote_url',
+  'storage_key',
+  'mime_type',
+  'width',
+  'height',
+  'alt_text',
+  'title',
+  'description',
+  'filename',
+  'original_name',
+  'size',
+  'deleted_at',
+] as const;
 
 /** Creates or refreshes one media record per planned asset; unchanged records are not touched. */
 export async function writeAssets(
@@ -126,6 +139,8 @@ export async function writeAssets(
           width: a.width,
           height: a.height,
           alt_text: a.alt_text,
+          title: a.title,
+          description: a.description,
           focal_x: current?.focal_x ?? null,
           focal_y: current?.focal_y ?? null,
           filename: a.filename,
@@ -478,7 +493,8 @@ class Segment {
   private slugOwners = new Map<string, string>();
   private uniqueHits = new Set<string>();
   private uniqueAsked = new Set<string>();
-  private liveMedia = new Set<string>();
+  /** Live media asked about: id → MIME type. */
+  private liveMedia = new Map<string, string>();
   private mediaAsked = new Set<string>();
   private claimedSlugs = new Set<string>();
   private claimedValues = new Set<string>();
@@ -536,7 +552,7 @@ class Segment {
     }
     const media = [...new Set(fresh.flatMap((p) => mediaIdsOf(p, types.get(p.typeSlug))))];
     for (const part of chunks(media, 500)) {
-      for (const id of await findLiveMediaIds(db, this.actor.workspaceId, part)) this.liveMedia.add(id);
+      for (const [id, mime] of await findLiveMediaTypes(db, this.actor.workspaceId, part)) this.liveMedia.set(id, mime);
     }
     for (const id of media) this.mediaAsked.add(id);
   }
@@ -666,7 +682,7 @@ class Segment {
   private async checkReferences(references: readonly DataReference[]): Promise<ErrorDetail[]> {
     const unknownMedia = references.filter((r) => r.kind === 'media' && !this.mediaAsked.has(r.id)).map((r) => r.id);
     if (unknownMedia.length) {
-      for (const id of await findLiveMediaIds(this.tx.db, this.actor.workspaceId, [...new Set(unknownMedia)])) this.liveMedia.add(id);
+      for (const [id, mime] of await findLiveMediaTypes(this.tx.db, this.actor.workspaceId, [...new Set(unknownMedia)])) this.liveMedia.set(id, mime);
       for (const id of unknownMedia) this.mediaAsked.add(id);
     }
     const unknownEntries = [...new Set(references.filter((r) => r.kind === 'relation' && !this.present.has(r.id)).map((r) => r.id))];
@@ -675,7 +691,8 @@ class Segment {
     const errors: ErrorDetail[] = [];
     for (const ref of references) {
       if (ref.kind === 'media') {
-        if (!this.liveMedia.has(ref.id)) errors.push({ path: ref.path, message: `media '${ref.id}' does not exist in this workspace` });
+        const error = mediaReferenceError(ref, this.liveMedia.get(ref.id));
+        if (error) errors.push(error);
         continue;
       }
       const type = this.present.get(ref.id) ?? outside.get(ref.id);

@@ -11,16 +11,56 @@
  * | `in` on Symbol / Array of Symbol | a `select` / `multi_select` with those options (schema-mapping.ts) |
  * | `linkContentType` | relation targets (`options`, schema-mapping.ts) |
  * | `unique` | `is_unique` where the type can be unique |
- * | anything else (`dateRange`, `prohibitRegexp`, `linkMimetypeGroup`, `assetFileSize`, `assetImageDimensions`, `in` on numbers, rich-text `enabledMarks` / `enabledNodeTypes` / `nodes`, `size` of list items, …) | not imported, with a warning |
+ * | `linkMimetypeGroup` on Link to Asset / Array of Link to Asset | `media_kinds`: `image` → `image`, `video` → `video`, `pdfdocument` → `pdf`; `attachment`, `plaintext`, `audio`, `richtext`, `presentation`, `spreadsheet`, `archive`, `code`, `markup` have no Quire kind of their own and become `other` (any file that is not an image, video or PDF: wider, so every asset Contentful accepted stays valid), with a warning; a group Quire does not know drops the rule, with a warning |
+ * | anything else (`dateRange`, `prohibitRegexp`, `assetFileSize`, `assetImageDimensions`, `in` on numbers, rich-text `enabledMarks` / `enabledNodeTypes` / `nodes`, `size` of list items, …) | not imported, with a warning |
  */
 import { compilePattern } from '../../../lib/pattern.js';
 import type { FieldType, FieldValidation } from '../../content-types/model.js';
+import { ASSET_KINDS, type AssetKind } from '../../media/kinds.js';
 import type { CfField, CfValidation } from './export.js';
 
 const LENGTH_TYPES = new Set<FieldType>(['text', 'textarea', 'rich_text']);
 const PATTERN_TYPES = new Set<FieldType>(['text', 'textarea']);
 const COUNT_TYPES = new Set<FieldType>(['multi_select', 'tags', 'relation_list', 'media_list']);
 const NUMBER_TYPES = new Set<FieldType>(['integer', 'number']);
+const MEDIA_TYPES = new Set<FieldType>(['media', 'media_list']);
+
+/**
+ * Contentful's mimetype groups (`linkMimetypeGroup`) by the Quire kind holding their files. Only
+ * image, video and pdfdocument have a kind of their own; the others are all `other`.
+ */
+const GROUP_KINDS: Readonly<Record<string, AssetKind>> = {
+  image: 'image',
+  video: 'video',
+  pdfdocument: 'pdf',
+  attachment: 'other',
+  plaintext: 'other',
+  audio: 'other',
+  richtext: 'other',
+  presentation: 'other',
+  spreadsheet: 'other',
+  archive: 'other',
+  code: 'other',
+  markup: 'other',
+};
+
+/**
+ * The `media_kinds` of a `linkMimetypeGroup` value (one group or a list), in ASSET_KINDS order,
+ * with the groups that became `other`; null when a group is unknown (or the value no group list).
+ */
+function kindsOfGroups(value: unknown): { kinds: AssetKind[]; widened: string[] } | null {
+  const groups = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(groups) || groups.length === 0) return null;
+  const kinds = new Set<AssetKind>();
+  const widened: string[] = [];
+  for (const g of groups) {
+    const kind = typeof g === 'string' && Object.hasOwn(GROUP_KINDS, g) ? GROUP_KINDS[g] : undefined;
+    if (!kind) return null;
+    kinds.add(kind);
+    if (kind === 'other') widened.push(g as string);
+  }
+  return { kinds: ASSET_KINDS.filter((k) => kinds.has(k)), widened };
+}
 /** Keys of a validation that are no rule of their own. */
 const NOT_RULES = new Set(['message']);
 
@@ -69,6 +109,19 @@ export function mapValidations(field: CfField, type: FieldType, where: string, u
       if (key === 'linkContentType' && (type === 'relation' || type === 'relation_list')) continue;
       if (key === 'in' && (type === 'select' || type === 'multi_select')) continue;
       if (key === 'unique' && (uniqueMapped || value !== true)) continue;
+      if (key === 'linkMimetypeGroup' && MEDIA_TYPES.has(type)) {
+        const mapped = kindsOfGroups(value);
+        if (!mapped) {
+          drop(key, value, 'names a mimetype group Quire does not know');
+          continue;
+        }
+        out.media_kinds = mapped.kinds;
+        if (mapped.widened.length)
+          warnings.push(
+            `${where}: validation ${describe(key, value)}: ${mapped.widened.map((g) => `'${g}'`).join(', ')} ${mapped.widened.length === 1 ? 'has' : 'have'} no Quire kind of ${mapped.widened.length === 1 ? 'its' : 'their'} own and ${mapped.widened.length === 1 ? 'becomes' : 'become'} media kind 'other' (any file that is not an image, video or PDF)`,
+          );
+        continue;
+      }
       if (key === 'regexp' && level === 'field' && PATTERN_TYPES.has(type)) {
         const pattern = patternOf(value);
         if (pattern) out.pattern = pattern;
