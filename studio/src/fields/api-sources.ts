@@ -43,9 +43,10 @@ export function mediaSummary(asset: MediaAsset): MediaSummary {
  * The path of a GET /media page. Built here rather than through the client's `query`, which drops
  * empty values: `folder=` (empty) asks for the root folder.
  */
-export function mediaListPath(q: { page: number; limit: number; type?: MediaKind; search?: string; folder?: string }): string {
+export function mediaListPath(q: { page: number; limit: number; type?: MediaKind | readonly MediaKind[]; search?: string; folder?: string }): string {
   const qs = new URLSearchParams({ page: String(q.page), limit: String(q.limit) });
-  if (q.type) qs.set('type', q.type);
+  const type = typeof q.type === 'string' ? q.type : q.type?.join(',');
+  if (type) qs.set('type', type);
   if (q.search?.trim()) qs.set('search', q.search.trim());
   if (q.folder !== undefined) qs.set('folder', q.folder);
   return `/media?${qs.toString()}`;

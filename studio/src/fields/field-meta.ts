@@ -1,4 +1,5 @@
 /** Readers of a field definition's JSON-encoded `options` and `validation` (D30). */
+import { ASSET_KINDS, isAssetKind, type AssetKind } from '../../../src/modules/media/kinds.js';
 import type { Field } from '../api/types';
 
 /** `options`: the choices of a select, or the target type slugs of a relation ([] when none). */
@@ -18,6 +19,8 @@ export interface FieldRules {
   min_length?: number;
   max_length?: number;
   pattern?: string;
+  /** media / media_list: the kinds of asset accepted (absent: any) */
+  media_kinds?: AssetKind[];
 }
 
 export function fieldRules(field: Pick<Field, 'validation'>): FieldRules {
@@ -40,5 +43,26 @@ export function rulesHint(field: Pick<Field, 'validation' | 'field_type'>): stri
   if (r.min !== undefined) parts.push(`minimum ${r.min}`);
   if (r.max !== undefined) parts.push(`maximum ${r.max}`);
   if (r.pattern) parts.push(`pattern ${r.pattern}`);
+  const kinds = mediaKindsOf(field);
+  if (kinds) parts.push(`${kindsText(kinds)} only`);
   return parts.length ? parts.join(', ') : null;
+}
+
+/** How the Studio names each media kind (GET /media `type`, a field's `media_kinds`). */
+export const KIND_LABELS: Record<AssetKind, string> = { image: 'Images', video: 'Videos', pdf: 'PDFs', other: 'Other files' };
+
+/** The `media_kinds` rule of a media field, in the server's kind order; null when it accepts any kind. */
+export function mediaKindsOf(field: Pick<Field, 'validation'>): AssetKind[] | null {
+  const listed = fieldRules(field).media_kinds;
+  if (!Array.isArray(listed)) return null;
+  const kinds = ASSET_KINDS.filter((k) => listed.some((x) => isAssetKind(x) && x === k));
+  return kinds.length ? kinds : null;
+}
+
+const KIND_WORDS: Record<AssetKind, string> = { image: 'images', video: 'videos', pdf: 'PDFs', other: 'other files' };
+
+/** "images or videos": the accepted kinds in words. */
+export function kindsText(kinds: readonly AssetKind[]): string {
+  const words = kinds.map((k) => KIND_WORDS[k]);
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 }

@@ -4,6 +4,7 @@
  * useFieldSources().
  */
 import { createContext, useContext } from 'react';
+import type { AssetKind } from '../../../src/modules/media/kinds.js';
 
 /** An entry as pickers show it. */
 export interface EntrySummary {
@@ -36,8 +37,8 @@ export interface MediaSummary {
   createdAt?: string;
 }
 
-/** The media types the library filters by (GET /media `type`). */
-export type MediaKind = 'image' | 'video' | 'pdf' | 'other';
+/** The media kinds the library filters by (GET /media `type`; the server's src/modules/media/kinds.ts). */
+export type MediaKind = AssetKind;
 
 /** Narrowing of a media list: name/alt-text search and folder (undefined: all; '': the root). */
 export interface MediaListFilter {
@@ -56,8 +57,8 @@ export interface FieldSources {
   searchEntries(types: string[], search: string): Promise<EntrySummary[]>;
   /** the entries among `ids` it can find (of `types`, every type when empty) */
   entriesByIds(ids: string[], types: string[]): Promise<EntrySummary[]>;
-  /** media, newest first, `page` from 1, optionally of one type, searched and in one folder */
-  listMedia(page: number, type?: MediaKind, filter?: MediaListFilter): Promise<{ items: MediaSummary[]; hasMore: boolean }>;
+  /** media, newest first, `page` from 1, optionally of one kind or of any of several, searched and in one folder */
+  listMedia(page: number, type?: MediaKind | readonly MediaKind[], filter?: MediaListFilter): Promise<{ items: MediaSummary[]; hasMore: boolean }>;
   /** the folders holding media; absent: pickers offer no folder filter */
   mediaFolders?: () => Promise<MediaFolder[]>;
   mediaByIds(ids: string[]): Promise<MediaSummary[]>;

@@ -1,7 +1,7 @@
 /** `media_list`: asset ids in order (D30): add several from the library at once, reorder (drag or buttons), remove. */
 import { useState } from 'react';
 import { Button, Group, Input, Stack, Text } from '@mantine/core';
-import { rulesHint } from '../field-meta';
+import { mediaKindsOf, rulesHint } from '../field-meta';
 import { MediaPicker, MediaThumb } from '../shared/MediaPicker';
 import { shortId, useMediaLookup } from '../shared/lookups';
 import { SortableList } from '../shared/SortableList';
@@ -53,6 +53,7 @@ export function MediaListWidget({ field, value, onChange, readOnly, error, descr
         onClose={() => setOpen(false)}
         exclude={ids}
         title={`Add media to ${name}`}
+        kinds={mediaKindsOf(field)}
         onPick={(m) => {
           setPicked((prev) => new Map(prev).set(m.id, m));
           onChange([...ids, m.id]);

@@ -1,6 +1,7 @@
-/** `media`: one asset id (D30), chosen from the library with thumbnails. */
+/** `media`: one asset id (D30), chosen from the library with thumbnails (only of the field's `media_kinds`, when set). */
 import { useState } from 'react';
 import { Button, Group, Input, Text } from '@mantine/core';
+import { mediaKindsOf, rulesHint } from '../field-meta';
 import { MediaPicker, MediaThumb } from '../shared/MediaPicker';
 import { shortId, useMediaLookup } from '../shared/lookups';
 import type { MediaSummary } from '../sources';
@@ -13,7 +14,7 @@ export function MediaWidget({ field, value, onChange, readOnly, error, descripti
   const name = label ?? field.label;
   const media = value ? (lookup.get(value) ?? (picked?.id === value ? picked : undefined)) : undefined;
   return (
-    <Input.Wrapper label={name} withAsterisk={field.required} description={description} error={error} labelElement="div">
+    <Input.Wrapper label={name} withAsterisk={field.required} description={description ?? rulesHint(field)} error={error} labelElement="div">
       <Group mt={4} gap="sm">
         {value ? (
           <Group gap="xs" aria-label={`${name}: ${media?.label ?? shortId(value)}`} role="group">
@@ -42,6 +43,7 @@ export function MediaWidget({ field, value, onChange, readOnly, error, descripti
         opened={open}
         onClose={() => setOpen(false)}
         title={`Choose media for ${name}`}
+        kinds={mediaKindsOf(field)}
         onPick={(m) => {
           setPicked(m);
           onChange(m.id);

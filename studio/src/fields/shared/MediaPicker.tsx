@@ -5,14 +5,18 @@
  * choosing closes the dialog. Picking several (media lists): buttons toggle (aria-pressed) and
  * "Add N" adds them in the order chosen. "Upload a file" sends a new file to the library (roles
  * with media:write) and chooses it at once; a refusal (too large, not an image, video or PDF)
- * shows its message and trace id.
+ * shows its message and trace id. With `kinds` (a field's `media_kinds` rule) the browser lists
+ * only assets of those kinds, the file dialog asks for them, and an upload of another kind stays
+ * in the library but is not chosen (the field would refuse it), with a message saying why.
  */
 import { useState } from 'react';
-import { Button, FileButton, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, FileButton, Group, Modal, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { MediaBrowser, MediaThumb } from '../../screens/media/MediaBrowser';
-import { useFieldSources, type MediaSummary } from '../sources';
+import { kindsText } from '../field-meta';
+import { useFieldSources, type MediaKind, type MediaSummary } from '../sources';
+import { assetKindOf } from '../../../../src/modules/media/kinds.js';
 
 export { MediaThumb };
 
@@ -27,25 +31,46 @@ export interface MediaPickerProps {
   onPickMany?: (media: MediaSummary[]) => void;
   exclude?: string[];
   title?: string;
+  /** only these kinds may be chosen (the field's `media_kinds`); absent: any */
+  kinds?: readonly MediaKind[] | null;
 }
 
-export function MediaPicker({ opened, onClose, onPick, onPickMany, exclude = [], title = 'Choose media' }: MediaPickerProps) {
+/** What the file dialog asks for, per kind that can be uploaded (uploads are images, videos or PDFs). */
+const ACCEPT: Partial<Record<MediaKind, string>> = { image: 'image/*', video: 'video/*', pdf: 'application/pdf' };
+
+export function MediaPicker({ opened, onClose, onPick, onPickMany, exclude = [], title = 'Choose media', kinds }: MediaPickerProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={title} size="xl">
-      {opened ? <PickerBody onClose={onClose} onPick={onPick} onPickMany={onPickMany} exclude={exclude} /> : null}
+      {opened ? <PickerBody onClose={onClose} onPick={onPick} onPickMany={onPickMany} exclude={exclude} kinds={kinds ?? undefined} /> : null}
     </Modal>
   );
 }
 
-function PickerBody({ onClose, onPick, onPickMany, exclude }: Omit<MediaPickerProps, 'opened' | 'title'> & { exclude: string[] }) {
+function PickerBody({
+  onClose,
+  onPick,
+  onPickMany,
+  exclude,
+  kinds,
+}: Omit<MediaPickerProps, 'opened' | 'title' | 'kinds'> & { exclude: string[]; kinds?: readonly MediaKind[] }) {
   const sources = useFieldSources();
   const queryClient = useQueryClient();
   const [chosen, setChosen] = useState<MediaSummary[]>([]);
-  const uploadMedia = sources.uploadMedia;
+  const [refused, setRefused] = useState<string | null>(null);
+  const uploadable = (kinds ?? ['image', 'video', 'pdf']).map((k) => ACCEPT[k]).filter((a): a is string => Boolean(a));
+  const uploadMedia = uploadable.length ? sources.uploadMedia : undefined;
   const upload = useMutation({
-    mutationFn: (file: File) => uploadMedia!(file),
+    mutationFn: (file: File) => {
+      setRefused(null);
+      return uploadMedia!(file);
+    },
     onSuccess: (media) => {
       void queryClient.invalidateQueries({ queryKey: PICKER_KEY });
+      const kind = assetKindOf(media.mimeType);
+      if (kinds && !kinds.includes(kind)) {
+        setRefused(`${media.name ?? media.label} was added to the library, but this field accepts ${kindsText(kinds)} only.`);
+        return;
+      }
       onPick(media);
       onClose();
     },
@@ -55,7 +80,7 @@ function PickerBody({ onClose, onPick, onPickMany, exclude }: Omit<MediaPickerPr
     <Stack>
       {uploadMedia ? (
         <Group>
-          <FileButton onChange={(file) => file && upload.mutate(file)} accept="image/*,video/*,application/pdf">
+          <FileButton onChange={(file) => file && upload.mutate(file)} accept={uploadable.join(',')}>
             {(props) => (
               <Button {...props} variant="light" loading={upload.isPending}>
                 Upload a file
@@ -63,15 +88,21 @@ function PickerBody({ onClose, onPick, onPickMany, exclude }: Omit<MediaPickerPr
             )}
           </FileButton>
           <Text size="xs" c="dimmed">
-            Images, videos or PDFs, up to 10 MB.
+            {kinds ? `${capitalized(kindsText(kinds.filter((k) => ACCEPT[k])))}` : 'Images, videos or PDFs'}, up to 10 MB.
           </Text>
         </Group>
       ) : null}
       <ErrorAlert error={upload.error} title="The file was not uploaded" />
+      {refused ? (
+        <Alert color="orange" title="Not chosen">
+          {refused}
+        </Alert>
+      ) : null}
       <MediaBrowser
         sources={sources}
         queryKey={PICKER_KEY}
         exclude={exclude}
+        kinds={kinds}
         itemLabel={(m) => `Choose ${m.label}`}
         selected={onPickMany ? new Set(chosen.map((c) => c.id)) : undefined}
         onActivate={(m) => {
@@ -100,4 +131,8 @@ function PickerBody({ onClose, onPick, onPickMany, exclude }: Omit<MediaPickerPr
       ) : null}
     </Stack>
   );
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,5 +1,5 @@
 /**
- * The detail panel of one asset (a drawer over the library): preview, name, alt text, folder
+ * The detail panel of one asset (a drawer over the library): preview, name, title, description, alt text, folder
  * (typing a new path moves the file there and creates the folder), focal point with crop
  * previews, the file's facts and URL; Save sends the changed fields in one PUT. Delete first
  * asks the server where the asset is used (GET /media/{id}/usage) and lists those entries and
@@ -60,10 +60,17 @@ function focalOf(a: MediaAsset): Focal | null {
 }
 
 /** The fields of `draft` that differ from `asset`. */
-export function changesOf(asset: MediaAsset, draft: { name: string; alt: string; folder: string; focal: Focal | null }): MediaChanges {
+export function changesOf(
+  asset: MediaAsset,
+  draft: { name: string; title: string; description: string; alt: string; folder: string; focal: Focal | null },
+): MediaChanges {
   const out: MediaChanges = {};
   if (draft.name.trim() && draft.name.trim() !== asset.original_name) out.original_name = draft.name.trim();
-  const alt = draft.alt.trim() ? draft.alt : null;
+  // Blank text is no text: null, as the server reads it.
+  const text = (value: string) => (value.trim() ? value : null);
+  if (text(draft.title) !== asset.title) out.title = text(draft.title);
+  if (text(draft.description) !== asset.description) out.description = text(draft.description);
+  const alt = text(draft.alt);
   if (alt !== asset.alt_text) out.alt_text = alt;
   const folder = draft.folder.trim() || null;
   if (folder !== asset.folder) out.folder = folder;
@@ -79,12 +86,14 @@ function AssetForm({ asset, folders, onChanged, onDeleted }: { asset: MediaAsset
   const { can } = useWorkspace();
   const readOnly = !can('media:write');
   const [name, setName] = useState(asset.original_name);
+  const [title, setTitle] = useState(asset.title ?? '');
+  const [description, setDescription] = useState(asset.description ?? '');
   const [alt, setAlt] = useState(asset.alt_text ?? '');
   const [folder, setFolder] = useState(asset.folder ?? '');
   const [focal, setFocal] = useState<Focal | null>(focalOf(asset));
   const [deleting, setDeleting] = useState(false);
   const folderError = folderProblem(folder.trim());
-  const changes = changesOf(asset, { name, alt, folder, focal });
+  const changes = changesOf(asset, { name, title, description, alt, folder, focal });
   const dirty = Object.keys(changes).length > 0;
   const save = useMutation({
     mutationFn: () => updateAsset(asset.id, changes),
@@ -111,6 +120,25 @@ function AssetForm({ asset, folders, onChanged, onDeleted }: { asset: MediaAsset
         onChange={(e) => setName(e.currentTarget.value)}
         readOnly={readOnly}
         maxLength={255}
+      />
+      <TextInput
+        label="Title"
+        description="Shown with the asset, e.g. as a caption; delivered with it"
+        value={title}
+        onChange={(e) => setTitle(e.currentTarget.value)}
+        readOnly={readOnly}
+        maxLength={1000}
+      />
+      <Textarea
+        label="Description"
+        description="A longer text about the asset: credits, context, licence"
+        value={description}
+        onChange={(e) => setDescription(e.currentTarget.value)}
+        readOnly={readOnly}
+        autosize
+        minRows={2}
+        maxRows={8}
+        maxLength={10000}
       />
       <Textarea
         label="Alt text"

@@ -1,7 +1,8 @@
 /**
  * The media library's browser, one component with two uses: the Media screen (activating an asset
  * opens its details) and the media field pickers (activating chooses it, or toggles it when
- * picking several). It searches by name and alt text (debounced), filters by type and folder,
+ * picking several). It searches by name, alt text, title and description (debounced), filters by
+ * kind (only the accepted kinds when a field's rule limits them) and folder,
  * shows a grid of thumbnails or a table, and pages through GET /media (newest first). Data comes
  * from the field sources (api-sources.ts in the Studio, a fake in tests), so both uses page,
  * search and filter through the same calls.
@@ -13,20 +14,20 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { IconCheck, IconFile, IconFileTypePdf, IconMovie, IconSearch } from '@tabler/icons-react';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDate } from '../../components/format';
+import { KIND_LABELS } from '../../fields/field-meta';
 import type { FieldSources, MediaKind, MediaSummary } from '../../fields/sources';
+import { ASSET_KINDS } from '../../../../src/modules/media/kinds.js';
 import { ALL_FOLDERS, folderOptions } from './folders';
 
 export type MediaView = 'grid' | 'list';
 
 const LIST_COLUMNS = ['Name', 'Type', 'Size', 'Folder', 'Added'];
 
-const TYPE_OPTIONS = [
-  { value: '', label: 'All types' },
-  { value: 'image', label: 'Images' },
-  { value: 'video', label: 'Videos' },
-  { value: 'pdf', label: 'PDFs' },
-  { value: 'other', label: 'Other' },
-];
+/** The type filter's choices: every kind, or the accepted ones of a field's rule. */
+function typeOptions(kinds: readonly MediaKind[] | undefined): { value: string; label: string }[] {
+  const shown = ASSET_KINDS.filter((k) => !kinds || kinds.includes(k));
+  return [{ value: '', label: kinds ? 'All accepted types' : 'All types' }, ...shown.map((k) => ({ value: k, label: KIND_LABELS[k] }))];
+}
 
 /** "1.2 MB", "840 KB", "12 B". */
 export function formatBytes(n: number | undefined): string {
@@ -60,6 +61,8 @@ export interface MediaBrowserProps {
   selected?: ReadonlySet<string>;
   /** ids not to offer (already in the field) */
   exclude?: readonly string[];
+  /** only assets of these kinds (a media field's `media_kinds`); absent: every kind */
+  kinds?: readonly MediaKind[];
   defaultView?: MediaView;
   /** called when the folder filter changes: a path, '' for the top level, undefined for all */
   onFolderChange?: (folder: string | undefined) => void;
@@ -74,6 +77,7 @@ export function MediaBrowser({
   onActivate,
   selected,
   exclude = [],
+  kinds,
   defaultView = 'grid',
   onFolderChange,
   children,
@@ -86,8 +90,8 @@ export function MediaBrowser({
   const [page, setPage] = useState(1);
   const folderFilter = folder === ALL_FOLDERS ? undefined : folder;
   const list = useQuery({
-    queryKey: [...queryKey, 'list', { page, search: debounced.trim(), type, folder }],
-    queryFn: () => sources.listMedia(page, (type || undefined) as MediaKind | undefined, { search: debounced, folder: folderFilter }),
+    queryKey: [...queryKey, 'list', { page, search: debounced.trim(), type, folder, kinds }],
+    queryFn: () => sources.listMedia(page, type ? (type as MediaKind) : kinds, { search: debounced, folder: folderFilter }),
     placeholderData: keepPreviousData,
   });
   const mediaFolders = sources.mediaFolders;
@@ -103,7 +107,7 @@ export function MediaBrowser({
       <Group gap="sm" align="flex-end" wrap="wrap">
         <TextInput
           label="Search media"
-          placeholder="Name or alt text"
+          placeholder="Name, alt text or title"
           leftSection={<IconSearch size={16} aria-hidden />}
           value={search}
           onChange={(e) => {
@@ -114,14 +118,14 @@ export function MediaBrowser({
         />
         <Select
           label="Type"
-          data={TYPE_OPTIONS}
+          data={typeOptions(kinds)}
           value={type}
           onChange={(v) => {
             setType(v ?? '');
             reset();
           }}
           allowDeselect={false}
-          w={130}
+          w={kinds ? 190 : 130}
         />
         {mediaFolders ? (
           <Select

@@ -2,7 +2,7 @@
  * The Media screen in jsdom against a fake management API: the list with search (sent as
  * `search`), type and folder filters (`folder=` for the top level) and the list view; the detail
  * panel setting a focal point by clicking the image and by number inputs and saving it in one
- * PUT with a renamed file and a new folder; the delete warning listing the entries and pages that
+ * PUT with a renamed file and a new folder, and editing the title and description; the delete warning listing the entries and pages that
  * use the asset before DELETE; a viewer gets no upload area and a read-only panel.
  */
 import { MantineProvider } from '@mantine/core';
@@ -27,6 +27,8 @@ const asset = (id: string, name: string, mime: string, extra: Partial<MediaAsset
   width: mime.startsWith('image/') ? 800 : null,
   height: mime.startsWith('image/') ? 400 : null,
   alt_text: null,
+  title: null,
+  description: null,
   focal_x: null,
   focal_y: null,
   filename: `${id}.png`,
@@ -38,7 +40,7 @@ const asset = (id: string, name: string, mime: string, extra: Partial<MediaAsset
   updated_at: '2026-11-24T08:00:00.000Z',
   ...extra,
 });
-const TEAM = asset('m-team', 'team.png', 'image/png', { alt_text: 'The team' });
+const TEAM = asset('m-team', 'team.png', 'image/png', { alt_text: 'The team', title: 'Team' });
 const REPORT = asset('m-report', 'report.pdf', 'application/pdf', { folder: 'docs/2026' });
 
 let calls: { method: string; url: string; body: unknown }[] = [];
@@ -107,7 +109,7 @@ describe('media library screen', () => {
     await waitFor(() => expect(lists().at(-1)).toBe('/media?page=1&limit=24&search=team'));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Open report.pdf' })).toBeNull());
     await userEvent.clear(screen.getByRole('textbox', { name: 'Search media' }));
-    await choose('Type', 'Other');
+    await choose('Type', 'Other files');
     await waitFor(() => expect(lists().at(-1)).toBe('/media?page=1&limit=24&type=other'));
     await choose('Type', 'All types');
     await choose('Folder', 'No folder (top level)');
@@ -156,6 +158,20 @@ describe('media library screen', () => {
     );
   });
 
+  it('edits the title and description in the panel and saves them in one PUT (blank clears)', async () => {
+    renderAs('editor', '/demo/media?asset=m-team');
+    const panel = await screen.findByRole('dialog', { name: 'Asset details' });
+    const title = await within(panel).findByRole('textbox', { name: /^Title/ });
+    expect(title).toHaveValue('Team');
+    const description = within(panel).getByRole('textbox', { name: /^Description/ });
+    expect(description).toHaveValue('');
+    await userEvent.clear(title);
+    await userEvent.type(title, 'Our team');
+    await userEvent.type(description, 'On the roof{enter}Summer 2026');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ title: 'Our team', description: 'On the roof\nSummer 2026' }));
+  });
+
   it('refuses a folder path the server would refuse before sending it', async () => {
     renderAs('editor', '/demo/media?asset=m-team');
     const panel = await screen.findByRole('dialog', { name: 'Asset details' });
@@ -185,6 +201,8 @@ describe('media library screen', () => {
     renderAs('viewer', '/demo/media?asset=m-team');
     const panel = await screen.findByRole('dialog', { name: 'Asset details' });
     expect(await within(panel).findByRole('textbox', { name: /^Alt text/ })).toHaveAttribute('readonly');
+    expect(within(panel).getByRole('textbox', { name: /^Title/ })).toHaveAttribute('readonly');
+    expect(within(panel).getByRole('textbox', { name: /^Description/ })).toHaveAttribute('readonly');
     expect(within(panel).queryByRole('button', { name: 'Save' })).toBeNull();
     expect(within(panel).queryByRole('button', { name: 'Delete asset' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Choose files' })).toBeNull();

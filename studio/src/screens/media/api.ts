@@ -1,7 +1,7 @@
 /**
  * The media library's calls to the management API (docs/api.md "Media (management)"): the list
  * through the field sources' `listMedia` (so the library and the pickers page, search and filter
- * alike), one asset, its update (PUT: name, alt text, folder, focal point), its usage (entries and
+ * alike), one asset, its update (PUT: name, title, description, alt text, folder, focal point), its usage (entries and
  * pages naming it) and its deletion.
  */
 import type { Static } from '@sinclair/typebox';
@@ -16,6 +16,8 @@ export type MediaUsage = Static<typeof MediaUsageSchema>;
 export interface MediaChanges {
   original_name?: string;
   alt_text?: string | null;
+  title?: string | null;
+  description?: string | null;
   folder?: string | null;
   focal_x?: number | null;
   focal_y?: number | null;

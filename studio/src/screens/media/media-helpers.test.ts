@@ -37,17 +37,19 @@ describe('focal point crops', () => {
     expect(clampUnit(0.12345)).toBe(0.123);
     expect(cropUrl('http://q.test/m/a.png', 320, 180)).toBe('http://q.test/m/a.png?w=320&h=180&fit=cover');
   });
-  it('sends only what changed, with the focal point as a pair', () => {
-    const asset = { original_name: 'a.png', alt_text: null, folder: null, focal_x: 0.5, focal_y: 0.5 } as MediaAsset;
-    expect(changesOf(asset, { name: 'a.png', alt: '', folder: '', focal: { x: 0.5, y: 0.5 } })).toEqual({});
-    expect(changesOf(asset, { name: ' b.png ', alt: 'Alt', folder: 'x', focal: { x: 0.5, y: 0.2 } })).toEqual({
+  it('sends only what changed, with the focal point as a pair and blank texts as null', () => {
+    const asset = { original_name: 'a.png', alt_text: null, title: 'Team', description: null, folder: null, focal_x: 0.5, focal_y: 0.5 } as MediaAsset;
+    const same = { name: 'a.png', title: 'Team', description: '', alt: '', folder: '', focal: { x: 0.5, y: 0.5 } };
+    expect(changesOf(asset, same)).toEqual({});
+    expect(changesOf(asset, { ...same, name: ' b.png ', alt: 'Alt', folder: 'x', focal: { x: 0.5, y: 0.2 } })).toEqual({
       original_name: 'b.png',
       alt_text: 'Alt',
       folder: 'x',
       focal_x: 0.5,
       focal_y: 0.2,
     });
-    expect(changesOf(asset, { name: '', alt: '', folder: '', focal: null })).toEqual({ focal_x: null, focal_y: null });
+    expect(changesOf(asset, { ...same, name: '', focal: null })).toEqual({ focal_x: null, focal_y: null });
+    expect(changesOf(asset, { ...same, title: '  ', description: 'Shot in Berlin\nby Ada' })).toEqual({ title: null, description: 'Shot in Berlin\nby Ada' });
   });
   it('says how many entries and pages use an asset, leaving out zeros', () => {
     expect(usedBy(1, 0)).toBe('Used by 1 entry');

@@ -1,11 +1,13 @@
 /**
  * The "Add field" dialog (POST /content-types/{slug}/fields): label, name (derived from the label
  * until edited), field type (all of D30), the flags the type accepts, select choices, relation
- * target types and validations. Name, type, required, unique and localizable are final, and the
+ * target types, the kinds of asset a media field accepts and validations. Name, type, required, unique and localizable are final, and the
  * form says so.
  */
 import { useState, type FormEvent } from 'react';
 import { Button, Checkbox, Fieldset, Group, Modal, MultiSelect, NumberInput, Select, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { ASSET_KINDS, type AssetKind } from '../../../../src/modules/media/kinds.js';
+import { KIND_LABELS } from '../../fields/field-meta';
 import { api } from '../../api/client';
 import type { ContentType } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -117,6 +119,20 @@ export function AddFieldDialog({ type, allTypes, opened, onClose }: { type: Cont
               searchable
               clearable
             />
+          ) : null}
+          {can.mediaKinds ? (
+            <Checkbox.Group
+              label="Accepted kinds"
+              description="Only assets of the ticked kinds can be chosen; none ticked: any kind. Final once the field exists."
+              value={draft.media_kinds}
+              onChange={(v) => set({ media_kinds: v as AssetKind[] })}
+            >
+              <Group mt={6} gap="md">
+                {ASSET_KINDS.map((k) => (
+                  <Checkbox key={k} value={k} label={KIND_LABELS[k]} />
+                ))}
+              </Group>
+            </Checkbox.Group>
           ) : null}
           {can.minMax || can.length || can.pattern ? (
             <Stack gap={6}>

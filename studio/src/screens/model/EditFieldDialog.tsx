@@ -1,7 +1,7 @@
 /**
  * The "Edit field" dialog (PATCH …/fields/{fieldId}): label, filterable and sortable, the only
  * things of a field that can change (turning filterable/sortable on or off builds or drops its
- * index); the rest is shown read-only with the reason.
+ * index); the rest, the accepted kinds of a media field too, is shown read-only with the reason.
  */
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
@@ -11,6 +11,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { BlockUsageWarning } from './BlockUsage';
 import { useInvalidate } from '../../app/queries';
 import { capabilities, fieldTypeLabel } from './field-types';
+import { kindsText, mediaKindsOf } from '../../fields/field-meta';
 
 export function EditFieldDialog({ type, field, onClose }: { type: ContentType; field: Field; onClose: () => void }) {
   const invalidate = useInvalidate();
@@ -20,6 +21,7 @@ export function EditFieldDialog({ type, field, onClose }: { type: ContentType; f
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const can = capabilities(field.field_type);
+  const kinds = mediaKindsOf(field);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -62,6 +64,12 @@ export function EditFieldDialog({ type, field, onClose }: { type: ContentType; f
               checked={sortable}
               onChange={(e) => setSortable(e.currentTarget.checked)}
             />
+          ) : null}
+          {can.mediaKinds ? (
+            <Text size="sm">
+              Accepted kinds: {kinds ? kindsText(kinds) : 'any kind of file'} (set when the field was created; it cannot change, as entries hold assets under
+              the rule)
+            </Text>
           ) : null}
           <Text size="xs" c="dimmed">
             Name <code>{field.name}</code>, type {fieldTypeLabel(field.field_type)}, required ({field.required ? 'yes' : 'no'}), unique (

@@ -1,9 +1,12 @@
 /**
  * The content type screen in jsdom with a fake API: a block type shows where it is used
  * (block-usage) and, for a role without schema:write, no add, edit, reorder or delete controls,
- * with read-only details; an admin sees them and the fields in their order.
+ * with read-only details; an admin sees them and the fields in their order. The add-field dialog
+ * offers a media field's accepted kinds (sent as `validation.media_kinds`), the edit dialog shows
+ * them read-only.
  */
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionWorkspace } from '../../api/session';
 import { fakeApi, ok, okList, renderScreen } from '../../app/test-utils';
@@ -122,5 +125,46 @@ describe('content type screen', () => {
     // The screen looks again while a build runs, and shows the flag once it is on.
     await screen.findByText('filterable', {}, { timeout: 5000 });
     expect(screen.queryByText(/Building its index/)).toBeNull();
+  });
+
+  it('adds a media field accepting the kinds ticked, and shows them read-only when editing', async () => {
+    const calls = fakeApi(({ path, method }) => {
+      if (path === '/content-types/hero' && method === 'GET')
+        return ok({ ...HERO, fields: [HERO.fields[0], { ...HERO.fields[1], validation: '{"media_kinds":["image","pdf"]}' }] });
+      if (path === '/content-types') return okList([HERO]);
+      if (path === '/content-types/hero/block-usage') return ok({ count: 0, is_block: true, pages: [] });
+      if (path === '/content-types/hero/fields' && method === 'POST') return ok(field('f3', 'clips', 'Clips', 'media_list', 2));
+      return null;
+    });
+    renderAs('admin');
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit field Image' }));
+    const edit = await screen.findByRole('dialog', { name: 'Edit field Image' });
+    expect(within(edit).getByText(/Accepted kinds: images or PDFs \(set when the field was created/)).toBeInTheDocument();
+    await userEvent.click(within(edit).getByRole('button', { name: 'Cancel' }));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Add field' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add a field to Hero' });
+    // A text field has no kinds to choose.
+    expect(within(dialog).queryByRole('group', { name: /Accepted kinds/ })).toBeNull();
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /^Label/ }), 'Clips');
+    await userEvent.click(within(dialog).getByRole('combobox', { name: /^Field type/ }));
+    await userEvent.click(await screen.findByRole('option', { name: /^Media list/, hidden: true }));
+    const kinds = within(dialog).getByRole('group', { name: /Accepted kinds/ });
+    expect(
+      within(kinds)
+        .getAllByRole('checkbox')
+        .map((c) => c.getAttribute('value')),
+    ).toEqual(['image', 'video', 'pdf', 'other']);
+    await userEvent.click(within(kinds).getByRole('checkbox', { name: 'Videos' }));
+    await userEvent.click(within(kinds).getByRole('checkbox', { name: 'Images' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add field' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+        name: 'clips',
+        label: 'Clips',
+        field_type: 'media_list',
+        validation: { media_kinds: ['image', 'video'] },
+      }),
+    );
   });
 });

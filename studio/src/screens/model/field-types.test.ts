@@ -43,6 +43,12 @@ describe('field types of the model screens', () => {
     const relation = buildFieldInput({ ...emptyDraft(), name: 'author', field_type: 'relation_list', min: 1, max: 3 });
     expect(relation).toEqual({ name: 'author', field_type: 'relation_list', validation: { min: 1, max: 3 } });
     expect(capabilities('json')).toMatchObject({ filterable: false, unique: false, minMax: false, length: false, pattern: false });
+    // Accepted kinds: in the server's order, for media types only.
+    const media = buildFieldInput({ ...emptyDraft(), name: 'file', field_type: 'media', media_kinds: ['other', 'pdf'] });
+    expect(media).toEqual({ name: 'file', field_type: 'media', validation: { media_kinds: ['pdf', 'other'] } });
+    expect(buildFieldInput({ ...emptyDraft(), name: 'note', field_type: 'text', media_kinds: ['image'] })).toEqual({ name: 'note', field_type: 'text' });
+    expect(capabilities('media_list').mediaKinds).toBe(true);
+    expect(capabilities('relation').mediaKinds).toBe(false);
   });
 
   it('moves items for drag-and-drop reordering', () => {

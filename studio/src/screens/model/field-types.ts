@@ -4,6 +4,7 @@
  * add-field form shows only what applies, and `buildFieldInput` sends only that.
  */
 import { INDEXABLE_TYPES, UNIQUE_TYPES } from '../../../../src/modules/content-types/model.js';
+import { ASSET_KINDS, type AssetKind } from '../../../../src/modules/media/kinds.js';
 import type { FieldInput } from '../../api/types';
 
 export const FIELD_TYPES = [
@@ -55,6 +56,8 @@ export function capabilities(type: string) {
     minMaxMeaning: NUMERIC.has(type) ? 'value' : 'items',
     length: TEXTUAL.has(type),
     pattern: PATTERN.has(type),
+    /** media and media_list: which kinds of asset are accepted (`media_kinds`) */
+    mediaKinds: type === 'media' || type === 'media_list',
   } as const;
 }
 
@@ -98,6 +101,8 @@ export interface FieldDraft {
   min_length: number | '';
   max_length: number | '';
   pattern: string;
+  /** media / media_list: the accepted kinds; none: any kind */
+  media_kinds: AssetKind[];
 }
 
 export function emptyDraft(): FieldDraft {
@@ -116,6 +121,7 @@ export function emptyDraft(): FieldDraft {
     min_length: '',
     max_length: '',
     pattern: '',
+    media_kinds: [],
   };
 }
 
@@ -136,6 +142,8 @@ export function buildFieldInput(draft: FieldDraft): FieldInput {
   if (can.length && draft.min_length !== '') validation.min_length = draft.min_length;
   if (can.length && draft.max_length !== '') validation.max_length = draft.max_length;
   if (can.pattern && draft.pattern) validation.pattern = draft.pattern;
+  // In the server's order, whatever the order they were ticked in.
+  if (can.mediaKinds && draft.media_kinds.length) validation.media_kinds = ASSET_KINDS.filter((k) => draft.media_kinds.includes(k));
   if (Object.keys(validation).length) input.validation = validation;
   return input;
 }
