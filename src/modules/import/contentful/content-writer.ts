@@ -569,7 +569,9 @@ class Segment {
     const stored = this.stored.get(e.id);
     if (stored && stored.content_type_id === ct.id) {
       const shown = presentItem(stored, this.now);
-      if (!missing.size && !sameContent(stored, e, slug)) return this.deferredNew.has(e.id) ? this.complete(e, stored, ct, slug, want) : 'slow';
+      // A new entry created without some links lacks them, so its content differs: no comparison needed.
+      if (!missing.size && this.deferredNew.has(e.id)) return this.complete(e, stored, ct, slug, want);
+      if (!missing.size && !sameContent(stored, e, slug)) return 'slow';
       if (missing.size) return 'deferred';
       return stateAction(shown.status, shown.has_pending_changes, want) ? 'slow' : 'unchanged';
     }

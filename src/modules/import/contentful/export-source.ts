@@ -100,7 +100,7 @@ const BLOCK = 8 << 20;
 
 /** The ExportSource of a surveyed file: items are read back from their byte ranges. */
 class FileSource implements ExportSource {
-  private buffer = Buffer.alloc(1 << 16);
+  private buffer: Buffer = Buffer.alloc(1 << 16);
   constructor(
     private readonly fd: number,
     readonly locales: CfLocale[],
@@ -125,17 +125,23 @@ class FileSource implements ExportSource {
     return this.assetIndex.ids[i];
   }
 
-  /** The text of bytes [start, end) of the file. */
-  private read(start: number, end: number): string {
+  /** Reads bytes [start, end) of the file into `into` (grown when too small); returns the buffer holding them. */
+  private bytes(start: number, end: number, into: Buffer): Buffer {
     const length = end - start;
-    if (this.buffer.length < length) this.buffer = Buffer.alloc(Math.max(length, this.buffer.length * 2));
+    const buffer = into.length < length ? Buffer.alloc(Math.max(length, into.length * 2)) : into;
     let done = 0;
     while (done < length) {
-      const n = fs.readSync(this.fd, this.buffer, done, length - done, start + done);
+      const n = fs.readSync(this.fd, buffer, done, length - done, start + done);
       if (n === 0) throw new Error('the export file became shorter during the import');
       done += n;
     }
-    return this.buffer.toString('utf8', 0, length);
+    return buffer;
+  }
+
+  /** The text of bytes [start, end) of the file. */
+  private read(start: number, end: number): string {
+    this.buffer = this.bytes(start, end, this.buffer);
+    return this.buffer.toString('utf8', 0, end - start);
   }
 
   private item<T extends { fields?: unknown }>(index: ItemIndex, i: number): T {
@@ -152,6 +158,7 @@ class FileSource implements ExportSource {
   /** Items in file order, reading spans of up to BLOCK bytes at once. */
   private *inOrder<T extends { fields?: unknown }>(index: ItemIndex, want?: (i: number) => boolean): Iterable<[number, T]> {
     const count = index.ids.length;
+    let block: Buffer = Buffer.alloc(0);
     let i = 0;
     while (i < count) {
       if (want && !want(i)) {
@@ -162,7 +169,9 @@ class FileSource implements ExportSource {
       const first = i;
       let last = i;
       while (last + 1 < count && index.end[last + 1] - index.start[first] <= BLOCK) last++;
-      const text = Buffer.from(this.read(index.start[first], index.end[last]), 'utf8');
+      // Each walk has its own buffer: random reads (entry, asset) between its items reuse another.
+      block = this.bytes(index.start[first], index.end[last], block);
+      const text = block;
       for (let k = first; k <= last; k++) {
         if (want && !want(k)) continue;
         const value = JSON.parse(text.toString('utf8', index.start[k] - index.start[first], index.end[k] - index.start[first])) as T;
