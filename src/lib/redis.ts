@@ -8,7 +8,7 @@
  * errors are logged, never thrown at the process: a lost Redis fails or degrades one request,
  * never the server. The URL may hold a password, so it is never logged.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 /**
@@ -17,6 +17,8 @@ import type { Logger } from 'pino';
  * down then does not stop the start (the client keeps reconnecting).
  */
 export async function createRedis(url: string, prefix: string, log: Logger, waitMs = 2000): Promise<Redis> {
+  // Loaded here, not at the top: an instance without REDIS_URL never pays its memory (about 9 MiB).
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     keyPrefix: prefix,
     enableOfflineQueue: false,
