@@ -3,12 +3,13 @@
  * file (issue 12 item 4): an ExportSource gives the small parts (locales, content types) as
  * values, and entries and assets one at a time, in file order or by position.
  *
- * A file is read once by a streaming JSON parser (@streamparser/json): the locales and content
- * types are kept, the other top-level lists (editorInterfaces, tags, webhooks, roles …) are
- * parsed and dropped, and of each entry and asset only its id, its content type id and the byte
- * range it occupies in the file are kept. Later steps read an entry again from its byte range
- * (one `pread` and JSON.parse of a few kilobytes), so the planning, writing and page steps can
- * visit entries in any order (links point forward and backward) without the file in memory.
+ * A file is read once by a streaming JSON tokenizer (@streamparser/json), each item of a list
+ * parsed from its own bytes: the locales and content types are kept, the other top-level lists
+ * (editorInterfaces, tags, webhooks, roles …) are skipped unparsed, and of each entry and asset
+ * only its id, its content type id and the byte range it occupies in the file are kept. Later
+ * steps read an entry again from its byte range (one `pread` and JSON.parse of a few kilobytes),
+ * so the planning, writing and page steps can visit entries in any order (links point forward and
+ * backward) without the file in memory.
  * The file must not change during the import.
  *
  * The shape is checked while streaming, with the rules of parseExport (export.ts): a wrong or
@@ -18,9 +19,8 @@
  * memorySource and takes the same code path.
  */
 import fs from 'node:fs';
-import { TokenParser, Tokenizer, TokenType, type ParsedElementInfo, type ParsedTokenInfo } from '@streamparser/json';
+import { Tokenizer, TokenType, type ParsedTokenInfo } from '@streamparser/json';
 import { AppError, invalid, validationError, type ErrorDetail } from '../../../errors.js';
-import { isPlainObject } from '../../../lib/json.js';
 import type { EntryCatalog } from './page-mapping.js';
 import {
   checkExportItem,
@@ -230,30 +230,76 @@ interface Survey {
 
 const LISTS = new Set<string>(EXPORT_LISTS);
 
-/** One pass of the streaming parser over the file (see openExportFile). */
+/**
+ * One pass of the streaming tokenizer over the file (see openExportFile). The tokenizer checks the
+ * JSON and gives each token's byte offset; an item of a top-level list is then parsed from its
+ * own bytes (JSON.parse of a few kilobytes, much faster than assembling it token by token), and
+ * items of lists the importer does not read are not parsed at all.
+ */
 async function survey(fd: number, file: string, size: number, onProgress?: ReadProgress): Promise<Survey> {
   const tokenizer = new Tokenizer();
-  const parser = new TokenParser({ paths: ['$.*.*'], keepStack: false });
   // Problems per list, reported in parseExport's order (locales, contentTypes, entries, assets).
   const errors = new Map<ExportList, ErrorDetail[]>(EXPORT_LISTS.map((k) => [k, []]));
   const seen = new Set<string>();
   const out: Survey = { locales: [], contentTypes: [], entries: new ItemIndex(), assets: new ItemIndex() };
   const intern = new Map<string, string>();
+  // The chunks read since the open item started (its bytes, for JSON.parse).
+  let held: { start: number; bytes: Buffer }[] = [];
 
   // Token bookkeeping: depth 1 is inside the top-level object, 2 inside one of its values.
   let depth = 0;
   let first = true;
+  let ended = false;
   let expectKey = false;
   let key: string | null = null;
+  // The list whose array is being read (null: another key, or a value that is no array).
+  let list: ExportList | null = null;
+  let inList = false;
+  let item = -1;
   let itemStart = -1;
-  let itemEnd = -1;
 
-  const add = (list: ExportList, detail: ErrorDetail) => {
-    const bucket = errors.get(list)!;
+  const add = (name: ExportList, detail: ErrorDetail) => {
+    const bucket = errors.get(name)!;
     if (bucket.length < 20) bucket.push(detail);
+  };
+  const restart = (name: ExportList) => {
+    errors.set(name, []);
+    if (name === 'locales') out.locales = [];
+    else if (name === 'contentTypes') out.contentTypes = [];
+    else if (name === 'entries') out.entries = new ItemIndex();
+    else out.assets = new ItemIndex();
+  };
+  const bytesOf = (start: number, end: number): Buffer => {
+    const parts = held.filter((c) => c.start < end && c.start + c.bytes.length > start);
+    const slices = parts.map((c) => c.bytes.subarray(Math.max(0, start - c.start), Math.min(c.bytes.length, end - c.start)));
+    return slices.length === 1 ? slices[0] : Buffer.concat(slices);
+  };
+
+  /** An object item of `name` occupying bytes [start, end): checked and recorded. */
+  const record = (name: ExportList, index: number, start: number, end: number) => {
+    const value = JSON.parse(bytesOf(start, end).toString('utf8')) as Record<string, unknown>;
+    const path = `file.${name}.${index}`;
+    const problems: ErrorDetail[] = [];
+    checkExportItem(name, value, path, problems);
+    for (const p of problems) add(name, p);
+    if (problems.length) return;
+    if (name === 'locales') out.locales.push(value as unknown as CfLocale);
+    else if (name === 'contentTypes') out.contentTypes.push(value as unknown as CfContentType);
+    else {
+      const target = name === 'entries' ? out.entries : out.assets;
+      const sys = value.sys as Record<string, unknown>;
+      target.ids.push(sys.id as string);
+      if (name === 'entries') {
+        const type = ((sys.contentType as Record<string, unknown>).sys as Record<string, unknown>).id as string;
+        target.types.push(intern.get(type) ?? (intern.set(type, type), type));
+      }
+      target.start.push(start);
+      target.end.push(end);
+    }
   };
 
   tokenizer.onToken = (t: ParsedTokenInfo) => {
+    if (ended) throw new Error('data after the end of the document');
     if (first) {
       first = false;
       if (t.token !== TokenType.LEFT_BRACE) throw invalid('file', 'must be a JSON object (a Contentful space export)');
@@ -265,71 +311,45 @@ async function survey(fd: number, file: string, size: number, onProgress?: ReadP
         key = t.value as string;
         expectKey = false;
       } else if (t.token === TokenType.COMMA) expectKey = true;
-      else if (t.token !== TokenType.COLON && key !== null) {
+      else if (t.token !== TokenType.COLON && !closes && key !== null) {
         // The value of `key` starts here; a repeated list key replaces the earlier list (as JSON.parse does).
+        list = null;
+        inList = false;
         if (LISTS.has(key)) {
-          const list = key as ExportList;
+          list = key as ExportList;
           if (seen.has(list)) restart(list);
           seen.add(list);
-          if (t.token !== TokenType.LEFT_BRACKET) add(list, { path: `file.${list}`, message: 'must be an array' });
+          if (t.token === TokenType.LEFT_BRACKET) inList = true;
+          else add(list, { path: `file.${list}`, message: 'must be an array' });
+          item = -1;
         }
         key = null;
       }
-    } else if (depth === 2 && opens) {
-      // An item of a top-level list starts (scalar items are refused, so only containers count).
-      itemStart = t.offset;
+    } else if (depth === 2 && list !== null && inList && !closes && t.token !== TokenType.COMMA) {
+      // An item of a list the importer reads starts: an object is parsed when it closes.
+      item += 1;
+      if (opens) itemStart = t.offset;
+      else add(list, { path: `file.${list}.${item}`, message: 'must be an object' });
     }
     if (opens) depth++;
     if (closes) {
       depth--;
-      if (depth === 2) itemEnd = t.offset + 1;
+      if (depth === 2 && list !== null && inList && itemStart >= 0) {
+        if (t.token === TokenType.RIGHT_BRACE) record(list, item, itemStart, t.offset + 1);
+        else add(list, { path: `file.${list}.${item}`, message: 'must be an object' });
+        itemStart = -1;
+      }
+      if (depth === 0) ended = true;
     }
     if (depth === 1 && t.token === TokenType.LEFT_BRACE) expectKey = true;
-    parser.write(t);
-  };
-
-  const restart = (list: ExportList) => {
-    errors.set(list, []);
-    if (list === 'locales') out.locales = [];
-    else if (list === 'contentTypes') out.contentTypes = [];
-    else if (list === 'entries') out.entries = new ItemIndex();
-    else out.assets = new ItemIndex();
-  };
-
-  parser.onValue = (info: ParsedElementInfo) => {
-    const list = info.stack[1]?.key;
-    if (typeof list !== 'string' || !LISTS.has(list) || typeof info.key !== 'number') return;
-    const name = list as ExportList;
-    const value = info.value;
-    const path = `file.${name}.${info.key}`;
-    if (!isPlainObject(value)) {
-      add(name, { path, message: 'must be an object' });
-      return;
-    }
-    const problems: ErrorDetail[] = [];
-    checkExportItem(name, value, path, problems);
-    for (const p of problems) add(name, p);
-    if (problems.length) return;
-    if (name === 'locales') out.locales.push(value as unknown as CfLocale);
-    else if (name === 'contentTypes') out.contentTypes.push(value as unknown as CfContentType);
-    else {
-      const index = name === 'entries' ? out.entries : out.assets;
-      const sys = value.sys as Record<string, unknown>;
-      index.ids.push(sys.id as string);
-      if (name === 'entries') {
-        const type = ((sys.contentType as Record<string, unknown>).sys as Record<string, unknown>).id as string;
-        index.types.push(intern.get(type) ?? (intern.set(type, type), type));
-      }
-      index.start.push(itemStart);
-      index.end.push(itemEnd);
-    }
   };
 
   const notJson = () => invalid('file', `'${file}' is not valid JSON`);
-  const chunk = Buffer.alloc(READ_CHUNK);
   let position = 0;
   try {
     for (;;) {
+      // A fresh buffer per chunk: an item spanning chunks keeps the earlier ones until it closes.
+      const chunk = Buffer.allocUnsafe(READ_CHUNK);
       let n: number;
       try {
         n = fs.readSync(fd, chunk, 0, READ_CHUNK, position);
@@ -337,7 +357,10 @@ async function survey(fd: number, file: string, size: number, onProgress?: ReadP
         cannotRead(file, err);
       }
       if (n === 0) break;
-      tokenizer.write(n === READ_CHUNK ? chunk : chunk.subarray(0, n));
+      const bytes = n === READ_CHUNK ? chunk : chunk.subarray(0, n);
+      held = itemStart >= 0 ? held.filter((c) => c.start + c.bytes.length > itemStart) : [];
+      held.push({ start: position, bytes });
+      tokenizer.write(bytes);
       position += n;
       onProgress?.(position, size);
       // Let timers (the progress bar) run between chunks.
@@ -349,7 +372,7 @@ async function survey(fd: number, file: string, size: number, onProgress?: ReadP
     if (err instanceof AppError) throw err;
     throw notJson();
   }
-  if (!parser.isEnded) throw notJson();
+  if (!ended) throw notJson();
 
   const all = EXPORT_LISTS.flatMap((k) => errors.get(k)!);
   if (out.locales.length === 0 && errors.get('locales')!.length === 0) all.push({ path: 'file.locales', message: 'must list at least one locale' });
