@@ -12,6 +12,10 @@ import { GENERATED_FILE, generatedClientTypes } from '../scripts/generate-client
 
 const CLIENT = path.resolve(import.meta.dirname, '../packages/client');
 
+/** Bundles one entry point of the client for the browser, in memory, with its inputs listed. */
+const browserBundle = (entry: string) =>
+  build({ entryPoints: [path.join(CLIENT, entry)], bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+
 describe('TypeScript client build', () => {
   it('has generated wire types matching the server (run npm run generate -w @quire/client when this fails)', async () => {
     const committed = await fs.readFile(GENERATED_FILE, 'utf8');
@@ -19,15 +23,7 @@ describe('TypeScript client build', () => {
   });
 
   it('bundles for the browser without Node.js built-ins', async () => {
-    const result = await build({
-      entryPoints: [path.join(CLIENT, 'src/index.ts')],
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
+    const result = await browserBundle('src/index.ts');
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.every((i) => i.startsWith('packages/client/src/'))).toBe(true);
     const code = result.outputFiles[0].text;
@@ -36,15 +32,7 @@ describe('TypeScript client build', () => {
   });
 
   it('bundles the rich-text entry point for the browser on its own (the main bundle stays without it)', async () => {
-    const result = await build({
-      entryPoints: [path.join(CLIENT, 'src/rich-text.ts')],
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
+    const result = await browserBundle('src/rich-text.ts');
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((i) => i.includes('@contentful/rich-text-html-renderer'))).toBe(true);
     expect(inputs.filter((i) => i.startsWith('packages/client/src/'))).toEqual(['packages/client/src/rich-text.ts']);

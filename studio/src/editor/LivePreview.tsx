@@ -16,6 +16,7 @@ import { useWsKey } from '../app/queries';
 import { useWorkspace } from '../app/workspace';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Loading } from '../components/Loading';
+import { LivePreviewToggle } from './LivePreviewToggle';
 import { previewUrl, readFrontEndMessage, updateMessage, type PreviewTarget } from './preview-protocol';
 
 const OPEN_KEY = 'quire:live-preview';
@@ -227,6 +228,18 @@ export function LivePreview({ target, locale, template, savedAt, mint, onClose }
       <div style={{ flex: 1, minHeight: 0, overflow: 'auto', padding: url ? 0 : 12, background: 'var(--mantine-color-gray-light)' }}>{body}</div>
     </Paper>
   );
+}
+
+/**
+ * The live preview of an editor: the header's toggle and, while it is open, the pane (for
+ * EditorColumns' `preview`). The open state is remembered in the browser (useLivePreviewOpen).
+ */
+export function useLivePreviewPane(props: Omit<LivePreviewProps, 'onClose'>): { toggle: ReactNode; pane: ReactNode | null } {
+  const [open, setOpen] = useLivePreviewOpen();
+  return {
+    toggle: <LivePreviewToggle open={open} onChange={setOpen} />,
+    pane: open ? <LivePreview {...props} onClose={() => setOpen(false)} /> : null,
+  };
 }
 
 /**

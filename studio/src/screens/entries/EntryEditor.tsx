@@ -31,8 +31,7 @@ import { LocaleSwitch } from '../../editor/LocaleSwitch';
 import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
 import { ConflictAlert, useStatusActions } from '../../editor/actions';
 import { StatusActions } from '../../editor/StatusActions';
-import { EditorColumns, LivePreview, useLivePreviewOpen } from '../../editor/LivePreview';
-import { LivePreviewToggle } from '../../editor/LivePreviewToggle';
+import { EditorColumns, useLivePreviewPane } from '../../editor/LivePreview';
 import { EntryForm } from './EntryForm';
 import { displayValue, draftOf, mapErrors, type Draft } from './model';
 import { previewUrl } from '../../editor/preview-protocol';
@@ -147,8 +146,14 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
   const [revision, setRevision] = useState(0);
   const [locale, setLocale] = useState(settings.default_locale);
   const [preview, setPreview] = useState<{ token: string; expires_at: string } | null>(null);
-  const [livePreview, setLivePreview] = useLivePreviewOpen();
   const previewTarget = useMemo(() => ({ kind: 'entry' as const, id: entry.id, type: ct.slug, slug: entry.slug }), [entry.id, ct.slug, entry.slug]);
+  const live = useLivePreviewPane({
+    target: previewTarget,
+    locale,
+    template: settings.preview_url_template,
+    savedAt: entry.updated_at,
+    mint: () => mintPreviewToken(entry.id),
+  });
   const canWrite = can('content:write');
   const canPublish = can('content:publish');
   const fieldNames = ct.fields.map((f) => f.name);
@@ -244,7 +249,7 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
             </Text>
           </Group>
         }
-        actions={<LivePreviewToggle open={livePreview} onChange={setLivePreview} />}
+        actions={live.toggle}
       />
       {conflict ? <ConflictAlert what="entry" onReload={() => void reload()} /> : null}
       {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
@@ -290,18 +295,7 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
             />
           </>
         }
-        preview={
-          livePreview ? (
-            <LivePreview
-              target={previewTarget}
-              locale={locale}
-              template={settings.preview_url_template}
-              savedAt={entry.updated_at}
-              mint={() => mintPreviewToken(entry.id)}
-              onClose={() => setLivePreview(false)}
-            />
-          ) : null
-        }
+        preview={live.pane}
       />
       <ConfirmDialog
         opened={dialog === 'delete'}

@@ -28,8 +28,7 @@ import { LocaleSwitch } from '../../editor/LocaleSwitch';
 import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
 import { ConflictAlert, useStatusActions } from '../../editor/actions';
 import { StatusActions } from '../../editor/StatusActions';
-import { EditorColumns, LivePreview, useLivePreviewOpen } from '../../editor/LivePreview';
-import { LivePreviewToggle } from '../../editor/LivePreviewToggle';
+import { EditorColumns, useLivePreviewPane } from '../../editor/LivePreview';
 import { previewUrl } from '../../editor/preview-protocol';
 import { useRestore, VersionDialog, VersionList } from '../../editor/VersionHistory';
 import { apiFieldSources } from '../../fields/api-sources';
@@ -155,8 +154,14 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
   const [revision, setRevision] = useState(0);
   const [locale, setLocale] = useState(settings.default_locale);
   const [renaming, setRenaming] = useState(false);
-  const [livePreview, setLivePreview] = useLivePreviewOpen();
   const previewTarget = useMemo(() => ({ kind: 'page' as const, id: page.id, type: 'page', slug }), [page.id, slug]);
+  const live = useLivePreviewPane({
+    target: previewTarget,
+    locale,
+    template: settings.preview_url_template,
+    savedAt: page.updated_at,
+    mint: () => mintPagePreviewToken(page.id),
+  });
   const canWrite = can('content:write');
   const canPublish = can('content:publish');
   const invalidateList = useCallback(() => client.invalidateQueries({ queryKey: key('pages') }), [client, key]);
@@ -283,7 +288,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
             ) : null}
           </Group>
         }
-        actions={<LivePreviewToggle open={livePreview} onChange={setLivePreview} />}
+        actions={live.toggle}
       />
       {conflict ? <ConflictAlert what="page" onReload={() => void reload()} /> : null}
       {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
@@ -353,18 +358,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
             />
           </>
         }
-        preview={
-          livePreview ? (
-            <LivePreview
-              target={previewTarget}
-              locale={locale}
-              template={settings.preview_url_template}
-              savedAt={page.updated_at}
-              mint={() => mintPagePreviewToken(page.id)}
-              onClose={() => setLivePreview(false)}
-            />
-          ) : null
-        }
+        preview={live.pane}
       />
       <ConfirmDialog
         opened={dialog === 'delete'}
