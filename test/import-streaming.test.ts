@@ -5,7 +5,8 @@
  *   at 64 MB, where parsing the whole file (JSON.parse) aborts; then imported again, changing
  *   nothing;
  * - batch boundaries: links to entries in later batches, a link cycle across batches, with one
- *   entry per batch, from a file and from memory alike, and a second run that changes nothing;
+ *   entry per batch, from a file and from memory alike, webhook deliveries of the bulk writes'
+ *   events, and a second run that changes nothing;
  * - the streaming reader: an export with multi-byte characters reads back equal to JSON.parse,
  *   and malformed files answer the errors of the in-memory checks.
  */
@@ -25,8 +26,10 @@ import { parseExport, type ContentfulExport } from '../src/modules/import/conten
 import { readExportFile } from '../src/modules/import/contentful/export-source.js';
 import { cfState } from '../src/modules/import/contentful/states.js';
 import { importContentful } from '../src/modules/import/operations.js';
+import { systemActor } from '../src/modules/auth/permissions.js';
+import { createWebhook } from '../src/modules/webhooks/operations.js';
 import { externalEnv } from './cli-helpers.js';
-import { createTestEnv, dialects, type TestEnv } from './helpers.js';
+import { createTestEnv, dialects, seedWorkspace, type TestEnv } from './helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
@@ -164,7 +167,8 @@ describe.each(dialects())('batch boundaries on %s', (dialect) => {
   let env: TestEnv;
   let file: string;
   beforeAll(async () => {
-    env = await createTestEnv(dialect);
+    // The webhook below points at this machine, which a test may allow.
+    env = await createTestEnv(dialect, { config: { webhookAllowPrivate: true } });
     file = path.join(dir, `linked-${dialect}.json`);
     fs.writeFileSync(file, JSON.stringify(linkedExport(), null, 2));
   });
@@ -244,6 +248,35 @@ describe.each(dialects())('batch boundaries on %s', (dialect) => {
         ['entry.created', 1],
         ['entry.published', 2],
       ]);
+    }
+  });
+
+  it('enqueues the webhook deliveries of the events it records, as one-by-one writes do', async () => {
+    const seeded = await seedWorkspace(env.ctx, { slug: 'hooked', default_locale: 'en-US', locales: ['en-US', 'de-DE'] });
+    const hook = await createWebhook(env.ctx, systemActor(seeded.workspace.id, seeded.user.id), {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['entry.published'],
+    });
+    const r = await importContentful(env.ctx, { workspace: 'hooked', file, batchSize: 1 });
+    expect(r.entries).toMatchObject({ created: 6, published: 6 });
+    const k = env.ctx.db.kysely;
+    const deliveries = await k.selectFrom('webhook_deliveries').select(['event_id', 'event_type', 'payload']).where('webhook_id', '=', hook.id).execute();
+    const published = await k
+      .selectFrom('events')
+      .select(['id', 'item_id'])
+      .where('workspace_id', '=', seeded.workspace.id)
+      .where('type', '=', 'entry.published')
+      .orderBy('id')
+      .execute();
+    expect(published).toHaveLength(6);
+    expect(deliveries.map((d) => Number(d.event_id)).sort((a, b) => a - b)).toEqual(published.map((e) => Number(e.id)));
+    for (const d of deliveries) {
+      expect(d.event_type).toBe('entry.published');
+      expect(JSON.parse(d.payload)).toMatchObject({
+        type: 'entry.published',
+        workspace_id: seeded.workspace.id,
+        data: { content_type: 'note', status: 'published' },
+      });
     }
   });
 

@@ -41,14 +41,9 @@ export interface EventInput {
   version?: number | null;
 }
 
-/**
- * Records one event inside the write's transaction `trx` (call inside withTransaction) at `at`,
- * then enqueues its webhook deliveries. Returns the event id. On PostgreSQL the workspace row
- * stays locked until the transaction ends (commit-order ids, see above).
- */
-export async function recordEvent(trx: Db, at: Date | string, input: EventInput): Promise<number> {
-  if (trx.dialect === 'postgres') await lockRows(trx, 'workspaces', { id: input.workspaceId });
-  const event = {
+/** The stored form of an event input at `createdAt` (absent facts as null). */
+function eventOf(input: EventInput, createdAt: string) {
+  return {
     workspaceId: input.workspaceId,
     type: input.type,
     itemKind: input.itemKind,
@@ -57,8 +52,18 @@ export async function recordEvent(trx: Db, at: Date | string, input: EventInput)
     contentType: input.contentType ?? null,
     status: input.status ?? null,
     version: input.version ?? null,
-    createdAt: typeof at === 'string' ? at : iso(at),
+    createdAt,
   };
+}
+
+/**
+ * Records one event inside the write's transaction `trx` (call inside withTransaction) at `at`,
+ * then enqueues its webhook deliveries. Returns the event id. On PostgreSQL the workspace row
+ * stays locked until the transaction ends (commit-order ids, see above).
+ */
+export async function recordEvent(trx: Db, at: Date | string, input: EventInput): Promise<number> {
+  if (trx.dialect === 'postgres') await lockRows(trx, 'workspaces', { id: input.workspaceId });
+  const event = eventOf(input, typeof at === 'string' ? at : iso(at));
   const id = await insertEvent(trx, event);
   await enqueueDeliveries(trx, { id, ...event });
   return id;
@@ -74,17 +79,7 @@ export async function recordEvents(trx: Db, at: Date | string, inputs: readonly 
   const workspaces = [...new Set(inputs.map((e) => e.workspaceId))].sort();
   if (trx.dialect === 'postgres') for (const id of workspaces) await lockRows(trx, 'workspaces', { id });
   const createdAt = typeof at === 'string' ? at : iso(at);
-  const events = inputs.map((input) => ({
-    workspaceId: input.workspaceId,
-    type: input.type,
-    itemKind: input.itemKind,
-    itemId: input.itemId,
-    slug: input.slug ?? null,
-    contentType: input.contentType ?? null,
-    status: input.status ?? null,
-    version: input.version ?? null,
-    createdAt,
-  }));
+  const events = inputs.map((input) => eventOf(input, createdAt));
   const ids = await insertEvents(trx, events);
   const hooks = new Map<string, Awaited<ReturnType<typeof enabledWebhooks>>>();
   for (const id of workspaces) hooks.set(id, await enabledWebhooks(trx, id));

@@ -10,23 +10,24 @@ import type { OutboxEvent } from '../webhooks/outbox.js';
 /** An event row as stored, camelCased, ids as numbers on both dialects: the shape the webhook outbox receives. */
 export type EventRecord = OutboxEvent;
 
+/** The columns of an event row. */
+function eventColumns(e: Omit<EventRecord, 'id'>) {
+  return {
+    workspace_id: e.workspaceId,
+    type: e.type,
+    item_kind: e.itemKind,
+    item_id: e.itemId,
+    slug: e.slug,
+    content_type: e.contentType,
+    status: e.status,
+    version: e.version,
+    created_at: e.createdAt,
+  };
+}
+
 /** Inserts one event and returns its id (PostgreSQL's bigint comes back as text). */
 export async function insertEvent(db: Db, e: Omit<EventRecord, 'id'>): Promise<number> {
-  const row = await db.kysely
-    .insertInto('events')
-    .values({
-      workspace_id: e.workspaceId,
-      type: e.type,
-      item_kind: e.itemKind,
-      item_id: e.itemId,
-      slug: e.slug,
-      content_type: e.contentType,
-      status: e.status,
-      version: e.version,
-      created_at: e.createdAt,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await db.kysely.insertInto('events').values(eventColumns(e)).returning('id').executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
@@ -40,19 +41,7 @@ export async function insertEvents(db: Db, events: readonly Omit<EventRecord, 'i
   for (let i = 0; i < events.length; i += 500) {
     const rows = await db.kysely
       .insertInto('events')
-      .values(
-        events.slice(i, i + 500).map((e) => ({
-          workspace_id: e.workspaceId,
-          type: e.type,
-          item_kind: e.itemKind,
-          item_id: e.itemId,
-          slug: e.slug,
-          content_type: e.contentType,
-          status: e.status,
-          version: e.version,
-          created_at: e.createdAt,
-        })),
-      )
+      .values(events.slice(i, i + 500).map(eventColumns))
       .returning('id')
       .execute();
     ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));

@@ -28,7 +28,7 @@ import { iso } from '../../../lib/time.js';
 import type { Actor } from '../../auth/permissions.js';
 import type { ContentType, Field } from '../../content-types/model.js';
 import { findContentTypeBySlug } from '../../content-types/repository.js';
-import { slugProblem, validateLocalizedValues } from '../../entries/content.js';
+import { slugProblem, validateLocalizedValues, type LocalizedValues } from '../../entries/content.js';
 import type { Entry, EntryData } from '../../entries/model.js';
 import { createEntry, updateEntry } from '../../entries/operations.js';
 import { changeEntryStatus } from '../../entries/publishing.js';
@@ -481,6 +481,20 @@ interface Completion {
   status: 'draft' | 'published' | 'archived';
 }
 
+/**
+ * The state action a draft just written takes towards `want` (changeEntryStatus's checks: publish
+ * needs the required values, else it is refused and the entry stays a draft); sets `item.status`.
+ */
+function settle(kind: Accepted['kind'], item: { status: NewEntry['status']; values: { data: EntryData } }, ct: ContentType, want: TargetStatus): Accepted {
+  const action = stateAction('draft', false, want);
+  if (action === 'publish') {
+    const lacking = missingRequired(ct.fields, item.values.data, 'data');
+    if (lacking.length) return { kind, action: null, deferred: false, refusal: validationError(lacking) };
+    item.status = 'published';
+  } else if (action === 'archive') item.status = 'archived';
+  return { kind, action: action === 'unpublish' ? null : action, deferred: false, refusal: null };
+}
+
 const uniqueKey = (ctId: string, field: string, value: unknown) => `${ctId}\u0000${field}\u0000${typeof value}\u0000${String(value)}`;
 
 /**
@@ -576,23 +590,8 @@ class Segment {
       return stateAction(shown.status, shown.has_pending_changes, want) ? 'slow' : 'unchanged';
     }
     // A new entry: createEntry's checks, in its order.
-    const problem = slugProblem(slug);
-    if (problem) return invalid('body.slug', problem);
-    const content = contentInput(e, slug, relationFields, missing);
-    const errors: ErrorDetail[] = [];
-    const references: DataReference[] = [];
-    const values = validateLocalizedValues(
-      this.ws,
-      ct.fields,
-      content,
-      'body',
-      { requireRequired: false, patterns: this.tx.db.memo.fieldPatterns },
-      errors,
-      references,
-    );
-    if (errors.length) return validationError(errors);
-    const refErrors = await this.checkReferences(references);
-    if (refErrors.length) return validationError(refErrors);
+    const values = await this.checkContent(ct, contentInput(e, slug, relationFields, missing));
+    if (values instanceof AppError) return values;
     if (stored) return invalid('id', `an entry with id '${e.id}' already exists`);
     for (const field of ct.fields) {
       if (!field.is_unique) continue;
@@ -619,13 +618,7 @@ class Segment {
       this.deferredNew.add(e.id);
       return { kind: 'created', action: null, deferred: true, refusal: null };
     }
-    const action = stateAction('draft', false, want);
-    if (action === 'publish') {
-      const lacking = missingRequired(ct.fields, values.data, 'data');
-      if (lacking.length) return { kind: 'created', action: null, deferred: false, refusal: validationError(lacking) };
-      entry.status = 'published';
-    } else if (action === 'archive') entry.status = 'archived';
-    return { kind: 'created', action: action === 'unpublish' ? null : action, deferred: false, refusal: null };
+    return settle('created', entry, ct, want);
   }
 
   /**
@@ -637,11 +630,31 @@ class Segment {
     const pristine =
       stored.status === 'draft' && stored.version === 1 && stored.latest_version === 1 && !stored.has_pending_changes && stored.publish_at === null;
     if (!pristine || stored.slug !== slug) return 'slow';
-    const problem = slugProblem(slug);
+    const values = await this.checkContent(ct, contentInput(e, slug, new Set(), new Set()));
+    if (values instanceof AppError) return values;
+    // Unique values kept as they were need no check: the field's unique index holds them for
+    // this entry alone. A changed one is checked by the operations.
+    for (const field of ct.fields) {
+      if (field.is_unique && stableStringify(fieldValue(values.data, field.name) ?? null) !== stableStringify(fieldValue(stored.data, field.name) ?? null))
+        return 'slow';
+    }
+    this.acceptedIds.add(e.id);
+    this.deferredNew.delete(e.id);
+    const completion: Completion = { stored, ct, values: { data: values.data, translations: values.translations ?? [] }, status: 'draft' };
+    this.completions.push(completion);
+    return settle('completed', completion, ct, want);
+  }
+
+  /**
+   * The checks createEntry and updateEntry run on a write's content before anything entry-wide:
+   * the slug rules, the values (prepareContent; required fields are checked at publish), then
+   * the links. Returns the cleaned values or the 400 the operation would throw.
+   */
+  private async checkContent(ct: ContentType, content: ReturnType<typeof contentInput>): Promise<AppError | LocalizedValues> {
+    const problem = slugProblem(content.slug);
     if (problem) return invalid('body.slug', problem);
     const errors: ErrorDetail[] = [];
     const references: DataReference[] = [];
-    const content = contentInput(e, slug, new Set(), new Set());
     const values = validateLocalizedValues(
       this.ws,
       ct.fields,
@@ -654,23 +667,7 @@ class Segment {
     if (errors.length) return validationError(errors);
     const refErrors = await this.checkReferences(references);
     if (refErrors.length) return validationError(refErrors);
-    // Unique values kept as they were need no check: the field's unique index holds them for
-    // this entry alone. A changed one is checked by the operations.
-    for (const field of ct.fields) {
-      if (field.is_unique && stableStringify(fieldValue(values.data, field.name) ?? null) !== stableStringify(fieldValue(stored.data, field.name) ?? null))
-        return 'slow';
-    }
-    this.acceptedIds.add(e.id);
-    this.deferredNew.delete(e.id);
-    const completion: Completion = { stored, ct, values: { data: values.data, translations: values.translations ?? [] }, status: 'draft' };
-    this.completions.push(completion);
-    const action = stateAction('draft', false, want);
-    if (action === 'publish') {
-      const lacking = missingRequired(ct.fields, values.data, 'data');
-      if (lacking.length) return { kind: 'completed', action: null, deferred: false, refusal: validationError(lacking) };
-      completion.status = 'published';
-    } else if (action === 'archive') completion.status = 'archived';
-    return { kind: 'completed', action: action === 'unpublish' ? null : action, deferred: false, refusal: null };
+    return values;
   }
 
   /** The warning writeOne gives an unchanged entry: a draft in the export that Quire keeps archived. */
