@@ -5,16 +5,12 @@
  * PUT with a renamed file and a new folder, and editing the title and description; the delete warning listing the entries and pages that
  * use the asset before DELETE; a viewer gets no upload area and a read-only panel.
  */
-import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionInfo, SessionWorkspace } from '../../api/session';
+import type { SessionWorkspace } from '../../api/session';
 import type { MediaAsset } from '../../api/types';
-import { WorkspaceContext, workspaceContextValue } from '../../app/workspace';
+import { renderScreen } from '../../app/test-utils';
 import MediaLibrary from './MediaLibrary';
 
 if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} }, configurable: true });
@@ -76,21 +72,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-function renderAs(role: SessionWorkspace['role'], at = '/demo/media') {
-  const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role };
-  const session: SessionInfo = { user: { id: 1, email: 'a@example.com', name: null }, workspaces: [workspace], csrf_token: 'c' };
-  const router = createMemoryRouter([{ path: '/:workspace/media', element: <MediaLibrary /> }], { initialEntries: [at] });
-  return render(
-    <MantineProvider>
-      <Notifications />
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <WorkspaceContext.Provider value={workspaceContextValue(session, workspace)}>
-          <RouterProvider router={router} />
-        </WorkspaceContext.Provider>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-}
+const renderAs = (role: SessionWorkspace['role'], at = '/demo/media') => renderScreen(<MediaLibrary />, '/:workspace/media', at, role);
 
 const lists = () => calls.filter((c) => c.method === 'GET' && c.url.startsWith('/media?')).map((c) => c.url);
 
