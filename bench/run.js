@@ -36,6 +36,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { api, peakRssMiB, waitReady } from './helpers.js';
 import { serverFlags } from './server-flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,19 +60,6 @@ function waitForLine(child, pattern, timeoutMs = 30_000) {
     child.stderr.on('data', onData);
     child.on('exit', (code) => reject(new Error(`process exited with ${code}:\n${buf}`)));
   });
-}
-
-async function waitReady(base) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      const r = await fetch(`${base}/readyz`);
-      if (r.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become ready');
 }
 
 /** Resets the kernel's peak-RSS mark of `pid` (Linux: writing 5 to clear_refs), so the next
@@ -106,27 +94,6 @@ async function cannonCpu(pid, url, headers, cache) {
   const after = cpuSeconds(pid);
   const total = result.requests.total;
   return { ...summarize(result), cpu_us: before === null || after === null || !total ? null : Math.round(((after - before) * 1e6) / total) };
-}
-
-function peakRssMiB(pid) {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const m = /VmHWM:\s+(\d+) kB/.exec(status);
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-async function api(base, key, method, url, body) {
-  const res = await fetch(base + url, {
-    method,
-    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${JSON.stringify(json)}`);
-  return json;
 }
 
 async function seed(base, keys) {
@@ -500,7 +467,7 @@ async function main() {
   const server = spawn(process.execPath, [...serverFlags(root), path.join(root, 'dist/src/server.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const base = `http://127.0.0.1:${port}`;
   try {
-    await waitReady(base);
+    await waitReady(base, 200);
     const t0 = Date.now();
     const { slugs, postData } = await seed(base, keys);
     console.log(

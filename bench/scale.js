@@ -27,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { api, peakRssMiB, waitReady } from './helpers.js';
 import { serverFlags } from './server-flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,19 +43,13 @@ const KEEP = args.includes('--keep');
 const TEMPLATES = 10;
 const FIELDS = ['title', 'views', 'category', 'featured', 'published_on'];
 
-const log = (...a) => console.error(`[bench:scale ${new Date().toISOString().slice(11, 19)}]`, ...a);
+/** Peak RSS in whole MiB, null when unknown. */
+const roundedRss = (pid) => {
+  const v = peakRssMiB(pid);
+  return v === null ? null : Math.round(v);
+};
 
-async function waitReady(base) {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become ready');
-}
+const log = (...a) => console.error(`[bench:scale ${new Date().toISOString().slice(11, 19)}]`, ...a);
 
 function startServer(env) {
   const child = spawn(process.execPath, [...serverFlags(root), path.join(root, 'dist/src/server.js')], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -66,26 +61,6 @@ async function stopServer(child) {
   const done = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await done;
-}
-
-function peakRssMiB(pid) {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Math.round(Number(m[1]) / 1024) : null;
-  } catch {
-    return null;
-  }
-}
-
-async function api(base, key, method, url, body) {
-  const res = await fetch(base + url, {
-    method,
-    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${JSON.stringify(json)}`);
-  return json;
 }
 
 const M = '/api/v1/manage';
@@ -363,7 +338,7 @@ async function measure(base, keys, pid) {
     (_, k) => `${P}/pages/bench-${k % 50}${['', '?locale=de', '?locale=en'][Math.floor(k / 50)]}`,
   );
   results.push({ name: '50-block page', ...(await timeUrls(base, keys.delivery, pageUrls)) });
-  const uncachedPeak = peakRssMiB(pid);
+  const uncachedPeak = roundedRss(pid);
 
   const cached = await new Promise((resolve, reject) =>
     autocannon({ url: `${base}${list}`, connections: 20, duration: 10, headers: { 'x-api-key': keys.delivery } }, (err, r) => (err ? reject(err) : resolve(r))),
@@ -371,7 +346,7 @@ async function measure(base, keys, pid) {
   return {
     results,
     cached: { rps: Math.round(cached.requests.average), p50: cached.latency.p50, p99: cached.latency.p99, non2xx: cached.non2xx },
-    rss: { after_uncached_mib: uncachedPeak, peak_mib: peakRssMiB(pid) },
+    rss: { after_uncached_mib: uncachedPeak, peak_mib: roundedRss(pid) },
   };
 }
 
