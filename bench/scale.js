@@ -19,7 +19,16 @@
  *    with and without a sort, an entry by slug and a 50-block page; then cached req/s
  *    (autocannon, 20 connections, 10 s) on page 1 and the server's peak RSS.
  *
- * Options: --entries N, --samples N (per scenario, default 200), --postgres URL, --keep, --json.
+ * Options: --entries N, --samples N (per scenario, default 200), --postgres URL, --keep, --json,
+ * --reuse URL.
+ *
+ * `--reuse postgres://…/quire_scale_…` (`npm run bench:scale -- --reuse URL`) measures (step 4)
+ * against a database that a `--keep` run seeded, without seeding again (a million entries take
+ * 13–18 min to write on PostgreSQL): it makes a production delivery key for the bench's `scale`
+ * workspace, counts its `post-<i>` entries (`--entries` is ignored), starts the server on that
+ * database (which runs any new migration first) and leaves the database in place afterwards.
+ * The figures assume entries as the seed left them, vacuumed and analyzed (after writing to the
+ * database, run `VACUUM ANALYZE` there first).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,9 +45,10 @@ const opt = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const ENTRIES = Number(opt('entries', 1_000_000));
+let ENTRIES = Number(opt('entries', 1_000_000));
 const SAMPLES = Number(opt('samples', 200));
-const PG_URL = opt('postgres', process.env.BENCH_DATABASE_URL);
+const REUSE_URL = opt('reuse', null);
+const PG_URL = REUSE_URL ?? opt('postgres', process.env.BENCH_DATABASE_URL);
 const KEEP = args.includes('--keep');
 const TEMPLATES = 10;
 const FIELDS = ['title', 'views', 'category', 'featured', 'published_on'];
@@ -366,7 +376,8 @@ async function main() {
   };
   delete env.DATABASE_URL;
   let dropDb = null;
-  if (PG_URL) {
+  if (REUSE_URL) env.DATABASE_URL = REUSE_URL;
+  else if (PG_URL) {
     const name = `quire_scale_${Date.now()}`;
     const { default: pg } = await import('pg');
     const admin = new pg.Client({ connectionString: PG_URL });
@@ -384,7 +395,7 @@ async function main() {
     };
   }
   const imp = (p) => import(path.join(root, 'dist/src', p));
-  const { bootstrap } = await imp('modules/auth/operations.js');
+  const { bootstrap, createApiKey, ensureUser, requireWorkspace } = await imp('modules/auth/operations.js');
   const { loadConfig } = await imp('config.js');
   const { createDb } = await imp('db/create-db.js');
   const { createContext } = await imp('context.js');
@@ -392,17 +403,33 @@ async function main() {
   const config = loadConfig(env);
   const db = await createDb(config);
   const ctx = await createContext(config, db);
-  const keys = (await bootstrap(ctx, { slug: 'scale', name: 'Scale', default_locale: 'en', locales: ['en', 'de'] })).keys;
+  let keys;
+  if (REUSE_URL) {
+    // The seeded workspace and its owner (bootstrap's default email); a fresh key, since the seed's are not kept.
+    const ws = await requireWorkspace(ctx, 'scale');
+    const owner = await ensureUser(ctx, 'owner@scale.local');
+    keys = { delivery: (await createApiKey(ctx, ws.id, owner.id, { keyClass: 'delivery', name: 'bench:scale --reuse', environment: 'production' })).key };
+    const { sql } = await import('kysely');
+    const { rows } =
+      await sql`select count(*) as n from entries join content_types on content_types.id = entries.content_type_id where content_types.workspace_id = ${ws.id} and content_types.slug = 'post' and entries.slug like 'post-%'`.execute(
+        db.kysely,
+      );
+    ENTRIES = Number(rows[0].n);
+  } else keys = (await bootstrap(ctx, { slug: 'scale', name: 'Scale', default_locale: 'en', locales: ['en', 'de'] })).keys;
   await db.close();
 
   const base = `http://127.0.0.1:${port}`;
-  let server = startServer(env);
+  let server = null;
   try {
-    await waitReady(base);
-    await seedTemplates(base, keys);
-    await stopServer(server);
-    log(`writing ${ENTRIES.toLocaleString('en')} entries (${PG_URL ? 'postgres' : 'sqlite'})`);
-    const seconds = await bulkWrite(config, newId);
+    let seconds = null;
+    if (!REUSE_URL) {
+      server = startServer(env);
+      await waitReady(base);
+      await seedTemplates(base, keys);
+      await stopServer(server);
+      log(`writing ${ENTRIES.toLocaleString('en')} entries (${PG_URL ? 'postgres' : 'sqlite'})`);
+      seconds = await bulkWrite(config, newId);
+    } else log(`reusing ${REUSE_URL}: ${ENTRIES.toLocaleString('en')} entries`);
     const size = PG_URL ? null : Math.round(fs.statSync(path.join(dataDir, 'quire.db')).size / 2 ** 20);
     server = startServer(env);
     await waitReady(base);
@@ -410,7 +437,7 @@ async function main() {
     const out = {
       dialect: PG_URL ? 'postgres' : 'sqlite',
       entries: ENTRIES,
-      seed_seconds: Math.round(seconds),
+      seed_seconds: seconds === null ? null : Math.round(seconds),
       sqlite_file_mib: size,
       cpus: os.cpus().length,
       ...m,
@@ -421,7 +448,7 @@ async function main() {
     if (args.includes('--json')) console.log(JSON.stringify(out, null, 2));
     else {
       console.log(
-        `\n${out.dialect}, ${ENTRIES.toLocaleString('en')} entries (bulk write ${out.seed_seconds} s${size ? `, file ${size} MiB` : ''}), ${out.cpus} CPUs`,
+        `\n${out.dialect}, ${ENTRIES.toLocaleString('en')} entries (${out.seed_seconds === null ? 'reused' : `bulk write ${out.seed_seconds} s`}${size ? `, file ${size} MiB` : ''}), ${out.cpus} CPUs`,
       );
       console.log('| scenario (uncached, distinct URLs) | p50 ms | p99 ms |\n|---|---|---|');
       for (const r of m.results) console.log(`| ${r.name} | ${r.p50} | ${r.p99} |`);
@@ -431,8 +458,9 @@ async function main() {
       );
     }
   } finally {
-    if (server.exitCode === null) await stopServer(server);
-    if (!KEEP) {
+    if (server && server.exitCode === null) await stopServer(server);
+    if (REUSE_URL) fs.rmSync(dataDir, { recursive: true, force: true });
+    else if (!KEEP) {
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (dropDb) await dropDb();
     } else log(`kept ${PG_URL ? env.DATABASE_URL : dataDir}`);
