@@ -169,9 +169,17 @@ describe.skipIf(skip).each(cases)('Contentful import with --assets-dir on %s wit
     expect(m).toMatchObject({ mime_type: 'image/png', width: 200, height: 105, storage_key: `${wsId}/${mediaId(missing.id)}.png` });
   });
 
-  it('refuses an assets folder that does not exist', async () => {
+  it('refuses an assets folder that does not exist before writing anything', async () => {
     const res = await run(['--assets-dir', path.join(dir, 'nope')]);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toMatch(/not a readable folder/);
+    // Into a workspace that does not exist yet: the refusal comes before the workspace is made.
+    const fresh = await cli(['import', 'contentful', EXPORT, '--workspace', 'fintech-refused', '--json', '--assets-dir', path.join(dir, 'nope')], {
+      context: cliCtx,
+    });
+    expect(fresh.code).not.toBe(0);
+    expect(fresh.stderr).toMatch(/not a readable folder/);
+    const ws = await env.ctx.db.kysely.selectFrom('workspaces').select('id').where('slug', '=', 'fintech-refused').execute();
+    expect(ws).toEqual([]);
   });
 });

@@ -30,7 +30,7 @@ import { findContentTypeBySlug } from '../content-types/repository.js';
 import { RESERVED_SLUGS } from '../entries/content.js';
 import { addWorkspaceLocales } from '../workspaces/operations.js';
 import { findWorkspaceBySlug, type Workspace } from '../workspaces/repository.js';
-import { storeAssetFiles } from '../media/asset-files.js';
+import { openAssetFolder, storeAssetFiles } from '../media/asset-files.js';
 import {
   assignSlugs,
   entryIdFor,
@@ -191,6 +191,8 @@ async function importSource(ctx: Context, source: ExportSource, input: ImportCon
   };
   const planned = planSchema({ contentTypes: source.contentTypes, entries: datedEntries });
   const schema = pageModel ? applyPageModel(planned, pageModel) : planned;
+  // A bad --assets-dir answers 400 before anything is written; the folder is indexed once.
+  const assetFolder = input.assetsDir !== undefined ? await openAssetFolder(input.assetsDir) : undefined;
 
   const schemaWarnings: string[] = [];
   const { target, schemaCounts } = await withTransaction(ctx.db, async (db) => {
@@ -223,7 +225,7 @@ async function importSource(ctx: Context, source: ExportSource, input: ImportCon
       title: a.title,
       description: a.description,
     }));
-    const files = await storeAssetFiles(ctx, { workspaceId: ws.id, userId: actor.userId }, fileSources, input.assetsDir);
+    const files = await storeAssetFiles(ctx, { workspaceId: ws.id, userId: actor.userId }, fileSources, assetFolder);
     assetWarnings.push(...files.warnings);
     // Assets backed by stored files (uploaded now or by an earlier run) are not turned back into
     // remote records.

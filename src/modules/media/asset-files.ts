@@ -92,14 +92,39 @@ function locate(root: string, asset: AssetFileSource, index: Map<string, string[
   return matches.find((m) => asset.sourceId && m.split(path.sep).includes(asset.sourceId)) ?? matches[0];
 }
 
+/** A local folder of asset files, indexed once by file name (see openAssetFolder). */
+export interface AssetFolder {
+  /** The folder as given (for messages). */
+  dir: string;
+  /** Its absolute path. */
+  root: string;
+  /** Every regular file below it by base name. */
+  index: Map<string, string[]>;
+}
+
 /**
- * Uploads the files of `assets` found in `dir` for `owner` (see the module comment). Without
- * `dir` nothing is uploaded; the result still tells which assets already have stored files, so
- * that an import without the option leaves them as they are. Per-asset problems (a file that
- * is too large or not an accepted type) become warnings and the asset stays remote.
- * Throws 400 when `dir` is not a readable folder.
+ * Checks that `dir` is a readable folder and indexes its files by name, once per import (an
+ * import hands assets over in batches; scanning the folder per batch cost a full walk each time).
+ * Throws 400 (path `assets_dir`) when `dir` is not a readable folder.
  */
-export async function storeAssetFiles(ctx: Context, owner: MediaOwner, assets: readonly AssetFileSource[], dir?: string): Promise<AssetFilesResult> {
+export async function openAssetFolder(dir: string): Promise<AssetFolder> {
+  const root = path.resolve(dir);
+  try {
+    if (!(await fsp.stat(root)).isDirectory()) throw new Error('not a folder');
+    return { dir, root, index: await indexFolder(root) };
+  } catch {
+    throw new AppError('VALIDATION_FAILED', 'Validation failed', [{ path: 'assets_dir', message: `'${dir}' is not a readable folder` }]);
+  }
+}
+
+/**
+ * Uploads the files of `assets` found in `folder` (from openAssetFolder) for `owner` (see the
+ * module comment). Without `folder` nothing is uploaded; the result still tells which assets
+ * already have stored files, so that an import without the option leaves them as they are.
+ * Per-asset problems (a file that is too large or not an accepted type) become warnings and the
+ * asset stays remote.
+ */
+export async function storeAssetFiles(ctx: Context, owner: MediaOwner, assets: readonly AssetFileSource[], folder?: AssetFolder): Promise<AssetFilesResult> {
   const result: AssetFilesResult = { stored: new Set(), created: 0, updated: 0, unchanged: 0, warnings: [] };
   const current = await findMediaByIds(
     ctx.db,
@@ -107,7 +132,7 @@ export async function storeAssetFiles(ctx: Context, owner: MediaOwner, assets: r
     assets.map((a) => a.id),
   );
   for (const [id, m] of current) if (m.storage_key) result.stored.add(id);
-  if (dir !== undefined) await uploadFound(ctx, owner, assets, dir, current, result);
+  if (folder !== undefined) await uploadFound(ctx, owner, assets, folder, current, result);
   result.unchanged = result.stored.size - result.created - result.updated;
   return result;
 }
@@ -116,18 +141,11 @@ async function uploadFound(
   ctx: Context,
   owner: MediaOwner,
   assets: readonly AssetFileSource[],
-  dir: string,
+  folder: AssetFolder,
   current: Map<string, MediaRecord>,
   result: AssetFilesResult,
 ): Promise<void> {
-  const root = path.resolve(dir);
-  let index: Map<string, string[]>;
-  try {
-    if (!(await fsp.stat(root)).isDirectory()) throw new Error('not a folder');
-    index = await indexFolder(root);
-  } catch {
-    throw new AppError('VALIDATION_FAILED', 'Validation failed', [{ path: 'assets_dir', message: `'${dir}' is not a readable folder` }]);
-  }
+  const { root, index } = folder;
 
   for (const asset of assets) {
     const file = locate(root, asset, index);
