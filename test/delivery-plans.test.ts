@@ -31,6 +31,7 @@ const TYPES = [
       { name: 'views', field_type: 'integer', sortable: true, filterable: true },
       { name: 'featured', field_type: 'boolean', filterable: true },
       { name: 'published_on', field_type: 'date', sortable: true, filterable: true },
+      { name: 'starts', field_type: 'datetime', sortable: true, filterable: true },
     ],
   },
   { name: 'Doc', slug: 'doc', orderable: true, fields: [{ name: 'heading', field_type: 'text' }] },
@@ -60,6 +61,8 @@ describe.each(dialects())('delivery query plans on %s', (dialect) => {
       const status = i % 10 === 3 ? 'draft' : i % 10 === 7 ? 'scheduled' : 'published';
       const data: Record<string, unknown> = { title: `Post ${i}`, featured: i % 2 === 0, published_on: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}` };
       if (i % 5 !== 0) data.views = i % 9;
+      // Datetimes keep their offsets; the index orders them by instant.
+      if (i % 4 !== 0) data.starts = `2026-02-${String(1 + (i % 20)).padStart(2, '0')}T10:00:00.000${['+02:00', 'Z', '-05:30'][i % 3]}`;
       const publish_at = status === 'scheduled' ? (i < 20 ? '2026-05-01T00:00:00.000Z' : '2026-07-01T00:00:00.000Z') : undefined;
       await w.insertEntry({ type: 'post', slug: `p${i}`, status, data, publish_at, translations: i % 2 ? { de: { title: `Beitrag ${i}` } } : {} });
       if (i < 10) await w.insertEntry({ type: 'doc', slug: `d${i}`, position: i, data: { heading: `Doc ${i}` } });
@@ -134,6 +137,7 @@ describe.each(dialects())('delivery query plans on %s', (dialect) => {
     ['post', 'views', { production: /entries_pub_num_views/, preview: /entries_data_num_views/ }],
     ['post', 'title', { production: /entries_pub_text_title/, preview: /entries_data_text_title/ }],
     ['post', 'published_on', { production: /entries_pub_text_published_on/, preview: /entries_data_text_published_on/ }],
+    ['post', 'starts', { production: /entries_pub_time_starts/, preview: /entries_data_time_starts/ }],
   ];
 
   const shapes: [Visibility, string, string, string, 'asc' | 'desc', string | null][] = [];
@@ -195,6 +199,9 @@ describe.each(dialects())('delivery query plans on %s', (dialect) => {
     });
     // SQLite has no statistics: a filter on one field sorted by another walks the filter's index
     // range and sorts what matches (docs/scaling.md); sorted by the filtered field, it never sorts.
+    { 'filter[starts][gte]': '2026-02-10T10:00:00+02:00' },
+    { 'filter[starts][eq]': '2026-02-05T08:00:00Z' },
+    { 'filter[starts][in]': '2026-02-05T10:00:00+02:00,2026-02-06T10:00:00Z' },
     const filtered = Object.keys(filters)[0].slice(7).split(']')[0];
     for (const p of found) expectIndexed(p, undefined, !sortText.startsWith(`${filtered}:`));
   });

@@ -4,6 +4,7 @@
  * expression) and the column types of migrations. Everything else is one Kysely code path.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { parseDatetime } from '../lib/time.js';
 import type { Dialect } from './types.js';
 
 /**
@@ -22,19 +23,54 @@ function assertFieldName(name: string): void {
 }
 
 /**
+ * The UTC instant of a datetime value as text, `YYYY-MM-DDTHH:MM:SS.sssZ`, whatever offset the
+ * value was written with (values keep their author's offset: lib/time.ts parseDatetime), so text
+ * order is time order. SQLite's date functions are deterministic, so allowed in expression
+ * indexes; PostgreSQL's text-to-timestamptz cast is not immutable (a value without a zone would
+ * read the session's time zone), so migration 019 wraps it in `quire_utc` (DATETIME_FUNCTION_SQL).
+ */
+const SQLITE_UTC_FORMAT = `'%Y-%m-%dT%H:%M:%fZ'`;
+
+/**
+ * DDL of `quire_utc(text)`, PostgreSQL's datetime instant (see dataFieldText): declared
+ * IMMUTABLE, which holds because a stored value always carries its offset. Text of another shape
+ * (nothing Quire writes) yields NULL rather than failing the statement, as SQLite's strftime
+ * does. Idempotent; migration 019 creates it, and the earlier migrations that build data indexes
+ * create it first, in case they build a datetime field's index in the same upgrade.
+ */
+export const DATETIME_FUNCTION_SQL = `CREATE OR REPLACE FUNCTION quire_utc(value text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT CASE WHEN value ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:?[0-9]{2})$' AND value NOT LIKE '0000-%'
+    THEN to_char(value::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END
+$$`;
+
+/** DDL of the SQL functions that data field expressions call (PostgreSQL's quire_utc), each idempotent. */
+export function dataFunctionsSql(dialect: Dialect): string[] {
+  return dialect === 'postgres' ? [DATETIME_FUNCTION_SQL] : [];
+}
+
+/**
  * The SQL expression reading `data.<name>` of an entry as a comparable scalar.
  * SQLite: `json_extract("data", '$.name')` (typed natively). PostgreSQL: `("data"->>'name')`,
- * cast to numeric or boolean for those field types. `table` qualifies the column when joined.
+ * cast to numeric or boolean for those field types. A `datetime` reads as its UTC instant
+ * (`strftime(…)` / `quire_utc(…)`, see SQLITE_UTC_FORMAT), so values written with different
+ * offsets compare, sort, page and collide by the moment they name. `table` qualifies the column
+ * when joined.
  *
  * ### Examples
  * dataFieldSql('postgres', 'price', 'number') → `(("data"->>'price')::numeric)`
+ * dataFieldSql('sqlite', 'starts', 'datetime') → `strftime('%Y-%m-%dT%H:%M:%fZ', json_extract("data", '$.starts'))`
  */
 export function dataFieldText(dialect: Dialect, name: string, fieldType: string, table?: string, column: DataColumn = 'data'): string {
   assertFieldName(name);
   const col = table ? `"${table}"."${column}"` : `"${column}"`;
-  if (dialect === 'sqlite') return `json_extract(${col}, '$.${name}')`;
+  if (dialect === 'sqlite') {
+    const value = `json_extract(${col}, '$.${name}')`;
+    return fieldType === 'datetime' ? `strftime(${SQLITE_UTC_FORMAT}, ${value})` : value;
+  }
   if (NUMERIC_TYPES.has(fieldType)) return `((${col}->>'${name}')::numeric)`;
   if (fieldType === 'boolean') return `((${col}->>'${name}')::boolean)`;
+  if (fieldType === 'datetime') return `quire_utc(${col}->>'${name}')`;
   return `(${col}->>'${name}')`;
 }
 
@@ -42,10 +78,32 @@ export function dataFieldSql(dialect: Dialect, name: string, fieldType: string, 
   return sql.raw(dataFieldText(dialect, name, fieldType, table, column));
 }
 
-/** How a field type is compared in SQL: the index of a field is shared per (name, kind). */
-export function dataFieldKind(fieldType: string): 'num' | 'bool' | 'text' {
+/**
+ * `data.<name>` as stored, for text matching (the entries list's `search` on the display field):
+ * the value an editor reads, e.g. a datetime with its author's offset rather than its instant,
+ * and text on both databases whatever the field's type.
+ */
+export function dataFieldStoredSql(dialect: Dialect, name: string, table?: string, column: DataColumn = 'data'): RawBuilder<unknown> {
+  return sql.raw(dataFieldText(dialect, name, 'text', table, column));
+}
+
+/**
+ * A stored value as dataFieldSql reads it, for binding against that expression (unique checks):
+ * a datetime's UTC instant; any other value, or a datetime that does not parse, as it is.
+ */
+export function comparableValue<T>(fieldType: string, value: T): T | string {
+  if (fieldType !== 'datetime') return value;
+  return parseDatetime(value)?.instant ?? value;
+}
+
+/**
+ * How a field type is compared in SQL: the index of a field is shared per (name, kind). A
+ * datetime (`time`) is indexed on its instant, so it shares no index with text fields.
+ */
+export function dataFieldKind(fieldType: string): 'num' | 'bool' | 'time' | 'text' {
   if (NUMERIC_TYPES.has(fieldType)) return 'num';
   if (fieldType === 'boolean') return 'bool';
+  if (fieldType === 'datetime') return 'time';
   return 'text';
 }
 

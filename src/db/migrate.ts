@@ -24,6 +24,7 @@ import * as m015 from './migrations/015-media-urls.js';
 import * as m016 from './migrations/016-workspace-id-indexes.js';
 import * as m017 from './migrations/017-field-index-builds.js';
 import * as m018 from './migrations/018-media-title-description.js';
+import * as m019 from './migrations/019-datetime-offsets.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '016-workspace-id-indexes': m016,
   '017-field-index-builds': m017,
   '018-media-title-description': m018,
+  '019-datetime-offsets': m019,
 };
 
 class StaticProvider implements MigrationProvider {

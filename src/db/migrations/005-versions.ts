@@ -22,7 +22,7 @@
  *   cached. The triggers of migration 004 are replaced.
  */
 import { sql, type Kysely } from 'kysely';
-import { createDataIndexSql } from '../dialect.js';
+import { createDataIndexSql, dataFunctionsSql } from '../dialect.js';
 import type { Database, Dialect } from '../types.js';
 import { fromJsonColumn, isPlainObject } from '../../lib/json.js';
 import { entrySnapshotOf } from '../../modules/entries/snapshot.js';
@@ -354,6 +354,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .select(['name', 'field_type'])
     .where((eb) => eb.or([eb('filterable', '=', 1), eb('sortable', '=', 1)]))
     .execute();
+  // A datetime field's index calls a function that migration 019 would otherwise create later.
+  for (const ddl of dataFunctionsSql(dialect)) await sql.raw(ddl).execute(db);
   for (const f of indexed) await sql.raw(createDataIndexSql(dialect, f.name, f.field_type, 'published_data')).execute(db);
 
   await createRevisionTriggers(db, dialect);

@@ -16,7 +16,7 @@
  *   instead of counting every entry. Filled here from the entries that exist.
  */
 import { sql, type Kysely } from 'kysely';
-import { columnSortIndexSql, createDataIndexSql, dropDataIndexSql, productionSortIndexSql } from '../dialect.js';
+import { columnSortIndexSql, createDataIndexSql, dataFunctionsSql, dropDataIndexSql, productionSortIndexSql } from '../dialect.js';
 import type { Dialect } from '../types.js';
 
 /**
@@ -71,6 +71,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
 
   const fields = await sql<{ name: string; field_type: string }>`
     SELECT DISTINCT name, field_type FROM fields WHERE filterable = 1 OR sortable = 1`.execute(db);
+  // A datetime field's index calls a function that migration 019 would otherwise create later.
+  for (const ddl of dataFunctionsSql(dialect)) await sql.raw(ddl).execute(db);
   const done = new Set<string>();
   for (const f of fields.rows) {
     for (const column of ['data', 'published_data'] as const) {

@@ -11,15 +11,16 @@
  * | contains | case-insensitive substring | text, email, url, select |
  * | exists | `true`: has a value; `false`: has none | all filterable |
  *
- * Values are coerced by field type (integer, number, `true`/`false`, `YYYY-MM-DD`, ISO date-time
- * normalized like stored values, a select's options, uuids for relation and media); a bad value,
+ * Values are coerced by field type (integer, number, `true`/`false`, `YYYY-MM-DD`, an ISO
+ * date-time with a zone, read as its UTC instant: datetimes compare by the moment they name,
+ * whatever offset a value was written with; a select's options, uuids for relation and media); a bad value,
  * an unknown operator, a field that is not filterable or not a field answers 400 at
  * `query.filter[...]`.
  */
 import { invalid } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { stableStringify } from '../../lib/json.js';
-import { iso, parseTimestamp } from '../../lib/time.js';
+import { parseDatetime } from '../../lib/time.js';
 import { fieldOptions, type Field, type FieldType } from '../content-types/model.js';
 import type { DeliveryType } from './model.js';
 
@@ -77,8 +78,9 @@ function coerce(field: Field, text: string): FilterScalar | { error: string } {
     case 'date':
       return isDate(text) ? text : { error: 'must be a date as YYYY-MM-DD' };
     case 'datetime': {
-      const d = parseTimestamp(text);
-      return d ? iso(d) : { error: 'must be an ISO 8601 date-time with a time zone' };
+      // Compared by instant, like the field's SQL expression (dialect.ts dataFieldText).
+      const d = parseDatetime(text);
+      return d ? d.instant : { error: 'must be an ISO 8601 date-time with a time zone' };
     }
     case 'select': {
       const options = fieldOptions(field);

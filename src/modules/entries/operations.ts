@@ -16,7 +16,7 @@ import { type AppError, invalid, notFound } from '../../errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { assertCompleteOrder } from '../../lib/order.js';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { dataFieldSql } from '../../db/dialect.js';
+import { dataFieldStoredSql } from '../../db/dialect.js';
 import { offsetMeta, offsetPage, type OffsetMeta } from '../../lib/pagination.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
 import { iso } from '../../lib/time.js';
@@ -110,7 +110,7 @@ function searchCondition(ctx: Context, ct: ContentType, text: string): RawBuilde
   const bySlug = containsCondition(sql`${sql.ref('entries.slug')}`, text);
   const field = ct.display_field ? ct.fields.find((f) => f.name === ct.display_field) : undefined;
   if (!field) return bySlug;
-  const value = dataFieldSql(ctx.db.dialect, field.name, field.field_type, 'entries', 'data');
+  const value = dataFieldStoredSql(ctx.db.dialect, field.name, 'entries', 'data');
   return sql<SqlBool>`(${bySlug} or ${containsCondition(value, text)})`;
 }
 

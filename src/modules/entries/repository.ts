@@ -9,7 +9,7 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
-import { dataFieldSql } from '../../db/dialect.js';
+import { comparableValue, dataFieldSql } from '../../db/dialect.js';
 import { fromJsonColumn } from '../../lib/json.js';
 import type { FieldType } from '../content-types/model.js';
 import { ITEM_COLUMNS, toItemRecord, type ItemRow } from '../publishing/item.js';
@@ -82,8 +82,8 @@ export async function findEntriesByIds(db: Db, ids: readonly string[]): Promise<
 }
 
 /**
- * True when another entry of the type holds `value` in `data.<field>` (is_unique fields). The
- * content type id is written into the SQL as a literal so both planners match the field's partial
+ * True when another entry of the type holds `value` in `data.<field>` (is_unique fields; a
+ * datetime by its instant: dialect.ts comparableValue). The content type id is written into the SQL as a literal so both planners match the field's partial
  * unique index (its WHERE names that literal) and read one index entry, not every entry.
  */
 export async function uniqueValueTaken(
@@ -98,7 +98,7 @@ export async function uniqueValueTaken(
     .selectFrom('entries')
     .select('id')
     .where('content_type_id', '=', sql.lit(contentTypeId))
-    .where((eb) => eb(expr, '=', value as string | number) as Expression<SqlBool>);
+    .where((eb) => eb(expr, '=', comparableValue(field.field_type, value) as string | number) as Expression<SqlBool>);
   if (exceptId) q = q.where('id', '!=', exceptId);
   return Boolean(await q.limit(1).executeTakeFirst());
 }

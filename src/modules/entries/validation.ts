@@ -5,13 +5,13 @@
  * validateData() is pure: it checks types, unknown keys, `validation` rules (min, max,
  * min_length, max_length, pattern), `required` (only when asked: D22) and, for translations,
  * that only localizable fields appear. It returns the cleaned value (nulls dropped: null means
- * "no value"; datetimes normalized to ISO UTC with milliseconds) and the relation/media ids it
- * met. checkReferences() then verifies those ids against the database with one query per kind,
+ * "no value"; datetimes in their canonical form, the author's offset kept: lib/time.ts
+ * parseDatetime) and the relation/media ids it met. checkReferences() then verifies those ids against the database with one query per kind,
  * and that each asset of a media field with a `media_kinds` rule is of an accepted kind.
  *
  * Field types (D30): text (one line), textarea, rich_text (a Contentful rich-text document,
  * checked structurally), number, integer, boolean, date (YYYY-MM-DD), datetime (ISO 8601 with a
- * zone), email, url (absolute http/https), select (one of `options`), multi_select (distinct
+ * zone, kept as written and compared by instant), email, url (absolute http/https), select (one of `options`), multi_select (distinct
  * options), tags (a free list: at most 100 distinct one-line strings of 1–256 characters, in
  * order), json (any JSON value), media / relation (uuid), media_list / relation_list (uuids).
  * Rules: min/max bound numbers and list item counts; min_length/max_length bound string length
@@ -25,7 +25,7 @@ import { isUuid } from '../../lib/ids.js';
 import { isPlainObject } from '../../lib/json.js';
 import { jsonDepth, MAX_JSON_VALUE_DEPTH } from '../../lib/json-limits.js';
 import { compilePattern, type Pattern } from '../../lib/pattern.js';
-import { isCalendarDate, iso, parseTimestamp } from '../../lib/time.js';
+import { isCalendarDate, parseDatetime } from '../../lib/time.js';
 import { fieldOptions, fieldValidation, type Field, type FieldType } from '../content-types/model.js';
 import { assetKindOf, kindNoun, kindsPhrase, type AssetKind } from '../media/kinds.js';
 import { findEntryTypeSlugs, findLiveMediaTypes } from './repository.js';
@@ -217,9 +217,9 @@ function checkValue(field: Field, value: unknown, path: string, patterns: Map<st
       if (typeof value !== 'string' || !isValidDate(value)) err('must be a date as YYYY-MM-DD');
       break;
     case 'datetime': {
-      const d = parseTimestamp(value);
-      if (!d) err('must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T10:00:00.000Z');
-      else out.value = iso(d);
+      const d = parseDatetime(value);
+      if (!d) err('must be an ISO 8601 date-time with a time zone (Z or an offset such as +02:00) in the years 0001-9999, e.g. 2026-11-21T10:00:00.000+02:00');
+      else out.value = d.text;
       break;
     }
     case 'email':
