@@ -242,7 +242,7 @@ describe.skipIf(skip).each(dialects())('faithful content on %s', (dialect) => {
       seoTitle: 'Launch',
       url: 'HTTPS://example.com',
       day: '2024-05-01',
-      startsAt: '2024-05-01T08:00:00.000Z',
+      startsAt: '2024-05-01T10:00:00.000+02:00',
       seats: 20,
       level: 'pro',
     });

@@ -11,8 +11,8 @@
  * ids of their targets, like relation fields (a hyperlink whose target is not imported keeps only
  * its text, an embedded one is removed, each with a warning); a Link becomes the Quire id of its
  * target (a link to something absent from the export is dropped with a warning); Location
- * `{lat, lon}` stays JSON.
- * An entry's publishing state comes from its `sys` (states.ts).
+ * `{lat, lon}` stays JSON. A Date value of a `datetime` field keeps the export's offset
+ * (toIsoDatetime). An entry's publishing state comes from its `sys` (states.ts).
  *
  * Assets: media records pointing at the original file (`https:` + file.url, no download), with
  * the export's content type as mime_type, size, image width/height, title (also as alt_text),
@@ -23,7 +23,7 @@
  */
 import { derivedId } from '../../../lib/ids.js';
 import { isPlainObject } from '../../../lib/json.js';
-import { iso } from '../../../lib/time.js';
+import { parseDatetime } from '../../../lib/time.js';
 import { slugify } from '../../../lib/slugs.js';
 import type { EntryData } from '../../entries/model.js';
 import { MAX_TAG_LENGTH, MAX_TAGS } from '../../entries/validation.js';
@@ -145,14 +145,27 @@ export function otherLocaleTextsWarning(count: number, exportDefault: string): s
   return `asset titles and descriptions in other locales than '${exportDefault}' are not imported (${count} value${count === 1 ? '' : 's'}): a Quire media asset has one title and one description, those of the default locale`;
 }
 
-/** `2024-05-01` or `2024-05-01T10:00` (Contentful dates may omit the zone: UTC) → ISO with ms. */
+/** A Contentful Date value without a zone: a date alone, or a local time (`2024-05-01T10:00`). */
+const ZONELESS = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$/;
+
+/** True when `value` is a Contentful Date value without a zone, which toIsoDatetime reads as UTC. */
+export function isZonelessDate(value: unknown): boolean {
+  return typeof value === 'string' && ZONELESS.test(value.trim());
+}
+
+/**
+ * A Contentful Date value for a `datetime` field, in Quire's canonical form (lib/time.ts
+ * parseDatetime), the export's offset kept: `2024-05-01T10:00+02:00` →
+ * `2024-05-01T10:00:00.000+02:00`. A value without a zone (a date alone, or Contentful's local
+ * time format) is read as UTC, so the time stays as written: `2024-05-01T10:00` →
+ * `2024-05-01T10:00:00.000Z` (planSchema warns about each field holding such values); undefined
+ * for anything else.
+ */
 export function toIsoDatetime(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   let text = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) text += 'T00:00:00Z';
-  else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)) text += 'Z';
-  const d = new Date(text);
-  return Number.isNaN(d.getTime()) ? undefined : iso(d);
+  if (ZONELESS.test(text)) text += text.length === 10 ? 'T00:00Z' : 'Z';
+  return parseDatetime(text)?.text;
 }
 
 export interface LinkResolver {

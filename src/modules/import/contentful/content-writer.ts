@@ -20,7 +20,7 @@
  */
 import { sql } from 'kysely';
 import type { Context } from '../../../context.js';
-import { dataFieldSql, uniqueIndexName } from '../../../db/dialect.js';
+import { comparableValue, dataFieldSql, uniqueIndexName } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { AppError, invalid, validationError, type ErrorDetail } from '../../../errors.js';
 import { stableStringify } from '../../../lib/json.js';
@@ -495,7 +495,11 @@ function settle(kind: Accepted['kind'], item: { status: NewEntry['status']; valu
   return { kind, action: action === 'unpublish' ? null : action, deferred: false, refusal: null };
 }
 
-const uniqueKey = (ctId: string, field: string, value: unknown) => `${ctId}\u0000${field}\u0000${typeof value}\u0000${String(value)}`;
+/** One value of a unique field, as the database compares it (a datetime by its instant). */
+const uniqueKey = (ctId: string, field: Pick<Field, 'name' | 'field_type'>, value: unknown) => {
+  const v = comparableValue(field.field_type, value);
+  return `${ctId}\u0000${field.name}\u0000${typeof v}\u0000${String(v)}`;
+};
 
 /**
  * One run of bulk decisions inside a batch's transaction. prepare() reads, in a few queries, what
@@ -555,12 +559,12 @@ class Segment {
       }
       for (const field of ct.fields.filter((f) => f.is_unique)) {
         const values = [...new Set(list.map((p) => fieldValue(p.data, field.name)).filter((v) => typeof v === 'string' || typeof v === 'number'))];
-        for (const v of values) this.uniqueAsked.add(uniqueKey(ct.id, field.name, v));
+        for (const v of values) this.uniqueAsked.add(uniqueKey(ct.id, field, v));
         for (const part of chunks(values as (string | number)[], 500)) {
           const hit = await uniqueValuesHit(db, ct, field, part);
           // Any hit (or no answer): the values of this field are checked one by one, exactly as
           // createEntry does.
-          if (hit) for (const v of part) this.uniqueHits.add(uniqueKey(ct.id, field.name, v));
+          if (hit) for (const v of part) this.uniqueHits.add(uniqueKey(ct.id, field, v));
         }
       }
     }
@@ -608,7 +612,7 @@ class Segment {
     this.claimedSlugs.add(slugKey);
     for (const field of ct.fields) {
       const value = field.is_unique ? fieldValue(values.data, field.name) : undefined;
-      if (value !== undefined && value !== null) this.claimedValues.add(uniqueKey(ct.id, field.name, value));
+      if (value !== undefined && value !== null) this.claimedValues.add(uniqueKey(ct.id, field, value));
     }
     this.present.set(e.id, ct.slug);
     this.acceptedIds.add(e.id);
@@ -705,7 +709,7 @@ class Segment {
 
   /** True when another entry of the type holds `value` in unique field `field` (assertUniqueValues). */
   private async valueTaken(ct: ContentType, field: Field, value: unknown): Promise<boolean> {
-    const key = uniqueKey(ct.id, field.name, value);
+    const key = uniqueKey(ct.id, field, value);
     if (this.claimedValues.has(key)) return true;
     if (this.uniqueAsked.has(key) && !this.uniqueHits.has(key)) return false;
     return uniqueValueTaken(this.tx.db, ct.id, field, value, null);
@@ -955,7 +959,7 @@ async function rewriteTranslations(db: Db, rows: readonly { entry_id: string; lo
  */
 async function uniqueValuesHit(db: Db, ct: ContentType, field: Field, values: readonly (string | number)[]): Promise<boolean> {
   const expr = dataFieldSql(db.dialect, field.name, field.field_type);
-  const list = sql.join(values.map((v) => sql`${v}`));
+  const list = sql.join(values.map((v) => sql`${comparableValue(field.field_type, v)}`));
   const from = db.dialect === 'sqlite' ? sql`entries indexed by ${sql.id(uniqueIndexName(field.id))}` : sql`entries`;
   try {
     const res = await sql`select 1 as hit from ${from} where content_type_id = ${sql.lit(ct.id)} and ${expr} in (${list}) limit 1`.execute(db.kysely);

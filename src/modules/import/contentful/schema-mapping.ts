@@ -11,6 +11,7 @@
  * | Symbol with an `in` validation | select (options: the `in` values)                         |
  * | Integer / Number / Boolean    | integer / number / boolean                                 |
  * | Date                          | date when every value is a calendar date, else datetime    |
+ * |                               | (offset kept; no zone: read as UTC, with a warning)        |
  * | Object, Location              | json                                                       |
  * | Link Entry / Link Asset       | relation (options: linkContentType as slugs) / media       |
  * | Array of Symbol with `in`     | multi_select (options: the items' `in` values)             |
@@ -26,6 +27,7 @@
 import { slugify } from '../../../lib/slugs.js';
 import type { FieldInput } from '../../content-types/fields.js';
 import { FIELD_NAME_PATTERN, type FieldType } from '../../content-types/model.js';
+import { isZonelessDate } from './content-mapping.js';
 import type { CfContentType, CfEntry, CfField, CfValidation } from './export.js';
 import { mapValidations } from './validation-mapping.js';
 
@@ -171,23 +173,28 @@ export function planSchema(exp: SchemaInput): SchemaPlan {
   }
   const warnings: string[] = [];
   const renames: FieldRename[] = [];
-  const dates = dateOnlyFields(exp);
+  const dates = scanDates(exp);
   const contentTypes = exp.contentTypes.map((ct) => planContentType(dates, ct, slugs, warnings, renames));
   return { contentTypes, slugs, renames, warnings };
 }
 
 const dateKey = (ctId: string, fieldId: string) => `${ctId}\u0000${fieldId}`;
 
-/** Content type ids that have Date fields (their entries are all dateOnlyFields reads). */
+/** Content type ids that have Date fields (their entries are all scanDates reads). */
 export function typesWithDates(contentTypes: readonly CfContentType[]): Set<string> {
   return new Set(contentTypes.filter((ct) => ct.fields.some((f) => f.type === 'Date')).map((ct) => ct.sys.id));
 }
 
-/**
- * The Date fields (as `ctId\0fieldId`) for which every value the export holds is a date without
- * a time, and there is at least one: one pass over the entries.
- */
-export function dateOnlyFields(exp: SchemaInput): Set<string> {
+/** What one pass over the entries tells about the Date fields (keys `ctId\0fieldId`). */
+interface DateScan {
+  /** The fields whose every value is a date without a time, with at least one value. */
+  dateOnly: Set<string>;
+  /** Per field, the values without a zone (read as UTC if the field is a datetime): how many, and the first. */
+  zoneless: Map<string, { count: number; entry: string; value: string }>;
+}
+
+/** Reads every Date value of the export once (see DateScan). */
+function scanDates(exp: SchemaInput): DateScan {
   const dateFields = new Map<string, string[]>();
   for (const ct of exp.contentTypes) {
     const ids = ct.fields.filter((f) => f.type === 'Date').map((f) => f.id);
@@ -195,41 +202,37 @@ export function dateOnlyFields(exp: SchemaInput): Set<string> {
   }
   // true: only dates seen so far; false: a value with a time (or not a date) seen.
   const state = new Map<string, boolean>();
-  if (dateFields.size === 0) return new Set();
+  const zoneless = new Map<string, { count: number; entry: string; value: string }>();
+  if (dateFields.size === 0) return { dateOnly: new Set(), zoneless };
   for (const e of exp.entries) {
     const ctId = e.sys.contentType.sys.id;
     for (const fieldId of dateFields.get(ctId) ?? []) {
       const key = dateKey(ctId, fieldId);
-      if (state.get(key) === false) continue;
       for (const v of Object.values(e.fields[fieldId] ?? {})) {
         if (v === null || v === undefined) continue;
-        if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v.trim())) {
-          state.set(key, false);
-          break;
+        if (isZonelessDate(v)) {
+          const seen = zoneless.get(key);
+          if (seen) seen.count += 1;
+          else zoneless.set(key, { count: 1, entry: e.sys.id, value: (v as string).trim() });
         }
-        state.set(key, true);
+        if (state.get(key) === false) continue;
+        state.set(key, typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v.trim()));
       }
     }
   }
-  return new Set([...state].filter(([, only]) => only).map(([key]) => key));
+  return { dateOnly: new Set([...state].filter(([, only]) => only).map(([key]) => key)), zoneless };
 }
 
 /** The Quire type of `f` given its validations and the export's values (before options). */
-function refinedType(dates: ReadonlySet<string>, ct: CfContentType, f: CfField, type: FieldType): FieldType {
+function refinedType(dates: DateScan, ct: CfContentType, f: CfField, type: FieldType): FieldType {
   // A Symbol restricted to a list of values is a choice among them.
   if (type === 'text' && (allowedValues(f) ?? []).some((v) => v.length > 0 && v.length <= MAX_OPTION)) return 'select';
   // A Date field whose values are all calendar dates stays a date (no time, no zone invented).
-  if (type === 'datetime' && dates.has(dateKey(ct.sys.id, f.id))) return 'date';
+  if (type === 'datetime' && dates.dateOnly.has(dateKey(ct.sys.id, f.id))) return 'date';
   return type;
 }
 
-function planContentType(
-  dates: ReadonlySet<string>,
-  ct: CfContentType,
-  slugs: Map<string, string>,
-  warnings: string[],
-  renames: FieldRename[],
-): PlannedContentType {
+function planContentType(dates: DateScan, ct: CfContentType, slugs: Map<string, string>, warnings: string[], renames: FieldRename[]): PlannedContentType {
   const slug = slugs.get(ct.sys.id)!;
   const used = new Set<string>();
   const fields: PlannedField[] = [];
@@ -240,6 +243,12 @@ function planContentType(
       continue;
     }
     let type = refinedType(dates, ct, f, mapped);
+    const zoneless = type === 'datetime' ? dates.zoneless.get(dateKey(ct.sys.id, f.id)) : undefined;
+    if (zoneless)
+      warnings.push(
+        `content type '${slug}': field '${f.id}' holds ${zoneless.count} date-time value${zoneless.count === 1 ? '' : 's'} without a time zone ` +
+          `(e.g. entry '${zoneless.entry}': ${zoneless.value}), read as UTC: the time stays as written, with the offset Z`,
+      );
     let options: string[] | undefined;
     if (type === 'relation' || type === 'relation_list') {
       // Quire slugs of the allowed types; types absent from the export keep their kebab-case slug.
