@@ -1,15 +1,18 @@
 /**
- * `datetime`: a moment stored as ISO 8601 UTC (D3, D30), picked in the browser's time zone
- * (shown beside the label) and sent as UTC.
+ * `datetime`: a moment stored with the offset its author wrote (docs/api.md "Datetime values").
+ * The picker shows the time as written and the label its offset (`UTC+02:00`); an edit keeps that
+ * offset. An empty field is picked in the browser's time zone (shown beside the label), and the
+ * value takes the browser's offset at that date and time.
  */
 import { DateTimePicker } from '@mantine/dates';
 import type { FieldWidgetProps } from '../types';
-import { isoToLocal, localToIso, timeZoneName } from './local';
+import { offsetLabel, offsetOf, timeZoneName, wallClock, withOffset } from './local';
 
 export function DateTimeWidget({ field, value, onChange, readOnly, error, description, label }: FieldWidgetProps<string>) {
+  const offset = offsetOf(value);
   return (
     <DateTimePicker
-      label={`${label ?? field.label} (${timeZoneName()})`}
+      label={`${label ?? field.label} (${offset ? offsetLabel(offset) : timeZoneName()})`}
       withAsterisk={field.required}
       description={description}
       error={error}
@@ -19,8 +22,8 @@ export function DateTimeWidget({ field, value, onChange, readOnly, error, descri
       clearable={!readOnly}
       // Mantine's clear button has no name of its own; screen readers need one (axe button-name).
       clearButtonProps={{ 'aria-label': `Clear ${label ?? field.label}` }}
-      value={isoToLocal(value)}
-      onChange={(v) => onChange(localToIso(v))}
+      value={wallClock(value)}
+      onChange={(v) => onChange(withOffset(v, offset))}
       nextLabel="Next month"
       previousLabel="Previous month"
       submitButtonProps={{ 'aria-label': 'Confirm date and time' }}

@@ -1,10 +1,10 @@
 /** `datetime`, registered with a lazily loaded widget (the picker loads with the first date-time field). */
 import { lazyWidget } from '../lazy';
 import { registerField } from '../registry';
-import { isoToLocal } from './local';
+import { formatStored } from './local';
 
 registerField({
   type: 'datetime',
   component: lazyWidget<string>(async () => (await import('./DateTimeWidget')).DateTimeWidget),
-  summarize: (v) => (typeof v === 'string' ? (isoToLocal(v) ?? v) : ''),
+  summarize: (v) => (typeof v === 'string' ? (formatStored(v) ?? v) : ''),
 });
