@@ -79,6 +79,11 @@ async function deliveryAnswers(env: TestEnv): Promise<Map<string, string>> {
         for (const e of list.data) await get(`/entries/${e.slug}?type=${type}&locale=${locale}`);
       }
     }
+    // Datetimes with their authors' offsets, ordered and filtered by instant.
+    if (types.includes('gig')) {
+      await get('/entries?type=gig&sort=starts:asc&limit=100');
+      await get(`/entries?type=gig&sort=starts:desc&limit=2&filter[starts][lt]=${encodeURIComponent('2026-11-21T10:00:00+01:00')}`);
+    }
     for (const locale of LOCALES) {
       const pages = await get(`/pages?locale=${locale}&limit=100`);
       for (const p of pages.data) await get(`/pages/${p.slug}?locale=${locale}`);
@@ -136,6 +141,20 @@ describe('workspace export and restore', () => {
     const media = await ctx.db.kysely.selectFrom('media').select('id').orderBy('id').execute();
     await deleteMedia(ctx, actor, demo.workspace.id, media[1].id);
     await createWebhook(ctx, actor, { url: 'http://127.0.0.1:9/hook', events: ['entry.published'] });
+    // Datetime values keep their offsets, in a sortable, filterable and unique field.
+    const gig = await call(original.app, 'POST', '/api/v1/manage/content-types', {
+      key: mgmt,
+      body: { name: 'Gig', slug: 'gig', fields: [{ name: 'starts', field_type: 'datetime', sortable: true, filterable: true, is_unique: true }] },
+    });
+    expect(gig.status).toBe(201);
+    for (const [slug, starts] of [
+      ['berlin', '2026-11-21T10:00+02:00'],
+      ['utc', '2026-11-21T09:00:00Z'],
+      ['kolkata', '2026-11-21T08:00:00.250+05:30'],
+    ]) {
+      expect((await call(original.app, 'POST', '/api/v1/manage/content-types/gig/entries', { key: mgmt, body: { slug, data: { starts } } })).status).toBe(201);
+      expect((await call(original.app, 'PATCH', `/api/v1/manage/content-types/gig/entries/${slug}/publish`, { key: mgmt })).status).toBe(200);
+    }
     originalAnswers = await deliveryAnswers(original);
   });
   afterAll(async () => {
@@ -149,7 +168,8 @@ describe('workspace export and restore', () => {
     expect(run.code).toBe(0);
     const manifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({ format: 'quire-export', version: 3, workspace: { slug: 'demo' }, options: { with_users: true } });
-    expect(manifest.counts).toMatchObject({ entries: 9, media: 2, media_files: 1, webhooks: 1, members: 1 });
+    expect(manifest.counts).toMatchObject({ entries: 12, media: 2, media_files: 1, webhooks: 1, members: 1 });
+    expect(fs.readFileSync(path.join(first, 'entries.ndjson'), 'utf8')).toContain('2026-11-21T08:00:00.250+05:30');
     expect(manifest.counts.entry_versions).toBeGreaterThan(manifest.counts.entries);
     expect(manifest.counts.blocks).toBeGreaterThan(0);
     expect(fs.readFileSync(path.join(first, 'webhooks.ndjson'), 'utf8')).not.toContain('secret');
