@@ -33,15 +33,22 @@ const SQLITE_UTC_FORMAT = `'%Y-%m-%dT%H:%M:%fZ'`;
 
 /**
  * DDL of `quire_utc(text)`, PostgreSQL's datetime instant (see dataFieldText): declared
- * IMMUTABLE, which holds because a stored value always carries its offset. Text of another shape
- * (nothing Quire writes) yields NULL rather than failing the statement, as SQLite's strftime
- * does. Idempotent; migration 019 creates it, and the earlier migrations that build data indexes
- * create it first, in case they build a datetime field's index in the same upgrade.
+ * IMMUTABLE, which holds because a stored value always carries its offset. Text that does not
+ * start like a date-time of years 0001-9999 (nothing Quire writes) yields NULL rather than failing
+ * the statement, as SQLite's strftime does. PL/pgSQL with a LIKE guard: building an index over
+ * 200,000 values took 1.5-1.7 s (load average 14), against 4.2-5.6 s for a SQL function with a regular-expression
+ * guard (not inlined either way: the cast it wraps is only STABLE) and 0.4 s for the plain text.
+ * Idempotent; migration 019 creates it, and the earlier migrations that build data indexes create
+ * it first, in case they build a datetime field's index in the same upgrade.
  */
 export const DATETIME_FUNCTION_SQL = `CREATE OR REPLACE FUNCTION quire_utc(value text) RETURNS text
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-  SELECT CASE WHEN value ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:?[0-9]{2})$' AND value NOT LIKE '0000-%'
-    THEN to_char(value::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+  IF value LIKE '____-__-__T__:__:__%' AND value NOT LIKE '0000%' THEN
+    RETURN to_char(value::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  END IF;
+  RETURN NULL;
+END
 $$`;
 
 /** DDL of the SQL functions that data field expressions call (PostgreSQL's quire_utc), each idempotent. */
