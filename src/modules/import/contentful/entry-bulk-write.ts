@@ -1,0 +1,299 @@
+/**
+ * The bulk writes of a Contentful import's entries (content-writer.ts): entries the checks
+ * (entry-checks.ts) accepted are written with a few multi-row statements per batch, leaving what
+ * the entry operations would leave one by one: rows, translations, published copies, versions
+ * with action `import` (D72), change events with their webhook deliveries (D82).
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../../db/types.js';
+import { lockContentType, loadTranslations, maxPosition } from '../../entries/repository.js';
+import type { Entry, EntryData } from '../../entries/model.js';
+import { entryContentKey, entrySnapshotOf } from '../../entries/snapshot.js';
+import type { ContentType } from '../../content-types/model.js';
+import { recordEvents, type EventInput } from '../../events/record.js';
+import { copyLatestVersion, ENTRY_TABLES } from '../../publishing/repository.js';
+
+/** `items` in slices of `size`. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Who writes and when: the import's workspace and user, and the batch's time (ISO). */
+export interface WriteStamp {
+  workspaceId: string;
+  userId: number;
+  now: string;
+}
+
+/** Checked values of an entry: data and translations as the entries API stores them. */
+export interface EntryValues {
+  data: EntryData;
+  translations: { locale: string; data: EntryData }[];
+}
+
+/** A new entry accepted by the checks, written by insertNewEntries. */
+export interface NewEntry {
+  id: string;
+  ct: ContentType;
+  slug: string;
+  values: EntryValues;
+  /** Its status after the import's state action (draft when there is none or it was refused). */
+  status: 'draft' | 'published' | 'archived';
+}
+
+/** A new entry created without some links in pass 1 and now written in full (updateEntry, then its state action). */
+export interface Completion {
+  stored: Entry;
+  ct: ContentType;
+  values: EntryValues;
+  status: 'draft' | 'published' | 'archived';
+}
+
+type Table = 'entries' | 'entry_translations' | 'entry_versions';
+
+/** Inserts `rows` into `table`, `perStatement` rows per statement (bound parameters stay under both databases' limits). */
+async function insertRows(db: Db, table: Table, rows: readonly object[], perStatement: number): Promise<void> {
+  for (const part of chunks(rows, perStatement))
+    await db.kysely
+      .insertInto(table)
+      .values(part as never)
+      .execute();
+}
+
+/** Copies the working translations of entries `ids` to their published copy (what publishing an entry does). */
+async function copyPublishedTranslations(db: Db, ids: readonly string[]): Promise<void> {
+  for (const part of chunks(ids, 500)) {
+    await db.kysely
+      .insertInto('published_entry_translations')
+      .columns(['entry_id', 'locale', 'id', 'data'])
+      .expression(db.kysely.selectFrom('entry_translations').select(['entry_id', 'locale', 'id', 'data']).where('entry_id', 'in', part))
+      .execute();
+  }
+}
+
+interface VersionRow {
+  entry_id: string;
+  version: number;
+  action: string;
+  status: string;
+  snapshot: string;
+  created_at: string;
+  created_by: number;
+}
+
+/**
+ * Inserts new entries in their final state: what createEntry and then the state action
+ * (publish, archive) store, version 1 the created draft and version 2 the state change.
+ */
+export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly NewEntry[]): Promise<void> {
+  if (list.length === 0) return;
+  const { now, userId, workspaceId } = stamp;
+  const typesUsed = [...new Map(list.map((e) => [e.ct.id, e.ct])).values()];
+  const position = new Map<string, number>();
+  for (const ct of typesUsed) {
+    await lockContentType(db, ct.id);
+    position.set(ct.id, await maxPosition(db, ct.id));
+  }
+  const rows = list.map((e) => {
+    const pos = position.get(e.ct.id)! + 1;
+    position.set(e.ct.id, pos);
+    const live = e.status === 'published';
+    const changed = e.status !== 'draft';
+    return {
+      id: e.id,
+      workspace_id: workspaceId,
+      content_type_id: e.ct.id,
+      slug: e.slug,
+      data: JSON.stringify(e.values.data),
+      published_data: live ? JSON.stringify(e.values.data) : null,
+      position: pos,
+      status: e.status,
+      publish_at: null,
+      published_at: live ? now : null,
+      version: changed ? 2 : 1,
+      created_at: now,
+      updated_at: now,
+      created_by: userId,
+      updated_by: userId,
+      published_by: live ? userId : null,
+      published_version: live ? 2 : null,
+      latest_version: changed ? 2 : 1,
+      // Both dialects store the pending flag as 0/1 (what insertItemRow writes).
+      has_pending_changes: 0,
+    };
+  });
+  await insertRows(db, 'entries', rows, 200);
+  const translations = list.flatMap((e) =>
+    e.values.translations.map((t) => ({ entry_id: e.id, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now })),
+  );
+  await insertRows(db, 'entry_translations', translations, 300);
+  const stored = await loadTranslations(
+    db,
+    list.map((e) => e.id),
+  );
+  await copyPublishedTranslations(
+    db,
+    list.filter((e) => e.status === 'published').map((e) => e.id),
+  );
+  const versions = list.flatMap((e): VersionRow[] => {
+    const snapshot = JSON.stringify(entrySnapshotOf({ data: e.values.data, translations: stored.get(e.id) ?? [] }));
+    const first = { entry_id: e.id, version: 1, action: 'import', status: 'draft', snapshot, created_at: now, created_by: userId };
+    return e.status === 'draft' ? [first] : [first, { ...first, version: 2, status: e.status }];
+  });
+  await insertRows(db, 'entry_versions', versions, 200);
+  const events: EventInput[] = list.flatMap((e) => {
+    const created: EventInput = {
+      workspaceId,
+      type: 'entry.created',
+      itemKind: 'entry',
+      itemId: e.id,
+      slug: e.slug,
+      contentType: e.ct.slug,
+      status: 'draft',
+      version: 1,
+    };
+    return e.status === 'draft' ? [created] : [created, { ...created, type: `entry.${e.status}` as const, status: e.status, version: 2 }];
+  });
+  await recordEvents(db, now, events);
+}
+
+/** Writes completions: what updateEntry and then the state action store. */
+export async function writeCompletions(db: Db, stamp: WriteStamp, list: readonly Completion[]): Promise<void> {
+  if (list.length === 0) return;
+  const { now, userId, workspaceId } = stamp;
+  for (const ct of new Map(list.map((c) => [c.ct.id, c.ct])).values()) await lockContentType(db, ct.id);
+  // Translations as replaceTranslations leaves them: the others deleted, existing locales
+  // rewritten in place (ids kept), new ones inserted in order.
+  const rewritten: { entry_id: string; locale: string; data: string }[] = [];
+  const added: { entry_id: string; locale: string; data: string; created_at: string; updated_at: string }[] = [];
+  const stale: number[] = [];
+  for (const c of list) {
+    const want = new Set(c.values.translations.map((t) => t.locale));
+    const have = new Set(c.stored.translations.map((t) => t.locale));
+    for (const t of c.stored.translations) if (!want.has(t.locale)) stale.push(t.id);
+    for (const t of c.values.translations) {
+      const row = { entry_id: c.stored.id, locale: t.locale, data: JSON.stringify(t.data) };
+      if (have.has(t.locale)) rewritten.push(row);
+      else added.push({ ...row, created_at: now, updated_at: now });
+    }
+  }
+  for (const part of chunks(stale, 500)) await db.kysely.deleteFrom('entry_translations').where('id', 'in', part).execute();
+  await rewriteTranslations(db, rewritten, now);
+  await insertRows(db, 'entry_translations', added, 300);
+  const translations = await loadTranslations(
+    db,
+    list.map((c) => c.stored.id),
+  );
+
+  const rows: EntryRowUpdate[] = [];
+  const versions: VersionRow[] = [];
+  const copies: { id: string; version: number; status: string }[] = [];
+  const events: EventInput[] = [];
+  for (const c of list) {
+    const id = c.stored.id;
+    const snapshot = entrySnapshotOf({ data: c.values.data, translations: translations.get(id) ?? [] });
+    const changed = entryContentKey(snapshot) !== entryContentKey(entrySnapshotOf(c.stored));
+    const text = JSON.stringify(snapshot);
+    let latest = c.stored.latest_version;
+    let version = c.stored.version + 1;
+    if (changed) {
+      latest += 1;
+      versions.push({ entry_id: id, version: latest, action: 'import', status: 'draft', snapshot: text, created_at: now, created_by: userId });
+    }
+    const subject = { workspaceId, itemKind: 'entry' as const, itemId: id, slug: c.stored.slug, contentType: c.ct.slug };
+    events.push({ ...subject, type: 'entry.updated', status: 'draft', version: latest });
+    if (c.status !== 'draft') {
+      latest += 1;
+      version += 1;
+      if (changed) versions.push({ entry_id: id, version: latest, action: 'import', status: c.status, snapshot: text, created_at: now, created_by: userId });
+      else copies.push({ id, version: latest, status: c.status });
+      events.push({ ...subject, type: `entry.${c.status}`, status: c.status, version: latest });
+    }
+    const live = c.status === 'published';
+    rows.push({
+      id,
+      data: JSON.stringify(c.values.data),
+      published_data: live ? JSON.stringify(c.values.data) : null,
+      status: c.status,
+      published_at: live ? now : null,
+      published_by: live ? userId : null,
+      published_version: live ? latest : null,
+      latest_version: latest,
+      version,
+      updated_at: now,
+      updated_by: userId,
+    });
+  }
+  await updateEntryRows(db, rows);
+  await copyPublishedTranslations(
+    db,
+    list.filter((c) => c.status === 'published').map((c) => c.stored.id),
+  );
+  await insertRows(db, 'entry_versions', versions, 200);
+  for (const c of copies) await copyLatestVersion(db, ENTRY_TABLES, [{ id: c.id, version: c.version, createdBy: userId }], 'import', c.status, now);
+  await recordEvents(db, now, events);
+}
+
+/** The columns of an entry row a completion writes. */
+interface EntryRowUpdate {
+  id: string;
+  data: string;
+  published_data: string | null;
+  status: string;
+  published_at: string | null;
+  published_by: number | null;
+  published_version: number | null;
+  latest_version: number;
+  version: number;
+  updated_at: string;
+  updated_by: number;
+}
+
+/** Updates entry rows: one statement per row on SQLite (in-process), one per 200 rows on PostgreSQL. */
+async function updateEntryRows(db: Db, rows: readonly EntryRowUpdate[]): Promise<void> {
+  if (db.dialect === 'sqlite') {
+    for (const { id, ...set } of rows)
+      await db.kysely
+        .updateTable('entries')
+        .set({ ...set, has_pending_changes: 0 } as never)
+        .where('id', '=', id)
+        .execute();
+    return;
+  }
+  for (const part of chunks(rows, 200)) {
+    const values = sql.join(
+      part.map(
+        (r) =>
+          sql`(${r.id}, ${r.data}, ${r.published_data}, ${r.status}, ${r.published_at}, ${r.published_by}, ${r.published_version}, ${r.latest_version}, ${r.version}, ${r.updated_at}, ${r.updated_by})`,
+      ),
+    );
+    await sql`update entries as e set data = v.data::jsonb, published_data = v.published_data::jsonb, status = v.status,
+      published_at = v.published_at, published_by = v.published_by::integer, published_version = v.published_version::integer,
+      latest_version = v.latest_version::integer, version = v.version::integer, updated_at = v.updated_at, updated_by = v.updated_by::integer,
+      has_pending_changes = 0
+      from (values ${values}) as v(id, data, published_data, status, published_at, published_by, published_version, latest_version, version, updated_at, updated_by)
+      where e.id = v.id`.execute(db.kysely);
+  }
+}
+
+/** Rewrites existing translations in place (data, updated_at), as replaceTranslations does. */
+async function rewriteTranslations(db: Db, rows: readonly { entry_id: string; locale: string; data: string }[], now: string): Promise<void> {
+  if (db.dialect === 'sqlite') {
+    for (const r of rows) {
+      await db.kysely
+        .updateTable('entry_translations')
+        .set({ data: r.data, updated_at: now })
+        .where('entry_id', '=', r.entry_id)
+        .where('locale', '=', r.locale)
+        .execute();
+    }
+    return;
+  }
+  for (const part of chunks(rows, 300)) {
+    const values = sql.join(part.map((r) => sql`(${r.entry_id}, ${r.locale}, ${r.data})`));
+    await sql`update entry_translations as t set data = v.data::jsonb, updated_at = ${now}
+      from (values ${values}) as v(entry_id, locale, data) where t.entry_id = v.entry_id and t.locale = v.locale`.execute(db.kysely);
+  }
+}
