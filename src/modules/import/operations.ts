@@ -163,7 +163,7 @@ async function typeFacts(ctx: Context, actor: Actor, schema: SchemaPlan, planned
  * entries module refuses are listed in `failures`; the rest is imported.
  *
  * A file is streamed (export-source.ts): memory holds the content model, ids and one batch of
- * entries at a time, not the file.
+ * entries or pages at a time, not the file.
  */
 export async function importContentful(ctx: Context, input: ImportContentfulInput): Promise<ImportResult> {
   const source = input.export
@@ -334,6 +334,7 @@ async function importSource(ctx: Context, source: ExportSource, input: ImportCon
       },
       entryFailures: failures,
       relationFields: facts.relationFields,
+      batchSize,
       changedAs,
       onProgress: input.onProgress,
     });

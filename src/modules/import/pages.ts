@@ -2,6 +2,11 @@
  * The pages step of `quire import contentful` (issue 3 item 4): after content types, assets and
  * entries are written, the export's page entries are planned (contentful/page-mapping.ts) against
  * what was imported and written through the page operations (contentful/page-writer.ts).
+ *
+ * Memory stays bounded (issue 12 item 4): a light first pass keeps each page's id, wanted slug and
+ * state (slugs are unique per workspace, so every page's wanted slug is needed before the first is
+ * written); then pages are planned with their blocks and written a batch at a time, and only
+ * counts, failures and warnings carry over from one batch to the next.
  */
 import type { Context } from '../../context.js';
 import type { Actor } from '../auth/permissions.js';
@@ -9,8 +14,8 @@ import { RESERVED_PAGE_SLUGS } from '../pages/operations.js';
 import type { LocaleMapping } from './contentful/content-mapping.js';
 import { entryIdFor } from './contentful/content-mapping.js';
 import type { EntryFailure, ProgressListener } from './contentful/content-writer.js';
-import { assignPageSlugs, planPages, type EntryCatalog, type PageModel } from './contentful/page-mapping.js';
-import { writePages, type PageCounts } from './contentful/page-writer.js';
+import { assignPageSlugs, outlinePages, planPageBatches, type EntryCatalog, type PageModel } from './contentful/page-mapping.js';
+import { pageCounts, writePages, type PageCounts } from './contentful/page-writer.js';
 import type { SchemaPlan } from './contentful/schema-mapping.js';
 import type { ChangedAs } from './contentful/states.js';
 import { pageSlugsOf } from './repository.js';
@@ -30,34 +35,54 @@ export interface ImportPagesInput {
   entryFailures: readonly EntryFailure[];
   /** Content type slug → its relation field names (block types included). */
   relationFields: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The importer's batch size: the most pages, and the most blocks, planned and held at once. */
+  batchSize: number;
   changedAs?: ChangedAs;
   onProgress?: ProgressListener;
 }
 
-/** Plans and writes the export's pages; returns counts, failures and warnings. */
+/**
+ * Plans and writes the export's pages a batch at a time (see the module comment); returns counts,
+ * failures and warnings, each in export order, the same as planning every page at once would give.
+ */
 export async function importPages(
   ctx: Context,
   actor: Actor,
   input: ImportPagesInput,
 ): Promise<{ counts: PageCounts; failures: EntryFailure[]; warnings: string[] }> {
-  const planned = planPages(input.catalog, input.model, {
+  const pc = {
     workspaceId: actor.workspaceId,
     locales: input.locales,
     schema: input.schema,
     entryId: input.entryId,
     assetId: input.assetId,
     assetUrl: input.assetUrl,
-  });
-  const ownIds = new Set(planned.pages.map((p) => p.id));
+  };
+  const outlines = outlinePages(input.catalog, input.model, pc);
+  const ownIds = new Set(outlines.map((p) => p.id));
   // Slugs of pages this import does not own are taken; the import's own keep being assignable.
   const reserved = new Set([...RESERVED_PAGE_SLUGS, ...(await pageSlugsOf(ctx.db, actor.workspaceId)).filter((p) => !ownIds.has(p.id)).map((p) => p.slug)]);
-  const { counts, failures } = await writePages(ctx, actor, {
-    pages: planned.pages,
-    slugs: assignPageSlugs(planned.pages, reserved),
-    relationFields: input.relationFields,
-    missingEntries: new Set(input.entryFailures.map((f) => entryIdFor(actor.workspaceId, f.entry))),
-    changedAs: input.changedAs,
-    onProgress: input.onProgress,
-  });
-  return { counts, failures, warnings: planned.warnings };
+  const slugs = assignPageSlugs(outlines, reserved);
+  const counts = pageCounts(outlines);
+  const missingEntries = new Set(input.entryFailures.map((f) => entryIdFor(actor.workspaceId, f.entry)));
+  const failures: EntryFailure[] = [];
+  const warnings: string[] = [];
+  let done = 0;
+  for (const batch of planPageBatches(input.catalog, input.model, pc, { pages: input.batchSize, blocks: input.batchSize })) {
+    warnings.push(...batch.warnings);
+    const refused = await writePages(ctx, actor, {
+      pages: batch.pages,
+      counts,
+      done,
+      total: outlines.length,
+      slugs,
+      relationFields: input.relationFields,
+      missingEntries,
+      changedAs: input.changedAs,
+      onProgress: input.onProgress,
+    });
+    failures.push(...refused);
+    done += batch.pages.length;
+  }
+  return { counts, failures, warnings };
 }

@@ -69,7 +69,6 @@ export interface PlannedBlock {
 export interface PlannedPage {
   cfId: string;
   id: string;
-  baseSlug: string;
   /** The page entry's publishing state (states.ts). */
   state: CfState;
   seo: SeoOverrides;
@@ -228,71 +227,132 @@ export interface PagePlanContext {
   assetUrl(cfId: string): string | undefined;
 }
 
-/** Plans every page of the export (in export order: the navigation order). */
-export function planPages(catalog: EntryCatalog, model: PageModel, pc: PagePlanContext): { pages: PlannedPage[]; warnings: string[] } {
-  const warnings: string[] = [];
-  const types = new Map(pc.schema.contentTypes.map((ct) => [ct.cfId, ct]));
-  const links = { entry: pc.entryId, asset: pc.assetId };
-  const exportDefault = pc.locales.exportDefault;
-  const pages: PlannedPage[] = [];
+/** What the pages step keeps of every page across batches: its id, wanted slug and state. */
+export interface PageOutline {
+  id: string;
+  /** The slug the page asks for (pageBaseSlug), before collisions are resolved. */
+  baseSlug: string;
+  state: CfState;
+}
+
+/**
+ * A light pass over the export's pages in export order: each one's outline, none of its blocks or
+ * SEO (slug assignment needs every page's wanted slug before any page is written).
+ */
+export function outlinePages(catalog: EntryCatalog, model: PageModel, pc: Pick<PagePlanContext, 'workspaceId' | 'locales'>): PageOutline[] {
+  const out: PageOutline[] = [];
   for (const entry of catalog.ofType(model.pageType.sys.id)) {
-    const blocks: PlannedBlock[] = [];
-    for (const f of model.blockFields) {
-      const value = entry.fields[f.id]?.[exportDefault];
-      if (!Array.isArray(value)) continue;
-      value.forEach((link, index) => {
-        const cfTarget = entryLinkId(link);
-        const target = cfTarget ? catalog.get(cfTarget) : undefined;
-        const ct = target ? types.get(target.sys.contentType.sys.id) : undefined;
-        if (!target || !ct || !ct.is_block) {
-          warnings.push(
-            `page '${entry.sys.id}' (${f.id}.${index}) links ${cfTarget ? `entry '${cfTarget}'` : 'something'} that is not in the export; the block is left out`,
-          );
-          return;
-        }
-        if (cfState(target.sys) === 'archived') {
-          // Archived in Contentful: no API shows it on the page, so the block is not made.
-          warnings.push(`page '${entry.sys.id}' (${f.id}.${index}) links entry '${target.sys.id}', which is archived; the block is left out`);
-          return;
-        }
-        const planned = planEntry(target, ct, pc.workspaceId, pc.locales, links, warnings);
-        blocks.push({
-          state: planned.state,
-          id: derivedId(pc.workspaceId, `block:${entry.sys.id}:${f.id}:${index}:${target.sys.id}`),
-          cfEntryId: target.sys.id,
-          typeSlug: ct.slug,
-          data: planned.data,
-          translations: planned.translations,
-        });
-      });
-    }
-    let seo: SeoOverrides = {};
-    const seoTranslations: Record<string, SeoOverrides> = {};
-    const seoLink = model.seoField ? entryLinkId(entry.fields[model.seoField.id]?.[exportDefault]) : undefined;
-    const seoEntry = seoLink ? catalog.get(seoLink) : undefined;
-    if (seoEntry) {
-      const codes = new Set(Object.values(seoEntry.fields).flatMap((v) => Object.keys(v ?? {})));
-      for (const code of codes) {
-        const locale = targetLocale(code, pc.locales);
-        if (locale === null) continue;
-        const values = seoValues(seoEntry, code, pc.assetUrl);
-        if (locale === pc.locales.workspaceDefault) seo = values;
-        else if (Object.keys(values).length) seoTranslations[locale] = values;
-      }
-    } else if (seoLink) {
-      warnings.push(`page '${entry.sys.id}' links SEO entry '${seoLink}', which is not in the export; its SEO stays empty`);
-    }
-    pages.push({
-      cfId: entry.sys.id,
+    out.push({
       id: pageIdFor(pc.workspaceId, entry.sys.id),
-      baseSlug: pageBaseSlug(model.pageType, entry, exportDefault),
+      baseSlug: pageBaseSlug(model.pageType, entry, pc.locales.exportDefault),
       state: cfState(entry.sys),
-      seo,
-      seoTranslations,
-      blocks,
     });
   }
-  return { pages, warnings };
+  return out;
+}
+
+/**
+ * The size of planPageBatches' batches: a batch closes once it holds `pages` pages or at least
+ * `blocks` blocks, so it holds fewer than `blocks` blocks besides those of its last page.
+ */
+export interface PageBatchLimits {
+  pages: number;
+  blocks: number;
+}
+
+/**
+ * Plans the export's pages in export order (the navigation order), a batch at a time (see
+ * PageBatchLimits). Each batch comes with the warnings its planning gave, in page order; the
+ * batches together give what planning every page at once would. Only the yielded batch is held:
+ * page entries are read in export order, their components and SEO entries by id.
+ */
+export function* planPageBatches(
+  catalog: EntryCatalog,
+  model: PageModel,
+  pc: PagePlanContext,
+  limits: PageBatchLimits,
+): Generator<{ pages: PlannedPage[]; warnings: string[] }> {
+  const types = new Map(pc.schema.contentTypes.map((ct) => [ct.cfId, ct]));
+  let batch = { pages: [] as PlannedPage[], warnings: [] as string[] };
+  let blocks = 0;
+  for (const entry of catalog.ofType(model.pageType.sys.id)) {
+    const page = planPage(entry, catalog, model, pc, types, batch.warnings);
+    batch.pages.push(page);
+    blocks += page.blocks.length;
+    if (batch.pages.length >= limits.pages || blocks >= limits.blocks) {
+      yield batch;
+      batch = { pages: [], warnings: [] };
+      blocks = 0;
+    }
+  }
+  if (batch.pages.length) yield batch;
+}
+
+/** Plans one page entry with its blocks and SEO; warnings are added to `warnings`. */
+function planPage(
+  entry: CfEntry,
+  catalog: EntryCatalog,
+  model: PageModel,
+  pc: PagePlanContext,
+  types: ReadonlyMap<string, PlannedContentType>,
+  warnings: string[],
+): PlannedPage {
+  const links = { entry: pc.entryId, asset: pc.assetId };
+  const exportDefault = pc.locales.exportDefault;
+  const blocks: PlannedBlock[] = [];
+  for (const f of model.blockFields) {
+    const value = entry.fields[f.id]?.[exportDefault];
+    if (!Array.isArray(value)) continue;
+    value.forEach((link, index) => {
+      const cfTarget = entryLinkId(link);
+      const target = cfTarget ? catalog.get(cfTarget) : undefined;
+      const ct = target ? types.get(target.sys.contentType.sys.id) : undefined;
+      if (!target || !ct || !ct.is_block) {
+        warnings.push(
+          `page '${entry.sys.id}' (${f.id}.${index}) links ${cfTarget ? `entry '${cfTarget}'` : 'something'} that is not in the export; the block is left out`,
+        );
+        return;
+      }
+      if (cfState(target.sys) === 'archived') {
+        // Archived in Contentful: no API shows it on the page, so the block is not made.
+        warnings.push(`page '${entry.sys.id}' (${f.id}.${index}) links entry '${target.sys.id}', which is archived; the block is left out`);
+        return;
+      }
+      const planned = planEntry(target, ct, pc.workspaceId, pc.locales, links, warnings);
+      blocks.push({
+        state: planned.state,
+        id: derivedId(pc.workspaceId, `block:${entry.sys.id}:${f.id}:${index}:${target.sys.id}`),
+        cfEntryId: target.sys.id,
+        typeSlug: ct.slug,
+        data: planned.data,
+        translations: planned.translations,
+      });
+    });
+  }
+  let seo: SeoOverrides = {};
+  const seoTranslations: Record<string, SeoOverrides> = {};
+  const seoLink = model.seoField ? entryLinkId(entry.fields[model.seoField.id]?.[exportDefault]) : undefined;
+  const seoEntry = seoLink ? catalog.get(seoLink) : undefined;
+  if (seoEntry) {
+    const codes = new Set(Object.values(seoEntry.fields).flatMap((v) => Object.keys(v ?? {})));
+    for (const code of codes) {
+      const locale = targetLocale(code, pc.locales);
+      if (locale === null) continue;
+      const values = seoValues(seoEntry, code, pc.assetUrl);
+      if (locale === pc.locales.workspaceDefault) seo = values;
+      else if (Object.keys(values).length) seoTranslations[locale] = values;
+    }
+  } else if (seoLink) {
+    warnings.push(`page '${entry.sys.id}' links SEO entry '${seoLink}', which is not in the export; its SEO stays empty`);
+  }
+  return {
+    cfId: entry.sys.id,
+    id: pageIdFor(pc.workspaceId, entry.sys.id),
+    state: cfState(entry.sys),
+    seo,
+    seoTranslations,
+    blocks,
+  };
 }
 
 function slugOf(text: unknown): string {
@@ -312,7 +372,7 @@ function pageBaseSlug(type: CfContentType, entry: CfEntry, code: string): string
  * Final page slugs, unique per workspace: `base`, then `base-2` … in export order, never one of
  * `reserved` (slugs of pages this import does not own, and route names).
  */
-export function assignPageSlugs(pages: readonly PlannedPage[], reserved: ReadonlySet<string>): Map<string, string> {
+export function assignPageSlugs(pages: Iterable<Pick<PageOutline, 'id' | 'baseSlug'>>, reserved: ReadonlySet<string>): Map<string, string> {
   const taken = new Set(reserved);
   const out = new Map<string, string>();
   for (const p of pages) {

@@ -26,7 +26,7 @@ import { completeSeo } from '../../pages/seo.js';
 import { presentItem } from '../../publishing/core.js';
 import { stateAction, type EntryFailure, type ProgressListener } from './content-writer.js';
 import type { PlannedPage } from './page-mapping.js';
-import { countStates, targetStatus, zeroCounts, type ChangedAs, type StateCounts, type TargetStatus } from './states.js';
+import { countStates, targetStatus, zeroCounts, type CfState, type ChangedAs, type StateCounts, type TargetStatus } from './states.js';
 
 const PAST = { publish: 'published', unpublish: 'unpublished', archive: 'archived' } as const;
 
@@ -49,7 +49,13 @@ export interface PageCounts {
 }
 
 export interface WritePagesInput {
+  /** One batch of planned pages (planPageBatches). */
   pages: readonly PlannedPage[];
+  /** The counts of the whole pages step (pageCounts), which this batch's writes add to. */
+  counts: PageCounts;
+  /** Pages written by earlier batches and the export's page count, for onProgress. */
+  done: number;
+  total: number;
   /** Final slug of each planned page id (assignPageSlugs). */
   slugs: ReadonlyMap<string, string>;
   /** Block type slug → names of its relation and relation_list fields. */
@@ -61,8 +67,8 @@ export interface WritePagesInput {
   onProgress?: ProgressListener;
 }
 
-/** Zero counts for `pages`, with their states. */
-export function pageCounts(pages: readonly PlannedPage[]): PageCounts {
+/** Zero counts for `pages` (the export's pages: outlines or plans), with their states. */
+export function pageCounts(pages: readonly { state: CfState }[]): PageCounts {
   return { ...zeroCounts(pages.length), blocks: 0, draft_blocks: 0, states: countStates(pages.map((p) => p.state)) };
 }
 
@@ -197,15 +203,16 @@ async function writeOnePage(
 }
 
 /**
- * Creates, updates and publishes, unpublishes or archives pages as planned, in plan order (the
- * navigation order of new pages). A page is written before its state changes: one the API refuses
- * to publish stays a draft, as refused entries do.
+ * Creates, updates and publishes, unpublishes or archives one batch of pages as planned, in plan
+ * order (the navigation order of new pages), adding to `input.counts`; returns the pages the API
+ * refused, in that order. A page is written before its state changes: one the API refuses to
+ * publish stays a draft, as refused entries do.
  */
-export async function writePages(ctx: Context, actor: Actor, input: WritePagesInput): Promise<{ counts: PageCounts; failures: EntryFailure[] }> {
+export async function writePages(ctx: Context, actor: Actor, input: WritePagesInput): Promise<EntryFailure[]> {
   const changedAs = input.changedAs ?? 'published';
-  const counts = pageCounts(input.pages);
+  const counts = input.counts;
   const failures: EntryFailure[] = [];
-  let done = 0;
+  let done = input.done;
   for (const planned of input.pages) {
     counts.blocks += planned.blocks.length;
     const slug = input.slugs.get(planned.id)!;
@@ -228,7 +235,7 @@ export async function writePages(ctx: Context, actor: Actor, input: WritePagesIn
       failures.push({ entry: planned.cfId, type: 'page', message: failureMessage(err) });
     }
     done += 1;
-    input.onProgress?.({ phase: 'pages', done, total: input.pages.length });
+    input.onProgress?.({ phase: 'pages', done, total: input.total });
   }
-  return { counts, failures };
+  return failures;
 }
