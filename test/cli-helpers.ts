@@ -2,11 +2,15 @@
  * Running the `quire` CLI in-process for tests: runCli with string buffers for stdout and stderr,
  * on a test environment's Context (so it works on the per-suite PostgreSQL schema too) or on a
  * given environment map, e.g. one from externalEnv (a fresh database as a shell would name it).
+ * cappedNode runs a node process of its own with a capped heap (memory tests).
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { runCli } from '../src/cli/index.js';
 import type { Context } from '../src/context.js';
@@ -62,4 +66,26 @@ export async function externalEnv(dialect: Dialect): Promise<{ env: Record<strin
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const execFileAsync = promisify(execFile);
+
+/**
+ * Runs node with its heap capped at `heapMb` MB (`--max-old-space-size`) and `args`, in the
+ * repository's folder with only PATH and `env` set; resolves with the exit code (-1 when killed by
+ * a signal) and the output, also when the process fails.
+ */
+export async function cappedNode(heapMb: number, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [`--max-old-space-size=${heapMb}`, ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
 }

@@ -10,12 +10,10 @@
  * - the streaming reader: an export with multi-byte characters reads back equal to JSON.parse,
  *   and malformed files answer the errors of the in-memory checks.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticEntries, writeSyntheticExport } from '../bench/contentful-export.js';
 import { loadConfig } from '../src/config.js';
@@ -28,11 +26,10 @@ import { cfState } from '../src/modules/import/contentful/states.js';
 import { importContentful } from '../src/modules/import/operations.js';
 import { systemActor } from '../src/modules/auth/permissions.js';
 import { createWebhook } from '../src/modules/webhooks/operations.js';
-import { externalEnv } from './cli-helpers.js';
+import { cappedNode, externalEnv } from './cli-helpers.js';
 import { createTestEnv, dialects, seedWorkspace, type TestEnv } from './helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const run = promisify(execFile);
 const HEAP_MB = 64;
 const LARGE = 16_000;
 
@@ -46,19 +43,7 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Runs node with a heap of HEAP_MB and `args`; resolves with the exit code and output. */
-async function capped(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [`--max-old-space-size=${HEAP_MB}`, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; signal?: string; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+const capped = (args: string[], env: Record<string, string> = {}) => cappedNode(HEAP_MB, args, env);
 
 describe('a whole-file parse of the large export', () => {
   it(`does not fit a heap of ${HEAP_MB} MB (so the import below must stream)`, async () => {
