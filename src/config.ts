@@ -35,7 +35,8 @@
  * origins allowed to call the delivery API from a browser; unset or `*`: any origin),
  * CORS_MANAGEMENT_ORIGINS (origins allowed on the management API; default none, the Studio is
  * same-origin), DELIVERY_MAX_AGE (seconds for `Cache-Control: public, max-age=N` on delivery
- * answers; unset: `no-cache`), WEBHOOK_ALLOW_PRIVATE (deliver webhooks to loopback and private
+ * answers; unset: `no-cache`), DELIVERY_CACHE_BYTES (most bytes of the delivery response cache,
+ * default 16 MiB, 0: off), WEBHOOK_ALLOW_PRIVATE (deliver webhooks to loopback and private
  * addresses; default on for the embedded SQLite default, off with DATABASE_URL),
  * WEBHOOK_TIMEOUT_MS (10 s per delivery attempt), WEBHOOK_POLL_MS (1 s between outbox scans).
  * Many instances (docs/scaling.md): REDIS_URL (redis:// or rediss://; unset: each instance counts
@@ -110,6 +111,8 @@ export interface Config {
   readonly corsManagementOrigins: readonly string[];
   /** Seconds of `Cache-Control: max-age` on delivery answers; null means `no-cache` (D81). */
   readonly deliveryMaxAge: number | null;
+  /** Most bytes the delivery response cache keeps (bodies and per-response overhead); 0 turns it off. */
+  readonly deliveryCacheBytes: number;
   /** Deliver webhooks to loopback, private and link-local addresses (SSRF guard off, D82). */
   readonly webhookAllowPrivate: boolean;
   /** Milliseconds one webhook delivery attempt may take before it counts as failed. */
@@ -123,6 +126,9 @@ export interface Config {
 }
 
 export type StorageDriver = 'local' | 's3';
+
+/** Default bound of the delivery response cache: 16 MiB (docs/scaling.md "Memory"). */
+export const DEFAULT_DELIVERY_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** Default upload limit: 10 MB (api.md "Limits"). */
 export const DEFAULT_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
@@ -313,6 +319,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsDeliveryOrigins: originsFrom(env, 'CORS_DELIVERY_ORIGINS', true),
     corsManagementOrigins: originsFrom(env, 'CORS_MANAGEMENT_ORIGINS', false) ?? ['*'],
     deliveryMaxAge: env.DELIVERY_MAX_AGE === undefined || env.DELIVERY_MAX_AGE === '' ? null : intFrom(env, 'DELIVERY_MAX_AGE', 0, 0, 31_536_000),
+    deliveryCacheBytes: intFrom(env, 'DELIVERY_CACHE_BYTES', DEFAULT_DELIVERY_CACHE_BYTES, 0, Number.MAX_SAFE_INTEGER),
     webhookAllowPrivate: boolFrom(env, 'WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookTimeoutMs: intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookPollMs: intFrom(env, 'WEBHOOK_POLL_MS', 1000, 50, 60_000),

@@ -4,9 +4,14 @@
  * every write (migration 005), a cached response is only served under the revision its key reads
  * (preview keys: draft), and it expires on its own at the next scheduled publication (D21). A
  * working-copy save keeps production answers cached; a publish refreshes them (D70).
+ *
+ * Its memory stays within DELIVERY_CACHE_BYTES, counting what each response really keeps alive.
  */
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { ENTRY_OVERHEAD_BYTES, ResponseCache } from '../src/http/delivery-cache.js';
+import { bodyHash } from '../src/http/http-cache.js';
 import { REVISION_TABLES, WORKING_COPY_TABLES } from '../src/db/migrations/005-versions.js';
 import { withTransaction } from '../src/db/transaction.js';
 import { newId } from '../src/lib/ids.js';
@@ -82,6 +87,39 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
       expect(titles(res)).toEqual(['Zwei']);
     } finally {
       await other.close();
+    }
+  });
+
+  it('keeps at most DELIVERY_CACHE_BYTES, least recently used first; 0 keeps nothing', async () => {
+    const withBound = async (bytes: number) => {
+      const app = await buildApp({ ...env.ctx, config: Object.freeze({ ...env.ctx.config, deliveryCacheBytes: bytes }) }, { logger: false });
+      await app.ready();
+      return app;
+    };
+    const urls = Array.from({ length: 24 }, (_, i) => `${P}/entries?type=post&locale=de&fields=title&limit=${i + 1}`);
+    // 16 KiB takes bodies up to 1 KiB (a sixteenth), and each answer counts at least
+    // ENTRY_OVERHEAD_BYTES: at most 16 of the 24 answers fit.
+    const bounded = await withBound(16 * 1024);
+    try {
+      for (const url of urls) {
+        const res = await call(bounded, 'GET', url, { key: world.keys.delivery });
+        expect(res.headers['x-cache']).toBe('MISS');
+        expect(Buffer.byteLength(JSON.stringify(res.body))).toBeLessThanOrEqual(1024);
+      }
+      expect((await call(bounded, 'GET', urls.at(-1)!, { key: world.keys.delivery })).headers['x-cache']).toBe('HIT');
+      expect((await call(bounded, 'GET', urls[0], { key: world.keys.delivery })).headers['x-cache']).toBe('MISS');
+    } finally {
+      await bounded.close();
+    }
+    const off = await withBound(0);
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await call(off, 'GET', urls[0], { key: world.keys.delivery });
+        expect(res.status).toBe(200);
+        expect(res.headers['x-cache']).toBeUndefined();
+      }
+    } finally {
+      await off.close();
     }
   });
 
@@ -335,5 +373,41 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
     expect(await tx).toBe('rolled back');
     expect(await during).toEqual(committed);
     expect(await readWorkspaceRevision(env.ctx.db, ws, env.ctx.caches.queries)).toEqual(committed);
+  });
+});
+
+describe('ResponseCache', () => {
+  const body = (i: number) => Buffer.from(JSON.stringify({ data: Array.from({ length: 20 }, (_, k) => ({ id: `${i}-${k}`, title: `Post ${k}` })) }));
+  const keep = (identity: Buffer) => ({ identity, hash: bodyHash(identity), revision: 1, validUntil: Infinity, contentType: 'application/json' });
+
+  it('holds what it counts, within its bound: bodies from the Buffer pool and zlib are kept in memory of their own', () => {
+    const bound = 64 * 1024;
+    const cache = new ResponseCache(bound);
+    for (let i = 0; i < 200; i++) {
+      // Short bodies are views into Buffer's shared 8 KiB pool, zlib's output a view into a 16 KiB chunk.
+      const identity = body(i);
+      expect(identity.buffer.byteLength).toBeGreaterThan(identity.length);
+      const entry = cache.set(`key-${i}`, { ...keep(identity), br: zlib.brotliCompressSync(identity) });
+      expect(entry).not.toBeNull();
+      cache.remember(`key-${i}`, entry!, 'gzip', zlib.gzipSync(identity));
+    }
+    expect(cache.size).toBeGreaterThan(10);
+    expect(cache.size).toBeLessThan(200);
+    expect(cache.bytes).toBeLessThanOrEqual(bound);
+    expect(cache.heldBytes()).toBe(cache.bytes);
+    // The least recently used went first: the first key is gone, a key read again stays.
+    expect(cache.get('key-0')).toBeUndefined();
+    const last = cache.size;
+    expect(cache.get('key-199')).toBeDefined();
+    expect(cache.size).toBe(last);
+  });
+
+  it('counts each response with its key and ENTRY_OVERHEAD_BYTES, and refuses one over a sixteenth of its bound', () => {
+    const identity = body(1);
+    const cache = new ResponseCache(16 * (identity.length + 1));
+    expect(cache.set('k', keep(identity))!.size).toBe(identity.length + 'k'.length + ENTRY_OVERHEAD_BYTES);
+    expect(cache.bytes).toBe(identity.length + 1 + ENTRY_OVERHEAD_BYTES);
+    expect(cache.set('big', keep(Buffer.alloc(identity.length + 2)))).toBeNull();
+    expect(new ResponseCache(0).set('k', keep(identity))).toBeNull();
   });
 });
