@@ -223,18 +223,30 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
       return out;
     }
 
+    /**
+     * Lists walked page by page (query string, key). views: p0 and p10 have 0, p1 and p11 have 7,
+     * p3 and p7 none: ties, missing values and sort keys a filter pins to one value.
+     */
+    const listCases = (): [string, string][] => [
+      ['', w.keys.delivery],
+      ['sort=views:asc', w.keys.delivery],
+      ['sort=views:desc', w.keys.delivery],
+      ['sort=views:asc&locale=de', w.keys.delivery],
+      ['sort=views:desc', w.keys.preview],
+      ['sort=title:asc&locale=de', w.keys.delivery],
+      ['sort=title:desc&locale=de', w.keys.delivery],
+      ['sort=published_at:desc', w.keys.preview],
+      ['sort=published_at:asc', w.keys.preview],
+      ['sort=slug:asc&filter[category][ne]=news', w.keys.delivery],
+      ['sort=published_on:asc&filter[views][exists]=true', w.keys.preview],
+      ['sort=views:asc&filter[views][eq]=7&locale=de', w.keys.delivery],
+      ['sort=views:desc&filter[views][exists]=false', w.keys.preview],
+      ['sort=published_at:desc&filter[featured][eq]=true', w.keys.preview],
+      ['sort=published_on:asc&filter[views][gte]=4', w.keys.delivery],
+    ];
+
     it('walks every page with cursors exactly like the offset listing', async () => {
-      const cases: [string, string][] = [
-        ['', w.keys.delivery],
-        ['sort=views:asc', w.keys.delivery],
-        ['sort=views:desc', w.keys.delivery],
-        ['sort=title:asc&locale=de', w.keys.delivery],
-        ['sort=published_at:desc', w.keys.preview],
-        ['sort=published_at:asc', w.keys.preview],
-        ['sort=slug:asc&filter[category][ne]=news', w.keys.delivery],
-        ['sort=published_on:asc&filter[views][exists]=true', w.keys.preview],
-      ];
-      for (const [qs, key] of cases) {
+      for (const [qs, key] of listCases()) {
         const full = slugs(await get(`/entries?type=post&limit=100&${qs}`, key));
         for (const limit of [1, 3, 5]) expect(await walk(qs, key, limit), `${qs} limit ${limit}`).toEqual(full);
       }
@@ -279,6 +291,22 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
       const ignored = await get(`/entries?type=post&limit=2&page=5000&fields=title&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);
       expect(ignored.status).toBe(200);
       expect(slugs(ignored)).toEqual(slugs(next));
+    });
+
+    it('serves each offset page as its slice of the whole list, entries and totals alike', async () => {
+      for (const [qs, key] of listCases()) {
+        const full = await get(`/entries?type=post&limit=100&${qs}`, key);
+        expect(full.body.data.length, qs).toBeGreaterThan(1);
+        for (const limit of [1, 2, 5]) {
+          for (let page = 1; page <= Math.ceil(full.body.data.length / limit); page++) {
+            const res = await get(`/entries?type=post&limit=${limit}&page=${page}&${qs}`, key);
+            const where = `${qs} limit ${limit} page ${page}`;
+            expect(res.body.data, where).toEqual(full.body.data.slice((page - 1) * limit, page * limit));
+            expect(res.body.meta.total_data, where).toBe(full.body.meta.total_data);
+            expect(res.body.meta.total_is_exact, where).toBe(full.body.meta.total_is_exact);
+          }
+        }
+      }
     });
 
     it('rejects tampered, foreign and mismatched cursors with 400', async () => {
