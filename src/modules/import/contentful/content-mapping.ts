@@ -168,6 +168,7 @@ export function toIsoDatetime(value: unknown): string | undefined {
   return parseDatetime(text)?.text;
 }
 
+/** Quire ids of the export's imported items by Contentful id (entryIdFor, assetIdFor); undefined for one not imported. */
 export interface LinkResolver {
   entry(cfId: string): string | undefined;
   asset(cfId: string): string | undefined;
@@ -322,7 +323,8 @@ export function planEntry(
   }
   return {
     cfId: entry.sys.id,
-    id: entryIdFor(workspaceId, entry.sys.id),
+    // The resolver has the id of every imported entry: one hash less per read of the entry.
+    id: links.entry(entry.sys.id) ?? entryIdFor(workspaceId, entry.sys.id),
     typeSlug: ct.slug,
     baseSlug: baseSlug(ct, data, entry.sys.id),
     data,
