@@ -7,6 +7,10 @@
  * - batch boundaries: links to entries in later batches, a link cycle across batches, with one
  *   entry per batch, from a file and from memory alike, webhook deliveries of the bulk writes'
  *   events, and a second run that changes nothing;
+ * - link cycles: the entry created without its link to a later target is written once with its
+ *   completion (versions, events and translation records as the second pass leaves them) when
+ *   that target is sure to be created, and left to the second pass otherwise, which reports it
+ *   when the target fails;
  * - the streaming reader: an export with multi-byte characters reads back equal to JSON.parse,
  *   and malformed files answer the errors of the in-memory checks.
  */
@@ -20,10 +24,11 @@ import { loadConfig } from '../src/config.js';
 import { createDb } from '../src/db/create-db.js';
 import { AppError } from '../src/errors.js';
 import { derivedId } from '../src/lib/ids.js';
+import { fromJsonColumn } from '../src/lib/json.js';
 import { parseExport, type ContentfulExport } from '../src/modules/import/contentful/export.js';
 import { readExportFile } from '../src/modules/import/contentful/export-source.js';
 import { cfState } from '../src/modules/import/contentful/states.js';
-import { importContentful } from '../src/modules/import/operations.js';
+import { importContentful, type ProgressEvent } from '../src/modules/import/operations.js';
 import { systemActor } from '../src/modules/auth/permissions.js';
 import { createWebhook } from '../src/modules/webhooks/operations.js';
 import { cappedNode, externalEnv } from './cli-helpers.js';
@@ -116,12 +121,22 @@ describe.each(dialects())('streamed Contentful import on %s', (dialect) => {
 // Batch boundaries: with one entry per batch, every link points into another batch.
 const link = (id: string) => ({ sys: { type: 'Link', linkType: 'Entry', id } });
 const published = (id: string) => ({ id, contentType: { sys: { id: 'note' } }, version: 4, publishedVersion: 3 });
-const note = (id: string, title: string, next: string[]) => ({
+const note = (id: string, title: string, next: string[], code?: string) => ({
   sys: published(id),
-  fields: { title: { 'en-US': title, 'de-DE': `${title} (de)` }, next: { 'en-US': next.map(link) } },
+  fields: { title: { 'en-US': title, 'de-DE': `${title} (de)` }, next: { 'en-US': next.map(link) }, ...(code ? { code: { 'en-US': code } } : {}) },
 });
 
-function linkedExport(): ContentfulExport {
+// first → last (far ahead), last → nothing; ring1 → ring2 → ring3 → ring1 (a cycle across batches).
+const LINKED = [
+  note('first', 'First', ['last']),
+  note('ring1', 'Ring one', ['ring2']),
+  note('middle', 'Middle', ['first', 'last']),
+  note('ring2', 'Ring two', ['ring3']),
+  note('ring3', 'Ring three', ['ring1']),
+  note('last', 'Last ünïcödé ✓', []),
+];
+
+function linkedExport(entries = LINKED): ContentfulExport {
   return {
     locales: [{ code: 'en-US', default: true }, { code: 'de-DE' }],
     contentTypes: [
@@ -132,18 +147,11 @@ function linkedExport(): ContentfulExport {
         fields: [
           { id: 'title', name: 'Title', type: 'Symbol', localized: true, required: true },
           { id: 'next', name: 'Next', type: 'Array', items: { type: 'Link', linkType: 'Entry', validations: [{ linkContentType: ['note'] }] } },
+          { id: 'code', name: 'Code', type: 'Symbol', validations: [{ unique: true }] },
         ],
       },
     ],
-    entries: [
-      // first → last (far ahead), last → nothing; ring1 → ring2 → ring3 → ring1 (a cycle across batches).
-      note('first', 'First', ['last']),
-      note('ring1', 'Ring one', ['ring2']),
-      note('middle', 'Middle', ['first', 'last']),
-      note('ring2', 'Ring two', ['ring3']),
-      note('ring3', 'Ring three', ['ring1']),
-      note('last', 'Last ünïcödé ✓', []),
-    ],
+    entries: [...entries],
     assets: [],
   } as ContentfulExport;
 }
@@ -270,6 +278,96 @@ describe.each(dialects())('batch boundaries on %s', (dialect) => {
     const again = await importContentful(env.ctx, { workspace: 'file', file, batchSize: 1 });
     expect(again.entries).toMatchObject({ total: 6, created: 0, updated: 0, unchanged: 6, published: 0 });
     expect(await stored('file')).toEqual(before);
+  });
+
+  /** Imports `entries` into workspace `slug`, one per batch: the report, the pass-2 progress and the ids. */
+  async function importLinked(slug: string, entries: ReturnType<typeof note>[]) {
+    const links: ProgressEvent[] = [];
+    const report = await importContentful(env.ctx, {
+      workspace: slug,
+      export: linkedExport(entries),
+      batchSize: 1,
+      onProgress: (e) => e.phase === 'links' && links.push(e),
+    });
+    const ws = await env.ctx.db.kysely.selectFrom('workspaces').select('id').where('slug', '=', slug).executeTakeFirstOrThrow();
+    return { report, links, id: (cf: string) => derivedId(ws.id, `entry:${cf}`) };
+  }
+
+  /** An entry's row, versions (snapshots parsed), translation records and events. */
+  async function history(id: string) {
+    const k = env.ctx.db.kysely;
+    const row = await k.selectFrom('entries').select(['status', 'data', 'version', 'latest_version']).where('id', '=', id).executeTakeFirstOrThrow();
+    const versions = await k.selectFrom('entry_versions').select(['version', 'status', 'snapshot']).where('entry_id', '=', id).orderBy('version').execute();
+    const translations = await k.selectFrom('entry_translations').select(['id', 'locale']).where('entry_id', '=', id).execute();
+    const events = await k.selectFrom('events').select(['type', 'version']).where('item_id', '=', id).orderBy('id').execute();
+    type Snapshot = { data: Record<string, unknown>; translations: { id: number; locale: string }[] };
+    return {
+      status: row.status,
+      data: fromJsonColumn<Record<string, unknown>>(row.data, {}),
+      version: Number(row.version),
+      latest: Number(row.latest_version),
+      versions: versions.map((v) => ({
+        version: Number(v.version),
+        status: v.status,
+        snapshot: fromJsonColumn<Snapshot>(v.snapshot, { data: {}, translations: [] }),
+      })),
+      translations: translations.map((t) => ({ id: Number(t.id), locale: t.locale })),
+      events: events.map((e) => [e.type, Number(e.version)]),
+    };
+  }
+
+  it('writes the entry of a cycle once when the target it waits for is sure to be created, as the two passes leave it', async () => {
+    // Written in the order r3, r2, r1: r3 links r1, which comes later.
+    const { report, links, id } = await importLinked('ring', [
+      note('r1', 'One', ['r2'], 'one'),
+      note('r2', 'Two', ['r3'], 'two'),
+      note('r3', 'Three', ['r1'], 'three'),
+    ]);
+    expect(report.failures).toEqual([]);
+    expect(report.entries).toMatchObject({ created: 3, published: 3, failed: 0 });
+    expect(links).toEqual([]);
+    const cut = await history(id('r3'));
+    expect(cut).toMatchObject({ status: 'published', data: { next: [id('r1')] }, version: 3, latest: 3 });
+    expect(cut.versions.map((v) => [v.version, v.status])).toEqual([
+      [1, 'draft'],
+      [2, 'draft'],
+      [3, 'published'],
+    ]);
+    // Version 1 is the draft created without the link, version 2 the completed one; one translation record throughout.
+    expect(cut.versions[0].snapshot.data.next).toBeUndefined();
+    expect(cut.versions[1].snapshot.data.next).toEqual([id('r1')]);
+    expect(cut.versions[2].snapshot).toEqual(cut.versions[1].snapshot);
+    for (const v of cut.versions) expect(v.snapshot.translations.map((t) => ({ id: t.id, locale: t.locale }))).toEqual(cut.translations);
+    expect(cut.events).toEqual([
+      ['entry.created', 1],
+      ['entry.updated', 2],
+      ['entry.published', 3],
+    ]);
+    for (const cf of ['r1', 'r2']) {
+      const e = await history(id(cf));
+      expect(e.versions.map((v) => [v.version, v.status])).toEqual([
+        [1, 'draft'],
+        [2, 'published'],
+      ]);
+      expect(e.events).toEqual([
+        ['entry.created', 1],
+        ['entry.published', 2],
+      ]);
+    }
+  });
+
+  it('leaves the entry whose later target fails a draft without the link, reported by the second pass', async () => {
+    // Written in the order holder, b, a: b links a, which comes later and fails (its code is holder's).
+    const { report, links, id } = await importLinked('broken', [note('holder', 'Holder', [], 'x'), note('a', 'A', ['b'], 'x'), note('b', 'B', ['a'], 'y')]);
+    expect(links.at(-1)).toMatchObject({ done: 1, total: 1 });
+    expect(report.entries).toMatchObject({ created: 2, published: 1, failed: 2 });
+    expect(report.failures.map((f) => f.entry)).toEqual(['a', 'b']);
+    expect(report.failures[0].message).toMatch(/already used/);
+    expect(report.failures[1].message).toContain(`entry '${id('a')}' does not exist in this workspace`);
+    const b = await history(id('b'));
+    expect(b).toMatchObject({ status: 'draft', version: 1, latest: 1, events: [['entry.created', 1]] });
+    expect(b.data.next).toBeUndefined();
+    expect(b.versions.map((v) => [v.version, v.status])).toEqual([[1, 'draft']]);
   });
 });
 

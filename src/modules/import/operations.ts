@@ -58,6 +58,7 @@ import { applyPageModel, DEFAULT_PAGE_TYPE, explainDroppedLinks, planPageModel }
 import { cfState, changedItem, type ChangedAs, type ChangedItem } from './contentful/states.js';
 import { pageCounts, type PageCounts } from './contentful/page-writer.js';
 import { importPages } from './pages.js';
+import { UniqueValueCounts } from './contentful/entry-planning.js';
 import { entrySlugsByType } from './repository.js';
 
 export type { ProgressEvent, ProgressListener } from './contentful/content-writer.js';
@@ -275,6 +276,7 @@ async function importSource(ctx: Context, source: ExportSource, input: ImportCon
   const summaries: (EntrySummary & { baseSlug: string })[] = [];
   const positions = new Map<string, number>();
   const changed: ChangedItem[] = [];
+  const uniqueValues = new UniqueValueCounts();
   let plannedCount = 0;
   for (const [i, e] of source.entries()) {
     if (cfState(e.sys) === 'changed') {
@@ -291,6 +293,7 @@ async function importSource(ctx: Context, source: ExportSource, input: ImportCon
     }
     const p = planEntry(e, ct, ws.id, locales, links, contentWarnings);
     positions.set(p.id, i);
+    uniqueValues.add(p, ct);
     summaries.push({ id: p.id, cfId: p.cfId, typeSlug: p.typeSlug, state: p.state, references: p.references, baseSlug: p.baseSlug });
   }
   input.onProgress?.({ phase: 'plan', done: source.entryCount, total: source.entryCount });
@@ -315,6 +318,7 @@ async function importSource(ctx: Context, source: ExportSource, input: ImportCon
     relationFields: facts.relationFields,
     batchSize,
     changedAs,
+    uniqueValues,
     onProgress: input.onProgress,
   });
   const { counts: entries, failures } = written;

@@ -14,7 +14,8 @@
  *
  * Links: entries are written targets first (dependency order). An entry whose targets do not
  * exist yet (a cycle, or a self-link) is created without those links and completed in a second
- * pass, then published. Batches hold planned entries read back from the export (operations.ts
+ * pass, then published; when those targets are sure to be created later in the run, both passes
+ * are decided at once and written together (writeEntries). Batches hold planned entries read back from the export (operations.ts
  * keeps ids and links only), so memory does not grow with the export's content. An entry the API
  * refuses (e.g. a published entry lacking a required value) is reported in `failures` and the
  * import goes on.
@@ -40,7 +41,7 @@ import { findWorkspaceById } from '../../workspaces/repository.js';
 import type { PlannedAsset, PlannedEntry } from './content-mapping.js';
 import { chunks } from './entry-bulk-write.js';
 import { Segment } from './entry-checks.js';
-import { ACTION_PAST, contentInput, dependencyOrder, sameContent, stateAction, type EntrySummary } from './entry-planning.js';
+import { ACTION_PAST, contentInput, dependencyOrder, sameContent, stateAction, type EntrySummary, type UniqueValueCounts } from './entry-planning.js';
 import { countStates, targetStatus, zeroCounts, type ChangedAs, type StateCounts } from './states.js';
 
 export { dependencyOrder, stateAction, type EntrySummary } from './entry-planning.js';
@@ -173,6 +174,11 @@ export interface WriteEntriesInput {
   batchSize: number;
   /** `--changed-as`: what entries with unpublished changes become (default published). */
   changedAs?: ChangedAs;
+  /**
+   * How many entries of the export hold each unique value (counted while planning). Without it,
+   * an entry that holds a unique value is never presumed (see writeEntries).
+   */
+  uniqueValues?: UniqueValueCounts;
   onProgress?: ProgressListener;
 }
 
@@ -188,7 +194,10 @@ export interface WriteEntriesInput {
  * with action `import`, change events and webhook deliveries). The stored result is what the
  * operations write one by one. The second pass of a new entry that pass 1 created without some
  * links (a link cycle) is written in bulk too, as updateEntry and the state action would write
- * it. Everything else (an entry stored before whose content or state changes, an entry id seen
+ * it; most such entries skip that pass: when each target it links but that is not stored yet is
+ * sure to be created later in the run (presumed: Segment.willBeCreated, checked once per batch
+ * for the batch's targets), its second pass is decided with its first and both are written at
+ * once, as they would have been stored (versions, events and counts the same). Everything else (an entry stored before whose content or state changes, an entry id seen
  * twice, anything unusual) goes through the entry operations one at a time, after the pending
  * bulk writes.
  */
@@ -220,6 +229,18 @@ export async function writeEntries(
   )) {
     for (const [id, type] of await findEntryTypeSlugs(ctx.db, actor.workspaceId, ids)) present.set(id, type);
   }
+
+  // Entries by id (to read a later link target early) and the ids the export holds more than once.
+  const byId = new Map<string, EntrySummary>();
+  const repeated = new Set<string>();
+  for (const e of input.entries) {
+    if (byId.has(e.id)) repeated.add(e.id);
+    else byId.set(e.id, e);
+  }
+  // Link targets not written yet, once checked: presumed (sure to be created later: id → content
+  // type slug) or not. An entry leaves both when its own turn comes.
+  const presumed = new Map<string, string>();
+  const doubtful = new Set<string>();
 
   const ws = await findWorkspaceById(ctx.db, actor.workspaceId);
   if (!ws) throw new Error('the workspace vanished during the import');
@@ -269,6 +290,37 @@ export async function writeEntries(
   };
 
   /**
+   * Checks the link targets of `plans` (one batch of pass 1) that are neither stored nor in the
+   * batch before the entry linking them, and not checked yet: each is read from the export and
+   * becomes presumed or doubtful.
+   */
+  const checkTargets = async (tx: Context, plans: readonly PlannedEntry[]): Promise<void> => {
+    const place = new Map(plans.map((p, i) => [p.id, i]));
+    const ids = new Set<string>();
+    plans.forEach((p, i) => {
+      for (const id of p.references) {
+        if (present.has(id) || presumed.has(id) || doubtful.has(id) || failed.has(id) || (place.get(id) ?? plans.length) < i || !byId.has(id)) continue;
+        ids.add(id);
+      }
+    });
+    if (ids.size === 0) return;
+    const targets = [...ids].map((id) => input.load(byId.get(id)!));
+    const checker = new Segment(tx, actor, ws, present, new Map(), deferredNew);
+    await checker.prepare(targets, input.slugs, types);
+    for (const t of targets) {
+      const sure = await checker.willBeCreated(t, {
+        slug: input.slugs.get(t.id)!,
+        ct: types.get(t.typeSlug),
+        single: !repeated.has(t.id),
+        typeOf: (id) => byId.get(id)?.typeSlug,
+        uniqueCount: (field, value) => input.uniqueValues?.count(t.typeSlug, field, value) ?? 0,
+      });
+      if (sure) presumed.set(t.id, t.typeSlug);
+      else doubtful.add(t.id);
+    }
+  };
+
+  /**
    * Writes one batch in one transaction: runs of new entries through the bulk path (a segment),
    * anything else through writeOne. Returns the entries left for pass 2.
    */
@@ -286,6 +338,7 @@ export async function writeEntries(
           )
         ).map((e) => [e.id, e]),
       );
+      if (!final) await checkTargets(tx, plans);
       let next = 0;
       while (next < plans.length) {
         const segment = new Segment(tx, actor, ws, present, stored, deferredNew);
@@ -297,8 +350,10 @@ export async function writeEntries(
             relationFields: input.relationFields.get(e.typeSlug) ?? new Set<string>(),
             ct: types.get(e.typeSlug),
             want: targetStatus(e.state, changedAs),
+            presumed,
           });
           if (outcome === 'slow') break;
+          settled(e, outcome instanceof AppError);
           if (outcome === 'deferred') deferred.push(batch[next]);
           else if (outcome === 'unchanged') {
             const warning = segment.warningFor(e, changedAs);
@@ -318,9 +373,11 @@ export async function writeEntries(
           const e = plans[next];
           try {
             if (await writeOne(tx, e, final)) deferred.push(batch[next]);
+            settled(e, false);
           } catch (err) {
             if (!(err instanceof AppError)) throw err;
             fail(e, err);
+            settled(e, true);
           }
           stored.delete(e.id);
           for (const row of await findEntriesByIds(db, [e.id])) stored.set(row.id, row);
@@ -329,6 +386,18 @@ export async function writeEntries(
       }
     });
     return deferred;
+  };
+
+  /**
+   * Entry `e` had its turn in pass 1: it leaves the presumed and doubtful targets. A presumed one
+   * that failed (only a concurrent write can cause it) is named in a warning: entries were
+   * written with links to it.
+   */
+  const settled = (e: PlannedEntry, refused: boolean) => {
+    if (refused && presumed.has(e.id))
+      warnings.push(`entry '${e.cfId}' (${e.typeSlug}) could not be created after entries linking it were written with their links to it`);
+    presumed.delete(e.id);
+    doubtful.delete(e.id);
   };
 
   // New entries the bulk path created without some links (pass 2 completes them, also in bulk).

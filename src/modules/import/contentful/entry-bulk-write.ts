@@ -41,6 +41,21 @@ export interface NewEntry {
   values: EntryValues;
   /** Its status after the import's state action (draft when there is none or it was refused). */
   status: 'draft' | 'published' | 'archived';
+  /**
+   * For an entry created without some links (a link cycle) whose second pass is already known
+   * (entry-checks.ts completeAtOnce): its full values and their state, written in the same
+   * statements as what the second pass would have stored (the created draft of `values` as
+   * version 1, the full content as version 2 when it differs, then the state change).
+   */
+  completion?: EntryCompletion;
+}
+
+/** The second pass of a new entry, decided before its first write. */
+export interface EntryCompletion {
+  values: EntryValues;
+  status: 'draft' | 'published' | 'archived';
+  /** False when the full content equals the one without links (no version 2 of its own). */
+  changed: boolean;
 }
 
 /** A new entry created without some links in pass 1 and now written in full (updateEntry, then its state action). */
@@ -83,9 +98,21 @@ interface VersionRow {
   created_by: number;
 }
 
+/** The versions an entry row ends at after its create, its completion (if any) and its state action. */
+function finalVersions(e: NewEntry): { afterContent: number; latest: number; version: number; status: NewEntry['status'] } {
+  const c = e.completion;
+  const status = c ? c.status : e.status;
+  // Version 1 is the created draft; a completion is an update (version + 1, a history version
+  // when the content changed); a state action adds one to both.
+  const afterContent = c?.changed ? 2 : 1;
+  const step = status === 'draft' ? 0 : 1;
+  return { afterContent, latest: afterContent + step, version: (c ? 2 : 1) + step, status };
+}
+
 /**
  * Inserts new entries in their final state: what createEntry and then the state action
- * (publish, archive) store, version 1 the created draft and version 2 the state change.
+ * (publish, archive) store, version 1 the created draft and version 2 the state change. An entry
+ * with a completion is stored as the second pass would leave it (finalVersions).
  */
 export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly NewEntry[]): Promise<void> {
   if (list.length === 0) return;
@@ -96,66 +123,82 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
     await lockContentType(db, ct.id);
     position.set(ct.id, await maxPosition(db, ct.id));
   }
+  const stored = (e: NewEntry) => e.completion?.values ?? e.values;
   const rows = list.map((e) => {
     const pos = position.get(e.ct.id)! + 1;
     position.set(e.ct.id, pos);
-    const live = e.status === 'published';
-    const changed = e.status !== 'draft';
+    const { latest, version, status } = finalVersions(e);
+    const live = status === 'published';
+    const data = JSON.stringify(stored(e).data);
     return {
       id: e.id,
       workspace_id: workspaceId,
       content_type_id: e.ct.id,
       slug: e.slug,
-      data: JSON.stringify(e.values.data),
-      published_data: live ? JSON.stringify(e.values.data) : null,
+      data,
+      published_data: live ? data : null,
       position: pos,
-      status: e.status,
+      status,
       publish_at: null,
       published_at: live ? now : null,
-      version: changed ? 2 : 1,
+      version,
       created_at: now,
       updated_at: now,
       created_by: userId,
       updated_by: userId,
       published_by: live ? userId : null,
-      published_version: live ? 2 : null,
-      latest_version: changed ? 2 : 1,
+      published_version: live ? latest : null,
+      latest_version: latest,
       // Both dialects store the pending flag as 0/1 (what insertItemRow writes).
       has_pending_changes: 0,
     };
   });
   await insertRows(db, 'entries', rows, 200);
   const translations = list.flatMap((e) =>
-    e.values.translations.map((t) => ({ entry_id: e.id, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now })),
+    stored(e).translations.map((t) => ({ entry_id: e.id, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now })),
   );
   await insertRows(db, 'entry_translations', translations, 300);
-  const stored = await loadTranslations(
+  const written = await loadTranslations(
     db,
     list.map((e) => e.id),
   );
   await copyPublishedTranslations(
     db,
-    list.filter((e) => e.status === 'published').map((e) => e.id),
+    list.filter((e) => finalVersions(e).status === 'published').map((e) => e.id),
   );
-  const versions = list.flatMap((e): VersionRow[] => {
-    const snapshot = JSON.stringify(entrySnapshotOf({ data: e.values.data, translations: stored.get(e.id) ?? [] }));
-    const first = { entry_id: e.id, version: 1, action: 'import', status: 'draft', snapshot, created_at: now, created_by: userId };
-    return e.status === 'draft' ? [first] : [first, { ...first, version: 2, status: e.status }];
-  });
+  const versions: VersionRow[] = [];
+  const events: EventInput[] = [];
+  for (const e of list) {
+    const rows = written.get(e.id) ?? [];
+    const { afterContent, latest, status } = finalVersions(e);
+    // Version 1 holds the created draft: with a completion, the values without the links, in
+    // the translation records that were then rewritten in place (same ids).
+    const created = e.completion ? e.values.translations : null;
+    const first = created ? rows.map((t) => ({ ...t, data: created.find((c) => c.locale === t.locale)?.data ?? t.data })) : rows;
+    const draft = JSON.stringify(entrySnapshotOf({ data: e.values.data, translations: first }));
+    const full = e.completion?.changed ? JSON.stringify(entrySnapshotOf({ data: e.completion.values.data, translations: rows })) : draft;
+    const version = (n: number, state: string, snapshot: string): VersionRow => ({
+      entry_id: e.id,
+      version: n,
+      action: 'import',
+      status: state,
+      snapshot,
+      created_at: now,
+      created_by: userId,
+    });
+    const subject = { workspaceId, itemKind: 'entry' as const, itemId: e.id, slug: e.slug, contentType: e.ct.slug };
+    versions.push(version(1, 'draft', draft));
+    events.push({ ...subject, type: 'entry.created', status: 'draft', version: 1 });
+    if (e.completion) {
+      if (afterContent > 1) versions.push(version(afterContent, 'draft', full));
+      events.push({ ...subject, type: 'entry.updated', status: 'draft', version: afterContent });
+    }
+    if (status !== 'draft') {
+      versions.push(version(latest, status, full));
+      events.push({ ...subject, type: `entry.${status}`, status, version: latest });
+    }
+  }
   await insertRows(db, 'entry_versions', versions, 200);
-  const events: EventInput[] = list.flatMap((e) => {
-    const created: EventInput = {
-      workspaceId,
-      type: 'entry.created',
-      itemKind: 'entry',
-      itemId: e.id,
-      slug: e.slug,
-      contentType: e.ct.slug,
-      status: 'draft',
-      version: 1,
-    };
-    return e.status === 'draft' ? [created] : [created, { ...created, type: `entry.${e.status}` as const, status: e.status, version: 2 }];
-  });
   await recordEvents(db, now, events);
 }
 

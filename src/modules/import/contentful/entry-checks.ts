@@ -22,7 +22,7 @@ import { fieldValue, mediaReferenceError, missingRequired, type DataReference } 
 import { presentItem } from '../../publishing/core.js';
 import type { Workspace } from '../../workspaces/repository.js';
 import type { PlannedEntry } from './content-mapping.js';
-import { chunks, insertNewEntries, writeCompletions, type Completion, type NewEntry } from './entry-bulk-write.js';
+import { chunks, insertNewEntries, writeCompletions, type Completion, type EntryValues, type NewEntry } from './entry-bulk-write.js';
 import { contentInput, sameContent, stateAction, type ContentInput } from './entry-planning.js';
 import { targetStatus, type ChangedAs, type TargetStatus } from './states.js';
 
@@ -126,7 +126,9 @@ export class Segment {
         }
       }
     }
-    const media = [...new Set(fresh.flatMap((p) => mediaIdsOf(p, types.get(p.typeSlug))))];
+    // Media of the new entries and of the second passes of entries created without some links.
+    const linking = plans.filter((p) => !this.stored.has(p.id) || this.deferredNew.has(p.id));
+    const media = [...new Set(linking.flatMap((p) => mediaIdsOf(p, types.get(p.typeSlug))))];
     for (const part of chunks(media, 500)) {
       for (const [id, mime] of await findLiveMediaTypes(db, this.actor.workspaceId, part)) this.liveMedia.set(id, mime);
     }
@@ -137,7 +139,14 @@ export class Segment {
   async decide(
     e: PlannedEntry,
     final: boolean,
-    facts: { slug: string; relationFields: ReadonlySet<string>; ct: ContentType | undefined; want: TargetStatus },
+    facts: {
+      slug: string;
+      relationFields: ReadonlySet<string>;
+      ct: ContentType | undefined;
+      want: TargetStatus;
+      /** Entries not written yet that are sure to be created later in the run (willBeCreated): id → content type slug. */
+      presumed?: ReadonlyMap<string, string>;
+    },
   ): Promise<Outcome> {
     const { slug, relationFields, ct, want } = facts;
     const missing = new Set(final ? [] : e.references.filter((id) => !this.present.has(id)));
@@ -177,10 +186,92 @@ export class Segment {
     const entry: NewEntry = { id: e.id, ct, slug, values: { data: values.data, translations: values.translations ?? [] }, status: 'draft' };
     this.accepted.push(entry);
     if (missing.size) {
+      const once = facts.presumed ? await this.completeAtOnce(e, entry, missing, facts.presumed, want) : null;
+      if (once) return once;
       this.deferredNew.add(e.id);
       return { kind: 'created', action: null, deferred: true, refusal: null };
     }
     return settle('created', entry, ct, want);
+  }
+
+  /**
+   * The second pass of new entry `entry` (accepted without the links to `missing`), decided now
+   * when every missing target is presumed: sure to be created later in the run, so the second
+   * pass would find it. Runs that pass's checks (complete) on the full content, with the presumed
+   * entries counted as present; on success `entry.completion` holds the outcome and the entry is
+   * written once, as both passes would leave it (entry-bulk-write.ts). Null, and the entry waits
+   * for the second pass, when that pass would fail or differ in what it stores or reports: a
+   * target not presumed, a check failing (the failure is reported in the second pass's order), a
+   * refused publish, a locale only the full content has (its translation record would come later).
+   */
+  private async completeAtOnce(
+    e: PlannedEntry,
+    entry: NewEntry,
+    missing: ReadonlySet<string>,
+    presumed: ReadonlyMap<string, string>,
+    want: TargetStatus,
+  ): Promise<Accepted | null> {
+    for (const id of missing) if (!presumed.has(id)) return null;
+    const values = await this.checkContent(entry.ct, contentInput(e, entry.slug, new Set(), new Set()), presumed);
+    if (values instanceof AppError) return null;
+    const full = { data: values.data, translations: values.translations ?? [] };
+    const locales = new Set(entry.values.translations.map((t) => t.locale));
+    if (full.translations.length !== locales.size || full.translations.some((t) => !locales.has(t.locale))) return null;
+    for (const field of entry.ct.fields) {
+      if (field.is_unique && stableStringify(fieldValue(full.data, field.name) ?? null) !== stableStringify(fieldValue(entry.values.data, field.name) ?? null))
+        return null;
+    }
+    const item = { status: 'draft' as NewEntry['status'], values: full };
+    const settled = settle('created', item, entry.ct, want);
+    if (settled.refusal) return null;
+    entry.completion = { values: full, status: item.status, changed: !sameFields(entry.values, full) };
+    return settled;
+  }
+
+  /**
+   * True when planned entry `p`, not written yet, is sure to be created by its own decision later
+   * in the run, whatever is decided before it: every check that decision runs (decide) passes on
+   * its full content, which covers the content without links it may be written with, against
+   * facts no other entry of the export can change: its slug is free (slugs are unique among the
+   * export's entries), each unique value it holds is held by no other entry of the export
+   * (`uniqueCount` 1) nor stored, each link points at an entry of an accepted type, each media
+   * asset exists and is of an accepted kind. prepare() must have read the facts for `p` first
+   * (on a Segment that accepts nothing). Only a concurrent write (another user taking its slug
+   * or a unique value meanwhile) can still make its creation fail.
+   */
+  async willBeCreated(
+    p: PlannedEntry,
+    facts: {
+      slug: string;
+      ct: ContentType | undefined;
+      /** The id appears once in the export. */
+      single: boolean;
+      /** The planned content type slug of an entry of the export. */
+      typeOf: (id: string) => string | undefined;
+      uniqueCount: (field: Field, value: unknown) => number;
+    },
+  ): Promise<boolean> {
+    const { slug, ct } = facts;
+    if (!facts.single || !ct || ct.is_block || this.stored.has(p.id) || this.present.has(p.id)) return false;
+    if (slugProblem(slug) || this.slugOwners.has(`${ct.id}\u0000${slug}`)) return false;
+    const { values, errors, references } = this.validate(ct, contentInput(p, slug, new Set(), new Set()));
+    if (errors.length) return false;
+    for (const ref of references) {
+      if (ref.kind === 'media') {
+        if (!this.mediaAsked.has(ref.id) || mediaReferenceError(ref, this.liveMedia.get(ref.id))) return false;
+        continue;
+      }
+      // A target that is neither stored nor created by then is left out of the write: no error.
+      const type = this.present.get(ref.id) ?? facts.typeOf(ref.id);
+      if (type !== undefined && ref.allowedTypes.length && !ref.allowedTypes.includes(type)) return false;
+    }
+    for (const field of ct.fields) {
+      if (!field.is_unique) continue;
+      const value = fieldValue(values.data, field.name);
+      if (value === undefined || value === null) continue;
+      if (facts.uniqueCount(field, value) !== 1 || (await this.valueTaken(ct, field, value))) return false;
+    }
+    return true;
   }
 
   /**
@@ -212,24 +303,23 @@ export class Segment {
    * the slug rules, the values (prepareContent; required fields are checked at publish), then
    * the links. Returns the cleaned values or the 400 the operation would throw.
    */
-  private async checkContent(ct: ContentType, content: ContentInput): Promise<AppError | LocalizedValues> {
+  private async checkContent(ct: ContentType, content: ContentInput, presumed?: ReadonlyMap<string, string>): Promise<AppError | LocalizedValues> {
     const problem = slugProblem(content.slug);
     if (problem) return invalid('body.slug', problem);
-    const errors: ErrorDetail[] = [];
-    const references: DataReference[] = [];
-    const values = validateLocalizedValues(
-      this.ws,
-      ct.fields,
-      content,
-      'body',
-      { requireRequired: false, patterns: this.tx.db.memo.fieldPatterns },
-      errors,
-      references,
-    );
+    const { values, errors, references } = this.validate(ct, content);
     if (errors.length) return validationError(errors);
-    const refErrors = await this.checkReferences(references);
+    const refErrors = await this.checkReferences(references, presumed);
     if (refErrors.length) return validationError(refErrors);
     return values;
+  }
+
+  /** The values of a write's content as prepareContent checks them (required fields are checked at publish), with the problems and references found. */
+  private validate(ct: ContentType, content: ContentInput): { values: LocalizedValues; errors: ErrorDetail[]; references: DataReference[] } {
+    const errors: ErrorDetail[] = [];
+    const references: DataReference[] = [];
+    const patterns = this.tx.db.memo.fieldPatterns;
+    const values = validateLocalizedValues(this.ws, ct.fields, content, 'body', { requireRequired: false, patterns }, errors, references);
+    return { values, errors, references };
   }
 
   /** The warning writeOne gives an unchanged entry: a draft in the export that Quire keeps archived. */
@@ -239,14 +329,17 @@ export class Segment {
     return `entry '${e.cfId}' (${e.typeSlug}) is a draft in the export but archived in Quire, which has no way back to draft; it stays archived`;
   }
 
-  /** checkReferences (entries/validation.ts) over what the run knows: planned entries present, live media. */
-  private async checkReferences(references: readonly DataReference[]): Promise<ErrorDetail[]> {
+  /**
+   * checkReferences (entries/validation.ts) over what the run knows: planned entries present (and
+   * `presumed`, entries sure to be created later, as present), live media.
+   */
+  private async checkReferences(references: readonly DataReference[], presumed?: ReadonlyMap<string, string>): Promise<ErrorDetail[]> {
     const unknownMedia = references.filter((r) => r.kind === 'media' && !this.mediaAsked.has(r.id)).map((r) => r.id);
     if (unknownMedia.length) {
       for (const [id, mime] of await findLiveMediaTypes(this.tx.db, this.actor.workspaceId, [...new Set(unknownMedia)])) this.liveMedia.set(id, mime);
       for (const id of unknownMedia) this.mediaAsked.add(id);
     }
-    const unknownEntries = [...new Set(references.filter((r) => r.kind === 'relation' && !this.present.has(r.id)).map((r) => r.id))];
+    const unknownEntries = [...new Set(references.filter((r) => r.kind === 'relation' && !this.present.has(r.id) && !presumed?.has(r.id)).map((r) => r.id))];
     // Links to entries outside the import: as checkReferences reads them.
     const outside = unknownEntries.length ? await findEntryTypeSlugs(this.tx.db, this.actor.workspaceId, unknownEntries) : new Map<string, string>();
     const errors: ErrorDetail[] = [];
@@ -256,7 +349,7 @@ export class Segment {
         if (error) errors.push(error);
         continue;
       }
-      const type = this.present.get(ref.id) ?? outside.get(ref.id);
+      const type = this.present.get(ref.id) ?? presumed?.get(ref.id) ?? outside.get(ref.id);
       if (type === undefined) errors.push({ path: ref.path, message: `entry '${ref.id}' does not exist in this workspace` });
       else if (ref.allowedTypes.length && !ref.allowedTypes.includes(type)) {
         errors.push({ path: ref.path, message: `entry '${ref.id}' is of content type '${type}'; this field accepts ${ref.allowedTypes.join(', ')}` });
@@ -316,4 +409,17 @@ function mediaIdsOf(p: PlannedEntry, ct: ContentType | undefined): string[] {
     }
   }
   return out;
+}
+
+/**
+ * True when `full` holds no more than `part` does: the same locales and, in data and each
+ * translation, as many fields. Meant for `part` checked from the same plan as `full` with some
+ * relation fields left out (every other field checks to the same value), where equal counts
+ * mean equal content (entryContentKey), without serializing either.
+ */
+function sameFields(part: EntryValues, full: EntryValues): boolean {
+  const count = (d: EntryData) => Object.keys(d).length;
+  if (count(part.data) !== count(full.data) || part.translations.length !== full.translations.length) return false;
+  const fields = new Map(part.translations.map((t) => [t.locale, count(t.data)]));
+  return full.translations.every((t) => fields.get(t.locale) === count(t.data));
 }

@@ -1,12 +1,15 @@
 /**
  * Planning the entry writes of a Contentful import (content-writer.ts runs them): the order that
  * puts link targets first, the state action that brings an entry to its export state, and the
- * content a write sends (the planned values, less the links to entries that do not exist yet).
- * Pure functions.
+ * content a write sends (the planned values, less the links to entries that do not exist yet),
+ * and how many entries of the export hold each unique value. Pure functions.
  */
+import { comparableValue } from '../../../db/dialect.js';
 import { stableStringify } from '../../../lib/json.js';
 import type { Entry, EntryData } from '../../entries/model.js';
+import { fieldValue } from '../../entries/validation.js';
 import type { PlannedEntry } from './content-mapping.js';
+import type { PlannedContentType } from './schema-mapping.js';
 import type { CfState, TargetStatus } from './states.js';
 
 /** What the writer keeps of a planned entry between reading it and writing it (no values). */
@@ -95,3 +98,47 @@ export function contentInput(planned: PlannedEntry, slug: string, relationFields
 }
 
 export type ContentInput = ReturnType<typeof contentInput>;
+
+/** FNV-1a over the UTF-16 code units of `text`, from `seed`: a 32-bit unsigned hash. */
+function fnv1a(text: string, seed: number): number {
+  let h = seed;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * How many entries of an export hold each value of a unique field in their data, counted while
+ * planning (a value as the database compares it: a datetime by its instant, as the import's
+ * unique checks do). The writer relies on a count of one: no other entry of the export can take
+ * that value first. Values are kept as 53-bit hashes, so memory grows with the number of values
+ * and not their length; two values sharing a hash count together, which can only make a count
+ * too high.
+ */
+export class UniqueValueCounts {
+  private readonly counts = new Map<number, number>();
+
+  private key(typeSlug: string, field: { name: string; field_type: string }, value: unknown): number {
+    const v = comparableValue(field.field_type, value);
+    const text = `${typeSlug}\u0000${field.name}\u0000${typeof v}\u0000${String(v)}`;
+    return fnv1a(text, 0x811c9dc5) * 0x200000 + (fnv1a(text, 0x01000193) & 0x1fffff);
+  }
+
+  /** Counts the values planned entry `p` of type `ct` holds in the type's unique fields. */
+  add(p: PlannedEntry, ct: PlannedContentType): void {
+    for (const field of ct.fields) {
+      if (!field.input.is_unique) continue;
+      const value = fieldValue(p.data, field.input.name);
+      if (value === undefined || value === null) continue;
+      const key = this.key(ct.slug, field.input, value);
+      this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    }
+  }
+
+  /** How many planned entries of type `typeSlug` hold `value` in unique field `field` (0: none counted). */
+  count(typeSlug: string, field: { name: string; field_type: string }, value: unknown): number {
+    return this.counts.get(this.key(typeSlug, field, value)) ?? 0;
+  }
+}
