@@ -190,12 +190,22 @@ export const PRODUCTION_SORT_EXPRESSIONS = {
 /**
  * DDL of the indexes behind production sorts on `published_at` and `updated_at` (see
  * PRODUCTION_SORT_EXPRESSIONS), `(content_type_id, <expr>, id, status, publish_at)` like every
- * sort index.
+ * sort index. On PostgreSQL each also holds, as INCLUDE columns, the columns its expression reads
+ * beyond those (`published_at`, `updated_at`): PostgreSQL never returns an expression from an
+ * index, it computes it from columns, so only with them can an offset page skip its offset in an
+ * index-only scan (migration 020). SQLite reads an indexed expression from the index itself.
  */
-export function productionSortIndexSql(dialect: Dialect): string[] {
+export function productionSortIndexSql(dialect: Dialect): { name: string; sql: string }[] {
+  const include = (columns: string) => (dialect === 'postgres' ? ` INCLUDE (${columns})` : '');
   return [
-    `CREATE INDEX IF NOT EXISTS "entries_type_pub_published" ON "entries" ("content_type_id", ${nullsFirstSql(dialect, PRODUCTION_SORT_EXPRESSIONS.published_at)}, "id", ${VISIBILITY_COLUMNS})`,
-    `CREATE INDEX IF NOT EXISTS "entries_type_pub_updated" ON "entries" ("content_type_id", ${PRODUCTION_SORT_EXPRESSIONS.updated_at}, "id", ${VISIBILITY_COLUMNS})`,
+    {
+      name: 'entries_type_pub_published',
+      sql: `CREATE INDEX IF NOT EXISTS "entries_type_pub_published" ON "entries" ("content_type_id", ${nullsFirstSql(dialect, PRODUCTION_SORT_EXPRESSIONS.published_at)}, "id", ${VISIBILITY_COLUMNS})${include(`"published_at"`)}`,
+    },
+    {
+      name: 'entries_type_pub_updated',
+      sql: `CREATE INDEX IF NOT EXISTS "entries_type_pub_updated" ON "entries" ("content_type_id", ${PRODUCTION_SORT_EXPRESSIONS.updated_at}, "id", ${VISIBILITY_COLUMNS})${include(`"published_at", "updated_at"`)}`,
+    },
   ];
 }
 

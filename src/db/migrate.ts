@@ -25,6 +25,7 @@ import * as m016 from './migrations/016-workspace-id-indexes.js';
 import * as m017 from './migrations/017-field-index-builds.js';
 import * as m018 from './migrations/018-media-title-description.js';
 import * as m019 from './migrations/019-datetime-offsets.js';
+import * as m020 from './migrations/020-production-sort-include.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '017-field-index-builds': m017,
   '018-media-title-description': m018,
   '019-datetime-offsets': m019,
+  '020-production-sort-include': m020,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -63,7 +63,7 @@ $$ LANGUAGE plpgsql`,
 }
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  for (const ddl of productionSortIndexSql(dialect)) await sql.raw(ddl).execute(db);
+  for (const index of productionSortIndexSql(dialect)) await sql.raw(index.sql).execute(db);
   for (const index of columnSortIndexSql(dialect)) {
     await sql.raw(`DROP INDEX IF EXISTS "${index.name}"`).execute(db);
     await sql.raw(index.sql).execute(db);
