@@ -1,21 +1,51 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { LongestFirstSequencer } from './test/sequencer.js';
 
-// Two projects. server: integration suites and unit tests of src/, in forks (better-sqlite3 and pg
-// pools are happiest in their own process), two workers for CI's two cores. studio: component
-// tests of the Studio's widgets in jsdom.
+// Three projects, two workers for CI's two cores, the longest files first (test/sequencer.ts).
+// server: integration suites and unit tests of src/, in forks (better-sqlite3 and pg pools are
+// happiest in their own process). Its files share their worker's process and module cache
+// (isolate: false): importing the app once per worker instead of once per file halves the CPU of
+// a typical file. Every suite builds its own app and database (test/helpers.ts), and no suite
+// mocks modules or changes process.env or globals, so nothing but the loaded code is shared.
+// server-isolated: files that keep a process of their own: the browser suites (each prints the
+// axe results its process gathered) and the suites asserting latencies, which must not pay for
+// a heap grown by earlier files. studio: component tests of the Studio's widgets in jsdom, also
+// sharing their worker's module cache (each test renders into a fresh tree; test-setup.ts
+// cleans up after every test).
+const ISOLATED = [
+  'test/e2e/**/*.test.ts',
+  'test/no-stalls.test.ts',
+  'test/index-builds.test.ts',
+  'test/faults/hostile-input.test.ts',
+  'test/faults/slow-clients.test.ts',
+];
+const server = {
+  pool: 'forks',
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  globalSetup: ['test/global-setup.ts'],
+} as const;
+
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
+          ...server,
           name: 'server',
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-          pool: 'forks',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          globalSetup: ['test/global-setup.ts'],
+          exclude: [...configDefaults.exclude, ...ISOLATED],
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          ...server,
+          name: 'server-isolated',
+          include: ISOLATED,
         },
       },
       {
@@ -26,6 +56,7 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['studio/test-setup.ts'],
           testTimeout: 30_000,
+          isolate: false,
         },
       },
     ],

@@ -1,12 +1,19 @@
 /**
- * Setup of the Studio's component tests (jsdom): jest-dom matchers, and the browser APIs that
- * Mantine reads and jsdom lacks (matchMedia, ResizeObserver, scrollIntoView).
+ * Setup of the Studio's component tests (jsdom), run before each test file: jest-dom matchers,
+ * the browser APIs that Mantine reads and jsdom lacks (matchMedia, ResizeObserver,
+ * scrollIntoView), and a window reset to its first state.
  */
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 afterEach(() => cleanup());
+
+// Files share their worker's window (vitest.config.ts: isolate false); each starts from what a
+// fresh jsdom holds: empty storage, and the path of its first URL (http://localhost:3000/).
+localStorage.clear();
+sessionStorage.clear();
+window.history.replaceState(null, '', '/');
 
 // Screens are loaded lazily, and the first import of a chunk under a loaded CI machine can take
 // more than testing-library's default 1 s; a screen that never appears still fails.
