@@ -1,5 +1,7 @@
 /** SQL the importers need beyond the entries and media repositories. */
+import { sql } from 'kysely';
 import type { Db } from '../../db/types.js';
+import type { MediaRecord } from '../media/repository.js';
 
 /** Id and slug of every entry of the given content types, grouped by content type id. */
 export async function entrySlugsByType(db: Db, contentTypeIds: readonly string[]): Promise<Map<string, { id: string; slug: string }[]>> {
@@ -17,4 +19,41 @@ export async function entrySlugsByType(db: Db, contentTypeIds: readonly string[]
 /** Id and slug of every page of the workspace (page slugs are unique per workspace). */
 export async function pageSlugsOf(db: Db, workspaceId: string): Promise<{ id: string; slug: string }[]> {
   return db.kysely.selectFrom('pages').select(['id', 'slug']).where('workspace_id', '=', workspaceId).execute();
+}
+
+/** Rows of the entries table as PostgreSQL's planner counts them (pg_class.reltuples, refreshed by ANALYZE): 0 when never counted; null on SQLite. */
+export async function plannerEntryCount(db: Db): Promise<number | null> {
+  if (db.dialect !== 'postgres') return null;
+  const { rows } = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = 'entries'::regclass`.execute(db.kysely);
+  return Math.max(0, Number(rows[0]?.n ?? 0));
+}
+
+/**
+ * Refreshes PostgreSQL's statistics of the columns the importer's lookups filter on (entries by
+ * content type, slug, workspace and status; translations by entry), so that they keep reading
+ * their indexes while an import grows the tables: with statistics of a smaller table, a lookup of
+ * 500 slugs read every entry of the type instead of the (content type, slug) index, and the copy
+ * of a batch's published translations read the whole translations table. ANALYZE of those
+ * columns only: it samples, and blocks neither readers nor writers. Nothing on SQLite.
+ */
+export async function refreshImportStatistics(db: Db): Promise<void> {
+  if (db.dialect !== 'postgres') return;
+  await sql`analyze entries (content_type_id, slug, workspace_id, status)`.execute(db.kysely);
+  await sql`analyze entry_translations (entry_id, locale)`.execute(db.kysely);
+}
+
+/**
+ * Inserts media records, 200 per statement; one whose id exists by then is overwritten but for
+ * its id and created_at, as upsertMedia does one at a time.
+ */
+export async function upsertMediaRecords(db: Db, records: readonly MediaRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const columns = (Object.keys(records[0]) as (keyof MediaRecord)[]).filter((c) => c !== 'id' && c !== 'created_at');
+  for (let i = 0; i < records.length; i += 200) {
+    await db.kysely
+      .insertInto('media')
+      .values(records.slice(i, i + 200))
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]))))
+      .execute();
+  }
 }

@@ -35,12 +35,13 @@ import { createEntry, updateEntry } from '../../entries/operations.js';
 import { changeEntryStatus } from '../../entries/publishing.js';
 import { findEntriesByIds, findEntry, findEntryTypeSlugs } from '../../entries/repository.js';
 import { findMediaByIds, upsertMedia, type MediaRecord } from '../../media/repository.js';
-import { recordMediaEvent } from '../../events/record.js';
+import { recordEvents, type EventInput } from '../../events/record.js';
 import { presentItem } from '../../publishing/core.js';
 import { findWorkspaceById } from '../../workspaces/repository.js';
 import type { PlannedAsset, PlannedEntry } from './content-mapping.js';
 import { chunks } from './entry-bulk-write.js';
 import { Segment } from './entry-checks.js';
+import { plannerEntryCount, refreshImportStatistics, upsertMediaRecords } from '../repository.js';
 import { ACTION_PAST, contentInput, dependencyOrder, sameContent, stateAction, type EntrySummary, type UniqueValueCounts } from './entry-planning.js';
 import { countStates, targetStatus, zeroCounts, type ChangedAs, type StateCounts } from './states.js';
 
@@ -97,7 +98,11 @@ const MEDIA_COMPARED = [
   'deleted_at',
 ] as const;
 
-/** Creates or refreshes one media record per planned asset; unchanged records are not touched. */
+/**
+ * Creates or refreshes one media record per planned asset; unchanged records are not touched.
+ * Per batch, the events first (see insertNewEntries), then the new records in multi-row
+ * statements and the changed ones one by one.
+ */
 export async function writeAssets(
   ctx: Context,
   actor: Actor,
@@ -115,6 +120,9 @@ export async function writeAssets(
         batch.map((a) => a.id),
       );
       const now = iso(ctx.clock());
+      const created: MediaRecord[] = [];
+      const updated: MediaRecord[] = [];
+      const events: EventInput[] = [];
       for (const a of batch) {
         const current = stored.get(a.id);
         const wanted: MediaRecord = {
@@ -143,11 +151,14 @@ export async function writeAssets(
           counts.unchanged += 1;
           continue;
         }
-        await upsertMedia(db, wanted);
-        await recordMediaEvent(db, now, actor.workspaceId, wanted.id, current ? 'updated' : 'created');
-        if (current) counts.updated += 1;
-        else counts.created += 1;
+        (current ? updated : created).push(wanted);
+        events.push({ workspaceId: actor.workspaceId, type: current ? 'media.updated' : 'media.created', itemKind: 'media', itemId: wanted.id });
       }
+      await recordEvents(db, now, events);
+      await upsertMediaRecords(db, created);
+      for (const m of updated) await upsertMedia(db, m);
+      counts.created += created.length;
+      counts.updated += updated.length;
     });
     done += batch.length;
     onProgress?.({ phase: 'assets', done, total: assets.length });
@@ -181,6 +192,9 @@ export interface WriteEntriesInput {
   uniqueValues?: UniqueValueCounts;
   onProgress?: ProgressListener;
 }
+
+/** Entries written before PostgreSQL's statistics are refreshed the first time (see writeEntries). */
+const STATS_STEP = 1000;
 
 /**
  * Creates, updates and publishes, unpublishes or archives entries as planned, in dependency order
@@ -403,11 +417,24 @@ export async function writeEntries(
   // New entries the bulk path created without some links (pass 2 completes them, also in bulk).
   const deferredNew = new Set<string>();
   const deferred: EntrySummary[] = [];
+  // PostgreSQL plans the batches' lookups by its statistics of the tables, which an import
+  // outgrows: they are refreshed between batches whenever the entries created since they last
+  // counted the table reach that count (at least STATS_STEP; refreshImportStatistics).
+  let counted = await plannerEntryCount(ctx.db);
+  let createdThen = 0;
+  const keepStatistics = async () => {
+    const written = counts.created - createdThen;
+    if (counted === null || written < Math.max(STATS_STEP, counted)) return;
+    await refreshImportStatistics(ctx.db);
+    counted = (await plannerEntryCount(ctx.db)) ?? 0;
+    createdThen = counts.created;
+  };
   let done = 0;
   for (const batch of chunks(ordered, input.batchSize)) {
     deferred.push(...(await writeBatch(batch, false)));
     done += batch.length;
     input.onProgress?.({ phase: 'entries', done, total: ordered.length });
+    await keepStatistics();
   }
 
   let linked = 0;
@@ -416,6 +443,7 @@ export async function writeEntries(
     if (again.length) throw new Error('an entry was deferred in the final pass');
     linked += batch.length;
     input.onProgress?.({ phase: 'links', done: linked, total: deferred.length });
+    await keepStatistics();
   }
 
   counts.unchanged = ordered.filter((e) => !touched.has(e.id) && !failed.has(e.id)).length;

@@ -123,6 +123,18 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
     await lockContentType(db, ct.id);
     position.set(ct.id, await maxPosition(db, ct.id));
   }
+  // The events first: on PostgreSQL each row written below fires a trigger updating the
+  // workspace row, and every later check of an event's reference to that row walks its
+  // versions of this transaction (about three per entry of the batch).
+  const events: EventInput[] = list.flatMap((e) => {
+    const { afterContent, latest, status } = finalVersions(e);
+    const subject = { workspaceId, itemKind: 'entry' as const, itemId: e.id, slug: e.slug, contentType: e.ct.slug };
+    const out: EventInput[] = [{ ...subject, type: 'entry.created', status: 'draft', version: 1 }];
+    if (e.completion) out.push({ ...subject, type: 'entry.updated', status: 'draft', version: afterContent });
+    if (status !== 'draft') out.push({ ...subject, type: `entry.${status}`, status, version: latest });
+    return out;
+  });
+  await recordEvents(db, now, events);
   const stored = (e: NewEntry) => e.completion?.values ?? e.values;
   const rows = list.map((e) => {
     const pos = position.get(e.ct.id)! + 1;
@@ -167,7 +179,6 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
     list.filter((e) => finalVersions(e).status === 'published').map((e) => e.id),
   );
   const versions: VersionRow[] = [];
-  const events: EventInput[] = [];
   for (const e of list) {
     const rows = written.get(e.id) ?? [];
     const { afterContent, latest, status } = finalVersions(e);
@@ -186,20 +197,11 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
       created_at: now,
       created_by: userId,
     });
-    const subject = { workspaceId, itemKind: 'entry' as const, itemId: e.id, slug: e.slug, contentType: e.ct.slug };
     versions.push(version(1, 'draft', draft));
-    events.push({ ...subject, type: 'entry.created', status: 'draft', version: 1 });
-    if (e.completion) {
-      if (afterContent > 1) versions.push(version(afterContent, 'draft', full));
-      events.push({ ...subject, type: 'entry.updated', status: 'draft', version: afterContent });
-    }
-    if (status !== 'draft') {
-      versions.push(version(latest, status, full));
-      events.push({ ...subject, type: `entry.${status}`, status, version: latest });
-    }
+    if (afterContent > 1) versions.push(version(afterContent, 'draft', full));
+    if (status !== 'draft') versions.push(version(latest, status, full));
   }
   await insertRows(db, 'entry_versions', versions, 200);
-  await recordEvents(db, now, events);
 }
 
 /** Writes completions: what updateEntry and then the state action store. */
