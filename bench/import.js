@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 /**
- * `npm run bench:import [-- --entries 10000,100000] [-- --postgres URL] [-- --json]`: the
+ * `npm run bench:import [-- --entries 10000,100000] [--postgres URL] [--runs N] [--json]`: the
  * Contentful importer on synthetic exports (bench/contentful-export.js) of each size, on SQLite
  * and, with `--postgres postgres://…` (or BENCH_DATABASE_URL), on PostgreSQL (issue 12 item 4;
  * figures in docs/cli.md). Not part of the test suite: nothing here asserts a time.
  *
  * For each size and database: a fresh database (a temporary DATA_DIR; a PostgreSQL database
  * created for the run and dropped after it), then `quire import contentful FILE --workspace
- * bench --json` as a child process of the compiled CLI (`dist/`, built by the npm script), timed,
- * with the child's peak RSS; then the same import again (nothing changes: the idempotent path).
+ * bench` as a child process running the compiled command (`dist/`, built by the npm script;
+ * bench/import-child.js), timed, with the child's peak RSS and the time of each phase (read,
+ * plan, assets, entries, links: from its progress bars); then the same import again (nothing
+ * changes: the idempotent path). `--runs N` repeats each size and database N times.
  *
  * Figures are relative within the run, since the machine's load varies: each size's entries/s
  * as a ratio of the smallest size's on the same database (flat means the cost per entry does not
@@ -35,6 +37,7 @@ const SIZES = String(opt('entries', '10000,100000'))
   .filter((n) => Number.isSafeInteger(n) && n > 0);
 const PG_URL = opt('postgres', process.env.BENCH_DATABASE_URL);
 const JSON_OUT = args.includes('--json');
+const RUNS = Math.max(1, Number(opt('runs', 1)) || 1);
 const log = (...a) => console.error(`[bench:import ${new Date().toISOString().slice(11, 19)}]`, ...a);
 const load = () =>
   os
@@ -42,12 +45,12 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(' ');
 
-/** Runs the compiled CLI in a child; resolves with its wall time, peak RSS and report. */
+/** Runs the compiled import command in a child; resolves with its wall time, peak RSS, phases and report. */
 function runImport(file, env) {
   const child = path.join(root, 'bench', 'import-child.js');
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const p = spawn(process.execPath, [child, 'import', 'contentful', file, '--workspace', 'bench', '--json'], {
+    const p = spawn(process.execPath, [child, file, 'bench'], {
       cwd: root,
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,7 +64,8 @@ function runImport(file, env) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const stats = /BENCH (\{.*\})/.exec(err);
       if (code !== 0 || !stats) return reject(new Error(`import exited ${code}: ${err.slice(-2000)}`));
-      resolve({ seconds, peakRssMiB: JSON.parse(stats[1]).maxRssMiB, report: JSON.parse(out) });
+      const { maxRssMiB, phases } = JSON.parse(stats[1]);
+      resolve({ seconds, peakRssMiB: maxRssMiB, phases, report: JSON.parse(out) });
     });
   });
 }
@@ -102,29 +106,34 @@ try {
     const file = path.join(work, `export-${n}.json`);
     const made = await writeSyntheticExport(file, n);
     log(`export of ${n} entries: ${(made.bytes / 1e6).toFixed(1)} MB`);
-    for (const dialect of dialects) {
-      const db = await freshDatabase(dialect);
-      try {
-        const first = await runImport(file, db.env);
-        const again = await runImport(file, db.env);
-        const r = first.report;
-        if (r.entries.created !== n || r.failures.length || again.report.entries.unchanged !== n)
-          throw new Error(`unexpected report: ${JSON.stringify(r.entries)}`);
-        const row = {
-          dialect,
-          entries: n,
-          mb: Number((made.bytes / 1e6).toFixed(1)),
-          seconds: Number(first.seconds.toFixed(1)),
-          entriesPerSecond: Math.round(n / first.seconds),
-          peakRssMiB: Math.round(first.peakRssMiB),
-          reimportSeconds: Number(again.seconds.toFixed(1)),
-          reimportPeakRssMiB: Math.round(again.peakRssMiB),
-          load: load(),
-        };
-        results.push(row);
-        log(JSON.stringify(row));
-      } finally {
-        await db.cleanup();
+    for (let run = 0; run < RUNS; run++) {
+      for (const dialect of dialects) {
+        const db = await freshDatabase(dialect);
+        try {
+          const loadBefore = load();
+          const first = await runImport(file, db.env);
+          const again = await runImport(file, db.env);
+          const r = first.report;
+          if (r.entries.created !== n || r.failures.length || again.report.entries.unchanged !== n)
+            throw new Error(`unexpected report: ${JSON.stringify(r.entries)}`);
+          const row = {
+            dialect,
+            entries: n,
+            mb: Number((made.bytes / 1e6).toFixed(1)),
+            seconds: Number(first.seconds.toFixed(1)),
+            entriesPerSecond: Math.round(n / first.seconds),
+            phases: first.phases,
+            peakRssMiB: Math.round(first.peakRssMiB),
+            reimportSeconds: Number(again.seconds.toFixed(1)),
+            reimportPeakRssMiB: Math.round(again.peakRssMiB),
+            loadBefore,
+            load: load(),
+          };
+          results.push(row);
+          log(JSON.stringify(row));
+        } finally {
+          await db.cleanup();
+        }
       }
     }
     fs.rmSync(file, { force: true });
@@ -133,17 +142,20 @@ try {
   fs.rmSync(work, { recursive: true, force: true });
 }
 
-// Ratios within this run: per size against the smallest size on the same database, and PostgreSQL against SQLite.
+// Ratios within this run (first run of each): per size against the smallest size on the same database, and PostgreSQL against SQLite.
 for (const row of results) {
   const base = results.find((r) => r.dialect === row.dialect && r.entries === SIZES[0]);
   row.ratePerSmallest = Number((row.entriesPerSecond / base.entriesPerSecond).toFixed(2));
   const sqlite = results.find((r) => r.dialect === 'sqlite' && r.entries === row.entries);
   if (row.dialect === 'postgres' && sqlite) row.timeVsSqlite = Number((row.seconds / sqlite.seconds).toFixed(2));
 }
+const phaseText = (p) => ['read', 'plan', 'assets', 'entries', 'links'].map((k) => `${k} ${p?.[k] ?? 0}`).join(', ');
 if (JSON_OUT) console.log(JSON.stringify({ results, cpus: os.cpus().length }, null, 2));
 else {
   console.log(`Contentful import, ${os.cpus().length} cores; load average at the end ${load()}`);
-  console.log('database  entries     MB   import s  entries/s  vs smallest  peak RSS MiB  re-import s  PG/SQLite  load (1/5/15 min)');
+  console.log(
+    'database  entries     MB   import s  entries/s  vs smallest  peak RSS MiB  re-import s  PG/SQLite  load before → after (1/5/15 min)  phases (s)',
+  );
   for (const r of results) {
     console.log(
       [
@@ -156,7 +168,8 @@ else {
         String(r.peakRssMiB).padStart(13),
         String(r.reimportSeconds).padStart(12),
         (r.timeVsSqlite ? `${r.timeVsSqlite}x` : '').padStart(10),
-        ` ${r.load}`,
+        ` ${r.loadBefore} → ${r.load}`,
+        ` ${phaseText(r.phases)}`,
       ].join(' '),
     );
   }
