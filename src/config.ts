@@ -22,7 +22,9 @@
  * HTTP_HANDLER_TIMEOUT_MS (30 s to answer once the request is routed; uploads get the request
  * timeout on top), DB_STATEMENT_TIMEOUT_MS (15 s per PostgreSQL statement and per SQLite delivery
  * list on a reader thread, also the longest wait for a pooled connection, for SQLite's write lock
- * and for a write waiting behind a background index build).
+ * and for a write waiting behind a background index build). SQLite memory (docs/scaling.md
+ * "Memory"): SQLITE_CACHE_BYTES (page cache of each connection, default 4 MiB) and
+ * SQLITE_READER_THREADS (threads running delivery lists and counts, default 2).
  * Transforms (issue 8, docs/media.md): MEDIA_TRANSFORM_SIZES (the widths and heights requests
  * round up to), MEDIA_MAX_VARIANTS_PER_ASSET (default 50) and MEDIA_DERIVED_CACHE_BYTES (1 GiB):
  * stored results beyond either are evicted least recently served first.
@@ -89,6 +91,10 @@ export interface Config {
   readonly httpHandlerTimeoutMs: number;
   /** Milliseconds per PostgreSQL statement and per wait for a connection or SQLite's write lock. */
   readonly dbStatementTimeoutMs: number;
+  /** SQLite: most bytes of database pages each connection keeps in memory (its page cache). */
+  readonly sqliteCacheBytes: number;
+  /** SQLite: worker threads running delivery lists and counts (src/db/sqlite-readers.ts). */
+  readonly sqliteReaderThreads: number;
   /** Widths and heights transforms round up to (ascending, 1 to 4,000). */
   readonly mediaTransformSizes: readonly number[];
   /** Most stored transform results per asset; beyond, its least recently served one goes. */
@@ -129,6 +135,13 @@ export type StorageDriver = 'local' | 's3';
 
 /** Default bound of the delivery response cache: 16 MiB (docs/scaling.md "Memory"). */
 export const DEFAULT_DELIVERY_CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Default page cache of each SQLite connection: 4 MiB, against better-sqlite3's 16 MiB, with no
+ * measurable change in `npm run bench:scale` latencies (docs/scaling.md "Memory"); pages beyond
+ * it are read from the operating system's file cache.
+ */
+export const DEFAULT_SQLITE_CACHE_BYTES = 4 * 1024 * 1024;
 
 /** Default upload limit: 10 MB (api.md "Limits"). */
 export const DEFAULT_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
@@ -309,6 +322,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     httpKeepAliveTimeoutMs: intFrom(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
     httpHandlerTimeoutMs: intFrom(env, 'HTTP_HANDLER_TIMEOUT_MS', 30_000, 100, 3_600_000),
     dbStatementTimeoutMs: intFrom(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    sqliteCacheBytes: intFrom(env, 'SQLITE_CACHE_BYTES', DEFAULT_SQLITE_CACHE_BYTES, 64 * 1024, Number.MAX_SAFE_INTEGER),
+    sqliteReaderThreads: intFrom(env, 'SQLITE_READER_THREADS', 2, 1, 16),
     mediaTransformSizes: sizesFrom(env, DEFAULT_TRANSFORM_SIZES),
     mediaMaxVariantsPerAsset: intFrom(env, 'MEDIA_MAX_VARIANTS_PER_ASSET', 50, 1, 100_000),
     mediaDerivedCacheBytes: intFrom(env, 'MEDIA_DERIVED_CACHE_BYTES', 1024 * 1024 * 1024, 1024 * 1024, Number.MAX_SAFE_INTEGER),

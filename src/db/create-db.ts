@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql, type PostgresPool } from 'kysely';
-import type { Config } from '../config.js';
+import { DEFAULT_SQLITE_CACHE_BYTES, type Config } from '../config.js';
 import { migrateToLatest } from './migrate.js';
 import { isDatabaseUnavailable } from './errors.js';
 import { gatedSqliteDialect, StatementCache, WriteGate } from './sqlite-driver.js';
@@ -26,11 +26,17 @@ export interface CreateDbOptions {
 }
 
 export async function createDb(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'dbStatementTimeoutMs'>>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'dbStatementTimeoutMs' | 'sqliteCacheBytes' | 'sqliteReaderThreads'>>,
   options: CreateDbOptions = {},
 ): Promise<Db> {
   const timeoutMs = config.dbStatementTimeoutMs ?? 15_000;
-  const db = config.databaseUrl ? await openPostgres(config.databaseUrl, options, timeoutMs) : await openSqlite(config.dataDir, options, timeoutMs);
+  const db = config.databaseUrl
+    ? await openPostgres(config.databaseUrl, options, timeoutMs)
+    : await openSqlite(config.dataDir, options, {
+        timeoutMs,
+        cacheKib: Math.ceil((config.sqliteCacheBytes ?? DEFAULT_SQLITE_CACHE_BYTES) / 1024),
+        readerThreads: config.sqliteReaderThreads ?? READER_THREADS,
+      });
   if (options.migrate !== false) {
     if (db.dialect === 'postgres') {
       // One instance migrates at a time; the others wait, then find nothing left to do.
@@ -58,10 +64,20 @@ function createDbMemo(): DbMemo {
 }
 
 /**
- * Worker threads reading the SQLite file for delivery lists and counts (src/db/sqlite-readers.ts):
- * two, so one long read leaves another worker to the next list.
+ * Worker threads reading the SQLite file for delivery lists and counts (src/db/sqlite-readers.ts)
+ * unless SQLITE_READER_THREADS says otherwise: two, so one long read leaves another worker to the
+ * next list.
  */
 const READER_THREADS = 2;
+
+/** How openSqlite sizes its connections. */
+interface SqliteSizing {
+  /** Longest a statement (or a wait) may take. */
+  timeoutMs: number;
+  /** Page cache of each connection, in KiB (`PRAGMA cache_size = -N`). */
+  cacheKib: number;
+  readerThreads: number;
+}
 
 /**
  * How long a long write on a worker thread (an index build) waits for the write lock: another
@@ -84,7 +100,7 @@ async function loadSqlite(): Promise<typeof import('better-sqlite3')> {
   return ((mod as { default?: unknown }).default ?? mod) as typeof import('better-sqlite3');
 }
 
-async function openSqlite(dataDir: string, options: CreateDbOptions, timeoutMs: number): Promise<Db> {
+async function openSqlite(dataDir: string, options: CreateDbOptions, { timeoutMs, cacheKib, readerThreads }: SqliteSizing): Promise<Db> {
   const Sqlite = await loadSqlite();
   let file = options.sqliteFile;
   if (!file) {
@@ -99,6 +115,8 @@ async function openSqlite(dataDir: string, options: CreateDbOptions, timeoutMs: 
   // wait is capped at 5 s whatever the statement timeout; past it the request answers 503.
   // This process's own background steps hold writes at the gate instead (sqlite-driver.ts).
   database.pragma(`busy_timeout = ${Math.min(timeoutMs, 5000)}`);
+  // better-sqlite3 sets 16 MiB per connection; pages beyond the cache come from the OS file cache.
+  database.pragma(`cache_size = -${cacheKib}`);
   const statements = new StatementCache(database);
   const gate = new WriteGate(timeoutMs);
   const kysely = new Kysely<Database>({ dialect: gatedSqliteDialect(statements, gate) });
@@ -107,7 +125,7 @@ async function openSqlite(dataDir: string, options: CreateDbOptions, timeoutMs: 
       ? undefined
       : { row: (statements.prepare(sqlText) as unknown as { get(...values: unknown[]): Record<string, unknown> | undefined }).get(...parameters) };
   const inFile = file !== ':memory:' && !file.startsWith('file::memory:');
-  const readers = inFile ? new ReaderPool({ file: path.resolve(file), module: resolveModule(sqliteModule()), size: READER_THREADS, timeoutMs }) : null;
+  const readers = inFile ? new ReaderPool({ file: path.resolve(file), module: resolveModule(sqliteModule()), size: readerThreads, timeoutMs, cacheKib }) : null;
   const heavyReads = readers ? new Kysely<Database>({ dialect: readerDialect(readers) }) : undefined;
   return {
     kysely,

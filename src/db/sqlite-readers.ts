@@ -34,6 +34,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+db.pragma('cache_size = -' + workerData.cacheKib);
 const statements = new Map();
 parentPort.postMessage({ ready: true });
 parentPort.on('message', ({ id, sql, params }) => {
@@ -76,6 +77,8 @@ export interface ReaderPoolOptions {
   size: number;
   /** Longest a statement may run before it fails as busy. */
   timeoutMs: number;
+  /** Page cache of each worker's connection, in KiB. */
+  cacheKib: number;
 }
 
 /** Worker threads reading the database file; started on first use, ended by close(). */
@@ -123,7 +126,10 @@ export class ReaderPool {
   }
 
   #spawn(): Reader {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.options.file, module: this.options.module } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file: this.options.file, module: this.options.module, cacheKib: this.options.cacheKib },
+    });
     const reader: Reader = { worker, ready: false, job: null, timer: null };
     worker.unref();
     worker.on('message', (msg: { ready?: true; id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
