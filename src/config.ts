@@ -45,6 +45,7 @@
  * rate limits and sign-in failures alone) and REDIS_PREFIX (prefix of every key, default `quire:`).
  */
 import path from 'node:path';
+import { PASSWORD_HASH_LOG2N, PASSWORD_HASH_MAX_LOG2N, PASSWORD_HASH_MIN_LOG2N } from './modules/auth/passwords.js';
 import { DEFAULT_TRANSFORM_SIZES, MAX_DIMENSION } from './modules/media/transform.js';
 
 export interface Config {
@@ -107,6 +108,12 @@ export interface Config {
   readonly sessionIdleHours: number;
   /** Hours a Studio session lives after sign-in, however active (D90). */
   readonly sessionMaxAgeHours: number;
+  /**
+   * log2 of scrypt's N for new password hashes and for the check of an unknown email (D90):
+   * PASSWORD_HASH_LOG2N (15), which no environment variable changes; only test suites pass a lower
+   * one (loadConfig's overrides, 10 at the least) so that their sign-ins do not dominate their time.
+   */
+  readonly passwordHashLog2n: number;
   /** SMTP server invitations are sent through (smtp:// or smtps://); null: not e-mailed. */
   readonly smtpUrl: string | null;
   /** Sender of invitation e-mails. */
@@ -330,6 +337,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mediaActiveDisposition: dispositionFrom(env),
     sessionIdleHours: intFrom(env, 'SESSION_IDLE_HOURS', 24, 1, 8760),
     sessionMaxAgeHours: intFrom(env, 'SESSION_MAX_AGE_HOURS', 336, 1, 8760),
+    passwordHashLog2n: PASSWORD_HASH_LOG2N,
     ...smtpFrom(env, publicUrl),
     corsDeliveryOrigins: originsFrom(env, 'CORS_DELIVERY_ORIGINS', true),
     corsManagementOrigins: originsFrom(env, 'CORS_MANAGEMENT_ORIGINS', false) ?? ['*'],
@@ -341,6 +349,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...redisFrom(env),
     ...overrides,
   };
+  const cost = config.passwordHashLog2n;
+  if (!Number.isInteger(cost) || cost < PASSWORD_HASH_MIN_LOG2N || cost > PASSWORD_HASH_MAX_LOG2N) {
+    throw new ConfigError(`passwordHashLog2n must be an integer from ${PASSWORD_HASH_MIN_LOG2N} to ${PASSWORD_HASH_MAX_LOG2N}, got ${cost}`);
+  }
   // Node.js refuses a headers timeout above the request timeout.
   if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {
     throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');

@@ -16,6 +16,7 @@ import { createContext, type Context } from '../src/context.js';
 import { createDb } from '../src/db/create-db.js';
 import type { Dialect } from '../src/db/types.js';
 import { bootstrap, type BootstrapResult } from '../src/modules/auth/operations.js';
+import { PASSWORD_HASH_MIN_LOG2N } from '../src/modules/auth/passwords.js';
 import type { Clock } from '../src/lib/time.js';
 import { newId } from '../src/lib/ids.js';
 import type { MediaTable } from '../src/db/types.js';
@@ -53,7 +54,10 @@ export async function createTestEnv(dialect: Dialect, options: TestEnvOptions = 
       PUBLIC_URL: 'http://quire.test',
     },
     // Suites send thousands of writes a minute with one key; test/rate-limit.test.ts turns it on.
-    { demo: false, rateLimitManagement: 0, rateLimitDelivery: 0, ...options.config },
+    // Password hashes at scrypt's lowest cost here (N=2^10, about 3 ms against 130 for the 2^15 of
+    // every deployment): suites sign in hundreds of times. Servers started as processes, and
+    // src/modules/auth/passwords.test.ts, keep the deployment's cost.
+    { demo: false, rateLimitManagement: 0, rateLimitDelivery: 0, passwordHashLog2n: PASSWORD_HASH_MIN_LOG2N, ...options.config },
   );
   const schema = dialect === 'postgres' ? `t_${process.pid}_${randomBytes(5).toString('hex')}` : undefined;
   const db = await createDb(config, dialect === 'postgres' ? { pgSchema: schema, poolSize: 4 } : { sqliteFile: options.sqliteOnDisk ? undefined : ':memory:' });

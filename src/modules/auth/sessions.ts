@@ -134,7 +134,7 @@ export async function signIn(ctx: Context, input: { email: string; password: str
   const email = input.email.trim().toLowerCase();
   const attempt = await claimAttempt(ctx, email, address);
   const user = await findCredentialsByEmail(ctx.db, email);
-  const ok = await verifyPassword(user?.password_hash ?? null, input.password);
+  const ok = await verifyPassword(user?.password_hash ?? null, input.password, ctx.config.passwordHashLog2n);
   if (!user || !ok) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
   await attempt.succeeded();
   // Sessions end lazily when read; those never read again are swept here, at sign-in (a small
@@ -262,7 +262,7 @@ export async function redeemToken(ctx: Context, token: string, password: string)
   checkPassword(password);
   const row = await usableToken(ctx, token);
   if (!row) throw new AppError('NOT_FOUND', TOKEN_GONE);
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, ctx.config.passwordHashLog2n);
   const user = await withTransaction(ctx.db, async (db) => {
     if (!(await consumeToken(db, row.token_hash, iso(ctx.clock())))) throw new AppError('NOT_FOUND', TOKEN_GONE);
     await updatePasswordHash(db, row.user_id, hash);
@@ -288,11 +288,11 @@ export async function changePassword(
   checkPassword(input.password);
   const attempt = await claimAttempt(ctx, session.user.email, address);
   const user = await findCredentialsById(ctx.db, session.user.id);
-  if (!user || !(await verifyPassword(user.password_hash, input.current_password))) {
+  if (!user || !(await verifyPassword(user.password_hash, input.current_password, ctx.config.passwordHashLog2n))) {
     throw invalid('body.current_password', 'is not your current password');
   }
   await attempt.succeeded();
-  const hash = await hashPassword(input.password);
+  const hash = await hashPassword(input.password, ctx.config.passwordHashLog2n);
   await withTransaction(ctx.db, async (db) => {
     await updatePasswordHash(db, user.id, hash);
     await deleteUserSessions(db, user.id);
@@ -303,7 +303,7 @@ export async function changePassword(
 /** `quire users set-password`: sets a member's password directly and ends their sessions. */
 export async function setPasswordForUser(ctx: Context, userId: number, password: string): Promise<void> {
   checkPassword(password, 'password');
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, ctx.config.passwordHashLog2n);
   await withTransaction(ctx.db, async (db) => {
     await updatePasswordHash(db, userId, hash);
     await deleteUserSessions(db, userId);
