@@ -1,7 +1,8 @@
 /**
  * Three instances behind a load balancer (issue 13 "many instances", docs/scaling.md): three real
- * server processes (`src/server.ts`, each with its own DATA_DIR and port) started together on ONE
- * fresh PostgreSQL database and one Redis (REDIS_URL, a key prefix of this run's own). Requests
+ * server processes (`dist/src/server.js`, rebuilt first when older than src/; each with its own
+ * DATA_DIR and port) started together on ONE fresh PostgreSQL database and one Redis (REDIS_URL,
+ * a key prefix of this run's own). Requests
  * are spread over them as a balancer without sticky sessions would, and each test proves one
  * thing the instances must agree on:
  * - scheduled publications happen once (one `publish` version, one event, one delivery each);

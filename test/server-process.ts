@@ -1,15 +1,14 @@
 /**
  * Quire servers as child processes for suites that need real instances (webhooks across
- * processes, several instances on one database): `node --import tsx src/server.ts`, so the
- * sources under test run, not a stale build. The environment is only what the caller passes
- * (plus PATH), never the test process's own, so DATABASE_URL or REDIS_URL cannot leak in.
+ * processes, several instances on one database): `node dist/src/server.js`, what `npm start`
+ * runs, rebuilt first when older than src/ (test/build.ts), so the sources under test run, not a
+ * stale build. The environment is only what the caller passes (plus PATH), never the test
+ * process's own, so DATABASE_URL or REDIS_URL cannot leak in.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { ensureBuilt, ROOT } from './build.js';
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
 export async function freePort(): Promise<number> {
@@ -28,11 +27,12 @@ export function serverOutput(child: ChildProcess): string {
 }
 
 /**
- * Starts `src/server.ts` on 127.0.0.1:`port` with `env` (QUIRE_DEMO=0) and waits until /readyz
+ * Starts `dist/src/server.js` on 127.0.0.1:`port` with `env` (QUIRE_DEMO=0) and waits until /readyz
  * answers 200, `timeoutMs` at most; throws with the server's output if it exits or never gets ready.
  */
 export async function startServer(env: Record<string, string>, port: number, timeoutMs = 30_000): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'server.ts')], {
+  ensureBuilt({ studio: false });
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'server.js')], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1', QUIRE_DEMO: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

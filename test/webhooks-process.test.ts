@@ -2,8 +2,8 @@
  * Webhooks across processes and instances (DECISIONS.md D82), both dialects:
  * - A change committed by a server that is then killed with SIGKILL before its worker sent
  *   anything is delivered by the next server started on the database (the outbox row was
- *   written with the change). The server runs as a child process (`node --import tsx
- *   src/server.ts`, so the sources under test, not a stale build).
+ *   written with the change). The server runs as a child process (`node dist/src/server.js`,
+ *   rebuilt first when older than src/, so the sources under test, not a stale build).
  * - A scheduled publication seen by two instances on one database (two contexts with their own
  *   connections, each running the scheduler and the delivery worker) reaches the receiver as
  *   exactly one `entry.published` delivery.

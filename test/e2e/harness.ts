@@ -4,8 +4,8 @@
  * workspace and its owner's one-time setup link made by the CLI (`quire bootstrap --json` →
  * `setup_url`), Debian's Chromium driven by playwright-core, and an axe-core check.
  *
- * - `ensureBuilt()` rebuilds the server or the Studio when its output is missing or older than its
- *   sources (src, studio/src), so a suite never tests a stale build.
+ * - `ensureBuilt()` (test/build.ts) rebuilds the server or the Studio when its output is missing or
+ *   older than its sources (src, studio/src), so a suite never tests a stale build.
  * - Chromium: /usr/bin/chromium (`apt-get install chromium`; .ci/run installs it). Outside CI a
  *   missing browser skips the browser suites with a message; in CI (CI=true) it fails them.
  * - Screenshots go to docs/studio/ only with STUDIO_SCREENSHOTS=1 (they are documentation,
@@ -16,12 +16,12 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { ensureBuilt, ROOT } from '../build.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { ensureBuilt, ROOT };
 export const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
@@ -39,35 +39,6 @@ export function skipBrowserSuites(): boolean {
   if (process.env.CI) return false;
   process.stderr.write(`\n[quire e2e] ${CHROMIUM} is missing: Studio browser suites skipped (apt-get install -y chromium)\n`);
   return true;
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else newest = Math.max(newest, fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function mtime(file: string): number {
-  return fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0;
-}
-
-/**
- * Builds what is missing or older than its sources: the server (`tsc -p tsconfig.build.json`,
- * as in `npm run build`) and the Studio (`npm run build:studio`).
- */
-export function ensureBuilt(): void {
-  const studioIndex = path.join(ROOT, 'dist/studio/index.html');
-  const server = path.join(ROOT, 'dist/src/server.js');
-  const studioStale = mtime(studioIndex) < Math.max(newestMtime(path.join(ROOT, 'studio/src')), mtime(path.join(ROOT, 'studio/index.html')));
-  const serverStale = mtime(server) < newestMtime(path.join(ROOT, 'src'));
-  // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
-  const options = { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'inherit', 'inherit'] as const, timeout: 300_000 };
-  if (serverStale) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { ...options, stdio: [...options.stdio] });
-  if (studioStale) execFileSync('npm', ['run', 'build:studio'], { ...options, stdio: [...options.stdio] });
 }
 
 async function freePort(): Promise<number> {
