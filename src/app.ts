@@ -15,7 +15,7 @@ import { registerErrorHandler, sendError, toAppError } from './http/error-handle
 import { registerCors } from './http/cors.js';
 import { registerNotFound } from './http/not-found.js';
 import { assertUrlWithoutNul, registerNulGuard } from './http/nul-guard.js';
-import { validatorCompiler } from './http/validator.js';
+import { lazySerializerFactory, validatorCompiler } from './http/validator.js';
 import { swaggerOptions } from './http/openapi.js';
 import { managementRoutes } from './http/routes/management/index.js';
 import { deliveryRoutes } from './http/routes/delivery/index.js';
@@ -53,6 +53,8 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
     genReqId: newRequestId,
     clientErrorHandler,
     ajv: { customOptions: { strict: false } },
+    // Response serializers are compiled on each route's first answer (src/http/validator.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Requests arriving while the server closes get our own 503 envelope (hook below).
     return503OnClosing: false,
