@@ -378,7 +378,14 @@ describe.each(dialects())('delivery cache on %s', (dialect) => {
 
 describe('ResponseCache', () => {
   const body = (i: number) => Buffer.from(JSON.stringify({ data: Array.from({ length: 20 }, (_, k) => ({ id: `${i}-${k}`, title: `Post ${k}` })) }));
-  const keep = (identity: Buffer) => ({ identity, hash: bodyHash(identity), revision: 1, validUntil: Infinity, contentType: 'application/json' });
+  const keep = (identity: Buffer) => ({
+    length: identity.length,
+    identity,
+    hash: bodyHash(identity),
+    revision: 1,
+    validUntil: Infinity,
+    contentType: 'application/json',
+  });
 
   it('holds what it counts, within its bound: bodies from the Buffer pool and zlib are kept in memory of their own', () => {
     const bound = 64 * 1024;

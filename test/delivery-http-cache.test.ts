@@ -5,6 +5,7 @@
  * Accept-Encoding, kept encoded by the delivery cache.
  */
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -199,6 +200,22 @@ describe.each(dialects())('delivery HTTP caching and compression on %s', (dialec
     expect(plain.headers['x-cache']).toBe('HIT');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(zlib.gunzipSync(g2.rawPayload).toString());
+  });
+
+  it('keeps only the codings asked for: identity bytes are decoded from the stored br when first asked for, then kept', async () => {
+    const url = `${LIST}&locale=de`;
+    const unbrotli = vi.spyOn(zlib, 'brotliDecompressSync');
+    const first = await get(url, { 'accept-encoding': 'br' });
+    expect(first.headers['x-cache']).toBe('MISS');
+    expect(first.headers['content-encoding']).toBe('br');
+    const plain = await get(url);
+    expect(plain.headers['x-cache']).toBe('HIT');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.etag).toBe(first.headers.etag!.replace('-br"', '"'));
+    expect(unbrotli).toHaveBeenCalledTimes(1);
+    expect((await get(url)).body).toBe(plain.body);
+    expect(unbrotli).toHaveBeenCalledTimes(1);
+    expect(plain.body).toBe((await promisify(zlib.brotliDecompress)(first.rawPayload)).toString());
   });
 
   it('sets Cache-Control by key type: production no-cache, preview keys private, preview tokens no-store', async () => {

@@ -15,14 +15,17 @@
  * delivery GET and HEAD answered 200, cached or not: a strong `ETag`, 304 on a matching
  * `If-None-Match`, `Cache-Control` by key type and DELIVERY_MAX_AGE, `Vary: X-API-Key,
  * Accept-Encoding`, and bodies over 1 KB in br or gzip as `Accept-Encoding` asks. A cached
- * response keeps its identity bytes, their hash and each encoding once made (the requested one
- * when it is stored, others on their first request), all counted against the bound, so a hit
- * sends stored bytes without hashing or compressing. Error answers get `Cache-Control: no-store`.
+ * response keeps the hash of its identity bytes and its body in each coding asked for so far: the
+ * requested one when it is stored, others on their first request (the identity bytes decoded from
+ * a stored encoding when they were not kept), all counted against the bound, so a hit sends
+ * stored bytes without hashing or compressing. Keeping only what was asked for matters: most
+ * clients ask for br or gzip, whose bodies are a fifth to a quarter of the identity bytes of
+ * delivery JSON. Error answers get `Cache-Control: no-store`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { iso } from '../lib/time.js';
-import { addVary, bodyHash, encodeBody, entityTagFor, MIN_COMPRESS_BYTES, negotiateCoding, notModifiedTag } from './http-cache.js';
+import { addVary, bodyHash, decodeBody, encodeBody, entityTagFor, MIN_COMPRESS_BYTES, negotiateCoding, notModifiedTag, type Coding } from './http-cache.js';
 import { nextScheduledAt } from '../modules/publishing/scheduler-repository.js';
 
 declare module 'fastify' {
@@ -46,13 +49,19 @@ const MAX_AGE_MS = 5 * 60_000;
  */
 export const ENTRY_OVERHEAD_BYTES = 1024;
 
-/** One answer body: its identity bytes, their hash (the entity tag) and its encodings made so far. */
+/**
+ * One answer body: the length and hash (the entity tag) of its identity bytes, and the body in
+ * each coding made so far; at least one of them is present.
+ */
 export interface Representation {
-  identity: Buffer;
+  length: number;
   hash: string;
+  identity?: Buffer;
   br?: Buffer;
   gzip?: Buffer;
 }
+
+const CODINGS = ['identity', 'br', 'gzip'] as const;
 
 /** A response to keep: its bodies, and the workspace revision and moment it is valid until. */
 export interface ResponseToKeep extends Representation {
@@ -86,21 +95,39 @@ function cacheControlOf(ctx: Context, request: FastifyRequest): string {
   return maxAge === null ? 'no-cache' : `public, max-age=${maxAge}`;
 }
 
+/** The coding to answer `request` in, for an identity body of `length` bytes. */
+function codingFor(request: FastifyRequest, length: number): Coding {
+  return length > MIN_COMPRESS_BYTES ? negotiateCoding(request.headers['accept-encoding']) : 'identity';
+}
+
+/**
+ * The body of `rep` in `coding`: the stored one, else one made now from the identity bytes
+ * (decoded from a stored encoding when identity is not kept) and handed to `remember`.
+ */
+async function bodyIn(rep: Representation, coding: Coding, remember?: (coding: Coding, bytes: Buffer) => void): Promise<Buffer> {
+  const stored = rep[coding];
+  if (stored) return stored;
+  const identity = rep.identity ?? (rep.br ? await decodeBody(rep.br, 'br', rep.length) : await decodeBody(rep.gzip!, 'gzip', rep.length));
+  const bytes = coding === 'identity' ? identity : await encodeBody(identity, coding);
+  remember?.(coding, bytes);
+  return bytes;
+}
+
 /**
  * Sets the D81 headers for `rep` on a 200 answer and returns the bytes to send: null with status
- * 304 when `If-None-Match` names a current tag, else the identity or encoded body (an encoding
- * made now is handed to `remember`, so a cached response keeps it).
+ * 304 when `If-None-Match` names a current tag, else the body in the negotiated coding (made now
+ * if `rep` does not hold it, and then handed to `remember`, so a cached response keeps it).
  */
 async function represent(
   ctx: Context,
   request: FastifyRequest,
   reply: FastifyReply,
   rep: Representation,
-  remember?: (coding: 'br' | 'gzip', bytes: Buffer) => void,
+  remember?: (coding: Coding, bytes: Buffer) => void,
 ): Promise<Buffer | null> {
   reply.header('Cache-Control', cacheControlOf(ctx, request));
   addVary(reply, 'X-API-Key', 'Accept-Encoding');
-  const coding = rep.identity.length > MIN_COMPRESS_BYTES ? negotiateCoding(request.headers['accept-encoding']) : 'identity';
+  const coding = codingFor(request, rep.length);
   const tag = entityTagFor(rep.hash, coding);
   const matched = notModifiedTag(request.headers['if-none-match'], rep.hash, tag);
   if (matched) {
@@ -110,14 +137,8 @@ async function represent(
     return null;
   }
   reply.header('ETag', tag);
-  if (coding === 'identity') return rep.identity;
-  reply.header('Content-Encoding', coding);
-  let bytes = rep[coding];
-  if (!bytes) {
-    bytes = await encodeBody(rep.identity, coding);
-    if (!rep[coding]) remember?.(coding, bytes);
-  }
-  return bytes;
+  if (coding !== 'identity') reply.header('Content-Encoding', coding);
+  return bodyIn(rep, coding, remember);
 }
 
 /**
@@ -136,7 +157,8 @@ export function ownedBytes(bytes: Buffer): Buffer {
 /**
  * The cached responses of one app, least recently used first, within `maxBytes`: each response
  * counts its bodies, its key and ENTRY_OVERHEAD_BYTES, and every body it keeps is ownedBytes.
- * A response larger than a sixteenth of the bound is not kept (it would evict many others).
+ * A response whose identity body is larger than a sixteenth of the bound is not kept (it would
+ * evict many others).
  */
 export class ResponseCache {
   readonly #responses = new Map<string, CachedResponse>();
@@ -172,14 +194,13 @@ export class ResponseCache {
   /** Keeps `response` under `key` (replacing any) unless accepts() refuses it; returns the kept entry or null. */
   set(key: string, response: ResponseToKeep): CachedResponse | null {
     this.drop(key);
-    if (!this.accepts(response.identity.length)) return null;
-    const identity = ownedBytes(response.identity);
-    const entry: CachedResponse = { ...response, identity, size: identity.length + key.length + ENTRY_OVERHEAD_BYTES };
-    for (const coding of ['br', 'gzip'] as const) {
-      const encoded = response[coding];
-      if (encoded) {
-        entry[coding] = ownedBytes(encoded);
-        entry.size += encoded.length;
+    if (!this.accepts(response.length)) return null;
+    const entry: CachedResponse = { ...response, size: key.length + ENTRY_OVERHEAD_BYTES };
+    for (const coding of CODINGS) {
+      const body = response[coding];
+      if (body) {
+        entry[coding] = ownedBytes(body);
+        entry.size += body.length;
       }
     }
     this.#responses.set(key, entry);
@@ -188,12 +209,12 @@ export class ResponseCache {
     return this.#responses.get(key) === entry ? entry : null;
   }
 
-  /** Adds an encoding to `entry`, if it is still the response cached under `key`. */
-  remember(key: string, entry: CachedResponse, coding: 'br' | 'gzip', encoded: Buffer): void {
+  /** Adds the body in `coding` to `entry`, if it is still the response cached under `key`. */
+  remember(key: string, entry: CachedResponse, coding: Coding, body: Buffer): void {
     if (this.#responses.get(key) !== entry || entry[coding]) return;
-    entry[coding] = ownedBytes(encoded);
-    entry.size += encoded.length;
-    this.#bytes += encoded.length;
+    entry[coding] = ownedBytes(body);
+    entry.size += body.length;
+    this.#bytes += body.length;
     this.#evict();
   }
 
@@ -214,7 +235,7 @@ export class ResponseCache {
     let held = 0;
     for (const [key, entry] of this.#responses) {
       held += key.length + ENTRY_OVERHEAD_BYTES;
-      for (const body of [entry.identity, entry.br, entry.gzip]) if (body) held += body.buffer.byteLength;
+      for (const coding of CODINGS) held += entry[coding]?.buffer.byteLength ?? 0;
     }
     return held;
   }
@@ -229,7 +250,7 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
   const cache = new ResponseCache(ctx.config.deliveryCacheBytes);
   const horizons = new Map<string, WorkspaceHorizon>();
 
-  const rememberFor = (key: string, entry: CachedResponse) => (coding: 'br' | 'gzip', encoded: Buffer) => cache.remember(key, entry, coding, encoded);
+  const rememberFor = (key: string, entry: CachedResponse) => (coding: Coding, body: Buffer) => cache.remember(key, entry, coding, body);
 
   const cacheKey = (request: FastifyRequest) => `${request.actor.keyId}\n${request.url}`;
   const cacheable = (request: FastifyRequest) =>
@@ -269,7 +290,7 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
     }
     if ((request.method !== 'GET' && request.method !== 'HEAD') || typeof payload !== 'string') return payload;
     const identity = Buffer.from(payload, 'utf8');
-    const rep: Representation = { identity, hash: bodyHash(identity) };
+    const rep: Representation = { length: identity.length, hash: bodyHash(identity), identity };
     if (!cacheable(request) || !cache.accepts(identity.length)) return represent(ctx, request, reply, rep);
     const now = ctx.clock().getTime();
     const revision = request.actor.revision as number;
@@ -277,8 +298,11 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
     if (validUntil <= now) return represent(ctx, request, reply, rep);
     const key = cacheKey(request);
     const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
-    const entry = cache.set(key, { ...rep, revision, validUntil, contentType });
-    if (!entry) return represent(ctx, request, reply, rep);
+    // Kept: the body in the coding this request asks for, not the identity bytes it came from.
+    const coding = codingFor(request, identity.length);
+    const body = await bodyIn(rep, coding);
+    const entry = cache.set(key, { length: rep.length, hash: rep.hash, [coding]: body, revision, validUntil, contentType });
+    if (!entry) return represent(ctx, request, reply, { ...rep, [coding]: body });
     reply.header('X-Cache', 'MISS');
     return represent(ctx, request, reply, entry, rememberFor(key, entry));
   });

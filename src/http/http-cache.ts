@@ -32,6 +32,8 @@ const SYNC_COMPRESS_BYTES = 64 * 1024;
 
 const brotliAsync = promisify(zlib.brotliCompress);
 const gzipAsync = promisify(zlib.gzip);
+const unbrotliAsync = promisify(zlib.brotliDecompress);
+const gunzipAsync = promisify(zlib.gunzip);
 
 /** The strong entity-tag hash of an identity body (SHA-1, base64url; not a security boundary). */
 export function bodyHash(body: Buffer): string {
@@ -117,6 +119,16 @@ export async function encodeBody(body: Buffer, coding: Coding): Promise<Buffer> 
     return sync ? zlib.brotliCompressSync(body, { params }) : brotliAsync(body, { params });
   }
   return sync ? zlib.gzipSync(body, { level: GZIP_LEVEL }) : gzipAsync(body, { level: GZIP_LEVEL });
+}
+
+/**
+ * The identity bytes of `body`, encoded in `coding`; `length` is their size, which decides, as for
+ * encodeBody, whether the work runs on the event loop or on the thread pool.
+ */
+export async function decodeBody(body: Buffer, coding: 'br' | 'gzip', length: number): Promise<Buffer> {
+  const sync = length <= SYNC_COMPRESS_BYTES;
+  if (coding === 'br') return sync ? zlib.brotliDecompressSync(body) : unbrotliAsync(body);
+  return sync ? zlib.gunzipSync(body) : gunzipAsync(body);
 }
 
 /** Adds `names` to the reply's `Vary` header, keeping what is there and naming each once. */
