@@ -2,17 +2,56 @@
  * What a serving process keeps in memory (docs/scaling.md "Memory"), checked where a check can
  * fail rather than by measuring RSS:
  *
+ * - The modules a ready app loads, having answered a delivery request, in a process of its own
+ *   (test/startup-modules-child.mjs): the other database's driver, sharp, the S3 client, ioredis,
+ *   nodemailer, file-type, jsdom and DOMPurify stay unloaded; sanitize-html, RE2JS and jose load
+ *   only when rich-text HTML, a field pattern or a preview token needs them.
  * - Every SQLite connection, the main one and each reader thread's, keeps at most
  *   SQLITE_CACHE_BYTES of database pages (better-sqlite3's own default is 16 MiB each).
  */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SQLITE_CACHE_BYTES, loadConfig } from '../src/config.js';
 import { createDb } from '../src/db/create-db.js';
 import { dialects } from './helpers.js';
+
+const run = promisify(execFile);
+
+/** Loaded only when the configuration or a request needs them, never at start. */
+const NEVER_AT_START = ['sharp', '@aws-sdk/client-s3', 'ioredis', 'nodemailer', 'file-type', 'jsdom', 'dompurify'];
+/** Loaded on first use by the child: rich-text HTML, a field pattern, a preview token. */
+const ON_FIRST_USE = ['sanitize-html', 're2js', 'jose'];
+
+describe.each(dialects())('modules a serving process loads on %s', (dialect) => {
+  it('loads neither unconfigured drivers nor what no request used yet; loads the latter on first use', async () => {
+    const schema = `t_${process.pid}_${randomBytes(5).toString('hex')}`;
+    const args = dialect === 'postgres' ? [process.env.DATABASE_URL!, schema] : [];
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'startup-modules-child.mjs'), ...args], {
+      cwd: path.join(import.meta.dirname, '..'),
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    const { answers, used, startup, afterUse } = JSON.parse(stdout) as {
+      answers: number[];
+      used: Record<string, unknown>;
+      startup: string[];
+      afterUse: string[];
+    };
+    expect(answers).toEqual([200, 200]);
+    expect(used).toEqual({ html: '<p>a</p>', pattern: true, token: true });
+    // The tracing sees what does load.
+    expect(startup).toEqual(expect.arrayContaining(['fastify', 'kysely', 'ajv', dialect === 'postgres' ? 'pg' : 'better-sqlite3']));
+    const otherDriver = dialect === 'postgres' ? 'better-sqlite3' : 'pg';
+    for (const name of [...NEVER_AT_START, ...ON_FIRST_USE, otherDriver]) expect(startup, name).not.toContain(name);
+    expect(afterUse).toEqual(expect.arrayContaining(ON_FIRST_USE));
+    for (const name of [...NEVER_AT_START, otherDriver]) expect(afterUse, name).not.toContain(name);
+  }, 90_000);
+});
 
 describe.runIf(dialects().includes('sqlite'))('SQLite page caches', () => {
   it('sizes the main connection and every reader thread by SQLITE_CACHE_BYTES (default 4 MiB)', async () => {

@@ -8,8 +8,15 @@
  * lookaround (`(?=`, `(?!`, `(?<=`, `(?<!`) and backreferences (`\1`); such patterns are refused
  * at field creation. A value matches when the pattern is found anywhere in it, as with
  * `RegExp.prototype.test`; anchor with `^…$` to match the whole value.
+ *
+ * RE2JS is loaded (synchronously, its CommonJS build) on the first pattern compiled rather than at
+ * start, since a process that only serves content compiles none (docs/scaling.md "Memory").
  */
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS as RE2JSClass } from 're2js';
+
+const require = createRequire(import.meta.url);
+let re2: typeof RE2JSClass | undefined;
 
 /** A compiled pattern. */
 export interface Pattern {
@@ -19,8 +26,9 @@ export interface Pattern {
 
 /** Compiles `source`; returns the pattern, or the reason it is refused as a message. */
 export function compilePattern(source: string): Pattern | { error: string } {
+  re2 ??= (require('re2js') as { RE2JS: typeof RE2JSClass }).RE2JS;
   try {
-    const re = RE2JS.compile(source);
+    const re = re2.compile(source);
     return { test: (text: string) => re.matcher(text).find() };
   } catch (e) {
     const reason = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : 'invalid';

@@ -6,7 +6,6 @@
  * by their container headers (src/modules/media/video-dimensions.ts), PDFs have no size.
  */
 import fsp from 'node:fs/promises';
-import { fileTypeFromFile } from 'file-type';
 import { AppError } from '../../errors.js';
 import { ACCEPTED_TYPES_TEXT, PDF_MIME, RASTER_IMAGE_TYPES, SVG_MAX_BYTES, SVG_MIME, type MediaKind } from './model.js';
 import type { SpooledFile } from './spool.js';
@@ -77,6 +76,8 @@ export async function imageDimensions(input: string | Buffer): Promise<{ width: 
  * rewritten and its size updated) before it is measured; an unsafe SVG answers 415.
  */
 export async function probeFile(file: SpooledFile): Promise<Probed> {
+  // Loaded on the first upload, not at start (docs/scaling.md "Memory").
+  const { fileTypeFromFile } = await import('file-type');
   const detected = await fileTypeFromFile(file.path);
   const mime = detected?.mime;
   if (mime && RASTER_IMAGE_TYPES[mime]) {

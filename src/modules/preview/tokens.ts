@@ -5,10 +5,10 @@
  * (`wid`), audience `quire:preview`, valid for 48 hours. The signing key
  * is derived from the installation secret for this purpose only, so neither a cursor nor any other
  * value signed with the secret can pass as a token. Time comes from the context clock, so expiry
- * is testable.
+ * is testable. jose is loaded on the first token signed or verified, not at start
+ * (docs/scaling.md "Memory").
  */
 import { createHmac } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
@@ -38,6 +38,7 @@ export async function signPreviewToken(secret: Uint8Array, claims: PreviewClaims
   const exp = iat + PREVIEW_TOKEN_LIFETIME_S;
   // Entry tokens keep the original shape (no `kind`), so tokens minted before pages existed and after verify alike.
   const payload = claims.kind === 'page' ? { wid: claims.workspaceId, kind: 'page' } : { wid: claims.workspaceId };
+  const { SignJWT } = await import('jose');
   const token = await new SignJWT(payload)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.id)
@@ -53,6 +54,7 @@ export async function signPreviewToken(secret: Uint8Array, claims: PreviewClaims
  * tampered or malformed token (it is a credential, like a key).
  */
 export async function verifyPreviewToken(secret: Uint8Array, token: string, now: Date): Promise<PreviewClaims> {
+  const { errors: joseErrors, jwtVerify } = await import('jose');
   try {
     const { payload } = await jwtVerify(token, signingKey(secret), {
       algorithms: ['HS256'],

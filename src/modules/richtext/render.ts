@@ -23,11 +23,25 @@
  * A hyperlink whose target is not resolved (missing, deleted, not visible) keeps only its text;
  * an embedded one renders to nothing.
  */
+import { createRequire } from 'node:module';
 import { renderRichText } from '@quire/client/rich-text';
 import { documentToPlainTextString } from '@contentful/rich-text-plain-text-renderer';
 import type { Document } from '@contentful/rich-text-types';
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
 import { isPlainObject } from '../../lib/json.js';
+
+const require = createRequire(import.meta.url);
+let sanitizer: typeof sanitizeHtml | undefined;
+
+/**
+ * sanitize-html, loaded (synchronously, it is CommonJS) on the first HTML rendering rather than
+ * at start: with its parsers it holds about 1 MiB that a process never asked for `_html` does not
+ * need (docs/scaling.md "Memory").
+ */
+function loadSanitizer(): typeof sanitizeHtml {
+  sanitizer ??= require('sanitize-html') as typeof sanitizeHtml;
+  return sanitizer;
+}
 
 const ENTRY_ATTRS = ['data-entry-id', 'data-entry-type', 'data-entry-slug'];
 
@@ -150,8 +164,9 @@ export function isRichTextDocument(value: unknown): value is Document {
  */
 export function richTextToHtml(value: unknown, links: RichTextLinks = NO_LINKS): string | null {
   if (!isRichTextDocument(value)) return null;
+  const sanitize = loadSanitizer();
   try {
-    return sanitizeHtml(renderRichText(value, { entry: (id) => links.entry(id), asset: (id) => links.asset(id) }), SANITIZE_OPTIONS);
+    return sanitize(renderRichText(value, { entry: (id) => links.entry(id), asset: (id) => links.asset(id) }), SANITIZE_OPTIONS);
   } catch {
     // A structurally odd document (accepted before validation existed) yields no HTML, not a 500.
     return null;

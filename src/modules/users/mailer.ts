@@ -1,9 +1,9 @@
 /**
  * Invitation e-mails (D91), sent through SMTP_URL with nodemailer when it is set. The message
  * holds the one-time link, so it is never logged; a failure to send is logged without it (the
- * inviting admin still gets the link in the response and can pass it on).
+ * inviting admin still gets the link in the response and can pass it on). nodemailer is loaded
+ * on the first invitation sent, not at start (docs/scaling.md "Memory").
  */
-import nodemailer from 'nodemailer';
 import type { Context } from '../../context.js';
 
 export interface Invitation {
@@ -17,6 +17,7 @@ export interface Invitation {
 /** Sends the invitation; true when the SMTP server accepted it, false when SMTP is not configured or sending failed. */
 export async function sendInvitation(ctx: Context, invitation: Invitation): Promise<boolean> {
   if (!ctx.config.smtpUrl) return false;
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport(ctx.config.smtpUrl);
   try {
     await transport.sendMail({
