@@ -404,6 +404,22 @@ describe('the streaming reader', () => {
     const text = JSON.stringify({ tags: [], editorInterfaces: [{ sys: { id: 'x' }, controls: [] }], ...exp, webhooks: [] }, null, 1);
     const f = write('unicode.json', text);
     expect(await readExportFile(f)).toEqual(parseExport(JSON.parse(text)));
+    // Brackets, quotes and backslashes inside strings (keys too), values of every kind beside the
+    // lists, nested arrays in a list the importer skips, no whitespace at all.
+    exp.entries.push({
+      sys: { id: 'brackets', contentType: { sys: { id: 'note' } } },
+      fields: { title: { 'en-US': '{[ "]} \\', 'de-DE': 'ends with a backslash \\' } },
+    } as never);
+    const dense = JSON.stringify({
+      'odd "key" \\ {': [1, [2, [3]], { a: '}' }],
+      version: 3,
+      flag: true,
+      none: null,
+      name: 'x]',
+      ...exp,
+      roles: [[], {}, 'r', -1.5e3],
+    });
+    expect(await readExportFile(write('dense.json', dense))).toEqual(parseExport(JSON.parse(dense)));
   });
 
   it('answers the in-memory checks’ errors for malformed files', async () => {
@@ -415,6 +431,14 @@ describe('the streaming reader', () => {
     expect(await failure(garbage)).toEqual([{ path: 'file', message: `'${garbage}' is not valid JSON` }]);
     const list = write('list.json', '[1, 2]');
     expect(await failure(list)).toEqual([{ path: 'file', message: 'must be a JSON object (a Contentful space export)' }]);
+    // Cut inside a list the importer skips, or more after the object: not JSON either.
+    for (const [name, text] of [
+      ['trailing.json', '{"locales": [{"code": "en"}]} {}'],
+      ['cut.json', '{"locales": [{"code": "en"}], "roles": [{"a": "b"'],
+    ]) {
+      const f = write(name, text);
+      expect(await failure(f)).toEqual([{ path: 'file', message: `'${f}' is not valid JSON` }]);
+    }
     for (const text of [
       '{"locales": [], "entries": {}}',
       '{"locales": [{"code": ""}, 3], "contentTypes": [{"sys": {}, "fields": [{"id": 1}]}], "entries": [{"sys": {"id": "a"}, "fields": []}], "assets": [{}]}',

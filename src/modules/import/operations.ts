@@ -59,7 +59,7 @@ import { cfState, changedItem, type ChangedAs, type ChangedItem } from './conten
 import { pageCounts, type PageCounts } from './contentful/page-writer.js';
 import { importPages } from './pages.js';
 import { UniqueValueCounts } from './contentful/entry-planning.js';
-import { entrySlugsByType } from './repository.js';
+import { entrySlugsByType, withImportWriteSettings } from './repository.js';
 
 export type { ProgressEvent, ProgressListener } from './contentful/content-writer.js';
 
@@ -171,7 +171,7 @@ export async function importContentful(ctx: Context, input: ImportContentfulInpu
     ? memorySource(input.export)
     : await openExportFile(input.file ?? '', (done, total) => input.onProgress?.({ phase: 'read', done, total }));
   try {
-    return await importSource(ctx, source, input);
+    return await withImportWriteSettings(ctx.db, () => importSource(ctx, source, input));
   } finally {
     source.close();
   }

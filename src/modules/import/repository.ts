@@ -57,3 +57,32 @@ export async function upsertMediaRecords(db: Db, records: readonly MediaRecord[]
       .execute();
   }
 }
+
+/** WAL pages between SQLite's automatic checkpoints while an import writes (see withImportWriteSettings). */
+const IMPORT_CHECKPOINT_PAGES = 10_000;
+
+/**
+ * Runs `fn` with this SQLite connection set for an import's large write transactions, then
+ * puts the settings back: `synchronous = FULL`, so each commit is synced to the write-ahead log
+ * and durable when it returns (with NORMAL it was the checkpoint after each large commit that
+ * synced it), and an automatic checkpoint every IMPORT_CHECKPOINT_PAGES pages (40 MB) instead
+ * of 1,000, so a batch's commit no longer copies its pages into the database file and syncs
+ * that too, and a page several batches change is copied once per checkpoint. PostgreSQL: `fn`.
+ */
+export async function withImportWriteSettings<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  if (db.dialect !== 'sqlite') return fn();
+  const read = async (name: 'synchronous' | 'wal_autocheckpoint') => {
+    const { rows } = await sql<Record<string, number>>`pragma ${sql.raw(name)}`.execute(db.kysely);
+    return Number(rows[0]?.[name]);
+  };
+  const synchronous = await read('synchronous');
+  const checkpoint = await read('wal_autocheckpoint');
+  await sql`pragma synchronous = full`.execute(db.kysely);
+  await sql`pragma wal_autocheckpoint = ${sql.lit(IMPORT_CHECKPOINT_PAGES)}`.execute(db.kysely);
+  try {
+    return await fn();
+  } finally {
+    await sql`pragma synchronous = ${sql.lit(synchronous)}`.execute(db.kysely);
+    await sql`pragma wal_autocheckpoint = ${sql.lit(checkpoint)}`.execute(db.kysely);
+  }
+}
