@@ -20,7 +20,7 @@
  *    (autocannon, 20 connections, 10 s) on page 1 and the server's peak RSS.
  *
  * Options: --entries N, --samples N (per scenario, default 200), --postgres URL, --keep, --json,
- * --reuse URL.
+ * --reuse URL|DIR.
  *
  * `--reuse postgres://…/quire_scale_…` (`npm run bench:scale -- --reuse URL`) measures (step 4)
  * against a database that a `--keep` run seeded, without seeding again (a million entries take
@@ -28,7 +28,9 @@
  * workspace, counts its `post-<i>` entries (`--entries` is ignored), starts the server on that
  * database (which runs any new migration first) and leaves the database in place afterwards.
  * The figures assume entries as the seed left them, vacuumed and analyzed (after writing to the
- * database, run `VACUUM ANALYZE` there first).
+ * database, run `VACUUM ANALYZE` there first). `--reuse DIR` does the same on SQLite with the
+ * DATA_DIR a `--keep` run printed (a million entries take 5–6 min to write there), so runs with
+ * other server settings (SQLITE_CACHE_BYTES, say, from the environment) read the same file.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -47,7 +49,10 @@ const opt = (name, fallback) => {
 };
 let ENTRIES = Number(opt('entries', 1_000_000));
 const SAMPLES = Number(opt('samples', 200));
-const REUSE_URL = opt('reuse', null);
+const REUSE = opt('reuse', null);
+// --reuse takes a PostgreSQL URL or the DATA_DIR of a SQLite run seeded with --keep.
+const REUSE_URL = REUSE && /^postgres(ql)?:\/\//.test(REUSE) ? REUSE : null;
+const REUSE_DIR = REUSE && !REUSE_URL ? path.resolve(REUSE) : null;
 const PG_URL = REUSE_URL ?? opt('postgres', process.env.BENCH_DATABASE_URL);
 const KEEP = args.includes('--keep');
 const TEMPLATES = 10;
@@ -362,7 +367,8 @@ async function measure(base, keys, pid) {
 
 async function main() {
   if (!fs.existsSync(path.join(root, 'dist/src/server.js'))) throw new Error('run `npm run build` first (npm run bench:scale does)');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-scale-'));
+  if (REUSE_DIR && !fs.existsSync(path.join(REUSE_DIR, 'quire.db'))) throw new Error(`--reuse ${REUSE_DIR}: no quire.db there`);
+  const dataDir = REUSE_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-scale-'));
   const port = 30000 + Math.floor(Math.random() * 20000);
   const env = {
     ...process.env,
@@ -404,7 +410,7 @@ async function main() {
   const db = await createDb(config);
   const ctx = await createContext(config, db);
   let keys;
-  if (REUSE_URL) {
+  if (REUSE) {
     // The seeded workspace and its owner (bootstrap's default email); a fresh key, since the seed's are not kept.
     const ws = await requireWorkspace(ctx, 'scale');
     const owner = await ensureUser(ctx, 'owner@scale.local');
@@ -422,14 +428,14 @@ async function main() {
   let server = null;
   try {
     let seconds = null;
-    if (!REUSE_URL) {
+    if (!REUSE) {
       server = startServer(env);
       await waitReady(base);
       await seedTemplates(base, keys);
       await stopServer(server);
       log(`writing ${ENTRIES.toLocaleString('en')} entries (${PG_URL ? 'postgres' : 'sqlite'})`);
       seconds = await bulkWrite(config, newId);
-    } else log(`reusing ${REUSE_URL}: ${ENTRIES.toLocaleString('en')} entries`);
+    } else log(`reusing ${REUSE}: ${ENTRIES.toLocaleString('en')} entries`);
     const size = PG_URL ? null : Math.round(fs.statSync(path.join(dataDir, 'quire.db')).size / 2 ** 20);
     server = startServer(env);
     await waitReady(base);
@@ -460,6 +466,7 @@ async function main() {
   } finally {
     if (server && server.exitCode === null) await stopServer(server);
     if (REUSE_URL) fs.rmSync(dataDir, { recursive: true, force: true });
+    else if (REUSE_DIR) log(`left ${REUSE_DIR} in place`);
     else if (!KEEP) {
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (dropDb) await dropDb();
