@@ -18,7 +18,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Tokenizer } from '@streamparser/json';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { syntheticEntries, writeSyntheticExport } from '../bench/contentful-export.js';
 import { loadConfig } from '../src/config.js';
 import { createDb } from '../src/db/create-db.js';
@@ -420,6 +422,43 @@ describe('the streaming reader', () => {
       roles: [[], {}, 'r', -1.5e3],
     });
     expect(await readExportFile(write('dense.json', dense))).toEqual(parseExport(JSON.parse(dense)));
+  });
+
+  it('reads what JSON.parse reads, for any values beside and inside the lists (property)', async () => {
+    // The quick survey finds each value's end by its brackets and strings: any text (quotes,
+    // backslashes, brackets, any Unicode) in entries, any JSON under other keys, any indentation.
+    const text = fc.string({ unit: 'binary', maxLength: 40 });
+    const entry = fc.record({ id: fc.uuid(), title: text, extra: fc.jsonValue({ maxDepth: 3 }) });
+    const exportText = fc.record({
+      before: fc.dictionary(text, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }),
+      after: fc.dictionary(text, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }),
+      entries: fc.array(entry, { maxLength: 6 }),
+      indent: fc.constantFrom(0, 1, 2, '\t'),
+    });
+    let run = 0;
+    const tokenizerWrites = vi.spyOn(Tokenizer.prototype, 'write');
+    await fc.assert(
+      fc.asyncProperty(exportText, async ({ before, after, entries, indent }) => {
+        const exp = linkedExport(
+          entries.map((e) => ({ sys: { id: e.id, contentType: { sys: { id: 'note' } } }, fields: { title: { 'en-US': e.title } }, extra: e.extra }) as never),
+        );
+        // Keys of the importer's lists are the export's own; others may be anything.
+        const strip = (o: Record<string, unknown>) =>
+          Object.fromEntries(Object.entries(o).filter(([k]) => !['locales', 'contentTypes', 'entries', 'assets'].includes(k)));
+        const json = JSON.stringify({ ...strip(before), ...exp, ...strip(after) }, null, indent);
+        const f = write(`property-${run++}.json`, json);
+        tokenizerWrites.mockClear();
+        expect(await readExportFile(f)).toEqual(parseExport(JSON.parse(json)));
+        // Read by the quick survey: the tokenizer, which it falls back to, never ran.
+        expect(tokenizerWrites).not.toHaveBeenCalled();
+      }),
+      { numRuns: 150 },
+    );
+    // A malformed file still falls back to the tokenizer, which tells what is wrong.
+    tokenizerWrites.mockClear();
+    await expect(readExportFile(write('property-bad.json', '{"locales": [{"code": "en"}], "x": [1, nope]}'))).rejects.toThrow(AppError);
+    expect(tokenizerWrites).toHaveBeenCalled();
+    tokenizerWrites.mockRestore();
   });
 
   it('answers the in-memory checks’ errors for malformed files', async () => {
