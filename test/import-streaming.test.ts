@@ -454,10 +454,15 @@ describe('the streaming reader', () => {
       }),
       { numRuns: 150 },
     );
-    // A malformed file still falls back to the tokenizer, which tells what is wrong.
+    // A file that is JSON but not shaped as an export falls back to the tokenizer, which tells
+    // what is wrong; one that is not JSON is refused by the quick scan itself.
     tokenizerWrites.mockClear();
-    await expect(readExportFile(write('property-bad.json', '{"locales": [{"code": "en"}], "x": [1, nope]}'))).rejects.toThrow(AppError);
+    await expect(readExportFile(write('property-shape.json', '{"locales": [{"code": "en"}], "entries": {}}'))).rejects.toThrow(AppError);
     expect(tokenizerWrites).toHaveBeenCalled();
+    tokenizerWrites.mockClear();
+    const bad = write('property-bad.json', '{"locales": [{"code": "en"}], "x": [1, nope]}');
+    expect(await failure(bad)).toEqual([{ path: 'file', message: `'${bad}' is not valid JSON` }]);
+    expect(tokenizerWrites).not.toHaveBeenCalled();
     tokenizerWrites.mockRestore();
   });
 
@@ -470,10 +475,16 @@ describe('the streaming reader', () => {
     expect(await failure(garbage)).toEqual([{ path: 'file', message: `'${garbage}' is not valid JSON` }]);
     const list = write('list.json', '[1, 2]');
     expect(await failure(list)).toEqual([{ path: 'file', message: 'must be a JSON object (a Contentful space export)' }]);
-    // Cut inside a list the importer skips, or more after the object: not JSON either.
+    // Cut inside a list the importer skips, more after the object, trailing commas (which the
+    // streaming tokenizer alone would take), a missing colon: not JSON either.
     for (const [name, text] of [
       ['trailing.json', '{"locales": [{"code": "en"}]} {}'],
       ['cut.json', '{"locales": [{"code": "en"}], "roles": [{"a": "b"'],
+      ['comma-list.json', '{"locales": [{"code": "en"},]}'],
+      ['comma-object.json', '{"locales": [{"code": "en"}],}'],
+      ['comma-skipped.json', '{"locales": [{"code": "en"}], "roles": [1,]}'],
+      ['comma-value.json', '{"locales": [{"code": "en"}], "space": {"a": 1,}}'],
+      ['colon.json', '{"locales" [{"code": "en"}]}'],
     ]) {
       const f = write(name, text);
       expect(await failure(f)).toEqual([{ path: 'file', message: `'${f}' is not valid JSON` }]);

@@ -341,8 +341,13 @@ class HeldBytes {
  */
 async function survey(fd: number, file: string, size: number, onProgress?: ReadProgress): Promise<Survey> {
   const quick = await scanSurvey(fd, file, size, onProgress);
+  // The tokenizer checks tokens, not the grammar between them (it takes `[1,]`): what the quick
+  // scan found not to be JSON is refused here.
+  if (quick === 'not-json') throw notValidJson(file);
   return quick ? quick.finish() : (await tokenSurvey(fd, file, size, onProgress)).finish();
 }
+
+const notValidJson = (file: string) => invalid('file', `'${file}' is not valid JSON`);
 
 const enum Byte {
   Tab = 0x09,
@@ -366,10 +371,12 @@ const isSpace = (b: number) => b === Byte.Space || b === Byte.Newline || b === B
  * object, its keys, the items of its arrays), finding where each value ends by its brackets
  * and strings (a multi-byte UTF-8 character holds no ASCII byte), and parsing each value from
  * its own bytes (JSON.parse), which checks its syntax: items of the importer's lists are
- * recorded, the values of other keys only checked. Null when the file is anything but a
- * well-formed object whose importer's lists are arrays of objects, given once.
+ * recorded, the values of other keys only checked. `'not-json'` when the bytes break JSON's
+ * grammar after the opening brace (a trailing comma, a missing colon, a file cut short, bytes
+ * after the object); null when the file is otherwise not an object whose importer's lists are
+ * arrays of objects, given once (the tokenizer then says what is wrong with it).
  */
-async function scanSurvey(fd: number, file: string, size: number, onProgress?: ReadProgress): Promise<SurveyRecorder | null> {
+async function scanSurvey(fd: number, file: string, size: number, onProgress?: ReadProgress): Promise<SurveyRecorder | 'not-json' | null> {
   const rec = new SurveyRecorder();
   const held = new HeldBytes();
   // Where the walk is: before the object, at a key, before its colon, before its value, after
@@ -377,6 +384,12 @@ async function scanSurvey(fd: number, file: string, size: number, onProgress?: R
   type Mode = 'start' | 'firstKey' | 'key' | 'colon' | 'value' | 'afterValue' | 'firstItem' | 'item' | 'afterItem' | 'end';
   let mode = 'start' as Mode;
   let failed = false;
+  // Set with `failed` when what failed is the JSON itself, not the shape of an export.
+  let notJson = false;
+  const malformed = () => {
+    failed = true;
+    notJson = true;
+  };
   let key = '';
   // The list being read (null: another key's array); its item count.
   let list: ExportList | null = null;
@@ -408,6 +421,7 @@ async function scanSurvey(fd: number, file: string, size: number, onProgress?: R
         mode = 'afterItem';
       }
     } catch {
+      notJson = true;
       return false;
     }
     return true;
@@ -489,11 +503,11 @@ async function scanSurvey(fd: number, file: string, size: number, onProgress?: R
         case 'key':
           if (b === Byte.CloseBrace && mode === 'firstKey') mode = 'end';
           else if (b === Byte.Quote) begin(b, at + i, true);
-          else failed = true;
+          else malformed();
           break;
         case 'colon':
           if (b === Byte.Colon) mode = 'value';
-          else failed = true;
+          else malformed();
           break;
         case 'value':
           if (b === Byte.OpenBracket) {
@@ -512,17 +526,17 @@ async function scanSurvey(fd: number, file: string, size: number, onProgress?: R
             mode === 'afterValue' ? (['key', Byte.CloseBrace, 'end'] as const) : (['item', Byte.CloseBracket, 'afterValue'] as const);
           if (b === Byte.Comma) mode = next;
           else if (b === close) mode = closed;
-          else failed = true;
+          else malformed();
           break;
         }
         case 'firstItem':
         case 'item':
           if (b === Byte.CloseBracket && mode === 'firstItem') mode = 'afterValue';
-          else if (b === Byte.CloseBracket || b === Byte.Comma || b === Byte.CloseBrace || b === Byte.Colon) failed = true;
+          else if (b === Byte.CloseBracket || b === Byte.Comma || b === Byte.CloseBrace || b === Byte.Colon) malformed();
           else begin(b, at + i, false);
           break;
         case 'end':
-          failed = true;
+          malformed();
           break;
       }
       if (failed) return;
@@ -532,7 +546,10 @@ async function scanSurvey(fd: number, file: string, size: number, onProgress?: R
   };
 
   await readChunks(fd, file, size, onProgress, take);
-  return failed || mode !== 'end' || valueStart >= 0 ? null : rec;
+  if (failed) return notJson ? 'not-json' : null;
+  // Ended before its object did (an empty file is left to the tokenizer's message, the same).
+  if (mode !== 'end' || valueStart >= 0) return mode === 'start' ? null : 'not-json';
+  return rec;
 }
 
 /**
@@ -605,7 +622,7 @@ async function tokenSurvey(fd: number, file: string, size: number, onProgress?: 
     if (depth === 1 && t.token === TokenType.LEFT_BRACE) expectKey = true;
   };
 
-  const notJson = () => invalid('file', `'${file}' is not valid JSON`);
+  const notJson = () => notValidJson(file);
   try {
     await readChunks(fd, file, size, onProgress, (bytes, at) => {
       held.push(bytes, at, itemStart);
