@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { MantineProvider } from '@mantine/core';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ContentType } from '../../api/types';
@@ -87,6 +87,18 @@ describe('block tree', () => {
     expect(shape(last)).toMatch(/^s1\(c1\(c3\([0-9a-f-]{36}\)\),c2\)$/);
     const heading = screen.getAllByRole('textbox', { name: 'Heading' })[1];
     await waitFor(() => expect(heading).toHaveFocus());
+  });
+
+  it('leaves the focus where the editor put it when the new block would take it late (a slow render)', async () => {
+    render(<Harness initial={tree()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Add block inside Card “Deep”' }));
+    const section = await screen.findByRole('menuitem', { name: 'Section' });
+    // In one go, before the new block's focus is due (50 ms): add it, then go to another field.
+    fireEvent.click(section);
+    const title = screen.getAllByRole('textbox', { name: 'Title' })[0];
+    act(() => title.focus());
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(title).toHaveFocus();
   });
 
   it('collapses a block: its fields and children are hidden', async () => {

@@ -186,8 +186,12 @@ function BlockRow(props: RowProps) {
   const { focusOnMount } = props;
   useEffect(() => {
     if (!focusOnMount) return;
-    // After the type menu has closed and handed the focus back to its button.
+    // After the type menu has closed and handed the focus back to its button; not when the
+    // editor has gone on to a field by then (a slow render): that would take the focus, and the
+    // text being typed, away from it.
     const timer = setTimeout(() => {
+      const active = document.activeElement;
+      if (active instanceof HTMLElement && active.matches('input, textarea, [contenteditable="true"]')) return;
       const row = rowRef.current;
       (
         row?.querySelector<HTMLElement>('input, textarea, [contenteditable="true"]') ?? row?.querySelector<HTMLElement>('button[aria-label^="Actions"]')
