@@ -58,10 +58,18 @@ export interface ContextCaches {
   /** When this process last recorded a hit of each derived image (`media/variant` → ms), so hits skip the database (src/modules/media/variants.ts). */
   readonly variantTouches: Map<string, number>;
   /**
-   * Failed Studio sign-ins of this process (src/modules/auth/throttle.ts): times in ms by
-   * `account:<email>` and `address:<ip>`. Per instance, like the rate limits.
+   * Failed Studio sign-ins of this process (src/modules/auth/throttle.ts): times in ms by email of
+   * an existing account, by email without an account and by client address, in three stores so
+   * a flood of the last two cannot evict the first. Per instance, like the rate limits.
    */
-  readonly signInFailures: Map<string, number[]>;
+  readonly signInFailures: SignInFailures;
+}
+
+/** The in-memory sign-in failure stores (times in ms), each in the order of its keys' last failure. */
+export interface SignInFailures {
+  readonly accounts: Map<string, number[]>;
+  readonly unknownEmails: Map<string, number[]>;
+  readonly addresses: Map<string, number[]>;
 }
 
 export function createCaches(): ContextCaches {
@@ -72,6 +80,6 @@ export function createCaches(): ContextCaches {
     queries: {},
     renders: { inFlight: new Map(), running: 0, queue: [] },
     variantTouches: new Map(),
-    signInFailures: new Map(),
+    signInFailures: { accounts: new Map(), unknownEmails: new Map(), addresses: new Map() },
   };
 }

@@ -132,8 +132,9 @@ export async function sessionInfo(ctx: Context, session: SessionState): Promise<
  */
 export async function signIn(ctx: Context, input: { email: string; password: string }, address: string): Promise<StartedSession> {
   const email = input.email.trim().toLowerCase();
-  const attempt = await claimAttempt(ctx, email, address);
+  // Whether the account exists only picks the throttle's store (same limits, same answers).
   const user = await findCredentialsByEmail(ctx.db, email);
+  const attempt = await claimAttempt(ctx, email, address, user !== null);
   const ok = await verifyPassword(user?.password_hash ?? null, input.password, ctx.config.passwordHashLog2n);
   if (!user || !ok) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
   await attempt.succeeded();
@@ -286,7 +287,7 @@ export async function changePassword(
   address: string,
 ): Promise<StartedSession> {
   checkPassword(input.password);
-  const attempt = await claimAttempt(ctx, session.user.email, address);
+  const attempt = await claimAttempt(ctx, session.user.email, address, true);
   const user = await findCredentialsById(ctx.db, session.user.id);
   if (!user || !(await verifyPassword(user.password_hash, input.current_password, ctx.config.passwordHashLog2n))) {
     throw invalid('body.current_password', 'is not your current password');

@@ -12,8 +12,18 @@
  * on several instances cannot slip through together); account keys hold a SHA-256 of the email,
  * never the address itself. Without Redis, or while Redis is unreachable, in the context's memory
  * (`ctx.caches.signInFailures`): per instance, so N instances allow up to N times as many
- * guesses (docs/security.md). At most 10,000 keys are kept in memory, the least recently failed
- * dropped first.
+ * guesses (docs/security.md).
+ *
+ * The memory keeps three stores apart, so that no flood of failures can evict the count that
+ * protects an account: failures per existing account (`accounts`), per email that has no account
+ * (`unknownEmails`) and per client address (`addresses`). Only the last two can be filled by
+ * anyone (any email, any address): each keeps at most 10,000 keys, the least recently failed
+ * dropped first. The account store is never cut to a size: it holds only emails of accounts that
+ * exist, and only while their failures are inside the window (keys are kept in the order of
+ * their last failure, and those whose last failure left the window are dropped first on every
+ * write), so it is bounded by the number of accounts with a failure in the last 15 minutes,
+ * each with at most 5 times. An email that has no account is counted by the same limit of 5
+ * (the answers must not tell the two apart); a flood can evict those counts, which protect nobody.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -23,7 +33,8 @@ import { AppError } from '../../errors.js';
 export const WINDOW_MS = 15 * 60_000;
 export const MAX_PER_ACCOUNT = 5;
 export const MAX_PER_ADDRESS = 20;
-const MAX_KEYS = 10_000;
+/** Keys kept per store that anyone can fill (unknown emails, addresses). */
+export const MAX_OPEN_KEYS = 10_000;
 
 /** A started password check; call succeeded() when the password was right. */
 export interface Attempt {
@@ -38,9 +49,10 @@ function throttled(retryMs: number): AppError {
 /**
  * Starts a password check for `email` from `address`: throws 429 RATE_LIMITED (Retry-After in
  * seconds) when either has too many recent failures, otherwise counts the attempt as failed at
- * once and returns it.
+ * once and returns it. `known` says whether an account has this email: in memory its failures
+ * then go to the store no flood can evict (the limits are the same either way).
  */
-export async function claimAttempt(ctx: Context, email: string, address: string): Promise<Attempt> {
+export async function claimAttempt(ctx: Context, email: string, address: string, known = false): Promise<Attempt> {
   if (ctx.redis) {
     try {
       return await claimInRedis(ctx, ctx.redis, email, address);
@@ -49,12 +61,13 @@ export async function claimAttempt(ctx: Context, email: string, address: string)
       // Redis is unreachable: this instance's own count is better than none.
     }
   }
-  return claimInMemory(ctx, email, address);
+  return claimInMemory(ctx, email, address, known);
 }
 
 /** Forgets the failures of `email` (after a password was set through a setup link). */
 export async function clearAccountFailures(ctx: Context, email: string): Promise<void> {
-  ctx.caches.signInFailures.delete(`account:${email}`);
+  ctx.caches.signInFailures.accounts.delete(email);
+  ctx.caches.signInFailures.unknownEmails.delete(email);
   if (ctx.redis) await ctx.redis.del(redisKeys(email, '')[0]).catch(() => {});
 }
 
@@ -112,44 +125,56 @@ async function claimInRedis(ctx: Context, redis: Redis, email: string, address: 
 
 // ---- memory ----------------------------------------------------------------------------------
 
-function recent(ctx: Context, key: string, now: number): number[] {
-  const list = ctx.caches.signInFailures.get(key);
+/** The failure times of `key` still inside the window (drops the key when none are). */
+function recent(store: Map<string, number[]>, key: string, now: number): number[] {
+  const list = store.get(key);
   if (!list) return [];
   const kept = list.filter((t) => t > now - WINDOW_MS);
-  if (kept.length === 0) ctx.caches.signInFailures.delete(key);
-  else if (kept.length !== list.length) ctx.caches.signInFailures.set(key, kept);
+  if (kept.length === 0) store.delete(key);
+  else if (kept.length !== list.length) store.set(key, kept);
   return kept;
 }
 
-function claimInMemory(ctx: Context, email: string, address: string): Attempt {
+/**
+ * Records a failure at `now`. Re-inserting keeps each store in the order of last failure, so its
+ * first keys are the stalest: those past the window go first; a store anyone can fill also
+ * drops its stalest key beyond MAX_OPEN_KEYS.
+ */
+function record(store: Map<string, number[]>, key: string, now: number, bounded: boolean): void {
+  const times = recent(store, key, now);
+  times.push(now);
+  store.delete(key);
+  store.set(key, times);
+  for (const [first, list] of store) {
+    if (list[list.length - 1] > now - WINDOW_MS) break;
+    store.delete(first);
+  }
+  if (bounded && store.size > MAX_OPEN_KEYS) store.delete(store.keys().next().value as string);
+}
+
+function claimInMemory(ctx: Context, email: string, address: string, known: boolean): Attempt {
   const now = ctx.clock().getTime();
-  const map = ctx.caches.signInFailures;
-  const keys: [string, number][] = [
-    [`account:${email}`, MAX_PER_ACCOUNT],
-    [`address:${address}`, MAX_PER_ADDRESS],
+  const { accounts, unknownEmails, addresses } = ctx.caches.signInFailures;
+  const accountStore = known ? accounts : unknownEmails;
+  const counts: [Map<string, number[]>, string, number][] = [
+    [accountStore, email, MAX_PER_ACCOUNT],
+    [addresses, address, MAX_PER_ADDRESS],
   ];
   let retryMs = 0;
-  for (const [key, max] of keys) {
-    const times = recent(ctx, key, now);
+  for (const [store, key, max] of counts) {
+    const times = recent(store, key, now);
     if (times.length >= max) retryMs = Math.max(retryMs, times[times.length - max] + WINDOW_MS - now);
   }
   if (retryMs > 0) throw throttled(retryMs);
-  for (const [key] of keys) {
-    const times = recent(ctx, key, now);
-    times.push(now);
-    // Re-inserting keeps the map's order by last failure, so the first key is the stalest.
-    map.delete(key);
-    map.set(key, times);
-    if (map.size > MAX_KEYS) map.delete(map.keys().next().value as string);
-  }
+  record(accountStore, email, now, !known);
+  record(addresses, address, now, true);
   return {
     succeeded: async () => {
-      map.delete(`account:${email}`);
-      const key = `address:${address}`;
-      const times = map.get(key);
+      accountStore.delete(email);
+      const times = addresses.get(address);
       const i = times ? times.lastIndexOf(now) : -1;
       if (i >= 0) times!.splice(i, 1);
-      if (times?.length === 0) map.delete(key);
+      if (times?.length === 0) addresses.delete(address);
     },
   };
 }
