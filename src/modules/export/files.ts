@@ -1,12 +1,11 @@
 /**
- * File helpers shared by export and restore: a hashing line writer with back-pressure, a line
- * reader, and the Quire version recorded in manifests.
+ * File helpers of export (and tests): a hashing line writer with back-pressure, a file hash, and
+ * the Quire version recorded in manifests. Restore reads through confined.ts instead.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 /** A file being written line by line, hashed (SHA-256) and counted as it goes. */
@@ -59,12 +58,6 @@ export async function hashFile(file: string): Promise<{ bytes: number; sha256: s
     bytes += (chunk as Buffer).length;
   }
   return { bytes, sha256: hash.digest('hex') };
-}
-
-/** The non-empty lines of a text file, one at a time. */
-export async function* readLines(file: string): AsyncGenerator<string> {
-  const rl = readline.createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity });
-  for await (const line of rl) if (line.trim()) yield line;
 }
 
 let version: string | null = null;

@@ -63,7 +63,23 @@ export interface TableSpec {
   serialOf?: TableName;
   /** Only with `--with-users`. */
   withUsers?: boolean;
+  /** Columns holding a uuid, never null: restore refuses a row where one holds anything else. */
+  ids?: readonly string[];
+  /** Columns holding a uuid or null. */
+  optionalIds?: readonly string[];
+  /**
+   * References restore checks (issue 23): each must name a record of its `table` restored into
+   * the target workspace, so no row of an export lands under another workspace's record.
+   */
+  parents?: readonly { column: string; table: ParentTable }[];
 }
+
+/** The tables other rows hang under, each with a `workspace_id`. */
+export type ParentTable = 'content_types' | 'entries' | 'pages';
+
+const ofType = (column: string) => ({ column, table: 'content_types' as const });
+const ofEntry = [{ column: 'entry_id', table: 'entries' as const }];
+const ofPage = [{ column: 'page_id', table: 'pages' as const }];
 
 const inEntries = 'entry_id IN (SELECT id FROM entries WHERE workspace_id = ?)';
 const inPages = 'page_id IN (SELECT id FROM pages WHERE workspace_id = ?)';
@@ -76,13 +92,21 @@ export const WORKSPACE_SPEC: TableSpec = {
   scope: 'id = ?',
   json: ['locales'],
   omit: ['revision', 'draft_revision'],
+  ids: ['id'],
 };
 
 /** Every exported table after the workspace, in restore order. */
 export const TABLES: readonly TableSpec[] = [
-  { table: 'content_types', file: 'content_types', key: ['id'], scope: 'workspace_id = ?' },
-  { table: 'fields', file: 'fields', key: ['id'], scope: 'content_type_id IN (SELECT id FROM content_types WHERE workspace_id = ?)' },
-  { table: 'media', file: 'media', key: ['id'], scope: 'workspace_id = ?', bigint: ['size'], users: ['uploaded_by'] },
+  { table: 'content_types', file: 'content_types', key: ['id'], scope: 'workspace_id = ?', ids: ['id'] },
+  {
+    table: 'fields',
+    file: 'fields',
+    key: ['id'],
+    scope: 'content_type_id IN (SELECT id FROM content_types WHERE workspace_id = ?)',
+    ids: ['id', 'content_type_id'],
+    parents: [ofType('content_type_id')],
+  },
+  { table: 'media', file: 'media', key: ['id'], scope: 'workspace_id = ?', bigint: ['size'], users: ['uploaded_by'], ids: ['id'] },
   {
     table: 'entries',
     file: 'entries',
@@ -90,8 +114,10 @@ export const TABLES: readonly TableSpec[] = [
     scope: 'workspace_id = ?',
     json: ['data', 'published_data'],
     users: ['created_by', 'updated_by', 'published_by'],
+    ids: ['id', 'content_type_id'],
+    parents: [ofType('content_type_id')],
   },
-  { table: 'entry_translations', file: 'entry_translations', key: ['id'], scope: inEntries, json: ['data'], serial: true },
+  { table: 'entry_translations', file: 'entry_translations', key: ['id'], scope: inEntries, json: ['data'], serial: true, ids: ['entry_id'], parents: ofEntry },
   {
     table: 'published_entry_translations',
     file: 'published_entry_translations',
@@ -99,8 +125,19 @@ export const TABLES: readonly TableSpec[] = [
     scope: inEntries,
     json: ['data'],
     serialOf: 'entry_translations',
+    ids: ['entry_id'],
+    parents: ofEntry,
   },
-  { table: 'entry_versions', file: 'entry_versions', key: ['entry_id', 'version'], scope: inEntries, json: ['snapshot'], users: ['created_by'] },
+  {
+    table: 'entry_versions',
+    file: 'entry_versions',
+    key: ['entry_id', 'version'],
+    scope: inEntries,
+    json: ['snapshot'],
+    users: ['created_by'],
+    ids: ['entry_id'],
+    parents: ofEntry,
+  },
   {
     table: 'pages',
     file: 'pages',
@@ -108,8 +145,18 @@ export const TABLES: readonly TableSpec[] = [
     scope: 'workspace_id = ?',
     json: ['seo', 'published_seo'],
     users: ['created_by', 'updated_by', 'published_by'],
+    ids: ['id'],
   },
-  { table: 'page_seo_translations', file: 'page_seo_translations', key: ['id'], scope: inPages, json: ['seo'], serial: true },
+  {
+    table: 'page_seo_translations',
+    file: 'page_seo_translations',
+    key: ['id'],
+    scope: inPages,
+    json: ['seo'],
+    serial: true,
+    ids: ['page_id'],
+    parents: ofPage,
+  },
   {
     table: 'published_page_seo_translations',
     file: 'published_page_seo_translations',
@@ -117,10 +164,39 @@ export const TABLES: readonly TableSpec[] = [
     scope: inPages,
     json: ['seo'],
     serialOf: 'page_seo_translations',
+    ids: ['page_id'],
+    parents: ofPage,
   },
-  { table: 'blocks', file: 'blocks', key: ['page_id', 'id'], scope: inPages, json: ['data'] },
-  { table: 'block_translations', file: 'block_translations', key: ['id'], scope: inPages, json: ['data'], serial: true },
-  { table: 'published_blocks', file: 'published_blocks', key: ['page_id', 'id'], scope: inPages, json: ['data'] },
+  {
+    table: 'blocks',
+    file: 'blocks',
+    key: ['page_id', 'id'],
+    scope: inPages,
+    json: ['data'],
+    ids: ['id', 'page_id', 'block_type_id'],
+    optionalIds: ['parent_id'],
+    parents: [...ofPage, ofType('block_type_id')],
+  },
+  {
+    table: 'block_translations',
+    file: 'block_translations',
+    key: ['id'],
+    scope: inPages,
+    json: ['data'],
+    serial: true,
+    ids: ['page_id', 'block_id'],
+    parents: ofPage,
+  },
+  {
+    table: 'published_blocks',
+    file: 'published_blocks',
+    key: ['page_id', 'id'],
+    scope: inPages,
+    json: ['data'],
+    ids: ['id', 'page_id', 'block_type_id'],
+    optionalIds: ['parent_id'],
+    parents: [...ofPage, ofType('block_type_id')],
+  },
   {
     table: 'published_block_translations',
     file: 'published_block_translations',
@@ -128,9 +204,20 @@ export const TABLES: readonly TableSpec[] = [
     scope: inPages,
     json: ['data'],
     serialOf: 'block_translations',
+    ids: ['page_id', 'block_id'],
+    parents: ofPage,
   },
-  { table: 'page_versions', file: 'page_versions', key: ['page_id', 'version'], scope: inPages, json: ['snapshot'], users: ['created_by'] },
-  { table: 'webhooks', file: 'webhooks', key: ['id'], scope: 'workspace_id = ?', omit: ['secret_encrypted'] },
+  {
+    table: 'page_versions',
+    file: 'page_versions',
+    key: ['page_id', 'version'],
+    scope: inPages,
+    json: ['snapshot'],
+    users: ['created_by'],
+    ids: ['page_id'],
+    parents: ofPage,
+  },
+  { table: 'webhooks', file: 'webhooks', key: ['id'], scope: 'workspace_id = ?', omit: ['secret_encrypted'], ids: ['id'] },
 ];
 
 /** The members file (`--with-users`): one line per membership with the user's email and name, no password. */

@@ -6,7 +6,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/types.js';
-import type { TableName, TableSpec } from './format.js';
+import type { ParentTable, TableName, TableSpec } from './format.js';
 
 /** True when the key column holds integers (compared as numbers, never with a collation). */
 function integerKey(spec: TableSpec, column: string): boolean {
@@ -96,6 +96,13 @@ export async function existingKeys(db: Db, table: TableName, ids: readonly strin
   if (!ids.length) return [];
   const result = await sql<{ id: string }>`SELECT id FROM ${sql.table(table)} WHERE id IN (${sql.join(ids.map((i) => sql`${i}`))})`.execute(db.kysely);
   return result.rows.map((r) => r.id);
+}
+
+/** Which of `ids` are records of `table` in workspace `workspaceId` (restore's parent check: no row hangs under another workspace's record). */
+export async function idsInWorkspace(db: Db, table: ParentTable, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db.kysely.selectFrom(table).select('id').where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Sets a restored block's parent (blocks are inserted without parents first: the parent may come later in the file). */

@@ -24,8 +24,20 @@
  * - Members (exports made with `--with-users`) are matched to users here by email; missing users
  *   are created without a password (set one with `quire users set-password --link`) and user ids
  *   in the content are mapped to them. Without members, user ids are kept as numbers.
+ *
+ * An export is hostile input (issue 23; docs/cli.md "What a restore refuses"): a file of it may
+ * have been written by anyone. So every file is read through confined.ts (only export names,
+ * inside the export, no links, regular files, sizes bounded before reading: MANIFEST_MAX_BYTES,
+ * LINE_MAX_BYTES, MEDIA_MAX_BYTES) and only when the manifest lists it (with its hash); a tar is
+ * unpacked by tar.ts under the same names and limits; every row is checked before it is written
+ * (checkRow: ids are uuids, serial ids and user ids integers, column names plain); every reference
+ * to a parent (content type, entry, page) must name a record restored into the target workspace,
+ * so no row can land in, or hang under, another workspace; media storage keys are derived here
+ * from the target workspace, the media id and the file's type (the file's `storage_key` is never
+ * used), and each media file is identified by its bytes like an upload (its type must be the
+ * row's `mime_type`; an SVG is sanitized). Any refusal is one VALIDATION_FAILED line naming the
+ * file and the row.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../context.js';
@@ -33,14 +45,32 @@ import { withTransaction } from '../../db/transaction.js';
 import type { Db } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { isPlainObject } from '../../lib/json.js';
-import { newId } from '../../lib/ids.js';
+import { isUuid, newId } from '../../lib/ids.js';
+import { SLUG_PATTERN } from '../../lib/slugs.js';
 import { tmpDirOf } from '../../storage/index.js';
+import { isRole } from '../auth/permissions.js';
+import { folderProblem } from '../media/folders.js';
+import { originalKey, storedFilename } from '../media/locations.js';
+import { probeFile } from '../media/probe.js';
+import { spoolStream } from '../media/spool.js';
 import { createUniqueIndex, syncDataIndex } from '../content-types/repository.js';
 import type { FieldType } from '../content-types/model.js';
 import { generateSecret, sealSecret } from '../webhooks/secrets.js';
 import { findWorkspaceBySlug } from '../workspaces/repository.js';
 import { BATCH } from './export.js';
-import { hashFile, readLines } from './files.js';
+import {
+  ExportFileError,
+  MANIFEST_MAX_BYTES,
+  exportName,
+  exportRoot,
+  hashOpened,
+  linesOf,
+  openConfined,
+  readWhole,
+  sizeText,
+  streamOf,
+  type OpenedFile,
+} from './confined.js';
 import {
   EXPORT_FORMAT,
   EXPORT_VERSION,
@@ -52,11 +82,13 @@ import {
   mediaFile,
   tableFile,
   type Manifest,
+  type ParentTable,
   type TableSpec,
 } from './format.js';
 import {
   advanceSequence,
   existingKeys,
+  idsInWorkspace,
   insertRows,
   insertWithNewId,
   setBlockParent,
@@ -65,7 +97,7 @@ import {
   userIdTaken,
   workspaceHoldsAnything,
 } from './repository.js';
-import { unpackTo } from './tar.js';
+import { TarError, unpackTo } from './tar.js';
 
 export interface RestoreOptions {
   /** An export directory or `.tar` file. */
@@ -95,31 +127,59 @@ function bad(message: string): AppError {
   return new AppError('VALIDATION_FAILED', 'Cannot restore the export', [{ path: 'export', message }]);
 }
 
-const ACCEPTED = /^(manifest\.json|[a-z_]+\.ndjson|media\/[A-Za-z0-9-]+)$/;
-
-/** The directory holding the export: `source` itself, or a temporary extraction of the tar. */
-async function openSource(ctx: Context, source: string): Promise<{ dir: string; cleanup: () => void }> {
-  if (!fs.existsSync(source)) throw bad(`'${source}' does not exist`);
-  if (fs.statSync(source).isDirectory()) return { dir: source, cleanup: () => {} };
-  const dir = path.join(tmpDirOf(ctx.config), `restore-${randomBytes(6).toString('hex')}`);
-  fs.mkdirSync(dir, { recursive: true });
-  const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
-  try {
-    await unpackTo(source, dir, (name) => ACCEPTED.test(name));
-  } catch (err) {
-    cleanup();
-    throw bad(err instanceof Error ? err.message : String(err));
-  }
-  return { dir, cleanup };
+/** The most bytes a restore takes for the export file `name`, or null when no export holds it. */
+function limitOf(ctx: Context, name: string): number | null {
+  const kind = exportName(name);
+  if (kind === 'manifest') return MANIFEST_MAX_BYTES;
+  if (kind === 'media') return ctx.config.mediaMaxBytes;
+  // Table files are read a line at a time, each line bounded (LINE_MAX_BYTES); a tar holds no more than its own size.
+  if (kind === 'table') return Number.MAX_SAFE_INTEGER;
+  return null;
 }
 
-/** Reads and checks manifest.json and every file it lists (size and SHA-256). */
-async function checkedManifest(dir: string): Promise<Manifest> {
-  const file = path.join(dir, MANIFEST_FILE);
-  if (!fs.existsSync(file)) throw bad(`no ${MANIFEST_FILE}: not a Quire export`);
+/** The export's directory: `source` itself (its real path), or a new temporary extraction of the tar. */
+async function openSource(ctx: Context, source: string): Promise<{ root: string; cleanup: () => void }> {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(source);
+  } catch {
+    throw bad(`'${source}' does not exist`);
+  }
+  if (stat.isDirectory()) return { root: exportRoot(source), cleanup: () => {} };
+  if (!stat.isFile()) throw bad(`'${source}' is neither a directory nor a .tar file`);
+  fs.mkdirSync(tmpDirOf(ctx.config), { recursive: true });
+  const dir = fs.mkdtempSync(path.join(tmpDirOf(ctx.config), 'restore-'));
+  const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    await unpackTo(source, dir, (name) => limitOf(ctx, name));
+  } catch (err) {
+    cleanup();
+    if (err instanceof TarError) throw bad(err.message);
+    throw bad(`the tar file cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return { root: exportRoot(dir), cleanup };
+}
+
+/** Opens an export file under the rules of confined.ts, turning a refusal into VALIDATION_FAILED. */
+async function confined(root: string, name: string, maxBytes: number): Promise<OpenedFile | null> {
+  try {
+    return await openConfined(root, name, maxBytes);
+  } catch (err) {
+    if (err instanceof ExportFileError) throw bad(err.message);
+    throw err;
+  }
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+const VERSION_TEXT = /^[0-9A-Za-z.+-]{1,64}$/;
+
+/** Reads and checks manifest.json and every file it lists (name, declared size, size and SHA-256). */
+async function checkedManifest(ctx: Context, root: string): Promise<Manifest> {
+  const opened = await confined(root, MANIFEST_FILE, MANIFEST_MAX_BYTES);
+  if (!opened) throw bad(`no ${MANIFEST_FILE}: not a Quire export`);
   let manifest: Manifest;
   try {
-    manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
+    manifest = JSON.parse((await readWhole(opened)).toString('utf8')) as Manifest;
   } catch {
     throw bad(`${MANIFEST_FILE} is not valid JSON`);
   }
@@ -134,22 +194,58 @@ async function checkedManifest(dir: string): Promise<Manifest> {
       `export format version ${String(manifest.version)} is not supported by this Quire (it reads versions ${OLDEST_EXPORT_VERSION} to ${EXPORT_VERSION}): upgrade Quire`,
     );
   if (!isPlainObject(manifest.files) || !isPlainObject(manifest.workspace)) throw bad(`${MANIFEST_FILE} lacks files or workspace`);
+  // Both are printed by the CLI: no control characters reach the operator's terminal.
+  if (typeof manifest.workspace.slug !== 'string' || !SLUG_PATTERN.test(manifest.workspace.slug))
+    throw bad(`${MANIFEST_FILE}: workspace.slug is not a workspace slug`);
+  if (typeof manifest.quire_version !== 'string' || !VERSION_TEXT.test(manifest.quire_version)) throw bad(`${MANIFEST_FILE}: quire_version is not a version`);
   for (const [name, expected] of Object.entries(manifest.files)) {
-    if (!ACCEPTED.test(name)) throw bad(`${MANIFEST_FILE} lists '${name}', which is not part of a Quire export`);
-    const full = path.join(dir, ...name.split('/'));
-    if (!fs.existsSync(full)) throw bad(`file '${name}' is missing`);
-    const actual = await hashFile(full);
+    const limit = limitOf(ctx, name);
+    if (limit === null || name === MANIFEST_FILE) throw bad(`${MANIFEST_FILE} lists '${name.slice(0, 200)}', which is not part of a Quire export`);
+    if (
+      !isPlainObject(expected) ||
+      !Number.isSafeInteger(expected.bytes) ||
+      expected.bytes < 0 ||
+      typeof expected.sha256 !== 'string' ||
+      !SHA256.test(expected.sha256)
+    )
+      throw bad(`${MANIFEST_FILE}: the entry of '${name}' is not {bytes, sha256}`);
+    if (expected.bytes > limit)
+      throw bad(
+        `'${name}' is ${sizeText(expected.bytes)} by the manifest, more than the limit of ${sizeText(limit)}${exportName(name) === 'media' ? ' (MEDIA_MAX_BYTES)' : ''}`,
+      );
+    const file = await confined(root, name, limit);
+    if (!file) throw bad(`file '${name}' is missing`);
+    if (file.size !== expected.bytes) {
+      await file.handle.close();
+      throw bad(`file '${name}' does not match the manifest (changed or damaged)`);
+    }
+    const actual = await hashOpened(file);
     if (actual.sha256 !== expected.sha256 || actual.bytes !== expected.bytes) throw bad(`file '${name}' does not match the manifest (changed or damaged)`);
   }
   for (const spec of [WORKSPACE_SPEC, ...TABLES]) if (!manifest.files[tableFile(spec)]) throw bad(`file '${tableFile(spec)}' is missing`);
   return manifest;
 }
 
-/** Lines of a table file as rows, BATCH at a time. */
-async function* batches(file: string): AsyncGenerator<Record<string, unknown>[]> {
-  let batch: Record<string, unknown>[] = [];
-  for await (const line of readLines(file)) {
-    batch.push(JSON.parse(line) as Record<string, unknown>);
+const COLUMN = /^[a-z][a-z0-9_]{0,62}$/;
+
+/** Lines of a table file (one the manifest lists and checked) as rows, BATCH at a time, each with its line number. */
+async function* batches(root: string, name: string): AsyncGenerator<{ line: number; row: Record<string, unknown> }[]> {
+  const opened = await confined(root, name, Number.MAX_SAFE_INTEGER);
+  if (!opened) throw bad(`file '${name}' is missing`);
+  let batch: { line: number; row: Record<string, unknown> }[] = [];
+  let line = 0;
+  for await (const text of linesOf(opened, name)) {
+    line += 1;
+    let row: unknown;
+    try {
+      row = JSON.parse(text);
+    } catch {
+      throw bad(`${name} line ${line} is not valid JSON`);
+    }
+    if (!isPlainObject(row)) throw bad(`${name} line ${line} is not a JSON object`);
+    const bad_ = Object.keys(row).find((k) => !COLUMN.test(k));
+    if (bad_ !== undefined) throw bad(`${name} line ${line}: '${bad_.slice(0, 64)}' is not a column name`);
+    batch.push({ line, row });
     if (batch.length >= BATCH) {
       yield batch;
       batch = [];
@@ -160,8 +256,11 @@ async function* batches(file: string): AsyncGenerator<Record<string, unknown>[]>
 
 /** State carried through one restore. */
 interface Restore {
+  ctx: Context;
   db: Db;
-  dir: string;
+  root: string;
+  /** The files manifest.json lists (and whose hashes were checked): the only ones read. */
+  files: ReadonlySet<string>;
   workspaceId: string;
   users: Map<number, number>;
   /** Per serial table: old id → new id, for ids that were taken here. */
@@ -169,6 +268,49 @@ interface Restore {
   webhooks: WebhookRestoreMode;
   /** The export's format version (manifest.json). */
   version: number;
+}
+
+/** Tables whose rows carry the workspace id (replaced by the target's on restore). */
+const WORKSPACE_TABLES = new Set(['content_types', 'media', 'entries', 'pages', 'webhooks']);
+
+const showValue = (v: unknown) => JSON.stringify(v)?.slice(0, 80) ?? String(v);
+
+/**
+ * Refuses a row of `spec` that is not what its columns claim: uuid columns (spec.ids, and
+ * spec.optionalIds unless null) hold uuids, serial ids and version numbers positive integers,
+ * user ids integers or null, and every row of a batch has the columns of its first row.
+ */
+function checkRow(spec: TableSpec, line: number, row: Record<string, unknown>, columns: readonly string[]): void {
+  const where = `${tableFile(spec)} line ${line}`;
+  const keys = Object.keys(row);
+  if (keys.length !== columns.length || keys.some((k) => !columns.includes(k))) throw bad(`${where} does not have the columns of the rows before it`);
+  for (const c of spec.ids ?? []) if (!isUuid(row[c])) throw bad(`${where}: ${c} ${showValue(row[c])} is not a uuid`);
+  for (const c of spec.optionalIds ?? [])
+    if (row[c] !== null && row[c] !== undefined && !isUuid(row[c])) throw bad(`${where}: ${c} ${showValue(row[c])} is not a uuid`);
+  const integers = [...(spec.serial || spec.serialOf ? ['id'] : []), ...(spec.key.includes('version') ? ['version'] : [])];
+  for (const c of integers) {
+    const v = row[c];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw bad(`${where}: ${c} ${showValue(v)} is not a positive integer`);
+  }
+  for (const c of spec.users ?? []) {
+    const v = row[c];
+    if (v !== null && v !== undefined && (typeof v !== 'number' || !Number.isSafeInteger(v))) throw bad(`${where}: ${c} ${showValue(v)} is not a user id`);
+  }
+}
+
+const PARENT_WORDS: Record<ParentTable, string> = { content_types: 'content type', entries: 'entry', pages: 'page' };
+
+/** Refuses a batch with a reference (spec.parents) to anything but a record restored into the target workspace. */
+async function checkParents(r: Restore, spec: TableSpec, rows: { line: number; row: Record<string, unknown> }[]): Promise<void> {
+  for (const parent of spec.parents ?? []) {
+    const ids = [...new Set(rows.map(({ row }) => String(row[parent.column])))];
+    const found = await idsInWorkspace(r.db, parent.table, r.workspaceId, ids);
+    const stray = rows.find(({ row }) => !found.has(String(row[parent.column])));
+    if (stray)
+      throw bad(
+        `${tableFile(spec)} line ${stray.line}: ${parent.column} ${String(stray.row[parent.column])} names no ${PARENT_WORDS[parent.table]} of this export`,
+      );
+  }
 }
 
 /**
@@ -184,10 +326,37 @@ function mediaRowOf(version: number, row: Record<string, unknown>): Record<strin
   return version === 1 ? { ...out, remote_url: rest.storage_key ? null : typeof url === 'string' ? url : null } : out;
 }
 
+const STORED_EXT = /^[a-z0-9]{1,8}$/;
+
+/**
+ * Checks a media row's file columns and gives it the storage key this server derives (the
+ * export's `storage_key` says only whether the record has a stored file): the target workspace,
+ * the row's folder and the file name `<media id>.<ext>`, as an upload's. A remote asset
+ * (no stored file) keeps an http(s) `remote_url`.
+ */
+function withDerivedKey(r: Restore, line: number, v: Record<string, unknown>): Record<string, unknown> {
+  const where = `media.ndjson line ${line}`;
+  const id = String(v.id);
+  if (typeof v.mime_type !== 'string') throw bad(`${where}: mime_type is not a string`);
+  const folder = v.folder ?? null;
+  if (folder !== null && (typeof folder !== 'string' || folderProblem(folder) !== null))
+    throw bad(`${where}: folder ${showValue(folder)} is not a media folder`);
+  if (v.storage_key === null || v.storage_key === undefined) {
+    const remote = v.remote_url ?? null;
+    if (remote !== null && (typeof remote !== 'string' || !/^https?:\/\//i.test(remote) || !URL.canParse(remote)))
+      throw bad(`${where}: remote_url ${showValue(remote)} is not an http(s) URL`);
+    return { ...v, storage_key: null };
+  }
+  const ext = typeof v.filename === 'string' && v.filename.startsWith(`${id}.`) ? v.filename.slice(id.length + 1) : '';
+  if (!STORED_EXT.test(ext)) throw bad(`${where}: filename ${showValue(v.filename)} is not the stored name of media ${id} (<id>.<extension>)`);
+  return { ...v, storage_key: originalKey(r.workspaceId, folder as string | null, storedFilename(id, ext)), remote_url: null };
+}
+
 /** An exported row as the database takes it: target workspace, JSON as text, users mapped. */
-function dbRow(r: Restore, spec: TableSpec, row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = spec.table === 'media' ? mediaRowOf(r.version, row) : { ...row };
-  if ('workspace_id' in out) out.workspace_id = r.workspaceId;
+function dbRow(r: Restore, spec: TableSpec, line: number, row: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> = spec.table === 'media' ? mediaRowOf(r.version, row) : { ...row };
+  if (WORKSPACE_TABLES.has(spec.table)) out.workspace_id = r.workspaceId;
+  if (spec.table === 'media') out = withDerivedKey(r, line, out);
   for (const c of spec.json ?? []) if (out[c] !== null && out[c] !== undefined) out[c] = JSON.stringify(out[c]);
   for (const c of spec.users ?? []) {
     const id = out[c];
@@ -203,7 +372,8 @@ function dbRow(r: Restore, spec: TableSpec, row: Record<string, unknown>): Recor
 
 /** Refuses a batch whose items exist in this database already (ids are kept). */
 async function refuseExisting(r: Restore, spec: TableSpec, rows: Record<string, unknown>[]): Promise<void> {
-  if (spec.key.length !== 1 || spec.key[0] !== 'id') return;
+  // Serial ids (translation records) are not refused but renumbered when taken (restoreTable).
+  if (spec.serial || spec.key.length !== 1 || spec.key[0] !== 'id') return;
   const taken = await existingKeys(
     r.db,
     spec.table,
@@ -215,18 +385,56 @@ async function refuseExisting(r: Restore, spec: TableSpec, rows: Record<string, 
     );
 }
 
-async function restoreTable(ctx: Context, r: Restore, spec: TableSpec, stored: string[], webhooks: RestoreResult['webhooks']): Promise<number> {
+/**
+ * Stores the file of a restored media record, identified by its bytes as an upload is (probe.ts):
+ * its type must be the row's `mime_type` and its extension the row's, an SVG is sanitized; the
+ * record's size is the stored file's. Reads `media/<id>` only when the manifest lists it.
+ * Returns the row as inserted, or it unchanged when the export holds no file for it.
+ */
+async function storeMediaFile(r: Restore, line: number, v: Record<string, unknown>, stored: string[]): Promise<Record<string, unknown>> {
+  const name = mediaFile(String(v.id));
+  if (typeof v.storage_key !== 'string' || !r.files.has(name)) return v;
+  const opened = await confined(r.root, name, r.ctx.config.mediaMaxBytes);
+  if (!opened) throw bad(`file '${name}' is missing`);
+  const spooled = await spoolStream(r.ctx.config, streamOf(opened), r.ctx.config.mediaMaxBytes);
+  try {
+    let probed;
+    try {
+      probed = await probeFile(spooled);
+    } catch (err) {
+      throw bad(`'${name}' is not a file Quire stores (${err instanceof Error ? err.message : String(err)})`);
+    }
+    if (probed.mime !== v.mime_type || !v.storage_key.endsWith(`.${probed.ext}`))
+      throw bad(`media.ndjson line ${line}: '${name}' is ${probed.mime} (.${probed.ext}), not the ${showValue(v.mime_type)} of its record`);
+    await r.ctx.storage.backend().put(v.storage_key, fs.createReadStream(spooled.path), { contentType: probed.mime });
+    stored.push(v.storage_key);
+    return { ...v, size: spooled.size };
+  } finally {
+    await spooled.dispose();
+  }
+}
+
+async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webhooks: RestoreResult['webhooks']): Promise<number> {
   let count = 0;
-  for await (const rows of batches(path.join(r.dir, tableFile(spec)))) {
+  for await (const lines of batches(r.root, tableFile(spec))) {
+    const columns = Object.keys(lines[0].row);
+    for (const { line, row } of lines) checkRow(spec, line, row, columns);
+    const rows = lines.map((l) => l.row);
     await refuseExisting(r, spec, rows);
-    let values = rows.map((row) => dbRow(r, spec, row));
+    await checkParents(r, spec, lines);
+    let values = lines.map(({ line, row }) => dbRow(r, spec, line, row));
     // A child block may come before its parent in key order: parents are set once all blocks exist.
     if (spec.table === 'blocks') values = values.map((v) => ({ ...v, parent_id: null }));
+    if (spec.table === 'media') {
+      const withFiles: Record<string, unknown>[] = [];
+      for (const [k, v] of values.entries()) withFiles.push(await storeMediaFile(r, lines[k].line, v, stored));
+      values = withFiles;
+    }
     if (spec.table === 'webhooks') {
       values = values.map((v) => {
         const secret = generateSecret();
         webhooks.push({ id: String(v.id), url: String(v.url), secret });
-        return { ...v, enabled: r.webhooks === 'as-exported' ? v.enabled : 0, secret_encrypted: sealSecret(ctx.secret, String(v.id), secret) };
+        return { ...v, enabled: r.webhooks === 'as-exported' ? v.enabled : 0, secret_encrypted: sealSecret(r.ctx.secret, String(v.id), secret) };
       });
     }
     if (spec.serial) {
@@ -251,21 +459,13 @@ async function restoreTable(ctx: Context, r: Restore, spec: TableSpec, stored: s
           await createUniqueIndex(r.db, String(f.content_type_id), { id: String(f.id), name: String(f.name), field_type: f.field_type as FieldType });
       }
     }
-    if (spec.table === 'media') {
-      const storage = ctx.storage.backend();
-      for (const v of values) {
-        const file = path.join(r.dir, ...mediaFile(String(v.id)).split('/'));
-        if (typeof v.storage_key !== 'string' || !v.storage_key || !fs.existsSync(file)) continue;
-        await storage.put(v.storage_key, fs.createReadStream(file), { contentType: String(v.mime_type) });
-        stored.push(v.storage_key);
-      }
-    }
     count += rows.length;
   }
   if (spec.serial) await advanceSequence(r.db, spec.table);
   if (spec.table === 'blocks') {
-    for await (const rows of batches(path.join(r.dir, tableFile(spec))))
-      for (const b of rows) if (b.parent_id) await setBlockParent(r.db, String(b.page_id), String(b.id), String(b.parent_id));
+    // Parents within the block's own page only (setBlockParent matches page and id).
+    for await (const lines of batches(r.root, tableFile(spec)))
+      for (const { row: b } of lines) if (b.parent_id) await setBlockParent(r.db, String(b.page_id), String(b.id), String(b.parent_id));
   }
   return count;
 }
@@ -274,10 +474,14 @@ async function restoreTable(ctx: Context, r: Restore, spec: TableSpec, stored: s
 async function restoreMembers(r: Restore): Promise<{ created: number; matched: number }> {
   let created = 0;
   let matched = 0;
-  for await (const rows of batches(path.join(r.dir, tableFile({ file: MEMBERS_FILE })))) {
-    for (const m of rows) {
-      const email = String(m.email).toLowerCase();
-      const oldId = Number(m.user_id);
+  for await (const lines of batches(r.root, tableFile({ file: MEMBERS_FILE }))) {
+    for (const { line, row: m } of lines) {
+      const where = `${tableFile({ file: MEMBERS_FILE })} line ${line}`;
+      if (typeof m.email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(m.email) || m.email.length > 320) throw bad(`${where}: email is not an email address`);
+      if (typeof m.user_id !== 'number' || !Number.isSafeInteger(m.user_id) || m.user_id < 1) throw bad(`${where}: user_id is not a user id`);
+      if (typeof m.role !== 'string' || !isRole(m.role)) throw bad(`${where}: role ${showValue(m.role)} is not a role`);
+      const email = m.email.toLowerCase();
+      const oldId = m.user_id;
       let id = await userIdByEmail(r.db, email);
       if (id !== null) matched += 1;
       else {
@@ -307,15 +511,21 @@ async function restoreMembers(r: Restore): Promise<{ created: number; matched: n
 }
 
 /** Creates the target workspace or fills in the empty one with the exported settings. */
-async function restoreWorkspace(db: Db, dir: string, slug: string, existing: { id: string } | null): Promise<{ id: string; created: boolean }> {
+async function restoreWorkspace(db: Db, root: string, slug: string, existing: { id: string } | null): Promise<{ id: string; created: boolean }> {
   let row: Record<string, unknown> | null = null;
-  for await (const rows of batches(path.join(dir, tableFile(WORKSPACE_SPEC)))) row = rows[0];
+  for await (const lines of batches(root, tableFile(WORKSPACE_SPEC))) {
+    row = lines[0].row;
+    break;
+  }
   if (!row) throw bad(`${tableFile(WORKSPACE_SPEC)} holds no workspace`);
+  checkRow(WORKSPACE_SPEC, 1, row, Object.keys(row));
+  if (!Array.isArray(row.locales) || !row.locales.every((l) => typeof l === 'string'))
+    throw bad(`${tableFile(WORKSPACE_SPEC)} line 1: locales is not a list of locales`);
   const settings = {
     name: String(row.name),
     default_locale: String(row.default_locale),
     locales: JSON.stringify(row.locales),
-    preview_url_template: (row.preview_url_template as string | null) ?? null,
+    preview_url_template: typeof row.preview_url_template === 'string' ? row.preview_url_template : null,
   };
   if (existing) {
     await db.kysely.updateTable('workspaces').set(settings).where('id', '=', existing.id).execute();
@@ -328,14 +538,14 @@ async function restoreWorkspace(db: Db, dir: string, slug: string, existing: { i
 
 /**
  * Restores the export at `opts.source` into workspace `opts.workspace`. Throws VALIDATION_FAILED
- * (naming the problem) for a damaged or foreign export, a non-empty workspace or ids already
- * present in this database.
+ * (naming the problem, in one line) for a damaged, foreign or hostile export (see the module
+ * comment), a non-empty workspace or ids already present in this database.
  */
 export async function restoreWorkspaceExport(ctx: Context, opts: RestoreOptions): Promise<RestoreResult> {
-  const { dir, cleanup } = await openSource(ctx, opts.source);
+  const { root, cleanup } = await openSource(ctx, opts.source);
   const stored: string[] = [];
   try {
-    const manifest = await checkedManifest(dir);
+    const manifest = await checkedManifest(ctx, root);
     const existing = await findWorkspaceBySlug(ctx.db, opts.workspace);
     if (existing && (await workspaceHoldsAnything(ctx.db, existing.id)))
       throw new AppError('VALIDATION_FAILED', 'Cannot restore the export', [
@@ -345,10 +555,12 @@ export async function restoreWorkspaceExport(ctx: Context, opts: RestoreOptions)
     const counts: Record<string, number> = {};
     let users: RestoreResult['users'] = null;
     const result = await withTransaction(ctx.db, async (db) => {
-      const ws = await restoreWorkspace(db, dir, opts.workspace, existing);
+      const ws = await restoreWorkspace(db, root, opts.workspace, existing);
       const r: Restore = {
+        ctx,
         db,
-        dir,
+        root,
+        files: new Set(Object.keys(manifest.files)),
         workspaceId: ws.id,
         users: new Map(),
         renumbered: new Map(),
@@ -356,7 +568,7 @@ export async function restoreWorkspaceExport(ctx: Context, opts: RestoreOptions)
         version: manifest.version,
       };
       if (manifest.files[tableFile({ file: MEMBERS_FILE })]) users = await restoreMembers(r);
-      for (const spec of TABLES) counts[spec.file] = await restoreTable(ctx, r, spec, stored, webhooks);
+      for (const spec of TABLES) counts[spec.file] = await restoreTable(r, spec, stored, webhooks);
       counts.media_files = stored.length;
       const renumbered = [...r.renumbered.values()].reduce((n, m) => n + m.size, 0);
       return { ws, renumbered };

@@ -2,9 +2,11 @@
  * A small streaming tar (POSIX ustar) writer and reader for workspace exports, so an export can be
  * one file without a dependency. Only what exports need: regular files with relative names of at
  * most 100 bytes, written with fixed metadata (mode 0644, owner 0, time 0) so equal contents make
- * equal archives. Files stream through in chunks; nothing is held whole in memory.
+ * equal archives. Files stream through in chunks; nothing is held whole in memory. Reading treats
+ * the file as hostile (unpackTo).
  */
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 
@@ -59,70 +61,93 @@ function field(h: Buffer, start: number, length: number): string {
   return raw.subarray(0, end === -1 ? length : end).toString('utf8');
 }
 
+/** A numeric header field: octal digits, padded with spaces or NULs; null when it is anything else (base-256 included). */
+function octal(h: Buffer, start: number, length: number): number | null {
+  const text = h
+    .subarray(start, start + length)
+    .toString('latin1')
+    .replace(/[\0 ]+$/, '')
+    .replace(/^ +/, '');
+  return /^[0-7]{1,12}$/.test(text) ? parseInt(text, 8) : null;
+}
+
+/** True when the header's checksum (the unsigned sum of its bytes, the checksum field as spaces) holds. */
+function checksumHolds(h: Buffer): boolean {
+  const stored = octal(h, 148, 8);
+  if (stored === null) return false;
+  let sum = 0;
+  for (let i = 0; i < BLOCK; i += 1) sum += i >= 148 && i < 156 ? 32 : h[i];
+  return sum === stored;
+}
+
+/** A tar file that cannot be unpacked under the rules of unpackTo; the message says why in one line. */
+export class TarError extends Error {}
+
+function sizeText(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB` : `${n} bytes`;
+}
+
+const COPY_CHUNK = 1024 * 1024;
+
 /**
- * Extracts the tar file `source` into `dir`, accepting only regular files (and directories) whose
- * names `accept` allows; anything else (links, absolute or `..` names) throws. Returns the names.
+ * Extracts the tar file `source` into the new, empty directory `dir`, treating it as hostile:
+ * only regular files (and directory entries, skipped) whose names `limitOf` knows are taken,
+ * each at most `limitOf(name)` bytes. Every header is checked (checksum, octal size, type) and
+ * each entry's declared size against its limit and against what is left of the file before a
+ * byte of it is written; a name given twice, a link, a device, an unknown name, a damaged header
+ * or a file that ends before its end-of-archive marker throws TarError with one line saying
+ * which. Files are created exclusively (never through an existing file or link). Returns the
+ * names extracted. Reads and writes 1 MiB at a time.
  */
-export async function unpackTo(source: string, dir: string, accept: (name: string) => boolean): Promise<string[]> {
+export async function unpackTo(source: string, dir: string, limitOf: (name: string) => number | null): Promise<string[]> {
   const names: string[] = [];
-  let buffered: Buffer = Buffer.alloc(0);
-  let current: { out: fs.WriteStream; left: number; pad: number } | null = null;
-  let skip = 0;
-  let ended = false;
-  const input = fs.createReadStream(source);
-  for await (const chunk of input) {
-    buffered = buffered.length ? Buffer.concat([buffered, chunk as Buffer]) : (chunk as Buffer);
+  const input = await fsp.open(source, 'r');
+  try {
+    const total = (await input.stat()).size;
+    let offset = 0;
+    const header = Buffer.alloc(BLOCK);
+    const chunk = Buffer.alloc(COPY_CHUNK);
     for (;;) {
-      if (ended) break;
-      if (current) {
-        const take = Math.min(current.left, buffered.length);
-        if (take) await write(current.out, buffered.subarray(0, take));
-        buffered = buffered.subarray(take);
-        current.left -= take;
-        if (current.left > 0) break;
-        const done = once(current.out, 'close');
-        current.out.end();
-        await done;
-        skip = current.pad;
-        current = null;
+      if (offset + BLOCK > total) throw new TarError(`the tar file is truncated (it ends at byte ${total} without its end-of-archive marker)`);
+      const { bytesRead } = await input.read(header, 0, BLOCK, offset);
+      if (bytesRead < BLOCK) throw new TarError('the tar file is truncated');
+      offset += BLOCK;
+      if (header.every((b) => b === 0)) return names;
+      if (!checksumHolds(header)) throw new TarError(`the file is not a tar archive or is damaged (bad header at byte ${offset - BLOCK})`);
+      const magic = header.subarray(257, 262).toString('latin1');
+      const prefix = magic === 'ustar' ? field(header, 345, 155) : '';
+      const name = (prefix ? `${prefix}/` : '') + field(header, 0, 100);
+      const size = octal(header, 124, 12);
+      if (size === null) throw new TarError(`the tar file is damaged: the entry '${name}' has a size this reader does not take`);
+      const type = String.fromCharCode(header[156] || 48);
+      if (type === '5') {
+        offset += Math.ceil(size / BLOCK) * BLOCK;
+        continue;
       }
-      if (skip) {
-        const take = Math.min(skip, buffered.length);
-        buffered = buffered.subarray(take);
-        skip -= take;
-        if (skip) break;
-      }
-      if (buffered.length < BLOCK) break;
-      const h = buffered.subarray(0, BLOCK);
-      buffered = buffered.subarray(BLOCK);
-      if (h.every((b) => b === 0)) {
-        ended = true;
-        break;
-      }
-      const prefix = field(h, 345, 155);
-      const name = (prefix ? `${prefix}/` : '') + field(h, 0, 100);
-      const size = parseInt(field(h, 124, 12).trim() || '0', 8);
-      const type = String.fromCharCode(h[156] || 48);
-      if (!Number.isFinite(size) || size < 0) throw new Error('the tar file is damaged (bad size field)');
-      if (type === '5') continue;
-      if (type !== '0' || !accept(name)) throw new Error(`the tar file holds '${name}', which is not part of a Quire export`);
+      const limit = type === '0' ? limitOf(name) : null;
+      if (limit === null) throw new TarError(`the tar file holds '${name}', which is not part of a Quire export`);
+      if (names.includes(name)) throw new TarError(`the tar file holds '${name}' twice`);
+      if (size > limit) throw new TarError(`the tar file's entry '${name}' declares ${sizeText(size)}, more than the limit of ${sizeText(limit)}`);
+      if (offset + size > total) throw new TarError(`the tar file is truncated: its entry '${name}' declares ${sizeText(size)}, more than the file holds`);
       const full = path.join(dir, ...name.split('/'));
-      fs.mkdirSync(path.dirname(full), { recursive: true });
+      await fsp.mkdir(path.dirname(full), { recursive: true });
+      const out = await fsp.open(full, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
       names.push(name);
-      current = { out: fs.createWriteStream(full), left: size, pad: (BLOCK - (size % BLOCK)) % BLOCK };
-      if (size === 0) {
-        const done = once(current.out, 'close');
-        current.out.end();
-        await done;
-        current = null;
+      try {
+        let left = size;
+        while (left > 0) {
+          const { bytesRead: got } = await input.read(chunk, 0, Math.min(COPY_CHUNK, left), offset);
+          if (!got) throw new TarError('the tar file is truncated');
+          await out.write(chunk, 0, got);
+          offset += got;
+          left -= got;
+        }
+      } finally {
+        await out.close();
       }
+      offset += (BLOCK - (size % BLOCK)) % BLOCK;
     }
-    if (ended) break;
+  } finally {
+    await input.close();
   }
-  input.destroy();
-  if (current) {
-    current.out.destroy();
-    throw new Error('the tar file is truncated');
-  }
-  return names;
 }
