@@ -38,8 +38,9 @@
  * CORS_MANAGEMENT_ORIGINS (origins allowed on the management API; default none, the Studio is
  * same-origin), DELIVERY_MAX_AGE (seconds for `Cache-Control: public, max-age=N` on delivery
  * answers; unset: `no-cache`), DELIVERY_CACHE_BYTES (most bytes of the delivery response cache,
- * default 16 MiB, 0: off), WEBHOOK_ALLOW_PRIVATE (deliver webhooks to loopback and private
- * addresses; default on for the embedded SQLite default, off with DATABASE_URL),
+ * default 16 MiB, 0: off), WEBHOOK_ALLOW_PRIVATE (deliver webhooks to loopback, private and other
+ * non-public addresses; default off everywhere, the embedded database included: only an explicit
+ * `1`/`true` turns the SSRF guard off),
  * WEBHOOK_TIMEOUT_MS (10 s per delivery attempt), WEBHOOK_POLL_MS (1 s between outbox scans).
  * Many instances (docs/scaling.md): REDIS_URL (redis:// or rediss://; unset: each instance counts
  * rate limits and sign-in failures alone) and REDIS_PREFIX (prefix of every key, default `quire:`).
@@ -126,7 +127,7 @@ export interface Config {
   readonly deliveryMaxAge: number | null;
   /** Most bytes the delivery response cache keeps (bodies and per-response overhead); 0 turns it off. */
   readonly deliveryCacheBytes: number;
-  /** Deliver webhooks to loopback, private and link-local addresses (SSRF guard off, D82). */
+  /** Deliver webhooks to loopback, private and other non-public addresses (SSRF guard off, D82); false unless set. */
   readonly webhookAllowPrivate: boolean;
   /** Milliseconds one webhook delivery attempt may take before it counts as failed. */
   readonly webhookTimeoutMs: number;
@@ -343,7 +344,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsManagementOrigins: originsFrom(env, 'CORS_MANAGEMENT_ORIGINS', false) ?? ['*'],
     deliveryMaxAge: env.DELIVERY_MAX_AGE === undefined || env.DELIVERY_MAX_AGE === '' ? null : intFrom(env, 'DELIVERY_MAX_AGE', 0, 0, 31_536_000),
     deliveryCacheBytes: intFrom(env, 'DELIVERY_CACHE_BYTES', DEFAULT_DELIVERY_CACHE_BYTES, 0, Number.MAX_SAFE_INTEGER),
-    webhookAllowPrivate: boolFrom(env, 'WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
+    webhookAllowPrivate: boolFrom(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookTimeoutMs: intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookPollMs: intFrom(env, 'WEBHOOK_POLL_MS', 1000, 50, 60_000),
     ...redisFrom(env),

@@ -17,6 +17,7 @@ import { systemClock, type Clock } from './lib/time.js';
 import { ContextStorage } from './storage/index.js';
 import { IndexBuilder } from './modules/content-types/index-builds.js';
 import { RevisionChecker } from './modules/workspaces/revision-checker.js';
+import { systemResolver, type HostResolver } from './modules/webhooks/http-client.js';
 
 export interface Context {
   readonly config: Readonly<Config>;
@@ -41,6 +42,11 @@ export interface Context {
    * null in the CLI, whose commands build indexes within themselves.
    */
   readonly indexBuilds: IndexBuilder | null;
+  /**
+   * How webhook deliveries resolve host names (the system resolver); the SSRF guard checks its
+   * answers when a webhook is saved and at connect time. Tests replace it to play DNS rebinding.
+   */
+  readonly resolveHost: HostResolver;
 }
 
 /**
@@ -66,6 +72,8 @@ export interface ContextOptions {
   redis?: boolean;
   /** false: field indexes are always built within the operation (the CLI, which exits after it). */
   indexBuilds?: boolean;
+  /** The resolver of webhook host names (default: the system resolver). */
+  resolveHost?: HostResolver;
 }
 
 export async function createContext(config: Readonly<Config>, db: Db, options: ContextOptions = {}): Promise<Context> {
@@ -81,6 +89,7 @@ export async function createContext(config: Readonly<Config>, db: Db, options: C
     redis: config.redisUrl && options.redis !== false ? await createRedis(config.redisUrl, config.redisPrefix, log) : null,
     revisions: db.connectDedicated ? new RevisionChecker(db.connectDedicated, log) : null,
     indexBuilds: options.indexBuilds === false ? null : new IndexBuilder({ db, log, clock: options.clock ?? systemClock }),
+    resolveHost: options.resolveHost ?? systemResolver,
   };
 }
 

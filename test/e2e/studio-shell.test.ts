@@ -69,7 +69,8 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
   let ws: string;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startStudioServer(), launchBrowser()]);
+    // The webhook test's receiver runs on loopback, which Quire refuses unless told otherwise.
+    [server, browser] = await Promise.all([startStudioServer({ env: { WEBHOOK_ALLOW_PRIVATE: '1' } }), launchBrowser()]);
     ws = `${server.base}/studio/${server.workspace.slug}`;
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });

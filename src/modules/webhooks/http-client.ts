@@ -1,10 +1,13 @@
 /**
  * One webhook HTTP attempt (D82): a POST with the signed body, under the SSRF guard
  * (address-guard.ts) unless `allowPrivate`. http and https only; redirects are never followed (a
- * 3xx is a failed attempt); the whole attempt, response excerpt included, is bounded by
- * `timeoutMs`. Host names resolve through a guarded lookup (every address checked) and the
- * address the socket connected to is checked again, so DNS rebinding cannot reach a private
- * address. Never throws: the outcome says what happened.
+ * 3xx is a failed attempt, so a receiver cannot send Quire on to another address); the whole
+ * attempt, response excerpt included, is bounded by `timeoutMs`. The guard is applied where the
+ * socket gets its address: an IP literal is checked before anything is opened, and a host name
+ * is resolved by the connection's own lookup, which checks every address and hands only checked
+ * ones to the socket, so the address checked is the address connected to and DNS rebinding (a
+ * name public when the webhook was saved, private now) cannot pass. The peer address is checked
+ * once more when the socket connects. Never throws: the outcome says what happened.
  */
 import dns from 'node:dns';
 import http from 'node:http';
@@ -13,6 +16,15 @@ import type { LookupFunction, Socket } from 'node:net';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { blockedReason } from './address-guard.js';
+
+/**
+ * Resolves a host name to all its addresses (dns.lookup's `all: true` answer). The context holds
+ * one (ctx.resolveHost, `systemResolver` outside tests); tests inject their own to play DNS.
+ */
+export type HostResolver = (hostname: string) => Promise<dns.LookupAddress[]>;
+
+/** The operating system's resolver (getaddrinfo, as every Node.js connection uses). */
+export const systemResolver: HostResolver = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 /** Bytes of the receiver's answer kept in the delivery log. */
 export const EXCERPT_BYTES = 1024;
@@ -34,6 +46,8 @@ export interface AttemptRequest {
   body: string;
   timeoutMs: number;
   allowPrivate: boolean;
+  /** How host names are resolved (default systemResolver). */
+  resolve?: HostResolver;
 }
 
 /** Raised (and reported as the attempt's error) when the guard refuses a target. */
@@ -43,23 +57,32 @@ export class RefusedTarget extends Error {}
 function refusal(host: string, address: string): string | null {
   const reason = blockedReason(address);
   if (!reason) return null;
-  return host === address ? `refused: ${address} is a ${reason} address` : `refused: ${host} resolves to ${address}, a ${reason} address`;
+  const a = /^[aeiou]/i.test(reason) ? 'an' : 'a';
+  return host === address ? `refused: ${address} is ${a} ${reason} address` : `refused: ${host} resolves to ${address}, ${a} ${reason} address`;
 }
 
-/** dns.lookup that fails when any address of the host is refused (Node's lookup option shape). */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '', 4);
-    const list = addresses as dns.LookupAddress[];
-    for (const a of list) {
-      const why = refusal(hostname, a.address);
-      if (why) return callback(new RefusedTarget(why), '', 4);
-    }
-    if (list.length === 0) return callback(new Error(`${hostname} has no address`), '', 4);
-    if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
-};
+/**
+ * The `lookup` of an attempt's socket: resolves with `resolve` and, when `guard`, fails with
+ * RefusedTarget if any address of the host is refused (a name with one private address among
+ * public ones is refused whole). Only the addresses it returns are connected to.
+ */
+function connectLookup(resolve: HostResolver, guard: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    const answer = (list: dns.LookupAddress[]): void => {
+      if (guard) {
+        for (const a of list) {
+          const why = refusal(hostname, a.address);
+          if (why) return callback(new RefusedTarget(why), '', 4);
+        }
+      }
+      const wanted = options.family === 4 || options.family === 6 ? list.filter((a) => a.family === options.family) : list;
+      if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 4);
+      if (options.all) return callback(null, wanted);
+      callback(null, wanted[0].address, wanted[0].family);
+    };
+    resolve(hostname).then(answer, (err: NodeJS.ErrnoException) => callback(err, '', 4));
+  };
+}
 
 /** The URL's host without IPv6 brackets. */
 function bareHost(url: URL): string {
@@ -68,9 +91,10 @@ function bareHost(url: URL): string {
 
 /**
  * Checks a webhook URL before it is stored (create, update): http(s) only, and unless
- * `allowPrivate`, its host must resolve only to public addresses. Returns why it is refused, or null.
+ * `allowPrivate`, its host must be a public address or a name that resolves (with `resolve`) to
+ * public addresses only. Returns why it is refused, or null. Every attempt checks again.
  */
-export async function targetProblem(raw: string, allowPrivate: boolean): Promise<string | null> {
+export async function targetProblem(raw: string, allowPrivate: boolean, resolve: HostResolver = systemResolver): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -82,7 +106,7 @@ export async function targetProblem(raw: string, allowPrivate: boolean): Promise
   const host = bareHost(url);
   if (isIP(host)) return refusal(host, host);
   try {
-    const addresses = await dns.promises.lookup(host, { all: true });
+    const addresses = await resolve(host);
     for (const a of addresses) {
       const why = refusal(host, a.address);
       if (why) return why;
@@ -129,7 +153,7 @@ export function attempt(req: AttemptRequest): Promise<AttemptOutcome> {
       method: 'POST',
       headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
       agent: false,
-      ...(req.allowPrivate ? {} : { lookup: guardedLookup }),
+      lookup: connectLookup(req.resolve ?? systemResolver, !req.allowPrivate),
     });
     request.on('socket', (socket: Socket) => {
       if (req.allowPrivate) return;

@@ -3,8 +3,8 @@
  * included, needs the `webhooks:write` scope (owners and admins): a webhook's URL may carry a
  * receiver's credentials and its delivery log shows the receiver's answers.
  *
- * - create: validates the URL (http(s); unless WEBHOOK_ALLOW_PRIVATE its host must resolve to
- *   public addresses only), the events (D82 types, `<kind>.*`, `*`) and the content type filter
+ * - create: validates the URL (http(s); unless WEBHOOK_ALLOW_PRIVATE its host must be or resolve
+ *   to public addresses only, address-guard.ts; checked again at every attempt), the events (D82 types, `<kind>.*`, `*`) and the content type filter
  *   (content types of the workspace); the secret is returned once and stored sealed.
  * - ping and retry make one attempt now, within the request, and answer the delivery with its
  *   log; a failed ping or a retried finished delivery is not retried automatically.
@@ -81,7 +81,7 @@ function presentDelivery(row: DeliveryRow, attempts: AttemptRow[]): WebhookDeliv
 async function checkInput(ctx: Context, actor: Actor, input: UpdateWebhookInput): Promise<void> {
   const errors: ErrorDetail[] = [];
   if (input.url !== undefined) {
-    const problem = await targetProblem(input.url, ctx.config.webhookAllowPrivate);
+    const problem = await targetProblem(input.url, ctx.config.webhookAllowPrivate, ctx.resolveHost);
     if (problem) errors.push({ path: 'body.url', message: problem });
   }
   if (input.events !== undefined) errors.push(...checkEventPatterns(input.events, 'body.events'));

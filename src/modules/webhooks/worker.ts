@@ -86,6 +86,7 @@ export async function performAttempt(ctx: Context, claim: ClaimedAttempt, option
       body: claim.payload,
       timeoutMs: ctx.config.webhookTimeoutMs,
       allowPrivate: ctx.config.webhookAllowPrivate,
+      resolve: ctx.resolveHost,
     });
   }
   const done = ctx.clock();
