@@ -54,7 +54,13 @@ export const VersionSchema = Type.Object(
   { title: 'Version' },
 );
 
-export const VersionListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+export const VersionListQuery = Type.Object(
+  {
+    ...PageQuery,
+    cursor: Type.Optional(Type.String({ maxLength: 4096, description: 'meta.next_cursor of the previous page (keyset pagination; page is then ignored)' })),
+  },
+  { additionalProperties: false },
+);
 
 const DataInput = Type.Unknown({
   description: 'Field values: an object, or the same object JSON-encoded as a string',

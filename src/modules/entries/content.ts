@@ -34,9 +34,9 @@ export interface RawTranslation {
   path: string;
 }
 
-/** Reads the D2 forms of `translations`; collects errors instead of throwing. */
+/** Reads the D2 forms of `translations` (absent: none; `null` is refused as a wrong type); collects errors instead of throwing. */
 export function parseTranslations(input: unknown, path: string, errors: ErrorDetail[]): RawTranslation[] {
-  if (input === undefined || input === null) return [];
+  if (input === undefined) return [];
   const out: RawTranslation[] = [];
   const seen = new Set<string>();
   const add = (locale: unknown, value: unknown, at: string, dataAt: string) => {

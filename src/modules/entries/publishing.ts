@@ -14,11 +14,10 @@
 import type { Context } from '../../context.js';
 import type { Db } from '../../db/types.js';
 import { withTransaction } from '../../db/transaction.js';
-import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
 import type { ContentType } from '../content-types/model.js';
-import { applyVerb, itemVersion, itemVersions, parseVersionNumber, presentItem } from '../publishing/core.js';
+import { applyVerb, itemVersion, itemVersions, parseVersionNumber, presentItem, type VersionListMeta, type VersionListQuery } from '../publishing/core.js';
 import { ENTRY_TABLES, type VersionAction, type VersionRecord } from '../publishing/repository.js';
 import { parsePublishAt, type Verb } from '../publishing/states.js';
 import type { Entry } from './model.js';
@@ -91,18 +90,16 @@ async function requireEntry(ctx: Context, actor: Actor, typeSlug: string, ref: E
   return { ct, entry };
 }
 
-/** GET …/entries/{entry_slug}/versions: the entry's history, newest first, without snapshots. */
+/** GET …/entries/{entry_slug}/versions: the entry's history, newest first, without snapshots; offset or cursor pages (itemVersions). */
 export async function listEntryVersions(
   ctx: Context,
   actor: Actor,
   typeSlug: string,
   ref: EntryRef,
-  q: { page?: number; limit?: number } = {},
-): Promise<{ items: VersionRecord[]; total: number; window: OffsetPage }> {
+  q: VersionListQuery = {},
+): Promise<{ items: VersionRecord[]; meta: VersionListMeta }> {
   const { entry } = await requireEntry(ctx, actor, typeSlug, ref);
-  const window = offsetPage(q.page, q.limit);
-  const { items, total } = await itemVersions(ctx.db, ENTRY_TABLES, entry.id, window);
-  return { items, total, window };
+  return itemVersions(ctx.db, ctx.secret, ENTRY_TABLES, 'entry', entry.id, q);
 }
 
 /**

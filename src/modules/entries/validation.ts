@@ -330,12 +330,15 @@ function checkTags(value: unknown, path: string, out: FieldCheck): void {
 
 /**
  * Validates `input` (an object, or a JSON-encoded object: D2) against `fields`.
- * `null`/absent input counts as an empty object. Errors carry paths under `opts.pathPrefix`.
+ * Absent input counts as an empty object; `null` (or the JSON text `null`) is refused like any
+ * other value that is not an object. Errors carry paths under `opts.pathPrefix`.
  */
 export function validateData(fields: Field[], input: unknown, opts: ValidateOptions): ValidationResult {
   const result: ValidationResult = { value: {}, errors: [], references: [] };
   const prefix = opts.pathPrefix;
-  let data: unknown = input ?? {};
+  // Absent data is an empty object (a block written without values); null is a wrong type, not
+  // "no values": taking it as {} let a PUT of {"data": null} empty an entry (issue 23).
+  let data: unknown = input === undefined ? {} : input;
   if (typeof data === 'string') {
     try {
       data = JSON.parse(data);

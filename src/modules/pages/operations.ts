@@ -43,7 +43,7 @@ import { pageSpec } from './spec.js';
 import { recordItemEvents } from '../events/record.js';
 import type { Workspace } from '../workspaces/repository.js';
 import { prepareBlocks } from './blocks.js';
-import type { Page, PageContent } from './model.js';
+import { SEO_KEYS, type Page, type PageContent } from './model.js';
 import {
   blockOfPage,
   blockParents,
@@ -143,8 +143,16 @@ function parseWrite(input: PageWriteInput, ws: Workspace, requireSlug: boolean) 
     const problem = input.slug === undefined ? 'is required' : pageSlugProblem(input.slug);
     if (problem) errors.push({ path: 'body.slug', message: problem });
   }
-  const seo = parseSeoValues(input.seo, 'body.seo', errors);
-  const seoTranslations = input.seo_translations === undefined ? undefined : parseSeoTranslations(input.seo_translations, 'body.seo_translations', ws, errors);
+  // null is a wrong type here, not "nothing": taken as absent, a PUT with "seo": null cleared the
+  // page's SEO and "seo_translations": null removed every translation (issue 23).
+  if (input.seo === null) errors.push({ path: 'body.seo', message: `must be an object with ${SEO_KEYS.join(', ')}` });
+  if (input.seo_translations === null)
+    errors.push({ path: 'body.seo_translations', message: 'must be an object keyed by locale ({"de": {"title": "..."}}) or an array of {locale, seo}' });
+  const seo = parseSeoValues(input.seo ?? undefined, 'body.seo', errors);
+  const seoTranslations =
+    input.seo_translations === undefined || input.seo_translations === null
+      ? undefined
+      : parseSeoTranslations(input.seo_translations, 'body.seo_translations', ws, errors);
   let blocks: ReturnType<typeof parseBlockTree> = [];
   try {
     blocks = parseBlockTree(input.blocks, 'body.blocks');

@@ -13,10 +13,9 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
-import { applyVerb, itemVersion, itemVersions, parseVersionNumber, presentItem } from '../publishing/core.js';
+import { applyVerb, itemVersion, itemVersions, parseVersionNumber, presentItem, type VersionListMeta, type VersionListQuery } from '../publishing/core.js';
 import { PAGE_TABLES, type VersionAction, type VersionRecord } from '../publishing/repository.js';
 import { parsePublishAt, type Verb } from '../publishing/states.js';
 import type { PageContent, Page } from './model.js';
@@ -72,17 +71,15 @@ async function requirePage(ctx: Context, actor: Actor, ref: PageRef): Promise<Pa
   return page;
 }
 
-/** GET /pages/{slug}/versions: the page's history, newest first, without snapshots. */
+/** GET /pages/{slug}/versions: the page's history, newest first, without snapshots; offset or cursor pages (itemVersions). */
 export async function listPageVersions(
   ctx: Context,
   actor: Actor,
   ref: PageRef,
-  q: { page?: number; limit?: number } = {},
-): Promise<{ items: VersionRecord[]; total: number; window: OffsetPage }> {
+  q: VersionListQuery = {},
+): Promise<{ items: VersionRecord[]; meta: VersionListMeta }> {
   const page = await requirePage(ctx, actor, ref);
-  const window = offsetPage(q.page, q.limit);
-  const { items, total } = await itemVersions(ctx.db, PAGE_TABLES, page.id, window);
-  return { items, total, window };
+  return itemVersions(ctx.db, ctx.secret, PAGE_TABLES, 'page', page.id, q);
 }
 
 /** The page content a snapshot holds, on the page's current attributes. */

@@ -24,8 +24,10 @@
  */
 import type { Db } from '../../db/types.js';
 import { invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
+import { offsetMeta, offsetPage, type OffsetMeta } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
 import type { Actor } from '../auth/permissions.js';
+import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
 import { recordItemEvents, type ItemAction } from '../events/record.js';
 import { checkIfMatch } from './preconditions.js';
 import {
@@ -34,6 +36,7 @@ import {
   insertVersion,
   latestVersion,
   listVersions,
+  listVersionsBefore,
   publishDue,
   replaceVersion,
   updatePublication,
@@ -255,14 +258,53 @@ export async function applyVerb<T extends PublishedItem, S>(
   await recordItemEvents(db, now, spec.kind, [current.id], VERB_EVENTS[verb]);
 }
 
-/** One page of an item's history, newest first (D72). */
-export function itemVersions(
+/** The query of a versions list: an offset page, or the page after a previous page's `next_cursor`. */
+export interface VersionListQuery {
+  page?: number;
+  limit?: number;
+  cursor?: string;
+}
+
+/** The meta of a versions list: offset pages carry totals, cursor pages only the next cursor. */
+export type VersionListMeta = OffsetMeta | { page_size: number; next_cursor: string | null };
+
+/** What a versions cursor is bound to: this item's history, and nothing else. */
+function versionsBinding(kind: ItemKind, itemId: string): CursorBinding {
+  return { contentTypeId: itemId, sort: 'version:desc', filters: `${kind}-versions`, locale: null, environment: 'management' };
+}
+
+/**
+ * One page of an item's history, newest first (D72; api.md "Pagination"). Without `cursor`, an
+ * offset page with totals; with it, the versions after the cursor's position (keyset on the
+ * version number, no total), so a walk by cursor sees every version once even while new ones
+ * are appended. Either way `next_cursor` leads to the next page (null on the last). Cursors are
+ * signed with the installation secret and bound to this item's history: a tampered one, or one
+ * from another list (another item's history, an entries list), answers 400 at `query.cursor`.
+ */
+export async function itemVersions(
   db: Db,
+  secret: Uint8Array,
   tables: ItemTables,
+  kind: ItemKind,
   itemId: string,
-  window: { offset: number; limit: number },
-): Promise<{ items: VersionRecord[]; total: number }> {
-  return listVersions(db, tables, itemId, window.offset, window.limit);
+  q: VersionListQuery,
+): Promise<{ items: VersionRecord[]; meta: VersionListMeta }> {
+  const binding = versionsBinding(kind, itemId);
+  const next = (items: VersionRecord[], more: boolean) => (more ? encodeCursor(secret, binding, { value: items[items.length - 1].version, id: itemId }) : null);
+  if (q.cursor !== undefined) {
+    const limit = offsetPage(1, q.limit).limit;
+    const after = decodeCursor(secret, binding, q.cursor);
+    if (typeof after.value !== 'number' || !Number.isInteger(after.value) || after.value < 1 || after.id !== itemId)
+      throw invalid('query.cursor', 'is not a valid cursor for this list; pass meta.next_cursor back unchanged');
+    // One row more than asked tells whether a next page exists.
+    const rows = await listVersionsBefore(db, tables, itemId, after.value, limit + 1);
+    const items = rows.slice(0, limit);
+    return { items, meta: { page_size: items.length, next_cursor: next(items, rows.length > limit) } };
+  }
+  const window = offsetPage(q.page, q.limit);
+  const { items, total } = await listVersions(db, tables, itemId, window.offset, window.limit);
+  const more = items.length > 0 && window.offset + items.length < total;
+  return { items, meta: offsetMeta(window, total, items.length, next(items, more)) };
 }
 
 /** Version `n` of an item with its snapshot; 404 NOT_FOUND when it has no such version. */

@@ -235,6 +235,14 @@ export async function listVersions(db: Db, t: ItemTables, itemId: string, offset
   return { items: rows.rows.map(toRecord), total: Number(count.rows[0]?.n ?? 0) };
 }
 
+/** Up to `limit` of an item's versions numbered below `before`, newest first (keyset pages: no count, no offset). */
+export async function listVersionsBefore(db: Db, t: ItemTables, itemId: string, before: number, limit: number): Promise<VersionRecord[]> {
+  const rows = await sql<{ version: number; action: string; status: string; created_at: string; created_by: number | null }>`
+    select version, action, status, created_at, created_by from ${sql.table(t.versions)}
+    where ${sql.ref(t.fk)} = ${itemId} and version < ${before} order by version desc limit ${sql.lit(limit)}`.execute(db.kysely);
+  return rows.rows.map(toRecord);
+}
+
 /** Appends a version with this snapshot. */
 export async function insertVersion(db: Db, t: ItemTables, itemId: string, v: VersionRecord & { snapshot: unknown }): Promise<void> {
   await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by)

@@ -318,7 +318,7 @@ export type paths = {
     };
     /**
      * List an entry’s versions, newest first (no snapshots)
-     * @description Every write that changed the entry’s content or state appended a version (D72).
+     * @description Every write that changed the entry’s content or state appended a version (D72). Offset pages carry totals; `cursor` (a previous page’s `meta.next_cursor`) gives the next page by keyset, without totals.
      *
      *     Takes any management key or a Studio session.
      */
@@ -888,7 +888,7 @@ export type paths = {
     };
     /**
      * List a page’s versions, newest first (no snapshots)
-     * @description Every write that changed the page’s content or state appended a version (D72).
+     * @description Every write that changed the page’s content or state appended a version (D72). Offset pages carry totals; `cursor` (a previous page’s `meta.next_cursor`) gives the next page by keyset, without totals.
      *
      *     Takes any management key or a Studio session.
      */
@@ -3841,6 +3841,8 @@ export interface operations {
   listEntryVersions: {
     parameters: {
       query?: {
+        /** @description meta.next_cursor of the previous page (keyset pagination; page is then ignored) */
+        cursor?: string;
         limit?: number;
         page?: number;
       };
@@ -5457,6 +5459,8 @@ export interface operations {
   listPageVersions: {
     parameters: {
       query?: {
+        /** @description meta.next_cursor of the previous page (keyset pagination; page is then ignored) */
+        cursor?: string;
         limit?: number;
         page?: number;
       };

@@ -9,7 +9,6 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
-import { offsetMeta } from '../../../lib/pagination.js';
 import { bulkDeleteEntries, bulkEntryAction } from '../../../modules/entries/bulk.js';
 import { toWireEntry } from '../../wire/entries.js';
 import { createEntry, deleteEntry, duplicateEntry, getEntry, listEntries, reorderEntries, updateEntry } from '../../../modules/entries/operations.js';
@@ -290,7 +289,8 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
         operationId: 'listEntryVersions',
         tags,
         summary: 'List an entry’s versions, newest first (no snapshots)',
-        description: 'Every write that changed the entry’s content or state appended a version (D72).',
+        description:
+          'Every write that changed the entry’s content or state appended a version (D72). Offset pages carry totals; `cursor` (a previous page’s `meta.next_cursor`) gives the next page by keyset, without totals.',
         errors: ['PAGE_TOO_DEEP'],
         params: EntryParams,
         querystring: VersionListQuery,
@@ -298,8 +298,8 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
       },
     },
     async (req) => {
-      const { items, total, window } = await listEntryVersions(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug }, req.query);
-      return ok(items, offsetMeta(window, total, items.length));
+      const { items, meta } = await listEntryVersions(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug }, req.query);
+      return ok(items, meta);
     },
   );
 

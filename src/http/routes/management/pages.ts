@@ -293,7 +293,8 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
         operationId: 'listPageVersions',
         tags,
         summary: 'List a page’s versions, newest first (no snapshots)',
-        description: 'Every write that changed the page’s content or state appended a version (D72).',
+        description:
+          'Every write that changed the page’s content or state appended a version (D72). Offset pages carry totals; `cursor` (a previous page’s `meta.next_cursor`) gives the next page by keyset, without totals.',
         errors: ['PAGE_TOO_DEEP'],
         params: PageParams,
         querystring: VersionListQuery,
@@ -301,8 +302,8 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
       },
     },
     async (req) => {
-      const { items, total, window } = await listPageVersions(ctx, req.actor, { slug: req.params.slug }, req.query);
-      return ok(items, offsetMeta(window, total, items.length));
+      const { items, meta } = await listPageVersions(ctx, req.actor, { slug: req.params.slug }, req.query);
+      return ok(items, meta);
     },
   );
 
