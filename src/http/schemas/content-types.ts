@@ -1,6 +1,6 @@
 /** Wire schemas of content types and fields (api.md "Content type", "Field"). */
 import { Type } from '@sinclair/typebox';
-import { FIELD_TYPES } from '../../modules/content-types/model.js';
+import { FIELD_TYPES, MAX_FIELDS_PER_TYPE } from '../../modules/content-types/model.js';
 import { ImpactLocales, NullableString, Timestamp, Uuid } from './common.js';
 
 export const FieldIndexBuildSchema = Type.Object(
@@ -92,7 +92,7 @@ export const CreateContentTypeBody = Type.Object(
     display_field: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
     is_block: Type.Optional(Type.Boolean()),
     orderable: Type.Optional(Type.Boolean()),
-    fields: Type.Optional(Type.Array(FieldInputSchema, { maxItems: 200 })),
+    fields: Type.Optional(Type.Array(FieldInputSchema, { maxItems: MAX_FIELDS_PER_TYPE })),
   },
   { additionalProperties: false },
 );

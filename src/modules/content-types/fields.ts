@@ -4,6 +4,7 @@
  * impact reports). Writes need `schema:write`.
  */
 import type { Context } from '../../context.js';
+import { lockRows } from '../../db/lock.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { Db } from '../../db/types.js';
 import { invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
@@ -15,8 +16,16 @@ import { iso } from '../../lib/time.js';
 import { requireScope } from '../auth/operations.js';
 import type { Actor } from '../auth/permissions.js';
 import { requireContentType } from './lookup.js';
-import { FIELD_NAME_PATTERN, FIELD_TYPES, INDEXABLE_TYPES, UNIQUE_TYPES, type ContentType, type Field, type FieldType } from './model.js';
-import { countEntriesWithValue, countTranslationsWithValue, createUniqueIndex, insertField, syncDataIndex, updateFieldRow } from './repository.js';
+import { fieldCapProblem, FIELD_NAME_PATTERN, FIELD_TYPES, INDEXABLE_TYPES, UNIQUE_TYPES, type ContentType, type Field, type FieldType } from './model.js';
+import {
+  countEntriesWithValue,
+  countTranslationsWithValue,
+  createUniqueIndex,
+  findContentTypeById,
+  insertField,
+  syncDataIndex,
+  updateFieldRow,
+} from './repository.js';
 import { anyFlag, planFlags, recordBuild, waitingFlags } from './index-builds.js';
 import { recordContentTypeEvent } from '../events/record.js';
 import { ASSET_KINDS, isAssetKind } from '../media/kinds.js';
@@ -185,11 +194,20 @@ export async function insertFieldWithIndexes(ctx: Context, db: Db, ct: Pick<Cont
   return field;
 }
 
-/** POST .../fields: appends a field; existing entries simply hold no value for it (api.md). */
+/**
+ * POST .../fields: appends a field; existing entries simply hold no value for it (api.md). A type
+ * already holding MAX_FIELDS_PER_TYPE fields answers 400 (fieldCapProblem); the type's row is
+ * locked first, so concurrent additions count each other's fields.
+ */
 export async function createField(ctx: Context, actor: Actor, slug: string, input: FieldInput): Promise<Field> {
   requireScope(actor, 'schema:write');
   const created = await withTransaction(ctx.db, async (db) => {
-    const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
+    const found = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
+    await lockRows(db, 'content_types', { id: found.id });
+    // Read again under the lock: a concurrent addition may have committed since the first read.
+    const ct = (await findContentTypeById(db, found.id)) ?? found;
+    const cap = fieldCapProblem(ct.fields.length, 1);
+    if (cap) throw invalid('body', cap);
     const order = ct.fields.reduce((m, f) => Math.max(m, f.sort_order + 1), 0);
     const { field: built, errors } = buildField(ct.id, input, order, iso(ctx.clock()));
     if (!built) throw validationError(errors);

@@ -27,6 +27,24 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
+/**
+ * The most fields one content type (an entry type or a block type) may hold (api.md "Content
+ * types"). Every path that adds fields asks fieldCapProblem: creating a type with its fields,
+ * adding one with POST …/fields, the Contentful importer's schema step.
+ */
+export const MAX_FIELDS_PER_TYPE = 200;
+
+/**
+ * The cap rule: null when a type holding `have` fields may gain `adding` more, else the message
+ * of the 400 that refuses it.
+ */
+export function fieldCapProblem(have: number, adding: number): string | null {
+  if (have + adding <= MAX_FIELDS_PER_TYPE) return null;
+  return have === 0
+    ? `a content type has at most ${MAX_FIELDS_PER_TYPE} fields; ${adding} were given`
+    : `a content type has at most ${MAX_FIELDS_PER_TYPE} fields; this one has ${have}, so ${adding} more would make ${have + adding}`;
+}
+
 /** D31 */
 export const FIELD_NAME_PATTERN = /^[a-z][a-zA-Z0-9_]{0,63}$/;
 

@@ -4,7 +4,7 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError, validationError, type ErrorDetail } from '../../errors.js';
+import { AppError, invalid, validationError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { SLUG_PATTERN, slugify } from '../../lib/slugs.js';
@@ -14,7 +14,7 @@ import type { Actor } from '../auth/permissions.js';
 import { buildField, insertFieldWithIndexes, type FieldInput } from './fields.js';
 import { waitingFlags } from './index-builds.js';
 import { requireContentType } from './lookup.js';
-import type { ContentType, Field } from './model.js';
+import { fieldCapProblem, type ContentType, type Field } from './model.js';
 import {
   countEntriesOfType,
   deleteContentTypeRow,
@@ -62,7 +62,10 @@ function checkDisplayField(displayField: string | null | undefined, fields: Pick
   if (!f) errors.push({ path: 'body.display_field', message: `'${displayField}' is not a field of this content type` });
 }
 
-/** POST /content-types: 409 SLUG_TAKEN for a used slug; fields are validated like POST .../fields. */
+/**
+ * POST /content-types: 409 SLUG_TAKEN for a used slug; fields are validated like POST .../fields,
+ * and at most MAX_FIELDS_PER_TYPE of them (400 at `body.fields`).
+ */
 export async function createContentType(ctx: Context, actor: Actor, input: CreateContentTypeInput): Promise<ContentType> {
   requireScope(actor, 'schema:write');
   const errors: ErrorDetail[] = [];
@@ -73,6 +76,8 @@ export async function createContentType(ctx: Context, actor: Actor, input: Creat
   const now = iso(ctx.clock());
   const id = newId();
   const fields: Field[] = [];
+  const cap = fieldCapProblem(0, input.fields?.length ?? 0);
+  if (cap) throw invalid('body.fields', cap);
   (input.fields ?? []).forEach((fi, i) => {
     const built = buildField(id, fi, i, now, `body.fields.${i}`);
     errors.push(...built.errors);

@@ -6,14 +6,15 @@
  * the API cannot change rules of an existing field), so a second import changes nothing (issue 2 item 10).
  *
  * What the API cannot change on an existing field (type, localizable, required, unique, options:
- * api.md "Fields") answers one 400 VALIDATION_FAILED listing every conflict, before any write.
+ * api.md "Fields") answers one 400 VALIDATION_FAILED listing every conflict, before any write;
+ * so does a type the import would take past the field cap (content-types/model.ts).
  */
 import type { Context } from '../../../context.js';
 import { validationError, type ErrorDetail } from '../../../errors.js';
 import type { Actor } from '../../auth/permissions.js';
 import { createField, updateField } from '../../content-types/fields.js';
 import { stableStringify } from '../../../lib/json.js';
-import { fieldOptions, fieldValidation, type ContentType, type Field } from '../../content-types/model.js';
+import { fieldCapProblem, fieldOptions, fieldValidation, type ContentType, type Field } from '../../content-types/model.js';
 import { createContentType, updateContentType } from '../../content-types/operations.js';
 import { findContentTypeBySlug } from '../../content-types/repository.js';
 import type { PlannedContentType, PlannedField } from './schema-mapping.js';
@@ -47,11 +48,17 @@ function fieldConflicts(ct: PlannedContentType, planned: PlannedField, existing:
   return out;
 }
 
-/** Checks every planned type against what exists; throws 400 listing all conflicts. */
+/**
+ * Checks every planned type against what exists; throws 400 listing all conflicts, and every
+ * type the import would take past the field cap (fieldCapProblem), before anything is written.
+ */
 function assertNoConflicts(plan: readonly PlannedContentType[], existing: Map<string, ContentType>): void {
   const errors: ErrorDetail[] = [];
   for (const ct of plan) {
     const current = existing.get(ct.slug);
+    const have = new Set(current?.fields.map((f) => f.name) ?? []);
+    const cap = fieldCapProblem(have.size, ct.fields.filter((f) => !have.has(f.input.name)).length);
+    if (cap) errors.push({ path: `contentTypes.${ct.cfId}.fields`, message: `'${ct.slug}': ${cap}` });
     if (!current) continue;
     if (current.is_block && !ct.is_block)
       errors.push({ path: `contentTypes.${ct.cfId}`, message: `'${ct.slug}' exists as a block type; entries cannot be imported into it` });
