@@ -410,14 +410,14 @@ describe.runIf(missing.length === 0)('three instances on one PostgreSQL database
     const invited = await ok(owner.call(0, 'POST', `${M}/users/invitations`, { email: `admin-${w.slug}@example.com`, role: 'admin' }));
     const member = new Session(w.id);
     const token = new URL(invited.body.data.invitation_url).searchParams.get('token');
-    await ok(member.call(1, 'POST', `${M}/session/password`, { token, password: PASSWORD }));
+    const joined = await ok(member.call(1, 'POST', `${M}/session/password`, { token, password: PASSWORD }));
     const memberKey = await ok(member.call(2, 'POST', `${M}/api-keys`, { name: 'mine', key_class: 'management', scopes: ['content:write'] }));
     for (const i of [1, 2]) {
       expect((await member.call(i, 'GET', `${M}/content-types`)).status).toBe(200);
       expect((await manage(i, memberKey.body.data.key, 'GET', '/content-types')).status).toBe(200);
     }
     const memberCookie = member.cookie;
-    await ok(owner.call(0, 'DELETE', `${M}/users/${invited.body.data.user.id}`));
+    await ok(owner.call(0, 'DELETE', `${M}/users/${joined.body.data.user.id}`));
     for (const i of [1, 2]) {
       member.cookie = memberCookie;
       expect((await member.call(i, 'GET', `${M}/content-types`)).status).toBe(401);

@@ -446,8 +446,36 @@ async function scenario(env: TestEnv): Promise<World> {
   // People, keys, workspace, overview.
   await expectStatus(200, 'GET', `${M}/users`, sh());
   const invited = await expectStatus(201, 'POST', `${M}/users/invitations`, { ...sh(), body: { email: 'writer@example.com', role: 'author' } });
+  const linkToken = (res: Res) => new URL(res.body.data.invitation_url).searchParams.get('token')!;
+  // The invited address is new: its link sets the password and joins.
+  const joined = await expectStatus(200, 'POST', `${M}/session/password`, {
+    key: undefined,
+    body: { token: linkToken(invited), password: 'writer password 123' },
+  });
+  const writer = { cookie: String([joined.headers['set-cookie']].flat()[0]).split(';')[0], 'x-csrf-token': joined.body.data.csrf_token as string };
+  const writerId = joined.body.data.user.id as number;
   await expectStatus(409, 'POST', `${M}/users/invitations`, { ...sh(), body: { email: 'writer@example.com', role: 'author' } });
-  await expectStatus(200, 'PATCH', `${M}/users/${invited.body.data.user.id}`, { ...sh(), body: { role: 'editor' } });
+  await expectStatus(200, 'PATCH', `${M}/users/${writerId}`, { ...sh(), body: { role: 'editor' } });
+  // Another workspace invites the writer, who now has an account: accepted signed in, with the link.
+  const t = await seedWorkspace(env.ctx);
+  const tSet = await expectStatus(200, 'POST', `${M}/session/password`, {
+    key: undefined,
+    body: { token: new URL(t.setup_url!).searchParams.get('token')!, password: 'correct horse battery staple' },
+  });
+  const tOwner = { cookie: String([tSet.headers['set-cookie']].flat()[0]).split(';')[0], 'x-csrf-token': tSet.body.data.csrf_token as string };
+  const toWriter = await expectStatus(201, 'POST', `${M}/users/invitations`, {
+    key: undefined,
+    headers: tOwner,
+    body: { email: 'writer@example.com', role: 'viewer' },
+  });
+  const accept = `${M}/session/invitations/accept`;
+  await expectStatus(401, 'POST', accept, { key: undefined, body: { token: linkToken(toWriter) } });
+  await expectStatus(200, 'POST', accept, { key: undefined, headers: writer, body: { token: linkToken(toWriter) } });
+  await expectStatus(404, 'POST', accept, { key: undefined, headers: writer, body: { token: linkToken(toWriter) } });
+  const toThird = await expectStatus(201, 'POST', `${M}/users/invitations`, { ...sh(), body: { email: 'third@example.com', role: 'viewer' } });
+  await expectStatus(403, 'POST', accept, { key: undefined, headers: writer, body: { token: linkToken(toThird) } });
+  await expectStatus(200, 'DELETE', `${M}/users/invitations/${toThird.body.data.user.invitation_id}`, sh());
+  await expectStatus(404, 'DELETE', `${M}/users/invitations/${toThird.body.data.user.invitation_id}`, sh());
   await expectStatus(409, 'PATCH', `${M}/users/${s.user.id}`, { ...sh(), body: { role: 'admin' } });
   await expectStatus(409, 'DELETE', `${M}/users/${s.user.id}`, sh());
   await expectStatus(200, 'GET', `${M}/api-keys`, sh());
@@ -465,7 +493,7 @@ async function scenario(env: TestEnv): Promise<World> {
   };
   await webhookScenario(env, expectStatus, world);
   await expectStatus(200, 'DELETE', `${M}/media/${doomed}`, wh);
-  await expectStatus(200, 'DELETE', `${M}/users/${invited.body.data.user.id}`, sh());
+  await expectStatus(200, 'DELETE', `${M}/users/${writerId}`, sh());
   await expectStatus(404, 'POST', `${M}/session/password`, { key: undefined, body: { token: 'unknown-token', password: 'correct horse battery staple 3' } });
   await expectStatus(403, 'POST', `${M}/session/password`, {
     key: undefined,

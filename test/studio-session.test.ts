@@ -40,7 +40,9 @@ describe.each(dialects())('Studio sessions on %s', (dialect) => {
       purpose: 'setup',
       email: ws.user.email,
       workspace: { slug: ws.workspace.slug, name: 'Test workspace' },
+      role: null,
       expires_at: '2026-06-04T12:00:00.000Z',
+      action: 'set_password',
     });
 
     const b = new Browser(env.app);

@@ -26,6 +26,7 @@ import * as m017 from './migrations/017-field-index-builds.js';
 import * as m018 from './migrations/018-media-title-description.js';
 import * as m019 from './migrations/019-datetime-offsets.js';
 import * as m020 from './migrations/020-production-sort-include.js';
+import * as m021 from './migrations/021-invitations.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -51,6 +52,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '018-media-title-description': m018,
   '019-datetime-offsets': m019,
   '020-production-sort-include': m020,
+  '021-invitations': m021,
 };
 
 class StaticProvider implements MigrationProvider {

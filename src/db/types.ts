@@ -57,6 +57,19 @@ export interface OneTimeTokensTable {
   used_at: string | null;
 }
 
+/** A pending invitation into a workspace, keyed by email; a membership once accepted (migration 021). */
+export interface InvitationsTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  invited_by: number | null;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface MembershipsTable {
   workspace_id: string;
   user_id: number;
@@ -395,6 +408,7 @@ export interface Database {
   sessions: SessionsTable;
   one_time_tokens: OneTimeTokensTable;
   memberships: MembershipsTable;
+  invitations: InvitationsTable;
   api_keys: ApiKeysTable;
   content_types: ContentTypesTable;
   fields: FieldsTable;

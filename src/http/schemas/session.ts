@@ -35,9 +35,25 @@ export const TokenInfoSchema = Type.Object(
     purpose: Type.Unsafe<'setup' | 'invitation'>(Type.String({ enum: ['setup', 'invitation'] })),
     email: Type.String(),
     workspace: Type.Union([Type.Object({ slug: Type.String(), name: Type.String() }), Type.Null()]),
+    role: Type.Union([Type.Unsafe<Role>(Type.String({ enum: [...ROLES] })), Type.Null()], {
+      description: 'the role an invitation offers; null for a setup link',
+    }),
     expires_at: Timestamp,
+    action: Type.Unsafe<'set_password' | 'sign_in'>(
+      Type.String({
+        enum: ['set_password', 'sign_in'],
+        description:
+          'set_password: POST /session/password with this token sets the first password (and accepts); sign_in: the email has an account, whose person signs in and accepts with POST /session/invitations/accept',
+      }),
+    ),
   },
   { title: 'OneTimeToken' },
+);
+
+/** `{token}` of an invitation link, accepted by the signed-in person it is for. */
+export const AcceptInvitationBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the invitation link (`token=` in its URL)' }) },
+  { additionalProperties: false },
 );
 
 /** Either `{token, password}` (a setup or invitation link) or `{current_password, password}` (on a session). */

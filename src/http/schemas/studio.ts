@@ -7,13 +7,22 @@ const RoleSchema = Type.Unsafe<Role>(Type.String({ enum: [...ROLES] }));
 
 export const MemberSchema = Type.Object(
   {
-    id: Type.Integer(),
+    id: Type.Union([Type.Integer(), Type.Null()], { description: 'the member’s user id; null for a pending invitation' }),
+    invitation_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'a pending invitation’s id (cancel it with DELETE /users/invitations/{id}); null for a member',
+    }),
     email: Type.String(),
-    name: Type.Union([Type.String(), Type.Null()]),
+    name: Type.Union([Type.String(), Type.Null()], { description: 'for a pending invitation, the name the inviting admin typed' }),
     role: RoleSchema,
-    status: Type.Unsafe<'active' | 'invited'>(Type.String({ enum: ['active', 'invited'], description: 'invited: has no password yet' })),
+    status: Type.Unsafe<'active' | 'invited' | 'pending'>(
+      Type.String({
+        enum: ['active', 'invited', 'pending'],
+        description: 'active: a member with a password; invited: a member without a password yet; pending: an invitation not accepted yet (not a member)',
+      }),
+    ),
     created_at: Timestamp,
-    last_sign_in_at: NullableTimestamp,
+    last_sign_in_at: Type.Union([Timestamp, Type.Null()], { description: 'null for a pending invitation, whatever the account did elsewhere' }),
+    expires_at: Type.Union([Timestamp, Type.Null()], { description: 'when a pending invitation’s link expires; null for a member' }),
   },
   { title: 'Member' },
 );
@@ -30,12 +39,16 @@ export const InvitationBody = Type.Object(
 export const InvitationSchema = Type.Object(
   {
     user: MemberSchema,
-    invitation_url: Type.Union([Type.String(), Type.Null()], { description: 'one-time link, shown once; null when the person already has a password' }),
-    expires_at: NullableTimestamp,
+    invitation_url: Type.Union([Type.String(), Type.Null()], {
+      description: 'the one-time link, shown once, when it was not e-mailed (no SMTP_URL, or sending failed); null when it went to the invited email',
+    }),
+    expires_at: Timestamp,
     emailed: Type.Boolean(),
   },
   { title: 'Invitation' },
 );
+
+export const InvitationParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 export const UserParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 export const RoleBody = Type.Object({ role: Type.String({ maxLength: 20 }) }, { additionalProperties: false });

@@ -37,10 +37,16 @@ export async function requireWorkspace(ctx: Context, slug: string): Promise<Work
   return ws;
 }
 
+/** The email trimmed and lower-cased (how accounts are keyed); 400 at `path` unless it looks like an address. */
+export function normalizeEmail(email: string, path = 'email'): string {
+  const normalized = email.trim().toLowerCase();
+  if (!EMAIL_PATTERN.test(normalized)) throw invalid(path, 'must be an email address');
+  return normalized;
+}
+
 /** Finds a user by email or creates one. */
 export async function ensureUser(ctx: Context, email: string, name: string | null = null): Promise<User> {
-  const normalized = email.trim().toLowerCase();
-  if (!EMAIL_PATTERN.test(normalized)) throw invalid('email', 'must be an email address');
+  const normalized = normalizeEmail(email);
   const existing = await findUserByEmail(ctx.db, normalized);
   if (existing) return existing;
   return insertUser(ctx.db, normalized, name, iso(ctx.clock()));

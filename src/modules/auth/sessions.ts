@@ -49,6 +49,7 @@ import {
   type MembershipOfUser,
   type TokenPurpose,
 } from './session-repository.js';
+import { accountState } from '../users/repository.js';
 import { claimAttempt, clearAccountFailures } from './throttle.js';
 
 export const SESSION_COOKIE = 'quire_session';
@@ -103,13 +104,14 @@ export function requireCsrf(ctx: Context, session: SessionState, header: string 
 }
 
 /** 400 at `path` unless the password is PASSWORD_MIN to PASSWORD_MAX characters long. */
-function checkPassword(password: string, path = 'body.password'): void {
+export function checkPassword(password: string, path = 'body.password'): void {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
     throw invalid(path, `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
   }
 }
 
-async function startSession(ctx: Context, user: SessionState['user']): Promise<StartedSession> {
+/** Starts a session for `user` (records the sign-in time); the cookie value is in the answer only. */
+export async function startSession(ctx: Context, user: SessionState['user']): Promise<StartedSession> {
   const id = `qs_${randomBytes(32).toString('base64url')}`;
   const now = ctx.clock();
   const expiresAt = iso(new Date(now.getTime() + ctx.config.sessionMaxAgeHours * 3_600_000));
@@ -212,6 +214,17 @@ export interface IssuedToken {
   expires_at: string;
 }
 
+/** A new one-time token value (`qt_` + 32 random bytes) and the SHA-256 that is stored instead. */
+export function newOneTimeToken(): { token: string; digest: string } {
+  const token = `qt_${randomBytes(32).toString('base64url')}`;
+  return { token, digest: sha256(token) };
+}
+
+/** The stored digest of a one-time token value, or null when the value is not one (never looked up). */
+export function oneTimeTokenDigest(token: string): string | null {
+  return TOKEN_VALUE.test(token) ? sha256(token) : null;
+}
+
 /** Creates a setup or invitation token (retiring the user's older unused ones) and its Studio URL. */
 export async function issueToken(ctx: Context, userId: number, workspaceId: string | null, purpose: TokenPurpose): Promise<IssuedToken> {
   const token = `qt_${randomBytes(32).toString('base64url')}`;
@@ -235,14 +248,25 @@ export function setupUrl(ctx: Context, token: string): string {
   return `${ctx.config.publicUrl.replace(/\/+$/, '')}/studio/setup?token=${encodeURIComponent(token)}`;
 }
 
+/**
+ * The unused, unexpired token with this value, or null. An invitation link of an earlier version
+ * (purpose `invitation` in one_time_tokens; invitations are pending rows since migration 021)
+ * counts only while its account is brand new: no password, never signed in, no membership but
+ * the one it was made for. Otherwise it would set the password of someone's account.
+ */
 async function usableToken(ctx: Context, token: string) {
   if (!TOKEN_VALUE.test(token)) return null;
   const row = await findToken(ctx.db, sha256(token));
   if (!row || row.used_at !== null || row.expires_at <= iso(ctx.clock())) return null;
+  if (row.purpose === 'invitation') {
+    const account = await accountState(ctx.db, row.email);
+    const elsewhere = (await listUserWorkspaces(ctx.db, row.user_id)).some((w) => w.id !== row.workspace_id);
+    if (!account || account.has_password || account.signed_in || elsewhere) return null;
+  }
   return row;
 }
 
-const TOKEN_GONE = 'This link is unknown, already used or expired; ask for a new one';
+export const TOKEN_GONE = 'This link is unknown, already used or expired; ask for a new one';
 
 /** GET /session/token: what a valid unused token is for; 404 otherwise. */
 export async function describeToken(

@@ -1,6 +1,7 @@
 /**
  * Invitation e-mails (D91), sent through SMTP_URL with nodemailer when it is set. The message
- * holds the one-time link, so it is never logged; a failure to send is logged without it (the
+ * holds the one-time link (the invited person's alone: the inviting admin does not see a link
+ * that was sent), so it is never logged; a failure to send is logged without it (the
  * inviting admin still gets the link in the response and can pass it on). nodemailer is loaded
  * on the first invitation sent, not at start (docs/scaling.md "Memory").
  */
@@ -27,8 +28,10 @@ export async function sendInvitation(ctx: Context, invitation: Invitation): Prom
       text: [
         `${invitation.invitedBy} invited you to the workspace "${invitation.workspaceName}" in the Quire Studio.`,
         '',
-        'Choose your password here (the link works once, until ' + invitation.expiresAt + '):',
+        'Open this link to accept (it works once, until ' + invitation.expiresAt + '):',
         invitation.url,
+        '',
+        'New to Quire on this server? The link lets you choose your password. Already have an account here? Sign in as this address and accept.',
         '',
         'If you did not expect this, ignore this message.',
       ].join('\n'),

@@ -7,10 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { invalid } from '../../../errors.js';
-import { changePassword, describeToken, redeemToken, sessionInfo, signIn, signOut } from '../../../modules/auth/sessions.js';
+import { changePassword, sessionInfo, signIn, signOut } from '../../../modules/auth/sessions.js';
+import { acceptInvitation, describeLink, redeemLink } from '../../../modules/users/invitations.js';
 import { clearSessionCookie, sessionOfRequest, setSessionCookie } from '../../auth-hooks.js';
 import { EmptyEnvelope, EnvelopeOf, ok } from '../../envelope.js';
-import { PasswordBody, SessionInfoSchema, SignInBody, TokenInfoSchema, TokenQuery } from '../../schemas/session.js';
+import { AcceptInvitationBody, PasswordBody, SessionInfoSchema, SignInBody, TokenInfoSchema, TokenQuery } from '../../schemas/session.js';
 
 const TAGS = ['Studio: session'];
 
@@ -82,14 +83,14 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
       schema: {
         operationId: 'describeOneTimeToken',
         tags: TAGS,
-        summary: 'What a one-time setup or invitation token is for (404 when unknown, used or expired)',
+        summary: 'What a one-time setup or invitation token is for and what its holder does next (404 when unknown, used or expired)',
         errors: ['NOT_FOUND'],
         security: [],
         querystring: TokenQuery,
         response: { 200: EnvelopeOf(TokenInfoSchema) },
       },
     },
-    async (req) => ok(await describeToken(ctx, req.query.token)),
+    async (req) => ok(await describeLink(ctx, req.query.token)),
   );
 
   r.post(
@@ -101,7 +102,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
         tags: TAGS,
         summary: 'Set a password with a one-time token, or change it on a session (ends the other sessions, signs in)',
         description:
-          'With `token` (a setup or invitation link, 72 hours; unknown, used or expired ones answer 404) or, on a session with its X-CSRF-Token, with `current_password`. Signs in (sets the cookie).',
+          'With `token` (a setup or invitation link, 72 hours; unknown, used or expired ones answer 404) or, on a session with its X-CSRF-Token, with `current_password`. Signs in (sets the cookie). An invitation link sets a password only for a brand-new account (no password, never signed in, no workspace): for any other account it answers 403 and the person signs in and accepts instead.',
         errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'],
         security: [],
         body: PasswordBody,
@@ -115,10 +116,29 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
       }
       const started =
         token !== undefined
-          ? await redeemToken(ctx, token, password)
+          ? await redeemLink(ctx, token, password)
           : await changePassword(ctx, await sessionOfRequest(ctx, req, reply, true), { current_password: current_password!, password }, req.ip);
       setSessionCookie(ctx, req, reply, started.id, started.state.expiresAt);
       return ok(started.info);
     },
+  );
+
+  r.post(
+    '/session/invitations/accept',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'acceptInvitation',
+        tags: TAGS,
+        summary: 'Accept an invitation as the signed-in person it is for (X-CSRF-Token required); answers the new SessionInfo',
+        description:
+          'The token of the invitation link (e-mailed to the invited address, or passed on by the inviting admin) and a session of the account with that email are both needed. Another email answers 403; an unknown, used, cancelled or expired link 404. A person already a member keeps their role.',
+        errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'],
+        security: [],
+        body: AcceptInvitationBody,
+        response: { 200: EnvelopeOf(SessionInfoSchema) },
+      },
+    },
+    async (req, reply) => ok(await acceptInvitation(ctx, await sessionOfRequest(ctx, req, reply, true), req.body.token)),
   );
 }

@@ -10,7 +10,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../../context.js';
 import { createKeyForActor, listKeys, revokeKeyOfWorkspace } from '../../../modules/auth/api-keys.js';
-import { changeRole, invite, listPeople, removeMember } from '../../../modules/users/operations.js';
+import { cancelInvitation, invite } from '../../../modules/users/invitations.js';
+import { changeRole, listPeople, removeMember } from '../../../modules/users/operations.js';
 import { getWorkspace, updateWorkspace } from '../../../modules/workspaces/operations.js';
 import { overview } from '../../../modules/workspaces/overview.js';
 import { EmptyEnvelope, EnvelopeOf, ok } from '../../envelope.js';
@@ -20,6 +21,7 @@ import {
   ApiKeySchema,
   CreatedApiKeySchema,
   InvitationBody,
+  InvitationParams,
   InvitationSchema,
   MemberSchema,
   OverviewSchema,
@@ -43,7 +45,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
       schema: {
         operationId: 'listMembers',
         tags: ['Studio: people'],
-        summary: 'Members of the workspace (Studio session)',
+        summary: 'Members and pending invitations of the workspace (Studio session)',
         response: { 200: EnvelopeOf(Type.Array(MemberSchema)) },
       },
     },
@@ -57,9 +59,9 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
       schema: {
         operationId: 'invitePerson',
         tags: ['Studio: people'],
-        summary: 'Invite a person with a role (owners and admins; one-time link, e-mailed when SMTP_URL is set)',
+        summary: 'Invite a person with a role: a pending invitation they accept (owners and admins; one-time link, e-mailed when SMTP_URL is set)',
         description:
-          'Adds the person with a role and returns a one-time invitation link (shown once, 72 hours) unless they already have a password. A member already there answers 409 ALREADY_MEMBER.',
+          'Creates a pending invitation (72 hours), never a membership: the person accepts it with the link, choosing a password if the email has no account yet, else signing in. The answer is the same whether the email has an account elsewhere or not. The link is in the answer (shown once) only when it was not e-mailed. A member already there answers 409 ALREADY_MEMBER; re-inviting a pending email replaces its link.',
         errors: ['ALREADY_MEMBER'],
         body: InvitationBody,
         response: { 201: EnvelopeOf(InvitationSchema) },
@@ -69,6 +71,24 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
       const result = await invite(ctx, req.actor, req.body);
       reply.code(201);
       return ok(result);
+    },
+  );
+
+  r.delete(
+    '/users/invitations/:id',
+    {
+      config: { sessionOnly: PEOPLE },
+      schema: {
+        operationId: 'cancelInvitation',
+        tags: ['Studio: people'],
+        summary: 'Cancel a pending invitation: its link stops working (owners and admins; only owners cancel an owner’s)',
+        params: InvitationParams,
+        response: { 200: EmptyEnvelope },
+      },
+    },
+    async (req) => {
+      await cancelInvitation(ctx, req.actor, req.params.id);
+      return ok(null);
     },
   );
 
