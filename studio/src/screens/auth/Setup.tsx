@@ -1,19 +1,25 @@
 /**
  * /studio/setup?token=: the one-time setup link of a workspace's first owner, or an invitation
- * link (D90). Shows whose link it is (GET /session/token), asks for a password twice, redeems the
- * token (POST /session/password, which signs in) and opens the workspace. A used, expired or
- * unknown link answers 404: the screen says so and what to do.
+ * link (D90; docs/api.md "Accounts and invitations"). Shows whose link it is (GET /session/token).
+ * When the link sets a password (a setup link, or an invitation of an email that has no account
+ * yet) it asks for a password twice, redeems the token (POST /session/password, which signs in
+ * and accepts) and opens the workspace. When the email already has an account, the person signs
+ * in as that email and accepts the invitation with the link (POST /session/invitations/accept):
+ * at once if already signed in as it, after signing in on this page otherwise, and after signing
+ * out if signed in as someone else. A used, expired or unknown link answers 404: the screen says
+ * so and what to do.
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Anchor, Button, PasswordInput, Text } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '../../api/client';
+import { ApiError, setCsrfToken } from '../../api/client';
+import { signIn, signOut, type SessionInfo } from '../../api/session';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { defaultWorkspacePath, sessionQuery } from '../../app/session';
 import { AuthFrame } from './AuthFrame';
-import { fetchToken, passwordProblem, redeemToken } from './api';
+import { acceptInvitation, fetchToken, passwordProblem, redeemToken, type OneTimeToken } from './api';
 
 export default function Setup() {
   const [params] = useSearchParams();
@@ -48,6 +54,8 @@ export default function Setup() {
       </AuthFrame>
     );
   }
+
+  if (info.data.action === 'sign_in') return <AcceptInvitation token={token} link={info.data} />;
 
   const problem = passwordProblem(password);
   const mismatch = repeat !== password ? 'The passwords differ' : null;
@@ -111,6 +119,110 @@ export default function Setup() {
           Set password and continue
         </Button>
       </form>
+    </AuthFrame>
+  );
+}
+
+/** An invitation for an email that has an account: the person signs in as it (if not already) and accepts. */
+function AcceptInvitation({ token, link }: { token: string; link: OneTimeToken }) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const session = useQuery(sessionQuery);
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const accept = async (current: SessionInfo) => {
+    setCsrfToken(current.csrf_token);
+    const updated = await acceptInvitation(token);
+    client.setQueryData(sessionQuery.queryKey, updated);
+    navigate(link.workspace ? `/${link.workspace.slug}` : (defaultWorkspacePath(updated) ?? '/'), { replace: true });
+  };
+
+  const signedInAs = session.data?.user.email ?? null;
+  const subtitle = (
+    <>
+      <strong>{link.email}</strong> is invited to <strong>{link.workspace?.name ?? 'a workspace'}</strong>
+      {link.role ? <> as {link.role}</> : null}. This address already has a Quire account: accept the invitation signed in as it.
+    </>
+  );
+
+  let body;
+  if (session.isPending) body = <Loading label="Checking your session" />;
+  else if (signedInAs === link.email) {
+    body = (
+      <Button fullWidth loading={busy} onClick={() => void run(() => accept(session.data!))}>
+        Accept invitation
+      </Button>
+    );
+  } else if (signedInAs) {
+    body = (
+      <Stack gap="sm">
+        <Text size="sm">
+          You are signed in as <strong>{signedInAs}</strong>. Sign out, then sign in as {link.email} to accept.
+        </Text>
+        <Button
+          variant="default"
+          loading={busy}
+          onClick={() =>
+            void run(async () => {
+              await signOut();
+              setCsrfToken(null);
+              await client.resetQueries({ queryKey: sessionQuery.queryKey });
+            })
+          }
+        >
+          Sign out
+        </Button>
+      </Stack>
+    );
+  } else {
+    body = (
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => {
+            const started = await signIn(link.email, password);
+            client.setQueryData(sessionQuery.queryKey, started);
+            await accept(started);
+          });
+        }}
+      >
+        <TextInput label="Email" type="email" autoComplete="username" value={link.email} readOnly mb="sm" />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          mb="md"
+        />
+        <Button type="submit" fullWidth loading={busy} disabled={!password}>
+          Sign in and accept
+        </Button>
+      </form>
+    );
+  }
+
+  return (
+    <AuthFrame title="Accept your invitation" subtitle={subtitle}>
+      {body}
+      <ErrorAlert error={error} title="The invitation was not accepted" />
+      <Text size="xs" c="dimmed">
+        Forgot the password of this account? The operator of the server can print a new link with <code>quire users set-password --link</code>.
+      </Text>
     </AuthFrame>
   );
 }

@@ -1,7 +1,9 @@
 /**
- * The "Invite person" dialog (POST /users/invitations): email, optional name and role. The answer
- * carries a one-time link (72 h) for someone without a password, shown with a copy button (and
- * e-mailed when the server has SMTP); someone who already has a password is added directly.
+ * The "Invite person" dialog (POST /users/invitations): email, optional name and role. The
+ * invitation is pending until the person accepts it (docs/api.md "Accounts and invitations"). When
+ * the server has SMTP the link went to the person's mailbox and is not shown; otherwise the answer
+ * carries the one-time link (72 h), shown once with a copy button, for the admin to pass on. The
+ * dialog says the same whether the email already has an account or not: the server does not tell.
  */
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
@@ -68,8 +70,8 @@ export function InviteDialog({ opened, onClose }: { opened: boolean; onClose: ()
           {result.invitation_url ? (
             <>
               <Text size="sm">
-                Send this link to <strong>{result.user.email}</strong>: it lets them choose a password and join as {result.user.role}. It works once, until{' '}
-                {formatDateTime(result.expires_at)}.{result.emailed ? ' It was also e-mailed to them.' : ''}
+                Send this link to <strong>{result.user.email}</strong>: with it they join as {result.user.role}, choosing a password if they are new to this
+                server, or signing in if they already have an account. It works once, until {formatDateTime(result.expires_at)}.
               </Text>
               <Alert color="yellow">This link is shown only now.</Alert>
               <TextInput label="Invitation link" value={result.invitation_url} readOnly onFocus={(e) => e.currentTarget.select()} />
@@ -83,7 +85,8 @@ export function InviteDialog({ opened, onClose }: { opened: boolean; onClose: ()
           ) : (
             <>
               <Text size="sm">
-                {result.user.email} already has a Quire password: they were added as {result.user.role} and can sign in now.
+                The invitation was e-mailed to <strong>{result.user.email}</strong>. They join as {result.user.role} when they accept it from the e-mail, until{' '}
+                {formatDateTime(result.expires_at)}; until then People lists them as pending.
               </Text>
               <Group justify="flex-end">
                 <Button onClick={close}>Done</Button>

@@ -1,12 +1,14 @@
 /**
- * Settings › People: the workspace's members (GET /users, any member). Owners and admins invite
- * (the one-time link shown with a copy button), change roles and remove people (with
- * confirmation); only owners grant or take the owner role, and the server keeps the last owner.
+ * Settings › People: the workspace's members and pending invitations (GET /users, any member).
+ * Owners and admins invite (the one-time link shown with a copy button when it was not e-mailed),
+ * cancel pending invitations, change roles and remove people (with confirmation); only owners
+ * grant or take the owner role, and the server keeps the last owner. A pending invitation is not
+ * a member yet: its role is changed by inviting again.
  */
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconUserMinus, IconUserPlus } from '@tabler/icons-react';
+import { IconMailX, IconUserMinus, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { Role } from '../../api/session';
@@ -41,6 +43,17 @@ export default function PeopleTab() {
   };
 
   const canEdit = (m: Member) => administers && (workspace.role === 'owner' || m.role !== 'owner');
+  const isMember = (m: Member) => m.id !== null && m.id !== session.user.id;
+
+  const cancelInvitation = async (m: Member) => {
+    try {
+      await api(`/users/invitations/${m.invitation_id}`, { method: 'DELETE' });
+      await invalidate('users');
+      notifications.show({ color: 'teal', message: `Invitation of ${m.email} cancelled` });
+    } catch (err) {
+      notifications.show({ color: 'red', title: 'The invitation was not cancelled', message: errorMessage(err), autoClose: 10_000 });
+    }
+  };
 
   return (
     <Stack>
@@ -70,7 +83,7 @@ export default function PeopleTab() {
             </Table.Thead>
             <Table.Tbody>
               {people.data.map((m) => (
-                <Table.Tr key={m.id}>
+                <Table.Tr key={m.invitation_id ?? m.id}>
                   <Table.Td>
                     <Text size="sm">{m.email}</Text>
                     {m.name ? (
@@ -80,7 +93,7 @@ export default function PeopleTab() {
                     ) : null}
                   </Table.Td>
                   <Table.Td>
-                    {canEdit(m) && m.id !== session.user.id ? (
+                    {canEdit(m) && isMember(m) ? (
                       <Select
                         aria-label={`Role of ${m.email}`}
                         size="xs"
@@ -96,16 +109,31 @@ export default function PeopleTab() {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="outline" color={m.status === 'active' ? 'green' : 'gray'}>
+                    <Badge variant="outline" color={m.status === 'active' ? 'green' : m.status === 'pending' ? 'yellow' : 'gray'}>
                       {m.status}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{m.last_sign_in_at ? formatDateTime(m.last_sign_in_at) : 'never'}</Table.Td>
+                  <Table.Td>
+                    {m.status === 'pending' && m.expires_at ? (
+                      <Text size="sm" c="dimmed">
+                        invited, until {formatDateTime(m.expires_at)}
+                      </Text>
+                    ) : m.last_sign_in_at ? (
+                      formatDateTime(m.last_sign_in_at)
+                    ) : (
+                      'never'
+                    )}
+                  </Table.Td>
                   {administers ? (
                     <Table.Td>
-                      {canEdit(m) && m.id !== session.user.id ? (
+                      {canEdit(m) && isMember(m) ? (
                         <ActionIcon variant="subtle" color="red" aria-label={`Remove ${m.email}`} onClick={() => setRemoving(m)}>
                           <IconUserMinus size={16} aria-hidden />
+                        </ActionIcon>
+                      ) : null}
+                      {canEdit(m) && m.invitation_id ? (
+                        <ActionIcon variant="subtle" color="red" aria-label={`Cancel the invitation of ${m.email}`} onClick={() => void cancelInvitation(m)}>
+                          <IconMailX size={16} aria-hidden />
                         </ActionIcon>
                       ) : null}
                     </Table.Td>
