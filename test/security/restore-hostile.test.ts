@@ -196,6 +196,8 @@ describe.each(dialects())('a hostile export on %s', (dialect) => {
       ['media', (rows) => [{ ...rows[0], folder: '../../other' }, ...rows.slice(1)], /media\.ndjson line 1: folder "\.\.\/\.\.\/other" is not a media folder/],
       ['media', (rows) => rows.map((r) => ({ ...r, filename: 'x.png' })), /media\.ndjson line 1: filename "x\.png" is not the stored name/],
       ['entries', (rows) => [{ ...rows[0], 'workspace_id") --': 1 }, ...rows.slice(1)], /is not a column name/],
+      // A name with a newline cannot forge a second line on the operator's terminal.
+      ['entries', (rows) => [{ ...rows[0], 'x\nquire: restored fine': 1 }, ...rows.slice(1)], /'x\\u000aquire: restored fine' is not a column name/],
     ];
     for (const [table, mutate, message] of cases) {
       const { dir } = await copy();

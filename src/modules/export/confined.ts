@@ -45,6 +45,17 @@ export function sizeText(n: number): string {
   return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB` : `${n} bytes`;
 }
 
+/**
+ * `text` safe to print in one error line: control characters (a newline among them) and line
+ * separators as JSON escapes, at most 200 characters. Names and values in refusals come from the
+ * export, which must not be able to forge lines on the operator's terminal.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const escaped = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped.length > 200 ? `${escaped.slice(0, 200)}…` : escaped;
+}
+
 /** The real path of an export directory given by the operator (links in it resolved once). */
 export function exportRoot(dir: string): string {
   return fs.realpathSync(dir);
@@ -65,7 +76,7 @@ const NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
  * exist. The caller closes the handle.
  */
 export async function openConfined(root: string, name: string, maxBytes: number): Promise<OpenedFile | null> {
-  if (!exportName(name)) throw new ExportFileError(`'${name}' is not a file of a Quire export`);
+  if (!exportName(name)) throw new ExportFileError(`'${printable(name)}' is not a file of a Quire export`);
   const full = path.join(root, ...name.split('/'));
   let handle: FileHandle;
   try {

@@ -66,6 +66,7 @@ import {
   hashOpened,
   linesOf,
   openConfined,
+  printable,
   readWhole,
   sizeText,
   streamOf,
@@ -191,7 +192,7 @@ async function checkedManifest(ctx: Context, root: string): Promise<Manifest> {
     manifest.version < OLDEST_EXPORT_VERSION
   )
     throw bad(
-      `export format version ${String(manifest.version)} is not supported by this Quire (it reads versions ${OLDEST_EXPORT_VERSION} to ${EXPORT_VERSION}): upgrade Quire`,
+      `export format version ${typeof manifest.version === 'number' ? manifest.version : printable(showValue(manifest.version))} is not supported by this Quire (it reads versions ${OLDEST_EXPORT_VERSION} to ${EXPORT_VERSION}): upgrade Quire`,
     );
   if (!isPlainObject(manifest.files) || !isPlainObject(manifest.workspace)) throw bad(`${MANIFEST_FILE} lacks files or workspace`);
   // Both are printed by the CLI: no control characters reach the operator's terminal.
@@ -200,7 +201,7 @@ async function checkedManifest(ctx: Context, root: string): Promise<Manifest> {
   if (typeof manifest.quire_version !== 'string' || !VERSION_TEXT.test(manifest.quire_version)) throw bad(`${MANIFEST_FILE}: quire_version is not a version`);
   for (const [name, expected] of Object.entries(manifest.files)) {
     const limit = limitOf(ctx, name);
-    if (limit === null || name === MANIFEST_FILE) throw bad(`${MANIFEST_FILE} lists '${name.slice(0, 200)}', which is not part of a Quire export`);
+    if (limit === null || name === MANIFEST_FILE) throw bad(`${MANIFEST_FILE} lists '${printable(name)}', which is not part of a Quire export`);
     if (
       !isPlainObject(expected) ||
       !Number.isSafeInteger(expected.bytes) ||
@@ -244,7 +245,7 @@ async function* batches(root: string, name: string): AsyncGenerator<{ line: numb
     }
     if (!isPlainObject(row)) throw bad(`${name} line ${line} is not a JSON object`);
     const bad_ = Object.keys(row).find((k) => !COLUMN.test(k));
-    if (bad_ !== undefined) throw bad(`${name} line ${line}: '${bad_.slice(0, 64)}' is not a column name`);
+    if (bad_ !== undefined) throw bad(`${name} line ${line}: '${printable(bad_)}' is not a column name`);
     batch.push({ line, row });
     if (batch.length >= BATCH) {
       yield batch;
@@ -273,7 +274,8 @@ interface Restore {
 /** Tables whose rows carry the workspace id (replaced by the target's on restore). */
 const WORKSPACE_TABLES = new Set(['content_types', 'media', 'entries', 'pages', 'webhooks']);
 
-const showValue = (v: unknown) => JSON.stringify(v)?.slice(0, 80) ?? String(v);
+/** A value from the export in a refusal: as JSON (control characters escaped), shortened. */
+const showValue = (v: unknown) => printable(JSON.stringify(v)?.slice(0, 80) ?? String(v));
 
 /**
  * Refuses a row of `spec` that is not what its columns claim: uuid columns (spec.ids, and

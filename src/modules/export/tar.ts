@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
+import { printable, sizeText } from './confined.js';
 
 const BLOCK = 512;
 
@@ -83,10 +84,6 @@ function checksumHolds(h: Buffer): boolean {
 /** A tar file that cannot be unpacked under the rules of unpackTo; the message says why in one line. */
 export class TarError extends Error {}
 
-function sizeText(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB` : `${n} bytes`;
-}
-
 const COPY_CHUNK = 1024 * 1024;
 
 /**
@@ -117,18 +114,19 @@ export async function unpackTo(source: string, dir: string, limitOf: (name: stri
       const magic = header.subarray(257, 262).toString('latin1');
       const prefix = magic === 'ustar' ? field(header, 345, 155) : '';
       const name = (prefix ? `${prefix}/` : '') + field(header, 0, 100);
+      const shown = printable(name);
       const size = octal(header, 124, 12);
-      if (size === null) throw new TarError(`the tar file is damaged: the entry '${name}' has a size this reader does not take`);
+      if (size === null) throw new TarError(`the tar file is damaged: the entry '${shown}' has a size this reader does not take`);
       const type = String.fromCharCode(header[156] || 48);
       if (type === '5') {
         offset += Math.ceil(size / BLOCK) * BLOCK;
         continue;
       }
       const limit = type === '0' ? limitOf(name) : null;
-      if (limit === null) throw new TarError(`the tar file holds '${name}', which is not part of a Quire export`);
-      if (names.includes(name)) throw new TarError(`the tar file holds '${name}' twice`);
-      if (size > limit) throw new TarError(`the tar file's entry '${name}' declares ${sizeText(size)}, more than the limit of ${sizeText(limit)}`);
-      if (offset + size > total) throw new TarError(`the tar file is truncated: its entry '${name}' declares ${sizeText(size)}, more than the file holds`);
+      if (limit === null) throw new TarError(`the tar file holds '${shown}', which is not part of a Quire export`);
+      if (names.includes(name)) throw new TarError(`the tar file holds '${shown}' twice`);
+      if (size > limit) throw new TarError(`the tar file's entry '${shown}' declares ${sizeText(size)}, more than the limit of ${sizeText(limit)}`);
+      if (offset + size > total) throw new TarError(`the tar file is truncated: its entry '${shown}' declares ${sizeText(size)}, more than the file holds`);
       const full = path.join(dir, ...name.split('/'));
       await fsp.mkdir(path.dirname(full), { recursive: true });
       const out = await fsp.open(full, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
