@@ -21,6 +21,7 @@ import { managementRoutes } from './http/routes/management/index.js';
 import { deliveryRoutes } from './http/routes/delivery/index.js';
 import { mediaFileRoutes } from './http/routes/media-files.js';
 import { studioRoutes } from './http/routes/studio.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 
 /** JSON bodies above this answer 413 PAYLOAD_TOO_LARGE (DECISIONS.md "Errors"). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -97,10 +98,15 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
     }
   });
 
+  // CSP and the other browser headers of the Studio, /docs and media files
+  // (src/http/security-headers.ts): before those routes are added.
+  await registerSecurityHeaders(app, ctx.config);
+
   // The OpenAPI document (src/http/openapi.ts completes what the route schemas say) and its
-  // interactive reference at /docs, served from the package's own assets (no CDN).
+  // interactive reference at /docs, served from the package's own assets (no CDN); its CSP is
+  // the one registerSecurityHeaders gives /docs (Swagger UI's page has no inline script).
   await app.register(swagger, swaggerOptions(ctx.config));
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true, tryItOutEnabled: false } });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: false } });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async () => {

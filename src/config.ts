@@ -42,6 +42,10 @@
  * non-public addresses; default off everywhere, the embedded database included: only an explicit
  * `1`/`true` turns the SSRF guard off),
  * WEBHOOK_TIMEOUT_MS (10 s per delivery attempt), WEBHOOK_POLL_MS (1 s between outbox scans).
+ * Security headers (docs/security.md, docs/configuration.md): FRAME_ANCESTORS (who may frame the
+ * Studio, /docs and media files: `none` by default, or `self` and comma-separated origins) and
+ * STUDIO_PREVIEW_ORIGINS (origins the Studio's live preview may frame; unset: any http(s) origin,
+ * since each workspace sets its own preview URL template at run time).
  * Many instances (docs/scaling.md): REDIS_URL (redis:// or rediss://; unset: each instance counts
  * rate limits and sign-in failures alone) and REDIS_PREFIX (prefix of every key, default `quire:`).
  */
@@ -133,6 +137,13 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** Milliseconds between scans of the webhook outbox by the delivery worker. */
   readonly webhookPollMs: number;
+  /**
+   * CSP `frame-ancestors` sources of the Studio, /docs and media files: `['none']` (default, with
+   * X-Frame-Options DENY) or `self` and origins (FRAME_ANCESTORS).
+   */
+  readonly frameAncestors: readonly string[];
+  /** Origins the Studio's live preview may frame (CSP frame-src); null: any http(s) origin. */
+  readonly studioPreviewOrigins: readonly string[] | null;
   /** Redis shared by the instances (rate limits, sign-in throttling); null: per instance. */
   readonly redisUrl: string | null;
   /** Prefix of every Redis key Quire writes, so one Redis can serve several installations. */
@@ -259,6 +270,26 @@ function originsFrom(env: Record<string, string | undefined>, name: string, anyO
   return Object.freeze(parts.map((p) => p.replace(/\/+$/, '')));
 }
 
+/**
+ * FRAME_ANCESTORS: `none` (default: nothing may frame these pages), or comma-separated `self` and
+ * origins, returned as CSP source expressions (`'none'`, `'self'`, `https://site.example`).
+ */
+function frameAncestorsFrom(env: Record<string, string | undefined>): readonly string[] {
+  const raw = env.FRAME_ANCESTORS;
+  if (raw === undefined || raw.trim() === '' || raw.trim().toLowerCase() === 'none') return Object.freeze(["'none'"]);
+  const parts = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const self = parts.some((p) => p.toLowerCase() === 'self');
+  const others = parts.filter((p) => p.toLowerCase() !== 'self');
+  // `*` would let any site frame the Studio: it is refused, not read as "any".
+  const origins = others.length && !others.includes('*') ? (originsFrom({ FRAME_ANCESTORS: others.join(',') }, 'FRAME_ANCESTORS', false) ?? []) : [];
+  if ((origins.length === 0 && !self) || others.includes('*'))
+    throw new ConfigError(`FRAME_ANCESTORS must be none, or self and origins such as https://site.example, got '${raw}'`);
+  return Object.freeze([...(self ? ["'self'"] : []), ...origins]);
+}
+
 /** REDIS_URL must be a redis:// or rediss:// URL; it may hold a password, so it is never echoed. */
 function redisFrom(env: Record<string, string | undefined>): Pick<Config, 'redisUrl' | 'redisPrefix'> {
   const redisUrl = env.REDIS_URL ? env.REDIS_URL : null;
@@ -347,6 +378,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowPrivate: boolFrom(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookTimeoutMs: intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookPollMs: intFrom(env, 'WEBHOOK_POLL_MS', 1000, 50, 60_000),
+    frameAncestors: frameAncestorsFrom(env),
+    studioPreviewOrigins: env.STUDIO_PREVIEW_ORIGINS?.trim() ? originsFrom(env, 'STUDIO_PREVIEW_ORIGINS', false) : null,
     ...redisFrom(env),
     ...overrides,
   };

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { ensureBuilt, ROOT } from '../build.js';
 
 export { ensureBuilt, ROOT };
@@ -202,6 +202,25 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Records every Content-Security-Policy violation in the context's pages and frames (a
+ * `securitypolicyviolation` listener installed before any script of the page runs, reported on the
+ * console) and Chromium's own "Refused to …" console errors. Returns the list it fills.
+ */
+export async function recordCspViolations(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} in ${e.documentURI}`);
+    });
+  });
+  context.on('console', (msg) => {
+    const text = msg.text();
+    if (/^CSP violation: |Content Security Policy|Refused to (load|execute|apply|frame|connect)/.test(text)) violations.push(text);
+  });
+  return violations;
 }
 
 /** Prints this process's axe results under `suite` (a suite's afterAll), one line per screen. */

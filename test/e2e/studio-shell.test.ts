@@ -20,6 +20,7 @@ import {
   expectNoHorizontalScroll,
   gzippedAssetBytes,
   launchBrowser,
+  recordCspViolations,
   screenshot,
   skipBrowserSuites,
   startStudioServer,
@@ -67,6 +68,7 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let ws: string;
+  let cspViolations: string[];
 
   beforeAll(async () => {
     // The webhook test's receiver runs on loopback, which Quire refuses unless told otherwise.
@@ -74,6 +76,7 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
     ws = `${server.base}/studio/${server.workspace.slug}`;
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+    cspViolations = await recordCspViolations(context);
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
   }, 240_000);
@@ -88,6 +91,23 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
       process.stdout.write(`\n[studio e2e] axe results\n${lines.join('\n')}\n`);
     }
   }, 120_000);
+
+  it('the sign-in page and /docs render under their strict CSP with no violation', async () => {
+    const res = await page.goto(`${server.base}/studio/`);
+    const policy = res?.headers()['content-security-policy'] ?? '';
+    expect(policy).toMatch(/(^|;) ?script-src 'self' ?(;|$)/);
+    expect(policy).toMatch(/frame-ancestors 'none'/);
+    expect(res?.headers()['x-frame-options']).toBe('DENY');
+    await visible(heading(page, 'Sign in'));
+    await visible(page.getByLabel(/^Password/));
+    const docs = await context.newPage();
+    const docsRes = await docs.goto(`${server.base}/docs/static/index.html`);
+    expect(docsRes?.headers()['content-security-policy']).toMatch(/(^|;) ?script-src 'self' ?(;|$)/);
+    // Swagger UI rendered from its files and fetched the OpenAPI document.
+    await visible(docs.locator('.swagger-ui .info .title'));
+    await docs.close();
+    expect(cspViolations).toEqual([]);
+  }, 60_000);
 
   it('first owner: setup link → password → workspace home', async () => {
     await page.goto(server.setupUrl);
@@ -493,4 +513,8 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await visible(page.getByRole('table', { name: 'People' }));
   }, 120_000);
+
+  it('no screen visited above broke its Content-Security-Policy', () => {
+    expect(cspViolations).toEqual([]);
+  });
 });

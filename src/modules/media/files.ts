@@ -7,8 +7,9 @@
  * - The key must be the current key of a live (not deleted) asset: an old URL after a folder
  *   move, or a deleted asset, answers 404.
  * - Responses carry `Cache-Control: public, max-age=31536000, immutable` (a URL's bytes never
- *   change: a new upload is a new id), a strong ETag (304 on If-None-Match), `nosniff`, and for
- *   SVG a Content-Security-Policy that forbids scripts.
+ *   change: a new upload is a new id), a strong ETag (304 on If-None-Match) and `nosniff`. The
+ *   route adds the Content-Security-Policy of every media file (`default-src 'none'`, `sandbox`:
+ *   an SVG or PDF visited on this origin runs no script; src/http/security-headers.ts).
  * - Originals honour a single `Range` (video seeking); unsatisfiable or multiple ranges get the
  *   whole file (RFC 9110 lets a server ignore Range).
  * - With transform parameters (src/modules/media/transform.ts) the derived image is looked up in
@@ -32,7 +33,6 @@ import { boundTransform, mimeOfFormat, parseTransform, renderVariant, variantNam
 import { recordVariant, touchVariant } from './variants.js';
 
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
-const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 
 export interface FileRequest {
   /** The path after /media/files/. */
@@ -146,16 +146,14 @@ export async function serveMediaFile(ctx: Context, req: FileRequest): Promise<Fi
     }
     headers['content-type'] = media.mime_type;
     headers['accept-ranges'] = 'bytes';
-    // Documents a browser would run (SVG, PDF) are sandboxed and, unless the configured policy
-    // says inline, downloaded rather than opened on this origin when visited directly; <img>
-    // and <a download> ignore the disposition (issue 8).
+    // Documents a browser would run (SVG, PDF) are sandboxed by the route's CSP and, unless the
+    // configured policy says inline, downloaded rather than opened on this origin when visited
+    // directly; <img> and <a download> ignore the disposition (issue 8).
     const active = kind === 'svg' || kind === 'pdf';
     headers['content-disposition'] = contentDisposition(
       active && ctx.config.mediaActiveDisposition === 'attachment' ? 'attachment' : 'inline',
       media.original_name,
     );
-    if (kind === 'svg') headers['content-security-policy'] = SVG_CSP;
-    else if (kind === 'pdf') headers['content-security-policy'] = 'sandbox';
     if (object.range) {
       headers['content-range'] = `bytes ${object.range.start}-${object.range.end}/${object.totalSize}`;
       headers['content-length'] = String(object.range.end - object.range.start + 1);
