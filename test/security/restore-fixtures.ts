@@ -1,6 +1,6 @@
 /**
  * Fixtures of the hostile-restore suites (test/security/restore-*.test.ts): a real export of the
- * demo workspace with an uploaded image, helpers that rewrite its files the way an attacker would
+ * demo workspace with an uploaded image and a webhook, helpers that rewrite its files the way an attacker would
  * (keeping the manifest's hashes true, so only the restore's own rules can refuse them), a
  * re-identification that gives a copy of the export fresh uuids (so one database takes many
  * restores), and views of what a restore may have touched (storage files, another workspace's rows).
@@ -9,7 +9,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { systemActor } from '../../src/modules/auth/permissions.js';
 import { seedDemo } from '../../src/modules/demo/seed.js';
+import { createWebhook } from '../../src/modules/webhooks/operations.js';
 import { hashFile } from '../../src/modules/export/files.js';
 import { cli, type CliRun } from '../cli-helpers.js';
 import { createTestEnv, seedWorkspace, type TestEnv } from '../helpers.js';
@@ -19,7 +21,7 @@ export type Row = Record<string, unknown>;
 
 /** Exports the demo workspace (with one uploaded image) of a new SQLite installation into `dir`. */
 export async function makeExport(dir: string): Promise<void> {
-  const env = await createTestEnv('sqlite', { config: { demo: true } });
+  const env = await createTestEnv('sqlite', { config: { demo: true, webhookAllowPrivate: true } });
   try {
     const demo = await seedDemo(env.ctx);
     if (!demo) throw new Error('demo not seeded');
@@ -29,6 +31,7 @@ export async function makeExport(dir: string): Promise<void> {
       parts: [{ name: 'file', filename: 'red.png', data: await png(8, 6, '#ff0000'), contentType: 'image/png' }],
     });
     expect(res.status).toBe(201);
+    await createWebhook(env.ctx, systemActor(demo.workspace.id, demo.user.id), { url: 'http://127.0.0.1:9/hook', events: ['entry.published'] });
     const run = await cli(['export', '--workspace', 'demo', '--out', dir], { context: env.ctx });
     expect(run.code).toBe(0);
   } finally {

@@ -433,6 +433,10 @@ async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webho
       values = withFiles;
     }
     if (spec.table === 'webhooks') {
+      // The report prints each URL: an http(s) URL without control characters, as the API takes.
+      for (const [k, v] of values.entries())
+        if (typeof v.url !== 'string' || !/^https?:\/\//i.test(v.url) || !URL.canParse(v.url) || printable(v.url) !== v.url)
+          throw bad(`webhooks.ndjson line ${lines[k].line}: url ${showValue(v.url)} is not an http(s) URL`);
       values = values.map((v) => {
         const secret = generateSecret();
         webhooks.push({ id: String(v.id), url: String(v.url), secret });
