@@ -81,6 +81,11 @@ describe.each(dialects())('the field cap on %s', (dialect) => {
     expect(await fieldCount('racing')).toBe(200);
   });
 
+  it('PATCH of a content type cannot add fields (fields are added one by one, under the cap)', async () => {
+    expectError(await req('PATCH', '/content-types/full', { fields: [{ name: 'sneaky', field_type: 'text' }] }), 400, 'VALIDATION_FAILED');
+    expect(await fieldCount('full')).toBe(200);
+  });
+
   it('block types have the same cap', async () => {
     expect((await req('POST', '/content-types', { name: 'Wide block', is_block: true, fields: fields(200) })).status).toBe(201);
     expectError(await req('POST', '/content-types/wide-block/fields', { name: 'one_more', field_type: 'text' }), 400, 'VALIDATION_FAILED');
