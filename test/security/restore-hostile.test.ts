@@ -197,6 +197,11 @@ describe.each(dialects())('a hostile export on %s', (dialect) => {
       ['media', (rows) => rows.map((r) => ({ ...r, filename: 'x.png' })), /media\.ndjson line 1: filename "x\.png" is not the stored name/],
       ['entries', (rows) => [{ ...rows[0], 'workspace_id") --': 1 }, ...rows.slice(1)], /is not a column name/],
       ['webhooks', (rows) => rows.map((r) => ({ ...r, url: 'http://x/\u001b[2J\nquire: ok' })), /webhooks\.ndjson line 1: url "http:\/\/x\/\\u001b\[2J\\n/],
+      [
+        'workspace',
+        (rows) => [{ ...rows[0], preview_url_template: 'javascript:alert(document.cookie)//{slug}' }],
+        /workspace\.ndjson line 1: preview_url_template must be an http\(s\) URL/,
+      ],
       // A name with a newline cannot forge a second line on the operator's terminal.
       ['entries', (rows) => [{ ...rows[0], 'x\nquire: restored fine': 1 }, ...rows.slice(1)], /'x\\u000aquire: restored fine' is not a column name/],
     ];

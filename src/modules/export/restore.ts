@@ -53,9 +53,10 @@ import { folderProblem } from '../media/folders.js';
 import { originalKey, storedFilename } from '../media/locations.js';
 import { probeFile } from '../media/probe.js';
 import { spoolStream } from '../media/spool.js';
-import { createUniqueIndex, syncDataIndex } from '../content-types/repository.js';
-import type { FieldType } from '../content-types/model.js';
+import { createUniqueIndex, fieldCountsOfWorkspace, syncDataIndex } from '../content-types/repository.js';
+import { fieldCapProblem, type FieldType } from '../content-types/model.js';
 import { generateSecret, sealSecret } from '../webhooks/secrets.js';
+import { LOCALE_PATTERN, checkPreviewTemplate } from '../workspaces/operations.js';
 import { findWorkspaceBySlug } from '../workspaces/repository.js';
 import { BATCH } from './export.js';
 import {
@@ -473,6 +474,13 @@ async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webho
     for await (const lines of batches(r.root, tableFile(spec)))
       for (const { row: b } of lines) if (b.parent_id) await setBlockParent(r.db, String(b.page_id), String(b.id), String(b.parent_id));
   }
+  if (spec.table === 'fields') {
+    // The field cap holds here as on every other path that adds fields (content-types/model.ts).
+    for (const t of await fieldCountsOfWorkspace(r.db, r.workspaceId)) {
+      const cap = fieldCapProblem(0, t.n);
+      if (cap) throw bad(`${tableFile(spec)}: content type ${showValue(t.slug)}: ${cap}`);
+    }
+  }
   return count;
 }
 
@@ -525,8 +533,21 @@ async function restoreWorkspace(db: Db, root: string, slug: string, existing: { 
   }
   if (!row) throw bad(`${tableFile(WORKSPACE_SPEC)} holds no workspace`);
   checkRow(WORKSPACE_SPEC, 1, row, Object.keys(row));
-  if (!Array.isArray(row.locales) || !row.locales.every((l) => typeof l === 'string'))
-    throw bad(`${tableFile(WORKSPACE_SPEC)} line 1: locales is not a list of locales`);
+  // The rules of the workspace settings API (workspaces/operations.ts): the Studio links to the preview template.
+  const where = `${tableFile(WORKSPACE_SPEC)} line 1`;
+  if (!Array.isArray(row.locales) || !row.locales.length || !row.locales.every((l) => typeof l === 'string' && LOCALE_PATTERN.test(l)))
+    throw bad(`${where}: locales is not a list of locales`);
+  if (typeof row.default_locale !== 'string' || !row.locales.includes(row.default_locale)) throw bad(`${where}: default_locale is not one of its locales`);
+  if (typeof row.name !== 'string') throw bad(`${where}: name is not a string`);
+  if (row.preview_url_template !== null && row.preview_url_template !== undefined) {
+    try {
+      if (typeof row.preview_url_template !== 'string') throw new Error('not a string');
+      checkPreviewTemplate(row.preview_url_template);
+    } catch (err) {
+      const detail = err instanceof AppError ? (err.errors?.[0]?.message ?? err.message) : 'is not a string';
+      throw bad(`${where}: preview_url_template ${detail}`);
+    }
+  }
   const settings = {
     name: String(row.name),
     default_locale: String(row.default_locale),
