@@ -2,10 +2,15 @@
  * The field cap (issue 23 item 5): a content type (entry or block type) holds at most 200
  * fields, however its fields arrive: created with the type over HTTP or through the operation
  * (the importer and the demo seed call it directly), added one by one with POST …/fields
- * (also concurrently), or added by a Contentful import into a new or an existing type. Before,
+ * (also concurrently), added by a Contentful import into a new or an existing type, or restored
+ * from a workspace export (`quire import quire`) whose fields file lists more. Before,
  * only the HTTP body schema of POST /content-types counted, and fields added one by one reached
  * 210. On SQLite and PostgreSQL.
  */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { systemActor } from '../../src/modules/auth/permissions.js';
@@ -14,7 +19,9 @@ import { createContentType } from '../../src/modules/content-types/operations.js
 import { findContentTypeBySlug } from '../../src/modules/content-types/repository.js';
 import { importContentful } from '../../src/modules/import/operations.js';
 import type { ContentfulExport } from '../../src/modules/import/contentful/export.js';
+import { cli } from '../cli-helpers.js';
 import { call, createTestEnv, dialects, expectError, seedWorkspace, type TestEnv } from '../helpers.js';
+import { freshCopy, readTable, writeTable } from './restore-fixtures.js';
 
 const M = '/api/v1/manage';
 const fields = (n: number, prefix = 'f') => Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i + 1}`, field_type: 'text' }));
@@ -103,6 +110,42 @@ describe.each(dialects())('the field cap on %s', (dialect) => {
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     await expect(attempt).rejects.toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'body.fields' }] });
     expect(await findContentTypeBySlug(env.ctx.db, wsId, 'direct')).toBeNull();
+  });
+
+  it('a restore of an export whose type has 201 fields is refused and writes nothing', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-field-cap-'));
+    try {
+      expect(
+        (
+          await cli(
+            [
+              'export',
+              '--workspace',
+              (await env.ctx.db.kysely.selectFrom('workspaces').select('slug').where('id', '=', wsId).executeTakeFirstOrThrow()).slug,
+              '--out',
+              dir,
+            ],
+            { context: env.ctx },
+          )
+        ).code,
+      ).toBe(0);
+      const rows = readTable(dir, 'fields');
+      const full = rows.filter((r) => r.name === 'f200');
+      expect(full.length).toBeGreaterThan(0);
+      // One more field on a type that has 200, the manifest's hashes kept true.
+      await writeTable(dir, 'fields', [...rows, { ...full[0], id: randomUUID(), name: 'f201', sort_order: 200 }]);
+      // Fresh ids, so that restoring into this same database collides with nothing.
+      const copy = `${dir}-copy`;
+      await freshCopy(dir, copy);
+      const run = await cli(['import', 'quire', copy, '--workspace', `restored-${dialect}`], { context: env.ctx });
+      fs.rmSync(copy, { recursive: true, force: true });
+      expect(run.code).toBe(1);
+      expect(run.stderr, run.stderr).toContain('at most 200 fields');
+      const ws = await env.ctx.db.kysely.selectFrom('workspaces').select('id').where('slug', '=', `restored-${dialect}`).executeTakeFirst();
+      if (ws) expect(await env.ctx.db.kysely.selectFrom('content_types').select('id').where('workspace_id', '=', ws.id).execute()).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a Contentful import of a type with 201 fields is refused before anything is written', async () => {

@@ -182,6 +182,18 @@ export async function countEntriesOfType(db: Db, contentTypeId: string): Promise
   return Number(row.n);
 }
 
+/** How many fields each content type of the workspace holds (types without fields are left out). */
+export async function fieldCountsOfWorkspace(db: Db, workspaceId: string): Promise<{ content_type_id: string; slug: string; n: number }[]> {
+  const rows = await db.kysely
+    .selectFrom('fields as f')
+    .innerJoin('content_types as ct', 'ct.id', 'f.content_type_id')
+    .select(['f.content_type_id', 'ct.slug', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('ct.workspace_id', '=', workspaceId)
+    .groupBy(['f.content_type_id', 'ct.slug'])
+    .execute();
+  return rows.map((r) => ({ content_type_id: r.content_type_id, slug: r.slug, n: Number(r.n) }));
+}
+
 export async function insertField(db: Db, field: Field): Promise<void> {
   const { index_build: _build, ...columns } = field;
   await db.kysely
