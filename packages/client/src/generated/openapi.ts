@@ -1023,6 +1023,28 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/manage/session/invitations/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invitation as the signed-in person it is for (X-CSRF-Token required); answers the new SessionInfo
+     * @description The token of the invitation link (e-mailed to the invited address, or passed on by the inviting admin) and a session of the account with that email are both needed. Another email answers 403; an unknown, used, cancelled or expired link 404. A person already a member keeps their role.
+     *
+     *     No key.
+     */
+    post: operations['acceptInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/manage/session/password': {
     parameters: {
       query?: never;
@@ -1034,7 +1056,7 @@ export type paths = {
     put?: never;
     /**
      * Set a password with a one-time token, or change it on a session (ends the other sessions, signs in)
-     * @description With `token` (a setup or invitation link, 72 hours; unknown, used or expired ones answer 404) or, on a session with its X-CSRF-Token, with `current_password`. Signs in (sets the cookie).
+     * @description With `token` (a setup or invitation link, 72 hours; unknown, used or expired ones answer 404) or, on a session with its X-CSRF-Token, with `current_password`. Signs in (sets the cookie). An invitation link sets a password only for a brand-new account (no password, never signed in, no workspace): for any other account it answers 403 and the person signs in and accepts instead.
      *
      *     No key.
      */
@@ -1053,8 +1075,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * What a one-time setup or invitation token is for (404 when unknown, used or expired)
-     * @description What a one-time setup or invitation token is for (404 when unknown, used or expired)
+     * What a one-time setup or invitation token is for and what its holder does next (404 when unknown, used or expired)
+     * @description What a one-time setup or invitation token is for and what its holder does next (404 when unknown, used or expired)
      *
      *     No key.
      */
@@ -1075,8 +1097,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * Members of the workspace (Studio session)
-     * @description Members of the workspace (Studio session)
+     * Members and pending invitations of the workspace (Studio session)
+     * @description Members and pending invitations of the workspace (Studio session)
      *
      *     Studio session only (owners and admins): an API key is refused with 403.
      */
@@ -1127,13 +1149,35 @@ export type paths = {
     get?: never;
     put?: never;
     /**
-     * Invite a person with a role (owners and admins; one-time link, e-mailed when SMTP_URL is set)
-     * @description Adds the person with a role and returns a one-time invitation link (shown once, 72 hours) unless they already have a password. A member already there answers 409 ALREADY_MEMBER.
+     * Invite a person with a role: a pending invitation they accept (owners and admins; one-time link, e-mailed when SMTP_URL is set)
+     * @description Creates a pending invitation (72 hours), never a membership: the person accepts it with the link, choosing a password if the email has no account yet, else signing in. The answer is the same whether the email has an account elsewhere or not. The link is in the answer (shown once) only when it was not e-mailed. A member already there answers 409 ALREADY_MEMBER; re-inviting a pending email replaces its link.
      *
      *     Studio session only (owners and admins): an API key is refused with 403.
      */
     post: operations['invitePerson'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/users/invitations/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Cancel a pending invitation: its link stops working (owners and admins; only owners cancel an owner’s)
+     * @description Cancel a pending invitation: its link stops working (owners and admins; only owners cancel an owner’s)
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    delete: operations['cancelInvitation'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2006,8 +2050,9 @@ export type components = {
     /** Invitation */
     Invitation: {
       emailed: boolean;
-      expires_at: string | null;
-      /** @description one-time link, shown once; null when the person already has a password */
+      /** @description ISO 8601 UTC with milliseconds */
+      expires_at: string;
+      /** @description the one-time link, shown once, when it was not e-mailed (no SMTP_URL, or sending failed); null when it went to the invited email */
       invitation_url: string | null;
       user: components['schemas']['Member'];
     };
@@ -2107,16 +2152,23 @@ export type components = {
       /** @description ISO 8601 UTC with milliseconds */
       created_at: string;
       email: string;
-      id: number;
+      /** @description when a pending invitation’s link expires; null for a member */
+      expires_at: string | null;
+      /** @description the member’s user id; null for a pending invitation */
+      id: number | null;
+      /** @description a pending invitation’s id (cancel it with DELETE /users/invitations/{id}); null for a member */
+      invitation_id: string | null;
+      /** @description null for a pending invitation, whatever the account did elsewhere */
       last_sign_in_at: string | null;
+      /** @description for a pending invitation, the name the inviting admin typed */
       name: string | null;
       /** @enum {string} */
       role: 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
       /**
-       * @description invited: has no password yet
+       * @description active: a member with a password; invited: a member without a password yet; pending: an invitation not accepted yet (not a member)
        * @enum {string}
        */
-      status: 'active' | 'invited';
+      status: 'active' | 'invited' | 'pending';
     };
     MemberArrayResponse: {
       data: components['schemas']['Member'][];
@@ -2134,11 +2186,18 @@ export type components = {
     };
     /** OneTimeToken */
     OneTimeToken: {
+      /**
+       * @description set_password: POST /session/password with this token sets the first password (and accepts); sign_in: the email has an account, whose person signs in and accepts with POST /session/invitations/accept
+       * @enum {string}
+       */
+      action: 'set_password' | 'sign_in';
       email: string;
       /** @description ISO 8601 UTC with milliseconds */
       expires_at: string;
       /** @enum {string} */
       purpose: 'setup' | 'invitation';
+      /** @description the role an invitation offers; null for a setup link */
+      role: ('owner' | 'admin' | 'editor' | 'author' | 'viewer') | null;
       workspace: {
         name: string;
         slug: string;
@@ -2588,7 +2647,7 @@ export type components = {
         };
       };
     };
-    /** @description `FORBIDDEN`: credentials valid but not allowed here (scope, role, whitelist, other workspace, CSRF token, session-only endpoint) */
+    /** @description `FORBIDDEN`: credentials valid but not allowed here (scope, role, whitelist, other workspace, CSRF token, session-only endpoint, an invitation link of an existing account or of another email) */
     Forbidden: {
       headers: {
         'X-Request-Id': components['headers']['XRequestId'];
@@ -5802,6 +5861,47 @@ export interface operations {
       507: components['responses']['InsufficientStorage'];
     };
   };
+  acceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The token of the invitation link (`token=` in its URL) */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionInfoResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
   setPassword: {
     parameters: {
       query?: never;
@@ -6079,6 +6179,53 @@ export interface operations {
       409: components['responses']['AlreadyMember'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  cancelInvitation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
