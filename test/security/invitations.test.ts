@@ -155,6 +155,19 @@ describe.each(dialects())('invitations and accounts on %s', (dialect) => {
     expect(workspacesOf(accepted).sort()).toEqual([a.workspace.id, b.workspace.id].sort());
   });
 
+  it('two links of one new address redeemed at once: one chooses the password, the other is refused', async () => {
+    const email = `race-${dialect}@example.com`;
+    const tokens = [tokenOf((await invite(ownerA, email)).body.data.invitation_url), tokenOf((await invite(ownerB, email)).body.data.invitation_url)];
+    const answers = await Promise.all(
+      tokens.map((token, i) => new Browser(env.app).call('POST', `${M}/session/password`, { body: { token, password: `racing password ${i}` } })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 403]);
+    const winner = answers.findIndex((r) => r.status === 200);
+    expect((await new Browser(env.app).signIn(email, `racing password ${winner}`)).status).toBe(200);
+    expectError(await new Browser(env.app).signIn(email, `racing password ${1 - winner}`), 401, 'UNAUTHORIZED');
+    expect(workspacesOf(answers[winner])).toEqual([[a, b][winner].workspace.id]);
+  });
+
   it('pending invitations are listed as pending, re-inviting replaces the link, cancelling retires it', async () => {
     const email = `changed-mind-${dialect}@example.com`;
     const first = await invite(ownerB, email, 'author');
