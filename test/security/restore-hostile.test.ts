@@ -202,6 +202,9 @@ describe.each(dialects())('a hostile export on %s', (dialect) => {
         (rows) => [{ ...rows[0], preview_url_template: 'javascript:alert(document.cookie)//{slug}' }],
         /workspace\.ndjson line 1: preview_url_template must be an http\(s\) URL/,
       ],
+      // Field names reach SQL (JSON paths, index expressions): only the API's names are taken.
+      ['fields', (rows) => [{ ...rows[0], name: "x') OR 1=1 --", filterable: 1 }, ...rows.slice(1)], /fields\.ndjson line 1\.name must match/],
+      ['fields', (rows) => [{ ...rows[0], field_type: 'sql' }, ...rows.slice(1)], /fields\.ndjson line 1\.field_type must be one of/],
       // A name with a newline cannot forge a second line on the operator's terminal.
       ['entries', (rows) => [{ ...rows[0], 'x\nquire: restored fine': 1 }, ...rows.slice(1)], /'x\\u000aquire: restored fine' is not a column name/],
     ];

@@ -53,6 +53,7 @@ import { folderProblem } from '../media/folders.js';
 import { originalKey, storedFilename } from '../media/locations.js';
 import { probeFile } from '../media/probe.js';
 import { spoolStream } from '../media/spool.js';
+import { buildField, type FieldInput } from '../content-types/fields.js';
 import { createUniqueIndex, fieldCountsOfWorkspace, syncDataIndex } from '../content-types/repository.js';
 import { fieldCapProblem, type FieldType } from '../content-types/model.js';
 import { generateSecret, sealSecret } from '../webhooks/secrets.js';
@@ -303,6 +304,29 @@ function checkRow(spec: TableSpec, line: number, row: Record<string, unknown>, c
 
 const PARENT_WORDS: Record<ParentTable, string> = { content_types: 'content type', entries: 'entry', pages: 'page' };
 
+/**
+ * Refuses a field the content-types API would refuse (fields.ts buildField: name, type, options,
+ * validation, flags). Field names reach SQL as JSON paths and index expressions
+ * (db/dialect.ts), so only names of the API's pattern may ever be stored.
+ */
+function checkField(line: number, row: Record<string, unknown>): void {
+  const where = `fields.ndjson line ${line}`;
+  if (typeof row.name !== 'string' || typeof row.field_type !== 'string' || (row.label !== undefined && typeof row.label !== 'string'))
+    throw bad(`${where}: name, label and field_type must be strings`);
+  const input: FieldInput = {
+    name: row.name,
+    label: row.label as string | undefined,
+    field_type: row.field_type,
+    is_unique: Boolean(row.is_unique),
+    filterable: Boolean(row.filterable),
+    sortable: Boolean(row.sortable),
+    options: row.options as FieldInput['options'],
+    validation: row.validation as FieldInput['validation'],
+  };
+  const { errors } = buildField(String(row.content_type_id), input, 0, '', where);
+  if (errors.length) throw bad(`${printable(errors[0].path)} ${printable(errors[0].message)}`);
+}
+
 /** Refuses a batch with a reference (spec.parents) to anything but a record restored into the target workspace. */
 async function checkParents(r: Restore, spec: TableSpec, rows: { line: number; row: Record<string, unknown> }[]): Promise<void> {
   for (const parent of spec.parents ?? []) {
@@ -422,6 +446,7 @@ async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webho
   for await (const lines of batches(r.root, tableFile(spec))) {
     const columns = Object.keys(lines[0].row);
     for (const { line, row } of lines) checkRow(spec, line, row, columns);
+    if (spec.table === 'fields') for (const { line, row } of lines) checkField(line, row);
     const rows = lines.map((l) => l.row);
     await refuseExisting(r, spec, rows);
     await checkParents(r, spec, lines);
