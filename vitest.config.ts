@@ -19,6 +19,7 @@ const ISOLATED = [
   'test/index-builds.test.ts',
   'test/faults/hostile-input.test.ts',
   'test/faults/slow-clients.test.ts',
+  'test/security/upload-stall.test.ts',
 ];
 const server = {
   pool: 'forks',

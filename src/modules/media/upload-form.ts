@@ -13,7 +13,7 @@ import type { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
 import { AppError, invalid, validationError, type ErrorDetail } from '../../errors.js';
 import { parseFolder } from './folders.js';
-import { spoolStream, tooLarge, type SpooledFile } from './spool.js';
+import { spoolStream, tooLarge, type SpooledFile, type SpoolOptions } from './spool.js';
 
 /** One multipart part as the iterator yields it. */
 export type FormPart =
@@ -131,10 +131,16 @@ export function multipartError(err: unknown, maxBytes: number): AppError | null 
 }
 
 /**
- * Consumes the parts: spools the `file` part to disk (413 past `maxBytes`), collects and
- * validates the fields. On any failure the spooled file is removed before the error leaves.
+ * Consumes the parts: spools the `file` part to disk (413 past `maxBytes`; `options.hash`: its
+ * SHA-256 too), collects and validates the fields. On any failure the spooled file is removed
+ * before the error leaves.
  */
-export async function readUploadForm(config: Pick<Config, 'dataDir'>, parts: AsyncIterable<FormPart>, maxBytes: number): Promise<UploadForm> {
+export async function readUploadForm(
+  config: Pick<Config, 'dataDir'>,
+  parts: AsyncIterable<FormPart>,
+  maxBytes: number,
+  options: SpoolOptions = {},
+): Promise<UploadForm> {
   let file: SpooledFile | null = null;
   let originalName = '';
   const raw: Partial<Record<(typeof FORM_FIELDS)[number], string>> = {};
@@ -153,7 +159,7 @@ export async function readUploadForm(config: Pick<Config, 'dataDir'>, parts: Asy
         }
         originalName = part.filename ?? '';
         try {
-          file = await spoolStream(config, part.file, maxBytes);
+          file = await spoolStream(config, part.file, maxBytes, options);
         } catch (err) {
           // A system error writing the temporary file (disk full, permissions) is ours: a 500.
           if (/^E[A-Z]+$/.test((err as { code?: string } | null)?.code ?? '')) throw err;

@@ -13,7 +13,7 @@ import { AppError } from '../../../errors.js';
 import { offsetMeta } from '../../../lib/pagination.js';
 import { checkWorkspaceHeader, deleteMedia, getMedia, listMedia, updateMedia, uploadMedia } from '../../../modules/media/operations.js';
 import { listMediaFolders } from '../../../modules/media/library.js';
-import { tooLarge } from '../../../modules/media/spool.js';
+import { createUploadGate, tooLarge } from '../../../modules/media/spool.js';
 import { mediaUsage } from '../../../modules/media/usage.js';
 import { multipartLimits, readUploadForm, type FormPart } from '../../../modules/media/upload-form.js';
 import { EmptyEnvelope, EnvelopeOf, ok, PageMeta } from '../../envelope.js';
@@ -37,6 +37,9 @@ export const FORM_OVERHEAD_BYTES = 64 * 1024;
 /** Registers the management media routes (upload in its own multipart scope) on `app`. */
 export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   const maxBytes = ctx.config.mediaMaxBytes;
+  // A few uploads receive at a time, so that many at once never stall the event loop
+  // (src/modules/media/spool.ts).
+  const gate = createUploadGate();
 
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: multipartLimits(maxBytes), throwFileSizeLimit: false });
@@ -66,7 +69,15 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
         const header = req.headers['x-workspace-id'];
         // Before reading a byte of the body: a wrong workspace never gets its file spooled.
         checkWorkspaceHeader(req.actor, header, true);
-        const form = await readUploadForm(ctx.config, req.parts() as AsyncIterable<FormPart>, maxBytes);
+        // The SHA-256 of the file is the upload's identity for an Idempotency-Key, and only then
+        // worth its cost.
+        const hash = req.idempotencyDeferredKey != null;
+        // A client that goes away while its upload waits leaves the queue at once (req.signal).
+        const form = await gate.run(async () => {
+          // Its body will never come: the error handler logs the abort (at info) and answers nobody.
+          if (req.raw.destroyed) throw new Error('the client closed the connection while its upload waited');
+          return readUploadForm(ctx.config, req.parts() as AsyncIterable<FormPart>, maxBytes, { hash });
+        }, req.signal);
         let replayed: boolean;
         try {
           replayed = await claimAfterBody(ctx, req, reply, {
