@@ -124,12 +124,31 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(499).send();
     }
     const appError = toAppError(error);
+    if ((error as { code?: unknown }).code === 'FST_ERR_HANDLER_TIMEOUT' && !request.raw.complete) closeAfterAnswer(request, reply);
     if (appError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else if (!(error instanceof AppError)) {
       request.log.info({ code: appError.code, reason: (error as Error).message }, 'request rejected');
     }
     return sendError(request, reply, appError);
+  });
+}
+
+/**
+ * The handler timeout answered while the request body was still arriving (a client trickling
+ * it): the connection closes with the answer instead of staying open, reading the rest, until
+ * the request timeout (docs/security.md "Timeouts"). `Connection: close` tells the client; once
+ * the answer is flushed our side sends FIN, and the socket is destroyed a second later at most
+ * (what still arrives meanwhile is read and dropped, so closing sends no reset that could cost
+ * the client the answer).
+ */
+function closeAfterAnswer(request: FastifyRequest, reply: FastifyReply): void {
+  const socket = request.raw.socket;
+  if (!socket) return;
+  reply.header('Connection', 'close');
+  reply.raw.once('finish', () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), 1000).unref();
   });
 }
 

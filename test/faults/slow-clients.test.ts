@@ -6,6 +6,7 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { createTestEnv, dialects, seedWorkspace, type TestEnv } from '../helpers.js';
 
 // The handler timeout counts from routing, body receipt included: above the request timeout here so
@@ -80,6 +81,27 @@ describe.each(dialects())('slow clients on %s', (dialect) => {
     expect(r.text).toMatch(/^HTTP\/1\.1 200/);
     expect(r.closedAfterMs).toBeGreaterThanOrEqual(TIMEOUTS.httpKeepAliveTimeoutMs - 50);
     expect(r.closedAfterMs).toBeLessThan(TIMEOUTS.httpKeepAliveTimeoutMs + 1500);
+  });
+
+  it('closes the connection with the 503 when the handler timeout ends a request whose body still trickles in', async () => {
+    // The handler timeout (counted from routing, body included) before the request timeout: the
+    // 503 comes first, and the connection must not stay open until the request timeout.
+    const app = await buildApp({ ...env.ctx, config: { ...env.ctx.config, httpHandlerTimeoutMs: 500, httpRequestTimeoutMs: 4000 } }, { logger: false });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const body = JSON.stringify({ name: 'x'.repeat(500) });
+      const head = `POST /api/v1/manage/content-types HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const r = await session((app.server.address() as net.AddressInfo).port, (s) => {
+        s.write(head);
+        trickle(s, body.split(''), 50);
+      });
+      expect(r.text).toMatch(/^HTTP\/1\.1 503 Service Unavailable[^]*"code":"SERVICE_UNAVAILABLE"/);
+      expect(r.text.split('\r\n\r\n')[0]).toMatch(/\r\nconnection: close(\r\n|$)/i);
+      expect(r.text).not.toMatch(/408 Request Timeout/);
+      expect(r.closedAfterMs).toBeLessThan(500 + 1000);
+    } finally {
+      await app.close();
+    }
   });
 
   it('answers 503 with Retry-After when a handler runs past HTTP_HANDLER_TIMEOUT_MS, serving others meanwhile', async () => {
