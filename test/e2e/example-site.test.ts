@@ -28,7 +28,7 @@ import { Webhook } from 'standardwebhooks';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Response as PwResponse } from 'playwright-core';
-import { ROOT, ensureBuilt, expectAccessible, expectNoHorizontalScroll, launchBrowser, screenshot, skipBrowserSuites } from './harness.js';
+import { ROOT, ensureBuilt, expectAccessible, expectNoHorizontalScroll, launchBrowser, recordCspViolations, screenshot, skipBrowserSuites } from './harness.js';
 
 const SITE = path.join(ROOT, 'examples/site');
 const SITE_ENTRY = path.join(SITE, 'dist/server/entry.mjs');
@@ -472,6 +472,8 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
     if (!setupUrl) throw new Error(`no setup link in the demo banner:\n${quire.output()}`);
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     contexts.push(context);
+    // The Studio's CSP (frame-src, connect-src) lets the framed site load and talk to it.
+    const cspViolations = await recordCspViolations(context);
     const page = await context.newPage();
     await page.goto(setupUrl);
     await page.getByLabel(/^New password/).fill('owner password 123');
@@ -545,6 +547,7 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
     // The production site still serves the published versions.
     const live = await fetch(`${siteBase}/en/blog/welcome-to-quire`);
     expect(await live.text()).not.toContain('Welcome, live');
+    expect(cspViolations).toEqual([]);
   }, 90_000);
 
   it('keeps a published change out of its cache until a signed webhook call revalidates it; a bad signature answers 401', async () => {
