@@ -5,7 +5,10 @@
  * drafts with `--changed-as draft`) and archived entries, for entries, pages and page blocks. The
  * export is the real one in the repository's sibling data folder with those states set on some
  * of its entries; the clock moves an hour between the runs, so any rewrite shows in a timestamp.
- * On SQLite and PostgreSQL.
+ * Edits made in Quire since (a published entry or page with pending changes) are not the
+ * export's business: an unchanged export whose content production already reads keeps them and
+ * publishes nothing (a re-import used to write the export's content back and publish it again:
+ * new published_at and published_version). On SQLite and PostgreSQL.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +18,7 @@ import type { Database } from '../../src/db/types.js';
 import { importContentful } from '../../src/modules/import/operations.js';
 import type { ContentfulExport } from '../../src/modules/import/contentful/export.js';
 import { cfState, type ChangedAs } from '../../src/modules/import/contentful/states.js';
-import { createTestEnv, dialects, type TestEnv } from '../helpers.js';
+import { call, createTestEnv, dialects, type TestEnv } from '../helpers.js';
 
 const EXPORT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/contentful/marketing-fintech.json');
 const present = fs.existsSync(EXPORT);
@@ -144,6 +147,48 @@ describe.skipIf(skip).each(dialects())('Contentful re-import of an unchanged exp
       expect(again.pages).toMatchObject({ created: 0, updated: 0, published: 0, unpublished: 0, archived: 0 });
       const after = await storedState(env);
       for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
+    });
+
+    it(`keeps edits made in Quire to published items and publishes nothing (changed entries as ${changedAs})`, async () => {
+      const workspace = `edited-${changedAs}`;
+      const first = await importContentful(env.ctx, { workspace, export: exportWithEveryState(), changedAs });
+      const key = first.keys!.management;
+      const req = (method: 'GET' | 'PUT', url: string, body?: unknown) => call(env.app, method, `/api/v1/manage${url}`, { key, body });
+      // An editor changes a published entry and a published page without publishing them.
+      const k = env.ctx.db.kysely;
+      const entry = await k
+        .selectFrom('entries as e')
+        .innerJoin('content_types as ct', 'ct.id', 'e.content_type_id')
+        .select(['e.slug', 'ct.slug as type', 'ct.display_field'])
+        .where('e.workspace_id', '=', first.workspace.id)
+        .where('e.status', '=', 'published')
+        .where('ct.slug', '=', 'topic-person')
+        .orderBy('e.slug')
+        .executeTakeFirstOrThrow();
+      const url = `/content-types/${entry.type}/entries/${entry.slug}`;
+      const data = JSON.parse((await req('GET', url)).body.data.data) as Record<string, unknown>;
+      // The display field: a text field every person has.
+      const text = entry.display_field!;
+      expect(typeof data[text]).toBe('string');
+      now += HOUR;
+      const saved = await req('PUT', url, { data: { ...data, [text]: 'Edited in Quire' } });
+      expect(saved.body.data, JSON.stringify(saved.body)).toMatchObject({ status: 'published', has_pending_changes: true });
+      const page = (await req('GET', '/pages/classic-card')).body.data;
+      expect(page.page.status).toBe('published');
+      const blocks = page.blocks.map((b: { id: string; type: string; data: string }) => ({ id: b.id, type: b.type, data: JSON.parse(b.data) }));
+      const pageSaved = await req('PUT', '/pages/classic-card', { seo: { ...page.page.seo, title: 'Edited in Quire' }, blocks });
+      expect(pageSaved.body.data).toMatchObject({ status: 'published', has_pending_changes: true });
+
+      const before = await storedState(env);
+      now += HOUR;
+      const again = await importContentful(env.ctx, { workspace, export: exportWithEveryState(), changedAs });
+      expect(again.failures).toEqual([]);
+      expect(again.entries).toMatchObject({ created: 0, updated: 0, published: 0, unpublished: 0, archived: 0 });
+      expect(again.pages).toMatchObject({ created: 0, updated: 0, published: 0, unpublished: 0, archived: 0 });
+      const after = await storedState(env);
+      for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
+      expect(JSON.parse((await req('GET', url)).body.data.data)[text]).toBe('Edited in Quire');
+      expect((await req('GET', '/pages/classic-card')).body.data.page).toMatchObject({ has_pending_changes: true, seo: { title: 'Edited in Quire' } });
     });
   }
 });

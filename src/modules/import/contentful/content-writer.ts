@@ -10,7 +10,10 @@
  *
  * Idempotence: every planned record is compared with the stored one and written only when it
  * differs (slug, data, translations, publication), so a second import of the same export
- * changes nothing: same versions, same updated_at.
+ * changes nothing: same versions, same updated_at. A published entry with pending changes whose
+ * published version already holds the export's content is left as it is (liveHoldsPlan): the
+ * pending changes are edits made in Quire, and publishing the export's content again would only
+ * move its publication.
  *
  * Links: entries are written targets first (dependency order). An entry whose targets do not
  * exist yet (a cycle, or a self-link) is created without those links and completed in a second
@@ -32,7 +35,8 @@ import type { Actor } from '../../auth/permissions.js';
 import type { ContentType } from '../../content-types/model.js';
 import { findContentTypeBySlug } from '../../content-types/repository.js';
 import { createEntry, updateEntry } from '../../entries/operations.js';
-import { changeEntryStatus } from '../../entries/publishing.js';
+import type { Entry } from '../../entries/model.js';
+import { changeEntryStatus, getEntryVersion } from '../../entries/publishing.js';
 import { findEntriesByIds, findEntry, findEntryTypeSlugs } from '../../entries/repository.js';
 import { findMediaByIds, upsertMedia, type MediaRecord } from '../../media/repository.js';
 import { recordEvents, type EventInput } from '../../events/record.js';
@@ -43,7 +47,7 @@ import { chunks } from './entry-bulk-write.js';
 import { Segment } from './entry-checks.js';
 import { plannerEntryCount, refreshImportStatistics, upsertMediaRecords } from '../repository.js';
 import { ACTION_PAST, contentInput, dependencyOrder, sameContent, stateAction, type EntrySummary, type UniqueValueCounts } from './entry-planning.js';
-import { countStates, targetStatus, zeroCounts, type ChangedAs, type StateCounts } from './states.js';
+import { countStates, targetStatus, zeroCounts, type ChangedAs, type StateCounts, type TargetStatus } from './states.js';
 
 export { dependencyOrder, stateAction, type EntrySummary } from './entry-planning.js';
 
@@ -166,6 +170,20 @@ export async function writeAssets(
   return counts;
 }
 
+/**
+ * True when the import has nothing to do for a published entry with pending changes: the export
+ * wants it published and its published version already holds the planned slug, data and
+ * translations. Its working copy then holds edits made in Quire since; writing the export's
+ * content back and publishing it again would change the live entry's publication (a new
+ * published_at and published_version) for content production already reads, so an unchanged
+ * export keeps those edits and publishes nothing (issue 23).
+ */
+async function liveHoldsPlan(tx: Context, actor: Actor, e: PlannedEntry, slug: string, shown: Entry, want: TargetStatus): Promise<boolean> {
+  if (want !== 'published' || shown.status !== 'published' || !shown.has_pending_changes || shown.published_version === null) return false;
+  const { entry: live } = await getEntryVersion(tx, actor, e.typeSlug, { id: shown.id }, shown.published_version);
+  return sameContent(live, e, slug);
+}
+
 function failureMessage(err: AppError): string {
   const details = err.errors?.map((e) => `${e.path}: ${e.message}`).join('; ');
   return details ? `${err.message}: ${details}` : err.message;
@@ -275,6 +293,10 @@ export async function writeEntries(
     const missing = new Set(final ? [] : e.references.filter((id) => !present.has(id)));
     const stored = await findEntry(tx.db, input.typeIds.get(e.typeSlug)!, { id: e.id });
     const shown = stored ? presentItem(stored, tx.clock()) : null;
+    if (shown && !missing.size && (await liveHoldsPlan(tx, actor, e, slug, shown, targetStatus(e.state, changedAs)))) {
+      warnings.push(`entry '${e.cfId}' (${e.typeSlug}) has unpublished changes made in Quire; the export holds what is published, so they are kept`);
+      return false;
+    }
     let status = shown?.status ?? null;
     // A published entry whose working copy the import changed must be published again (D70).
     let pending = shown?.has_pending_changes ?? false;

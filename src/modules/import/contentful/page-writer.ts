@@ -7,7 +7,9 @@
  *
  * Idempotence: a stored page is compared with the plan first (slug, SEO, SEO translations, and
  * every block's id, position, type, data and translations) and written only when it differs, so a
- * second import of the same export changes nothing: same versions, same updated_at. A page the
+ * second import of the same export changes nothing: same versions, same updated_at. A published
+ * page with pending changes whose published version already holds the plan keeps those changes
+ * (edits made in Quire) and is not published again. A page the
  * API refuses (e.g. a published page whose block lacks a required value) is reported in
  * `failures` and the import goes on; one that is written but cannot be published stays a draft.
  * Links inside blocks to entries that failed to import are left out, as the entry writer does.
@@ -191,6 +193,13 @@ async function writeOnePage(
     }
     changed = (await put(body)) || changed;
   } else {
+    // A published page with pending changes whose published version already holds the export's
+    // content: the pending changes are edits made in Quire, kept; nothing to publish (issue 23).
+    const current = want === 'published' ? await load(ctx.db) : null;
+    if (current && current.page.status === 'published' && current.page.has_pending_changes && current.page.published_version !== null) {
+      const published = (await getPageVersion(ctx, actor, { id: planned.id }, current.page.published_version)).content;
+      if (samePage(published, planned, body.slug, body.blocks)) return false;
+    }
     changed = await put(body);
     const stored = (await load(ctx.db))!;
     const action = stateAction(stored.page.status, stored.page.has_pending_changes, want);
