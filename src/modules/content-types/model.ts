@@ -30,7 +30,8 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 /**
  * The most fields one content type (an entry type or a block type) may hold (api.md "Content
  * types"). Every path that adds fields asks fieldCapProblem: creating a type with its fields,
- * adding one with POST …/fields, the Contentful importer's schema step.
+ * adding one with POST …/fields, the Contentful importer's schema step, a workspace restore
+ * (export/restore.ts).
  */
 export const MAX_FIELDS_PER_TYPE = 200;
 
