@@ -70,7 +70,8 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   VALIDATION_FAILED: 'the request is invalid; `errors` lists `{path, message}` items',
   PAGE_TOO_DEEP: 'offset `page` above 1000: use the cursor',
   UNAUTHORIZED: 'no valid credentials (missing, unknown, revoked or expired key, key of the other class, ended session)',
-  FORBIDDEN: 'credentials valid but not allowed here (scope, role, whitelist, other workspace, CSRF token, session-only endpoint, an invitation link of an existing account or of another email)',
+  FORBIDDEN:
+    'credentials valid but not allowed here (scope, role, whitelist, other workspace, CSRF token, session-only endpoint, an invitation link of an existing account or of another email)',
   NOT_FOUND: 'the resource does not exist or is not visible to this caller',
   METHOD_NOT_ALLOWED: 'the path exists with other methods (`Allow`)',
   CONTENT_TYPE_NOT_EMPTY: 'the content type still holds entries (or the block type is used by blocks)',
