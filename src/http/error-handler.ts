@@ -137,7 +137,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
 /**
  * The handler timeout answered while the request body was still arriving (a client trickling
  * it): the connection closes with the answer instead of staying open, reading the rest, until
- * the request timeout (docs/security.md "Timeouts"). `Connection: close` tells the client; once
+ * the request timeout (docs/security.md "Limits and their settings"). `Connection: close` tells the client; once
  * the answer is flushed our side sends FIN, and the socket is destroyed a second later at most
  * (what still arrives meanwhile is read and dropped, so closing sends no reset that could cost
  * the client the answer).

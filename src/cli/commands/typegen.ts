@@ -7,7 +7,7 @@
  * - `<Name>Fields`: values as stored and written (management API): relations and media as ids.
  * - `<Name>`: values as delivered: relations resolved one level deep to `Related<'<type>'>`
  *   (`{id, slug, type, ...fields}` with the related entry's own references left as ids) or null,
- *   media to the delivery media object or null (docs/api.md "Relations and media").
+ *   media to the delivery media object or null (docs/api.md "The `fields` parameter").
  * Required fields are required properties; every other field is optional (an empty field is
  * left out of `data`). Field types map as docs/api.md "Content model" lists them (D30).
  *
