@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packDirectory } from '../../src/modules/export/tar.js';
 import { externalEnv } from '../cli-helpers.js';
 import { dialects } from '../helpers.js';
-import { makeExport, readManifest } from './restore-fixtures.js';
+import { makeExport, readManifest, tarHeader } from './restore-fixtures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const run = promisify(execFile);
@@ -43,34 +43,15 @@ async function restoreProcess(source: string, env: Record<string, string>): Prom
   }
 }
 
-/** A ustar header as tar writes it, with the size field and type given raw. */
-function header(name: string, sizeField: string, type = '0'): Buffer {
-  const h = Buffer.alloc(512);
-  h.write(name, 0, 'utf8');
-  h.write('0000644\0', 100, 'ascii');
-  h.write('0000000\0', 108, 'ascii');
-  h.write('0000000\0', 116, 'ascii');
-  h.write(sizeField, 124, 'ascii');
-  h.write('00000000000\0', 136, 'ascii');
-  h.write('        ', 148, 'ascii');
-  h.write(type, 156, 'ascii');
-  h.write('ustar\0', 257, 'ascii');
-  h.write('00', 263, 'ascii');
-  let sum = 0;
-  for (const b of h) sum += b;
-  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
-  return h;
-}
-
 const cases: [string, () => string, RegExp][] = [
   [
     'a tar entry declaring 8 GiB',
-    () => write('huge.tar', Buffer.concat([header('manifest.json', '77777777777\0'), Buffer.alloc(64 * 1024, 0x41)])),
+    () => write('huge.tar', Buffer.concat([tarHeader('manifest.json', '77777777777\0'), Buffer.alloc(64 * 1024, 0x41)])),
     /the tar file's entry 'manifest\.json' declares 8192 MiB, more than the limit of 32 MiB/,
   ],
   [
     'a media entry over MEDIA_MAX_BYTES',
-    () => write('media.tar', Buffer.concat([header('media/0190a0b4-7c2e-7aaa-8bbb-000000000001', '00100000000\0'), Buffer.alloc(1024)])),
+    () => write('media.tar', Buffer.concat([tarHeader('media/0190a0b4-7c2e-7aaa-8bbb-000000000001', '00100000000\0'), Buffer.alloc(1024)])),
     /declares 16 MiB, more than the limit of 10 MiB/,
   ],
   [
@@ -87,18 +68,18 @@ const cases: [string, () => string, RegExp][] = [
   ['an empty file', () => write('empty.tar', Buffer.alloc(0)), /the tar file is truncated/],
   [
     'an entry named ../../quire.db',
-    () => write('dots.tar', Buffer.concat([header('../../quire.db', '00000000004\0'), Buffer.from('abcd'), Buffer.alloc(508 + 1024)])),
+    () => write('dots.tar', Buffer.concat([tarHeader('../../quire.db', '00000000004\0'), Buffer.from('abcd'), Buffer.alloc(508 + 1024)])),
     /holds '\.\.\/\.\.\/quire\.db', which is not part of a Quire export/,
   ],
   [
     'a symbolic link entry',
-    () => write('link.tar', Buffer.concat([header('manifest.json', '00000000000\0', '2'), Buffer.alloc(1024)])),
+    () => write('link.tar', Buffer.concat([tarHeader('manifest.json', '00000000000\0', '2'), Buffer.alloc(1024)])),
     /holds 'manifest\.json', which is not part of a Quire export/,
   ],
   [
     'a size field in base-256',
     () => {
-      const h = header('manifest.json', '00000000000\0');
+      const h = tarHeader('manifest.json', '00000000000\0');
       h[124] = 0x80;
       let sum = 0;
       h.write('        ', 148, 'ascii');

@@ -177,3 +177,25 @@ export function expectRefused(run: CliRun, message: RegExp): void {
   expect(run.stderr).toMatch(message);
   expect(run.code).toBe(1);
 }
+
+/**
+ * A ustar header as tar writes it, with the size field (12 bytes: octal digits and a NUL, or
+ * anything hostile) and the type flag given raw, and a correct checksum.
+ */
+export function tarHeader(name: string, sizeField: string, type = '0'): Buffer {
+  const h = Buffer.alloc(512);
+  h.write(name, 0, 'utf8');
+  h.write('0000644\0', 100, 'ascii');
+  h.write('0000000\0', 108, 'ascii');
+  h.write('0000000\0', 116, 'ascii');
+  h.write(sizeField, 124, 'ascii');
+  h.write('00000000000\0', 136, 'ascii');
+  h.write('        ', 148, 'ascii');
+  h.write(type, 156, 'ascii');
+  h.write('ustar\0', 257, 'ascii');
+  h.write('00', 263, 'ascii');
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
+  return h;
+}

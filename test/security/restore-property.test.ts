@@ -28,6 +28,7 @@ import {
   restore,
   rowsOf,
   storageFiles,
+  tarHeader,
   treeFiles,
   writeManifest,
   writeTable,
@@ -258,21 +259,6 @@ async function apply(world: World, m: Mutation): Promise<void> {
   }
 }
 
-/** A ustar header with the given raw size field. */
-function header(name: string, sizeField: string): Buffer {
-  const h = Buffer.alloc(512);
-  h.write(name, 0, 'utf8');
-  h.write('0000644\0', 100, 'ascii');
-  h.write(sizeField, 124, 'ascii');
-  h.write('        ', 148, 'ascii');
-  h.write('0', 156, 'ascii');
-  h.write('ustar\0', 257, 'ascii');
-  let sum = 0;
-  for (const b of h) sum += b;
-  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
-  return h;
-}
-
 /** The source handed to the restore: the directory, or a tar of it changed as `a` says. */
 async function sourceOf(dir: string, a: Archive): Promise<string> {
   if (a.kind === 'dir') return dir;
@@ -295,7 +281,7 @@ async function sourceOf(dir: string, a: Archive): Promise<string> {
     bytes = Buffer.from(bytes);
     bytes[i] = a.byte;
   }
-  if (a.kind === 'huge_entry') bytes = Buffer.concat([bytes.subarray(0, bytes.length - 1024), header(a.name, '77777777777\0'), Buffer.alloc(4096)]);
+  if (a.kind === 'huge_entry') bytes = Buffer.concat([bytes.subarray(0, bytes.length - 1024), tarHeader(a.name, '77777777777\0'), Buffer.alloc(4096)]);
   if (a.kind === 'trailing') bytes = Buffer.concat([bytes, Buffer.from(a.bytes)]);
   fs.writeFileSync(tar, bytes);
   return tar;
