@@ -3,6 +3,15 @@
  * (PostgreSQL takes an advisory lock so that several instances starting together migrate once).
  * Migrations are plain modules exporting `up(db, dialect)`; they are listed here rather than read
  * from disk so that the compiled build and the tests see the same list.
+ *
+ * Migrations freeze the code they run. A migration imports at run time only kysely and files of
+ * src/db/migrations/ (type-only imports are free): never live module code such as the snapshot
+ * builders or src/db/dialect.ts, whose later changes would silently change what an old migration
+ * does on the databases that have not run it yet. Code a migration needs is copied into the
+ * migration itself or into src/db/migrations/frozen/<NNN>-<what>.ts, named for the first
+ * migration that used it; later migrations may import a frozen file, and no frozen file (nor a
+ * migration that has shipped) is edited afterwards: a migration that needs different code takes a
+ * new copy named for itself. src/db/migrate.test.ts fails on any other import.
  */
 import { Migrator, sql, type Migration, type MigrationProvider, type Kysely } from 'kysely';
 import type { Database, Dialect } from './types.js';

@@ -22,12 +22,9 @@
  *   cached. The triggers of migration 004 are replaced.
  */
 import { sql, type Kysely } from 'kysely';
-import { createDataIndexSql, dataFunctionsSql } from '../dialect.js';
+import { createDataIndexSql, dataFunctionsSql } from './frozen/005-entry-data-sql.js';
 import type { Database, Dialect } from '../types.js';
-import { fromJsonColumn, isPlainObject } from '../../lib/json.js';
-import { entrySnapshotOf } from '../../modules/entries/snapshot.js';
-import { pageSnapshotOf } from '../../modules/pages/snapshot.js';
-import { seoFromColumn, pickSeo } from '../../modules/pages/seo.js';
+import { entrySnapshotOf, fromJsonColumn, objectOf, pageSnapshotOf, pickSeo, seoFromColumn } from './frozen/005-snapshots.js';
 
 /** How each tracked table reaches its workspace id, from a row alias (NEW or OLD). */
 export const PATHS: Readonly<Record<string, (row: string) => string>> = {
@@ -359,9 +356,4 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   for (const f of indexed) await sql.raw(createDataIndexSql(dialect, f.name, f.field_type, 'published_data')).execute(db);
 
   await createRevisionTriggers(db, dialect);
-}
-
-function objectOf(value: unknown): Record<string, unknown> {
-  const v = fromJsonColumn<unknown>(value, {});
-  return isPlainObject(v) ? v : {};
 }

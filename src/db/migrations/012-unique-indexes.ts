@@ -9,7 +9,7 @@
  * the migration says so on stderr instead of failing the start. Nothing is rewritten.
  */
 import { sql, type Kysely } from 'kysely';
-import { createUniqueIndexSql, dataFieldText, dataFunctionsSql } from '../dialect.js';
+import { createUniqueIndexSql, dataFieldText, dataFunctionsSql } from './frozen/005-entry-data-sql.js';
 import type { Dialect } from '../types.js';
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

@@ -16,7 +16,7 @@
  *   instead of counting every entry. Filled here from the entries that exist.
  */
 import { sql, type Kysely } from 'kysely';
-import { columnSortIndexSql, createDataIndexSql, dataFunctionsSql, dropDataIndexSql, productionSortIndexSql } from '../dialect.js';
+import { columnSortIndexSql, createDataIndexSql, dataFunctionsSql, dropDataIndexSql, productionSortIndexSql } from './frozen/005-entry-data-sql.js';
 import type { Dialect } from '../types.js';
 
 /**

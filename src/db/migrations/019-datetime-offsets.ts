@@ -17,7 +17,7 @@
  *   are equal, which the old index already refused.
  */
 import { sql, type Kysely } from 'kysely';
-import { createDataIndexSql, dataFieldKind, dataFunctionsSql, dropDataIndexSql, dropUniqueIndexSql } from '../dialect.js';
+import { createDataIndexSql, dataFieldKind, dataFunctionsSql, dropDataIndexSql, dropUniqueIndexSql } from './frozen/005-entry-data-sql.js';
 import { buildUniqueIndex } from './012-unique-indexes.js';
 import type { Dialect } from '../types.js';
 

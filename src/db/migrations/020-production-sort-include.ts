@@ -8,7 +8,7 @@
  * reads an indexed expression from the index itself.
  */
 import { sql, type Kysely } from 'kysely';
-import { productionSortIndexSql } from '../dialect.js';
+import { productionSortIndexSql } from './frozen/005-entry-data-sql.js';
 import type { Dialect } from '../types.js';
 
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
