@@ -34,8 +34,8 @@ export interface DeliverySchema {
   bySlug: ReadonlyMap<string, DeliveryType>;
 }
 
-/** What a delivery key may see (api.md "Delivery key restrictions"). */
-export type Visibility = 'production' | 'preview';
+/** A delivery key's visibility, declared by the read model (src/modules/read/perspective.ts). */
+export type { Visibility } from '../read/perspective.js';
 
 /** Values a sort key can take in SQL (and in a cursor). */
 export type SortValue = string | number | boolean | null;

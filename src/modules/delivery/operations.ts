@@ -25,7 +25,8 @@ import { presentEntries } from './present.js';
 import { countEntryRows, findEntryRowsBySlug, listEntryRows, listTotal, type EntryListQuery } from './query/repository.js';
 import { loadDeliverySchema } from './schema-cache.js';
 import { parseSort } from './sort.js';
-import { canReadEntriesOf, requireEntryType, visibilityOf } from './visibility.js';
+import { perspectiveOf, visibilityOfPerspective } from '../read/perspective.js';
+import { canReadEntriesOf, requireEntryType } from './visibility.js';
 
 export interface ListEntriesInput {
   type: string;
@@ -52,7 +53,9 @@ export async function listEntries(ctx: Context, actor: Actor, input: ListEntries
   const projection = parseFieldSelection(schema, type, input.fields);
   const sort = parseSort(type, input.sort);
   const filters = parseFilters(type, input.filters ?? {});
-  const visibility = visibilityOf(actor);
+  const perspective = perspectiveOf(actor);
+  // The wire's word for it: cursors are bound to it, and entry queries name it.
+  const visibility = visibilityOfPerspective(perspective);
   const now = iso(ctx.clock());
   const query: EntryListQuery = { contentTypeId: type.id, visibility, now, locale: locale.isDefault ? null : locale.locale, filters, sort };
   const binding: CursorBinding = {
@@ -87,7 +90,7 @@ export async function listEntries(ctx: Context, actor: Actor, input: ListEntries
     if (!exact) meta.total_is_exact = false;
   }
   if (locale.requested !== null) meta.locale_requested = locale.requested;
-  const presented = await presentEntries(ctx, schema, actor, visibility, now, locale, projection, rows);
+  const presented = await presentEntries(ctx, schema, actor, perspective, now, locale, projection, rows);
   return { items: presented.map((p) => p.entry), meta };
 }
 
@@ -117,7 +120,9 @@ export async function getEntryBySlug(ctx: Context, actor: Actor, slug: string, i
   const schema = await loadDeliverySchema(ctx, actor.workspaceId);
   const named = input.type === undefined ? null : requireEntryType(schema, actor, input.type);
   const locale = resolveRequestedLocale(schema.workspace, input.locale);
-  const visibility = visibilityOf(actor);
+  const perspective = perspectiveOf(actor);
+  // The wire's word for it: cursors are bound to it, and entry queries name it.
+  const visibility = visibilityOfPerspective(perspective);
   const now = iso(ctx.clock());
   const rows = await findEntryRowsBySlug(ctx.db, {
     workspaceId: schema.workspace.id,
@@ -140,7 +145,7 @@ export async function getEntryBySlug(ctx: Context, actor: Actor, slug: string, i
   const type = named ?? schema.byId.get(row.content_type_id)!;
   // `fields` is checked against the entry's type, which may only be known now.
   const projection = parseFieldSelection(schema, type, input.fields);
-  const [presented] = await presentEntries(ctx, schema, actor, visibility, now, locale, projection, [row]);
+  const [presented] = await presentEntries(ctx, schema, actor, perspective, now, locale, projection, [row]);
   return { entry: presented.entry, is_fallback: presented.isFallback, locale_requested: locale.locale };
 }
 

@@ -10,7 +10,8 @@ import { effectiveStatus } from '../publishing/states.js';
 import { richTextToHtml, richTextToText } from '../richtext/render.js';
 import type { Projection } from './fields-selection.js';
 import { isFallback, localizedValue, type RequestedLocale } from './localization.js';
-import type { DeliveryEntry, DeliverySchema, EntryRow, Visibility } from './model.js';
+import type { DeliveryEntry, DeliverySchema, EntryRow } from './model.js';
+import type { Perspective } from '../read/perspective.js';
 import { mediaObject, objectColumn, relatedObject, resolveReferences, richTextLinks, type LocalizedData, type ResolvedReferences } from './relations.js';
 import { projectedStringify } from '../../lib/json.js';
 
@@ -77,7 +78,7 @@ export async function presentEntries(
   ctx: Context,
   schema: DeliverySchema,
   actor: Actor,
-  visibility: Visibility,
+  perspective: Perspective,
   now: string,
   locale: RequestedLocale,
   projection: Projection,
@@ -87,7 +88,7 @@ export async function presentEntries(
     data: objectColumn(r.data),
     translation: r.tr_data === null || r.tr_data === undefined ? null : objectColumn(r.tr_data),
   }));
-  const refs = await resolveReferences(ctx, schema, actor, visibility, now, locale, projection, items);
+  const refs = await resolveReferences(ctx, schema, actor, perspective, now, locale, projection, items);
   return rows.map((raw, i) => {
     const row = effectiveStatus(raw, now);
     const fallback = isFallback(locale, items[i].translation !== null);

@@ -23,7 +23,8 @@ import type { Actor } from '../auth/permissions.js';
 import { richTextTargets, richTextToHtml, richTextToText, type RichTextLinks } from '../richtext/render.js';
 import { subKeyFor, type Projection, type SubKey } from './fields-selection.js';
 import { localizedValue, type RequestedLocale } from './localization.js';
-import type { DeliverySchema, DeliveryType, Visibility } from './model.js';
+import type { DeliverySchema, DeliveryType } from './model.js';
+import type { Perspective } from '../read/perspective.js';
 import { findMediaByIds } from '../media/repository.js';
 import { toDeliveryMedia, type DeliveryMedia } from '../media/model.js';
 import { findRelatedRows } from './query/repository.js';
@@ -73,13 +74,13 @@ export async function resolveReferences(
   ctx: Context,
   schema: DeliverySchema,
   actor: Actor,
-  visibility: Visibility,
+  perspective: Perspective,
   now: string,
   locale: RequestedLocale,
   projection: Projection,
   items: LocalizedData[],
 ): Promise<ResolvedReferences> {
-  return resolveReferenceGroups(ctx, schema, actor, visibility, now, locale, [{ projection, items }]);
+  return resolveReferenceGroups(ctx, schema, actor, perspective, now, locale, [{ projection, items }]);
 }
 
 /**
@@ -91,7 +92,7 @@ export async function resolveReferenceGroups(
   ctx: Context,
   schema: DeliverySchema,
   actor: Actor,
-  visibility: Visibility,
+  perspective: Perspective,
   now: string,
   locale: RequestedLocale,
   groups: readonly ProjectedItems[],
@@ -110,7 +111,7 @@ export async function resolveReferenceGroups(
     }
   }
   const [related, media] = await Promise.all([
-    findRelatedRows(ctx.db, { workspaceId: schema.workspace.id, ids: [...entryIds], visibility, now, locale: locale.isDefault ? null : locale.locale }),
+    findRelatedRows(ctx.db, { workspaceId: schema.workspace.id, ids: [...entryIds], perspective, now, locale: locale.isDefault ? null : locale.locale }),
     findMediaByIds(ctx.db, schema.workspace.id, [...mediaIds]),
   ]);
   const entries = new Map<string, RelatedEntry>();

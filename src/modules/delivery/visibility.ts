@@ -1,17 +1,12 @@
 /**
- * Who sees what on the delivery API (api.md "Delivery key restrictions", DECISIONS.md D13, D21,
- * D36): the environment of the key decides the statuses (production: published, including due
- * scheduled items; preview: also drafts and scheduled; archived never), the whitelist decides the
- * content types, and block types are never listed as entries.
+ * Which content types a delivery key may read (api.md "Delivery key restrictions", DECISIONS.md
+ * D13, D36): the whitelist decides the content types, and block types are never listed as
+ * entries. Which items and which copies it sees follows from its perspective, the read model's
+ * (src/modules/read/: production keys read published versions, preview keys working copies).
  */
 import { AppError, notFound } from '../../errors.js';
 import type { Actor } from '../auth/permissions.js';
-import type { DeliverySchema, DeliveryType, Visibility } from './model.js';
-
-/** The visibility of a delivery key: `preview` keys also see drafts and scheduled entries. */
-export function visibilityOf(actor: Actor): Visibility {
-  return actor.environment === 'preview' ? 'preview' : 'production';
-}
+import type { DeliverySchema, DeliveryType } from './model.js';
 
 /** D13: an empty whitelist means every content type. */
 export function whitelistAllows(actor: Actor, typeSlug: string): boolean {

@@ -2,21 +2,23 @@
  * SQL of the delivery API's page reads. Each function is one query whatever the size of the
  * page: a page by slug with its SEO translation in the requested locale joined, a list page with
  * the same join and its sort values, the list's total, and every block of a page with its
- * translation in the requested locale joined. Visibility (D21: due scheduled pages count as
- * published), sort keys and keyset conditions are the delivery module's own SQL fragments,
- * applied to the `pages` table.
+ * translation in the requested locale joined. Sort keys and keyset conditions are the delivery
+ * module's own SQL fragments, applied to the `pages` table.
  *
- * Production keys read a page's published copy (`published_seo`, published SEO translations,
- * published blocks and their translations; DECISIONS.md D70), preview keys its working copy: the
- * same queries on tables of the same shape. Production readers see the publication's time and
- * author as `updated_at`/`updated_by`.
+ * What each perspective reads is the read model's (src/modules/read/resolver.ts): the published
+ * perspective (production keys) a page's published copy (`published_seo`, published SEO
+ * translations, published blocks and their translations; DECISIONS.md D70) and the publication's
+ * time and author as `updated_at`/`updated_by`, the working perspective (preview keys) its
+ * working copy: the same queries on tables of the same shape. Visible pages: visibleCondition
+ * (D21: due scheduled pages count as published).
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
 import type { CursorPosition } from '../delivery/cursor.js';
-import type { SortValue, Visibility } from '../delivery/model.js';
-import { publishedUpdatedAt } from '../publishing/status-sql.js';
-import { keysetCondition, nullsOrdered, sortExpression, visibleCondition } from '../delivery/query/conditions.js';
+import type { SortValue } from '../delivery/model.js';
+import { keysetCondition, nullsOrdered, sortExpression } from '../delivery/query/conditions.js';
+import type { Perspective } from '../read/perspective.js';
+import { contentColumns, readSource, visibleCondition } from '../read/resolver.js';
 import type { SortSpec } from '../delivery/sort.js';
 import { listBlockTranslations, type PageRow } from './repository.js';
 
@@ -41,7 +43,7 @@ export interface DeliveryBlockRow {
   tr_data: unknown;
 }
 
-/** The page columns delivery reads (the content and updated_* columns depend on the key: contentColumns). */
+/** The page columns delivery reads (the content and updated_* columns depend on the perspective: contentColumns). */
 export const PAGE_COLUMNS = [
   'pages.id',
   'pages.workspace_id',
@@ -59,36 +61,9 @@ export const PAGE_COLUMNS = [
   'pages.has_pending_changes',
 ] as const;
 
-/** The tables a key of `visibility` reads a page's content from (D70). */
-function sourceOf(visibility: Visibility) {
-  return visibility === 'production'
-    ? ({
-        seo: 'published_seo',
-        seoTranslations: 'published_page_seo_translations',
-        blocks: 'published_blocks',
-        blockTranslations: 'published_block_translations',
-      } as const)
-    : ({ seo: 'seo', seoTranslations: 'page_seo_translations', blocks: 'blocks', blockTranslations: 'block_translations' } as const);
-}
-
-/** SEO and the updated_* columns as a key of `visibility` sees them. */
-function contentColumns(visibility: Visibility) {
-  if (visibility === 'preview')
-    return [
-      sql<unknown>`${sql.ref('pages.seo')}`.as('seo'),
-      sql<string>`${sql.ref('pages.updated_at')}`.as('updated_at'),
-      sql<number | null>`${sql.ref('pages.updated_by')}`.as('updated_by'),
-    ];
-  return [
-    sql<unknown>`${sql.ref('pages.published_seo')}`.as('seo'),
-    publishedUpdatedAt('pages').as('updated_at'),
-    sql<number | null>`${sql.ref('pages.published_by')}`.as('updated_by'),
-  ];
-}
-
 export interface DeliveryPageQuery {
   workspaceId: string;
-  visibility: Visibility;
+  perspective: Perspective;
   /** ISO time of the request (D21). */
   now: string;
   /** Locale whose SEO translation is joined; null for the default locale (nothing to join). */
@@ -96,13 +71,13 @@ export interface DeliveryPageQuery {
 }
 
 /** SELECT of page columns plus the SEO translation in `locale` (null columns for the default locale). */
-function pageSelect(db: Db, locale: string | null, visibility: Visibility) {
-  const src = sourceOf(visibility);
+function pageSelect(db: Db, locale: string | null, perspective: Perspective) {
+  const src = readSource(perspective);
   return db.kysely
     .selectFrom('pages')
     .$if(locale !== null, (qb) => qb.leftJoin(`${src.seoTranslations} as t`, (j) => j.onRef('t.page_id', '=', 'pages.id').on('t.locale', '=', locale ?? '')))
     .select(PAGE_COLUMNS)
-    .select(contentColumns(visibility))
+    .select(contentColumns(perspective, 'pages'))
     .select(
       locale === null
         ? [sql<number | null>`null`.as('tr_id'), sql<unknown>`null`.as('tr_seo')]
@@ -112,16 +87,16 @@ function pageSelect(db: Db, locale: string | null, visibility: Visibility) {
 
 /** The visible page of the workspace with this slug, or null. */
 export async function findDeliveryPageRow(db: Db, q: DeliveryPageQuery & { slug: string }): Promise<DeliveryPageRow | null> {
-  const row = await pageSelect(db, q.locale, q.visibility)
+  const row = await pageSelect(db, q.locale, q.perspective)
     .where('pages.workspace_id', '=', q.workspaceId)
     .where('pages.slug', '=', q.slug)
-    .where(visibleCondition(q.visibility, q.now, 'pages'))
+    .where(visibleCondition(q.perspective, q.now, 'pages'))
     .executeTakeFirst();
   return (row as DeliveryPageRow | undefined) ?? null;
 }
 
 function whereList(q: DeliveryPageQuery): Expression<SqlBool>[] {
-  return [sql<SqlBool>`"pages"."workspace_id" = ${q.workspaceId}`, visibleCondition(q.visibility, q.now, 'pages')];
+  return [sql<SqlBool>`"pages"."workspace_id" = ${q.workspaceId}`, visibleCondition(q.perspective, q.now, 'pages')];
 }
 
 /**
@@ -133,12 +108,12 @@ export async function listDeliveryPageRows(
   q: DeliveryPageQuery & { sort: SortSpec },
   page: { limit: number; offset?: number; after?: CursorPosition },
 ): Promise<DeliveryPageRow[]> {
-  const key = sortExpression(db.dialect, q.sort, q.now, 'pages', q.visibility === 'production' ? 'published' : 'working');
+  const key = sortExpression(db.dialect, q.sort, q.now, 'pages', q.perspective);
   const conditions = whereList(q);
   if (page.after) conditions.push(keysetCondition(key, q.sort, page.after, 'pages'));
   const dir = q.sort.direction;
-  const src = sourceOf(q.visibility);
-  let query = pageSelect(db, q.locale, q.visibility)
+  const src = readSource(q.perspective);
+  let query = pageSelect(db, q.locale, q.perspective)
     .select(sql<SortValue>`${key}`.as('sort_value'))
     .$if(q.locale !== null, (qb) =>
       qb.select(
@@ -165,8 +140,8 @@ export async function countDeliveryPageRows(db: Db, q: DeliveryPageQuery): Promi
 }
 
 /** Every block of a page, with its translation in `locale` joined when one is asked for. */
-export async function findDeliveryBlockRows(db: Db, pageId: string, locale: string | null, visibility: Visibility): Promise<DeliveryBlockRow[]> {
-  const src = sourceOf(visibility);
+export async function findDeliveryBlockRows(db: Db, pageId: string, locale: string | null, perspective: Perspective): Promise<DeliveryBlockRow[]> {
+  const src = readSource(perspective);
   const rows = await db.kysely
     .selectFrom(`${src.blocks} as b`)
     .$if(locale !== null, (qb) =>
@@ -189,14 +164,14 @@ export async function findDeliveryBlockRows(db: Db, pageId: string, locale: stri
   return rows as DeliveryBlockRow[];
 }
 
-/** Every SEO translation of a page as a key of `visibility` sees it, by locale. */
+/** Every SEO translation of a page as `perspective` sees it, by locale. */
 export async function listDeliverySeoTranslations(
   db: Db,
   pageId: string,
-  visibility: Visibility,
+  perspective: Perspective,
 ): Promise<{ id: number; page_id: string; locale: string; seo: unknown }[]> {
   const rows = await db.kysely
-    .selectFrom(sourceOf(visibility).seoTranslations)
+    .selectFrom(readSource(perspective).seoTranslations)
     .select(['id', 'page_id', 'locale', 'seo'])
     .where('page_id', '=', pageId)
     .orderBy('locale')
@@ -204,13 +179,14 @@ export async function listDeliverySeoTranslations(
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-/** Every block translation of a page as a key of `visibility` sees it, by block then locale. */
+/** Every block translation of a page as `perspective` sees it, by block then locale. */
 export async function listDeliveryBlockTranslations(
   db: Db,
   pageId: string,
-  visibility: Visibility,
+  perspective: Perspective,
 ): Promise<{ id: number; block_id: string; locale: string; data: unknown }[]> {
-  if (visibility !== 'production') return listBlockTranslations(db, pageId);
+  // The working copies' translations are the management API's own read.
+  if (perspective === 'working') return listBlockTranslations(db, pageId);
   const rows = await db.kysely
     .selectFrom('published_block_translations')
     .select(['id', 'block_id', 'locale', 'data'])

@@ -35,7 +35,7 @@ import { projectData } from '../delivery/present.js';
 import { objectColumn, resolveReferenceGroups, type LocalizedData } from '../delivery/relations.js';
 import { loadDeliverySchema } from '../delivery/schema-cache.js';
 import type { SortSpec } from '../delivery/sort.js';
-import { visibilityOf } from '../delivery/visibility.js';
+import { perspectiveOf, visibilityOfPerspective } from '../read/perspective.js';
 import { effectiveStatus } from '../publishing/states.js';
 import {
   countDeliveryPageRows,
@@ -111,16 +111,16 @@ export async function listDeliveryPages(ctx: Context, actor: Actor, input: Deliv
   const schema = await loadDeliverySchema(ctx, actor.workspaceId);
   const locale = resolveRequestedLocale(schema.workspace, input.locale);
   const sort = pageSort(input.sort);
-  const visibility = visibilityOf(actor);
+  const perspective = perspectiveOf(actor);
   const now = iso(ctx.clock());
-  const query = { workspaceId: schema.workspace.id, visibility, now, locale: locale.isDefault ? null : locale.locale, sort };
+  const query = { workspaceId: schema.workspace.id, perspective, now, locale: locale.isDefault ? null : locale.locale, sort };
   // Cursors of pages are bound to the workspace's page list, its sort, locale and environment.
   const binding: CursorBinding = {
     contentTypeId: `pages:${schema.workspace.id}`,
     sort: sort.text,
     filters: '',
     locale: locale.requested,
-    environment: visibility,
+    environment: visibilityOfPerspective(perspective),
   };
   const nextCursor = (row: DeliveryPageRow): string => encodeCursor(ctx.secret, binding, { value: row.sort_value ?? null, id: row.id });
 
@@ -169,19 +169,19 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
   checkWorkspace(actor, input.workspace_id);
   const schema = await loadDeliverySchema(ctx, actor.workspaceId);
   const locale = resolveRequestedLocale(schema.workspace, input.locale);
-  const visibility = visibilityOf(actor);
+  const perspective = perspectiveOf(actor);
   const now = iso(ctx.clock());
   const joined = locale.isDefault ? null : locale.locale;
-  const row = await findDeliveryPageRow(ctx.db, { workspaceId: schema.workspace.id, slug, visibility, now, locale: joined });
+  const row = await findDeliveryPageRow(ctx.db, { workspaceId: schema.workspace.id, slug, perspective, now, locale: joined });
   if (!row) throw notFound(`page '${slug}'`);
 
   const [blockRows, allSeo, allBlockTr] = await Promise.all([
-    findDeliveryBlockRows(ctx.db, row.id, joined, visibility),
-    locale.requested === null ? listDeliverySeoTranslations(ctx.db, row.id, visibility) : null,
-    locale.requested === null ? listDeliveryBlockTranslations(ctx.db, row.id, visibility) : null,
+    findDeliveryBlockRows(ctx.db, row.id, joined, perspective),
+    locale.requested === null ? listDeliverySeoTranslations(ctx.db, row.id, perspective) : null,
+    locale.requested === null ? listDeliveryBlockTranslations(ctx.db, row.id, perspective) : null,
   ]);
   const blocks = loadBlocks(ctx, schema, blockRows);
-  const refs = await resolveReferenceGroups(ctx, schema, actor, visibility, now, locale, groupByProjection(blocks));
+  const refs = await resolveReferenceGroups(ctx, schema, actor, perspective, now, locale, groupByProjection(blocks));
   const resolved: Block[] = blocks.map((b) => ({
     id: b.id,
     page_id: b.page_id,

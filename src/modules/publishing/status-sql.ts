@@ -1,9 +1,10 @@
 /**
  * The status rule of entries and pages in SQL, in one place (DECISIONS.md D20, D21): a scheduled
  * item whose `publish_at` has passed IS published, before the publishing job rewrites its row.
- * Management lists filter with statusCondition, delivery with visibleCondition, and the job and
- * the write path's catch-up find due items with dueCondition; all three say the same thing as
- * effectiveStatus() in states.ts says in TypeScript.
+ * Management lists filter with statusCondition, and the job and the write path's catch-up find
+ * due items with dueCondition; both say the same thing as effectiveStatus() in states.ts says in
+ * TypeScript. Which statuses each reader sees (published versus working copies) is the read
+ * model's: visibleCondition in src/modules/read/resolver.ts.
  *
  * `table` names the item table (`entries` or `pages`: both have the same publication columns).
  */
@@ -12,9 +13,6 @@ import type { Status } from './states.js';
 
 /** Tables with the publication columns (status, publish_at, published_at) and an id. */
 export type ItemTable = 'entries' | 'pages';
-
-/** Who reads: production keys see published versions, preview keys working copies (D70). */
-export type Visibility = 'production' | 'preview';
 
 const col = (table: ItemTable, name: string) => sql.ref(`${table}.${name}`);
 
@@ -37,44 +35,6 @@ export function statusCondition(status: Status, now: string, table: ItemTable): 
     default:
       return sql<SqlBool>`${s} = ${status}`;
   }
-}
-
-/**
- * Rows a key of `visibility` may see at `now`: production sees published rows and due scheduled
- * rows; preview also sees drafts and scheduled rows. Archived: never.
- *
- * Written as a CASE on SQLite on purpose: the status alone is never the selective part of a
- * delivery query (content type, id or slug are), and an index-friendly `status = … OR …` leads
- * SQLite (which has no statistics) to scan the whole status index instead of looking items up by
- * id or type. `dialect` 'postgres' gives the plain terms, which PostgreSQL's statistics estimate.
- */
-export function visibleCondition(
-  visibility: Visibility,
-  now: string,
-  table: ItemTable = 'entries',
-  dialect: 'sqlite' | 'postgres' = 'sqlite',
-): Expression<SqlBool> {
-  const status = col(table, 'status');
-  // PostgreSQL estimates a CASE = 1 as matching 0.5% of the rows and, at scale, sorts every row
-  // of a type instead of walking a sort index; its statistics size the plain terms right.
-  if (dialect === 'postgres') {
-    if (visibility === 'preview') return sql<SqlBool>`${status} in ('published', 'scheduled', 'draft')`;
-    return statusCondition('published', now, table);
-  }
-  if (visibility === 'preview') {
-    return sql<SqlBool>`(case when ${status} in ('published', 'scheduled', 'draft') then 1 else 0 end) = 1`;
-  }
-  return sql<SqlBool>`(case when ${status} = 'published' then 1 when ${status} = 'scheduled' and ${col(table, 'publish_at')} <= ${now} then 1 else 0 end) = 1`;
-}
-
-/**
- * The visibility condition split into index-friendly terms, one per visible status range; counts
- * without filters sum one `(content_type_id, status[, publish_at])` index range per term.
- */
-export function visibleStatusTerms(visibility: Visibility, now: string, table: ItemTable = 'entries'): Expression<SqlBool>[] {
-  const s = col(table, 'status');
-  if (visibility === 'preview') return (['draft', 'published', 'scheduled'] as const).map((status) => sql<SqlBool>`${s} = ${sql.lit(status)}`);
-  return [sql<SqlBool>`${s} = 'published'`, dueCondition(now, table)];
 }
 
 /** The effective publication time: a due scheduled row is published at its `publish_at` (D21). */

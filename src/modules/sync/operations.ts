@@ -24,9 +24,10 @@ import type { DeliveryEntry, DeliverySchema } from '../delivery/model.js';
 import { deliveryEntryOf } from '../delivery/present.js';
 import { objectColumn } from '../delivery/relations.js';
 import { loadDeliverySchema } from '../delivery/schema-cache.js';
-import { canReadEntriesOf, visibilityOf } from '../delivery/visibility.js';
+import { canReadEntriesOf } from '../delivery/visibility.js';
 import { lastEventId, listEventsAfter, type EventRecord } from '../events/repository.js';
 import { toDeliveryMedia, type DeliveryMedia } from '../media/model.js';
+import { perspectiveOf, visibilityOfPerspective } from '../read/perspective.js';
 import { findDeliveryBlockRows, listDeliveryBlockTranslations, listDeliverySeoTranslations } from '../pages/delivery-repository.js';
 import type { Block, Page, PageContent } from '../pages/model.js';
 import { toPage } from '../pages/repository.js';
@@ -98,11 +99,13 @@ export async function sync(ctx: Context, actor: Actor, input: SyncInput): Promis
   const given = [input.initial === true, input.page_token !== undefined, input.sync_token !== undefined].filter(Boolean).length;
   if (given !== 1) throw invalid('query', 'pass exactly one of initial=true, page_token or sync_token');
   const schema = await loadDeliverySchema(ctx, actor.workspaceId);
-  const scope: SyncScope = { workspaceId: actor.workspaceId, visibility: visibilityOf(actor) };
+  const perspective = perspectiveOf(actor);
+  // Tokens carry the wire's word for the perspective (the key's visibility).
+  const scope: SyncScope = { workspaceId: actor.workspaceId, visibility: visibilityOfPerspective(perspective) };
   const run: SyncRun = {
     ctx,
     scope,
-    query: { ...scope, now: iso(ctx.clock()) },
+    query: { workspaceId: actor.workspaceId, perspective, now: iso(ctx.clock()) },
     schema,
     typeIds: schema.types.filter((t) => canReadEntriesOf(actor, t)).map((t) => t.id),
   };
@@ -222,7 +225,7 @@ async function readItems(run: SyncRun, phase: SyncPhase, selection: RowSelection
   const rows = await syncEntryRows(ctx.db, query, run.typeIds, selection);
   const translations = await syncEntryTranslations(
     ctx.db,
-    query.visibility,
+    query.perspective,
     rows.map((r) => r.id),
   );
   return rows.map((raw) => {
@@ -242,9 +245,9 @@ async function pageItem(run: SyncRun, stored: Page): Promise<SyncPage> {
   const { ctx, query, schema } = run;
   const page = effectiveStatus(stored, query.now);
   const [blockRows, seo, blockTr] = await Promise.all([
-    findDeliveryBlockRows(ctx.db, page.id, null, query.visibility),
-    listDeliverySeoTranslations(ctx.db, page.id, query.visibility),
-    listDeliveryBlockTranslations(ctx.db, page.id, query.visibility),
+    findDeliveryBlockRows(ctx.db, page.id, null, query.perspective),
+    listDeliverySeoTranslations(ctx.db, page.id, query.perspective),
+    listDeliveryBlockTranslations(ctx.db, page.id, query.perspective),
   ]);
   const blocks: Block[] = [];
   for (const r of blockRows) {

@@ -1,44 +1,30 @@
 /**
  * SQL of sync (DECISIONS.md D83): the items a delivery key may see, by kind, in id order after a
- * given id (initial sync pages) or by id (deltas). Visibility is the delivery module's: production
- * keys read published versions (`published_data`, published translations and SEO; a due
- * scheduled item counts as published, D21, D70) and see the publication's time and author as
- * `updated_at`/`updated_by`; preview keys read working copies of drafts, scheduled and published
- * items. Media are the workspace's assets that are not deleted.
+ * given id (initial sync pages) or by id (deltas). What each perspective reads is the read
+ * model's (src/modules/read/resolver.ts): production keys read published versions
+ * (`published_data`, published translations and SEO; a due scheduled item counts as published,
+ * D21, D70) and see the publication's time and author as `updated_at`/`updated_by`; preview keys
+ * read working copies of drafts, scheduled and published items. Media are the workspace's assets
+ * that are not deleted.
  */
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database, Db } from '../../db/types.js';
-import type { EntryRow, Visibility } from '../delivery/model.js';
+import type { EntryRow } from '../delivery/model.js';
 import { COMMON_COLUMNS } from '../delivery/query/repository.js';
 import { PAGE_COLUMNS } from '../pages/delivery-repository.js';
 import type { MediaRecord } from '../media/repository.js';
 import type { PageRow } from '../pages/repository.js';
-import { publishedUpdatedAt, visibleCondition, type ItemTable } from '../publishing/status-sql.js';
+import type { Perspective } from '../read/perspective.js';
+import { contentColumns, readSource, visibleCondition } from '../read/resolver.js';
 
 /** Which rows of a kind to read: after `after` in id order (up to `limit`), or those with `ids`. */
 export type RowSelection = { after: string | null; limit: number } | { ids: readonly string[] };
 
 export interface SyncQuery {
   workspaceId: string;
-  visibility: Visibility;
+  perspective: Perspective;
   /** ISO time of the request (D21). */
   now: string;
-}
-
-/** The content column and updated_* columns of `table` as a key of `visibility` sees them. */
-function contentColumns(table: ItemTable, visibility: Visibility) {
-  const content = table === 'entries' ? 'data' : 'seo';
-  if (visibility === 'preview')
-    return [
-      sql<unknown>`${sql.ref(`${table}.${content}`)}`.as(content),
-      sql<string>`${sql.ref(`${table}.updated_at`)}`.as('updated_at'),
-      sql<number | null>`${sql.ref(`${table}.updated_by`)}`.as('updated_by'),
-    ];
-  return [
-    sql<unknown>`${sql.ref(`${table}.published_${content}`)}`.as(content),
-    publishedUpdatedAt(table).as('updated_at'),
-    sql<number | null>`${sql.ref(`${table}.published_by`)}`.as('updated_by'),
-  ];
 }
 
 function select<T extends keyof Database, O>(
@@ -57,25 +43,24 @@ export async function syncEntryRows(db: Db, q: SyncQuery, typeIds: readonly stri
   const qb = db.kysely
     .selectFrom('entries')
     .select(COMMON_COLUMNS)
-    .select(contentColumns('entries', q.visibility))
+    .select(contentColumns(q.perspective, 'entries'))
     .select(sql<unknown>`null`.as('tr_data'))
     .where('entries.workspace_id', '=', q.workspaceId)
     .where('entries.content_type_id', 'in', [...typeIds])
-    .where(visibleCondition(q.visibility, q.now, 'entries'));
+    .where(visibleCondition(q.perspective, q.now, 'entries'));
   const rows = await select(qb, 'entries.id', selection).execute();
   return rows.map((r) => ({ ...r, position: Number(r.position), created_by: r.created_by === null ? null : Number(r.created_by) })) as EntryRow[];
 }
 
-/** Every translation of these entries as a key of `visibility` sees them, by entry then locale. */
+/** Every translation of these entries as `perspective` sees them, by entry then locale. */
 export async function syncEntryTranslations(
   db: Db,
-  visibility: Visibility,
+  perspective: Perspective,
   entryIds: readonly string[],
 ): Promise<{ entry_id: string; locale: string; data: unknown }[]> {
   if (entryIds.length === 0) return [];
-  const table = visibility === 'production' ? 'published_entry_translations' : 'entry_translations';
   return db.kysely
-    .selectFrom(table)
+    .selectFrom(readSource(perspective).entryTranslations)
     .select(['entry_id', 'locale', 'data'])
     .where('entry_id', 'in', [...entryIds])
     .orderBy('entry_id')
@@ -88,9 +73,9 @@ export async function syncPageRows(db: Db, q: SyncQuery, selection: RowSelection
   const qb = db.kysely
     .selectFrom('pages')
     .select(PAGE_COLUMNS)
-    .select(contentColumns('pages', q.visibility))
+    .select(contentColumns(q.perspective, 'pages'))
     .where('pages.workspace_id', '=', q.workspaceId)
-    .where(visibleCondition(q.visibility, q.now, 'pages'));
+    .where(visibleCondition(q.perspective, q.now, 'pages'));
   return (await select(qb, 'pages.id', selection).execute()) as PageRow[];
 }
 

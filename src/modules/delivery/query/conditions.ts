@@ -1,26 +1,21 @@
 /**
- * SQL fragments of delivery queries, shared by both dialects: the visibility condition (D21:
- * due scheduled rows count as published), sort keys, keyset conditions for cursors and list
- * filters. Data fields are read with dataFieldSql(dialect, name, type, 'entries'), the very
+ * SQL fragments of delivery queries, shared by both dialects: sort keys, keyset conditions for
+ * cursors and list filters (which rows a key sees is the read model's visibleCondition,
+ * src/modules/read/resolver.ts). Data fields are read with dataFieldSql(dialect, name, type, 'entries'), the very
  * expression of their expression index, so filters and sorts on them can use it.
  *
  * Null ordering is the same on both databases: a missing value sorts as the smallest one
  * (NULLS FIRST ascending, NULLS LAST descending), and keyset conditions follow that order.
  *
- * Visibility, sort keys and keysets also serve the `pages` table (same publication columns),
+ * Sort keys and keysets also serve the `pages` table (same publication columns),
  * named by the optional `table` argument; data-field sorts and filters exist for entries only.
  */
 import { sql, type Expression, type OrderByItemBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { dataFieldSql, type DataColumn } from '../../../db/dialect.js';
-import {
-  effectivePublishedAt,
-  productionPublishedAt,
-  publishedUpdatedAt,
-  visibleCondition,
-  visibleStatusTerms,
-  type ItemTable,
-} from '../../publishing/status-sql.js';
+import { plannerKnowsSelectivity } from '../../../db/planner.js';
+import { effectivePublishedAt, productionPublishedAt, publishedUpdatedAt, type ItemTable } from '../../publishing/status-sql.js';
 import type { Dialect } from '../../../db/types.js';
+import type { Perspective } from '../../read/perspective.js';
 import type { CursorPosition } from '../cursor.js';
 import type { FilterCondition, FilterScalar } from '../filters.js';
 import type { SortSpec } from '../sort.js';
@@ -30,11 +25,9 @@ export type DeliveryTable = ItemTable;
 
 const col = (table: DeliveryTable, name: string) => sql.ref(`${table}.${name}`);
 
-export { visibleCondition, visibleStatusTerms };
-
 /**
- * The SQL value a sort key orders by, on the working copy (management, preview keys) or on the
- * published version (production keys, D70): there `updated_at` is the publication time and data
+ * The SQL value a sort key orders by, as `copy` (a perspective) reads it: on the working copy
+ * (management, preview keys) or on the published version (production keys, D70): there `updated_at` is the publication time and data
  * fields are read from `published_data`, exactly what those readers are shown.
  */
 export function sortExpression(
@@ -42,7 +35,7 @@ export function sortExpression(
   sort: SortSpec,
   now: string,
   table: DeliveryTable = 'entries',
-  copy: 'working' | 'published' = 'working',
+  copy: Perspective = 'working',
 ): RawBuilder<unknown> {
   switch (sort.key.kind) {
     case 'column':
@@ -127,14 +120,14 @@ function likePattern(text: string): string {
 }
 
 /**
- * The SQL condition of one list filter (D43). With `rangeByOrder` (SQLite only), a filter that
- * is not an equality is written so that no index serves it (`+expr`): SQLite, which keeps no
- * statistics, would otherwise walk the filter's index range and sort every match, however many;
+ * The SQL condition of one list filter (D43). With `rangeByOrder`, where the planner keeps no
+ * statistics (SQLite, src/db/planner.ts), a filter that is not an equality is written so that no
+ * index serves it (`+expr`): SQLite would otherwise walk the filter's index range and sort every match, however many;
  * read in the order of the sort index instead, a page stops after its rows.
  */
 export function filterCondition(dialect: Dialect, f: FilterCondition, column: DataColumn = 'data', rangeByOrder = false): Expression<SqlBool> {
   const indexed = dataFieldSql(dialect, f.field.name, f.field.field_type, 'entries', column);
-  const e = rangeByOrder && dialect === 'sqlite' && f.op !== 'eq' && f.op !== 'in' ? sql`+${indexed}` : indexed;
+  const e = rangeByOrder && !plannerKnowsSelectivity(dialect) && f.op !== 'eq' && f.op !== 'in' ? sql`+${indexed}` : indexed;
   switch (f.op) {
     case 'eq':
       return sql<SqlBool>`${e} = ${bindable(f.value)}`;

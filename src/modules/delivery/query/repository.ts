@@ -1,9 +1,10 @@
 /**
- * SQL of the delivery API's entry reads. Production keys read published versions
+ * SQL of the delivery API's entry reads. Which columns, translations and statuses a key reads is
+ * the read model's (src/modules/read/resolver.ts): production keys read published versions
  * (`published_data`, published_entry_translations; DECISIONS.md D70), preview keys working copies
  * (`data`, entry_translations): the same queries on the other columns, each side with its own
- * expression indexes. Production readers see the publication's time and author as
- * `updated_at`/`updated_by`, so saving a working copy changes nothing they can see. Each function is one query, whatever the number of rows:
+ * expression indexes. Queries name the key's visibility (`production` or `preview`), whose
+ * perspective the read model gives (perspectiveOfVisibility). Each function is one query, whatever the number of rows:
  * a list page (with its translations joined), its total, entries by slug, the related entries of
  * a whole page (all relation fields together) and the media of a whole page.
  */
@@ -13,9 +14,11 @@ import type { CursorPosition } from '../cursor.js';
 import type { FilterCondition } from '../filters.js';
 import type { EntryRow, RelatedRow, Visibility } from '../model.js';
 import type { SortSpec } from '../sort.js';
-import { dataFieldSql, type DataColumn } from '../../../db/dialect.js';
-import { publishedUpdatedAt } from '../../publishing/status-sql.js';
-import { filterCondition, keysetRanges, nullsOrdered, sortExpression, visibleCondition, type KeysetRange } from './conditions.js';
+import { dataFieldSql } from '../../../db/dialect.js';
+import { cappedCountsNeedIndexOrder, sortsRowsPinnedByIndex } from '../../../db/planner.js';
+import { perspectiveOfVisibility, type Perspective } from '../../read/perspective.js';
+import { contentColumns, dueCondition, readSource, visibleCondition } from '../../read/resolver.js';
+import { filterCondition, keysetRanges, nullsOrdered, sortExpression, type KeysetRange } from './conditions.js';
 
 /** The entry columns every delivery read selects (content and updated_* depend on the key). */
 export const COMMON_COLUMNS = [
@@ -31,36 +34,20 @@ export const COMMON_COLUMNS = [
   'entries.created_by',
 ] as const;
 
-/** Where each kind of key reads an entry's content (D70). */
-interface Source {
-  column: DataColumn;
-  translations: 'entry_translations' | 'published_entry_translations';
-}
-
-function sourceOf(visibility: Visibility): Source {
-  return visibility === 'production'
-    ? { column: 'published_data', translations: 'published_entry_translations' }
-    : { column: 'data', translations: 'entry_translations' };
+/** The column and translation table a key of `visibility` reads an entry's content from (D70). */
+function sourceOf(visibility: Visibility) {
+  const source = readSource(perspectiveOfVisibility(visibility));
+  return { column: source.entryData, translations: source.entryTranslations };
 }
 
 /** The content and the updated_* columns as a key of `visibility` sees them. */
-function contentColumns(visibility: Visibility) {
-  if (visibility === 'preview')
-    return [
-      sql<unknown>`${sql.ref('entries.data')}`.as('data'),
-      sql<string>`${sql.ref('entries.updated_at')}`.as('updated_at'),
-      sql<number | null>`${sql.ref('entries.updated_by')}`.as('updated_by'),
-    ];
-  return [
-    sql<unknown>`${sql.ref('entries.published_data')}`.as('data'),
-    // A due scheduled entry is published at its publish_at before the job writes published_at.
-    publishedUpdatedAt('entries').as('updated_at'),
-    sql<number | null>`${sql.ref('entries.published_by')}`.as('updated_by'),
-  ];
+function entryContent(visibility: Visibility) {
+  return contentColumns(perspectiveOfVisibility(visibility), 'entries');
 }
 
 export interface EntryListQuery {
   contentTypeId: string;
+  /** The key's visibility; the read model gives its perspective. */
   visibility: Visibility;
   /** ISO time of the request (D21 visibility of scheduled rows). */
   now: string;
@@ -91,7 +78,7 @@ function whereList(db: Db, q: EntryListQuery, page = false): Expression<SqlBool>
   const sortField = key.kind === 'data' ? key.field.name : null;
   return [
     sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`,
-    visibleCondition(q.visibility, q.now, 'entries', db.dialect),
+    visibleCondition(perspectiveOfVisibility(q.visibility), q.now, 'entries', db.dialect),
     ...q.filters.map((f) => filterCondition(db.dialect, f, column, page && f.field.name !== sortField)),
   ];
 }
@@ -123,7 +110,7 @@ export async function listEntryRows(
   q: EntryListQuery,
   page: { limit: number; offset?: number; after?: CursorPosition; withTotal?: boolean },
 ): Promise<(EntryRow & { total?: number })[]> {
-  const key = sortExpression(db.dialect, q.sort, q.now, 'entries', q.visibility === 'production' ? 'published' : 'working');
+  const key = sortExpression(db.dialect, q.sort, q.now, 'entries', perspectiveOfVisibility(q.visibility));
   if (!page.after) return pageQuery(db, q, key, null, page.limit, page.offset ?? 0, page.withTotal === true ? countWindow(page) : null);
   const rows: (EntryRow & { total?: number })[] = [];
   for (const range of keysetRanges(key, q.sort, page.after)) {
@@ -172,7 +159,7 @@ async function pageQuery(
       qb.leftJoin(`${src.translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
     )
     .select(COMMON_COLUMNS)
-    .select(contentColumns(q.visibility))
+    .select(entryContent(q.visibility))
     .select([trData(q.locale), sql<EntryRow['sort_value']>`${key}`.as('sort_value')])
     .$if(totalWindow !== null, (qb) => qb.select(countExpression(db, q, totalWindow ?? 0).as('total')))
     .where((eb) => eb.and(range ? [...whereList(db, q, true), range.condition] : whereList(db, q, true)))
@@ -186,7 +173,7 @@ async function pageQuery(
 
 /** False where SQLite must order by id alone (sortKeyPinned, a range of missing values). */
 function ordersByKey(db: Db, q: EntryListQuery, range: KeysetRange | null): boolean {
-  return !(db.dialect === 'sqlite' && (range?.missingOnly === true || sortKeyPinned(q)));
+  return !(sortsRowsPinnedByIndex(db.dialect) && (range?.missingOnly === true || sortKeyPinned(q)));
 }
 
 /**
@@ -225,7 +212,7 @@ async function deferredPageQuery(
       qb.leftJoin(`${src.translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
     )
     .select(COMMON_COLUMNS)
-    .select(contentColumns(q.visibility))
+    .select(entryContent(q.visibility))
     .select([trData(q.locale), sql<EntryRow['sort_value']>`${sql.ref('page.sort_key')}`.as('sort_value')])
     .$if(totalWindow !== null, (qb) => qb.select(countExpression(db, q, totalWindow ?? 0).as('total')))
     // A pinned key (sortKeyPinned) is one value on every row: PostgreSQL does not see that outside the subquery.
@@ -245,13 +232,15 @@ async function deferredPageQuery(
 function countExpression(db: Db, q: EntryListQuery, window: number): RawBuilder<number> {
   const type = q.contentTypeId;
   if (q.filters.length === 0) {
-    if (q.visibility === 'preview') {
-      return sql<number>`(select coalesce(sum("n"), 0) from "entry_counts" where "content_type_id" = ${type} and "status" in ('draft', 'published', 'scheduled'))`;
+    switch (perspectiveOfVisibility(q.visibility)) {
+      case 'working':
+        return sql<number>`(select coalesce(sum("n"), 0) from "entry_counts" where "content_type_id" = ${type} and "status" in ('draft', 'published', 'scheduled'))`;
+      case 'published':
+        return sql<number>`(coalesce((select "n" from "entry_counts" where "content_type_id" = ${type} and "status" = 'published'), 0) + (select count(*) from "entries" where "entries"."content_type_id" = ${type} and ${dueCondition(q.now, 'entries')}))`;
     }
-    return sql<number>`(coalesce((select "n" from "entry_counts" where "content_type_id" = ${type} and "status" = 'published'), 0) + (select count(*) from "entries" where "entries"."content_type_id" = ${type} and "entries"."status" = 'scheduled' and "entries"."publish_at" <= ${q.now}))`;
   }
   // Inside the subquery the unaliased "entries" of the conditions is its own table.
-  const order = db.dialect === 'postgres' ? countOrder(q) : null;
+  const order = cappedCountsNeedIndexOrder(db.dialect) ? countOrder(q) : null;
   return sql<number>`(select count(*) from (select 1 from "entries" where ${sql.join(whereList(db, q), sql` and `)}${order ? sql` order by ${order}` : sql``} limit ${sql.lit(intOf(window + 1))}) "matching")`;
 }
 
@@ -302,11 +291,11 @@ export async function findEntryRowsBySlug(
       qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
     )
     .select(COMMON_COLUMNS)
-    .select(contentColumns(q.visibility))
+    .select(entryContent(q.visibility))
     .select(trData(q.locale))
     .where('entries.workspace_id', '=', q.workspaceId)
     .where('entries.slug', '=', q.slug)
-    .where(visibleCondition(q.visibility, q.now, 'entries', db.dialect))
+    .where(visibleCondition(perspectiveOfVisibility(q.visibility), q.now, 'entries', db.dialect))
     .orderBy('entries.content_type_id')
     .limit(20);
   if (q.contentTypeId) query = query.where('entries.content_type_id', '=', q.contentTypeId);
@@ -314,26 +303,25 @@ export async function findEntryRowsBySlug(
 }
 
 /**
- * The entries with these ids that a key of `visibility` may see (same workspace, visible
- * status), with their translations in `locale`: one query for every relation of a page (D41).
+ * The entries with these ids that `perspective` may see (same workspace, visible status), with their translations in `locale`: one query for every relation of a page (D41).
  * The lookup goes by primary key only (a `workspace_id` term would lead SQLite to walk the
  * workspace's slug index instead); the workspace is checked on the rows found.
  */
 export async function findRelatedRows(
   db: Db,
-  q: { workspaceId: string; ids: string[]; visibility: Visibility; now: string; locale: string | null },
+  q: { workspaceId: string; ids: string[]; perspective: Perspective; now: string; locale: string | null },
 ): Promise<RelatedRow[]> {
   if (q.ids.length === 0) return [];
   const rows = await db.kysely
     .selectFrom('entries')
     .$if(q.locale !== null, (qb) =>
-      qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
+      qb.leftJoin(`${readSource(q.perspective).entryTranslations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
     )
     .select(['entries.id', 'entries.workspace_id', 'entries.content_type_id', 'entries.slug'])
-    .select(sql<unknown>`${sql.ref(`entries.${sourceOf(q.visibility).column}`)}`.as('data'))
+    .select(sql<unknown>`${sql.ref(`entries.${readSource(q.perspective).entryData}`)}`.as('data'))
     .select(trData(q.locale))
     .where('entries.id', 'in', q.ids)
-    .where(visibleCondition(q.visibility, q.now, 'entries', db.dialect))
+    .where(visibleCondition(q.perspective, q.now, 'entries', db.dialect))
     .execute();
   return rows.filter((r) => r.workspace_id === q.workspaceId) as RelatedRow[];
 }
