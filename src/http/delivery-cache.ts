@@ -1,7 +1,8 @@
 /**
  * Response cache of the delivery API. A GET answered 200 is kept, per API key and URL, together
- * with the workspace revision it was computed under (migration 004: database triggers bump it on
- * every write that can change what a key reads) and the moment it stops being true on its own
+ * with the workspace revision it was computed under (the key's perspective's revision, which the
+ * read model names: actorRevision in src/modules/read/resolver.ts; database triggers bump it on
+ * every write that can change what the key reads) and the moment it stops being true on its own
  * (the workspace's next scheduled publication, D21). A later identical request by the same key is
  * served from memory only while both still hold, so every instance sharing the database serves
  * fresh content on the next request after any write, and a scheduled item appears on time.
@@ -27,6 +28,7 @@ import type { Context } from '../context.js';
 import { iso } from '../lib/time.js';
 import { addVary, bodyHash, decodeBody, encodeBody, entityTagFor, MIN_COMPRESS_BYTES, negotiateCoding, notModifiedTag, type Coding } from './http-cache.js';
 import { nextScheduledAt } from '../modules/publishing/scheduler-repository.js';
+import { perspectiveOf } from '../modules/read/perspective.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -84,13 +86,13 @@ interface WorkspaceHorizon {
 
 /**
  * `Cache-Control` of a delivery answer (D81): preview tokens (routes with `cache: false`)
- * `private, no-store`; preview keys `private, no-cache` (drafts never in a shared cache, the
- * browser revalidates with the ETag); production keys `no-cache`, or `public, max-age=N` with
- * DELIVERY_MAX_AGE.
+ * `private, no-store`; preview keys (the working perspective) `private, no-cache` (drafts never
+ * in a shared cache, the browser revalidates with the ETag); production keys `no-cache`, or
+ * `public, max-age=N` with DELIVERY_MAX_AGE.
  */
 function cacheControlOf(ctx: Context, request: FastifyRequest): string {
   if (request.routeOptions.config?.cache === false) return 'private, no-store';
-  if (request.actor?.environment === 'preview') return 'private, no-cache';
+  if (request.actor && perspectiveOf(request.actor) === 'working') return 'private, no-cache';
   const maxAge = ctx.config.deliveryMaxAge;
   return maxAge === null ? 'no-cache' : `public, max-age=${maxAge}`;
 }

@@ -6,12 +6,14 @@
  * removing its creator takes effect on the next request (D12). Expiry is checked against the
  * clock on every hit.
  *
- * Which revision: a preview delivery key reads working copies, so its answers depend on every
- * change (`draft_revision`); every other key's on what production readers see (`revision`), so
- * saving a working copy keeps their cached answers (D70). Key and membership changes bump both.
+ * Which revision is the read model's (actorRevision in src/modules/read/resolver.ts): a preview
+ * delivery key reads working copies, so its answers depend on every change (`draft_revision`);
+ * every other key's on what production readers see (`revision`), so saving a working copy keeps
+ * their cached answers (D70). Key and membership changes bump both.
  */
 import type { CachedKey } from '../../caches.js';
 import type { Context } from '../../context.js';
+import { actorRevision } from '../read/resolver.js';
 import { readWorkspaceRevision, type WorkspaceRevisions } from '../workspaces/repository.js';
 import type { Actor } from './permissions.js';
 
@@ -41,9 +43,9 @@ async function currentRevisions(ctx: Context, workspaceId: string): Promise<Work
   return checked !== undefined ? checked : readWorkspaceRevision(ctx.db, workspaceId, ctx.caches.queries);
 }
 
-/** The revision an actor's answers depend on (see the module comment). */
+/** The revision an actor's answers depend on: the read model's actorRevision (see the module comment). */
 export function revisionOf(actor: Pick<Actor, 'keyClass' | 'environment'>, revisions: WorkspaceRevisions): number {
-  return actor.keyClass === 'delivery' && actor.environment === 'preview' ? revisions.draft : revisions.revision;
+  return actorRevision(actor, revisions);
 }
 
 export function rememberActor(ctx: Context, digest: string, actor: Actor, expiresAt: string | null): void {

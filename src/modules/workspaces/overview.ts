@@ -9,10 +9,10 @@
  * they are merged. At 100,000 entries with a version each: about 90 ms on SQLite and 145 ms on
  * PostgreSQL on a shared 2-core machine, nearly all of it the counts.
  */
-import { sql } from 'kysely';
 import type { Context } from '../../context.js';
 import { iso } from '../../lib/time.js';
 import type { Actor } from '../auth/permissions.js';
+import { effectiveStatusSql } from '../read/resolver.js';
 
 export interface StatusCounts {
   draft: number;
@@ -55,9 +55,8 @@ export async function overview(ctx: Context, actor: Actor): Promise<Overview> {
   const k = ctx.db.kysely;
   const now = iso(ctx.clock());
   const ws = actor.workspaceId;
-  // D21: a due scheduled item is published.
-  const effective = (table: 'entries' | 'pages') =>
-    sql<string>`case when ${sql.ref(`${table}.status`)} = 'scheduled' and ${sql.ref(`${table}.publish_at`)} <= ${now} then 'published' else ${sql.ref(`${table}.status`)} end`;
+  // D21: a due scheduled item is published (the read model's effective status).
+  const effective = (table: 'entries' | 'pages') => effectiveStatusSql(now, table);
 
   const [types, entryCounts, pageCounts, entryVersions, pageVersions, scheduledEntries, scheduledPages] = await Promise.all([
     k.selectFrom('content_types').select(['id', 'slug', 'name', 'is_block']).where('workspace_id', '=', ws).orderBy('name').orderBy('id').execute(),
