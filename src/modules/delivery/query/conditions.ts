@@ -16,6 +16,7 @@ import { plannerKnowsSelectivity } from '../../../db/planner.js';
 import { effectivePublishedAt, productionPublishedAt, publishedUpdatedAt, type ItemTable } from '../../publishing/status-sql.js';
 import type { Dialect } from '../../../db/types.js';
 import type { Perspective } from '../../read/perspective.js';
+import { readSource } from '../../read/resolver.js';
 import type { CursorPosition } from '../cursor.js';
 import type { FilterCondition, FilterScalar } from '../filters.js';
 import type { SortSpec } from '../sort.js';
@@ -46,7 +47,7 @@ export function sortExpression(
       // Production sees only published and due rows, for which an indexed expression says the same.
       return copy === 'published' ? productionPublishedAt(table) : effectivePublishedAt(now, table);
     case 'data':
-      return dataFieldSql(dialect, sort.key.field.name, sort.key.field.field_type, table, copy === 'published' ? 'published_data' : 'data');
+      return dataFieldSql(dialect, sort.key.field.name, sort.key.field.field_type, table, readSource(copy).entryData);
   }
 }
 
