@@ -1,7 +1,12 @@
 /**
- * The only places where SQL differs between SQLite and PostgreSQL: JSON field access on entry
- * data (used by filters, sorts and their expression indexes, which must be the very same
- * expression) and the column types of migrations. Everything else is one Kysely code path.
+ * Where SQL differs between SQLite and PostgreSQL, in src/db/ only: modules call a named helper
+ * and never test the dialect themselves (test/dialect-boundary.test.ts keeps it so). This file:
+ * JSON field access on entry data (used by filters, sorts and their expression indexes, which
+ * must be the very same expression), index DDL, text in byte order, and whether the database is
+ * embedded. Beside it: lock.ts (row and write locks), transaction.ts (retries, snapshot reads),
+ * catalog.ts (index state, planner statistics, sequences), bulk.ts (batched updates, settings
+ * for large writes), planner.ts (planner behaviour queries are written around), and the
+ * migrations' column types. Everything else is one Kysely code path.
  */
 import { sql, type RawBuilder } from 'kysely';
 import { parseDatetime } from '../lib/time.js';
@@ -92,6 +97,36 @@ export function dataFieldSql(dialect: Dialect, name: string, fieldType: string, 
  */
 export function dataFieldStoredSql(dialect: Dialect, name: string, table?: string, column: DataColumn = 'data'): RawBuilder<unknown> {
   return sql.raw(dataFieldText(dialect, name, 'text', table, column));
+}
+
+/**
+ * The JSON type of `data.<name>` as text (`'string'`, `'number'`/`'integer'`/`'real'`, `'null'`
+ * for a JSON null, …), SQL NULL when the key is absent: SQLite `json_type("data", '$.name')`,
+ * PostgreSQL `jsonb_typeof("data"->'name')`. "Holds a value" is: not NULL and not `'null'`.
+ * `table` qualifies the column when joined.
+ */
+export function dataFieldJsonTypeSql(dialect: Dialect, name: string, table?: string): RawBuilder<unknown> {
+  assertFieldName(name);
+  const col = table ? `"${table}"."data"` : `"data"`;
+  return sql.raw(dialect === 'sqlite' ? `json_type(${col}, '$.${name}')` : `jsonb_typeof(${col}->'${name}')`);
+}
+
+/**
+ * `expr` (a text column) compared byte by byte, the order keyset paging and exports rely on to
+ * be the same on both databases: PostgreSQL `<expr> COLLATE "C"` (its default collation follows
+ * the locale); SQLite's default BINARY collation is byte order already, so `expr` as it is.
+ */
+export function inByteOrder(dialect: Dialect, expr: RawBuilder<unknown>): RawBuilder<unknown> {
+  return dialect === 'postgres' ? sql`${expr} COLLATE "C"` : sql`${expr}`;
+}
+
+/**
+ * True when the database is embedded in this process (SQLite, a file in DATA_DIR), false for a
+ * database server (PostgreSQL): a first start on an embedded database may create demo content,
+ * a server deployment starts empty.
+ */
+export function databaseIsEmbedded(dialect: Dialect): boolean {
+  return dialect === 'sqlite';
 }
 
 /**

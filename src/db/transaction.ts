@@ -9,6 +9,7 @@
  * outside the database that cannot be repeated. Writers lock in one order (scope, then item; see
  * src/modules/publishing/repository.ts), which keeps such aborts rare.
  */
+import { sql } from 'kysely';
 import type { Db } from './types.js';
 
 const IN_TX = Symbol('inTransaction');
@@ -41,4 +42,14 @@ export async function withTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Pr
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
     }
   }
+}
+
+/**
+ * Makes the current transaction read one snapshot of the whole database: PostgreSQL `SET
+ * TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY` (which also refuses writes), the
+ * transaction's first statement (call it first inside withTransaction). An SQLite transaction
+ * reads one snapshot from its first read on by itself (WAL journal): no statement.
+ */
+export async function readOneSnapshot(db: Db): Promise<void> {
+  if (db.dialect === 'postgres') await sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`.execute(db.kysely);
 }

@@ -1,8 +1,9 @@
 /**
- * SQL of background index builds (migration 017): the build rows, the catalog lookups telling
- * whether an index exists, and the size that decides whether a build runs in the background.
+ * SQL of background index builds (migration 017): the build rows and the size that decides
+ * whether a build runs in the background (whether an index exists: src/db/catalog.ts indexState).
  */
 import { sql } from 'kysely';
+import { selectForUpdate } from '../../db/lock.js';
 import type { Db, FieldIndexBuildsTable } from '../../db/types.js';
 
 export type BuildRow = FieldIndexBuildsTable;
@@ -13,29 +14,20 @@ export async function entryRowCount(db: Db): Promise<number> {
   return Number(res.rows[0]?.n ?? 0);
 }
 
-/**
- * Whether index `name` exists: `valid`, `invalid` (PostgreSQL: a concurrent build that failed or
- * was interrupted left it; it serves no query and must be dropped before building again), or null.
- */
-export async function indexState(db: Db, name: string): Promise<'valid' | 'invalid' | null> {
-  if (db.dialect === 'sqlite') {
-    const row = await sql<{ n: number }>`select 1 as n from sqlite_master where type = 'index' and name = ${name}`.execute(db.kysely);
-    return row.rows.length > 0 ? 'valid' : null;
-  }
-  const row = await sql<{ valid: boolean }>`select i.indisvalid as valid from pg_class c join pg_index i on i.indexrelid = c.oid
-    where c.relname = ${name} and c.relnamespace = current_schema()::regnamespace`.execute(db.kysely);
-  if (row.rows.length === 0) return null;
-  return row.rows[0].valid ? 'valid' : 'invalid';
+/** Whether an index exists and is valid: asked of the database's catalog (src/db/catalog.ts). */
+export { indexState } from '../../db/catalog.js';
+
+function buildOf(db: Db, fieldId: string) {
+  return db.kysely.selectFrom('field_index_builds').selectAll().where('field_id', '=', fieldId);
 }
 
 export async function findBuild(db: Db, fieldId: string): Promise<BuildRow | null> {
-  return (await db.kysely.selectFrom('field_index_builds').selectAll().where('field_id', '=', fieldId).executeTakeFirst()) ?? null;
+  return (await buildOf(db, fieldId).executeTakeFirst()) ?? null;
 }
 
 /** The build of `fieldId` for the rest of the transaction: PATCH and the flip take it in turn (PostgreSQL row lock; SQLite's write lock does it there). */
 export async function lockBuild(db: Db, fieldId: string): Promise<BuildRow | null> {
-  if (db.dialect === 'sqlite') return findBuild(db, fieldId);
-  return (await db.kysely.selectFrom('field_index_builds').selectAll().where('field_id', '=', fieldId).forUpdate().executeTakeFirst()) ?? null;
+  return (await selectForUpdate(db, buildOf(db, fieldId)).executeTakeFirst()) ?? null;
 }
 
 /** Field ids with a build under way, oldest first. */

@@ -1,7 +1,7 @@
 /** SQL for content types and fields, including the expression indexes of D43 / issue item 9. */
 import { sql } from 'kysely';
 import type { Db } from '../../db/types.js';
-import { createDataIndexSql, createUniqueIndexSql, dataFieldKind, dropDataIndexSql, dropUniqueIndexSql } from '../../db/dialect.js';
+import { createDataIndexSql, createUniqueIndexSql, dataFieldJsonTypeSql, dataFieldKind, dropDataIndexSql, dropUniqueIndexSql } from '../../db/dialect.js';
 import { fieldTypesNeedingDataIndex } from './index-build-repository.js';
 import type { ContentType, Field, FieldType } from './model.js';
 
@@ -259,7 +259,7 @@ export async function dropUniqueIndexes(db: Db, fields: readonly Pick<Field, 'id
 
 /** Entries of a content type holding a (non-null) value for `fieldName` in their default data. */
 export async function countEntriesWithValue(db: Db, contentTypeId: string, fieldName: string): Promise<number> {
-  const expr = db.dialect === 'sqlite' ? sql.raw(`json_type("data", '$.${fieldName}')`) : sql.raw(`jsonb_typeof("data"->'${fieldName}')`);
+  const expr = dataFieldJsonTypeSql(db.dialect, fieldName);
   const row = await db.kysely
     .selectFrom('entries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -272,7 +272,7 @@ export async function countEntriesWithValue(db: Db, contentTypeId: string, field
 
 /** Per locale, translations of this type's entries holding a value for `fieldName`. */
 export async function countTranslationsWithValue(db: Db, contentTypeId: string, fieldName: string): Promise<{ locale: string; count: number }[]> {
-  const expr = db.dialect === 'sqlite' ? sql.raw(`json_type("t"."data", '$.${fieldName}')`) : sql.raw(`jsonb_typeof("t"."data"->'${fieldName}')`);
+  const expr = dataFieldJsonTypeSql(db.dialect, fieldName, 't');
   const rows = await db.kysely
     .selectFrom('entry_translations as t')
     .innerJoin('entries as e', 'e.id', 't.entry_id')

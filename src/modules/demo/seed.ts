@@ -10,6 +10,7 @@
  * finds a workspace and does nothing.
  */
 import type { Context } from '../../context.js';
+import { databaseIsEmbedded } from '../../db/dialect.js';
 import { withTransaction } from '../../db/transaction.js';
 import { bootstrap, type BootstrapResult } from '../auth/operations.js';
 import { systemActor } from '../auth/permissions.js';
@@ -26,7 +27,7 @@ export interface DemoSeedResult extends BootstrapResult {
 
 /** True when this start should create the demo: embedded database, demo enabled. */
 export function demoWanted(ctx: Context): boolean {
-  return ctx.db.dialect === 'sqlite' && ctx.config.demo;
+  return databaseIsEmbedded(ctx.db.dialect) && ctx.config.demo;
 }
 
 /**

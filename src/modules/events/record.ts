@@ -10,7 +10,7 @@
  * would never see 7. recordEvent therefore locks the workspace row (held until commit) before
  * taking an id: per workspace, ids are assigned in commit order. SQLite has one writer at a time.
  */
-import { lockRows } from '../../db/lock.js';
+import { lockRowsForCommitOrder } from '../../db/lock.js';
 import type { Db } from '../../db/types.js';
 import { iso } from '../../lib/time.js';
 import { deliveryRow, enqueueDeliveries, eventPayload } from '../webhooks/outbox.js';
@@ -62,7 +62,7 @@ function eventOf(input: EventInput, createdAt: string) {
  * stays locked until the transaction ends (commit-order ids, see above).
  */
 export async function recordEvent(trx: Db, at: Date | string, input: EventInput): Promise<number> {
-  if (trx.dialect === 'postgres') await lockRows(trx, 'workspaces', { id: input.workspaceId });
+  await lockRowsForCommitOrder(trx, 'workspaces', { id: input.workspaceId });
   const event = eventOf(input, typeof at === 'string' ? at : iso(at));
   const id = await insertEvent(trx, event);
   await enqueueDeliveries(trx, { id, ...event });
@@ -77,7 +77,7 @@ export async function recordEvent(trx: Db, at: Date | string, input: EventInput)
 export async function recordEvents(trx: Db, at: Date | string, inputs: readonly EventInput[]): Promise<void> {
   if (inputs.length === 0) return;
   const workspaces = [...new Set(inputs.map((e) => e.workspaceId))].sort();
-  if (trx.dialect === 'postgres') for (const id of workspaces) await lockRows(trx, 'workspaces', { id });
+  for (const id of workspaces) await lockRowsForCommitOrder(trx, 'workspaces', { id });
   const createdAt = typeof at === 'string' ? at : iso(at);
   const events = inputs.map((input) => eventOf(input, createdAt));
   const ids = await insertEvents(trx, events);

@@ -11,9 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
 import type { Context } from '../../context.js';
-import { withTransaction } from '../../db/transaction.js';
+import { readOneSnapshot, withTransaction } from '../../db/transaction.js';
 import type { Db } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { fromJsonColumn, stableStringify } from '../../lib/json.js';
@@ -130,7 +129,7 @@ export async function exportWorkspace(ctx: Context, opts: ExportOptions): Promis
     const missing: string[] = [];
     await withTransaction(ctx.db, async (db) => {
       // One snapshot for every table: an export taken while the server writes is still one moment.
-      if (db.dialect === 'postgres') await sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`.execute(db.kysely);
+      await readOneSnapshot(db);
       for (const spec of [WORKSPACE_SPEC, ...TABLES]) {
         const each =
           spec.table === 'media'

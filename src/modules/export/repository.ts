@@ -5,6 +5,8 @@
  * migration is exported and restored without a change here.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { advanceSerialSequence } from '../../db/catalog.js';
+import { inByteOrder } from '../../db/dialect.js';
 import type { Db } from '../../db/types.js';
 import type { ParentTable, TableName, TableSpec } from './format.js';
 
@@ -15,8 +17,8 @@ function integerKey(spec: TableSpec, column: string): boolean {
 
 /** A key column in ORDER BY / row comparisons: text compared byte by byte on both databases. */
 function keyRef(db: Db, spec: TableSpec, column: string): RawBuilder<unknown> {
-  const ref = sql.ref(column);
-  return db.dialect === 'postgres' && !integerKey(spec, column) ? sql`${ref} COLLATE "C"` : sql`${ref}`;
+  const ref = sql`${sql.ref(column)}`;
+  return integerKey(spec, column) ? ref : inByteOrder(db.dialect, ref);
 }
 
 /** The spec's scope condition with the workspace id bound to its `?`. */
@@ -82,13 +84,11 @@ export async function takenIds(db: Db, table: TableName, ids: readonly number[])
 }
 
 /**
- * PostgreSQL: moves the serial sequence of `table` past its largest id, so ids the database gives
- * later never collide with the ones a restore wrote explicitly. SQLite's AUTOINCREMENT does this
- * by itself.
+ * Moves the serial sequence of `table` past its largest id, so ids the database gives later never
+ * collide with the ones a restore wrote explicitly (src/db/catalog.ts advanceSerialSequence).
  */
 export async function advanceSequence(db: Db, table: TableName): Promise<void> {
-  if (db.dialect !== 'postgres') return;
-  await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM ${sql.table(table)}), 1))`.execute(db.kysely);
+  await advanceSerialSequence(db, table);
 }
 
 /** Which of `ids` exist as primary keys of `table` (in any workspace). */

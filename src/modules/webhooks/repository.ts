@@ -10,7 +10,7 @@
  * attempt row is inserted. Until the lease ends no other worker sees the row as due; when a
  * worker dies mid-attempt, the row becomes due again at the lease's end (at-least-once).
  */
-import { sql } from 'kysely';
+import { selectForUpdate, takeWriteLock } from '../../db/lock.js';
 import type { Db, WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/types.js';
 import { newId } from '../../lib/ids.js';
 
@@ -144,25 +144,21 @@ function claimSelect(db: Db) {
     .select(['d.id', 'd.webhook_id', 'd.workspace_id', 'w.url', 'w.secret_encrypted', 'd.payload', 'd.attempts', 'd.give_up_at']);
 }
 
-/** SQLite: takes the database's write lock now, so the read below and the claim are one step. */
-async function writeLock(db: Db): Promise<void> {
-  if (db.dialect === 'sqlite') await sql`update webhook_deliveries set id = id where 0`.execute(db.kysely);
-}
-
 /**
  * Claims up to `limit` due deliveries of enabled webhooks (call inside withTransaction): each
  * gets its attempt row and a lease until `leaseUntil`.
  */
 export async function claimDue(db: Db, now: string, leaseUntil: string, limit: number): Promise<ClaimedAttempt[]> {
-  await writeLock(db);
-  let q = claimSelect(db)
+  // The read below and the claim are one step: the database's write lock (SQLite) or the rows'
+  // locks (PostgreSQL; rows another claimer holds are skipped, so instances claim different rows).
+  await takeWriteLock(db, 'webhook_deliveries');
+  const q = claimSelect(db)
     .where('d.status', '=', 'pending')
     .where('d.next_attempt_at', '<=', now)
     .where('w.enabled', '=', 1)
     .orderBy('d.next_attempt_at')
     .limit(limit);
-  if (db.dialect === 'postgres') q = q.forUpdate('d').skipLocked();
-  return claimRows(db, await q.execute(), now, leaseUntil);
+  return claimRows(db, await selectForUpdate(db, q, { of: 'd', skipLocked: true }).execute(), now, leaseUntil);
 }
 
 /**
@@ -171,10 +167,9 @@ export async function claimDue(db: Db, now: string, leaseUntil: string, limit: n
  * retry deadline when given. Call inside withTransaction.
  */
 export async function claimDelivery(db: Db, deliveryId: string, now: string, leaseUntil: string, giveUpAt?: string): Promise<ClaimedAttempt | 'busy' | null> {
-  await writeLock(db);
-  let q = claimSelect(db).select(['d.status', 'd.next_attempt_at']).where('d.id', '=', deliveryId);
-  if (db.dialect === 'postgres') q = q.forUpdate('d');
-  const row = await q.executeTakeFirst();
+  await takeWriteLock(db, 'webhook_deliveries');
+  const q = claimSelect(db).select(['d.status', 'd.next_attempt_at']).where('d.id', '=', deliveryId);
+  const row = await selectForUpdate(db, q, { of: 'd' }).executeTakeFirst();
   if (!row) return null;
   if (row.status === 'pending' && row.next_attempt_at !== null && row.next_attempt_at > now) {
     const open = await db.kysely

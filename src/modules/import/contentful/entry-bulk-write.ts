@@ -4,7 +4,7 @@
  * the entry operations would leave one by one: rows, translations, published copies, versions
  * with action `import` (D72), change events with their webhook deliveries (D82).
  */
-import { sql } from 'kysely';
+import { updateRowsByKey } from '../../../db/bulk.js';
 import type { Db } from '../../../db/types.js';
 import { lockContentType, loadTranslations, maxPosition } from '../../entries/repository.js';
 import type { Entry, EntryData } from '../../entries/model.js';
@@ -296,49 +296,24 @@ interface EntryRowUpdate {
   updated_by: number;
 }
 
-/** Updates entry rows: one statement per row on SQLite (in-process), one per 200 rows on PostgreSQL. */
+/** Updates entry rows (their pending changes cleared), 200 rows per statement where batched (src/db/bulk.ts). */
 async function updateEntryRows(db: Db, rows: readonly EntryRowUpdate[]): Promise<void> {
-  if (db.dialect === 'sqlite') {
-    for (const { id, ...set } of rows)
-      await db.kysely
-        .updateTable('entries')
-        .set({ ...set, has_pending_changes: 0 } as never)
-        .where('id', '=', id)
-        .execute();
-    return;
-  }
-  for (const part of chunks(rows, 200)) {
-    const values = sql.join(
-      part.map(
-        (r) =>
-          sql`(${r.id}, ${r.data}, ${r.published_data}, ${r.status}, ${r.published_at}, ${r.published_by}, ${r.published_version}, ${r.latest_version}, ${r.version}, ${r.updated_at}, ${r.updated_by})`,
-      ),
-    );
-    await sql`update entries as e set data = v.data::jsonb, published_data = v.published_data::jsonb, status = v.status,
-      published_at = v.published_at, published_by = v.published_by::integer, published_version = v.published_version::integer,
-      latest_version = v.latest_version::integer, version = v.version::integer, updated_at = v.updated_at, updated_by = v.updated_by::integer,
-      has_pending_changes = 0
-      from (values ${values}) as v(id, data, published_data, status, published_at, published_by, published_version, latest_version, version, updated_at, updated_by)
-      where e.id = v.id`.execute(db.kysely);
-  }
+  await updateRowsByKey(db, 'entries', ['id'], rows, {
+    types: {
+      data: 'json',
+      published_data: 'json',
+      published_by: 'integer',
+      published_version: 'integer',
+      latest_version: 'integer',
+      version: 'integer',
+      updated_by: 'integer',
+    },
+    constants: { has_pending_changes: 0 },
+    perStatement: 200,
+  });
 }
 
-/** Rewrites existing translations in place (data, updated_at), as replaceTranslations does. */
+/** Rewrites existing translations in place (data, updated_at), as replaceTranslations does; 300 rows per statement where batched. */
 async function rewriteTranslations(db: Db, rows: readonly { entry_id: string; locale: string; data: string }[], now: string): Promise<void> {
-  if (db.dialect === 'sqlite') {
-    for (const r of rows) {
-      await db.kysely
-        .updateTable('entry_translations')
-        .set({ data: r.data, updated_at: now })
-        .where('entry_id', '=', r.entry_id)
-        .where('locale', '=', r.locale)
-        .execute();
-    }
-    return;
-  }
-  for (const part of chunks(rows, 300)) {
-    const values = sql.join(part.map((r) => sql`(${r.entry_id}, ${r.locale}, ${r.data})`));
-    await sql`update entry_translations as t set data = v.data::jsonb, updated_at = ${now}
-      from (values ${values}) as v(entry_id, locale, data) where t.entry_id = v.entry_id and t.locale = v.locale`.execute(db.kysely);
-  }
+  await updateRowsByKey(db, 'entry_translations', ['entry_id', 'locale'], rows, { types: { data: 'json' }, constants: { updated_at: now }, perStatement: 300 });
 }

@@ -8,6 +8,7 @@
  */
 import { sql } from 'kysely';
 import type { Context } from '../../../context.js';
+import { isMissingIndexError, tableIndexedBy } from '../../../db/catalog.js';
 import { comparableValue, dataFieldSql, uniqueIndexName } from '../../../db/dialect.js';
 import type { Db } from '../../../db/types.js';
 import { AppError, invalid, validationError, type ErrorDetail } from '../../../errors.js';
@@ -387,12 +388,12 @@ export class Segment {
 async function uniqueValuesHit(db: Db, ct: ContentType, field: Field, values: readonly (string | number)[]): Promise<boolean> {
   const expr = dataFieldSql(db.dialect, field.name, field.field_type);
   const list = sql.join(values.map((v) => sql`${comparableValue(field.field_type, v)}`));
-  const from = db.dialect === 'sqlite' ? sql`entries indexed by ${sql.id(uniqueIndexName(field.id))}` : sql`entries`;
+  const from = tableIndexedBy(db, 'entries', uniqueIndexName(field.id));
   try {
     const res = await sql`select 1 as hit from ${from} where content_type_id = ${sql.lit(ct.id)} and ${expr} in (${list}) limit 1`.execute(db.kysely);
     return res.rows.length > 0;
   } catch (err) {
-    if (db.dialect === 'sqlite' && /no such index/.test(String((err as Error).message))) return true;
+    if (isMissingIndexError(db, err)) return true;
     throw err;
   }
 }
