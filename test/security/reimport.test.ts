@@ -17,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/types.js';
 import { importContentful } from '../../src/modules/import/operations.js';
 import type { ContentfulExport } from '../../src/modules/import/contentful/export.js';
+import { entryIdFor } from '../../src/modules/import/contentful/content-mapping.js';
+import { pageIdFor } from '../../src/modules/import/contentful/page-mapping.js';
 import { cfState, type ChangedAs } from '../../src/modules/import/contentful/states.js';
 import { call, createTestEnv, dialects, type TestEnv } from '../helpers.js';
 
@@ -39,6 +41,7 @@ const PAGE_CHANGED_WITH_DRAFT_BLOCK = '6LznwSwpmSWNCMwbgmtB2L';
 const BLOCK_DRAFT_ON_CHANGED_PAGE = '69SMgPDXjReLwBHYhLM51o';
 const BLOCK_DRAFT_ON_HOME = '6ruOAya7HFswgpaARPjXoR';
 const BLOCK_CHANGED_ON_HOME = '350Vic01qnkh7C0IxFeVCD';
+const PAGE_DRAFT_WITH_BLOCKS = 'jYxVlZPpqdeZs93jmpAlF';
 
 /**
  * The real export with every state on some entries, pages and page components: drafts, archived
@@ -191,4 +194,146 @@ describe.skipIf(skip).each(dialects())('Contentful re-import of an unchanged exp
       expect((await req('GET', '/pages/classic-card')).body.data.page).toMatchObject({ has_pending_changes: true, seo: { title: 'Edited in Quire' } });
     });
   }
+});
+
+/**
+ * Items of every state an editor changed in Quire after the first import (issue 23): a draft
+ * entry (edited twice within the versions' coalescing window), an archived entry, an entry with
+ * unpublished changes in the export (imported as published) edited and published again in Quire,
+ * a published page holding a draft component back (its working copy edited: pending changes), a
+ * draft page and an archived page. Then the export is imported again, unchanged or changed for
+ * those items.
+ */
+describe.skipIf(skip).each(dialects())('Contentful re-import over edits made in Quire on %s', (dialect) => {
+  let env: TestEnv;
+  let now = Date.parse('2026-11-28T10:00:00.000Z');
+  const EDITED_ENTRIES = [PERSON_DRAFT, PRODUCT_ARCHIVED, PERSON_CHANGED];
+  const EDITED_PAGES = [PAGE_CHANGED_WITH_DRAFT_BLOCK, PAGE_DRAFT_WITH_BLOCKS, PAGE_ARCHIVED];
+
+  /** The export with every state, and a draft page that has blocks ('corporate-card'). */
+  function exportForEdits(): ContentfulExport {
+    const exp = exportWithEveryState();
+    const sys = exp.entries.find((e) => e.sys.id === PAGE_DRAFT_WITH_BLOCKS)!.sys;
+    delete sys.publishedVersion;
+    sys.version = 4;
+    return exp;
+  }
+
+  beforeAll(async () => {
+    if (!present) throw new Error(`the Contentful export ${EXPORT} is missing`);
+    env = await createTestEnv(dialect, { clock: () => new Date(now) });
+  });
+  afterAll(async () => env?.close());
+
+  /** Imports the export into `workspace`, then edits the items above through the API. */
+  async function importThenEdit(workspace: string) {
+    const first = await importContentful(env.ctx, { workspace, export: exportForEdits() });
+    expect(first.failures).toEqual([]);
+    const wsId = first.workspace.id;
+    const key = first.keys!.management;
+    const req = async (method: 'GET' | 'PUT' | 'PATCH', url: string, body?: unknown) => {
+      const res = await call(env.app, method, `/api/v1/manage${url}`, { key, body });
+      expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+      return res.body.data;
+    };
+    const k = env.ctx.db.kysely;
+    const entryUrls = new Map<string, string>();
+    const texts = new Map<string, string>();
+    for (const cfId of EDITED_ENTRIES) {
+      const row = await k
+        .selectFrom('entries as e')
+        .innerJoin('content_types as ct', 'ct.id', 'e.content_type_id')
+        .select(['e.slug', 'ct.slug as type', 'ct.display_field'])
+        .where('e.id', '=', entryIdFor(wsId, cfId))
+        .executeTakeFirstOrThrow();
+      entryUrls.set(cfId, `/content-types/${row.type}/entries/${row.slug}`);
+      texts.set(cfId, row.display_field!);
+    }
+    const importVersions = async (id: string) =>
+      k.selectFrom('entry_versions').selectAll().where('entry_id', '=', id).where('action', '=', 'import').orderBy('version').execute();
+    const draftId = entryIdFor(wsId, PERSON_DRAFT);
+    const draftImportVersions = await importVersions(draftId);
+
+    // Within the coalescing window of the import's versions (10 s, then 20 s after it).
+    for (const [i, cfId] of EDITED_ENTRIES.entries()) {
+      now += 10_000;
+      const url = entryUrls.get(cfId)!;
+      const data = JSON.parse((await req('GET', url)).data) as Record<string, unknown>;
+      await req('PUT', url, { data: { ...data, [texts.get(cfId)!]: `Edited in Quire ${i}` } });
+    }
+    now += 10_000;
+    const draftUrl = entryUrls.get(PERSON_DRAFT)!;
+    const draftData = JSON.parse((await req('GET', draftUrl)).data) as Record<string, unknown>;
+    await req('PUT', draftUrl, { data: { ...draftData, [texts.get(PERSON_DRAFT)!]: 'Edited in Quire again' } });
+    await req('PATCH', `${entryUrls.get(PERSON_CHANGED)}/publish`);
+    // The editor's second update coalesced with the first, never with the import's version.
+    const draftVersions = await k.selectFrom('entry_versions').select(['version', 'action']).where('entry_id', '=', draftId).orderBy('version').execute();
+    expect(draftVersions.at(-1)!.action).toBe('update');
+    expect(draftVersions.filter((v) => v.action === 'update')).toHaveLength(1);
+    expect(await importVersions(draftId)).toEqual(draftImportVersions);
+
+    const pageSlugs = new Map<string, string>();
+    for (const cfId of EDITED_PAGES) {
+      const row = await k.selectFrom('pages').select('slug').where('id', '=', pageIdFor(wsId, cfId)).executeTakeFirstOrThrow();
+      pageSlugs.set(cfId, row.slug);
+      const page = await req('GET', `/pages/${row.slug}`);
+      const blocks = page.blocks.map((b: { id: string; type: string; data: string }) => ({ id: b.id, type: b.type, data: JSON.parse(b.data) }));
+      await req('PUT', `/pages/${row.slug}`, { seo: { ...page.page.seo, title: 'Edited in Quire' }, blocks });
+    }
+    const held = await req('GET', `/pages/${pageSlugs.get(PAGE_CHANGED_WITH_DRAFT_BLOCK)}`);
+    expect(held.page).toMatchObject({ status: 'published', has_pending_changes: true });
+    return { wsId, req, entryUrls, texts, pageSlugs };
+  }
+
+  it('changes nothing stored when the export did not change the items edited in Quire', async () => {
+    const { req, entryUrls, texts, pageSlugs } = await importThenEdit('kept-edits');
+    const before = await storedState(env);
+    now += HOUR;
+    const again = await importContentful(env.ctx, { workspace: 'kept-edits', export: exportForEdits() });
+    expect(again.failures).toEqual([]);
+    expect(again.entries).toMatchObject({ created: 0, updated: 0, published: 0, unpublished: 0, archived: 0 });
+    expect(again.pages).toMatchObject({ created: 0, updated: 0, published: 0, unpublished: 0, archived: 0 });
+    const after = await storedState(env);
+    for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
+    for (const cfId of [...EDITED_ENTRIES, ...EDITED_PAGES])
+      expect(again.warnings.filter((w) => w.includes(`'${cfId}'`) && w.includes("Quire's edits are kept"))).toHaveLength(1);
+    expect(JSON.parse((await req('GET', entryUrls.get(PERSON_DRAFT)!)).data)[texts.get(PERSON_DRAFT)!]).toBe('Edited in Quire again');
+    expect((await req('GET', `/pages/${pageSlugs.get(PAGE_DRAFT_WITH_BLOCKS)}`)).page.seo.title).toBe('Edited in Quire');
+  });
+
+  it('applies what the export changed for those items since the last import, after a re-import kept the edits', async () => {
+    const { req, entryUrls, texts, pageSlugs } = await importThenEdit('changed-export');
+    now += HOUR;
+    const kept = await importContentful(env.ctx, { workspace: 'changed-export', export: exportForEdits() });
+    expect(kept.warnings.filter((w) => w.includes("Quire's edits are kept"))).toHaveLength(EDITED_ENTRIES.length + EDITED_PAGES.length);
+    expect(kept.entries.updated + kept.pages.updated).toBe(0);
+    const exp = exportForEdits();
+    const fieldsOf = (id: string) => exp.entries.find((e) => e.sys.id === id)!.fields as Record<string, Record<string, unknown>>;
+    for (const cfId of EDITED_ENTRIES) fieldsOf(cfId).name['en-US'] = `Changed in Contentful ${cfId}`;
+    // The first component of each page's extra section (a block of its working copy; on
+    // 'black-card' the draft component held out of its published version).
+    for (const cfId of EDITED_PAGES) {
+      const links = fieldsOf(cfId).extraSection['en-US'] as { sys: { id: string } }[];
+      fieldsOf(links[0].sys.id).headline['en-US'] = `Changed in Contentful ${cfId}`;
+    }
+    now += HOUR;
+    const again = await importContentful(env.ctx, { workspace: 'changed-export', export: exp });
+    expect(again.failures).toEqual([]);
+    expect(again.warnings.filter((w) => w.includes("Quire's edits are kept"))).toEqual([]);
+    const expected: Record<string, string> = { [PERSON_DRAFT]: 'draft', [PRODUCT_ARCHIVED]: 'archived', [PERSON_CHANGED]: 'published' };
+    for (const cfId of EDITED_ENTRIES) {
+      const entry = await req('GET', entryUrls.get(cfId)!);
+      const data = JSON.parse(entry.data) as Record<string, unknown>;
+      expect(data.name, cfId).toBe(`Changed in Contentful ${cfId}`);
+      expect(data[texts.get(cfId)!], cfId).not.toMatch(/Edited in Quire/);
+      expect(entry, cfId).toMatchObject({ status: expected[cfId], has_pending_changes: false });
+    }
+    const pageStatus: Record<string, string> = { [PAGE_CHANGED_WITH_DRAFT_BLOCK]: 'published', [PAGE_DRAFT_WITH_BLOCKS]: 'draft', [PAGE_ARCHIVED]: 'archived' };
+    for (const cfId of EDITED_PAGES) {
+      const page = await req('GET', `/pages/${pageSlugs.get(cfId)}`);
+      expect(page.page.seo.title, cfId).not.toBe('Edited in Quire');
+      expect(page.page.status, cfId).toBe(pageStatus[cfId]);
+      expect(JSON.stringify(page.blocks), cfId).toContain(`Changed in Contentful ${cfId}`);
+    }
+  });
 });

@@ -79,6 +79,7 @@ export async function importPages(
       relationFields: input.relationFields,
       missingEntries,
       changedAs: input.changedAs,
+      warnings,
       onProgress: input.onProgress,
     });
     failures.push(...refused);

@@ -1,7 +1,9 @@
 /** SQL the importers need beyond the entries and media repositories. */
 import { sql } from 'kysely';
+import { fromJsonColumn } from '../../lib/json.js';
 import type { Db } from '../../db/types.js';
 import type { MediaRecord } from '../media/repository.js';
+import type { ItemTables } from '../publishing/repository.js';
 
 /** Id and slug of every entry of the given content types, grouped by content type id. */
 export async function entrySlugsByType(db: Db, contentTypeIds: readonly string[]): Promise<Map<string, { id: string; slug: string }[]>> {
@@ -19,6 +21,66 @@ export async function entrySlugsByType(db: Db, contentTypeIds: readonly string[]
 /** Id and slug of every page of the workspace (page slugs are unique per workspace). */
 export async function pageSlugsOf(db: Db, workspaceId: string): Promise<{ id: string; slug: string }[]> {
   return db.kysely.selectFrom('pages').select(['id', 'slug']).where('workspace_id', '=', workspaceId).execute();
+}
+
+/** An item's newest version with action `import`: what the last import of it wrote. */
+export interface ImportRecord {
+  version: number;
+  /** The item's status that version recorded. */
+  status: string;
+  /** The snapshot, parsed (entries/snapshot.ts, pages/snapshot.ts read it). */
+  snapshot: unknown;
+}
+
+/**
+ * The number of the newest `import` version of each item of `ids` (entries or pages, by `t`) that
+ * has one, by item id; one statement per 500 ids, so a batch of the importer asks once. That
+ * version records what the last import of the item wrote (issue 23): an import version is never
+ * coalesced with a later write (publishing/core.ts coalesces `update` versions only), so it
+ * stays as the import left it, and a newer version means the item changed since.
+ */
+export async function lastImportVersionNumbers(db: Db, t: ItemTables, ids: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    const { rows } = await sql<{ item_id: string; version: number }>`
+      select ${sql.ref(t.fk)} as item_id, max(version) as version from ${sql.table(t.versions)}
+      where ${sql.ref(t.fk)} in (${sql.join(part)}) and action = 'import' group by ${sql.ref(t.fk)}`.execute(db.kysely);
+    for (const r of rows) out.set(r.item_id, Number(r.version));
+  }
+  return out;
+}
+
+/** The newest `import` version of each item of `ids` that has one, with its status and snapshot (see lastImportVersionNumbers). */
+export async function lastImportVersions(db: Db, t: ItemTables, ids: readonly string[]): Promise<Map<string, ImportRecord>> {
+  const out = new Map<string, ImportRecord>();
+  const fk = sql.ref(`v.${t.fk}`);
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    const { rows } = await sql<{ item_id: string; version: number; status: string; snapshot: unknown }>`
+      select ${fk} as item_id, v.version, v.status, v.snapshot from ${sql.table(t.versions)} as v
+      where ${fk} in (${sql.join(part)}) and v.action = 'import'
+        and v.version = (select max(w.version) from ${sql.table(t.versions)} as w where ${sql.ref(`w.${t.fk}`)} = ${fk} and w.action = 'import')`.execute(
+      db.kysely,
+    );
+    for (const r of rows) out.set(r.item_id, { version: Number(r.version), status: r.status, snapshot: fromJsonColumn<unknown>(r.snapshot, {}) });
+  }
+  return out;
+}
+
+/** Slug and newest version number of each page of the workspace among `ids`, by id. */
+export async function pageVersionsOf(db: Db, workspaceId: string, ids: readonly string[]): Promise<Map<string, { slug: string; latest_version: number }>> {
+  const out = new Map<string, { slug: string; latest_version: number }>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.kysely
+      .selectFrom('pages')
+      .select(['id', 'slug', 'latest_version'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.id, { slug: r.slug, latest_version: Number(r.latest_version) });
+  }
+  return out;
 }
 
 /** Rows of the entries table as PostgreSQL's planner counts them (pg_class.reltuples, refreshed by ANALYZE): 0 when never counted; null on SQLite. */

@@ -10,10 +10,19 @@
  *
  * Idempotence: every planned record is compared with the stored one and written only when it
  * differs (slug, data, translations, publication), so a second import of the same export
- * changes nothing: same versions, same updated_at. A published entry with pending changes whose
- * published version already holds the export's content is left as it is (liveHoldsPlan): the
- * pending changes are edits made in Quire, and publishing the export's content again would only
- * move its publication.
+ * changes nothing: same versions, same updated_at.
+ *
+ * Edits made in Quire (issue 23): an import applies what changed in the export since the last
+ * import and never reverts editors' work with content the export already had. An entry changed
+ * in Quire since its last import (a newer version than its newest `import` version, or another
+ * slug) whose planned content and status are what that import version recorded is left alone
+ * entirely, whatever the edit (content, state, slug), and the report warns that Quire's edits
+ * were kept (keptInQuire); when the export's content or state for it changed, the export wins as
+ * for any changed entry. This is decided per batch with one query (the newest import version
+ * number of the batch's stored entries) and, for the edited ones only, a second (their import
+ * versions). An entry without an import version (history from before D72) keeps the older rule:
+ * a published entry with pending changes whose published version already holds the export's
+ * content is left as it is (liveHoldsPlan).
  *
  * Links: entries are written targets first (dependency order). An entry whose targets do not
  * exist yet (a cycle, or a self-link) is created without those links and completed in a second
@@ -45,8 +54,18 @@ import { findWorkspaceById } from '../../workspaces/repository.js';
 import type { PlannedAsset, PlannedEntry } from './content-mapping.js';
 import { chunks } from './entry-bulk-write.js';
 import { Segment } from './entry-checks.js';
-import { plannerEntryCount, refreshImportStatistics, upsertMediaRecords } from '../repository.js';
-import { ACTION_PAST, contentInput, dependencyOrder, sameContent, stateAction, type EntrySummary, type UniqueValueCounts } from './entry-planning.js';
+import { ENTRY_TABLES } from '../../publishing/repository.js';
+import { lastImportVersionNumbers, lastImportVersions, plannerEntryCount, refreshImportStatistics, upsertMediaRecords } from '../repository.js';
+import {
+  ACTION_PAST,
+  contentInput,
+  dependencyOrder,
+  sameAsLastImport,
+  sameContent,
+  stateAction,
+  type EntrySummary,
+  type UniqueValueCounts,
+} from './entry-planning.js';
 import { countStates, targetStatus, zeroCounts, type ChangedAs, type StateCounts, type TargetStatus } from './states.js';
 
 export { dependencyOrder, stateAction, type EntrySummary } from './entry-planning.js';
@@ -357,6 +376,39 @@ export async function writeEntries(
   };
 
   /**
+   * The entries of a batch the import leaves alone (module comment): stored ones changed in Quire
+   * since their newest `import` version, which holds what the export plans for them now. An id
+   * the export holds twice is not among them (its first plan may be written in this run).
+   */
+  const keptInQuire = async (tx: Context, plans: readonly PlannedEntry[], stored: ReadonlyMap<string, Entry>): Promise<Set<string>> => {
+    const kept = new Set<string>();
+    if (stored.size === 0) return kept;
+    const imported = await lastImportVersionNumbers(tx.db, ENTRY_TABLES, [...stored.keys()]);
+    const edited = plans.filter((p) => {
+      const s = stored.get(p.id);
+      const n = imported.get(p.id);
+      return (
+        s &&
+        n !== undefined &&
+        !repeated.has(p.id) &&
+        s.content_type_id === types.get(p.typeSlug)?.id &&
+        (s.latest_version !== n || s.slug !== input.slugs.get(p.id))
+      );
+    });
+    if (edited.length === 0) return kept;
+    const records = await lastImportVersions(
+      tx.db,
+      ENTRY_TABLES,
+      edited.map((p) => p.id),
+    );
+    for (const p of edited) {
+      const record = records.get(p.id);
+      if (record && sameAsLastImport(record, p, targetStatus(p.state, changedAs))) kept.add(p.id);
+    }
+    return kept;
+  };
+
+  /**
    * Writes one batch in one transaction: runs of new entries through the bulk path (a segment),
    * anything else through writeOne. Returns the entries left for pass 2.
    */
@@ -375,12 +427,20 @@ export async function writeEntries(
         ).map((e) => [e.id, e]),
       );
       if (!final) await checkTargets(tx, plans);
+      const kept = await keptInQuire(tx, plans, stored);
       let next = 0;
       while (next < plans.length) {
         const segment = new Segment(tx, actor, ws, present, stored, deferredNew);
         await segment.prepare(plans.slice(next), input.slugs, types);
         for (; next < plans.length; next++) {
           const e = plans[next];
+          if (kept.has(e.id)) {
+            settled(e, false);
+            warnings.push(
+              `entry '${e.cfId}' (${e.typeSlug}) was edited in Quire since the last import, which the export has not changed since; Quire's edits are kept`,
+            );
+            continue;
+          }
           const outcome = await segment.decide(e, final, {
             slug: input.slugs.get(e.id)!,
             relationFields: input.relationFields.get(e.typeSlug) ?? new Set<string>(),

@@ -7,6 +7,7 @@
 import { comparableValue } from '../../../db/dialect.js';
 import { stableStringify } from '../../../lib/json.js';
 import type { Entry, EntryData } from '../../entries/model.js';
+import { entryContentKey, entrySnapshotFromJson } from '../../entries/snapshot.js';
 import { fieldValue } from '../../entries/validation.js';
 import type { PlannedEntry } from './content-mapping.js';
 import type { PlannedContentType } from './schema-mapping.js';
@@ -75,6 +76,19 @@ export function sameContent(stored: Entry, planned: PlannedEntry, slug: string):
   const have = translationsOf(stored);
   const want = Object.fromEntries(Object.entries(planned.translations).map(([l, d]) => [l, stableStringify(d)]));
   return stableStringify(have) === stableStringify(want);
+}
+
+/**
+ * True when the last import of an entry wrote what the export plans for it now: `record` (its
+ * newest `import` version, import/repository.ts) holds the planned data and translations and
+ * recorded the status `want`. The export has then not changed the entry since, and whatever
+ * Quire holds now is editors' work the import leaves alone (issue 23). The slug is no part of a
+ * version (D70); a planned slug follows the entry's data (baseSlug), which is compared.
+ */
+export function sameAsLastImport(record: { status: string; snapshot: unknown }, planned: PlannedEntry, want: TargetStatus): boolean {
+  if (record.status !== want) return false;
+  const translations = Object.entries(planned.translations).map(([locale, data]) => ({ id: 0, locale, data, created_at: '', updated_at: '' }));
+  return entryContentKey(entrySnapshotFromJson(record.snapshot)) === entryContentKey({ data: planned.data, translations });
 }
 
 /** Removes the values of relation fields that point at any of `missing`. */

@@ -7,9 +7,13 @@
  *
  * Idempotence: a stored page is compared with the plan first (slug, SEO, SEO translations, and
  * every block's id, position, type, data and translations) and written only when it differs, so a
- * second import of the same export changes nothing: same versions, same updated_at. A published
- * page with pending changes whose published version already holds the plan keeps those changes
- * (edits made in Quire) and is not published again. A page the
+ * second import of the same export changes nothing: same versions, same updated_at. A page
+ * changed in Quire since its last import (a newer version than its newest `import` version, or
+ * another slug) whose planned content and status are what that import version recorded is left
+ * alone entirely and the report warns that Quire's edits were kept; when the export's content or
+ * state for it changed, the export wins (content-writer.ts states the rule; keptPages reads the
+ * batch's records in a few queries). Without an import version, a published page with pending
+ * changes whose published version already holds the plan keeps those changes. A page the
  * API refuses (e.g. a published page whose block lacks a required value) is reported in
  * `failures` and the import goes on; one that is written but cannot be published stays a draft.
  * Links inside blocks to entries that failed to import are left out, as the entry writer does.
@@ -20,12 +24,15 @@ import { AppError } from '../../../errors.js';
 import { stableStringify } from '../../../lib/json.js';
 import type { Actor } from '../../auth/permissions.js';
 import type { EntryData } from '../../entries/model.js';
-import type { PageContent, SeoOverrides } from '../../pages/model.js';
+import type { Block, BlockTranslation, Page, SeoOverrides, SeoTranslation } from '../../pages/model.js';
 import { createPage, updatePage } from '../../pages/operations.js';
 import { changePageStatus, getPageVersion } from '../../pages/publishing.js';
 import { findPage, loadPageContent } from '../../pages/repository.js';
 import { completeSeo } from '../../pages/seo.js';
+import { pageSnapshotFromJson } from '../../pages/snapshot.js';
 import { presentItem } from '../../publishing/core.js';
+import { PAGE_TABLES } from '../../publishing/repository.js';
+import { lastImportVersionNumbers, lastImportVersions, pageVersionsOf } from '../repository.js';
 import { stateAction, type EntryFailure, type ProgressListener } from './content-writer.js';
 import type { PlannedPage } from './page-mapping.js';
 import { countStates, targetStatus, zeroCounts, type CfState, type ChangedAs, type StateCounts, type TargetStatus } from './states.js';
@@ -66,6 +73,8 @@ export interface WritePagesInput {
   missingEntries: ReadonlySet<string>;
   /** `--changed-as` (default published). */
   changedAs?: ChangedAs;
+  /** The run's warnings, which this batch's add to (pages kept as edited in Quire). */
+  warnings: string[];
   onProgress?: ProgressListener;
 }
 
@@ -79,8 +88,16 @@ function byLocale<T extends { locale: string }>(list: readonly T[], value: (t: T
   return stableStringify(Object.fromEntries(list.map((t) => [t.locale, value(t)])));
 }
 
+/** A page's content as samePage compares it: a stored page's, or a version's (its slug is the page's). */
+interface ComparablePage {
+  page: Pick<Page, 'slug' | 'seo'>;
+  blocks: readonly Omit<Block, 'page_id'>[];
+  seoTranslations: readonly Omit<SeoTranslation, 'page_id'>[];
+  blockTranslations: readonly BlockTranslation[];
+}
+
 /** True when the stored page already holds the planned slug, SEO and blocks. */
-function samePage(stored: PageContent, planned: PlannedPage, slug: string, blocks: readonly BlockInput[]): boolean {
+function samePage(stored: ComparablePage, planned: PlannedPage, slug: string, blocks: readonly BlockInput[]): boolean {
   if (stored.page.slug !== slug || stableStringify(stored.page.seo) !== stableStringify(completeSeo(planned.seo))) return false;
   if (byLocale(stored.seoTranslations, (t) => t.seo) !== stableStringify(planned.seoTranslations)) return false;
   if (stored.blocks.length !== blocks.length) return false;
@@ -212,6 +229,48 @@ async function writeOnePage(
 }
 
 /**
+ * The pages of a batch the import leaves alone (module comment): stored pages of the workspace
+ * changed in Quire since their newest `import` version, which holds the planned body and the
+ * status `want`. Three queries per batch at most (rows, import version numbers, then the edited
+ * pages' import versions).
+ */
+async function keptPages(
+  ctx: Context,
+  workspaceId: string,
+  plans: readonly { planned: PlannedPage; want: TargetStatus; body: PageBody }[],
+): Promise<Set<string>> {
+  const kept = new Set<string>();
+  const ids = plans.map((p) => p.planned.id);
+  const rows = await pageVersionsOf(ctx.db, workspaceId, ids);
+  if (rows.size === 0) return kept;
+  const imported = await lastImportVersionNumbers(ctx.db, PAGE_TABLES, [...rows.keys()]);
+  const edited = plans.filter(({ planned, body }) => {
+    const row = rows.get(planned.id);
+    const n = imported.get(planned.id);
+    return row && n !== undefined && (row.latest_version !== n || row.slug !== body.slug);
+  });
+  if (edited.length === 0) return kept;
+  const records = await lastImportVersions(
+    ctx.db,
+    PAGE_TABLES,
+    edited.map((p) => p.planned.id),
+  );
+  for (const { planned, want, body } of edited) {
+    const record = records.get(planned.id);
+    if (!record || record.status !== want) continue;
+    const snap = pageSnapshotFromJson(record.snapshot);
+    const content = {
+      page: { slug: body.slug, seo: snap.seo },
+      blocks: snap.blocks,
+      seoTranslations: snap.seo_translations,
+      blockTranslations: snap.block_translations,
+    };
+    if (samePage(content, planned, body.slug, body.blocks)) kept.add(planned.id);
+  }
+  return kept;
+}
+
+/**
  * Creates, updates and publishes, unpublishes or archives one batch of pages as planned, in plan
  * order (the navigation order of new pages), adding to `input.counts`; returns the pages the API
  * refused, in that order. A page is written before its state changes: one the API refuses to
@@ -222,20 +281,31 @@ export async function writePages(ctx: Context, actor: Actor, input: WritePagesIn
   const counts = input.counts;
   const failures: EntryFailure[] = [];
   let done = input.done;
-  for (const planned of input.pages) {
-    counts.blocks += planned.blocks.length;
+  const plans = input.pages.map((planned) => {
     const slug = input.slugs.get(planned.id)!;
     const want = targetStatus(planned.state, changedAs);
     const blocks = blockInputs(planned, input.relationFields, input.missingEntries);
     const liveIds = new Set(planned.blocks.filter((b) => targetStatus(b.state, changedAs) === 'published').map((b) => b.id));
     const heldBack = want === 'published' ? blocks.length - liveIds.size : 0;
-    counts.draft_blocks += heldBack;
     const seo = {
       seo: planned.seo,
       seo_translations: Object.entries(planned.seoTranslations).map(([locale, s]) => ({ locale, seo: s })),
     };
-    const body = { slug, ...seo, blocks };
-    const live = heldBack ? { slug, ...seo, blocks: blocks.filter((b) => liveIds.has(b.id)) } : body;
+    const body: PageBody = { slug, ...seo, blocks };
+    const live: PageBody = heldBack ? { slug, ...seo, blocks: blocks.filter((b) => liveIds.has(b.id)) } : body;
+    return { planned, want, heldBack, body, live };
+  });
+  const kept = await keptPages(ctx, actor.workspaceId, plans);
+  for (const { planned, want, heldBack, body, live } of plans) {
+    counts.blocks += planned.blocks.length;
+    counts.draft_blocks += heldBack;
+    if (kept.has(planned.id)) {
+      counts.unchanged += 1;
+      input.warnings.push(`page '${planned.cfId}' was edited in Quire since the last import, which the export has not changed since; Quire's edits are kept`);
+      done += 1;
+      input.onProgress?.({ phase: 'pages', done, total: input.total });
+      continue;
+    }
     try {
       if (!(await writeOnePage(ctx, actor, planned, want, body, live, counts))) counts.unchanged += 1;
     } catch (err) {
