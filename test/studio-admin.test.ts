@@ -6,6 +6,7 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capabilitiesOf } from '../src/modules/access/authorize.js';
 import type { BootstrapResult } from '../src/modules/auth/operations.js';
 import { AppError } from '../src/errors.js';
 import { readSession, sessionActor, setPasswordForUser } from '../src/modules/auth/sessions.js';
@@ -153,7 +154,9 @@ describe.each(dialects())('Studio people, keys, workspace and overview on %s', (
     const b = new Browser(env.app);
     const set = await b.call('POST', `${M}/session/password`, { body: { token: tokenOf(url), password: 'editor password 1' } });
     expect(set.status).toBe(200);
-    expect(set.body.data.workspaces).toEqual([{ id: ws.workspace.id, slug: ws.workspace.slug, name: 'Test workspace', role: 'editor' }]);
+    expect(set.body.data.workspaces).toEqual([
+      { id: ws.workspace.id, slug: ws.workspace.slug, name: 'Test workspace', role: 'editor', capabilities: capabilitiesOf('editor') },
+    ]);
     const people = (await owner.call('GET', `${M}/users`)).body.data;
     expect(people.filter((p: { email: string }) => p.email === 'new.editor@example.com')).toEqual([
       expect.objectContaining({ id: set.body.data.user.id, status: 'active', name: 'Nia Editor', last_sign_in_at: expect.any(String), invitation_id: null }),

@@ -1,21 +1,24 @@
 /**
  * Authentication hooks for the two APIs. Each API is an encapsulated plugin whose onRequest hook
  * resolves the caller to `request.actor` before the body is read, so a caller without valid
- * credentials learns nothing about validation. Management routes name their scope in
- * `config.scope`; the check itself is requireScope (one place for the rule).
+ * credentials learns nothing about validation. Management routes declare their action in
+ * `config.action`; the hook asks the permission check (modules/access/authorize.ts) for the
+ * rules that depend on the credentials alone (session-only, scope) before the body is read, and
+ * the operation asks it again for the whole rule.
  *
  * The management API also takes a Studio session (D90): a request with the `quire_session`
  * cookie and no X-API-Key is a session request. Its actor is the user with their current role
  * in the workspace named by X-Workspace-ID (src/modules/auth/sessions.ts); every method other
- * than GET, HEAD and OPTIONS must carry the session's X-CSRF-Token. Routes marked
- * `config.sessionOnly` (keys, people, workspace settings: D91) refuse API keys with 403.
+ * than GET, HEAD and OPTIONS must carry the session's X-CSRF-Token. Session-only actions (keys,
+ * people, workspace settings: D91) refuse API keys with 403.
  * The cookie is parsed by @fastify/cookie, registered by the management plugin before this hook.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { AppError } from '../errors.js';
-import { authenticate, requireScope } from '../modules/auth/operations.js';
-import type { Actor, KeyClass, Scope } from '../modules/auth/permissions.js';
+import { authorizeCredentials, type Action } from '../modules/access/authorize.js';
+import { authenticate } from '../modules/auth/operations.js';
+import type { Actor, KeyClass } from '../modules/auth/permissions.js';
 import { readSession, requireCsrf, SESSION_COOKIE, sessionActor, type SessionState } from '../modules/auth/sessions.js';
 
 declare module 'fastify' {
@@ -23,15 +26,10 @@ declare module 'fastify' {
     actor: Actor;
   }
   interface FastifyContextConfig {
-    /** Scope a management route needs (api.md Authentication); none for reads (D11). */
-    scope?: Scope;
+    /** What a management route does, as the permission check names it; none for reads (D11). */
+    action?: Action;
     /** Skip authentication (e.g. /preview, which takes a token; the /session routes). */
     public?: boolean;
-    /**
-     * What the route does, when only a Studio session may do it (D91): an API key gets 403
-     * "<sessionOnly> needs a Studio session".
-     */
-    sessionOnly?: string;
   }
 }
 
@@ -84,8 +82,7 @@ export function registerAuth(app: FastifyInstance, ctx: Context, keyClass: KeyCl
       request.actor = await sessionActor(ctx, session, firstHeader(request.headers['x-workspace-id']));
     } else {
       request.actor = await authenticate(ctx, header, keyClass);
-      if (config?.sessionOnly) throw new AppError('FORBIDDEN', `${config.sessionOnly} needs a Studio session: keys cannot mint keys or change members`);
     }
-    if (config?.scope) requireScope(request.actor, config.scope);
+    if (config?.action) authorizeCredentials(request.actor, config.action);
   });
 }

@@ -25,6 +25,7 @@ import type { FastifyDynamicSwaggerOptions, SwaggerTransform, SwaggerTransformOb
 import type { RouteOptions } from 'fastify';
 import type { Config } from '../config.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { isSessionOnly, scopeOf, type Action } from '../modules/access/authorize.js';
 import { SESSION_COOKIE } from '../modules/auth/sessions.js';
 import { FILES_PATH } from '../modules/media/locations.js';
 
@@ -175,15 +176,15 @@ function apiOf(url: string): Api {
 function transformRoute({ schema, url, route }: { schema: Json; url: string; route: RouteOptions }): { schema: Json; url: string } {
   if (!schema || schema.hide) return { schema, url };
   const { errors, etag, ...rest } = schema as Json & { errors?: ErrorCode[]; etag?: boolean };
-  const config = (route.config ?? {}) as { public?: boolean; scope?: string; sessionOnly?: string; secretAnswer?: boolean };
+  const config = (route.config ?? {}) as { public?: boolean; action?: Action; secretAnswer?: boolean };
   const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
   const api = apiOf(url);
   const base = {
     api,
     method,
     public: config.public === true || api === 'files',
-    scope: config.scope ?? null,
-    sessionOnly: Boolean(config.sessionOnly),
+    scope: (config.action && scopeOf(config.action)) ?? null,
+    sessionOnly: config.action !== undefined && isSessionOnly(config.action),
     secretAnswer: config.secretAnswer === true,
     hasBody: rest.body !== undefined,
     hasQuery: rest.querystring !== undefined,

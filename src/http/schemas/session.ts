@@ -1,5 +1,6 @@
 /** Wire schemas of Studio sign-in (D90; /api/v1/manage/session*). */
 import { Type, type Static } from '@sinclair/typebox';
+import { CAPABILITIES, type Capability } from '../../modules/access/authorize.js';
 import { ROLES, type Role } from '../../modules/auth/permissions.js';
 import { Timestamp } from './common.js';
 
@@ -20,6 +21,10 @@ export const SessionInfoSchema = Type.Object(
         slug: Type.String(),
         name: Type.String(),
         role: Type.Unsafe<Role>(Type.String({ enum: [...ROLES] })),
+        capabilities: Type.Array(Type.Unsafe<Capability>(Type.String({ enum: [...CAPABILITIES] })), {
+          description:
+            "What the person's role may do in this workspace, as the server's permission check decides it: the scopes (content:write, content:publish, media:write, schema:write, webhooks:write), the people, key and settings actions, and owners:manage (grant, take and remove the owner role). The server checks every request again",
+        }),
       }),
     ),
     csrf_token: Type.String({ description: 'Send as X-CSRF-Token on every session request other than GET, HEAD and OPTIONS' }),

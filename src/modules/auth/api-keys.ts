@@ -1,22 +1,21 @@
 /**
  * API keys over HTTP for the Studio (D91; the Studio contract "API keys"): list, create (the
- * value shown once), revoke. Owners and admins only, through a session only (the routes refuse
- * keys: a key cannot mint keys). Created keys act for the signed-in person (`created_by`), so a
+ * value shown once), revoke. Owners and admins only, through a session only (a key cannot mint
+ * keys): the permission check's rules (modules/access/authorize.ts). Created keys act for the signed-in person (`created_by`), so a
  * management key's power is its scopes intersected with that person's role, every request (D12).
  *
- * Rules of creation (D10, D11, D13): management keys take scopes (default all) and expire
- * `expires_at` (default 90 days from now, at most 365 days ahead); delivery keys take an
- * environment (default production), a whitelist of existing non-block content type slugs and an
- * optional expiry. Errors are 400 at `body.<field>`; a key of another workspace answers 404 like
- * an unknown one.
+ * Rules of creation (D10, D11, D13) are createApiKey's (auth/operations.ts, the one key-creation
+ * operation): management keys take scopes (default all) and expire `expires_at` (default 90
+ * days from now, at most 365 days ahead); delivery keys take an environment (default
+ * production), a whitelist of existing non-block content type slugs and an optional expiry.
+ * Errors are 400 at `body.<field>`; a key of another workspace answers 404 like an unknown one.
  */
 import type { Context } from '../../context.js';
 import { AppError, invalid } from '../../errors.js';
 import { parseTimestamp, iso } from '../../lib/time.js';
-import { requireManager } from '../users/operations.js';
-import { createApiKey, DEFAULT_KEY_LIFETIME_MS, MAX_KEY_LIFETIME_MS } from './operations.js';
-import { isScope, SCOPES, type Actor, type Environment, type KeyClass, type Scope } from './permissions.js';
-import { entryTypeSlugsAmong } from '../content-types/repository.js';
+import { authorize } from '../access/authorize.js';
+import { createApiKey, type KeyRequestRules } from './operations.js';
+import type { Actor, Environment, KeyClass, Scope } from './permissions.js';
 import { findKeyById, listKeysOfWorkspace, revokeKeyById, type ApiKeyRecord } from './repository.js';
 
 /** An API key as the Studio lists it (never its value or hash). */
@@ -52,7 +51,7 @@ export function toKeyView(k: ApiKeyRecord): ApiKeyView {
 
 /** GET /api-keys: every key of the workspace, newest first, revoked ones included. */
 export async function listKeys(ctx: Context, actor: Actor): Promise<ApiKeyView[]> {
-  requireManager(actor, 'manage API keys');
+  authorize(actor, 'keys:list');
   return (await listKeysOfWorkspace(ctx.db, actor.workspaceId)).map(toKeyView);
 }
 
@@ -65,9 +64,20 @@ export interface CreateKeyBody {
   expires_at?: string | null;
 }
 
-/** POST /api-keys: creates a key for the signed-in person; the answer holds its only copy. */
+/** The HTTP API's key rules: errors point at body fields; a scope list names a scope; the whitelist names existing entry types. */
+const HTTP_KEY_RULES: KeyRequestRules = {
+  paths: { scopes: 'body.scopes', expires: 'body.expires_at', contentTypes: 'body.content_types', environment: 'body.environment' },
+  refuseEmptyScopes: true,
+  checkWhitelist: true,
+};
+
+/**
+ * POST /api-keys: creates a key for the signed-in person; the answer holds its only copy. Parses
+ * the wire form (name, `expires_at` timestamp) and hands the rest to createApiKey, the one
+ * key-creation operation.
+ */
 export async function createKeyForActor(ctx: Context, actor: Actor, body: CreateKeyBody): Promise<ApiKeyView & { key: string }> {
-  requireManager(actor, 'manage API keys');
+  authorize(actor, 'keys:create');
   const now = ctx.clock().getTime();
   const name = body.name.trim();
   if (!name) throw invalid('body.name', 'must not be empty');
@@ -78,38 +88,21 @@ export async function createKeyForActor(ctx: Context, actor: Actor, body: Create
     expiresInMs = at.getTime() - now;
     if (expiresInMs <= 0) throw invalid('body.expires_at', 'must be in the future');
   }
-  if (body.key_class === 'management') {
-    if (body.environment !== undefined) throw invalid('body.environment', 'applies to delivery keys only');
-    if (body.content_types?.length) throw invalid('body.content_types', 'a content type whitelist applies to delivery keys only');
-    const unknown = (body.scopes ?? []).find((s) => !isScope(s));
-    if (unknown !== undefined) throw invalid('body.scopes', `unknown scope '${unknown}'; scopes are ${SCOPES.join(', ')}`);
-    if (body.scopes !== undefined && body.scopes.length === 0) throw invalid('body.scopes', 'name at least one scope');
-    expiresInMs ??= DEFAULT_KEY_LIFETIME_MS;
-    if (expiresInMs > MAX_KEY_LIFETIME_MS) throw invalid('body.expires_at', 'management keys expire within 365 days');
-  } else {
-    if (body.scopes?.length) throw invalid('body.scopes', 'scopes apply to management keys only');
-    const types = [...new Set(body.content_types ?? [])];
-    if (types.length > 0) {
-      const known = await entryTypeSlugsAmong(ctx.db, actor.workspaceId, types);
-      const missing = types.find((t) => !known.has(t));
-      if (missing !== undefined) throw invalid('body.content_types', `'${missing}' is not a content type of this workspace`);
-    }
-  }
-  const created = await createApiKey(ctx, actor.workspaceId, actor.userId, {
-    keyClass: body.key_class,
-    name,
-    environment: body.key_class === 'delivery' ? (body.environment ?? 'production') : undefined,
-    contentTypes: body.key_class === 'delivery' ? body.content_types : undefined,
-    scopes: body.key_class === 'management' ? body.scopes : undefined,
-    expiresInMs,
-  });
+  if (body.key_class === 'management' && body.environment !== undefined) throw invalid('body.environment', 'applies to delivery keys only');
+  const created = await createApiKey(
+    ctx,
+    actor.workspaceId,
+    actor.userId,
+    { keyClass: body.key_class, name, environment: body.environment, contentTypes: body.content_types, scopes: body.scopes, expiresInMs },
+    HTTP_KEY_RULES,
+  );
   const record = await findKeyById(ctx.db, created.id);
   return { ...toKeyView(record!), key: created.key };
 }
 
 /** DELETE /api-keys/{id}: revokes the key at once (404 for an unknown key or one of another workspace). */
 export async function revokeKeyOfWorkspace(ctx: Context, actor: Actor, id: string): Promise<void> {
-  requireManager(actor, 'manage API keys');
+  authorize(actor, 'keys:revoke');
   const key = await findKeyById(ctx.db, id);
   if (!key || key.workspace_id !== actor.workspaceId) throw new AppError('NOT_FOUND', `API key '${id}' not found`);
   await revokeKeyById(ctx.db, id, iso(ctx.clock()));

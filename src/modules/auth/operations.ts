@@ -7,11 +7,13 @@ import { withTransaction } from '../../db/transaction.js';
 import { AppError, invalid } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
+import { entryTypeSlugsAmong } from '../content-types/repository.js';
 import { findWorkspaceBySlug, type Workspace } from '../workspaces/repository.js';
 import { createWorkspace, type CreateWorkspaceInput } from '../workspaces/operations.js';
 import { cachedActor, rememberActor, revisionOf } from './key-cache.js';
 import { classOfKey, generateKey, hashesEqual, hashKey, keyHint } from './keys.js';
-import { isRole, isScope, ROLE_SCOPES, SCOPES, type Actor, type Environment, type KeyClass, type Role, type Scope } from './permissions.js';
+import { effectiveScopes } from '../access/authorize.js';
+import { isRole, isScope, SCOPES, type Actor, type Environment, type KeyClass, type Role, type Scope } from './permissions.js';
 import {
   findKeyById,
   findKeyWithRoleByHash,
@@ -102,27 +104,67 @@ export interface CreatedKey {
   expires_at: string | null;
 }
 
-/** Creates an API key for `userId` in `workspaceId`; returns the only copy of its value. */
-export async function createApiKey(ctx: Context, workspaceId: string, userId: number, input: CreateKeyInput): Promise<CreatedKey> {
+/**
+ * How a caller's key request is checked besides the common rules: where each error points (the
+ * CLI names its options, the HTTP API its body fields), and two rules of the HTTP API: a given
+ * scope list must name at least one scope, and a delivery key's whitelist must name existing
+ * entry types of the workspace.
+ */
+export interface KeyRequestRules {
+  paths: { scopes: string; expires: string; contentTypes: string; environment: string };
+  refuseEmptyScopes: boolean;
+  checkWhitelist: boolean;
+}
+
+/** The CLI's (and bootstrap's) rules: errors name the options; any scope list and whitelist are kept. */
+export const CLI_KEY_RULES: KeyRequestRules = {
+  paths: { scopes: 'scopes', expires: 'expires_in', contentTypes: 'content_types', environment: 'environment' },
+  refuseEmptyScopes: false,
+  checkWhitelist: false,
+};
+
+/**
+ * Creates an API key for `userId` in `workspaceId`; returns the only copy of its value. The one
+ * key-creation operation (the CLI, bootstrap and POST /api-keys all come here), so the rules of
+ * a key are checked in one place (D10, D11, D13): management keys take known scopes (default all)
+ * and expire within 365 days (default 90), no whitelist; delivery keys take an environment
+ * (production or preview), no scopes, an optional positive lifetime and a whitelist. 400 at the
+ * path `rules` names. Who may create keys is the caller's question (authorize 'keys:create').
+ */
+export async function createApiKey(
+  ctx: Context,
+  workspaceId: string,
+  userId: number,
+  input: CreateKeyInput,
+  rules: KeyRequestRules = CLI_KEY_RULES,
+): Promise<CreatedKey> {
   const now = ctx.clock();
+  const at = rules.paths;
   let scopes: Scope[] = [];
   let environment: Environment | null = null;
   let expiresAt: string | null = null;
   if (input.keyClass === 'management') {
+    if (input.contentTypes?.length) throw invalid(at.contentTypes, 'a content type whitelist applies to delivery keys only');
     const requested = input.scopes ?? [...SCOPES];
-    for (const s of requested) if (!isScope(s)) throw invalid('scopes', `unknown scope '${s}'; scopes are ${SCOPES.join(', ')}`);
+    for (const s of requested) if (!isScope(s)) throw invalid(at.scopes, `unknown scope '${s}'; scopes are ${SCOPES.join(', ')}`);
+    if (rules.refuseEmptyScopes && requested.length === 0) throw invalid(at.scopes, 'name at least one scope');
     scopes = [...new Set(requested as Scope[])];
     const life = input.expiresInMs ?? DEFAULT_KEY_LIFETIME_MS;
-    if (life <= 0 || life > MAX_KEY_LIFETIME_MS) throw invalid('expires_in', 'management keys expire within 365 days');
+    if (life <= 0 || life > MAX_KEY_LIFETIME_MS) throw invalid(at.expires, 'management keys expire within 365 days');
     expiresAt = iso(new Date(now.getTime() + life));
-    if (input.contentTypes?.length) throw invalid('content_types', 'a content type whitelist applies to delivery keys only');
   } else {
     environment = input.environment ?? 'production';
-    if (environment !== 'production' && environment !== 'preview') throw invalid('environment', 'must be production or preview');
-    if (input.scopes?.length) throw invalid('scopes', 'scopes apply to management keys only');
+    if (environment !== 'production' && environment !== 'preview') throw invalid(at.environment, 'must be production or preview');
+    if (input.scopes?.length) throw invalid(at.scopes, 'scopes apply to management keys only');
     if (input.expiresInMs !== undefined) {
-      if (input.expiresInMs <= 0) throw invalid('expires_in', 'must be positive');
+      if (input.expiresInMs <= 0) throw invalid(at.expires, 'must be positive');
       expiresAt = iso(new Date(now.getTime() + input.expiresInMs));
+    }
+    const types = [...new Set(input.contentTypes ?? [])];
+    if (rules.checkWhitelist && types.length > 0) {
+      const known = await entryTypeSlugsAmong(ctx.db, workspaceId, types);
+      const missing = types.find((t) => !known.has(t));
+      if (missing !== undefined) throw invalid(at.contentTypes, `'${missing}' is not a content type of this workspace`);
     }
   }
   const key = generateKey(input.keyClass);
@@ -218,7 +260,6 @@ export async function authenticate(ctx: Context, header: string | undefined, req
     throw new AppError('UNAUTHORIZED', 'This API key is no longer valid: its creator is not a member of the workspace');
   }
   const keyScopes = new Set(key.scopes);
-  const allowed = key.role ? ROLE_SCOPES[key.role] : [];
   const actor: Actor = {
     keyId: key.id,
     keyClass: key.key_class,
@@ -226,22 +267,11 @@ export async function authenticate(ctx: Context, header: string | undefined, req
     userId: key.created_by,
     role: key.role,
     keyScopes,
-    scopes: new Set(allowed.filter((s) => keyScopes.has(s))),
+    scopes: effectiveScopes(keyScopes, key.role),
     environment: key.environment,
     contentTypes: key.content_types,
     revision: revisionOf({ keyClass: key.key_class, environment: key.environment }, key.revisions),
   };
   rememberActor(ctx, digest, actor, key.expires_at);
   return actor;
-}
-
-/**
- * Throws 403 FORBIDDEN unless the actor holds `scope`; the message says whether the key lacks it
- * or the key's creator does (api.md: "message names the scope").
- */
-export function requireScope(actor: Actor, scope: Scope): void {
-  if (actor.scopes.has(scope)) return;
-  if (actor.session) throw new AppError('FORBIDDEN', `Your role '${actor.role ?? 'none'}' lacks permission for '${scope}'`);
-  if (!actor.keyScopes.has(scope)) throw new AppError('FORBIDDEN', `This API key lacks the '${scope}' scope`);
-  throw new AppError('FORBIDDEN', `The key's creator (role '${actor.role ?? 'none'}') lacks permission for '${scope}'`);
 }

@@ -1,6 +1,7 @@
 /**
- * Scopes and roles (api.md Authentication; DECISIONS.md D11, D12). A management key's power is
- * its own scopes intersected with the scopes its creator's role allows, evaluated per request.
+ * The vocabulary of permissions (api.md Authentication; DECISIONS.md D11, D12): the scopes, the
+ * role names and the Actor. What each role allows is data (modules/access/roles.ts) and whether
+ * an actor may do something is decided in one place (modules/access/authorize.ts).
  */
 
 /** `webhooks:write` (D82) covers every webhook endpoint, reads included (their URLs may hold credentials). */
@@ -9,15 +10,6 @@ export type Scope = (typeof SCOPES)[number];
 
 export const ROLES = ['owner', 'admin', 'editor', 'author', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
-
-/** D12: what each membership role allows. */
-export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
-  owner: SCOPES,
-  admin: SCOPES,
-  editor: ['content:write', 'content:publish', 'media:write'],
-  author: ['content:write', 'media:write'],
-  viewer: [],
-};
 
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);

@@ -29,7 +29,8 @@ import { withTransaction } from '../../db/transaction.js';
 import { AppError, invalid } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from './passwords.js';
-import { ROLE_SCOPES, SCOPES, type Actor, type Scope } from './permissions.js';
+import { capabilitiesOf, effectiveScopes, type Capability } from '../access/authorize.js';
+import { SCOPES, type Actor, type Scope } from './permissions.js';
 import {
   consumeToken,
   deleteSession,
@@ -66,7 +67,8 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 /** What POST/GET /session answer (contract: SessionInfo). */
 export interface SessionInfo {
   user: { id: number; email: string; name: string | null };
-  workspaces: { id: string; slug: string; name: string; role: string }[];
+  /** Each workspace with the person's role there and what that role may do (authorize's capabilities). */
+  workspaces: { id: string; slug: string; name: string; role: string; capabilities: Capability[] }[];
   csrf_token: string;
 }
 
@@ -122,9 +124,9 @@ export async function startSession(ctx: Context, user: SessionState['user']): Pr
   return { id, state, info: await sessionInfo(ctx, state) };
 }
 
-/** SessionInfo of a valid session: the person, their workspaces with roles (read now) and the CSRF token. */
+/** SessionInfo of a valid session: the person, their workspaces with roles and capabilities (read now) and the CSRF token. */
 export async function sessionInfo(ctx: Context, session: SessionState): Promise<SessionInfo> {
-  const workspaces = await listUserWorkspaces(ctx.db, session.user.id);
+  const workspaces = (await listUserWorkspaces(ctx.db, session.user.id)).map((w) => ({ ...w, capabilities: capabilitiesOf(w.role) }));
   return { user: session.user, workspaces, csrf_token: csrfTokenFor(ctx, session.digest) };
 }
 
@@ -191,7 +193,6 @@ export async function sessionActor(ctx: Context, session: SessionState, workspac
   } else {
     throw invalid('headers.x-workspace-id', 'you belong to several workspaces: name one with the X-Workspace-ID header');
   }
-  const scopes = new Set<Scope>(ROLE_SCOPES[membership.role]);
   return {
     keyId: `session:${session.user.id}:${membership.id}`,
     keyClass: 'management',
@@ -200,7 +201,7 @@ export async function sessionActor(ctx: Context, session: SessionState, workspac
     role: membership.role,
     // A session has no key scopes of its own: the role alone decides (D90).
     keyScopes: new Set<Scope>(SCOPES),
-    scopes,
+    scopes: effectiveScopes(SCOPES, membership.role),
     environment: null,
     contentTypes: [],
     session: { digest: session.digest },

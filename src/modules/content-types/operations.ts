@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { SLUG_PATTERN, slugify } from '../../lib/slugs.js';
 import { iso } from '../../lib/time.js';
-import { requireScope } from '../auth/operations.js';
+import { authorize } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { buildField, insertFieldWithIndexes, type FieldInput } from './fields.js';
 import { waitingFlags } from './index-builds.js';
@@ -67,7 +67,7 @@ function checkDisplayField(displayField: string | null | undefined, fields: Pick
  * and at most MAX_FIELDS_PER_TYPE of them (400 at `body.fields`).
  */
 export async function createContentType(ctx: Context, actor: Actor, input: CreateContentTypeInput): Promise<ContentType> {
-  requireScope(actor, 'schema:write');
+  authorize(actor, 'schema:write');
   const errors: ErrorDetail[] = [];
   const name = input.name.trim();
   if (!name) errors.push({ path: 'body.name', message: 'must not be empty' });
@@ -118,7 +118,7 @@ export async function createContentType(ctx: Context, actor: Actor, input: Creat
 
 /** PATCH /content-types/{slug}: only presentation metadata (api.md); `is_block` is refused by the schema. */
 export async function updateContentType(ctx: Context, actor: Actor, slug: string, patch: UpdateContentTypeInput): Promise<ContentType> {
-  requireScope(actor, 'schema:write');
+  authorize(actor, 'schema:write');
   return withTransaction(ctx.db, async (db) => {
     const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
     const errors: ErrorDetail[] = [];
@@ -135,7 +135,7 @@ export async function updateContentType(ctx: Context, actor: Actor, slug: string
 
 /** DELETE /content-types/{slug}: 409 CONTENT_TYPE_NOT_EMPTY while entries (or blocks) use it. */
 export async function deleteContentType(ctx: Context, actor: Actor, slug: string): Promise<void> {
-  requireScope(actor, 'schema:write');
+  authorize(actor, 'schema:write');
   await withTransaction(ctx.db, async (db) => {
     const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
     const entries = await countEntriesOfType(db, ct.id);

@@ -14,7 +14,7 @@ import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError, invalid, validationError, type ErrorDetail } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
-import { requireScope } from '../auth/operations.js';
+import { authorize } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { isVerb, parsePublishAt, type Verb } from '../publishing/states.js';
 import type { BulkResult } from './model.js';
@@ -70,7 +70,7 @@ async function eachId(ids: string[], run: (id: string) => Promise<void>): Promis
 
 /** PATCH …/entries/bulk. */
 export async function bulkEntryAction(ctx: Context, actor: Actor, typeSlug: string, input: BulkActionInput): Promise<BulkResult> {
-  requireScope(actor, 'content:publish');
+  authorize(actor, 'content:publish');
   if (!isVerb(input.action)) throw invalid('body.action', 'must be one of publish, unpublish, archive, schedule');
   const verb: Verb = input.action;
   checkIds(input.ids);
@@ -86,7 +86,7 @@ export async function bulkEntryAction(ctx: Context, actor: Actor, typeSlug: stri
 
 /** DELETE …/entries/bulk. */
 export async function bulkDeleteEntries(ctx: Context, actor: Actor, typeSlug: string, ids: string[]): Promise<BulkResult> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   checkIds(ids);
   const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
   return eachId(ids, async (id) => {

@@ -20,7 +20,7 @@ import { dataFieldStoredSql } from '../../db/dialect.js';
 import { offsetMeta, offsetPage, type OffsetMeta } from '../../lib/pagination.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
 import { iso } from '../../lib/time.js';
-import { requireScope } from '../auth/operations.js';
+import { authorize } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { requireContentType } from '../content-types/lookup.js';
 import type { ContentType } from '../content-types/model.js';
@@ -202,7 +202,7 @@ export async function createEntry(
   input: CreateEntryInput,
   opts: { action?: VersionAction } = {},
 ): Promise<Entry> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   if (input.id !== undefined && !isUuid(input.id)) throw invalid('id', 'must be a uuid');
   if (input.slug !== undefined) {
     const problem = slugProblem(input.slug);
@@ -260,7 +260,7 @@ export async function updateEntry(
   source: EntryWriteSource,
   opts: ContentWriteOptions = {},
 ): Promise<Entry> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   if (typeof source !== 'function' && source.slug !== undefined) {
     const problem = slugProblem(source.slug);
     if (problem) throw invalid('body.slug', problem);
@@ -292,7 +292,7 @@ export async function updateEntry(
 
 /** DELETE …/entries/{entry_slug}: removes the entry and its translations. */
 export async function deleteEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, opts: WriteOptions = {}): Promise<void> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   await withTransaction(ctx.db, async (db) => {
     const ct = await requireEntryType({ ...ctx, db }, actor.workspaceId, typeSlug);
     const stored = await findEntryForUpdate(db, ct.id, ref);
@@ -310,7 +310,7 @@ export async function deleteEntry(ctx: Context, actor: Actor, typeSlug: string, 
  * them until edited.
  */
 export async function duplicateEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef): Promise<Entry> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   return withTransaction(ctx.db, async (db) => {
     const ct = await requireEntryType({ ...ctx, db }, actor.workspaceId, typeSlug);
     await lockContentType(db, ct.id);
@@ -350,7 +350,7 @@ export async function duplicateEntry(ctx: Context, actor: Actor, typeSlug: strin
  * incomplete list.
  */
 export async function reorderEntries(ctx: Context, actor: Actor, typeSlug: string, order: string[]): Promise<void> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   await withTransaction(ctx.db, async (db) => {
     const ct = await requireEntryType({ ...ctx, db }, actor.workspaceId, typeSlug);
     if (!ct.orderable) throw invalid('params.slug', `content type '${ct.slug}' is not orderable; make it orderable to reorder its entries`);

@@ -14,7 +14,7 @@
 import type { Context } from '../../context.js';
 import type { Db } from '../../db/types.js';
 import { withTransaction } from '../../db/transaction.js';
-import { requireScope } from '../auth/operations.js';
+import { authorize } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import type { ContentType } from '../content-types/model.js';
 import { applyVerb, itemVersion, itemVersions, parseVersionNumber, presentItem, type VersionListMeta, type VersionListQuery } from '../publishing/core.js';
@@ -54,7 +54,7 @@ export async function changeEntryStatus(
   verb: Verb,
   opts: StateChangeOptions = {},
 ): Promise<Entry> {
-  requireScope(actor, 'content:publish');
+  authorize(actor, 'content:publish');
   const now = ctx.clock();
   const publishAt = verb === 'schedule' ? parsePublishAt(opts.publishAt, now) : undefined;
   return withTransaction(ctx.db, async (db) => {

@@ -15,7 +15,7 @@ import { AppError, invalid, notFound } from '../../errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
-import { requireScope } from '../auth/operations.js';
+import { authorize } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { folderProblem, parseFolder } from './folders.js';
 import { originalKey, storedFilename } from './locations.js';
@@ -150,7 +150,7 @@ export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMe
 /** POST /media/upload: scope media:write, X-Workspace-ID required (D50). */
 export async function uploadMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, input: StoreMediaInput): Promise<MediaAsset> {
   try {
-    requireScope(actor, 'media:write');
+    authorize(actor, 'media:write');
     checkWorkspaceHeader(actor, workspaceHeader, true);
   } catch (err) {
     await input.file.dispose();
@@ -225,7 +225,7 @@ export interface UpdateMediaInput {
  * A concurrent move of the same asset is detected (the row's key changed) and retried.
  */
 export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string, input: UpdateMediaInput): Promise<MediaAsset> {
-  requireScope(actor, 'media:write');
+  authorize(actor, 'media:write');
   checkWorkspaceHeader(actor, workspaceHeader, false);
   const folder = input.folder === undefined ? undefined : parseFolder(input.folder, 'body.folder');
   if ((input.focal_x === undefined) !== (input.focal_y === undefined) || (input.focal_x === null) !== (input.focal_y === null)) {
@@ -288,7 +288,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
  * file and derived images from storage. X-Workspace-ID required (D50).
  */
 export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string): Promise<void> {
-  requireScope(actor, 'media:write');
+  authorize(actor, 'media:write');
   checkWorkspaceHeader(actor, workspaceHeader, true);
   const media = await requireMedia(ctx, actor.workspaceId, id);
   const deleted = await withTransaction(ctx.db, async (tx) => {

@@ -30,7 +30,7 @@ import { assertCompleteOrder } from '../../lib/order.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { firstFreeSlug, slugProblem } from '../../lib/slugs.js';
 import { iso } from '../../lib/time.js';
-import { requireScope } from '../auth/operations.js';
+import { authorize } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { listAllContentTypes } from '../content-types/repository.js';
 import { requireWorkspaceOf } from '../entries/operations.js';
@@ -190,7 +190,7 @@ export async function getPage(ctx: Context, actor: Actor, ref: PageRef): Promise
  * yet (D22). 400 for an invalid body, 409 SLUG_TAKEN.
  */
 export async function createPage(ctx: Context, actor: Actor, input: CreatePageInput, opts: { action?: VersionAction } = {}): Promise<Page> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   if (input.id !== undefined && !isUuid(input.id)) throw invalid('id', 'must be a uuid');
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
@@ -231,7 +231,7 @@ export type PageWriteSource = PageWriteInput | ((db: Db, stored: Page) => Promis
  * block fields (D22, D71).
  */
 export async function updatePage(ctx: Context, actor: Actor, ref: PageRef, source: PageWriteSource, opts: PageWriteOptions = {}): Promise<Page> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
     const ws = await requireWorkspaceOf(tx, actor);
@@ -260,7 +260,7 @@ export async function updatePage(ctx: Context, actor: Actor, ref: PageRef, sourc
 
 /** DELETE /pages/{slug}: removes the page, its blocks and translations; later pages move up. */
 export async function deletePage(ctx: Context, actor: Actor, ref: PageRef, opts: PageWriteOptions = {}): Promise<void> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   await withTransaction(ctx.db, async (db) => {
     await lockWorkspacePages(db, actor.workspaceId);
     const stored = await findPageForUpdate(db, actor.workspaceId, ref);
@@ -278,7 +278,7 @@ export async function deletePage(ctx: Context, actor: Actor, ref: PageRef, opts:
 
 /** POST /pages/{slug}/duplicate (D26): a draft copy with new block ids, appended last. */
 export async function duplicatePage(ctx: Context, actor: Actor, ref: PageRef): Promise<Page> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   return withTransaction(ctx.db, async (db) => {
     await lockWorkspacePages(db, actor.workspaceId);
     const source = await findPage(db, actor.workspaceId, ref);
@@ -322,7 +322,7 @@ export async function duplicatePage(ctx: Context, actor: Actor, ref: PageRef): P
  * navigation positions become 0, 1, 2 … in that order. 400 for an incomplete list.
  */
 export async function reorderPages(ctx: Context, actor: Actor, order: string[]): Promise<void> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   await withTransaction(ctx.db, async (db) => {
     await lockWorkspacePages(db, actor.workspaceId);
     const current = await pagePositions(db, actor.workspaceId);
@@ -360,7 +360,7 @@ export interface BlockReorderInput {
  * is not exactly that set. Returns the page (new ETag).
  */
 export async function reorderBlocks(ctx: Context, actor: Actor, ref: PageRef, input: BlockReorderInput, opts: PageWriteOptions = {}): Promise<Page> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   return withTransaction(ctx.db, async (db) => {
     const stored = await findPageForUpdate(db, actor.workspaceId, ref);
     if (!stored) throw pageNotFound(ref);

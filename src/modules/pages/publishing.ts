@@ -13,7 +13,7 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { requireScope } from '../auth/operations.js';
+import { authorize } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { applyVerb, itemVersion, itemVersions, parseVersionNumber, presentItem, type VersionListMeta, type VersionListQuery } from '../publishing/core.js';
 import { PAGE_TABLES, type VersionAction, type VersionRecord } from '../publishing/repository.js';
@@ -34,7 +34,7 @@ export interface PageStateOptions extends PageWriteOptions {
 
 /** Applies `verb` to one page; returns the page after the change. Throws 404, 412, 409 or 400. */
 export async function changePageStatus(ctx: Context, actor: Actor, ref: PageRef, verb: Verb, opts: PageStateOptions = {}): Promise<Page> {
-  requireScope(actor, 'content:publish');
+  authorize(actor, 'content:publish');
   const now = ctx.clock();
   const publishAt = verb === 'schedule' ? parsePublishAt(opts.publishAt, now) : undefined;
   return withTransaction(ctx.db, async (db) => {

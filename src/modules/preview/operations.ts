@@ -14,11 +14,10 @@
  * outside the key's whitelist 403 (D13).
  */
 import type { Context } from '../../context.js';
-import { AppError, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { iso } from '../../lib/time.js';
-import { requireScope } from '../auth/operations.js';
+import { authorize } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
-import { whitelistAllows } from '../delivery/visibility.js';
 import type { Entry } from '../entries/model.js';
 import { findEntry } from '../entries/repository.js';
 import type { PageContent } from '../pages/model.js';
@@ -46,7 +45,7 @@ export async function mintPreviewToken(ctx: Context, workspaceId: string, itemId
 
 /** POST /preview-tokens `{entry_id}` or `{page_id}` (the schema admits exactly one): needs `content:write` (D46). */
 export async function createPreviewToken(ctx: Context, actor: Actor, input: { entry_id: string } | { page_id: string }): Promise<PreviewToken> {
-  requireScope(actor, 'content:write');
+  authorize(actor, 'content:write');
   if ('page_id' in input) return mintPreviewToken(ctx, actor.workspaceId, input.page_id, 'page');
   return mintPreviewToken(ctx, actor.workspaceId, input.entry_id);
 }
@@ -67,7 +66,7 @@ export async function getPreview(ctx: Context, actor: Actor, token: string): Pro
   if (claims.kind === 'page') return { kind: 'page', content: await getPage(ctx, actor, { id: claims.id }) };
   const target = await findPreviewTarget(ctx.db, actor.workspaceId, claims.id);
   if (!target) throw notFound('entry');
-  if (!whitelistAllows(actor, target.type_slug)) throw new AppError('FORBIDDEN', `This API key may not read content type '${target.type_slug}'`);
+  authorize(actor, 'content:read', { contentType: target.type_slug });
   const entry = await findEntry(ctx.db, target.content_type_id, { id: claims.id });
   if (!entry) throw notFound('entry');
   return { kind: 'entry', entry: effectiveStatus(entry, iso(now)) };

@@ -54,7 +54,8 @@ import {
 import { clearAccountFailures } from '../auth/throttle.js';
 import { findWorkspaceById } from '../workspaces/repository.js';
 import { sendInvitation } from './mailer.js';
-import { pendingMember, requireManager, type Member } from './operations.js';
+import { pendingMember, type Member } from './operations.js';
+import { authorize } from '../access/authorize.js';
 import {
   accountState,
   consumeInvitation,
@@ -87,9 +88,9 @@ function parseRole(role: string): Role {
  * the email's account is a member here already.
  */
 export async function invite(ctx: Context, actor: Actor, input: { email: string; role: string; name?: string }): Promise<InviteResult> {
-  requireManager(actor, 'invite people');
+  authorize(actor, 'people:invite');
   const role = parseRole(input.role);
-  if (role === 'owner' && actor.role !== 'owner') throw new AppError('FORBIDDEN', 'Only owners can invite an owner');
+  authorize(actor, 'people:invite', { grant: role });
   const email = normalizeEmail(input.email, 'body.email');
   const name = input.name?.trim() ? input.name.trim() : null;
   const { token, digest } = newOneTimeToken();
@@ -131,11 +132,11 @@ export async function invite(ctx: Context, actor: Actor, input: { email: string;
 
 /** DELETE /users/invitations/{id}: cancels a pending invitation (its link stops working). Owners and admins; only owners cancel an owner's. */
 export async function cancelInvitation(ctx: Context, actor: Actor, id: string): Promise<void> {
-  requireManager(actor, 'cancel invitations');
+  authorize(actor, 'people:cancel-invitation');
   await withTransaction(ctx.db, async (db) => {
     const row = await findInvitationById(db, actor.workspaceId, id);
     if (!row) throw new AppError('NOT_FOUND', `invitation ${id} not found in this workspace`);
-    if (row.role === 'owner' && actor.role !== 'owner') throw new AppError('FORBIDDEN', 'Only owners can cancel the invitation of an owner');
+    authorize(actor, 'people:cancel-invitation', { role: row.role });
     await deleteInvitation(db, actor.workspaceId, id);
   });
 }

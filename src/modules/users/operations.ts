@@ -8,15 +8,20 @@
  * - only an owner grants the owner role or changes or removes an owner;
  * - the last owner cannot be demoted or removed: 409 LAST_OWNER. Owner changes lock the
  *   workspace row first, so two concurrent demotions cannot both see "another owner left";
+ *   these role rules are the permission check's (modules/access/authorize.ts), asked once on
+ *   entry and again with the person's role and the owner count read under the lock;
  * - removing a member deletes the membership, ends all of that person's Studio sessions and
  *   retires their unused one-time links into the workspace (links of earlier versions); their
  *   management keys stop working on the next request (D12: key power needs a membership).
  */
 import type { Context } from '../../context.js';
+import type { Db } from '../../db/types.js';
 import { lockRows } from '../../db/lock.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError, invalid } from '../../errors.js';
 import { iso } from '../../lib/time.js';
+import { authorize } from '../access/authorize.js';
+import { roleRow } from '../access/roles.js';
 import { isRole, ROLES, type Actor, type Role } from '../auth/permissions.js';
 import { deleteMembership, upsertMembership } from '../auth/repository.js';
 import { deleteUserSessions, retireWorkspaceTokens } from '../auth/session-repository.js';
@@ -68,19 +73,19 @@ export function pendingMember(row: InvitationRow): Member {
   };
 }
 
-/** 403 unless the actor is an owner or admin of the workspace. */
-export function requireManager(actor: Actor, what: string): void {
-  if (actor.role === 'owner' || actor.role === 'admin') return;
-  throw new AppError('FORBIDDEN', `Only owners and admins can ${what} (your role: ${actor.role ?? 'none'})`);
-}
-
 function parseRole(role: string): Role {
   if (!isRole(role)) throw invalid('body.role', `must be one of ${ROLES.join(', ')}`);
   return role;
 }
 
+/** The workspace's owner count when `role` owns the workspace (the last-owner rule needs it), else undefined. */
+async function ownersIfOwner(db: Db, workspaceId: string, role: Role): Promise<number | undefined> {
+  return roleRow(role)?.ownsWorkspace ? countOwners(db, workspaceId) : undefined;
+}
+
 /** GET /users: the workspace's members and pending invitations, by email (any member may look). */
 export async function listPeople(ctx: Context, actor: Actor): Promise<Member[]> {
+  authorize(actor, 'people:list');
   const members = (await listMembers(ctx.db, actor.workspaceId)).map(toMember);
   const pending = (await listInvitations(ctx.db, actor.workspaceId, iso(ctx.clock()))).map(pendingMember);
   return [...members, ...pending].sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
@@ -94,18 +99,14 @@ async function requireMember(ctx: Context, workspaceId: string, userId: number):
 
 /** PATCH /users/{id}: changes a member's role; takes effect on their next request (D12). */
 export async function changeRole(ctx: Context, actor: Actor, userId: number, input: { role: string }): Promise<Member> {
-  requireManager(actor, 'change roles');
+  authorize(actor, 'people:change-role');
   const role = parseRole(input.role);
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
     await lockRows(db, 'workspaces', { id: actor.workspaceId });
     const member = await requireMember(tx, actor.workspaceId, userId);
     if (member.role === role) return toMember(member);
-    if ((role === 'owner' || member.role === 'owner') && actor.role !== 'owner')
-      throw new AppError('FORBIDDEN', 'Only owners can grant or take the owner role');
-    if (member.role === 'owner' && (await countOwners(db, actor.workspaceId)) <= 1) {
-      throw new AppError('LAST_OWNER', 'The last owner cannot be demoted: make someone else an owner first');
-    }
+    authorize(actor, 'people:change-role', { role: member.role, grant: role, owners: await ownersIfOwner(db, actor.workspaceId, member.role) });
     await upsertMembership(db, actor.workspaceId, userId, role, iso(ctx.clock()));
     return toMember({ ...member, role });
   });
@@ -113,16 +114,12 @@ export async function changeRole(ctx: Context, actor: Actor, userId: number, inp
 
 /** DELETE /users/{id}: removes the membership, ends the person's sessions and retires their invitation links here. */
 export async function removeMember(ctx: Context, actor: Actor, userId: number): Promise<void> {
-  requireManager(actor, 'remove people');
+  authorize(actor, 'people:remove');
   await withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
     await lockRows(db, 'workspaces', { id: actor.workspaceId });
     const member = await requireMember(tx, actor.workspaceId, userId);
-    if (member.role === 'owner') {
-      if (actor.role !== 'owner') throw new AppError('FORBIDDEN', 'Only owners can remove an owner');
-      if ((await countOwners(db, actor.workspaceId)) <= 1)
-        throw new AppError('LAST_OWNER', 'The last owner cannot be removed: make someone else an owner first');
-    }
+    authorize(actor, 'people:remove', { role: member.role, owners: await ownersIfOwner(db, actor.workspaceId, member.role) });
     await deleteMembership(db, actor.workspaceId, userId);
     await deleteUserSessions(db, userId);
     // An invitation into this workspace must not outlive the membership it was for.

@@ -15,7 +15,7 @@ import { AppError, notFound, validationError, type ErrorDetail } from '../../err
 import { newId } from '../../lib/ids.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
-import { requireScope } from '../auth/operations.js';
+import { authorize } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { entryTypeSlugsAmong } from '../content-types/repository.js';
 import type { CreateWebhookInput, CreatedWebhookRecord, UpdateWebhookInput, WebhookDeliveryRecord, WebhookRecord } from '../../http/schemas/webhooks.js';
@@ -102,7 +102,7 @@ async function requireWebhook(ctx: Context, actor: Actor, id: string): Promise<W
 
 /** POST /webhooks: 201 with the webhook and its secret (the only time it is shown). */
 export async function createWebhook(ctx: Context, actor: Actor, input: CreateWebhookInput): Promise<CreatedWebhookRecord> {
-  requireScope(actor, 'webhooks:write');
+  authorize(actor, 'webhooks:write');
   await checkInput(ctx, actor, input);
   const id = newId();
   const secret = generateSecret();
@@ -128,20 +128,20 @@ export async function listWebhooks(
   actor: Actor,
   q: { page?: number; limit?: number },
 ): Promise<{ items: WebhookRecord[]; total: number; window: OffsetPage }> {
-  requireScope(actor, 'webhooks:write');
+  authorize(actor, 'webhooks:write');
   const window = offsetPage(q.page, q.limit);
   const { rows, total } = await listWebhookRows(ctx.db, actor.workspaceId, window.offset, window.limit);
   return { items: rows.map(present), total, window };
 }
 
 export async function getWebhook(ctx: Context, actor: Actor, id: string): Promise<WebhookRecord> {
-  requireScope(actor, 'webhooks:write');
+  authorize(actor, 'webhooks:write');
   return present(await requireWebhook(ctx, actor, id));
 }
 
 /** PATCH /webhooks/{id}: changes the given fields (same checks as create). */
 export async function updateWebhook(ctx: Context, actor: Actor, id: string, input: UpdateWebhookInput): Promise<WebhookRecord> {
-  requireScope(actor, 'webhooks:write');
+  authorize(actor, 'webhooks:write');
   await requireWebhook(ctx, actor, id);
   await checkInput(ctx, actor, input);
   const patch: Partial<WebhookRow> = { updated_at: iso(ctx.clock()) };
@@ -156,7 +156,7 @@ export async function updateWebhook(ctx: Context, actor: Actor, id: string, inpu
 
 /** DELETE /webhooks/{id}: the webhook and its delivery log; pending deliveries are dropped. */
 export async function deleteWebhook(ctx: Context, actor: Actor, id: string): Promise<void> {
-  requireScope(actor, 'webhooks:write');
+  authorize(actor, 'webhooks:write');
   if (!(await deleteWebhookRow(ctx.db, actor.workspaceId, id))) throw notFound('Webhook');
 }
 
@@ -167,7 +167,7 @@ export async function listDeliveries(
   id: string,
   q: { page?: number; limit?: number; status?: string },
 ): Promise<{ items: WebhookDeliveryRecord[]; total: number; window: OffsetPage }> {
-  requireScope(actor, 'webhooks:write');
+  authorize(actor, 'webhooks:write');
   await requireWebhook(ctx, actor, id);
   const window = offsetPage(q.page, q.limit);
   const { rows, attempts, total } = await listDeliveryRows(ctx.db, id, q.status, window.offset, window.limit);
@@ -187,7 +187,7 @@ async function attemptNow(ctx: Context, webhookId: string, claim: ClaimedAttempt
  * attempt of it is under way.
  */
 export async function retryDelivery(ctx: Context, actor: Actor, id: string, deliveryId: string): Promise<WebhookDeliveryRecord> {
-  requireScope(actor, 'webhooks:write');
+  authorize(actor, 'webhooks:write');
   await requireWebhook(ctx, actor, id);
   const found = await findDeliveryRow(ctx.db, id, deliveryId);
   if (!found) throw notFound('Delivery');
@@ -206,7 +206,7 @@ export async function retryDelivery(ctx: Context, actor: Actor, id: string, deli
  * status: null, version: null}}`. A failed ping is logged, not retried.
  */
 export async function pingWebhook(ctx: Context, actor: Actor, id: string): Promise<WebhookDeliveryRecord> {
-  requireScope(actor, 'webhooks:write');
+  authorize(actor, 'webhooks:write');
   await requireWebhook(ctx, actor, id);
   const now = ctx.clock();
   const payload = JSON.stringify({ type: 'ping', timestamp: iso(now), workspace_id: actor.workspaceId, data: { id, slug: null, status: null, version: null } });

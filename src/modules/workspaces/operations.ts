@@ -21,6 +21,7 @@ import { iso } from '../../lib/time.js';
 import { withTransaction } from '../../db/transaction.js';
 import { lockRows } from '../../db/lock.js';
 import type { Actor } from '../auth/permissions.js';
+import { authorize } from '../access/authorize.js';
 import {
   countLocaleTranslations,
   findWorkspaceById,
@@ -114,8 +115,7 @@ export async function getWorkspace(ctx: Context, actor: Actor): Promise<Workspac
 
 /** PATCH /workspace (owners and admins; the route admits sessions only). */
 export async function updateWorkspace(ctx: Context, actor: Actor, patch: WorkspaceSettingsPatch): Promise<Workspace> {
-  if (actor.role !== 'owner' && actor.role !== 'admin')
-    throw new AppError('FORBIDDEN', `Only owners and admins can change workspace settings (your role: ${actor.role ?? 'none'})`);
+  authorize(actor, 'settings:update');
   const name = patch.name?.trim();
   if (patch.name !== undefined && !name) throw invalid('body.name', 'must not be empty');
   for (const [i, l] of (patch.locales ?? []).entries()) {

@@ -1,22 +1,17 @@
 /**
- * Calls of the Studio session API (DECISIONS D90; docs/api.md "Studio sessions"), and what a
- * role may do. The role table is the server's own (src/modules/auth/permissions.ts, a module
- * without imports, bundled as is), so the Studio hides exactly what the server would refuse.
+ * Calls of the Studio session API (DECISIONS D90; docs/api.md "Studio sessions"), and what the
+ * signed-in person may do in a workspace: the `capabilities` GET /session lists per workspace,
+ * decided by the server's permission check, so the Studio hides exactly what the server would
+ * refuse and knows no role table of its own.
  */
-import { ROLE_SCOPES } from '../../../src/modules/auth/permissions.js';
 import { api } from './client';
-import type { Role, Scope, SessionInfo } from './types';
+import type { Capability, SessionInfo, SessionWorkspace } from './types';
 
-export type { Role, Scope, SessionInfo, SessionWorkspace } from './types';
-export { ROLE_SCOPES };
+export type { Capability, Role, Scope, SessionInfo, SessionWorkspace } from './types';
 
-export function roleCan(role: Role, scope: Scope): boolean {
-  return ROLE_SCOPES[role].includes(scope);
-}
-
-/** Owners and admins manage keys, people and workspace settings (D91). */
-export function roleAdministers(role: Role): boolean {
-  return role === 'owner' || role === 'admin';
+/** True when the session's capabilities in `workspace` include `capability`. */
+export function workspaceCan(workspace: SessionWorkspace, capability: Capability): boolean {
+  return workspace.capabilities.includes(capability);
 }
 
 export async function fetchSession(): Promise<SessionInfo> {

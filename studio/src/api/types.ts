@@ -28,6 +28,7 @@ import type {
 import type { CreatedWebhookSchema, WebhookDeliverySchema, WebhookSchema } from '../../../src/http/schemas/webhooks.js';
 
 export type { Role, Scope, KeyClass, Environment } from '../../../src/modules/auth/permissions.js';
+export type { Capability } from '../../../src/modules/access/authorize.js';
 export type { Status } from '../../../src/modules/publishing/states.js';
 
 export type ContentType = Static<typeof ContentTypeSchema>;

@@ -4,6 +4,7 @@
  * the path, the navbar lists entry types (not block types) and the role, and a workspace the
  * person is not a member of is named as such.
  */
+import { capabilitiesOf } from '../../../src/modules/access/authorize.js';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -18,7 +19,7 @@ interface Call {
 
 const SESSION = {
   user: { id: 1, email: 'ada@example.com', name: 'Ada' },
-  workspaces: [{ id: 'ws-1', slug: 'demo', name: 'Demo', role: 'editor' }],
+  workspaces: [{ id: 'ws-1', slug: 'demo', name: 'Demo', role: 'editor', capabilities: capabilitiesOf('editor') }],
   csrf_token: 'csrf-123',
 };
 const TYPES = [

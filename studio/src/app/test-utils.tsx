@@ -11,6 +11,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import type { SessionInfo, SessionWorkspace } from '../api/session';
+import { capabilitiesOf } from '../../../src/modules/access/authorize.js';
 import { WorkspaceContext, workspaceContextValue } from './workspace';
 
 export interface FakeCall {
@@ -49,7 +50,7 @@ export function fakeApi(answer: (call: FakeCall) => Response | null): FakeCall[]
 
 /** Renders `element` at `url` (route `path`) for a member of workspace "demo" with `role`. */
 export function renderScreen(element: ReactElement, path: string, url: string, role: SessionWorkspace['role']) {
-  const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role };
+  const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role, capabilities: capabilitiesOf(role) };
   const session: SessionInfo = { user: { id: 1, email: 'a@example.com', name: null }, workspaces: [workspace], csrf_token: 'c' };
   const router = createMemoryRouter([{ path, element }], { initialEntries: [url] });
   return render(

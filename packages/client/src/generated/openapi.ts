@@ -2398,6 +2398,24 @@ export type components = {
         name: string | null;
       };
       workspaces: {
+        /** @description What the person's role may do in this workspace, as the server's permission check decides it: the scopes (content:write, content:publish, media:write, schema:write, webhooks:write), the people, key and settings actions, and owners:manage (grant, take and remove the owner role). The server checks every request again */
+        capabilities: (
+          | 'content:write'
+          | 'content:publish'
+          | 'media:write'
+          | 'schema:write'
+          | 'webhooks:write'
+          | 'people:list'
+          | 'people:invite'
+          | 'people:cancel-invitation'
+          | 'people:change-role'
+          | 'people:remove'
+          | 'keys:list'
+          | 'keys:create'
+          | 'keys:revoke'
+          | 'settings:update'
+          | 'owners:manage'
+        )[];
         id: string;
         name: string;
         /** @enum {string} */

@@ -45,7 +45,7 @@ export async function contentTypeRoutes(app: FastifyInstance, ctx: Context): Pro
   r.post(
     '/content-types',
     {
-      config: { scope: 'schema:write' },
+      config: { action: 'schema:write' },
       schema: {
         operationId: 'createContentType',
         tags,
@@ -79,7 +79,7 @@ export async function contentTypeRoutes(app: FastifyInstance, ctx: Context): Pro
   r.patch(
     '/content-types/:slug',
     {
-      config: { scope: 'schema:write' },
+      config: { action: 'schema:write' },
       schema: {
         operationId: 'updateContentType',
         tags,
@@ -96,7 +96,7 @@ export async function contentTypeRoutes(app: FastifyInstance, ctx: Context): Pro
   r.delete(
     '/content-types/:slug',
     {
-      config: { scope: 'schema:write' },
+      config: { action: 'schema:write' },
       schema: {
         operationId: 'deleteContentType',
         tags,

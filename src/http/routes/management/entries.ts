@@ -69,7 +69,7 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.post(
     base,
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'createEntry',
         tags,
@@ -94,7 +94,7 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.patch(
     `${base}/bulk`,
     {
-      config: { scope: 'content:publish' },
+      config: { action: 'content:publish' },
       schema: {
         operationId: 'bulkEntryAction',
         tags,
@@ -111,7 +111,7 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.delete(
     `${base}/bulk`,
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'bulkDeleteEntries',
         tags,
@@ -128,7 +128,7 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.patch(
     `${base}/reorder`,
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'reorderEntries',
         tags,
@@ -168,7 +168,7 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.put(
     `${base}/:entry_slug`,
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'updateEntry',
         tags,
@@ -192,7 +192,7 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.delete(
     `${base}/:entry_slug`,
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'deleteEntry',
         tags,
@@ -212,7 +212,7 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.post(
     `${base}/:entry_slug/duplicate`,
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'duplicateEntry',
         tags,
@@ -235,7 +235,7 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     r.patch(
       `${base}/:entry_slug/${verb}`,
       {
-        config: { scope: 'content:publish' },
+        config: { action: 'content:publish' },
         schema: {
           operationId: `${verb}Entry`,
           tags,
@@ -258,7 +258,7 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.patch(
     `${base}/:entry_slug/schedule`,
     {
-      config: { scope: 'content:publish' },
+      config: { action: 'content:publish' },
       schema: {
         operationId: 'scheduleEntry',
         tags,
@@ -324,7 +324,7 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.post(
     `${base}/:entry_slug/versions/:version/restore`,
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'restoreEntryVersion',
         tags,

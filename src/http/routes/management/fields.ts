@@ -26,7 +26,7 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.post(
     '/content-types/:slug/fields',
     {
-      config: { scope: 'schema:write' },
+      config: { action: 'schema:write' },
       schema: {
         operationId: 'createField',
         tags,
@@ -48,7 +48,7 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.patch(
     '/content-types/:slug/fields/reorder',
     {
-      config: { scope: 'schema:write' },
+      config: { action: 'schema:write' },
       schema: {
         operationId: 'reorderFields',
         tags,
@@ -68,7 +68,7 @@ export async function fieldRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.patch(
     '/content-types/:slug/fields/:fieldId',
     {
-      config: { scope: 'schema:write' },
+      config: { action: 'schema:write' },
       schema: {
         operationId: 'updateField',
         tags,

@@ -48,7 +48,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
       '/media/upload',
       {
-        config: { scope: 'media:write' },
+        config: { action: 'media:write' },
         bodyLimit: maxBytes + FORM_OVERHEAD_BYTES,
         // The handler reads the multipart body itself: give it the time to receive it as well.
         handlerTimeout: ctx.config.httpRequestTimeoutMs + ctx.config.httpHandlerTimeoutMs,
@@ -169,7 +169,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.put(
     '/media/:id',
     {
-      config: { scope: 'media:write' },
+      config: { action: 'media:write' },
       schema: {
         tags,
         operationId: 'updateMedia',
@@ -186,7 +186,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
   r.delete(
     '/media/:id',
     {
-      config: { scope: 'media:write' },
+      config: { action: 'media:write' },
       schema: {
         tags,
         operationId: 'deleteMedia',

@@ -66,7 +66,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
   r.post(
     '/pages',
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'createPage',
         tags,
@@ -90,7 +90,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
   r.patch(
     '/pages/reorder',
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'reorderPages',
         tags,
@@ -129,7 +129,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
   r.put(
     '/pages/:slug',
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'updatePage',
         tags,
@@ -153,7 +153,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
   r.delete(
     '/pages/:slug',
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'deletePage',
         tags,
@@ -173,7 +173,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
   r.post(
     '/pages/:slug/duplicate',
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'duplicatePage',
         tags,
@@ -195,7 +195,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
   r.patch(
     '/pages/:slug/blocks/reorder',
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'reorderBlocks',
         tags,
@@ -219,7 +219,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     r.patch(
       `/pages/:slug/${verb}`,
       {
-        config: { scope: 'content:publish' },
+        config: { action: 'content:publish' },
         schema: {
           operationId: `${verb}Page`,
           tags,
@@ -242,7 +242,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
   r.patch(
     '/pages/:slug/archive',
     {
-      config: { scope: 'content:publish' },
+      config: { action: 'content:publish' },
       schema: {
         operationId: 'archivePage',
         tags,
@@ -265,7 +265,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
   r.patch(
     '/pages/:slug/schedule',
     {
-      config: { scope: 'content:publish' },
+      config: { action: 'content:publish' },
       schema: {
         operationId: 'schedulePage',
         tags,
@@ -328,7 +328,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
   r.post(
     '/pages/:slug/versions/:version/restore',
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'restorePageVersion',
         tags,

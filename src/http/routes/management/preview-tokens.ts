@@ -11,7 +11,7 @@ export async function previewTokenRoutes(app: FastifyInstance, ctx: Context): Pr
   r.post(
     '/preview-tokens',
     {
-      config: { scope: 'content:write' },
+      config: { action: 'content:write' },
       schema: {
         operationId: 'createPreviewToken',
         tags: ['Management: preview tokens'],

@@ -1,9 +1,10 @@
 /**
  * The Studio's management endpoints (D91; the Studio contract): people (`/users`), API keys
  * (`/api-keys`), workspace settings (`/workspace`) and the home overview (`/overview`).
- * People, keys and settings changes are session only (`config.sessionOnly`: a key gets 403, it
+ * People, keys and settings changes are session only (each route declares its action in
+ * `config.action`; the permission check, modules/access/authorize.ts, refuses a key with 403: it
  * cannot mint keys or change members); `GET /workspace` and `GET /overview` take any management
- * actor. Role rules live in the operations.
+ * actor. The operations ask the same check for the role rules.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -31,17 +32,13 @@ import {
   WorkspaceSchema,
 } from '../../schemas/studio.js';
 
-const PEOPLE = 'Managing people';
-const KEYS = 'Managing API keys';
-const SETTINGS = 'Changing workspace settings';
-
 export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get(
     '/users',
     {
-      config: { sessionOnly: PEOPLE },
+      config: { action: 'people:list' },
       schema: {
         operationId: 'listMembers',
         tags: ['Studio: people'],
@@ -55,7 +52,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
   r.post(
     '/users/invitations',
     {
-      config: { sessionOnly: PEOPLE, secretAnswer: true },
+      config: { action: 'people:invite', secretAnswer: true },
       schema: {
         operationId: 'invitePerson',
         tags: ['Studio: people'],
@@ -77,7 +74,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
   r.delete(
     '/users/invitations/:id',
     {
-      config: { sessionOnly: PEOPLE },
+      config: { action: 'people:cancel-invitation' },
       schema: {
         operationId: 'cancelInvitation',
         tags: ['Studio: people'],
@@ -95,7 +92,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
   r.patch(
     '/users/:id',
     {
-      config: { sessionOnly: PEOPLE },
+      config: { action: 'people:change-role' },
       schema: {
         operationId: 'changeMemberRole',
         tags: ['Studio: people'],
@@ -113,7 +110,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
   r.delete(
     '/users/:id',
     {
-      config: { sessionOnly: PEOPLE },
+      config: { action: 'people:remove' },
       schema: {
         operationId: 'removeMember',
         tags: ['Studio: people'],
@@ -132,7 +129,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
   r.get(
     '/api-keys',
     {
-      config: { sessionOnly: KEYS },
+      config: { action: 'keys:list' },
       schema: {
         operationId: 'listApiKeys',
         tags: ['Studio: API keys'],
@@ -147,7 +144,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
   r.post(
     '/api-keys',
     {
-      config: { sessionOnly: KEYS, secretAnswer: true },
+      config: { action: 'keys:create', secretAnswer: true },
       schema: {
         operationId: 'createApiKey',
         tags: ['Studio: API keys'],
@@ -168,7 +165,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
   r.delete(
     '/api-keys/:id',
     {
-      config: { sessionOnly: KEYS },
+      config: { action: 'keys:revoke' },
       schema: {
         operationId: 'revokeApiKey',
         tags: ['Studio: API keys'],
@@ -199,7 +196,7 @@ export async function studioAdminRoutes(app: FastifyInstance, ctx: Context): Pro
   r.patch(
     '/workspace',
     {
-      config: { sessionOnly: SETTINGS },
+      config: { action: 'settings:update' },
       schema: {
         operationId: 'updateWorkspace',
         tags: ['Studio: workspace'],

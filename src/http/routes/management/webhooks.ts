@@ -32,7 +32,7 @@ import {
 } from '../../schemas/webhooks.js';
 
 const tags = ['Management: webhooks'];
-const scope = 'webhooks:write' as const;
+const action = 'webhooks:write' as const;
 
 export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -40,7 +40,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
   r.get(
     '/webhooks',
     {
-      config: { scope },
+      config: { action },
       schema: {
         tags,
         operationId: 'listWebhooks',
@@ -59,7 +59,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
   r.post(
     '/webhooks',
     {
-      config: { scope, secretAnswer: true },
+      config: { action, secretAnswer: true },
       schema: {
         tags,
         operationId: 'createWebhook',
@@ -79,7 +79,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
   r.get(
     '/webhooks/:id',
     {
-      config: { scope },
+      config: { action },
       schema: { operationId: 'getWebhook', tags, summary: 'One webhook', params: WebhookParams, response: { 200: EnvelopeOf(WebhookSchema) } },
     },
     async (req) => ok(await getWebhook(ctx, req.actor, req.params.id)),
@@ -88,7 +88,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
   r.patch(
     '/webhooks/:id',
     {
-      config: { scope },
+      config: { action },
       schema: {
         tags,
         operationId: 'updateWebhook',
@@ -104,7 +104,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
   r.delete(
     '/webhooks/:id',
     {
-      config: { scope },
+      config: { action },
       schema: {
         operationId: 'deleteWebhook',
         tags,
@@ -122,7 +122,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
   r.get(
     '/webhooks/:id/deliveries',
     {
-      config: { scope },
+      config: { action },
       schema: {
         tags,
         operationId: 'listWebhookDeliveries',
@@ -142,7 +142,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
   r.post(
     '/webhooks/:id/deliveries/:delivery_id/retry',
     {
-      config: { scope },
+      config: { action },
       schema: {
         tags,
         operationId: 'retryWebhookDelivery',
@@ -159,7 +159,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
   r.post(
     '/webhooks/:id/ping',
     {
-      config: { scope },
+      config: { action },
       schema: {
         operationId: 'pingWebhook',
         tags,

@@ -3,6 +3,7 @@
  * (at most three at a time) with a progress bar each; a refused file shows the server's message
  * and trace id on its own row while the others finish; files go to the folder given.
  */
+import { capabilitiesOf } from '../../../../src/modules/access/authorize.js';
 import { MantineProvider } from '@mantine/core';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -14,7 +15,7 @@ import { WorkspaceContext, workspaceContextValue } from '../../app/workspace';
 import type { UploadOptions } from './upload';
 import { PARALLEL_UPLOADS, UploadPanel } from './UploadPanel';
 
-const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role: 'author' };
+const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role: 'author', capabilities: capabilitiesOf('author') };
 const session: SessionInfo = { user: { id: 1, email: 'a@example.com', name: null }, workspaces: [workspace], csrf_token: 'csrf-1' };
 
 describe('upload panel', () => {

@@ -20,14 +20,14 @@ export type { Member } from '../../api/types';
 
 const ROLE_LABELS: Record<Role, string> = { owner: 'owner', admin: 'admin', editor: 'editor', author: 'author', viewer: 'viewer' };
 
-/** The roles `actor` may grant: owners all, admins all but owner. */
-export function roleOptions(actor: Role): { value: Role; label: string }[] {
-  const roles: Role[] = actor === 'owner' ? ['owner', 'admin', 'editor', 'author', 'viewer'] : ['admin', 'editor', 'author', 'viewer'];
+/** The roles a manager may grant: all when the session may manage owners (capability `owners:manage`), else all but owner. */
+export function roleOptions(managesOwners: boolean): { value: Role; label: string }[] {
+  const roles: Role[] = managesOwners ? ['owner', 'admin', 'editor', 'author', 'viewer'] : ['admin', 'editor', 'author', 'viewer'];
   return roles.map((r) => ({ value: r, label: ROLE_LABELS[r] }));
 }
 
 export function InviteDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const { workspace } = useWorkspace();
+  const { managesOwners } = useWorkspace();
   const invalidate = useInvalidate();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
@@ -104,7 +104,7 @@ export function InviteDialog({ opened, onClose }: { opened: boolean; onClose: ()
         <Stack>
           <TextInput label="Email" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} data-autofocus />
           <TextInput label="Name" description="Optional" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <Select label="Role" allowDeselect={false} data={roleOptions(workspace.role)} value={role} onChange={(v) => v && setRole(v as Role)} />
+          <Select label="Role" allowDeselect={false} data={roleOptions(managesOwners)} value={role} onChange={(v) => v && setRole(v as Role)} />
           <ErrorAlert error={error} title="The invitation was not created" />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>

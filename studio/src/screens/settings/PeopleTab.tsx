@@ -21,7 +21,7 @@ import { useWorkspace } from '../../app/workspace';
 import { InviteDialog, roleOptions, type Member } from './InviteDialog';
 
 export default function PeopleTab() {
-  const { administers, workspace, session } = useWorkspace();
+  const { administers, managesOwners, session } = useWorkspace();
   const wsKey = useWsKey();
   const invalidate = useInvalidate();
   const people = useQuery({ queryKey: wsKey('users'), queryFn: async () => (await api<Member[]>('/users')).data });
@@ -42,7 +42,7 @@ export default function PeopleTab() {
     }
   };
 
-  const canEdit = (m: Member) => administers && (workspace.role === 'owner' || m.role !== 'owner');
+  const canEdit = (m: Member) => administers && (managesOwners || m.role !== 'owner');
   const isMember = (m: Member) => m.id !== null && m.id !== session.user.id;
 
   const cancelInvitation = async (m: Member) => {
@@ -99,7 +99,7 @@ export default function PeopleTab() {
                         size="xs"
                         w={120}
                         allowDeselect={false}
-                        data={roleOptions(workspace.role)}
+                        data={roleOptions(managesOwners)}
                         value={m.role}
                         disabled={changing === m.id}
                         onChange={(v) => v && v !== m.role && void changeRole(m, v as Role)}

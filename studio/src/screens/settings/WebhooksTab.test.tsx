@@ -4,6 +4,7 @@
  * answer and opens the delivery log, whose failed delivery can be retried; disabling PATCHes
  * `enabled`; deleting asks first.
  */
+import { capabilitiesOf } from '../../../../src/modules/access/authorize.js';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -72,7 +73,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 function renderTab() {
-  const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role: 'admin' };
+  const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role: 'admin', capabilities: capabilitiesOf('admin') };
   const session: SessionInfo = { user: { id: 1, email: 'a@example.com', name: null }, workspaces: [workspace], csrf_token: 'c' };
   return render(
     <MantineProvider>

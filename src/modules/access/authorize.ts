@@ -1,0 +1,227 @@
+/**
+ * The permission check (api.md Authentication; DECISIONS.md D11, D12, D13, D90, D91): the one
+ * place that decides whether an actor may do an action, for every entry point (HTTP routes, the
+ * CLI, jobs, any future transport). It knows:
+ *
+ * - the scopes: a write action names the scope it needs;
+ * - key ∩ role: a management key's power is its own scopes intersected with the scopes its
+ *   creator's current role allows (the role is read on every request); a Studio session has the
+ *   role's scopes only;
+ * - session-only actions: API keys cannot list or change people, mint, list or revoke keys, or
+ *   change workspace settings: only a signed-in person can (D91);
+ * - the manager rule: only roles that manage the workspace (owners and admins) change people,
+ *   keys and settings;
+ * - the owner rules: only a role that owns the workspace grants or takes the owner role, invites
+ *   an owner, cancels an owner's invitation or removes an owner; the last owner is never demoted
+ *   or removed (409 LAST_OWNER);
+ * - the delivery whitelist: a delivery key with a content type whitelist reads those types only
+ *   (an empty whitelist means all, D13).
+ *
+ * Roles are rows (roles.ts); nothing here names a role. Refusals are 403 FORBIDDEN (409
+ * LAST_OWNER for the last owner), with messages that say what is missing.
+ */
+import { AppError, type ErrorCode } from '../../errors.js';
+import { SCOPES, type Actor, type Role, type Scope } from '../auth/permissions.js';
+import { roleRow } from './roles.js';
+
+const PEOPLE = 'Managing people';
+const KEYS = 'Managing API keys';
+const SETTINGS = 'Changing workspace settings';
+
+interface ActionRule {
+  /** The scope the action needs (key ∩ role). */
+  scope?: Scope;
+  /** What the action is, when only a Studio session may do it: "<label> needs a Studio session". */
+  sessionOnly?: string;
+  /** What the action does, when only managing roles may: "Only owners and admins can <manager>". */
+  manager?: string;
+  /** The delivery whitelist applies. */
+  whitelist?: boolean;
+}
+
+/** Every action and its rule: the data the check reads. */
+export const ACTIONS = {
+  'content:write': { scope: 'content:write' },
+  'content:publish': { scope: 'content:publish' },
+  'media:write': { scope: 'media:write' },
+  'schema:write': { scope: 'schema:write' },
+  'webhooks:write': { scope: 'webhooks:write' },
+  'content:read': { whitelist: true },
+  'people:list': { sessionOnly: PEOPLE },
+  'people:invite': { sessionOnly: PEOPLE, manager: 'invite people' },
+  'people:cancel-invitation': { sessionOnly: PEOPLE, manager: 'cancel invitations' },
+  'people:change-role': { sessionOnly: PEOPLE, manager: 'change roles' },
+  'people:remove': { sessionOnly: PEOPLE, manager: 'remove people' },
+  'keys:list': { sessionOnly: KEYS, manager: 'manage API keys' },
+  'keys:create': { sessionOnly: KEYS, manager: 'manage API keys' },
+  'keys:revoke': { sessionOnly: KEYS, manager: 'manage API keys' },
+  'settings:update': { sessionOnly: SETTINGS, manager: 'change workspace settings' },
+} as const satisfies Record<string, ActionRule>;
+
+export type Action = keyof typeof ACTIONS;
+export const ACTION_NAMES = Object.keys(ACTIONS) as Action[];
+
+/** A capability the Studio reads besides the actions: the role may grant, take and remove the owner role. */
+export const MANAGE_OWNERS = 'owners:manage';
+export type Capability = Action | typeof MANAGE_OWNERS;
+/** Every capability a session can be given (the delivery whitelist's `content:read` is a key's, not a role's). */
+export const CAPABILITIES: readonly Capability[] = [...ACTION_NAMES.filter((a) => a !== 'content:read'), MANAGE_OWNERS];
+
+/**
+ * What an action is done to, when the rule depends on it. People actions: `role` is the role the
+ * person (or invitation) holds now, `grant` the role given to them, `owners` how many owners the
+ * workspace has (needed when the person is an owner). `content:read`: the content type slug.
+ */
+export interface Resource {
+  role?: Role;
+  grant?: Role;
+  owners?: number;
+  contentType?: string;
+}
+
+/** Why an action is refused. */
+export interface Denial {
+  code: ErrorCode;
+  message: string;
+}
+
+function rule(action: Action): ActionRule {
+  return ACTIONS[action];
+}
+
+/** The scope an action needs, if any (the OpenAPI document names it). */
+export function scopeOf(action: Action): Scope | undefined {
+  return rule(action).scope;
+}
+
+/** True when only a Studio session may do the action (the OpenAPI document says so). */
+export function isSessionOnly(action: Action): boolean {
+  return rule(action).sessionOnly !== undefined;
+}
+
+/** The scopes a management key holds: its own, within its creator's role (D12). Sessions: the role's. */
+export function effectiveScopes(keyScopes: Iterable<Scope>, role: string | null): Set<Scope> {
+  const allowed = roleRow(role)?.scopes ?? [];
+  const own = new Set(keyScopes);
+  return new Set(allowed.filter((s) => own.has(s)));
+}
+
+function denied(code: ErrorCode, message: string): Denial {
+  return { code, message };
+}
+
+/** The refusal of a missing scope; the message says whether the key, its creator or the session's role lacks it. */
+function scopeDenial(actor: Actor, scope: Scope): Denial | null {
+  const row = roleRow(actor.role);
+  if (actor.keyScopes.has(scope) && row?.scopes.includes(scope)) return null;
+  const role = actor.role ?? 'none';
+  if (actor.session) return denied('FORBIDDEN', `Your role '${role}' lacks permission for '${scope}'`);
+  if (!actor.keyScopes.has(scope)) return denied('FORBIDDEN', `This API key lacks the '${scope}' scope`);
+  return denied('FORBIDDEN', `The key's creator (role '${role}') lacks permission for '${scope}'`);
+}
+
+/**
+ * The parts of the rule that depend on the credentials alone (session-only, scope). Transports
+ * run them before reading a request body, so a caller without the right learns nothing about
+ * validation; `decide` runs them again.
+ */
+export function decideCredentials(actor: Actor, action: Action): Denial | null {
+  const r = rule(action);
+  if (r.sessionOnly !== undefined && !actor.session) {
+    return denied('FORBIDDEN', `${r.sessionOnly} needs a Studio session: keys cannot mint keys or change members`);
+  }
+  if (r.scope) return scopeDenial(actor, r.scope);
+  return null;
+}
+
+function ownsWorkspace(role: string | null | undefined): boolean {
+  return roleRow(role)?.ownsWorkspace === true;
+}
+
+/** The owner rules of the people actions, for the person or invitation `resource` describes. */
+function ownerDenial(actor: Actor, action: Action, resource: Resource): Denial | null {
+  const mine = ownsWorkspace(actor.role);
+  const theirs = ownsWorkspace(resource.role);
+  switch (action) {
+    case 'people:invite':
+      return ownsWorkspace(resource.grant) && !mine ? denied('FORBIDDEN', 'Only owners can invite an owner') : null;
+    case 'people:cancel-invitation':
+      return theirs && !mine ? denied('FORBIDDEN', 'Only owners can cancel the invitation of an owner') : null;
+    case 'people:change-role':
+      if ((theirs || ownsWorkspace(resource.grant)) && !mine) return denied('FORBIDDEN', 'Only owners can grant or take the owner role');
+      if (theirs && resource.owners !== undefined && resource.owners <= 1) {
+        return denied('LAST_OWNER', 'The last owner cannot be demoted: make someone else an owner first');
+      }
+      return null;
+    case 'people:remove':
+      if (theirs && !mine) return denied('FORBIDDEN', 'Only owners can remove an owner');
+      if (theirs && resource.owners !== undefined && resource.owners <= 1) {
+        return denied('LAST_OWNER', 'The last owner cannot be removed: make someone else an owner first');
+      }
+      return null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Whether `actor` may do `action` to `resource`: null when allowed, else the refusal. Checks, in
+ * order: session-only, scope (key ∩ role), manager, the delivery whitelist, the owner rules.
+ * Without a resource, only the rules that need none are checked (an operation asks once on
+ * entry and again once it has read the person or invitation).
+ */
+export function decide(actor: Actor, action: Action, resource: Resource = {}): Denial | null {
+  const first = decideCredentials(actor, action);
+  if (first) return first;
+  const r = rule(action);
+  if (r.manager !== undefined && !roleRow(actor.role)?.manages) {
+    return denied('FORBIDDEN', `Only owners and admins can ${r.manager} (your role: ${actor.role ?? 'none'})`);
+  }
+  if (r.whitelist && resource.contentType !== undefined && !whitelistAllows(actor, resource.contentType)) {
+    return denied('FORBIDDEN', `This API key may not read content type '${resource.contentType}'`);
+  }
+  return ownerDenial(actor, action, resource);
+}
+
+/** Throws the refusal of `decide` as an AppError (403 FORBIDDEN or 409 LAST_OWNER); returns when allowed. */
+export function authorize(actor: Actor, action: Action, resource?: Resource): void {
+  const denial = decide(actor, action, resource);
+  if (denial) throw new AppError(denial.code, denial.message);
+}
+
+/** `authorize` as a boolean. */
+export function can(actor: Actor, action: Action, resource?: Resource): boolean {
+  return decide(actor, action, resource) === null;
+}
+
+/** Throws like `authorize`, with only the credential rules (session-only, scope): see decideCredentials. */
+export function authorizeCredentials(actor: Actor, action: Action): void {
+  const denial = decideCredentials(actor, action);
+  if (denial) throw new AppError(denial.code, denial.message);
+}
+
+/** D13: a delivery key reads the content types of its whitelist; an empty whitelist means every type. */
+export function whitelistAllows(actor: Actor, typeSlug: string): boolean {
+  return actor.contentTypes.length === 0 || actor.contentTypes.includes(typeSlug);
+}
+
+/**
+ * What a Studio session with `role` may do in a workspace: the actions `decide` allows it (with
+ * no resource), plus `owners:manage` when the role owns the workspace. The Studio shows and
+ * hides controls from this list; the server checks every request again.
+ */
+export function capabilitiesOf(role: Role): Capability[] {
+  const actor: Actor = {
+    keyId: 'capabilities',
+    keyClass: 'management',
+    workspaceId: '',
+    userId: 0,
+    role,
+    keyScopes: new Set<Scope>(SCOPES),
+    scopes: effectiveScopes(SCOPES, role),
+    environment: null,
+    contentTypes: [],
+    session: { digest: '' },
+  };
+  return CAPABILITIES.filter((c) => (c === MANAGE_OWNERS ? ownsWorkspace(role) : can(actor, c)));
+}
