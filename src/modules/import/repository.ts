@@ -1,6 +1,8 @@
 /** SQL the importers need beyond the entries and media repositories. */
 import { sql } from 'kysely';
 import { fromJsonColumn } from '../../lib/json.js';
+import { withLargeWriteSettings } from '../../db/bulk.js';
+import { plannerRowCount, refreshColumnStatistics } from '../../db/catalog.js';
 import type { Db } from '../../db/types.js';
 import type { MediaRecord } from '../media/repository.js';
 import type { ItemTables } from '../publishing/repository.js';
@@ -85,9 +87,7 @@ export async function pageVersionsOf(db: Db, workspaceId: string, ids: readonly 
 
 /** Rows of the entries table as PostgreSQL's planner counts them (pg_class.reltuples, refreshed by ANALYZE): 0 when never counted; null on SQLite. */
 export async function plannerEntryCount(db: Db): Promise<number | null> {
-  if (db.dialect !== 'postgres') return null;
-  const { rows } = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = 'entries'::regclass`.execute(db.kysely);
-  return Math.max(0, Number(rows[0]?.n ?? 0));
+  return plannerRowCount(db, 'entries');
 }
 
 /**
@@ -99,9 +99,8 @@ export async function plannerEntryCount(db: Db): Promise<number | null> {
  * columns only: it samples, and blocks neither readers nor writers. Nothing on SQLite.
  */
 export async function refreshImportStatistics(db: Db): Promise<void> {
-  if (db.dialect !== 'postgres') return;
-  await sql`analyze entries (content_type_id, slug, workspace_id, status)`.execute(db.kysely);
-  await sql`analyze entry_translations (entry_id, locale)`.execute(db.kysely);
+  await refreshColumnStatistics(db, 'entries', ['content_type_id', 'slug', 'workspace_id', 'status']);
+  await refreshColumnStatistics(db, 'entry_translations', ['entry_id', 'locale']);
 }
 
 /**
@@ -124,27 +123,12 @@ export async function upsertMediaRecords(db: Db, records: readonly MediaRecord[]
 const IMPORT_CHECKPOINT_PAGES = 10_000;
 
 /**
- * Runs `fn` with this SQLite connection set for an import's large write transactions, then
- * puts the settings back: `synchronous = FULL`, so each commit is synced to the write-ahead log
- * and durable when it returns (with NORMAL it was the checkpoint after each large commit that
- * synced it), and an automatic checkpoint every IMPORT_CHECKPOINT_PAGES pages (40 MB) instead
- * of 1,000, so a batch's commit no longer copies its pages into the database file and syncs
- * that too, and a page several batches change is copied once per checkpoint. PostgreSQL: `fn`.
+ * Runs `fn` with this connection set for an import's large write transactions, then puts the
+ * settings back (src/db/bulk.ts withLargeWriteSettings): on SQLite each commit durable when it
+ * returns, and an automatic checkpoint every IMPORT_CHECKPOINT_PAGES pages (40 MB) instead of
+ * 1,000, so a batch's commit no longer copies its pages into the database file, and a page
+ * several batches change is copied once per checkpoint.
  */
 export async function withImportWriteSettings<T>(db: Db, fn: () => Promise<T>): Promise<T> {
-  if (db.dialect !== 'sqlite') return fn();
-  const read = async (name: 'synchronous' | 'wal_autocheckpoint') => {
-    const { rows } = await sql<Record<string, number>>`pragma ${sql.raw(name)}`.execute(db.kysely);
-    return Number(rows[0]?.[name]);
-  };
-  const synchronous = await read('synchronous');
-  const checkpoint = await read('wal_autocheckpoint');
-  await sql`pragma synchronous = full`.execute(db.kysely);
-  await sql`pragma wal_autocheckpoint = ${sql.lit(IMPORT_CHECKPOINT_PAGES)}`.execute(db.kysely);
-  try {
-    return await fn();
-  } finally {
-    await sql`pragma synchronous = ${sql.lit(synchronous)}`.execute(db.kysely);
-    await sql`pragma wal_autocheckpoint = ${sql.lit(checkpoint)}`.execute(db.kysely);
-  }
+  return withLargeWriteSettings(db, IMPORT_CHECKPOINT_PAGES, fn);
 }
