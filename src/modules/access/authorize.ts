@@ -201,7 +201,7 @@ export function authorizeCredentials(actor: Actor, action: Action): void {
 }
 
 /** D13: a delivery key reads the content types of its whitelist; an empty whitelist means every type. */
-export function whitelistAllows(actor: Actor, typeSlug: string): boolean {
+function whitelistAllows(actor: Actor, typeSlug: string): boolean {
   return actor.contentTypes.length === 0 || actor.contentTypes.includes(typeSlug);
 }
 

@@ -1,21 +1,18 @@
 /**
  * Which content types a delivery key may read (api.md "Delivery key restrictions", DECISIONS.md
- * D13, D36): the whitelist decides the content types, and block types are never listed as
+ * D13, D36): the whitelist decides the content types (the permission check's rule,
+ * modules/access/authorize.ts, action `content:read`), and block types are never listed as
  * entries. Which items and which copies it sees follows from its perspective, the read model's
  * (src/modules/read/: production keys read published versions, preview keys working copies).
  */
 import { AppError, notFound } from '../../errors.js';
+import { authorize, can } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import type { DeliverySchema, DeliveryType } from './model.js';
 
-/** D13: an empty whitelist means every content type. */
-export function whitelistAllows(actor: Actor, typeSlug: string): boolean {
-  return actor.contentTypes.length === 0 || actor.contentTypes.includes(typeSlug);
-}
-
 /** True when entries of `type` can be delivered to this key (non-block, whitelisted). */
 export function canReadEntriesOf(actor: Actor, type: DeliveryType): boolean {
-  return !type.is_block && whitelistAllows(actor, type.slug);
+  return !type.is_block && can(actor, 'content:read', { contentType: type.slug });
 }
 
 /**
@@ -26,6 +23,6 @@ export function requireEntryType(schema: DeliverySchema, actor: Actor, slug: str
   const type = schema.bySlug.get(slug);
   if (!type) throw notFound(`content type '${slug}'`);
   if (type.is_block) throw new AppError('NOT_FOUND', `content type '${slug}' is a block type; its blocks are delivered with their pages`);
-  if (!whitelistAllows(actor, slug)) throw new AppError('FORBIDDEN', `This API key may not read content type '${slug}'`);
+  authorize(actor, 'content:read', { contentType: slug });
   return type;
 }
