@@ -5,10 +5,13 @@
  * drafts with `--changed-as draft`) and archived entries, for entries, pages and page blocks. The
  * export is the real one in the repository's sibling data folder with those states set on some
  * of its entries; the clock moves an hour between the runs, so any rewrite shows in a timestamp.
- * Edits made in Quire since (a published entry or page with pending changes) are not the
- * export's business: an unchanged export whose content production already reads keeps them and
- * publishes nothing (a re-import used to write the export's content back and publish it again:
- * new published_at and published_version). On SQLite and PostgreSQL.
+ * Edits made in Quire since are not the export's business: an item whose content and state in
+ * the export are what the last import of it wrote (its newest `import` version) is left alone
+ * whatever editors did to it (a draft, an archived item, an item edited and published again, a
+ * published page holding draft components back, a published item with pending changes); a
+ * re-import used to write the export's content back over their work and publish it again (new
+ * published_at and published_version). An export that changed such an item since still wins.
+ * On SQLite and PostgreSQL.
  */
 import fs from 'node:fs';
 import path from 'node:path';
