@@ -55,8 +55,8 @@ export async function plannerRowCount(db: Db, table: keyof Database): Promise<nu
  * statistics that grow stale this way: no statement.
  */
 export async function refreshColumnStatistics(db: Db, table: keyof Database, columns: readonly string[]): Promise<void> {
-  if (db.dialect !== 'postgres') return;
-  await sql`analyze ${sql.raw(identifier(table))} (${sql.raw(columns.map(identifier).join(', '))})`.execute(db.kysely);
+  const statement = sql`analyze ${sql.raw(identifier(table))} (${sql.raw(columns.map(identifier).join(', '))})`;
+  if (db.dialect === 'postgres') await statement.execute(db.kysely);
 }
 
 /** A table or column name written into SQL as it is (names come from code, never from input). */
