@@ -47,11 +47,11 @@ export async function updateRowsByKey<T extends object>(
   const constants = Object.entries(options.constants ?? {});
   for (const c of [...columns, ...constants.map(([c]) => c)]) assertColumn(c);
   if (db.dialect === 'sqlite') {
+    const fixed = Object.fromEntries(constants);
     for (const row of rows) {
-      let update = db.kysely.updateTable(table).set({
-        ...Object.fromEntries(valueColumns.map((c) => [c, value(row, c)])),
-        ...Object.fromEntries(constants),
-      } as never);
+      const set: Record<string, unknown> = {};
+      for (const c of valueColumns) set[c] = value(row, c);
+      let update = db.kysely.updateTable(table).set({ ...set, ...fixed } as never);
       for (const k of key) update = update.where(k as never, '=', value(row, k) as never);
       await update.execute();
     }
