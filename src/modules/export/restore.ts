@@ -56,6 +56,7 @@ import { spoolStream } from '../media/spool.js';
 import { buildField, type FieldInput } from '../content-types/fields.js';
 import { createUniqueIndex, fieldCountsOfWorkspace, syncDataIndex } from '../content-types/repository.js';
 import { fieldCapProblem, type FieldType } from '../content-types/model.js';
+import { appendVersions, ENTRY_TABLES, PAGE_TABLES, type ItemTables, type VersionAction } from '../publishing/repository.js';
 import { generateSecret, sealSecret } from '../webhooks/secrets.js';
 import { LOCALE_PATTERN, checkPreviewTemplate } from '../workspaces/operations.js';
 import { findWorkspaceBySlug } from '../workspaces/repository.js';
@@ -483,7 +484,9 @@ async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webho
         values = values.filter((v) => !taken.has(Number(v.id)));
       }
     }
-    await insertRows(r.db, spec.table, values);
+    const history = HISTORY_TABLES[spec.table];
+    if (history) await restoreVersions(spec, history, lines, values, r.db);
+    else await insertRows(r.db, spec.table, values);
     if (spec.table === 'fields') {
       for (const f of values) {
         if (f.filterable || f.sortable) await syncDataIndex(r.db, String(f.name), f.field_type as FieldType);
@@ -507,6 +510,43 @@ async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webho
     }
   }
   return count;
+}
+
+/** The history tables, written through the publishing core's appendVersions like every other version. */
+const HISTORY_TABLES: Partial<Record<string, ItemTables>> = { entry_versions: ENTRY_TABLES, page_versions: PAGE_TABLES };
+
+/**
+ * Writes restored versions with appendVersions (publishing/repository.ts), the writer of every
+ * version, so a rule it holds reaches restored history too. A version row must have exactly the
+ * columns of a version and a snapshot; `values` are the rows as dbRow made them (user ids
+ * mapped), `lines` as read (the snapshot before dbRow encoded it: appendVersions encodes it).
+ */
+async function restoreVersions(
+  spec: TableSpec,
+  t: ItemTables,
+  lines: { line: number; row: Record<string, unknown> }[],
+  values: Record<string, unknown>[],
+  db: Db,
+): Promise<void> {
+  const columns = [t.fk, 'version', 'action', 'status', 'snapshot', 'created_at', 'created_by'];
+  const rows = lines.map(({ line, row }, k) => {
+    const where = `${tableFile(spec)} line ${line}`;
+    const extra = Object.keys(row).find((c) => !columns.includes(c));
+    if (extra !== undefined) throw bad(`${where}: '${printable(extra)}' is not a column of a version`);
+    if (row.snapshot === null || row.snapshot === undefined) throw bad(`${where}: snapshot is missing`);
+    for (const c of ['action', 'status', 'created_at']) if (typeof row[c] !== 'string') throw bad(`${where}: ${c} ${showValue(row[c])} is not a string`);
+    const v = values[k];
+    return {
+      itemId: String(v[t.fk]),
+      version: Number(v.version),
+      action: v.action as VersionAction,
+      status: v.status as string,
+      snapshot: row.snapshot,
+      created_at: v.created_at as string,
+      created_by: v.created_by === null || v.created_by === undefined ? null : Number(v.created_by),
+    };
+  });
+  await appendVersions(db, t, rows);
 }
 
 /** Restores the members file: users matched by email or created without a password. */

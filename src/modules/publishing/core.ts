@@ -19,6 +19,10 @@
  * transaction: `created` with the first version, `updated` or `restored` with a content write,
  * the verb's event with a state change, `published` when a due scheduled item is published.
  *
+ * Rows are written by the primitives of ./repository.ts, each with a batch variant used by the
+ * writers that write many items at once, the importer's bulk path and the restore (item rows:
+ * insertItemRows; history: appendVersions, copyLatestVersion): a rule added there reaches them.
+ *
  * Invariant: an item's newest version holds its working copy. State changes therefore record a
  * copy of the newest snapshot, and the published version is always one of the versions.
  */

@@ -72,13 +72,27 @@ function encodeItemColumns(t: ItemTables, columns: ItemColumns): Record<string, 
   return out;
 }
 
-/** Inserts a new entry or page row (its children are the module's own). */
-export async function insertItemRow(db: Db, t: ItemTables, row: ItemColumns): Promise<void> {
-  // Both item tables share these columns; Kysely needs one concrete table to type the VALUES.
-  await db.kysely
-    .insertInto(t.table as 'entries')
-    .values(encodeItemColumns(t, row) as never)
-    .execute();
+/** Item rows per INSERT: about 20 bound values each, well under both databases' limits. */
+const ITEMS_PER_STATEMENT = 200;
+
+/**
+ * Inserts new entry or page rows (their children are the module's own), ITEMS_PER_STATEMENT per
+ * statement, each encoded as insertItemRow does: the content column as JSON, the pending flag as
+ * 0/1. Used by single creates and by the importer's bulk path.
+ */
+export async function insertItemRows(db: Db, t: ItemTables, rows: readonly ItemColumns[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ITEMS_PER_STATEMENT) {
+    // Both item tables share these columns; Kysely needs one concrete table to type the VALUES.
+    await db.kysely
+      .insertInto(t.table as 'entries')
+      .values(rows.slice(i, i + ITEMS_PER_STATEMENT).map((row) => encodeItemColumns(t, row)) as never)
+      .execute();
+  }
+}
+
+/** Inserts a new entry or page row (insertItemRows of one row). */
+export function insertItemRow(db: Db, t: ItemTables, row: ItemColumns): Promise<void> {
+  return insertItemRows(db, t, [row]);
 }
 
 /** Updates columns of an entry or page row; nothing when `patch` is empty. */
@@ -243,10 +257,34 @@ export async function listVersionsBefore(db: Db, t: ItemTables, itemId: string, 
   return rows.rows.map(toRecord);
 }
 
-/** Appends a version with this snapshot. */
-export async function insertVersion(db: Db, t: ItemTables, itemId: string, v: VersionRecord & { snapshot: unknown }): Promise<void> {
-  await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by)
-    values (${itemId}, ${v.version}, ${v.action}, ${v.status}, ${JSON.stringify(v.snapshot)}, ${v.created_at}, ${v.created_by})`.execute(db.kysely);
+/** One version of one item as appendVersions writes it: the snapshot as a value, encoded there. */
+export interface VersionRow extends VersionRecord {
+  itemId: string;
+  snapshot: unknown;
+}
+
+/** Versions per INSERT: 7 bound values each, well under SQLite's and PostgreSQL's limits. */
+const VERSIONS_PER_STATEMENT = 200;
+
+/**
+ * Appends versions to the history of `t` (D72), VERSIONS_PER_STATEMENT rows per statement, each
+ * snapshot stored as its JSON text. The one place a version row is written: the core's single
+ * writes (insertVersion), the importer's bulk path and the restore all call it. Throws the
+ * database's error on a version number an item already has (primary key).
+ */
+export async function appendVersions(db: Db, t: ItemTables, rows: readonly VersionRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += VERSIONS_PER_STATEMENT) {
+    const values = rows
+      .slice(i, i + VERSIONS_PER_STATEMENT)
+      .map((v) => sql`(${v.itemId}, ${v.version}, ${v.action}, ${v.status}, ${JSON.stringify(v.snapshot)}, ${v.created_at}, ${v.created_by})`);
+    await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by)
+      values ${sql.join(values)}`.execute(db.kysely);
+  }
+}
+
+/** Appends one version with this snapshot (appendVersions of one row). */
+export function insertVersion(db: Db, t: ItemTables, itemId: string, v: VersionRecord & { snapshot: unknown }): Promise<void> {
+  return appendVersions(db, t, [{ ...v, itemId }]);
 }
 
 /** Replaces the snapshot, status and time of an existing version (coalesced updates, D72). */

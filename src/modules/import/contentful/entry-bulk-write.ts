@@ -2,16 +2,19 @@
  * The bulk writes of a Contentful import's entries (content-writer.ts): entries the checks
  * (entry-checks.ts) accepted are written with a few multi-row statements per batch, leaving what
  * the entry operations would leave one by one: rows, translations, published copies, versions
- * with action `import` (D72), change events with their webhook deliveries (D82).
+ * with action `import` (D72), change events with their webhook deliveries (D82). Rows, versions
+ * and published translations are written by the batch variants of the publishing core's
+ * primitives (insertItemRows, appendVersions, copyLatestVersion: publishing/repository.ts;
+ * copyTranslationsToPublished: entries/repository.ts), so a rule added there reaches the import.
  */
 import { updateRowsByKey } from '../../../db/bulk.js';
 import type { Db } from '../../../db/types.js';
-import { lockContentType, loadTranslations, maxPosition } from '../../entries/repository.js';
+import { copyTranslationsToPublished, lockContentType, loadTranslations, maxPosition } from '../../entries/repository.js';
 import type { Entry, EntryData } from '../../entries/model.js';
 import { entryContentKey, entrySnapshotOf } from '../../entries/snapshot.js';
 import type { ContentType } from '../../content-types/model.js';
 import { recordEvents, type EventInput } from '../../events/record.js';
-import { copyLatestVersion, ENTRY_TABLES } from '../../publishing/repository.js';
+import { appendVersions, copyLatestVersion, ENTRY_TABLES, insertItemRows, type VersionRow } from '../../publishing/repository.js';
 
 /** `items` in slices of `size`. */
 export function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -66,7 +69,7 @@ export interface Completion {
   status: 'draft' | 'published' | 'archived';
 }
 
-type Table = 'entries' | 'entry_translations' | 'entry_versions';
+type Table = 'entry_translations';
 
 /** Inserts `rows` into `table`, `perStatement` rows per statement (bound parameters stay under both databases' limits). */
 async function insertRows(db: Db, table: Table, rows: readonly object[], perStatement: number): Promise<void> {
@@ -75,27 +78,6 @@ async function insertRows(db: Db, table: Table, rows: readonly object[], perStat
       .insertInto(table)
       .values(part as never)
       .execute();
-}
-
-/** Copies the working translations of entries `ids` to their published copy (what publishing an entry does). */
-async function copyPublishedTranslations(db: Db, ids: readonly string[]): Promise<void> {
-  for (const part of chunks(ids, 500)) {
-    await db.kysely
-      .insertInto('published_entry_translations')
-      .columns(['entry_id', 'locale', 'id', 'data'])
-      .expression(db.kysely.selectFrom('entry_translations').select(['entry_id', 'locale', 'id', 'data']).where('entry_id', 'in', part))
-      .execute();
-  }
-}
-
-interface VersionRow {
-  entry_id: string;
-  version: number;
-  action: string;
-  status: string;
-  snapshot: string;
-  created_at: string;
-  created_by: number;
 }
 
 /** The versions an entry row ends at after its create, its completion (if any) and its state action. */
@@ -141,14 +123,14 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
     position.set(e.ct.id, pos);
     const { latest, version, status } = finalVersions(e);
     const live = status === 'published';
-    const data = JSON.stringify(stored(e).data);
+    const data = stored(e).data;
     return {
       id: e.id,
       workspace_id: workspaceId,
       content_type_id: e.ct.id,
       slug: e.slug,
       data,
-      published_data: live ? data : null,
+      published_data: live ? JSON.stringify(data) : null,
       position: pos,
       status,
       publish_at: null,
@@ -161,11 +143,10 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
       published_by: live ? userId : null,
       published_version: live ? latest : null,
       latest_version: latest,
-      // Both dialects store the pending flag as 0/1 (what insertItemRow writes).
-      has_pending_changes: 0,
+      has_pending_changes: false,
     };
   });
-  await insertRows(db, 'entries', rows, 200);
+  await insertItemRows(db, ENTRY_TABLES, rows);
   const translations = list.flatMap((e) =>
     stored(e).translations.map((t) => ({ entry_id: e.id, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now })),
   );
@@ -174,7 +155,7 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
     db,
     list.map((e) => e.id),
   );
-  await copyPublishedTranslations(
+  await copyTranslationsToPublished(
     db,
     list.filter((e) => finalVersions(e).status === 'published').map((e) => e.id),
   );
@@ -186,10 +167,10 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
     // the translation records that were then rewritten in place (same ids).
     const created = e.completion ? e.values.translations : null;
     const first = created ? rows.map((t) => ({ ...t, data: created.find((c) => c.locale === t.locale)?.data ?? t.data })) : rows;
-    const draft = JSON.stringify(entrySnapshotOf({ data: e.values.data, translations: first }));
-    const full = e.completion?.changed ? JSON.stringify(entrySnapshotOf({ data: e.completion.values.data, translations: rows })) : draft;
-    const version = (n: number, state: string, snapshot: string): VersionRow => ({
-      entry_id: e.id,
+    const draft = entrySnapshotOf({ data: e.values.data, translations: first });
+    const full = e.completion?.changed ? entrySnapshotOf({ data: e.completion.values.data, translations: rows }) : draft;
+    const version = (n: number, state: string, snapshot: unknown): VersionRow => ({
+      itemId: e.id,
       version: n,
       action: 'import',
       status: state,
@@ -201,7 +182,7 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
     if (afterContent > 1) versions.push(version(afterContent, 'draft', full));
     if (status !== 'draft') versions.push(version(latest, status, full));
   }
-  await insertRows(db, 'entry_versions', versions, 200);
+  await appendVersions(db, ENTRY_TABLES, versions);
 }
 
 /** Writes completions: what updateEntry and then the state action store. */
@@ -240,19 +221,18 @@ export async function writeCompletions(db: Db, stamp: WriteStamp, list: readonly
     const id = c.stored.id;
     const snapshot = entrySnapshotOf({ data: c.values.data, translations: translations.get(id) ?? [] });
     const changed = entryContentKey(snapshot) !== entryContentKey(entrySnapshotOf(c.stored));
-    const text = JSON.stringify(snapshot);
     let latest = c.stored.latest_version;
     let version = c.stored.version + 1;
     if (changed) {
       latest += 1;
-      versions.push({ entry_id: id, version: latest, action: 'import', status: 'draft', snapshot: text, created_at: now, created_by: userId });
+      versions.push({ itemId: id, version: latest, action: 'import', status: 'draft', snapshot, created_at: now, created_by: userId });
     }
     const subject = { workspaceId, itemKind: 'entry' as const, itemId: id, slug: c.stored.slug, contentType: c.ct.slug };
     events.push({ ...subject, type: 'entry.updated', status: 'draft', version: latest });
     if (c.status !== 'draft') {
       latest += 1;
       version += 1;
-      if (changed) versions.push({ entry_id: id, version: latest, action: 'import', status: c.status, snapshot: text, created_at: now, created_by: userId });
+      if (changed) versions.push({ itemId: id, version: latest, action: 'import', status: c.status, snapshot, created_at: now, created_by: userId });
       else copies.push({ id, version: latest, status: c.status });
       events.push({ ...subject, type: `entry.${c.status}`, status: c.status, version: latest });
     }
@@ -272,11 +252,11 @@ export async function writeCompletions(db: Db, stamp: WriteStamp, list: readonly
     });
   }
   await updateEntryRows(db, rows);
-  await copyPublishedTranslations(
+  await copyTranslationsToPublished(
     db,
     list.filter((c) => c.status === 'published').map((c) => c.stored.id),
   );
-  await insertRows(db, 'entry_versions', versions, 200);
+  await appendVersions(db, ENTRY_TABLES, versions);
   for (const c of copies) await copyLatestVersion(db, ENTRY_TABLES, [{ id: c.id, version: c.version, createdBy: userId }], 'import', c.status, now);
   await recordEvents(db, now, events);
 }

@@ -1,0 +1,189 @@
+/**
+ * One writer (issue 24 item 4), on SQLite and PostgreSQL: the publishing core's batch write
+ * primitives, which the importer's bulk path and the restore call too, store exactly what the
+ * single-item path stores:
+ * - appendVersions (publishing/repository.ts) writes in one call, over several statements, the
+ *   rows insertVersion writes one at a time;
+ * - insertItemRows writes the rows insertItemRow writes one at a time;
+ * - copyTranslationsToPublished (entries/repository.ts) makes each entry's published
+ *   translations its working ones, replacing what they held;
+ * - the restore writes history through appendVersions, so a version row of an export must have
+ *   the columns of a version: one that has others, or lacks its snapshot, or whose action,
+ *   status or time is not text, is refused with the file and line named, and nothing is written.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyTranslationsToPublished } from '../src/modules/entries/repository.js';
+import { appendVersions, ENTRY_TABLES, insertItemRow, insertItemRows, insertVersion, type VersionRecord } from '../src/modules/publishing/repository.js';
+import { findWorkspaceBySlug } from '../src/modules/workspaces/repository.js';
+import { fromJsonColumn } from '../src/lib/json.js';
+import { call, createTestEnv, dialects, seedWorkspace, type TestEnv } from './helpers.js';
+import { expectRefused, freshCopy, makeExport, readTable, restore, writeTable } from './security/restore-fixtures.js';
+
+const M = '/api/v1/manage';
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-one-writer-'));
+const base = path.join(tmp, 'base');
+
+beforeAll(async () => {
+  await makeExport(base);
+}, 60_000);
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe.each(dialects())('the publishing core writes history and item rows for every writer on %s', (dialect) => {
+  let env: TestEnv;
+  let key: string;
+  let wsId: string;
+  let userId: number;
+  let typeId: string;
+  const ids: Record<string, string> = {};
+
+  const req = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => call(env.app, method, `${M}${url}`, { key, body });
+
+  beforeAll(async () => {
+    env = await createTestEnv(dialect);
+    const s = await seedWorkspace(env.ctx);
+    key = s.keys.management;
+    wsId = s.workspace.id;
+    userId = s.user.id;
+    const type = await req('POST', '/content-types', {
+      name: 'Note',
+      display_field: 'title',
+      fields: [{ name: 'title', field_type: 'text', required: true, localizable: true }],
+    });
+    expect(type.status).toBe(201);
+    typeId = type.body.data.id;
+    for (const slug of ['a', 'b']) {
+      const res = await req('POST', '/content-types/note/entries', {
+        slug,
+        data: { title: `Note ${slug}` },
+        translations: { de: { data: { title: `Notiz ${slug}` } } },
+      });
+      expect(res.status).toBe(201);
+      ids[slug] = res.body.data.id;
+    }
+  });
+  afterAll(async () => env?.close());
+
+  it('appendVersions stores in one call, over several statements, what insertVersion stores one version at a time', async () => {
+    const db = env.ctx.db;
+    // 450 versions: three statements of at most 200 rows. Numbers far above the API's own.
+    const versions: (VersionRecord & { snapshot: unknown })[] = Array.from({ length: 450 }, (_, i) => ({
+      version: 100 + i,
+      action: i % 2 ? 'update' : 'import',
+      status: i % 3 ? 'draft' : 'published',
+      created_at: new Date(Date.UTC(2026, 10, 1, 0, 0, i)).toISOString(),
+      created_by: i % 5 ? userId : null,
+      snapshot: { data: { title: `v${i}`, é: 'ü"\\' }, translations: [{ id: i, locale: 'de', data: { title: `t${i}` }, created_at: 'x', updated_at: 'y' }] },
+    }));
+    for (const v of versions) await insertVersion(db, ENTRY_TABLES, ids.a, v);
+    await appendVersions(
+      db,
+      ENTRY_TABLES,
+      versions.map((v) => ({ ...v, itemId: ids.b })),
+    );
+    const read = (id: string) =>
+      db.kysely
+        .selectFrom('entry_versions')
+        .select(['version', 'action', 'status', 'snapshot', 'created_at', 'created_by'])
+        .where('entry_id', '=', id)
+        .where('version', '>=', 100)
+        .orderBy('version')
+        .execute();
+    const [single, batch] = [await read(ids.a), await read(ids.b)];
+    expect(batch).toHaveLength(450);
+    expect(batch).toEqual(single);
+    expect(fromJsonColumn(batch[7].snapshot, null)).toEqual(versions[7].snapshot);
+    expect(Number(batch[7].created_by)).toBe(userId);
+    expect(batch[0].created_by).toBeNull();
+  });
+
+  it('insertItemRows stores the rows insertItemRow stores one at a time', async () => {
+    const db = env.ctx.db;
+    const row = (i: number, prefix: string) => ({
+      id: randomUUID(),
+      workspace_id: wsId,
+      content_type_id: typeId,
+      slug: `${prefix}-${i}`,
+      data: { title: `Row ${i}`, list: [i, 'x'] },
+      position: 1000 + i,
+      status: 'draft' as const,
+      publish_at: null,
+      published_at: null,
+      version: 1,
+      created_at: '2026-11-01T00:00:00.000Z',
+      updated_at: '2026-11-01T00:00:00.000Z',
+      created_by: userId,
+      updated_by: userId,
+      published_by: null,
+      published_version: null,
+      latest_version: 1,
+      has_pending_changes: i % 2 === 0,
+    });
+    // 250 rows: two statements of at most 200.
+    for (let i = 0; i < 250; i++) await insertItemRow(db, ENTRY_TABLES, row(i, 'single'));
+    await insertItemRows(
+      db,
+      ENTRY_TABLES,
+      Array.from({ length: 250 }, (_, i) => row(i, 'batch')),
+    );
+    const read = async (prefix: string) =>
+      (await db.kysely.selectFrom('entries').selectAll().where('slug', 'like', `${prefix}-%`).orderBy('position').execute()).map(
+        ({ id: _id, slug, ...rest }) => ({ ...rest, slug: slug.replace(prefix, '') }),
+      );
+    const [single, batch] = [await read('single'), await read('batch')];
+    expect(batch).toHaveLength(250);
+    expect(batch).toEqual(single);
+  });
+
+  it('copyTranslationsToPublished makes the published translations of each entry its working ones', async () => {
+    const db = env.ctx.db;
+    const working = (id: string) =>
+      db.kysely.selectFrom('entry_translations').select(['entry_id', 'locale', 'id', 'data']).where('entry_id', '=', id).execute();
+    const published = (id: string) =>
+      db.kysely.selectFrom('published_entry_translations').select(['entry_id', 'locale', 'id', 'data']).where('entry_id', '=', id).execute();
+    await copyTranslationsToPublished(db, [ids.a, ids.b]);
+    for (const id of [ids.a, ids.b]) expect(await published(id)).toEqual(await working(id));
+    const before = await published(ids.a);
+    const put = await req('PUT', '/content-types/note/entries/b', { data: { title: 'Note b' }, translations: { de: { data: { title: 'Neu' } } } });
+    expect(put.status).toBe(200);
+    await copyTranslationsToPublished(db, [ids.b]);
+    expect(await published(ids.b)).toEqual(await working(ids.b));
+    expect(JSON.stringify(await published(ids.b))).toContain('Neu');
+    expect(await published(ids.a)).toEqual(before);
+  });
+});
+
+describe.each(dialects())('a restore writes history through the publishing core on %s', (dialect) => {
+  let env: TestEnv;
+
+  beforeAll(async () => {
+    env = await createTestEnv(dialect);
+  });
+  afterAll(async () => env?.close());
+
+  it('refuses a version row that does not have the columns of a version, and writes nothing', async () => {
+    const cases: [string, (rows: any[]) => any[], RegExp][] = [
+      ['entry_versions', (rows) => rows.map((r) => ({ ...r, note: 1 })), /entry_versions\.ndjson line 1: 'note' is not a column of a version/],
+      ['entry_versions', (rows) => rows.map((r) => ({ ...r, snapshot: null })), /entry_versions\.ndjson line 1: snapshot is missing/],
+      ['entry_versions', (rows) => [{ ...rows[0], action: 5 }, ...rows.slice(1)], /entry_versions\.ndjson line 1: action 5 is not a string/],
+      [
+        'page_versions',
+        (rows) => [rows[0], { ...rows[1], created_at: null }, ...rows.slice(2)],
+        /page_versions\.ndjson line 2: created_at null is not a string/,
+      ],
+    ];
+    let n = 0;
+    for (const [table, mutate, message] of cases) {
+      n += 1;
+      const dir = path.join(tmp, `${dialect}-${n}`);
+      await freshCopy(base, dir);
+      await writeTable(dir, table, mutate(readTable(dir, table)));
+      const slug = `history-${n}`;
+      expectRefused(await restore(env, dir, slug), message);
+      expect(await findWorkspaceBySlug(env.ctx.db, slug)).toBeNull();
+    }
+  });
+});
