@@ -9,6 +9,7 @@
  * attacker); test/studio-admin.test.ts covers the e-mailed path.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capabilitiesOf } from '../../src/modules/access/authorize.js';
 import type { BootstrapResult } from '../../src/modules/auth/operations.js';
 import { createMember } from '../../src/modules/auth/operations.js';
 import { issueToken, setPasswordForUser } from '../../src/modules/auth/sessions.js';
@@ -129,7 +130,13 @@ describe.each(dialects())('invitations and accounts on %s', (dialect) => {
 
     const accepted = await accept(me);
     expect(accepted.status).toBe(200);
-    expect(accepted.body.data.workspaces).toContainEqual({ id: b.workspace.id, slug: b.workspace.slug, name: 'Test workspace', role: 'editor' });
+    expect(accepted.body.data.workspaces).toContainEqual({
+      id: b.workspace.id,
+      slug: b.workspace.slug,
+      name: 'Test workspace',
+      role: 'editor',
+      capabilities: capabilitiesOf('editor'),
+    });
     me.workspaceId = b.workspace.id;
     expect((await me.call('GET', `${M}/content-types`)).status).toBe(200);
     expectError(await accept(me), 404, 'NOT_FOUND');
