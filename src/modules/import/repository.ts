@@ -35,25 +35,27 @@ export interface ImportRecord {
 }
 
 /**
- * The number of the newest `import` version of each item of `ids` (entries or pages, by `t`) that
- * has one, by item id; one statement per 500 ids, so a batch of the importer asks once. That
- * version records what the last import of the item wrote (issue 23): an import version is never
- * coalesced with a later write (publishing/core.ts coalesces `update` versions only), so it
- * stays as the import left it, and a newer version means the item changed since.
+ * The items of `items` (entries or pages, by `t`, each with its row's `latest_version`) whose
+ * newest version is not an `import` version: changed since the last import wrote them (or never
+ * imported). One statement per 500 items, each version read by its key, so a batch of the
+ * importer asks once and cheaply. An import version records what the last import of the item
+ * wrote (issue 23): it is never coalesced with a later write (publishing/core.ts coalesces
+ * `update` versions only), so it stays as the import left it, and any later content write or
+ * state change adds a newer version.
  */
-export async function lastImportVersionNumbers(db: Db, t: ItemTables, ids: readonly string[]): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const part = ids.slice(i, i + 500);
-    const { rows } = await sql<{ item_id: string; version: number }>`
-      select ${sql.ref(t.fk)} as item_id, max(version) as version from ${sql.table(t.versions)}
-      where ${sql.ref(t.fk)} in (${sql.join(part)}) and action = 'import' group by ${sql.ref(t.fk)}`.execute(db.kysely);
-    for (const r of rows) out.set(r.item_id, Number(r.version));
+export async function changedSinceImport(db: Db, t: ItemTables, items: readonly { id: string; latest_version: number }[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < items.length; i += 500) {
+    const pairs = sql.join(items.slice(i, i + 500).map((it) => sql`(${it.id}, cast(${it.latest_version} as integer))`));
+    const { rows } = await sql<{ id: string }>`
+      select ${sql.ref(t.fk)} as id from ${sql.table(t.versions)}
+      where (${sql.ref(t.fk)}, version) in (values ${pairs}) and action <> 'import'`.execute(db.kysely);
+    for (const r of rows) out.add(r.id);
   }
   return out;
 }
 
-/** The newest `import` version of each item of `ids` that has one, with its status and snapshot (see lastImportVersionNumbers). */
+/** The newest `import` version of each item of `ids` that has one, with its status and snapshot (see changedSinceImport). */
 export async function lastImportVersions(db: Db, t: ItemTables, ids: readonly string[]): Promise<Map<string, ImportRecord>> {
   const out = new Map<string, ImportRecord>();
   const fk = sql.ref(`v.${t.fk}`);
@@ -70,8 +72,8 @@ export async function lastImportVersions(db: Db, t: ItemTables, ids: readonly st
   return out;
 }
 
-/** Slug and newest version number of each page of the workspace among `ids`, by id. */
-export async function pageVersionsOf(db: Db, workspaceId: string, ids: readonly string[]): Promise<Map<string, { slug: string; latest_version: number }>> {
+/** The slug and newest version number of each page of the workspace among `ids`, by id. */
+export async function pageSlugsByIds(db: Db, workspaceId: string, ids: readonly string[]): Promise<Map<string, { slug: string; latest_version: number }>> {
   const out = new Map<string, { slug: string; latest_version: number }>();
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await db.kysely

@@ -18,9 +18,9 @@
  * slug) whose planned content and status are what that import version recorded is left alone
  * entirely, whatever the edit (content, state, slug), and the report warns that Quire's edits
  * were kept (keptInQuire); when the export's content or state for it changed, the export wins as
- * for any changed entry. This is decided per batch with one query (the newest import version
- * number of the batch's stored entries) and, for the edited ones only, a second (their import
- * versions). An entry without an import version (history from before D72) keeps the older rule:
+ * for any changed entry. This is decided per batch with one query (which of the batch's stored
+ * entries have a newest version that is not an import version) and, for the edited ones only, a
+ * second (their newest import versions). An entry without an import version (history from before D72) keeps the older rule:
  * a published entry with pending changes whose published version already holds the export's
  * content is left as it is (liveHoldsPlan).
  *
@@ -55,7 +55,7 @@ import type { PlannedAsset, PlannedEntry } from './content-mapping.js';
 import { chunks } from './entry-bulk-write.js';
 import { Segment } from './entry-checks.js';
 import { ENTRY_TABLES } from '../../publishing/repository.js';
-import { lastImportVersionNumbers, lastImportVersions, plannerEntryCount, refreshImportStatistics, upsertMediaRecords } from '../repository.js';
+import { changedSinceImport, lastImportVersions, plannerEntryCount, refreshImportStatistics, upsertMediaRecords } from '../repository.js';
 import {
   ACTION_PAST,
   contentInput,
@@ -383,17 +383,10 @@ export async function writeEntries(
   const keptInQuire = async (tx: Context, plans: readonly PlannedEntry[], stored: ReadonlyMap<string, Entry>): Promise<Set<string>> => {
     const kept = new Set<string>();
     if (stored.size === 0) return kept;
-    const imported = await lastImportVersionNumbers(tx.db, ENTRY_TABLES, [...stored.keys()]);
+    const changed = await changedSinceImport(tx.db, ENTRY_TABLES, [...stored.values()]);
     const edited = plans.filter((p) => {
       const s = stored.get(p.id);
-      const n = imported.get(p.id);
-      return (
-        s &&
-        n !== undefined &&
-        !repeated.has(p.id) &&
-        s.content_type_id === types.get(p.typeSlug)?.id &&
-        (s.latest_version !== n || s.slug !== input.slugs.get(p.id))
-      );
+      return s && !repeated.has(p.id) && s.content_type_id === types.get(p.typeSlug)?.id && (changed.has(p.id) || s.slug !== input.slugs.get(p.id));
     });
     if (edited.length === 0) return kept;
     const records = await lastImportVersions(

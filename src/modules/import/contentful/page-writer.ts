@@ -32,7 +32,7 @@ import { completeSeo } from '../../pages/seo.js';
 import { pageSnapshotFromJson } from '../../pages/snapshot.js';
 import { presentItem } from '../../publishing/core.js';
 import { PAGE_TABLES } from '../../publishing/repository.js';
-import { lastImportVersionNumbers, lastImportVersions, pageVersionsOf } from '../repository.js';
+import { changedSinceImport, lastImportVersions, pageSlugsByIds } from '../repository.js';
 import { stateAction, type EntryFailure, type ProgressListener } from './content-writer.js';
 import type { PlannedPage } from './page-mapping.js';
 import { countStates, targetStatus, zeroCounts, type CfState, type ChangedAs, type StateCounts, type TargetStatus } from './states.js';
@@ -231,8 +231,8 @@ async function writeOnePage(
 /**
  * The pages of a batch the import leaves alone (module comment): stored pages of the workspace
  * changed in Quire since their newest `import` version, which holds the planned body and the
- * status `want`. Three queries per batch at most (rows, import version numbers, then the edited
- * pages' import versions).
+ * status `want`. Three queries per batch at most (slugs, pages changed since their last import,
+ * then the edited pages' import versions).
  */
 async function keptPages(
   ctx: Context,
@@ -240,15 +240,18 @@ async function keptPages(
   plans: readonly { planned: PlannedPage; want: TargetStatus; body: PageBody }[],
 ): Promise<Set<string>> {
   const kept = new Set<string>();
-  const ids = plans.map((p) => p.planned.id);
-  const rows = await pageVersionsOf(ctx.db, workspaceId, ids);
+  const rows = await pageSlugsByIds(
+    ctx.db,
+    workspaceId,
+    plans.map((p) => p.planned.id),
+  );
   if (rows.size === 0) return kept;
-  const imported = await lastImportVersionNumbers(ctx.db, PAGE_TABLES, [...rows.keys()]);
-  const edited = plans.filter(({ planned, body }) => {
-    const row = rows.get(planned.id);
-    const n = imported.get(planned.id);
-    return row && n !== undefined && (row.latest_version !== n || row.slug !== body.slug);
-  });
+  const changed = await changedSinceImport(
+    ctx.db,
+    PAGE_TABLES,
+    [...rows].map(([id, row]) => ({ id, latest_version: row.latest_version })),
+  );
+  const edited = plans.filter(({ planned, body }) => rows.has(planned.id) && (changed.has(planned.id) || rows.get(planned.id)!.slug !== body.slug));
   if (edited.length === 0) return kept;
   const records = await lastImportVersions(
     ctx.db,
