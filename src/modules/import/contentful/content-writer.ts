@@ -20,9 +20,9 @@
  * were kept (keptInQuire); when the export's content or state for it changed, the export wins as
  * for any changed entry. This is decided per batch with one query (which of the batch's stored
  * entries have a newest version that is not an import version) and, for the edited ones only, a
- * second (their newest import versions). An entry without an import version (history from before D72) keeps the older rule:
- * a published entry with pending changes whose published version already holds the export's
- * content is left as it is (liveHoldsPlan).
+ * second (their newest import versions). An entry without an import version (history from
+ * before D72) keeps the older rule: a published entry with pending changes whose published
+ * version already holds the export's content is left as it is (liveHoldsPlan).
  *
  * Links: entries are written targets first (dependency order). An entry whose targets do not
  * exist yet (a cycle, or a self-link) is created without those links and completed in a second
