@@ -23,7 +23,7 @@ import { mediaFileRoutes } from './http/routes/media-files.js';
 import { studioRoutes } from './http/routes/studio.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 
-/** JSON bodies above this answer 413 PAYLOAD_TOO_LARGE (DECISIONS.md "Errors"). */
+/** JSON bodies above this answer 413 PAYLOAD_TOO_LARGE (docs/api.md "Errors"). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
 export interface BuildAppOptions {

@@ -2,19 +2,21 @@
  * Configuration: read once from the environment into one frozen object that is passed to
  * buildApp, the CLI and the jobs. Nothing in Quire reads process.env anywhere else.
  *
- * Variables (DECISIONS.md D60): PORT (default 3000), HOST (default 0.0.0.0), DATA_DIR
+ * Variables (docs/configuration.md "Configuration" (D60)): PORT (default 3000), HOST (default
+ * 0.0.0.0), DATA_DIR
  * (default ./data, holds the SQLite file and media), DATABASE_URL (postgres://… switches to
  * PostgreSQL; unset means embedded SQLite), PUBLIC_URL (absolute base of media URLs, default
  * http://localhost:PORT), LOG_LEVEL (pino level, default info), SCHEDULER_INTERVAL_MS (how often
  * the publishing job runs, default 2000), QUIRE_DEMO (set to 0 to skip the demo workspace).
- * Media (DECISIONS.md D50-D52): STORAGE_DRIVER (`local`, default: files under DATA_DIR/media;
+ * Media (docs/media.md "Uploading" (D50), "URLs" (D51), "Storage" (D52)): STORAGE_DRIVER (`local`,
+ * default: files under DATA_DIR/media;
  * `s3`: any S3-compatible object store), S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID,
  * S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE, MEDIA_MAX_BYTES (upload limit, default 10 MB),
  * MEDIA_PUBLIC_URL (base of media URLs in place of `PUBLIC_URL/media/files`, e.g. a CDN; media
  * URLs are computed from it or from PUBLIC_URL whenever an asset is read, never stored).
- * Rate limits (DECISIONS.md 429 RATE_LIMITED): RATE_LIMIT_MANAGEMENT and RATE_LIMIT_DELIVERY,
+ * Rate limits (docs/api.md "Rate limits": 429 RATE_LIMITED): RATE_LIMIT_MANAGEMENT and RATE_LIMIT_DELIVERY,
  * requests per minute per API key (defaults 1200 and 0; 0 turns the limit off).
- * History (DECISIONS.md D72): VERSION_COALESCE_SECONDS (default 300; 0 turns coalescing off):
+ * History (docs/api.md "History" (D72)): VERSION_COALESCE_SECONDS (default 300; 0 turns coalescing off):
  * consecutive updates by one person within this time make one version.
  * Timeouts (issue 8, docs/security.md): HTTP_HEADERS_TIMEOUT_MS (10 s to send the request
  * headers), HTTP_REQUEST_TIMEOUT_MS (60 s to send the whole request, body included),
@@ -29,11 +31,13 @@
  * round up to), MEDIA_MAX_VARIANTS_PER_ASSET (default 50) and MEDIA_DERIVED_CACHE_BYTES (1 GiB):
  * stored results beyond either are evicted least recently served first.
  * MEDIA_ACTIVE_DISPOSITION (`attachment` or `inline`): how SVG and PDF originals open when visited.
- * Studio (DECISIONS.md D90): SESSION_IDLE_HOURS (default 24) and SESSION_MAX_AGE_HOURS (default 336,
+ * Studio (docs/api.md "Studio sessions, people, keys and workspace" (D90)): SESSION_IDLE_HOURS
+ * (default 24) and SESSION_MAX_AGE_HOURS (default 336,
  * 14 days) end a session after that long without a request or after sign-in; SMTP_URL
  * (smtp:// or smtps://, unset: invitations are not e-mailed, the inviting admin copies the link)
  * and SMTP_FROM (sender address, default `Quire <no-reply@<PUBLIC_URL host>>`).
- * Front ends (DECISIONS.md D80-D82, docs/front-ends.md): CORS_DELIVERY_ORIGINS (comma-separated
+ * Front ends (docs/front-ends.md "CORS" (D80), "HTTP caching and compression" (D81); docs/api.md
+ * "Webhooks" (D82)): CORS_DELIVERY_ORIGINS (comma-separated
  * origins allowed to call the delivery API from a browser; unset or `*`: any origin),
  * CORS_MANAGEMENT_ORIGINS (origins allowed on the management API; default none, the Studio is
  * same-origin), DELIVERY_MAX_AGE (seconds for `Cache-Control: public, max-age=N` on delivery

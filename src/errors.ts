@@ -1,5 +1,5 @@
 /**
- * The one registry of error codes (DECISIONS.md "Errors") and the AppError that carries them.
+ * The one registry of error codes (docs/api.md "Errors") and the AppError that carries them.
  * Every error a client can see is an AppError with a code from ERROR_CODES; the HTTP error
  * handler turns it into the api.md envelope. docs/api.md lists every code (a test checks it).
  */
@@ -39,7 +39,7 @@ export interface ErrorDetail {
 
 /**
  * An error with a registered code. `status` comes from the registry; `errors` is only kept for
- * VALIDATION_FAILED (DECISIONS.md: `errors` is null for every other code).
+ * VALIDATION_FAILED (docs/api.md "Errors": `errors` is null for every other code).
  */
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -1,5 +1,6 @@
 /**
- * `quire <command>`: the command-line interface (DECISIONS.md D61). This file only parses the
+ * `quire <command>`: the command-line interface (docs/cli.md "The `quire` command line" (D61)).
+ * This file only parses the
  * command line (commander) and dispatches; each command's logic lives in src/cli/commands/ and
  * calls the same operations as the HTTP routes, in the same environment as the server
  * (src/cli/runtime.ts).

@@ -1,5 +1,6 @@
 /**
- * What the `quire` CLI writes and how it fails (DECISIONS.md D61): a command returns a result
+ * What the `quire` CLI writes and how it fails (docs/cli.md "The `quire` command line" (D61)): a
+ * command returns a result
  * with a JSON shape (printed as exactly one object with `--json`) and a short human summary;
  * every failure becomes one `quire: <message>` line on stderr with exit code 1, or 2 for a usage
  * error. No stack traces: AppError and ConfigError messages are written as they are.

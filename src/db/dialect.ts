@@ -14,7 +14,8 @@ import type { Dialect } from './types.js';
 
 /**
  * The two JSON columns of an entry that delivery reads: `data` is the working copy (management,
- * preview keys), `published_data` the published version (production keys; DECISIONS.md D70).
+ * preview keys), `published_data` the published version (production keys; docs/api.md "Working
+ * copies, publishing changes and history" (D70)).
  * Each has its own expression indexes.
  */
 export type DataColumn = 'data' | 'published_data';

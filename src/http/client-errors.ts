@@ -1,6 +1,6 @@
 /**
  * Failures below Fastify's routing, where no request object exists: an HTTP parser error on the
- * socket (malformed request line, bad Content-Length, headers over Node's limit). DECISIONS.md
+ * socket (malformed request line, bad Content-Length, headers over Node's limit). docs/api.md
  * "Errors": no request, however malformed, gets a response outside the envelope, so these are
  * written to the socket as the error envelope too, with a fresh request id.
  */

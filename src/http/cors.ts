@@ -1,5 +1,6 @@
 /**
- * CORS for both APIs (DECISIONS.md D80, docs/front-ends.md "CORS"): one root onRequest hook, so a
+ * CORS for both APIs (docs/front-ends.md "CORS" (D80)): one root
+ * onRequest hook, so a
  * preflight is answered 204 before any API key or session is looked at.
  *
  * - Delivery (`/api/v1/public/**`) and its files (`/media/files/**`): any origin

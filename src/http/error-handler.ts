@@ -1,6 +1,6 @@
 /**
  * One error handler for the whole app: every failure, ours or Fastify's, leaves as the api.md
- * error envelope with a registered code (DECISIONS.md "Errors"). 5xx bodies never carry a
+ * error envelope with a registered code (docs/api.md "Errors"). 5xx bodies never carry a
  * stack, SQL or driver text; the log gets the detail, tied to the request id.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,5 +1,6 @@
 /**
- * ETag / If-Match for management responses about one versioned record (DECISIONS.md D5). The
+ * ETag / If-Match for management responses about one versioned record (docs/api.md "ETag and
+ * If-Match" (D5)). The
  * tag format and the 412 check are in src/modules/publishing/preconditions.ts; operations run
  * the check inside their transaction. Routes read `If-Match` with ifMatchOf and answer with
  * setEntityTag.

@@ -1,6 +1,6 @@
 /**
- * HTTP caching and compression of delivery answers (DECISIONS.md D81, docs/front-ends.md "HTTP
- * caching and compression"): strong entity tags, `If-None-Match`, `Accept-Encoding` negotiation
+ * HTTP caching and compression of delivery answers (docs/front-ends.md "HTTP caching and
+ * compression" (D81)): strong entity tags, `If-None-Match`, `Accept-Encoding` negotiation
  * and the compressors. Pure functions; src/http/delivery-cache.ts applies them to every delivery
  * GET and keeps the encoded bodies with its cached responses.
  *

@@ -1,6 +1,6 @@
 /**
  * `Idempotency-Key` on every management POST, PUT, PATCH and DELETE (api.md "Endpoints";
- * DECISIONS.md error table). Registered once in the management plugin, so every resource gets
+ * docs/api.md "Errors" table). Registered once in the management plugin, so every resource gets
  * it. The rules (fingerprint, 24 h retention, replay, 409 while in flight, 422 on reuse, 5xx
  * releases the key, 60 s abandonment) are in src/modules/idempotency/operations.ts.
  *

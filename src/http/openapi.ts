@@ -521,7 +521,7 @@ const ERROR_SCHEMAS: Record<string, Json> = {
   },
   Error: {
     title: 'Error',
-    description: 'The error envelope: every error of both APIs and of the file route has this shape (DECISIONS.md "Errors").',
+    description: 'The error envelope: every error of both APIs and of the file route has this shape (docs/api.md "Errors").',
     type: 'object',
     required: ['success', 'message', 'code', 'data', 'errors', 'meta', 'traceId'],
     properties: {

@@ -1,5 +1,5 @@
 /**
- * Per-key rate limits (DECISIONS.md: 429 RATE_LIMITED with `Retry-After`), through
+ * Per-key rate limits (docs/api.md "Rate limits": 429 RATE_LIMITED with `Retry-After`), through
  * @fastify/rate-limit. Counted per API key over a one-minute window, right after authentication (an
  * unauthenticated flood is answered 401 and counts against nothing), cache hits included. Limits come from the config:
  * RATE_LIMIT_MANAGEMENT (default 1200 a minute per management key) and RATE_LIMIT_DELIVERY

@@ -1,6 +1,6 @@
 /**
  * Route schema compilers. Ajv setup: bodies are validated strictly (no coercion, unknown keys
- * rejected: DECISIONS.md "unknown or mistyped body key" is a 400); query strings, params and
+ * rejected: docs/api.md "Wire format": an unknown or mistyped body key is a 400); query strings, params and
  * headers are coerced from text, since that is all a URL can carry. Responses with a schema are
  * serialized by fast-json-stringify, as Fastify does by default.
  *

@@ -1,6 +1,7 @@
 /**
- * The complete-order rule of every reorder endpoint (fields, entries, pages, blocks; DECISIONS.md
- * D34): the client sends the whole list, so a reorder can never silently drop or duplicate an
+ * The complete-order rule of every reorder endpoint (fields, entries, pages, blocks; docs/api.md
+ * "Rules Quire decided" (D34)): the client sends the whole list, so a reorder can never silently
+ * drop or duplicate an
  * item when its view of the list is stale.
  */
 import { validationError, type ErrorDetail } from '../errors.js';

@@ -1,6 +1,7 @@
 /**
- * Slug rules shared by workspaces, content types, entries, pages and the importer (DECISIONS.md
- * D31): lowercase ASCII letters and digits in hyphen-separated runs. Kept here, outside any
+ * Slug rules shared by workspaces, content types, entries, pages and the importer (docs/api.md
+ * "Fields" (D31)): lowercase ASCII letters and digits in hyphen-separated runs. Kept here, outside
+ * any
  * module, so that modules needing slugs do not import each other for them.
  */
 

@@ -1,5 +1,6 @@
 /**
- * Time helpers. Timestamps are ISO 8601 UTC with milliseconds (DECISIONS.md D3), stored as text
+ * Time helpers. Timestamps are ISO 8601 UTC with milliseconds (docs/api.md "Wire format" (D3)),
+ * stored as text
  * in both dialects so that string order is time order and one query path serves both. Values of
  * `datetime` fields keep the offset their author wrote (parseDatetime) and are compared by the
  * instant they name.

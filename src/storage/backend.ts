@@ -2,7 +2,7 @@
  * The media storage contract (issue 4 item 3): one interface, two implementations (a local
  * folder in DATA_DIR and an S3-compatible bucket, src/storage/local.ts and s3.ts). Keys are
  * relative, `/`-separated paths checked by assertSafeKey (src/storage/keys.ts), so no key can
- * name anything outside the storage root (DECISIONS.md D52).
+ * name anything outside the storage root (docs/media.md "Storage" (D52)).
  *
  * Objects are written whole or not at all: a put that fails or exceeds its limit leaves nothing
  * behind, and a reader never sees a half-written object.

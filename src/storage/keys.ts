@@ -3,7 +3,7 @@
  *
  * A key is `segment(/segment)*` where a segment is letters, digits, `_`, `-` and `.` but never
  * starts with a dot: `..`, `.`, absolute paths, backslashes, `%` escapes and empty segments are
- * all impossible, so a key cannot leave the storage root (DECISIONS.md D52). Keys are built by
+ * all impossible, so a key cannot leave the storage root (docs/media.md "Storage" (D52)). Keys are built by
  * src/modules/media from generated names and validated folders; this check is the last guard.
  */
 import { Transform, type TransformCallback } from 'node:stream';

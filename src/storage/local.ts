@@ -4,7 +4,7 @@
  * Writes go to a temporary file under `<root>/.tmp` (a segment no key can name) and are renamed
  * into place once complete, so readers never see a partial file and a failed or oversized write
  * leaves nothing. Every path is resolved and checked to stay inside the root, on top of the key
- * shape check (DECISIONS.md D52).
+ * shape check (docs/media.md "Storage" (D52)).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

@@ -1,6 +1,7 @@
 /**
  * `quire bootstrap --workspace SLUG [--name NAME] [--default-locale en] [--locales en,de,fr]
- * [--email EMAIL] [--json]` (DECISIONS.md D61): creates the workspace, its owner (reused by
+ * [--email EMAIL] [--json]` (docs/cli.md "The `quire` command line" (D61)): creates the workspace,
+ * its owner (reused by
  * email) and three keys through the auth `bootstrap` operation. JSON: `{workspace: {id, slug},
  * user: {id, email}, keys: {management, delivery, preview}, setup_url}`; `setup_url` is the
  * owner's one-time Studio link to set a password (72 h; D90), null when the owner already has

@@ -1,6 +1,7 @@
 /**
  * `quire import contentful FILE --workspace SLUG [--assets-dir DIR] [--pages-type ID] [--changed-as published|draft] [--json]`
- * (DECISIONS.md D61; issue 2 item 10; `--assets-dir`: issue 4 item 6; pages and `--pages-type`:
+ * (docs/cli.md "The `quire` command line" (D61); issue 2 item 10; `--assets-dir`: issue 4 item 6;
+ * pages and `--pages-type`:
  * issue 3 item 4):
  * runs the Contentful importer and reports what it did. A progress bar per phase with its ETA
  * (cli-progress) shows on an interactive terminal only, never with `--json`. Entries the API refused are listed, and

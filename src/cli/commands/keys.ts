@@ -2,7 +2,9 @@
  * `quire keys create --workspace SLUG --class delivery|management [--environment
  * production|preview] [--content-types a,b] [--scopes content:write,...] [--user EMAIL]
  * [--expires-in 30d|12h|90s]` → `{id, key, expires_at}` and `quire keys revoke --id ID`
- * (DECISIONS.md D10-D13, D61). The key acts for `--user` (a member of the workspace) or, by
+ * (docs/api.md "Authentication" (D10), "Management keys: scopes, roles and their intersection"
+ * (D11, D12), "Delivery keys" (D13); docs/cli.md "The `quire` command line" (D61)). The key acts
+ * for `--user` (a member of the workspace) or, by
  * default, for the workspace owner; the rules of key creation live in the auth operation
  * createApiKey (scopes, 365-day limit, whitelist for delivery keys only).
  */

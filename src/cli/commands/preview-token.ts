@@ -1,6 +1,7 @@
 /**
  * `quire preview-token --workspace SLUG --entry ENTRY_ID [--json]` → `{token, expires_at}`
- * (DECISIONS.md D46, D61): a signed token naming one entry of the workspace, valid 48 hours,
+ * (docs/api.md "Preview tokens" (D46); docs/cli.md "The `quire` command line" (D61)): a signed
+ * token naming one entry of the workspace, valid 48 hours,
  * for `GET /api/v1/public/preview?token=…`. 404 when the entry is not in the workspace.
  */
 import type { Context } from '../../context.js';

@@ -9,7 +9,7 @@
  *   (`{id, slug, type, ...fields}` with the related entry's own references left as ids) or null,
  *   media to the delivery media object or null (docs/api.md "The `fields` parameter").
  * Required fields are required properties; every other field is optional (an empty field is
- * left out of `data`). Field types map as docs/api.md "Content model" lists them (D30).
+ * left out of `data`). Field types map as docs/api.md "Fields" lists them (D30).
  *
  * The model comes from the database of the environment (`--workspace`, like every other command),
  * or over HTTP from a running server (`--url` and `--key`): a delivery key reads GET /schema

@@ -1,6 +1,8 @@
 /**
  * `quire users create --workspace SLUG --email EMAIL --role ROLE` → `{id, email, role}`,
- * `quire users set-role --workspace SLUG --email EMAIL --role ROLE` (DECISIONS.md D61, D12) and
+ * `quire users set-role --workspace SLUG --email EMAIL --role ROLE` (docs/cli.md "The `quire`
+ * command line" (D61); docs/api.md "Management keys: scopes, roles and their intersection" (D12))
+ * and
  * `quire users set-password --workspace SLUG --email EMAIL [--link]` (D90): reads the password
  * from stdin (one line; the trailing newline is dropped; 10 to 200 characters), sets it and ends
  * the member's Studio sessions → `{id, email, password_set: true}`; with `--link` prints a new

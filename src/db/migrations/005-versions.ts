@@ -1,5 +1,6 @@
 /**
- * Working copies, published versions and history (DECISIONS.md D70–D72).
+ * Working copies, published versions and history (docs/api.md "Working copies, publishing changes
+ * and history" (D70, D71), "History" (D72)).
  *
  * - Entries and pages keep their working copy where it was (entries.data, entry_translations,
  *   pages.seo, page_seo_translations, blocks, block_translations) and gain a published copy that

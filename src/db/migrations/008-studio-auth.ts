@@ -1,5 +1,6 @@
 /**
- * Studio sign-in (DECISIONS.md D90, D91): people get a password, sessions and one-time links.
+ * Studio sign-in (docs/api.md "Studio sessions, people, keys and workspace" (D90, D91)): people get
+ * a password, sessions and one-time links.
  *
  * - `users.password_hash`: scrypt with its salt and parameters in the stored string
  *   (src/modules/auth/passwords.ts); null until the person sets a password. `last_sign_in_at`

@@ -1,5 +1,6 @@
 /**
- * The change-event log (DECISIONS.md D82, D83): one row per write that changes an entry, page,
+ * The change-event log (docs/api.md "Change events" (D82); docs/front-ends.md "Sync" (D83)): one row per
+ * write that changes an entry, page,
  * media asset or content type, inserted in the same transaction as the write
  * (src/modules/events/record.ts). Webhook deliveries are fanned out from it and sync deltas
  * read it (`id` greater than a token's last id, per workspace).

@@ -1,5 +1,5 @@
 /**
- * Webhooks (DECISIONS.md D82): subscriptions, their outbox and the delivery log.
+ * Webhooks (docs/api.md "Webhooks" (D82)): subscriptions, their outbox and the delivery log.
  *
  * - `webhooks`: one subscription of a workspace. `events` and `content_types` are JSON arrays
  *   (text in both dialects); `secret_encrypted` holds the signing secret sealed with AES-256-GCM

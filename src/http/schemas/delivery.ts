@@ -1,5 +1,8 @@
 /**
- * Wire schemas of the delivery API (api.md "Delivery API", DECISIONS.md D1, D6, D40-D46) and of
+ * Wire schemas of the delivery API (api.md "Delivery API", docs/api.md "Wire format" (D1, D6),
+ * "Localization" (D40), "The `fields` parameter" (D41), "Delivery API" (D42), "Sorting" (D43),
+ * "Pagination" (D44), "Preview tokens" (D46); docs/pages.md "Translations and localization" (D45))
+ * and of
  * preview tokens. Query strings are closed (unknown parameters answer 400) except for
  * `filter[...]` keys on the entry list (D43). Response schemas let fast-json-stringify serialize.
  */

@@ -1,5 +1,6 @@
 /**
- * Wire schemas of entries (api.md "Entry", "Entries"; DECISIONS.md D1, D2, D23, D34).
+ * Wire schemas of entries (api.md "Entry", "Entries"; docs/api.md "Wire format" (D1, D2), "States
+ * and scheduling" (D23), "Rules Quire decided" (D34)).
  * `data` and `translations` of write bodies are declared loosely here (their D2 forms are
  * checked by the entries module, which names the exact field in each error).
  */

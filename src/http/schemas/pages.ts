@@ -1,6 +1,7 @@
 /**
- * Wire schemas of pages and blocks (api.md "Page", "Block", "Pages", "GET /pages"; DECISIONS.md
- * D1, D14, D25, D34). `seo`, `seo_translations` and the blocks of write bodies are declared
+ * Wire schemas of pages and blocks (api.md "Page", "Block", "Pages", "GET /pages"; docs/api.md
+ * "Wire format" (D1), "GET /api/v1/public/pages" (D14), "Rules Quire decided" (D34); docs/pages.md
+ * "The model" (D25)). `seo`, `seo_translations` and the blocks of write bodies are declared
  * loosely here: the pages module checks them and names the exact place of each problem
  * (`body.blocks.0.children.2.data.title`), including the depth and size limits of a tree.
  */

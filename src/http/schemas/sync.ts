@@ -1,5 +1,6 @@
 /**
- * Wire schemas of sync (DECISIONS.md D83; docs/front-ends.md "Sync"). Each item is the delivery
+ * Wire schemas of sync (docs/front-ends.md "Sync" (D83)). Each item is
+ * the delivery
  * wire shape of its kind with `sys: {type, id, ...}` added: an entry is a delivery entry (`data`
  * JSON-encoded, default locale) plus `translations` (every locale's values, JSON-encoded); a
  * page is a delivered page's fields plus its block tree and translations as GET /pages/{slug}

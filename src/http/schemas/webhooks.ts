@@ -1,5 +1,5 @@
 /**
- * Wire schemas of webhooks (DECISIONS.md D82; docs/api.md "Webhooks"): the subscription, its
+ * Wire schemas of webhooks (docs/api.md "Webhooks" (D82)): the subscription, its
  * create and update bodies, and the delivery log (deliveries with their attempts).
  */
 import { Type, type Static } from '@sinclair/typebox';

@@ -1,5 +1,7 @@
 /**
- * Pages on the wire (api.md "Page", "Block", page detail; DECISIONS.md D1, D6, D45, D70, D72):
+ * Pages on the wire (api.md "Page", "Block", page detail; docs/api.md "Wire format" (D1, D6),
+ * "Working copies, publishing changes and history" (D70), "History" (D72); docs/pages.md
+ * "Translations and localization" (D45)):
  * block `data` JSON-encoded, blocks nested through `children`, management records with their
  * working-copy state, delivered pages with `is_fallback` when a locale was asked for. The types
  * are those of the response schemas.

@@ -1,5 +1,7 @@
 /**
- * Roles as data (api.md Authentication, "Roles"; DECISIONS.md D12, D91). Each role is a row: the
+ * Roles as data (api.md Authentication, "Roles"; docs/api.md "Management keys: scopes, roles and
+ * their intersection" (D12), "Studio sessions, people, keys and workspace" (D91)). Each role is a
+ * row: the
  * scopes it allows, whether it manages the workspace (people, API keys, settings) and whether it
  * may grant, take or remove the owner role. The permission check (authorize.ts) reads these rows
  * and knows no role by name, so a custom role is one more row.

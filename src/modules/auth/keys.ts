@@ -1,5 +1,6 @@
 /**
- * API key values (DECISIONS.md D10): `svc_live_` (delivery) or `svc_mgmt_` (management) then 40
+ * API key values (docs/api.md "Authentication" (D10)): `svc_live_` (delivery) or `svc_mgmt_`
+ * (management) then 40
  * random base62 characters. Only the SHA-256 of a key is stored; the key is shown once.
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';

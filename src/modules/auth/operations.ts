@@ -1,6 +1,8 @@
 /**
  * Users, memberships, API keys and request authentication (api.md Authentication;
- * DECISIONS.md D10-D14, D61). Used by the CLI, the demo seeding and the HTTP auth hooks.
+ * docs/api.md "Authentication" (D10), "Management keys: scopes, roles and their intersection" (D11,
+ * D12), "Delivery keys" (D13), "GET /api/v1/public/pages" (D14); docs/cli.md "The `quire` command
+ * line" (D61)). Used by the CLI, the demo seeding and the HTTP auth hooks.
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';

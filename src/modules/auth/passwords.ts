@@ -1,5 +1,6 @@
 /**
- * Password hashing for Studio sign-in (DECISIONS.md D90: argon2id or scrypt). Node's own scrypt
+ * Password hashing for Studio sign-in (docs/api.md "Studio sessions, people, keys and workspace"
+ * (D90): argon2id or scrypt). Node's own scrypt
  * (node:crypto, no native add-on): a 16-byte random salt per password, N=2^15, r=8, p=1 (32 MiB,
  * OWASP's minimum for scrypt), 32-byte key. The stored string carries its parameters,
  * `scrypt$<log2 N>$<r>$<p>$<salt b64url>$<hash b64url>`, so they can be raised later without

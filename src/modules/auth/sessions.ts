@@ -1,5 +1,6 @@
 /**
- * Studio sessions and one-time links (DECISIONS.md D90; the Studio contract): sign-in with email
+ * Studio sessions and one-time links (docs/api.md "Studio sessions, people, keys and workspace"
+ * (D90); the Studio contract): sign-in with email
  * and password, the session actor of the management API, CSRF tokens, setup and invitation links,
  * password changes.
  *

@@ -1,5 +1,6 @@
 /**
- * Field definitions (api.md "Fields"; DECISIONS.md D30, D31, D34, D35): building and checking a
+ * Field definitions (api.md "Fields"; docs/api.md "Fields" (D30, D31), "Rules Quire decided" (D34),
+ * "Content types" (D35)): building and checking a
  * new field, and the field operations (list, create, PATCH label/filterable/sortable, reorder,
  * impact reports). Writes need `schema:write`.
  */

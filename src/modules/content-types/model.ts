@@ -1,6 +1,6 @@
 /**
  * Content types and fields as Quire's API shows them (api.md "Content type", "Field"), the field
- * types of DECISIONS.md D30 and the name/slug rules of D31.
+ * types of docs/api.md "Fields" (D30) and the name/slug rules of D31.
  */
 import { fromJsonColumn } from '../../lib/json.js';
 import type { AssetKind } from '../media/kinds.js';

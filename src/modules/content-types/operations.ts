@@ -1,5 +1,6 @@
 /**
- * Content type operations (api.md "Content types"; DECISIONS.md D31, D32, D35). Writes need
+ * Content type operations (api.md "Content types"; docs/api.md "Fields" (D31), "Content types"
+ * (D32, D35)). Writes need
  * `schema:write`; reads need only a valid management key (D11).
  */
 import type { Context } from '../../context.js';

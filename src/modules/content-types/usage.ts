@@ -1,4 +1,4 @@
-/** Where a block type is used (DECISIONS.md D35): blocks across all pages, and each page once. */
+/** Where a block type is used (docs/api.md "Content types" (D35)): blocks across all pages, and each page once. */
 import type { Db } from '../../db/types.js';
 
 export interface BlockUsage {

@@ -1,5 +1,6 @@
 /**
- * The `fields` query parameter (api.md "Sorting and field selection", DECISIONS.md D33, D41):
+ * The `fields` query parameter (api.md "Sorting and field selection", docs/api.md "Fields" (D33),
+ * "The `fields` parameter" (D41)):
  * a comma-separated list of names to include in `data`.
  *
  * - `<name>`: a field of the content type.

@@ -1,5 +1,5 @@
 /**
- * More cases for delivery list filters (filters.ts; DECISIONS.md D43), beside filters.test.ts:
+ * More cases for delivery list filters (filters.ts; docs/api.md "Sorting" (D43)), beside filters.test.ts:
  * every operator against every filterable field type (allowed with the coerced value, or refused
  * with the exact message and path), the key syntax, unknown and non-filterable fields, value
  * coercion edges and the canonical form bound into cursors.

@@ -1,5 +1,5 @@
 /**
- * List filters (DECISIONS.md D43): `filter[<field>]=v` (equality) or `filter[<field>][<op>]=v`
+ * List filters (docs/api.md "Sorting" (D43)): `filter[<field>]=v` (equality) or `filter[<field>][<op>]=v`
  * on data fields marked `filterable`, compared with their default-locale value. Several filters
  * combine with AND.
  *

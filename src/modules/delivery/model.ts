@@ -1,5 +1,6 @@
 /**
- * Shapes of the delivery API (api.md "Delivery API", DECISIONS.md D1, D6, D40, D41): the
+ * Shapes of the delivery API (api.md "Delivery API", docs/api.md "Wire format" (D1, D6),
+ * "Localization" (D40), "The `fields` parameter" (D41)): the
  * workspace schema a delivery request works against, the entry rows the repository returns and
  * the wire entry the routes send.
  */

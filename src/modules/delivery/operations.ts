@@ -1,6 +1,8 @@
 /**
  * Delivery API operations (api.md "Delivery API", "Pagination", "Localization rules";
- * DECISIONS.md D1, D6, D13, D21, D36, D40-D44): list entries of a content type, get one entry by
+ * docs/api.md "Wire format" (D1, D6), "Delivery keys" (D13), "States and scheduling" (D21), "Rules
+ * Quire decided" (D36), "Localization" (D40), "The `fields` parameter" (D41), "Delivery API" (D42),
+ * "Sorting" (D43), "Pagination" (D44)): list entries of a content type, get one entry by
  * slug, and describe the workspace's schema. `actor` is a delivery key (its environment and
  * whitelist decide what is visible).
  *

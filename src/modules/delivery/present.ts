@@ -1,5 +1,6 @@
 /**
- * Turns entry rows into delivery entries (api.md "Entry", DECISIONS.md D1, D6, D21, D40, D41):
+ * Turns entry rows into delivery entries (api.md "Entry", docs/api.md "Wire format" (D1, D6),
+ * "States and scheduling" (D21), "Localization" (D40), "The `fields` parameter" (D41)):
  * the effective status (a due scheduled entry reads as published at its publish_at), `data`
  * resolved for the locale, projected by `fields`, relations and media resolved, then JSON-encoded
  * once; `is_fallback` when a locale was requested.

@@ -1,5 +1,6 @@
 /**
- * Relation and media resolution for a page of delivered entries (DECISIONS.md D13, D41).
+ * Relation and media resolution for a page of delivered entries (docs/api.md "Delivery keys" (D13),
+ * "The `fields` parameter" (D41)).
  *
  * References are collected across ALL entries of the page first, then resolved with one query
  * for the related entries (every relation field together, their translations joined) and one for

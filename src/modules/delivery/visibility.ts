@@ -1,6 +1,7 @@
 /**
- * Which content types a delivery key may read (api.md "Delivery key restrictions", DECISIONS.md
- * D13, D36): the whitelist decides the content types (the permission check's rule,
+ * Which content types a delivery key may read (api.md "Delivery key restrictions", docs/api.md
+ * "Delivery keys" (D13), "Rules Quire decided" (D36)): the whitelist decides the content types (the
+ * permission check's rule,
  * modules/access/authorize.ts, action `content:read`), and block types are never listed as
  * entries. Which items and which copies it sees follows from its perspective, the read model's
  * (src/modules/read/: production keys read published versions, preview keys working copies).

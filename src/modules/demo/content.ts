@@ -1,5 +1,6 @@
 /**
- * The demo workspace's model and content (DECISIONS.md D60; issue 2 item 11): a small
+ * The demo workspace's model and content (docs/configuration.md "Configuration" (D60); issue 2 item
+ * 11): a small
  * localized blog in English (default) and German, written for Quire. Two content types:
  *
  * - `author`: name, role (localizable), bio (rich text, localizable), website;

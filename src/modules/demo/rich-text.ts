@@ -1,5 +1,5 @@
 /**
- * A small builder for Contentful rich-text documents (DECISIONS.md D33), so the demo content
+ * A small builder for Contentful rich-text documents (docs/api.md "Fields" (D33)), so the demo content
  * reads as text rather than as nested JSON. Strings stand for plain text nodes.
  *
  * ### Examples

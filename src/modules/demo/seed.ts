@@ -1,5 +1,6 @@
 /**
- * The demo workspace (DECISIONS.md D60; issue 2 item 11). On an embedded (SQLite) database that
+ * The demo workspace (docs/configuration.md "Configuration" (D60); issue 2 item 11). On an embedded
+ * (SQLite) database that
  * holds no workspace, and unless QUIRE_DEMO=0 (config.demo), the first start creates workspace
  * `demo` (locales en and de) with the blog of content.ts and the home and about pages of pages.ts
  * (issue 3 item 5), all published, and hands back its three keys to be printed once. A PostgreSQL deployment starts empty; `quire bootstrap` creates its

@@ -1,5 +1,5 @@
 /**
- * Bulk entry actions (api.md "bulk"; DECISIONS.md D23):
+ * Bulk entry actions (api.md "bulk"; docs/api.md "States and scheduling" (D23)):
  *
  * - PATCH …/entries/bulk `{action, ids, publish_at?}`: action publish, unpublish, archive or
  *   schedule (which needs `publish_at` in the future); scope `content:publish`.

@@ -1,6 +1,6 @@
 /**
  * Entries as Quire keeps them and as the management API shows them (api.md "Entry",
- * DECISIONS.md D1, D6).
+ * docs/api.md "Wire format" (D1, D6)).
  *
  * Internally `data` and translation `data` are parsed objects; on the wire (src/http/wire/entries.ts) they are
  * JSON-encoded strings and `translations` is an array of entry translation records. `version`

@@ -1,6 +1,8 @@
 /**
- * Entry operations (api.md "Entries"; DECISIONS.md D2, D5, D21, D22, D26, D31, D34, D36,
- * D70–D72): list, get, create, update (PUT), delete, duplicate and reorder. State changes and
+ * Entry operations (api.md "Entries"; docs/api.md "Wire format" (D2), "ETag and If-Match" (D5),
+ * "States and scheduling" (D21, D22), "Rules Quire decided" (D26, D34, D36), "Fields" (D31),
+ * "Working copies, publishing changes and history" (D70, D71), "History" (D72)): list, get, create,
+ * update (PUT), delete, duplicate and reorder. State changes and
  * history live in publishing.ts, bulk actions in bulk.ts. Plain functions of (ctx, actor, …) used
  * by the HTTP routes, the importer, the demo seeding and tests. Every write runs in one
  * transaction, bumps the entry's `version` (its ETag) and records `updated_by`; content writes go

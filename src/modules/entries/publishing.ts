@@ -1,6 +1,7 @@
 /**
- * Entry state changes and history (api.md "States and transitions"; DECISIONS.md D20–D23,
- * D70–D72) through the publishing core of src/modules/publishing/core.ts, which pages share.
+ * Entry state changes and history (api.md "States and transitions"; docs/api.md "States and
+ * scheduling" (D20–D23), "Working copies, publishing changes and history" (D70, D71), "History"
+ * (D72)) through the publishing core of src/modules/publishing/core.ts, which pages share.
  * This file holds only what is an entry's own: how its working copy is read as a snapshot, copied
  * to its published copy (`published_data` + published_entry_translations, what production keys
  * read) and checked for required fields.

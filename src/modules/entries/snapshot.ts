@@ -1,5 +1,6 @@
 /**
- * The versioned content of an entry (DECISIONS.md D70, D72): its default-locale `data` and its
+ * The versioned content of an entry (docs/api.md "Working copies, publishing changes and history"
+ * (D70), "History" (D72)): its default-locale `data` and its
  * translations. A version's snapshot is exactly this, stored as JSON; the published version of an
  * entry is one such snapshot. Slug, position and schedule are attributes of the entry, not
  * content (D70), so they are not part of it.

@@ -1,5 +1,6 @@
 /**
- * Validation of content values against a content type's fields (DECISIONS.md D22, D30, D33).
+ * Validation of content values against a content type's fields (docs/api.md "States and scheduling"
+ * (D22), "Fields" (D30, D33)).
  * Used for entry data and translations, and reusable for page block data.
  *
  * validateData() is pure: it checks types, unknown keys, `validation` rules (min, max,

@@ -1,6 +1,6 @@
 /**
- * Recording change events (DECISIONS.md D82 "events are recorded in the same transaction as the
- * change", D83 sync). Every write that changes an entry, page, media asset or content type calls
+ * Recording change events (docs/api.md "Change events" (D82): events are recorded in the same
+ * transaction as the change; docs/front-ends.md "Sync" (D83)). Every write that changes an entry, page, media asset or content type calls
  * recordEvent inside its own transaction, so a committed write always has its event and a
  * rolled-back one never does. The event is then handed to the webhook outbox
  * (src/modules/webhooks/outbox.ts) in the same transaction.

@@ -1,5 +1,6 @@
 /**
- * SQL of the change-event log (migration 010; DECISIONS.md D82, D83): insert one event, read a
+ * SQL of the change-event log (migration 010; docs/api.md "Change events" (D82); docs/front-ends.md
+ * "Sync" (D83)): insert one event, read a
  * workspace's events after an id, and read what an event says about entries and pages (their
  * workspace, slug, content type slug, status and history version) when a write changed several
  * rows at once (the scheduler, reorders).

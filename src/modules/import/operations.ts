@@ -1,5 +1,6 @@
 /**
- * `quire import contentful FILE --workspace SLUG` (DECISIONS.md D61; issue 2 item 10): imports a
+ * `quire import contentful FILE --workspace SLUG` (docs/cli.md "The `quire` command line" (D61);
+ * issue 2 item 10): imports a
  * Contentful space export into a workspace. Steps, each a function of its own so that further
  * mappings (the `page` type to Quire pages, a later issue) slot in between planning and writing:
  *

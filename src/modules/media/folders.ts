@@ -1,5 +1,5 @@
 /**
- * Media folders (DECISIONS.md D52): a folder is one or more `/`-separated segments of
+ * Media folders (docs/media.md "Storage" (D52)): a folder is one or more `/`-separated segments of
  * `[a-z0-9_-]` (at most 8 segments of 64 characters, 200 in all). Nothing else is accepted, so
  * `..`, `.`, absolute paths, backslashes, percent-encoded or Unicode tricks all answer 400 and a
  * folder can never point outside the storage root. An empty value (or null) is the root.

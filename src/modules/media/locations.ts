@@ -1,5 +1,5 @@
 /**
- * Where a media file lives and the URL it is served at (DECISIONS.md D51, D52).
+ * Where a media file lives and the URL it is served at (docs/media.md "URLs" (D51), "Storage" (D52)).
  *
  * Storage keys: originals are `<workspace id>/[<folder>/]<media id>.<ext>`; derived images
  * (transforms) are `_derived/<workspace id>/<media id>/<variant>.<ext>` (no workspace id starts

@@ -1,5 +1,5 @@
 /**
- * What an uploaded file is, judged by its bytes (DECISIONS.md D50), and its size in pixels
+ * What an uploaded file is, judged by its bytes (docs/media.md "Uploading" (D50)), and its size in pixels
  * (D51): file-type sniffs the signature; accepted are the raster formats of
  * RASTER_IMAGE_TYPES, sanitized SVG, any video container and PDF; everything else answers
  * 415 UNSUPPORTED_MEDIA_TYPE. Images are measured by sharp (EXIF orientation applied), videos

@@ -1,5 +1,5 @@
 /**
- * SVG uploads (DECISIONS.md D50: "SVG is refused unless sanitized"). An SVG is XML that a
+ * SVG uploads (docs/media.md "Uploading" (D50): "SVG is refused unless sanitized"). An SVG is XML that a
  * browser may run scripts from, so it is rebuilt before it is stored:
  * 1. the prolog is checked: a DOCTYPE with an internal subset or any `<!ENTITY` is refused
  *    (entity expansion attacks), then the XML declaration, comments and DOCTYPE are dropped;

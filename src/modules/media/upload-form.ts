@@ -1,5 +1,5 @@
 /**
- * Reading the multipart form of POST /media/upload (DECISIONS.md D50): parts `file`
+ * Reading the multipart form of POST /media/upload (docs/media.md "Uploading" (D50)): parts `file`
  * (required, exactly one), `alt_text`, `title`, `description`, `folder`, `focal_x`, `focal_y`, in
  * any order. The file is
  * spooled to disk as it arrives (src/modules/media/spool.ts), so fields after it are still read

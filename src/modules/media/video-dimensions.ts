@@ -1,5 +1,5 @@
 /**
- * Width and height of a video as its container states them (DECISIONS.md D51), read from the
+ * Width and height of a video as its container states them (docs/media.md "URLs" (D51)), read from the
  * file's headers without decoding anything:
  * - ISO base media files (MP4, M4V, MOV, 3GP): the track header (`moov/trak/tkhd`) of the first
  *   track with a visual size, its 16.16 fixed-point width and height, swapped when the track

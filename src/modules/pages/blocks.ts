@@ -1,6 +1,7 @@
 /**
  * The content rules of the blocks of a page write (api.md "Block", Localization rule 1;
- * DECISIONS.md D2, D22, D25, D30):
+ * docs/api.md "Wire format" (D2), "States and scheduling" (D22), "Fields" (D30); docs/pages.md "The
+ * model" (D25)):
  *
  * - `type` names a block type of the workspace by slug: unknown → 400, a content type that is not
  *   a block type (is_block false) → 400.

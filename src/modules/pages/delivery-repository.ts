@@ -7,7 +7,8 @@
  *
  * What each perspective reads is the read model's (src/modules/read/resolver.ts): the published
  * perspective (production keys) a page's published copy (`published_seo`, published SEO
- * translations, published blocks and their translations; DECISIONS.md D70) and the publication's
+ * translations, published blocks and their translations; docs/api.md "Working copies, publishing
+ * changes and history" (D70)) and the publication's
  * time and author as `updated_at`/`updated_by`, the working perspective (preview keys) its
  * working copy: the same queries on tables of the same shape. Visible pages: visibleCondition
  * (D21: due scheduled pages count as published).

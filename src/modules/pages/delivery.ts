@@ -1,6 +1,9 @@
 /**
- * Delivery of pages (api.md "GET /pages", "GET /pages/{slug}", Localization rule 4; DECISIONS.md
- * D13, D14, D21, D24, D40, D41, D44, D45). `actor` is a delivery key: production keys see
+ * Delivery of pages (api.md "GET /pages", "GET /pages/{slug}", Localization rule 4; docs/api.md
+ * "Delivery keys" (D13), "GET /api/v1/public/pages" (D14), "States and scheduling" (D21), "Rules
+ * Quire decided" (D24), "Localization" (D40), "The `fields` parameter" (D41), "Pagination" (D44);
+ * docs/pages.md "Translations and localization" (D45)). `actor` is a delivery key: production keys
+ * see
  * published pages (a due scheduled page counts as published, D21), preview keys also drafts and
  * scheduled pages; any delivery key of the workspace may read its pages (D13).
  *

@@ -1,6 +1,7 @@
 /**
  * Pages and their block trees as Quire keeps them and as both APIs show them (api.md "Page",
- * "Block", page detail response; DECISIONS.md D1, D25, D45).
+ * "Block", page detail response; docs/api.md "Wire format" (D1); docs/pages.md "The model" (D25),
+ * "Translations and localization" (D45)).
  *
  * Internally `data` of blocks and block translations are parsed objects and blocks are a flat
  * list (each with `parent_id` and a 0-based `position` among its siblings); on the wire `data` is

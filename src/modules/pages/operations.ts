@@ -1,5 +1,7 @@
 /**
- * Page operations (api.md "Pages"; DECISIONS.md D5, D22, D24, D25, D26, D31, D34): list, get,
+ * Page operations (api.md "Pages"; docs/api.md "ETag and If-Match" (D5), "States and scheduling"
+ * (D22), "Rules Quire decided" (D24, D26, D34), "Fields" (D31); docs/pages.md "The model" (D25)):
+ * list, get,
  * create, update (PUT), delete, duplicate, navigation reorder and block reorder. State changes
  * live in publishing.ts. Plain functions of (ctx, actor, …) used by the HTTP routes, the importer,
  * the demo seeding and tests. Every write runs in one transaction, bumps the page's `version` (its

@@ -1,6 +1,7 @@
 /**
- * Page state changes and history (api.md "States and transitions"; DECISIONS.md D20–D23,
- * D70–D72) through the publishing core of src/modules/publishing/core.ts, the one entries use;
+ * Page state changes and history (api.md "States and transitions"; docs/api.md "States and
+ * scheduling" (D20–D23), "Working copies, publishing changes and history" (D70, D71), "History"
+ * (D72)) through the publishing core of src/modules/publishing/core.ts, the one entries use;
  * what is a page's own (snapshot, published copy, required block fields) is in spec.ts.
  *
  * - publish, unpublish, archive, schedule: scope `content:publish`. `publish` is allowed from

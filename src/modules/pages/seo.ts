@@ -1,6 +1,6 @@
 /**
  * The SEO object of pages and its translations (api.md "SEO object", Localization rule 4;
- * DECISIONS.md D25).
+ * docs/pages.md "The model" (D25)).
  *
  * SEO values: `title` (one line, at most 300 characters), `description` (at most 1,000),
  * `keywords` (at most 50 distinct strings of 1 to 100 characters), `og_image` and `canonical`

@@ -1,5 +1,6 @@
 /**
- * The versioned content of a page (DECISIONS.md D70, D72): SEO, SEO translations and the whole
+ * The versioned content of a page (docs/api.md "Working copies, publishing changes and history"
+ * (D70), "History" (D72)): SEO, SEO translations and the whole
  * block tree with block translations. A version's snapshot is exactly this, stored as JSON; the
  * published version of a page is one such snapshot. Slug, navigation position and schedule are
  * attributes of the page, not content (D70).

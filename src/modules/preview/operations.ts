@@ -1,5 +1,6 @@
 /**
- * Preview (api.md "GET /preview", DECISIONS.md D46): minting signed tokens for one entry (CLI
+ * Preview (api.md "GET /preview", docs/api.md "Preview tokens" (D46)): minting signed tokens for
+ * one entry (CLI
  * `quire preview-token`, POST /api/v1/manage/preview-tokens) and reading the entry a token names,
  * whatever its status, in the management shape (D6: with its translations).
  *

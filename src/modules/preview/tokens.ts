@@ -1,5 +1,6 @@
 /**
- * Preview tokens (api.md "GET /preview", DECISIONS.md D46): a JWT (HS256) naming one entry or,
+ * Preview tokens (api.md "GET /preview", docs/api.md "Preview tokens" (D46)): a JWT (HS256) naming
+ * one entry or,
  * for the Studio's live preview of pages, one page (`sub`, with `kind: 'page'`; tokens without
  * `kind` name an entry, as every token minted before pages could be previewed), and its workspace
  * (`wid`), audience `quire:preview`, valid for 48 hours. The signing key

@@ -1,5 +1,7 @@
 /**
- * The publishing core shared by entries and pages (DECISIONS.md D5, D20–D22, D70–D72). What an
+ * The publishing core shared by entries and pages (docs/api.md "ETag and If-Match" (D5), "States
+ * and scheduling" (D20–D22), "Working copies, publishing changes and history" (D70, D71), "History"
+ * (D72)). What an
  * entry and a page have in common lives here once; each module keeps only what is its own
  * (entries: content type, fields, relations; pages: SEO and block trees) behind an ItemKindSpec.
  *

@@ -1,5 +1,7 @@
 /**
- * What every entry and page row has in common (DECISIONS.md D5, D20, D70–D72): identity, slug,
+ * What every entry and page row has in common (docs/api.md "ETag and If-Match" (D5), "States and
+ * scheduling" (D20), "Working copies, publishing changes and history" (D70, D71), "History" (D72)):
+ * identity, slug,
  * navigation position, publication columns, the ETag counter and the history pointers. Entries
  * add their content type and `data`, pages their `seo`; each module's record extends ItemRecord,
  * and both read their rows through toItemRecord, so the two can never disagree on a column.

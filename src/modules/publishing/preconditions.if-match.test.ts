@@ -1,5 +1,6 @@
 /**
- * More If-Match cases (preconditions.ts; DECISIONS.md D5), beside preconditions.test.ts: the
+ * More If-Match cases (preconditions.ts; docs/api.md "ETag and If-Match" (D5)), beside
+ * preconditions.test.ts: the
  * forms the module defines (quoted strong tags, lists, `*`), what it refuses (stale, weak,
  * unquoted, another record's tag) and the error it answers with.
  */

@@ -1,5 +1,6 @@
 /**
- * Optimistic locking for entries and pages (DECISIONS.md D5). Every write bumps the record's
+ * Optimistic locking for entries and pages (docs/api.md "ETag and If-Match" (D5)). Every write
+ * bumps the record's
  * `version`; its entity tag is `"<id>-<version>"`. A write sent with `If-Match` that lists no
  * current tag answers 412 PRECONDITION_FAILED and changes nothing: operations call checkIfMatch
  * inside their transaction, after reading the row they are about to change.

@@ -1,5 +1,6 @@
 /**
- * SQL shared by entries and pages (DECISIONS.md D21, D70–D72): the publication columns of an
+ * SQL shared by entries and pages (docs/api.md "States and scheduling" (D21), "Working copies,
+ * publishing changes and history" (D70, D71), "History" (D72)): the publication columns of an
  * item row, its history (entry_versions / page_versions) and the catch-up of due scheduled
  * items. Both item tables have the same publication columns and both history tables the same
  * columns, so one code path serves either, named by an ItemTables value.
@@ -23,10 +24,12 @@ export interface ItemTables {
   fk: 'entry_id' | 'page_id';
   /** The item row's JSON column holding its working-copy content (entries: values; pages: SEO). */
   content: 'data' | 'seo';
+  /** The item row's JSON column holding its published copy's content (null when unpublished). */
+  published: 'published_data' | 'published_seo';
 }
 
-export const ENTRY_TABLES: ItemTables = { table: 'entries', versions: 'entry_versions', fk: 'entry_id', content: 'data' };
-export const PAGE_TABLES: ItemTables = { table: 'pages', versions: 'page_versions', fk: 'page_id', content: 'seo' };
+export const ENTRY_TABLES: ItemTables = { table: 'entries', versions: 'entry_versions', fk: 'entry_id', content: 'data', published: 'published_data' };
+export const PAGE_TABLES: ItemTables = { table: 'pages', versions: 'page_versions', fk: 'page_id', content: 'seo', published: 'published_seo' };
 
 /** Actions a version records (D72). */
 export const VERSION_ACTIONS = ['create', 'update', 'publish', 'unpublish', 'archive', 'schedule', 'restore', 'duplicate', 'import'] as const;
@@ -60,14 +63,22 @@ export type PublicationPatch = Partial<
 
 /** Writable columns of an item row: its content column as an object, encoded here. */
 export type ItemColumns = Partial<Omit<ItemRecord, 'has_pending_changes'>> & { has_pending_changes?: boolean; content_type_id?: string } & Partial<
-    Record<ItemTables['content'], unknown>
+    Record<ItemTables['content'] | ItemTables['published'], unknown>
   >;
 
-/** SET or VALUES of an item row: the content column JSON-encoded, the pending flag as 0/1. */
+/**
+ * SET or VALUES of an item row: the content columns JSON-encoded (a published copy that is the
+ * working content itself, the same value, is encoded once; null stays null), the pending flag as 0/1.
+ */
 function encodeItemColumns(t: ItemTables, columns: ItemColumns): Record<string, unknown> {
   const { has_pending_changes, ...rest } = columns;
   const out: Record<string, unknown> = { ...rest };
   if (t.content in columns) out[t.content] = JSON.stringify(columns[t.content]);
+  if (t.published in columns) {
+    const published = columns[t.published];
+    if (published !== null && published !== undefined)
+      out[t.published] = t.content in columns && published === columns[t.content] ? out[t.content] : JSON.stringify(published);
+  }
   if (has_pending_changes !== undefined) out.has_pending_changes = has_pending_changes ? 1 : 0;
   return out;
 }
@@ -273,10 +284,18 @@ const VERSIONS_PER_STATEMENT = 200;
  * database's error on a version number an item already has (primary key).
  */
 export async function appendVersions(db: Db, t: ItemTables, rows: readonly VersionRow[]): Promise<void> {
+  // Several versions of one item often hold the same snapshot value (a create, then its state
+  // change): each value is encoded once.
+  const encoded = new Map<unknown, string>();
+  const encode = (snapshot: unknown): string => {
+    let text = encoded.get(snapshot);
+    if (text === undefined) encoded.set(snapshot, (text = JSON.stringify(snapshot)));
+    return text;
+  };
   for (let i = 0; i < rows.length; i += VERSIONS_PER_STATEMENT) {
     const values = rows
       .slice(i, i + VERSIONS_PER_STATEMENT)
-      .map((v) => sql`(${v.itemId}, ${v.version}, ${v.action}, ${v.status}, ${JSON.stringify(v.snapshot)}, ${v.created_at}, ${v.created_by})`);
+      .map((v) => sql`(${v.itemId}, ${v.version}, ${v.action}, ${v.status}, ${encode(v.snapshot)}, ${v.created_at}, ${v.created_by})`);
     await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by)
       values ${sql.join(values)}`.execute(db.kysely);
   }

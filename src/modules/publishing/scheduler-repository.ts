@@ -1,5 +1,6 @@
 /**
- * SQL of the scheduled-publishing job (DECISIONS.md D21) besides the publication itself, which is
+ * SQL of the scheduled-publishing job (docs/api.md "States and scheduling" (D21)) besides the
+ * publication itself, which is
  * publishDue in repository.ts (shared with the write path's catch-up).
  */
 import type { Db } from '../../db/types.js';

@@ -1,5 +1,6 @@
 /**
- * The scheduled-publishing job (DECISIONS.md D21, D71): every `config.schedulerIntervalMs` the
+ * The scheduled-publishing job (docs/api.md "States and scheduling" (D21), "Working copies,
+ * publishing changes and history" (D71)): every `config.schedulerIntervalMs` the
  * stored status of due scheduled entries and pages catches up with what reads already show
  * (status `published`, `published_at` = `publish_at`, `publish_at` cleared; see effectiveStatus
  * in states.ts), and each records a `publish` version of its working copy, which its published

@@ -1,5 +1,6 @@
 /**
- * More cases for the publication state machine (states.ts; DECISIONS.md D20, D21, D71), beside
+ * More cases for the publication state machine (states.ts; docs/api.md "States and scheduling"
+ * (D20, D21), "Working copies, publishing changes and history" (D71)), beside
  * states.test.ts: the full verb × status × kind × pending matrix with the exact refusal message,
  * the columns each allowed transition writes, and the effective status of scheduled items.
  */

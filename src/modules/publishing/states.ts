@@ -1,5 +1,5 @@
 /**
- * The publication state machine shared by entries and pages (DECISIONS.md D20, D21).
+ * The publication state machine shared by entries and pages (docs/api.md "States and scheduling" (D20, D21)).
  *
  * Stored statuses: `draft`, `scheduled`, `published`, `archived`.
  *

@@ -1,5 +1,6 @@
 /**
- * The status rule of entries and pages in SQL, in one place (DECISIONS.md D20, D21): a scheduled
+ * The status rule of entries and pages in SQL, in one place (docs/api.md "States and scheduling"
+ * (D20, D21)): a scheduled
  * item whose `publish_at` has passed IS published, before the publishing job rewrites its row.
  * Management lists filter with statusCondition, and the job and the write path's catch-up find
  * due items with dueCondition; both say the same thing as effectiveStatus() in states.ts says in

@@ -1,5 +1,6 @@
 /**
- * Who reads what (DECISIONS.md D13, D70): every read of content is made from one perspective,
+ * Who reads what (docs/api.md "Delivery keys" (D13), "Working copies, publishing changes and
+ * history" (D70)): every read of content is made from one perspective,
  * derived once from the actor.
  * - `published`: the published versions, as production delivery keys see them (published items
  *   and scheduled items whose time has come, D21).

@@ -1,7 +1,8 @@
 /**
  * The read model's resolver: for a perspective (src/modules/read/perspective.ts), where content
  * is read and which items are seen. Delivery of entries and pages, sync, the counts of lists and
- * of the overview, and the key and response caches all ask it (DECISIONS.md D21, D70):
+ * of the overview, and the key and response caches all ask it (docs/api.md "States and scheduling"
+ * (D21), "Working copies, publishing changes and history" (D70)):
  * - tables and columns: the published perspective reads the published copies (`published_data`,
  *   `published_seo`, the `published_*` translation and block tables) and shows the publication's
  *   time and author as `updated_at`/`updated_by`; the working perspective reads the working copies;

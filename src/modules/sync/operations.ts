@@ -1,5 +1,5 @@
 /**
- * Sync (DECISIONS.md D83): a client mirrors everything a delivery key may see and then keeps
+ * Sync (docs/front-ends.md "Sync" (D83)): a client mirrors everything a delivery key may see and then keeps
  * its copy current with deltas.
  *
  * - `initial=true` lists every visible item: entries of the types the key may read (content in

@@ -1,5 +1,6 @@
 /**
- * SQL of sync (DECISIONS.md D83): the items a delivery key may see, by kind, in id order after a
+ * SQL of sync (docs/front-ends.md "Sync" (D83)): the items a delivery key may see, by kind, in id
+ * order after a
  * given id (initial sync pages) or by id (deltas). What each perspective reads is the read
  * model's (src/modules/read/resolver.ts): production keys read published versions
  * (`published_data`, published translations and SEO; a due scheduled item counts as published,

@@ -1,5 +1,5 @@
 /**
- * Sync tokens (DECISIONS.md D83): opaque, signed, bound to the key's workspace and visibility.
+ * Sync tokens (docs/front-ends.md "Sync" (D83)): opaque, signed, bound to the key's workspace and visibility.
  * They are delivery cursors (src/modules/delivery/cursor.ts: base64url JSON + HMAC-SHA256 under a
  * key derived from the installation secret) with a binding of their own, so no list cursor
  * passes as a sync token and no sync token as a list cursor. The workspace and visibility are

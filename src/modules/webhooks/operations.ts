@@ -1,5 +1,5 @@
 /**
- * Webhook operations (DECISIONS.md D82; docs/api.md "Webhooks"). Every operation, reads
+ * Webhook operations (docs/api.md "Webhooks" (D82)). Every operation, reads
  * included, needs the `webhooks:write` scope (owners and admins): a webhook's URL may carry a
  * receiver's credentials and its delivery log shows the receiver's answers.
  *

@@ -1,5 +1,5 @@
 /**
- * The webhook outbox (DECISIONS.md D82): when a change event is recorded, one delivery row per
+ * The webhook outbox (docs/api.md "Webhooks" (D82)): when a change event is recorded, one delivery row per
  * matching enabled webhook is inserted in the SAME transaction as the write, so a crash after the
  * commit loses nothing (the delivery worker, worker.ts, sends what is pending) and a rolled-back
  * write sends nothing. Called by recordEvent (src/modules/events/).

@@ -1,4 +1,4 @@
-/** Delivery route for sync (DECISIONS.md D83; docs/front-ends.md "Sync"). Parse, call, shape. */
+/** Delivery route for sync (docs/front-ends.md "Sync" (D83)). Parse, call, shape. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

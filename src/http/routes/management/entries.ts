@@ -1,5 +1,6 @@
 /**
- * Management routes for entries (api.md "Entries"; DECISIONS.md D1, D5, D23). Parse, call, reply.
+ * Management routes for entries (api.md "Entries"; docs/api.md "Wire format" (D1), "ETag and
+ * If-Match" (D5), "States and scheduling" (D23)). Parse, call, reply.
  * Responses about one entry carry `ETag: "<id>-<version>"`; PUT, DELETE and the state actions
  * honour `If-Match` (412 when stale). The static `/entries/bulk` and `/entries/reorder` routes
  * win over `/entries/:entry_slug` (find-my-way prefers static segments); those two slugs are

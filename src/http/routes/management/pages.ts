@@ -1,5 +1,7 @@
 /**
- * Management routes for pages (api.md "Pages"; DECISIONS.md D5, D23, D25, D26, D34). Parse, call,
+ * Management routes for pages (api.md "Pages"; docs/api.md "ETag and If-Match" (D5), "States and
+ * scheduling" (D23), "Rules Quire decided" (D26, D34); docs/pages.md "The model" (D25)). Parse,
+ * call,
  * reply. Responses about one page carry `ETag: "<id>-<version>"`; PUT, DELETE, the state actions
  * and the block reorder honour `If-Match` (412 when stale). The static `/pages/reorder` route
  * wins over `/pages/:slug` (find-my-way prefers static segments); that slug is reserved.

@@ -1,4 +1,4 @@
-/** Management route minting preview tokens (DECISIONS.md D46). */
+/** Management route minting preview tokens (docs/api.md "Preview tokens" (D46)). */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';

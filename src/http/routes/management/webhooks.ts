@@ -1,5 +1,5 @@
 /**
- * Management routes for webhooks (DECISIONS.md D82; docs/api.md "Webhooks"): CRUD, the delivery
+ * Management routes for webhooks (docs/api.md "Webhooks" (D82)): CRUD, the delivery
  * log, manual retry and ping. Every route needs `webhooks:write`, reads included (the rule is in
  * src/modules/webhooks/operations.ts). Parse, call, reply.
  */

@@ -1,7 +1,8 @@
 /**
  * SQL of the delivery API's entry reads. Which columns, translations and statuses a key reads is
  * the read model's (src/modules/read/resolver.ts): production keys read published versions
- * (`published_data`, published_entry_translations; DECISIONS.md D70), preview keys working copies
+ * (`published_data`, published_entry_translations; docs/api.md "Working copies, publishing changes
+ * and history" (D70)), preview keys working copies
  * (`data`, entry_translations): the same queries on the other columns, each side with its own
  * expression indexes. Queries name the key's visibility (`production` or `preview`), whose
  * perspective the read model gives (perspectiveOfVisibility). Each function is one query, whatever the number of rows:

@@ -1,6 +1,7 @@
 /**
- * Contentful entries and assets → Quire entries and media records (issue 2 item 10; DECISIONS.md
- * D2, D30, D33, D61). Pure functions over the export and the schema plan; the writer
+ * Contentful entries and assets → Quire entries and media records (issue 2 item 10; docs/api.md
+ * "Wire format" (D2), "Fields" (D30, D33); docs/cli.md "The `quire` command line" (D61)). Pure
+ * functions over the export and the schema plan; the writer
  * (src/modules/import/contentful/writer.ts) turns the result into operations.
  *
  * Entries: ids are derived from the workspace and the Contentful id (`entry:<id>`), so a second

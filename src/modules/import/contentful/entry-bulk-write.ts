@@ -130,7 +130,7 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
       content_type_id: e.ct.id,
       slug: e.slug,
       data,
-      published_data: live ? JSON.stringify(data) : null,
+      published_data: live ? data : null,
       position: pos,
       status,
       publish_at: null,

@@ -1,5 +1,6 @@
 /**
- * Contentful landing pages → Quire pages with block trees (issue 3 item 4; DECISIONS.md D61).
+ * Contentful landing pages → Quire pages with block trees (issue 3 item 4; docs/cli.md "The `quire`
+ * command line" (D61)).
  * Pure functions over the export and the schema plan; page-writer.ts writes the result through
  * the page operations.
  *

@@ -1,6 +1,7 @@
 /**
- * Contentful content model → Quire content types and fields (issue 2 item 10; DECISIONS.md
- * D30, D31, D61). Pure functions: no database, so the mapping can be tested and extended (a
+ * Contentful content model → Quire content types and fields (issue 2 item 10; docs/api.md "Fields"
+ * (D30, D31); docs/cli.md "The `quire` command line" (D61)). Pure functions: no database, so the
+ * mapping can be tested and extended (a
  * later step maps the `page` type to Quire pages) apart from the writing.
  *
  * | Contentful                    | Quire                                                      |

@@ -1,5 +1,5 @@
 /**
- * Contentful field validations → Quire field rules (issue 12 item 2; DECISIONS.md D30). A rule
+ * Contentful field validations → Quire field rules (issue 12 item 2; docs/api.md "Fields" (D30)). A rule
  * Quire has is carried over; every other one is named in a warning, so nothing vanishes silently.
  *
  * | Contentful validation | Quire |
