@@ -1,5 +1,6 @@
 /**
- * `node bin/quire.js` as a real process (DECISIONS.md D61): the bin script runs the compiled CLI
+ * `node bin/quire.js` as a real process (docs/cli.md "The `quire` command line" (D61)): the bin
+ * script runs the compiled CLI
  * with the process environment. `npm test` compiles everything (its typecheck emits dist/) before
  * vitest starts, so the compiled CLI is current; run alone, the suite builds it when it is missing.
  */

@@ -1,5 +1,6 @@
 /**
- * The `quire` CLI (DECISIONS.md D61) through runCli, in-process: commands on the environment
+ * The `quire` CLI (docs/cli.md "The `quire` command line" (D61)) through runCli, in-process:
+ * commands on the environment
  * (DATA_DIR / DATABASE_URL, as `npx quire` runs) and on a test Context, JSON and human output,
  * exit codes and the one-line errors.
  */

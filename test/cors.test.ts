@@ -1,5 +1,5 @@
 /**
- * CORS (DECISIONS.md D80, docs/front-ends.md "CORS"): delivery answers any origin unless
+ * CORS (docs/front-ends.md "CORS" (D80)): delivery answers any origin unless
  * CORS_DELIVERY_ORIGINS narrows it; management allows only CORS_MANAGEMENT_ORIGINS (default
  * none); a preflight is answered 204 before any key is checked, a refused one 403 without
  * Access-Control-* headers.

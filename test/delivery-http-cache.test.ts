@@ -1,6 +1,6 @@
 /**
- * HTTP caching and compression of delivery answers (DECISIONS.md D81, docs/front-ends.md "HTTP
- * caching and compression"): strong ETag, If-None-Match → 304 on the cache's MISS and HIT paths,
+ * HTTP caching and compression of delivery answers (docs/front-ends.md "HTTP caching and
+ * compression" (D81)): strong ETag, If-None-Match → 304 on the cache's MISS and HIT paths,
  * Cache-Control by key type and DELIVERY_MAX_AGE, Vary, and br/gzip bodies over 1 KB chosen by
  * Accept-Encoding, kept encoded by the delivery cache.
  */

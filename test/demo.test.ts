@@ -1,5 +1,6 @@
 /**
- * The demo workspace (DECISIONS.md D60; issue 2 item 11): startServices on an empty embedded
+ * The demo workspace (docs/configuration.md "Configuration" (D60); issue 2 item 11): startServices
+ * on an empty embedded
  * database creates workspace `demo` once, prints its keys with curl examples, and the delivery
  * API serves its posts in English and German. PostgreSQL, or QUIRE_DEMO=0, starts empty.
  */

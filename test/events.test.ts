@@ -1,6 +1,6 @@
 /**
- * The change-event log (DECISIONS.md D82 "events are recorded in the same transaction as the
- * change"; migration 010, src/modules/events/): every kind of write records its events with the
+ * The change-event log (docs/api.md "Change events" (D82): events are recorded in the same transaction
+ * as the change; migration 010, src/modules/events/): every kind of write records its events with the
  * item's slug, content type, status and history version; a scheduled publication records
  * `*.published` exactly once; a write that fails or rolls back records nothing.
  */

@@ -1,6 +1,6 @@
 /**
  * Failures that only exist on a real socket or during shutdown still answer in the envelope
- * (DECISIONS.md "Errors": no request, however malformed, gets a response outside it).
+ * (docs/api.md "Errors": no request, however malformed, gets a response outside it).
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

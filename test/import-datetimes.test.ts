@@ -1,6 +1,6 @@
 /**
  * The Contentful importer keeps the offset of every Date value of a `datetime` field (issue 12
- * item 2; docs/cli.md "Contentful mapping"): `2024-05-01T10:00+02:00` becomes
+ * item 2; docs/cli.md "Importing a Contentful space export"): `2024-05-01T10:00+02:00` becomes
  * `2024-05-01T10:00:00.000+02:00`, not the UTC instant. A value without a zone (Contentful's local
  * time format, or a date alone in a field that also holds times) is read as UTC, its time kept as
  * written, and one warning per field says how many there were. A unique Date field is unique by

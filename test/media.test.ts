@@ -1,5 +1,6 @@
 /**
- * The media library over HTTP (issue 4 items 1, 2, 4; api.md "Media"; DECISIONS.md D50-D52):
+ * The media library over HTTP (issue 4 items 1, 2, 4; api.md "Media"; docs/media.md "Uploading"
+ * (D50), "URLs" (D51), "Storage" (D52)):
  * upload (types from bytes, dimensions, limits, X-Workspace-ID, validation, cleanup), list,
  * get, update (folder moves), delete and delivery metadata. Every suite runs on each dialect
  * with each storage backend (a local folder; a real S3-compatible server on 127.0.0.1).

@@ -1,5 +1,6 @@
 /**
- * Migration 005 upgrades an existing database in place (DECISIONS.md D70–D72): a database built
+ * Migration 005 upgrades an existing database in place (docs/api.md "Working copies, publishing
+ * changes and history" (D70, D71), "History" (D72)): a database built
  * by migrations 001–004 and filled with plain SQL (entries in every status with translations, a
  * published page with a nested block tree and translations, a draft page) is upgraded, and then
  * nothing production readers see has changed, every item has exactly one version holding its

@@ -1,6 +1,8 @@
 /**
  * Pages through the delivery API (issue 3 item 3; api.md "GET /pages", "GET /pages/{slug}",
- * Localization rules; DECISIONS.md D13, D14, D21, D40, D41, D44, D45): visibility per key
+ * Localization rules; docs/api.md "Delivery keys" (D13), "GET /api/v1/public/pages" (D14), "States
+ * and scheduling" (D21), "Localization" (D40), "The `fields` parameter" (D41), "Pagination" (D44);
+ * docs/pages.md "Translations and localization" (D45)): visibility per key
  * environment, the detail shape with nested blocks, one test per localization rule, relations and
  * media inside blocks in a bounded number of queries, workspace_id, pagination and cursors.
  */

@@ -1,5 +1,6 @@
 /**
- * Page states (issue 3 item 2; DECISIONS.md D20–D24): publish, unpublish, archive and schedule
+ * Page states (issue 3 item 2; docs/api.md "States and scheduling" (D20–D23), "Rules Quire decided"
+ * (D24)): publish, unpublish, archive and schedule
  * through the shared state machine, their response bodies, required block fields, and scheduled
  * pages going live on time (D21) with and without the publishing job.
  */

@@ -1,4 +1,4 @@
-/** Per-key rate limits: 429 RATE_LIMITED with Retry-After, in the envelope (DECISIONS.md "Errors"). */
+/** Per-key rate limits: 429 RATE_LIMITED with Retry-After, in the envelope (docs/api.md "Errors"). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/modules/auth/operations.js';
 import { call, createTestEnv, dialects, expectError, seedWorkspace, type TestEnv } from './helpers.js';

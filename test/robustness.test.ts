@@ -1,5 +1,5 @@
 /**
- * "No client can cause a 500" (DECISIONS.md "Errors"): every route of the OpenAPI document is
+ * "No client can cause a 500" (docs/api.md "Errors"): every route of the OpenAPI document is
  * called with hostile path parameters, query strings and bodies, with each key class and none.
  * Every answer must be below 500 and, when not a success, the error envelope.
  */

@@ -1,5 +1,6 @@
 /**
- * Sync (DECISIONS.md D83; docs/front-ends.md "Sync"): initial sync in pages of 100, signed tokens
+ * Sync (docs/front-ends.md "Sync" (D83)): initial sync in pages of 100,
+ * signed tokens
  * bound to the key's workspace and visibility, a delta after each kind of change, and a property:
  * a client applying deltas to a local map after any mix of writes ends equal to a fresh initial
  * sync, for a production and a preview key.

@@ -1,6 +1,7 @@
 /**
- * Working copies, published versions and history of entries, end to end over HTTP (DECISIONS.md
- * D70–D72), on SQLite and PostgreSQL:
+ * Working copies, published versions and history of entries, end to end over HTTP (docs/api.md
+ * "Working copies, publishing changes and history" (D70, D71), "History" (D72)), on SQLite and
+ * PostgreSQL:
  * - production delivery (detail, lists, filters, sorts, relations) reads the published version;
  *   preview keys and preview tokens read the working copy;
  * - a PUT on a published entry keeps it published with `has_pending_changes`; publishing again is

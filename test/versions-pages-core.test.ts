@@ -1,6 +1,7 @@
 /**
- * Working copies, published versions and history of pages, end to end over HTTP (DECISIONS.md
- * D70–D72), on SQLite and PostgreSQL: the published version of a page is its SEO, SEO
+ * Working copies, published versions and history of pages, end to end over HTTP (docs/api.md
+ * "Working copies, publishing changes and history" (D70, D71), "History" (D72)), on SQLite and
+ * PostgreSQL: the published version of a page is its SEO, SEO
  * translations and whole block tree with block translations; production reads it, preview the
  * working copy; PUTs and block reorders change the working copy; versions are listed, read in the
  * page detail shape and restored; a scheduled page goes live as its working copy is at

@@ -1,5 +1,6 @@
 /**
- * Pages: working copies, published versions and history (DECISIONS.md D70–D72), end to end over
+ * Pages: working copies, published versions and history (docs/api.md "Working copies, publishing
+ * changes and history" (D70, D71), "History" (D72)), end to end over
  * HTTP on SQLite and PostgreSQL.
  *
  * - D70: production delivery reads the published version (SEO, SEO translations, the block tree

@@ -1,5 +1,5 @@
 /**
- * Webhooks across processes and instances (DECISIONS.md D82), both dialects:
+ * Webhooks across processes and instances (docs/api.md "Webhooks" (D82)), both dialects:
  * - A change committed by a server that is then killed with SIGKILL before its worker sent
  *   anything is delivered by the next server started on the database (the outbox row was
  *   written with the change). The server runs as a child process (`node dist/src/server.js`,

@@ -1,5 +1,5 @@
 /**
- * Webhooks (DECISIONS.md D82): CRUD and validation, the webhooks:write scope, the secret shown
+ * Webhooks (docs/api.md "Webhooks" (D82)): CRUD and validation, the webhooks:write scope, the secret shown
  * once and stored sealed, signed deliveries to a real receiver on loopback (verified with
  * standardwebhooks), retries until a failing receiver recovers, the SSRF guard at create and at
  * delivery time, ping, manual retry and the delivery log; both dialects.
