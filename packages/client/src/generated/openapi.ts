@@ -1882,7 +1882,7 @@ export type components = {
     };
     /**
      * Error
-     * @description The error envelope: every error of both APIs and of the file route has this shape (DECISIONS.md "Errors").
+     * @description The error envelope: every error of both APIs and of the file route has this shape (docs/api.md "Errors").
      * @example {
      *       "success": false,
      *       "message": "Validation failed",
