@@ -11,6 +11,9 @@
  *   `npm install && npm start` / `npm test` in one code block.
  * - Relative links of README.md and docs/*.md point at files that exist, and their `#anchors` at
  *   headings that exist.
+ * - The docs stand on their own in a fresh clone: no file of the repository points at the
+ *   specification's rule list or folder beside it, and every comment citing a section of our docs
+ *   (`docs/api.md "History" (D72)`) names a heading or bold paragraph name that exists there.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -217,6 +220,127 @@ describe('documentation', () => {
           broken.push(`${file}: ${link} (no such heading)`);
       }
     }
+    expect(broken).toEqual([]);
+  });
+});
+
+/** Folders and files whose text must not point outside the repository for a rule. */
+const OWN_TEXT = ['src', 'test', 'studio/src', 'docs', 'README.md', 'scripts', 'bench'];
+/** Folders whose code comments may cite sections of docs/. */
+const CITING = ['src', 'studio/src', 'test'];
+const SKIP_DIRS = new Set(['node_modules', 'dist']);
+
+/** Every file under `rel` (a folder or a file), relative to the root, without node_modules and dist. */
+function filesUnder(rel: string): string[] {
+  const abs = path.join(ROOT, rel);
+  if (!fs.existsSync(abs)) return [];
+  if (!fs.statSync(abs).isDirectory()) return [rel];
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(abs, { withFileTypes: true })) {
+    if (entry.isDirectory() && SKIP_DIRS.has(entry.name)) continue;
+    out.push(...filesUnder(path.join(rel, entry.name)));
+  }
+  return out;
+}
+
+/** The `src` folders of the workspace packages and examples (packages/client/src, examples/site/src). */
+function packageSources(): string[] {
+  return ['packages', 'examples'].flatMap((dir) =>
+    fs.existsSync(path.join(ROOT, dir))
+      ? fs
+          .readdirSync(path.join(ROOT, dir))
+          .map((name) => path.join(dir, name, 'src'))
+          .filter((src) => fs.existsSync(path.join(ROOT, src)))
+      : [],
+  );
+}
+
+/** Text of a file, or null for a binary one (images, fonts). */
+function textOf(rel: string): string | null {
+  const buf = fs.readFileSync(path.join(ROOT, rel));
+  return buf.includes(0) ? null : buf.toString('utf8');
+}
+
+/**
+ * The section names of a markdown document, lowercased: its headings (outside code blocks) and
+ * the bold names that open a paragraph or list item (`**Streaming and failures.**`).
+ */
+function sectionsOf(markdown: string): string[] {
+  const out: string[] = [];
+  let inCode = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) inCode = !inCode;
+    if (inCode) continue;
+    const heading = /^#{1,6}\s+(.+?)\s*$/.exec(line);
+    if (heading) out.push(heading[1].toLowerCase());
+    const bold = /^(?:[-*]\s+|\d+\.\s+)?\*\*(.+?)\*\*/.exec(line);
+    if (bold) out.push(bold[1].replace(/[.:]$/, '').toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * The `docs/<file>.md "<section>"` citations of a source text, comment lines joined first so a
+ * citation may wrap; a citation may name several sections of one file:
+ * `docs/api.md "Wire format" (D1, D6), "Localization" (D40)`.
+ */
+function docCitations(text: string): { file: string; section: string }[] {
+  const joined = text.replace(/[ \t]*\r?\n[ \t]*(?:\*(?!\/)|\/\/)?[ \t]*/g, ' ');
+  const out: { file: string; section: string }[] = [];
+  for (const m of joined.matchAll(/docs\/([\w-]+\.md)((?:,? "[^"]+"(?: \([^()]*\))?)+)/g))
+    for (const q of m[2].matchAll(/"([^"]+)"/g)) out.push({ file: m[1], section: q[1] });
+  return out;
+}
+
+describe('the docs stand on their own', () => {
+  // Built from parts, so that this file does not itself hold what it looks for.
+  const needles = [['DECISIONS', 'md'].join('.'), ['..', 'shared', 'spec'].join('/')];
+
+  it('finds the folders it checks', () => {
+    const files = [...OWN_TEXT, ...packageSources()].flatMap(filesUnder);
+    expect(files).toContain('docs/api.md');
+    expect(files).toContain('src/app.ts');
+    expect(files.some((f) => f.startsWith(`packages${path.sep}`))).toBe(true);
+    expect(files.some((f) => f.includes('node_modules') || f.split(path.sep).includes('dist'))).toBe(false);
+  });
+
+  it('points nowhere outside the repository for a rule (no rule list or spec folder of the specification)', () => {
+    const found: string[] = [];
+    for (const file of [...OWN_TEXT, ...packageSources()].flatMap(filesUnder)) {
+      const text = textOf(file);
+      if (text === null) continue;
+      text.split('\n').forEach((line, i) => {
+        if (needles.some((n) => line.includes(n))) found.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('reads a citation of several sections and a citation that wraps', () => {
+    const text = ['/**', ' * Rules (docs/api.md "Wire format" (D1, D6), "Localization"', ' * (D40); docs/media.md "Folders").', ' */'].join('\n');
+    expect(docCitations(text)).toEqual([
+      { file: 'api.md', section: 'Wire format' },
+      { file: 'api.md', section: 'Localization' },
+      { file: 'media.md', section: 'Folders' },
+    ]);
+    expect(sectionsOf('# Title\n\n**Streaming and failures.** More.\n```\n# not a heading\n```\n')).toEqual(['title', 'streaming and failures']);
+  });
+
+  it('cites only sections of docs/*.md that exist', () => {
+    const sections = new Map<string, string[]>();
+    const broken: string[] = [];
+    let count = 0;
+    for (const file of CITING.flatMap(filesUnder)) {
+      const text = textOf(file);
+      if (text === null) continue;
+      for (const { file: doc, section } of docCitations(text)) {
+        count++;
+        if (!sections.has(doc)) sections.set(doc, fs.existsSync(path.join(ROOT, 'docs', doc)) ? sectionsOf(read(`docs/${doc}`)) : []);
+        const wanted = section.toLowerCase();
+        if (!sections.get(doc)!.some((h) => h.includes(wanted))) broken.push(`${file}: docs/${doc} "${section}"`);
+      }
+    }
+    expect(count).toBeGreaterThan(100);
     expect(broken).toEqual([]);
   });
 });
