@@ -12,17 +12,18 @@
  * differs (slug, data, translations, publication), so a second import of the same export
  * changes nothing: same versions, same updated_at.
  *
- * Edits made in Quire (issue 23): an import applies what changed in the export since the last
- * import and never reverts editors' work with content the export already had. An entry changed
- * in Quire since its last import (a newer version than its newest `import` version, or another
- * slug) whose planned content and status are what that import version recorded is left alone
- * entirely, whatever the edit (content, state, slug), and the report warns that Quire's edits
- * were kept (keptInQuire); when the export's content or state for it changed, the export wins as
- * for any changed entry. This is decided per batch with one query (which of the batch's stored
- * entries have a newest version that is not an import version) and, for the edited ones only, a
- * second (their newest import versions). An entry without an import version (history from
- * before D72) keeps the older rule: a published entry with pending changes whose published
- * version already holds the export's content is left as it is (liveHoldsPlan).
+ * Edits made in Quire (docs/cli.md "Importing a Contentful space export"; issue 23): an import
+ * applies what changed in the export since the last import and never reverts editors' work with
+ * content the export already had. An entry changed in Quire since its last import (a newer version
+ * than its newest `import` version, or another slug) whose planned content and status are what
+ * that import version recorded is left alone entirely, whatever the edit (content, state, slug),
+ * and the report warns that Quire's edits were kept (keptInQuire); when the export's content or
+ * state for it changed, the export wins as for any changed entry. This is decided per batch with
+ * one query (which of the batch's stored entries have a newest version that is not an import
+ * version) and, for the edited ones only, a second (their newest import versions). An entry
+ * without an import version (history from before versions existed, docs/api.md "History" (D72))
+ * keeps the older rule: a published entry with pending changes whose published version already
+ * holds the export's content is left as it is (liveHoldsPlan).
  *
  * Links: entries are written targets first (dependency order). An entry whose targets do not
  * exist yet (a cycle, or a self-link) is created without those links and completed in a second

@@ -81,9 +81,10 @@ export function sameContent(stored: Entry, planned: PlannedEntry, slug: string):
 /**
  * True when the last import of an entry wrote what the export plans for it now: `record` (its
  * newest `import` version, import/repository.ts) holds the planned data and translations and
- * recorded the status `want`. The export has then not changed the entry since, and whatever
- * Quire holds now is editors' work the import leaves alone (issue 23). The slug is no part of a
- * version (D70); a planned slug follows the entry's data (baseSlug), which is compared.
+ * recorded the status `want`. The export has then not changed the entry since, and whatever Quire
+ * holds now is editors' work the import leaves alone (issue 23). The slug is no part of a version
+ * (docs/api.md "Working copies, publishing changes and history" (D70)); a planned slug follows the
+ * entry's data (baseSlug), which is compared.
  */
 export function sameAsLastImport(record: { status: string; snapshot: unknown }, planned: PlannedEntry, want: TargetStatus): boolean {
   if (record.status !== want) return false;
