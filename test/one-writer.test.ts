@@ -102,26 +102,31 @@ describe.each(dialects())('the publishing core writes history and item rows for 
 
   it('insertItemRows stores the rows insertItemRow stores one at a time', async () => {
     const db = env.ctx.db;
-    const row = (i: number, prefix: string) => ({
-      id: randomUUID(),
-      workspace_id: wsId,
-      content_type_id: typeId,
-      slug: `${prefix}-${i}`,
-      data: { title: `Row ${i}`, list: [i, 'x'] },
-      position: 1000 + i,
-      status: 'draft' as const,
-      publish_at: null,
-      published_at: null,
-      version: 1,
-      created_at: '2026-11-01T00:00:00.000Z',
-      updated_at: '2026-11-01T00:00:00.000Z',
-      created_by: userId,
-      updated_by: userId,
-      published_by: null,
-      published_version: null,
-      latest_version: 1,
-      has_pending_changes: i % 2 === 0,
-    });
+    const row = (i: number, prefix: string) => {
+      const data = { title: `Row ${i}`, list: [i, 'x'] };
+      return {
+        id: randomUUID(),
+        workspace_id: wsId,
+        content_type_id: typeId,
+        slug: `${prefix}-${i}`,
+        data,
+        // A published copy that is the working content itself (the importer's rows) is stored as the same text.
+        published_data: i % 3 === 0 ? data : null,
+        position: 1000 + i,
+        status: 'draft' as const,
+        publish_at: null,
+        published_at: null,
+        version: 1,
+        created_at: '2026-11-01T00:00:00.000Z',
+        updated_at: '2026-11-01T00:00:00.000Z',
+        created_by: userId,
+        updated_by: userId,
+        published_by: null,
+        published_version: null,
+        latest_version: 1,
+        has_pending_changes: i % 2 === 0,
+      };
+    };
     // 250 rows: two statements of at most 200.
     for (let i = 0; i < 250; i++) await insertItemRow(db, ENTRY_TABLES, row(i, 'single'));
     await insertItemRows(
@@ -136,6 +141,9 @@ describe.each(dialects())('the publishing core writes history and item rows for 
     const [single, batch] = [await read('single'), await read('batch')];
     expect(batch).toHaveLength(250);
     expect(batch).toEqual(single);
+    const published = batch.filter((r) => r.published_data !== null);
+    expect(published).toHaveLength(84);
+    for (const r of published) expect(fromJsonColumn(r.published_data, null)).toEqual(fromJsonColumn(r.data, null));
   });
 
   it('copyTranslationsToPublished makes the published translations of each entry its working ones', async () => {
