@@ -85,7 +85,7 @@ export interface Config {
   readonly s3SecretAccessKey: string | null;
   /** Path-style addressing (`endpoint/bucket/key`), which most self-hosted stores need. */
   readonly s3ForcePathStyle: boolean;
-  /** Largest accepted upload in bytes (api.md Limits: 10 MB). */
+  /** Largest accepted upload in bytes (docs/security.md "Limits and their settings": 10 MB). */
   readonly mediaMaxBytes: number;
   /** Requests per minute per management key; 0 means no limit. */
   readonly rateLimitManagement: number;
@@ -166,7 +166,7 @@ export const DEFAULT_DELIVERY_CACHE_BYTES = 16 * 1024 * 1024;
  */
 export const DEFAULT_SQLITE_CACHE_BYTES = 4 * 1024 * 1024;
 
-/** Default upload limit: 10 MB (api.md "Limits"). */
+/** Default upload limit: 10 MB (docs/security.md "Limits and their settings"). */
 export const DEFAULT_MEDIA_MAX_BYTES = 10 * 1024 * 1024;
 
 /** MEDIA_TRANSFORM_SIZES: comma-separated integers from 1 to 4,000, returned ascending, unique. */

@@ -1,7 +1,7 @@
 /**
  * The one registry of error codes (docs/api.md "Errors") and the AppError that carries them.
  * Every error a client can see is an AppError with a code from ERROR_CODES; the HTTP error
- * handler turns it into the api.md envelope. docs/api.md lists every code (a test checks it).
+ * handler turns it into the docs/api.md "Errors" envelope. docs/api.md lists every code (a test checks it).
  */
 
 export const ERROR_CODES = {

@@ -1,5 +1,5 @@
 /**
- * The api.md "Response envelope": success payloads and its TypeBox schema builders.
+ * The response envelope (docs/api.md "The envelope"): success payloads and its TypeBox schema builders.
  * Errors are shaped by the error handler (src/http/error-handler.ts), never here.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
@@ -16,7 +16,7 @@ export function ok<T, M = unknown>(data: T, meta: M | null = null): Envelope<T, 
   return { success: true, message: 'Success', data, meta };
 }
 
-/** Pagination meta of list responses (api.md "Pagination"). */
+/** Pagination meta of list responses (docs/api.md "Pagination"). */
 export const PageMeta = Type.Object(
   {
     total_data: Type.Optional(Type.Integer()),

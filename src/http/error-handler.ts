@@ -1,5 +1,5 @@
 /**
- * One error handler for the whole app: every failure, ours or Fastify's, leaves as the api.md
+ * One error handler for the whole app: every failure, ours or Fastify's, leaves as the
  * error envelope with a registered code (docs/api.md "Errors"). 5xx bodies never carry a
  * stack, SQL or driver text; the log gets the detail, tied to the request id.
  */

@@ -1,10 +1,10 @@
 /**
- * `Idempotency-Key` on every management POST, PUT, PATCH and DELETE (api.md "Endpoints";
+ * `Idempotency-Key` on every management POST, PUT, PATCH and DELETE (docs/api.md "Idempotency-Key";
  * docs/api.md "Errors" table). Registered once in the management plugin, so every resource gets
  * it. The rules (fingerprint, 24 h retention, replay, 409 while in flight, 422 on reuse, 5xx
  * releases the key, 60 s abandonment) are in src/modules/idempotency/operations.ts.
  *
- * - The key is a uuid (api.md: "`Idempotency-Key` (uuid string)"); anything else answers 400 at
+ * - The key is a uuid (docs/api.md "Idempotency-Key": a UUID string); anything else answers 400 at
  *   `headers.idempotency-key` before the key is claimed or the handler runs, so nothing is written.
  * - The claim is taken in preValidation (after authentication and body parsing), so outcomes of
  *   body validation are stored and replayed like any other 4xx.

@@ -1,7 +1,8 @@
 /**
  * Identifiers. Records get UUID v7 (time-ordered, so new rows append to indexes); imported
  * records get UUID v5 derived from the workspace and the source id, which makes a second import
- * find the same rows (api.md: ids are UUID strings; issue: "A second run changes nothing").
+ * find the same rows (docs/api.md "Wire format": ids are UUID strings; issue: "A second run changes
+ * nothing").
  */
 import { v5 as uuidv5, v7 as uuidv7, validate as uuidValidate } from 'uuid';
 

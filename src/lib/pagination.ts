@@ -1,5 +1,6 @@
 /**
- * Offset pagination (api.md "Pagination", "Limits"): page 1-based, at most 1000 (400
+ * Offset pagination (docs/api.md "Pagination"; docs/security.md "Limits and their settings"): page
+ * 1-based, at most 1000 (400
  * PAGE_TOO_DEEP above), limit 1..100 (default 10).
  */
 import { AppError, invalid } from '../errors.js';

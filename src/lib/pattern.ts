@@ -1,5 +1,5 @@
 /**
- * `validation.pattern` of text-like fields (api.md field validation), matched in linear time.
+ * `validation.pattern` of text-like fields (docs/api.md "Fields" (validation)), matched in linear time.
  *
  * Patterns are written by schema editors and run against every write, so a backtracking engine
  * would let one pattern such as `^(a+)+$` block the event loop for seconds per request. Patterns

@@ -8,7 +8,7 @@
 /** D31: lowercase letters and digits, single hyphens between runs, no leading or trailing hyphen. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** D31: longest entry or page slug (api.md Limits). */
+/** D31: longest entry or page slug (docs/api.md "Entries": at most 200 characters). */
 export const MAX_SLUG_LENGTH = 200;
 
 /**

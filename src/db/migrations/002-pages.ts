@@ -1,5 +1,5 @@
 /**
- * Pages and their block trees (api.md "Page", "Block"): pages with SEO and its translations,
+ * Pages and their block trees (docs/pages.md "The model"): pages with SEO and its translations,
  * blocks typed by a block type (a content type with is_block) with their translations.
  */
 import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';

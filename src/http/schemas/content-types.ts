@@ -1,4 +1,4 @@
-/** Wire schemas of content types and fields (api.md "Content type", "Field"). */
+/** Wire schemas of content types and fields (docs/api.md "Content types", "Fields"). */
 import { Type } from '@sinclair/typebox';
 import { FIELD_TYPES, MAX_FIELDS_PER_TYPE } from '../../modules/content-types/model.js';
 import { ImpactLocales, NullableString, Timestamp, Uuid } from './common.js';

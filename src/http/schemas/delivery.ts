@@ -1,5 +1,5 @@
 /**
- * Wire schemas of the delivery API (api.md "Delivery API", docs/api.md "Wire format" (D1, D6),
+ * Wire schemas of the delivery API (docs/api.md "Delivery API", "Wire format" (D1, D6),
  * "Localization" (D40), "The `fields` parameter" (D41), "Delivery API" (D42), "Sorting" (D43),
  * "Pagination" (D44), "Preview tokens" (D46); docs/pages.md "Translations and localization" (D45))
  * and of
@@ -94,12 +94,13 @@ export const PreviewQuery = Type.Object({ token: Type.String({ minLength: 1, max
 export const EntryPreviewSchema = Type.Object({ entry: EntrySchema, translations: Type.Array(EntryTranslationSchema) }, { title: 'Preview' });
 
 /**
- * GET /preview's `data`: the entry (api.md) or, for a page token, the page's working copy in the
+ * GET /preview's `data`: the entry (docs/api.md "GET /api/v1/public/preview") or, for a page token,
+ * the page's working copy in the
  * management shape (page, block tree, SEO and block translations).
  */
 export const PreviewSchema = Type.Union([EntryPreviewSchema, PageDetailSchema], { title: 'PreviewItem' });
 
-/** `{entry_id}` names an entry (api.md); `{page_id}` a page (the Studio's live preview of pages). Exactly one. */
+/** `{entry_id}` names an entry (docs/api.md "Preview tokens"); `{page_id}` a page (the Studio's live preview of pages). Exactly one. */
 export const PreviewTokenBody = Type.Union([
   Type.Object({ entry_id: Uuid }, { additionalProperties: false, title: 'EntryPreviewTokenRequest' }),
   Type.Object({ page_id: Uuid }, { additionalProperties: false, title: 'PagePreviewTokenRequest' }),

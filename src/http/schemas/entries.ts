@@ -1,5 +1,5 @@
 /**
- * Wire schemas of entries (api.md "Entry", "Entries"; docs/api.md "Wire format" (D1, D2), "States
+ * Wire schemas of entries (docs/api.md "Entries", "Wire format" (D1, D2), "States
  * and scheduling" (D23), "Rules Quire decided" (D34)).
  * `data` and `translations` of write bodies are declared loosely here (their D2 forms are
  * checked by the entries module, which names the exact field in each error).

@@ -1,4 +1,4 @@
-/** Wire schemas of media (api.md "Media asset", "Media"; docs/media.md "Uploading" (D50), "URLs" (D51), "Storage" (D52)). */
+/** Wire schemas of media (docs/media.md "The record"; docs/api.md "Media (management)"; docs/media.md "Uploading" (D50), "URLs" (D51), "Storage" (D52)). */
 import { Type } from '@sinclair/typebox';
 import { ASSET_KINDS } from '../../modules/media/kinds.js';
 import { MAX_ALT_TEXT, MAX_DESCRIPTION, MAX_TITLE } from '../../modules/media/upload-form.js';

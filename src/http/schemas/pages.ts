@@ -1,5 +1,6 @@
 /**
- * Wire schemas of pages and blocks (api.md "Page", "Block", "Pages", "GET /pages"; docs/api.md
+ * Wire schemas of pages and blocks (docs/pages.md "The model"; docs/api.md "Pages (management)",
+ * "GET /api/v1/public/pages"; docs/api.md
  * "Wire format" (D1), "GET /api/v1/public/pages" (D14), "Rules Quire decided" (D34); docs/pages.md
  * "The model" (D25)). `seo`, `seo_translations` and the blocks of write bodies are declared
  * loosely here: the pages module checks them and names the exact place of each problem
@@ -56,7 +57,7 @@ export const PageSchema = Type.Object(
   { title: 'Page' },
 );
 
-/** A block and its children, recursively (api.md "Block"). */
+/** A block and its children, recursively (docs/pages.md "The model"). */
 export const BlockSchema = Type.Recursive(
   (This) =>
     Type.Object({

@@ -1,5 +1,5 @@
 /**
- * Entries on the management wire (api.md "Entry"; docs/api.md "Wire format" (D1, D6), "Working
+ * Entries on the management wire (docs/api.md "Entries", "Wire format" (D1, D6), "Working
  * copies, publishing changes and history" (D70), "History" (D72)): `data` and
  * translation `data` JSON-encoded, `translations` an array, the working-copy state beside the
  * publication columns. The types are those of the response schemas, so what a route returns is

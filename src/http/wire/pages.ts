@@ -1,5 +1,5 @@
 /**
- * Pages on the wire (api.md "Page", "Block", page detail; docs/api.md "Wire format" (D1, D6),
+ * Pages on the wire (docs/pages.md "The model", page detail; docs/api.md "Wire format" (D1, D6),
  * "Working copies, publishing changes and history" (D70), "History" (D72); docs/pages.md
  * "Translations and localization" (D45)):
  * block `data` JSON-encoded, blocks nested through `children`, management records with their

@@ -1,5 +1,5 @@
 /**
- * The permission check (api.md Authentication; docs/api.md "Management keys: scopes, roles and
+ * The permission check (docs/api.md "Authentication", "Management keys: scopes, roles and
  * their intersection" (D11, D12), "Delivery keys" (D13), "Studio sessions, people, keys and
  * workspace" (D90, D91)): the one
  * place that decides whether an actor may do an action, for every entry point (HTTP routes, the

@@ -1,5 +1,5 @@
 /**
- * Roles as data (api.md Authentication, "Roles"; docs/api.md "Management keys: scopes, roles and
+ * Roles as data (docs/api.md "Authentication", "Management keys: scopes, roles and
  * their intersection" (D12), "Studio sessions, people, keys and workspace" (D91)). Each role is a
  * row: the
  * scopes it allows, whether it manages the workspace (people, API keys, settings) and whether it

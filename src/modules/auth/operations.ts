@@ -1,6 +1,6 @@
 /**
- * Users, memberships, API keys and request authentication (api.md Authentication;
- * docs/api.md "Authentication" (D10), "Management keys: scopes, roles and their intersection" (D11,
+ * Users, memberships, API keys and request authentication (docs/api.md "Authentication" (D10),
+ * "Management keys: scopes, roles and their intersection" (D11,
  * D12), "Delivery keys" (D13), "GET /api/v1/public/pages" (D14); docs/cli.md "The `quire` command
  * line" (D61)). Used by the CLI, the demo seeding and the HTTP auth hooks.
  */

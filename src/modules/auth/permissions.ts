@@ -1,5 +1,5 @@
 /**
- * The vocabulary of permissions (api.md Authentication; docs/api.md "Management keys: scopes, roles
+ * The vocabulary of permissions (docs/api.md "Authentication", "Management keys: scopes, roles
  * and their intersection" (D11, D12)): the scopes, the
  * role names and the Actor. What each role allows is data (modules/access/roles.ts) and whether
  * an actor may do something is decided in one place (modules/access/authorize.ts).

@@ -1,5 +1,5 @@
 /**
- * Field definitions (api.md "Fields"; docs/api.md "Fields" (D30, D31), "Rules Quire decided" (D34),
+ * Field definitions (docs/api.md "Fields" (D30, D31), "Rules Quire decided" (D34),
  * "Content types" (D35)): building and checking a
  * new field, and the field operations (list, create, PATCH label/filterable/sortable, reorder,
  * impact reports). Writes need `schema:write`.
@@ -196,7 +196,8 @@ export async function insertFieldWithIndexes(ctx: Context, db: Db, ct: Pick<Cont
 }
 
 /**
- * POST .../fields: appends a field; existing entries simply hold no value for it (api.md). A type
+ * POST .../fields: appends a field; existing entries simply hold no value for it (docs/api.md
+ * "Fields"). A type
  * already holding MAX_FIELDS_PER_TYPE fields answers 400 (fieldCapProblem); the type's row is
  * locked first, so concurrent additions count each other's fields.
  */

@@ -1,5 +1,5 @@
 /**
- * Content types and fields as Quire's API shows them (api.md "Content type", "Field"), the field
+ * Content types and fields as Quire's API shows them (docs/api.md "Content types", "Fields"), the field
  * types of docs/api.md "Fields" (D30) and the name/slug rules of D31.
  */
 import { fromJsonColumn } from '../../lib/json.js';
@@ -28,8 +28,8 @@ export const FIELD_TYPES = [
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /**
- * The most fields one content type (an entry type or a block type) may hold (api.md "Content
- * types"). Every path that adds fields asks fieldCapProblem: creating a type with its fields,
+ * The most fields one content type (an entry type or a block type) may hold (docs/security.md "Limits and
+ * their settings": 200). Every path that adds fields asks fieldCapProblem: creating a type with its fields,
  * adding one with POST …/fields, the Contentful importer's schema step, a workspace restore
  * (export/restore.ts).
  */

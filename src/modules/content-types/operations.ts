@@ -1,5 +1,5 @@
 /**
- * Content type operations (api.md "Content types"; docs/api.md "Fields" (D31), "Content types"
+ * Content type operations (docs/api.md "Content types", "Fields" (D31), "Content types"
  * (D32, D35)). Writes need
  * `schema:write`; reads need only a valid management key (D11).
  */
@@ -117,7 +117,7 @@ export async function createContentType(ctx: Context, actor: Actor, input: Creat
   return created;
 }
 
-/** PATCH /content-types/{slug}: only presentation metadata (api.md); `is_block` is refused by the schema. */
+/** PATCH /content-types/{slug}: only presentation metadata (docs/api.md "Content types"); `is_block` is refused by the schema. */
 export async function updateContentType(ctx: Context, actor: Actor, slug: string, patch: UpdateContentTypeInput): Promise<ContentType> {
   authorize(actor, 'schema:write');
   return withTransaction(ctx.db, async (db) => {

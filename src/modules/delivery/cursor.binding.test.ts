@@ -1,5 +1,5 @@
 /**
- * More cases for delivery cursors (cursor.ts; docs/api.md "Pagination" (D44), api.md "Pagination"), beside
+ * More cases for delivery cursors (cursor.ts; docs/api.md "Pagination" (D44)), beside
  * cursor.test.ts: round trips of every kind of sort value, the binding to content type, sort,
  * filters, locale and environment (and not to the order of the binding's keys), foreign and
  * tampered cursors, and cursors whose MAC verifies but whose content is not a position.

@@ -1,5 +1,5 @@
 /**
- * Keyset cursors (api.md "Pagination", docs/api.md "Pagination" (D44)). A cursor is
+ * Keyset cursors (docs/api.md "Pagination" (D44)). A cursor is
  * `base64url(JSON {v, i, b}) "." base64url(HMAC-SHA256)`: `v` is the sort value of the last row
  * returned, `i` its id, `b` a hash of what the cursor is bound to (content type, sort, filters,
  * locale, key environment; not `fields` or `limit`, which may change between pages). The MAC key

@@ -1,5 +1,5 @@
 /**
- * The `fields` query parameter (api.md "Sorting and field selection", docs/api.md "Fields" (D33),
+ * The `fields` query parameter (docs/api.md "Field selection, sorting and filters", "Fields" (D33),
  * "The `fields` parameter" (D41)):
  * a comma-separated list of names to include in `data`.
  *

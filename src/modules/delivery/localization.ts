@@ -1,5 +1,5 @@
 /**
- * Localization of delivered entries (api.md "Localization rules" 1-3, docs/api.md "Localization" (D40)).
+ * Localization of delivered entries (docs/api.md "Localization" (D40), rules 1-3).
  *
  * - `locale` must be one of the workspace's locales (else 400); absent means the default locale.
  * - Per field: a localizable field takes the translation's value when the translation holds a

@@ -1,5 +1,5 @@
 /**
- * Shapes of the delivery API (api.md "Delivery API", docs/api.md "Wire format" (D1, D6),
+ * Shapes of the delivery API (docs/api.md "Delivery API", "Wire format" (D1, D6),
  * "Localization" (D40), "The `fields` parameter" (D41)): the
  * workspace schema a delivery request works against, the entry rows the repository returns and
  * the wire entry the routes send.
@@ -93,7 +93,7 @@ export interface DeliveryEntry {
   is_fallback?: boolean;
 }
 
-/** `meta` of a delivery list (api.md "Pagination"); offset-only members are absent in cursor mode. */
+/** `meta` of a delivery list (docs/api.md "Pagination"); offset-only members are absent in cursor mode. */
 export interface DeliveryListMeta {
   total_data?: number;
   /** false when total_data is a lower bound (a filtered count reached its cap); absent when exact. */

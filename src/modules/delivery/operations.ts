@@ -1,5 +1,5 @@
 /**
- * Delivery API operations (api.md "Delivery API", "Pagination", "Localization rules";
+ * Delivery API operations (docs/api.md "Delivery API", "Pagination", "Localization";
  * docs/api.md "Wire format" (D1, D6), "Delivery keys" (D13), "States and scheduling" (D21), "Rules
  * Quire decided" (D36), "Localization" (D40), "The `fields` parameter" (D41), "Delivery API" (D42),
  * "Sorting" (D43), "Pagination" (D44)): list entries of a content type, get one entry by
@@ -97,7 +97,7 @@ export async function listEntries(ctx: Context, actor: Actor, input: ListEntries
 }
 
 function checkLimit(limit: number | undefined): number {
-  // Same bounds as offset mode (api.md Limits); page is ignored with a cursor.
+  // Same bounds as offset mode (docs/security.md "Limits and their settings"); page is ignored with a cursor.
   return offsetPage(1, limit).limit;
 }
 
@@ -175,7 +175,7 @@ export interface DeliverySchemaDocument {
 }
 
 /**
- * GET /schema (api.md "Schema (delivery)", D13): the content types the key may read (block types
+ * GET /schema (docs/api.md "GET /api/v1/public/schema", D13): the content types the key may read (block types
  * always) with their fields in compact form, and the workspace's locales.
  */
 export async function getDeliverySchema(ctx: Context, actor: Actor): Promise<DeliverySchemaDocument> {

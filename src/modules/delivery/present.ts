@@ -1,5 +1,5 @@
 /**
- * Turns entry rows into delivery entries (api.md "Entry", docs/api.md "Wire format" (D1, D6),
+ * Turns entry rows into delivery entries (docs/api.md "Entries", "Wire format" (D1, D6),
  * "States and scheduling" (D21), "Localization" (D40), "The `fields` parameter" (D41)):
  * the effective status (a due scheduled entry reads as published at its publish_at), `data`
  * resolved for the locale, projected by `fields`, relations and media resolved, then JSON-encoded

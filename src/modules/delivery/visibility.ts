@@ -1,5 +1,5 @@
 /**
- * Which content types a delivery key may read (api.md "Delivery key restrictions", docs/api.md
+ * Which content types a delivery key may read (docs/api.md "Delivery keys", docs/api.md
  * "Delivery keys" (D13), "Rules Quire decided" (D36)): the whitelist decides the content types (the
  * permission check's rule,
  * modules/access/authorize.ts, action `content:read`), and block types are never listed as

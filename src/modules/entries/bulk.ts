@@ -1,5 +1,6 @@
 /**
- * Bulk entry actions (api.md "bulk"; docs/api.md "States and scheduling" (D23)):
+ * Bulk entry actions (docs/api.md "PATCH /api/v1/manage/content-types/{slug}/entries/bulk", "States
+ * and scheduling" (D23)):
  *
  * - PATCH …/entries/bulk `{action, ids, publish_at?}`: action publish, unpublish, archive or
  *   schedule (which needs `publish_at` in the future); scope `content:publish`.

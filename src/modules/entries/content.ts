@@ -92,7 +92,7 @@ export interface LocalizedValues {
 }
 
 /**
- * Validates the values of one entry or block write against `fields` (api.md Localization rule
+ * Validates the values of one entry or block write against `fields` (docs/api.md "Localization" rule
  * 1): `data` in either D2 form (`required` only with opts.requireRequired), and `translations` in
  * either D2 form, each in a workspace locale other than the default one, with localizable fields
  * only; a translation left with no value is dropped. Paths start at `path` (`<path>.data`,

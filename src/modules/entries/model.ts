@@ -1,5 +1,5 @@
 /**
- * Entries as Quire keeps them and as the management API shows them (api.md "Entry",
+ * Entries as Quire keeps them and as the management API shows them (docs/api.md "Entries",
  * docs/api.md "Wire format" (D1, D6)).
  *
  * Internally `data` and translation `data` are parsed objects; on the wire (src/http/wire/entries.ts) they are
@@ -11,7 +11,7 @@ import type { ItemRecord } from '../publishing/item.js';
 export type EntryData = Record<string, unknown>;
 
 export interface EntryTranslation {
-  /** Integer id (api.md: ids of translation records are integers). */
+  /** Integer id (docs/api.md "Wire format": ids of translation records are integers). */
   id: number;
   entry_id: string;
   locale: string;
@@ -28,7 +28,7 @@ export interface Entry extends ItemRecord {
   translations: EntryTranslation[];
 }
 
-/** Bulk results (api.md "bulk", D23): each id succeeded (reason null) or failed with a reason. */
+/** Bulk results (docs/api.md "PATCH /api/v1/manage/content-types/{slug}/entries/bulk", D23): each id succeeded (reason null) or failed with a reason. */
 export interface BulkResult {
   succeeded: { id: string; reason: null }[];
   failed: { id: string; reason: string }[];

@@ -1,5 +1,5 @@
 /**
- * Entry operations (api.md "Entries"; docs/api.md "Wire format" (D2), "ETag and If-Match" (D5),
+ * Entry operations (docs/api.md "Entries", "Wire format" (D2), "ETag and If-Match" (D5),
  * "States and scheduling" (D21, D22), "Rules Quire decided" (D26, D34, D36), "Fields" (D31),
  * "Working copies, publishing changes and history" (D70, D71), "History" (D72)): list, get, create,
  * update (PUT), delete, duplicate and reorder. State changes and
@@ -146,7 +146,7 @@ function present(ctx: Context, entry: Entry): Entry {
 
 /**
  * GET …/entries: every status (or one, by `status`), optionally narrowed by `search`; offset
- * pagination (api.md "Pagination") with totals, or keyset pagination with `cursor` (no total, so
+ * pagination (docs/api.md "Pagination") with totals, or keyset pagination with `cursor` (no total, so
  * a page costs the same at any depth). A cursor is signed and bound to the type, sort, status and
  * search; another query's cursor answers 400 at `query.cursor`.
  */

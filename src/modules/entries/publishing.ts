@@ -1,5 +1,5 @@
 /**
- * Entry state changes and history (api.md "States and transitions"; docs/api.md "States and
+ * Entry state changes and history (docs/api.md "States and scheduling", "States and
  * scheduling" (D20–D23), "Working copies, publishing changes and history" (D70, D71), "History"
  * (D72)) through the publishing core of src/modules/publishing/core.ts, which pages share.
  * This file holds only what is an entry's own: how its working copy is read as a snapshot, copied

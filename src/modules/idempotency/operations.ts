@@ -1,6 +1,7 @@
 /**
- * Idempotency keys for management writes (api.md: "a repeated value returns the original result
- * instead of creating a duplicate"; docs/api.md "Idempotency-Key": 409 IDEMPOTENCY_KEY_IN_USE, 422
+ * Idempotency keys for management writes (docs/api.md "Idempotency-Key": a repeated value returns
+ * the original
+ * result instead of creating a duplicate; 409 IDEMPOTENCY_KEY_IN_USE, 422
  * IDEMPOTENCY_KEY_REUSED). The HTTP side is src/http/idempotency.ts.
  *
  * Rules:

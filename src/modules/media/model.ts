@@ -1,8 +1,8 @@
 /**
- * The media asset (api.md "Media asset") in its two shapes: the management record (every
+ * The media asset (docs/media.md "The record") in its two shapes: the management record (every
  * column) and the delivery object (`id, url, mime_type, width, height, alt_text, title,
  * description, focal_x, focal_y`, D41: also what media fields of entries and blocks resolve to). Plus the media types
- * accepted on upload (api.md Limits: image, video, PDF; D50: judged by the bytes).
+ * accepted on upload (docs/media.md "Uploading" (D50): image, video, PDF, judged by the bytes).
  */
 import type { Config } from '../../config.js';
 import { mediaUrl } from './locations.js';
@@ -17,7 +17,7 @@ export type MediaUrlConfig = Pick<Config, 'publicUrl' | 'mediaPublicUrl'>;
  */
 export type MediaAsset = Omit<MediaRecord, 'storage_key' | 'remote_url' | 'deleted_at'> & { url: string };
 
-/** The delivery media object (api.md GET /media/{id}; D41). */
+/** The delivery media object (docs/api.md "GET /api/v1/public/media/{id}"; D41). */
 export interface DeliveryMedia {
   id: string;
   url: string;

@@ -1,5 +1,6 @@
 /**
- * Media operations (api.md "Media", "Limits"; docs/media.md "Uploading" (D50), "URLs" (D51),
+ * Media operations (docs/api.md "Media (management)"; docs/security.md "Limits and their settings";
+ * docs/media.md "Uploading" (D50), "URLs" (D51),
  * "Storage" (D52)): upload, list, get,
  * update (alt text, title, description, focal point, folder: the file moves with it), soft delete, and the delivery
  * lookup. Plain functions of (ctx, actor, input), shared by the HTTP routes and the importer.

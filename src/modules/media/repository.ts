@@ -1,5 +1,5 @@
 /**
- * SQL for media records (api.md "Media asset"). A record either points at a stored file
+ * SQL for media records (docs/media.md "The record"). A record either points at a stored file
  * (`storage_key` set, `remote_url` null) or at a remote original (`storage_key` null,
  * `remote_url` absolute), as the Contentful importer creates them (no download). No record holds
  * the URL of its stored file: that is computed on read from the configuration (locations.ts

@@ -30,7 +30,7 @@ export interface SpooledFile {
   dispose(): Promise<void>;
 }
 
-/** 413 for an upload over `maxBytes` (api.md Limits: 10 MB). */
+/** 413 for an upload over `maxBytes` (docs/security.md "Limits and their settings": 10 MB). */
 export function tooLarge(maxBytes: number): AppError {
   const mb = maxBytes / (1024 * 1024);
   const text = Number.isInteger(mb) ? `${mb} MB` : `${maxBytes} bytes`;

@@ -1,5 +1,6 @@
 /**
- * Delivery of pages (api.md "GET /pages", "GET /pages/{slug}", Localization rule 4; docs/api.md
+ * Delivery of pages (docs/api.md "GET /api/v1/public/pages", "GET /api/v1/public/pages/{slug}",
+ * Localization rule 4; docs/api.md
  * "Delivery keys" (D13), "GET /api/v1/public/pages" (D14), "States and scheduling" (D21), "Rules
  * Quire decided" (D24), "Localization" (D40), "The `fields` parameter" (D41), "Pagination" (D44);
  * docs/pages.md "Translations and localization" (D45)). `actor` is a delivery key: production keys
@@ -165,7 +166,8 @@ interface LoadedBlock extends Block {
 }
 
 /**
- * GET /pages/{slug}: the page detail object (api.md) of one visible page. Errors: 400 (bad
+ * GET /pages/{slug}: the page detail object (docs/api.md "GET /api/v1/public/pages/{slug}") of one
+ * visible page. Errors: 400 (bad
  * locale), 403 (workspace_id of another workspace), 404 (no visible page with that slug).
  */
 export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, input: DeliveryPageInput): Promise<DeliveredPageContent> {

@@ -1,6 +1,6 @@
 /**
- * Pages and their block trees as Quire keeps them and as both APIs show them (api.md "Page",
- * "Block", page detail response; docs/api.md "Wire format" (D1); docs/pages.md "The model" (D25),
+ * Pages and their block trees as Quire keeps them and as both APIs show them (docs/pages.md "The
+ * model", page detail response; docs/api.md "Wire format" (D1); docs/pages.md "The model" (D25),
  * "Translations and localization" (D45)).
  *
  * Internally `data` of blocks and block translations are parsed objects and blocks are a flat
@@ -13,7 +13,7 @@ import type { ItemRecord } from '../publishing/item.js';
 export type BlockData = Record<string, unknown>;
 
 /**
- * SEO metadata of a page (api.md "SEO object"). Stored and returned with every key: a value not
+ * SEO metadata of a page (docs/pages.md "SEO object"). Stored and returned with every key: a value not
  * given is null (`keywords`: an empty list).
  */
 export interface Seo {
@@ -27,7 +27,7 @@ export interface Seo {
 export const SEO_KEYS = ['title', 'description', 'keywords', 'og_image', 'canonical'] as const;
 export type SeoKey = (typeof SEO_KEYS)[number];
 
-/** An SEO translation holds only the keys it overrides (api.md Localization rule 4). */
+/** An SEO translation holds only the keys it overrides (docs/api.md "Localization" rule 4). */
 export type SeoOverrides = { [K in keyof Seo]?: NonNullable<Seo[K]> };
 
 export const EMPTY_SEO: Readonly<Seo> = Object.freeze({ title: null, description: null, keywords: [], og_image: null, canonical: null });
@@ -38,7 +38,7 @@ export interface Page extends ItemRecord {
 }
 
 export interface SeoTranslation {
-  /** Integer id (api.md: ids of translation records are integers). */
+  /** Integer id (docs/api.md "Wire format": ids of translation records are integers). */
   id: number;
   page_id: string;
   locale: string;
@@ -49,7 +49,7 @@ export interface Block {
   id: string;
   page_id: string;
   block_type_id: string;
-  /** Slug of the block type (api.md Block `type`). */
+  /** Slug of the block type (docs/pages.md "The model": block `type`). */
   type: string;
   parent_id: string | null;
   position: number;

@@ -1,5 +1,5 @@
 /**
- * Page operations (api.md "Pages"; docs/api.md "ETag and If-Match" (D5), "States and scheduling"
+ * Page operations (docs/api.md "Pages (management)", "ETag and If-Match" (D5), "States and scheduling"
  * (D22), "Rules Quire decided" (D24, D26, D34), "Fields" (D31); docs/pages.md "The model" (D25)):
  * list, get,
  * create, update (PUT), delete, duplicate, navigation reorder and block reorder. State changes

@@ -1,5 +1,5 @@
 /**
- * Page state changes and history (api.md "States and transitions"; docs/api.md "States and
+ * Page state changes and history (docs/api.md "States and scheduling", "States and
  * scheduling" (D20–D23), "Working copies, publishing changes and history" (D70, D71), "History"
  * (D72)) through the publishing core of src/modules/publishing/core.ts, the one entries use;
  * what is a page's own (snapshot, published copy, required block fields) is in spec.ts.

@@ -1,5 +1,5 @@
 /**
- * The SEO object of pages and its translations (api.md "SEO object", Localization rule 4;
+ * The SEO object of pages and its translations (docs/pages.md "SEO object", Localization rule 4;
  * docs/pages.md "The model" (D25)).
  *
  * SEO values: `title` (one line, at most 300 characters), `description` (at most 1,000),

@@ -1,5 +1,5 @@
 /**
- * Block trees (api.md "Block"; docs/pages.md "The model" (D25)): the shape of `blocks` in page
+ * Block trees (docs/pages.md "The model" (D25)): the shape of `blocks` in page
  * writes, the limits
  * of a tree, and the conversions between the nested form clients see and the flat rows Quire
  * stores (`parent_id` + 0-based `position` among siblings).

@@ -1,5 +1,5 @@
 /**
- * Preview (api.md "GET /preview", docs/api.md "Preview tokens" (D46)): minting signed tokens for
+ * Preview (docs/api.md "GET /api/v1/public/preview", "Preview tokens" (D46)): minting signed tokens for
  * one entry (CLI
  * `quire preview-token`, POST /api/v1/manage/preview-tokens) and reading the entry a token names,
  * whatever its status, in the management shape (D6: with its translations).
@@ -8,8 +8,8 @@
  * pages): GET /preview then answers the page's working copy in the management shape (page, block
  * tree, SEO and block translations), whatever its status.
  *
- * Reading still needs a delivery key of the token's workspace (api.md: every delivery endpoint
- * requires X-API-Key), production or preview environment alike: the token is the grant to see
+ * Reading still needs a delivery key of the token's workspace (docs/api.md "Authentication": every delivery
+ * endpoint requires X-API-Key), production or preview environment alike: the token is the grant to see
  * unpublished content. A token of another workspace answers 404 (nothing is revealed), an
  * expired, tampered or malformed token 401 UNAUTHORIZED, and an entry whose content type is
  * outside the key's whitelist 403 (D13).

@@ -1,5 +1,5 @@
 /**
- * Preview tokens (api.md "GET /preview", docs/api.md "Preview tokens" (D46)): a JWT (HS256) naming
+ * Preview tokens (docs/api.md "GET /api/v1/public/preview", "Preview tokens" (D46)): a JWT (HS256) naming
  * one entry or,
  * for the Studio's live preview of pages, one page (`sub`, with `kind: 'page'`; tokens without
  * `kind` name an entry, as every token minted before pages could be previewed), and its workspace
@@ -14,11 +14,11 @@ import { AppError } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 
-/** api.md Limits: preview token lifetime. */
+/** docs/api.md "Preview tokens": preview token lifetime, 48 hours. */
 export const PREVIEW_TOKEN_LIFETIME_S = 48 * 3600;
 const AUDIENCE = 'quire:preview';
 
-/** What a preview token names: an entry (api.md) or a page (the Studio's live preview of pages). */
+/** What a preview token names: an entry (docs/api.md "GET /api/v1/public/preview") or a page (the Studio's live preview of pages). */
 export type PreviewKind = 'entry' | 'page';
 
 export interface PreviewClaims {

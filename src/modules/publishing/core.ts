@@ -280,7 +280,7 @@ function versionsBinding(kind: ItemKind, itemId: string): CursorBinding {
 }
 
 /**
- * One page of an item's history, newest first (D72; api.md "Pagination"). Without `cursor`, an
+ * One page of an item's history, newest first (D72; docs/api.md "Pagination"). Without `cursor`, an
  * offset page with totals; with it, the versions after the cursor's position (keyset on the
  * version number, no total), so a walk by cursor sees every version once even while new ones
  * are appended. Either way `next_cursor` leads to the next page (null on the last). Cursors are

@@ -1,6 +1,7 @@
 /**
  * The `sort` parameter of every list of entries and pages, management and delivery alike
- * (api.md "Sorting and field selection", docs/api.md "Sorting" (D43)): `<field>:asc` or `<field>:desc` where
+ * (docs/api.md "Field selection, sorting and filters", "Sorting" (D43)): `<field>:asc` or
+ * `<field>:desc` where
  * `<field>` is `created_at`, `updated_at`, `published_at`, `slug`, `position` (orderable lists
  * only) or, for entries, a data field marked `sortable` (sorted by its default-locale value).
  * Anything else answers 400 at `query.sort`.

@@ -92,7 +92,8 @@ export function effectiveStatus<T extends Publication>(row: T, now: Date | strin
 
 /**
  * The publication, version and attribution columns of an item that has just been created or
- * duplicated (api.md States: both start as `draft`; D26), written at `now` for user `userId`.
+ * duplicated (docs/api.md "States and scheduling": both start as `draft`; D26), written at `now`
+ * for user `userId`.
  */
 export function newDraftColumns(now: string, userId: number) {
   return {

@@ -1,5 +1,5 @@
 /**
- * Rich text for the delivery API (docs/api.md "Fields" (D33); api.md "Sorting and field selection"): a
+ * Rich text for the delivery API (docs/api.md "Fields" (D33), "Field selection, sorting and filters"): a
  * stored Contentful rich-text document is returned as is by default, as sanitized HTML for
  * `fields=<name>_html` and as plain text for `fields=<name>_text`.
  *

@@ -2,7 +2,7 @@
  * Workspace operations: create (bootstrap, import, demo), locale management and the settings the
  * Studio edits (D91: name, locales, default locale, preview URL template).
  * Rules: slugs match `^[a-z0-9]+(?:-[a-z0-9]+)*$` (D31); locale codes are 2 to 10 characters
- * (api.md Limits) of letters, digits and hyphens; the default locale is one of the locales.
+ * (docs/api.md "Localization") of letters, digits and hyphens; the default locale is one of the locales.
  * Settings (PATCH /workspace):
  * - a locale still holding translations (entries, page SEO, blocks; working or published copies)
  *   cannot be removed: 400 naming how many;

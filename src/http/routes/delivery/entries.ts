@@ -1,4 +1,4 @@
-/** Delivery routes for entries (api.md "GET /entries", "GET /entries/{entrySlug}"). Parse, call, reply. */
+/** Delivery routes for entries (docs/api.md "GET /api/v1/public/entries", "GET /api/v1/public/entries/{entrySlug}"). Parse, call, reply. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

@@ -1,4 +1,4 @@
-/** Delivery route for media metadata (api.md GET /media/{id}). Parse, call, reply. */
+/** Delivery route for media metadata (docs/api.md "GET /api/v1/public/media/{id}"). Parse, call, reply. */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';

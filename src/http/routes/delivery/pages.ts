@@ -1,4 +1,4 @@
-/** Delivery routes for pages (api.md "GET /pages", "GET /pages/{slug}"; docs/api.md "GET /api/v1/public/pages" (D14); docs/pages.md "Translations and localization" (D45)). Parse, call, reply. */
+/** Delivery routes for pages (docs/api.md "GET /api/v1/public/pages", "GET /api/v1/public/pages/{slug}"; docs/api.md "GET /api/v1/public/pages" (D14); docs/pages.md "Translations and localization" (D45)). Parse, call, reply. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

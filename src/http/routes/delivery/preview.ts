@@ -1,4 +1,4 @@
-/** Delivery route for previews (api.md "GET /preview", D46): a delivery key plus a preview token. */
+/** Delivery route for previews (docs/api.md "GET /api/v1/public/preview", D46): a delivery key plus a preview token. */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';

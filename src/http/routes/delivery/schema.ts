@@ -1,4 +1,4 @@
-/** Delivery route for the workspace schema (api.md "GET /schema"). */
+/** Delivery route for the workspace schema (docs/api.md "GET /api/v1/public/schema"). */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';

@@ -1,4 +1,4 @@
-/** Management routes for content types (api.md "Content types"). Parse, call, reply. */
+/** Management routes for content types (docs/api.md "Content types"). Parse, call, reply. */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

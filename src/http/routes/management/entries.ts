@@ -1,5 +1,5 @@
 /**
- * Management routes for entries (api.md "Entries"; docs/api.md "Wire format" (D1), "ETag and
+ * Management routes for entries (docs/api.md "Entries", "Wire format" (D1), "ETag and
  * If-Match" (D5), "States and scheduling" (D23)). Parse, call, reply.
  * Responses about one entry carry `ETag: "<id>-<version>"`; PUT, DELETE and the state actions
  * honour `If-Match` (412 when stale). The static `/entries/bulk` and `/entries/reorder` routes

@@ -1,4 +1,4 @@
-/** Management routes for fields (api.md "Fields"). */
+/** Management routes for fields (docs/api.md "Fields"). */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

@@ -1,5 +1,6 @@
 /**
- * Management routes for media (api.md "Media"; docs/media.md "Uploading" (D50), "URLs" (D51),
+ * Management routes for media (docs/api.md "Media (management)"; docs/media.md "Uploading" (D50),
+ * "URLs" (D51),
  * "Storage" (D52)). Parse, call, reply.
  * The upload route lives in its own encapsulated scope, the only one where multipart bodies are
  * parsed (@fastify/multipart, file parts streamed to disk, limit MEDIA_MAX_BYTES); everywhere

@@ -1,5 +1,5 @@
 /**
- * Management routes for pages (api.md "Pages"; docs/api.md "ETag and If-Match" (D5), "States and
+ * Management routes for pages (docs/api.md "Pages (management)", "ETag and If-Match" (D5), "States and
  * scheduling" (D23), "Rules Quire decided" (D26, D34); docs/pages.md "The model" (D25)). Parse,
  * call,
  * reply. Responses about one page carry `ETag: "<id>-<version>"`; PUT, DELETE, the state actions

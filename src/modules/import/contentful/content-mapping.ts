@@ -6,7 +6,7 @@
  *
  * Entries: ids are derived from the workspace and the Contentful id (`entry:<id>`), so a second
  * import finds the same rows. Values of the export's default locale go to `data`; other locales
- * become translations of localizable fields only (api.md "Localization rules"). Rich text
+ * become translations of localizable fields only (docs/api.md "Localization"). Rich text
  * documents keep their shape, but the entry and asset links inside them (`entry-hyperlink`,
  * `embedded-entry-block`/`-inline`, `asset-hyperlink`, `embedded-asset-block`) point at the Quire
  * ids of their targets, like relation fields (a hyperlink whose target is not imported keeps only
@@ -310,7 +310,7 @@ export function planEntry(
       const locale = targetLocale(code, locales);
       if (locale === null) continue;
       const isDefault = locale === locales.workspaceDefault;
-      // Only localizable fields have translations (api.md "Localization rules").
+      // Only localizable fields have translations (docs/api.md "Localization").
       if (!isDefault && !field.input.localizable) continue;
       const value = mapValue(field, raw, links, (what) =>
         warnings.push(`entry '${entry.sys.id}' (${ct.slug}.${field.input.name}, ${code}) links ${what}, which is not in the export; the link is dropped`),

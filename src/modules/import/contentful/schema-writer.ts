@@ -6,7 +6,7 @@
  * the API cannot change rules of an existing field), so a second import changes nothing (issue 2 item 10).
  *
  * What the API cannot change on an existing field (type, localizable, required, unique, options:
- * api.md "Fields") answers one 400 VALIDATION_FAILED listing every conflict, before any write;
+ * docs/api.md "Fields") answers one 400 VALIDATION_FAILED listing every conflict, before any write;
  * so does a type the import would take past the field cap (content-types/model.ts).
  */
 import type { Context } from '../../../context.js';
