@@ -144,7 +144,7 @@ export async function call(
   return { status: res.statusCode, body, headers: res.headers as Res['headers'] };
 }
 
-/** Asserts the api.md error envelope and returns it (for further checks). */
+/** Asserts the docs/api.md "Errors" envelope and returns it (for further checks). */
 export function expectError(res: Res, status: number, code: string): Res['body'] {
   if (res.status !== status || res.body?.code !== code) {
     throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);

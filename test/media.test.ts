@@ -1,5 +1,6 @@
 /**
- * The media library over HTTP (issue 4 items 1, 2, 4; api.md "Media"; docs/media.md "Uploading"
+ * The media library over HTTP (issue 4 items 1, 2, 4; docs/api.md "Media (management)";
+ * docs/media.md "Uploading"
  * (D50), "URLs" (D51), "Storage" (D52)):
  * upload (types from bytes, dimensions, limits, X-Workspace-ID, validation, cleanup), list,
  * get, update (folder moves), delete and delivery metadata. Every suite runs on each dialect

@@ -1,5 +1,5 @@
 /**
- * The `tags` field type (D30; api.md "Fields"): a free list of strings — at most 100 distinct,
+ * The `tags` field type (D30; docs/api.md "Fields"): a free list of strings — at most 100 distinct,
  * one-line items of 1–256 characters, kept in order — with item-count rules, no options, not
  * filterable or sortable, delivered as an array. Both dialects.
  */

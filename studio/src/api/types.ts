@@ -60,7 +60,7 @@ export type Webhook = Static<typeof WebhookSchema>;
 export type CreatedWebhook = Static<typeof CreatedWebhookSchema>;
 export type WebhookDelivery = Static<typeof WebhookDeliverySchema>;
 
-/** `meta` of list responses (api.md Pagination). */
+/** `meta` of list responses (docs/api.md "Pagination"). */
 export interface PageMeta {
   page_size: number;
   total_data?: number;

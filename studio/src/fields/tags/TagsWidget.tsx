@@ -1,5 +1,5 @@
 /**
- * `tags`: a free list of strings (D30; api.md "Fields"), stored as string[] in the order typed;
+ * `tags`: a free list of strings (D30; docs/api.md "Fields"), stored as string[] in the order typed;
  * an empty list stores null. Enter or a comma adds the typed value, leaving the box adds it too;
  * the server's limits are held here as well: at most 100 distinct tags of 1–256 characters (a
  * longer one is cut), line breaks become spaces.

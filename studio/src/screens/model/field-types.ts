@@ -1,5 +1,5 @@
 /**
- * The field types of D30 with what each accepts (api.md "Fields"): which flags apply, which
+ * The field types of D30 with what each accepts (docs/api.md "Fields"): which flags apply, which
  * validations make sense, whether it takes options (select choices) or relation targets. The
  * add-field form shows only what applies, and `buildFieldInput` sends only that.
  */
