@@ -1,7 +1,7 @@
 /**
  * Pages through the delivery API (issue 3 item 3; docs/api.md "GET /api/v1/public/pages", "GET
  * /api/v1/public/pages/{slug}",
- * Localization rules; docs/api.md "Delivery keys" (D13), "GET /api/v1/public/pages" (D14), "States
+ * docs/pages.md "Translations and localization"; docs/api.md "Delivery keys" (D13), "GET /api/v1/public/pages" (D14), "States
  * and scheduling" (D21), "Localization" (D40), "The `fields` parameter" (D41), "Pagination" (D44);
  * docs/pages.md "Translations and localization" (D45)): visibility per key
  * environment, the detail shape with nested blocks, one test per localization rule, relations and

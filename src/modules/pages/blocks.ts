@@ -1,5 +1,5 @@
 /**
- * The content rules of the blocks of a page write (docs/pages.md "The model", Localization rule 1;
+ * The content rules of the blocks of a page write (docs/pages.md "The model"; docs/api.md "Localization" rule 1;
  * docs/api.md "Wire format" (D2), "States and scheduling" (D22), "Fields" (D30); docs/pages.md "The
  * model" (D25)):
  *

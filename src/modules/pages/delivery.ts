@@ -1,6 +1,6 @@
 /**
  * Delivery of pages (docs/api.md "GET /api/v1/public/pages", "GET /api/v1/public/pages/{slug}",
- * Localization rule 4; docs/api.md
+ * docs/pages.md "Translations and localization"; docs/api.md
  * "Delivery keys" (D13), "GET /api/v1/public/pages" (D14), "States and scheduling" (D21), "Rules
  * Quire decided" (D24), "Localization" (D40), "The `fields` parameter" (D41), "Pagination" (D44);
  * docs/pages.md "Translations and localization" (D45)). `actor` is a delivery key: production keys
@@ -91,7 +91,7 @@ function pageSort(raw: string | undefined): SortSpec {
 
 /**
  * A delivered page: effective status (D21) and, for a requested locale, SEO overlaid (D45) and
- * `is_fallback` (Localization rule 3: no translation of the page in that locale at all).
+ * `is_fallback` (docs/pages.md "Translations and localization" rule 4: no translation of the page in that locale at all).
  */
 function presentPage(row: DeliveryPageRow, now: string, locale: RequestedLocale, blocksTranslated: boolean): DeliveredPage {
   const page = effectiveStatus(toPage(row), now);

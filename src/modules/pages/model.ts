@@ -27,7 +27,7 @@ export interface Seo {
 export const SEO_KEYS = ['title', 'description', 'keywords', 'og_image', 'canonical'] as const;
 export type SeoKey = (typeof SEO_KEYS)[number];
 
-/** An SEO translation holds only the keys it overrides (docs/api.md "Localization" rule 4). */
+/** An SEO translation holds only the keys it overrides (docs/pages.md "Translations and localization" rule 1). */
 export type SeoOverrides = { [K in keyof Seo]?: NonNullable<Seo[K]> };
 
 export const EMPTY_SEO: Readonly<Seo> = Object.freeze({ title: null, description: null, keywords: [], og_image: null, canonical: null });

@@ -1,5 +1,5 @@
 /**
- * The SEO object of pages and its translations (docs/pages.md "SEO object", Localization rule 4;
+ * The SEO object of pages and its translations (docs/pages.md "SEO object", "Translations and localization";
  * docs/pages.md "The model" (D25)).
  *
  * SEO values: `title` (one line, at most 300 characters), `description` (at most 1,000),
@@ -108,7 +108,7 @@ export function pickSeo(value: Record<string, unknown>): SeoOverrides {
 }
 
 /**
- * Localization rule 4 for SEO: each key of the translation that holds a value overrides the
+ * docs/pages.md "Translations and localization" rule 1 for SEO: each key of the translation that holds a value overrides the
  * default one; keys it lacks fall back to `page.seo`.
  */
 export function overlaySeo(seo: Seo, translation: SeoOverrides | null): Seo {

@@ -3,7 +3,7 @@
  * description (at most 1,000), keywords (up to 50), Open Graph image and canonical URL (absolute
  * http/https). In the default locale it edits `seo`; in another locale it edits that locale's
  * overrides, showing the default value under each label and "falls back to en" where the
- * translation has none (Localization rule 4: readers get the default value there). The title is
+ * translation has none (docs/pages.md "Translations and localization" rule 1: readers get the default value there). The title is
  * always shown; the other values fold behind "More SEO fields" (open when one of them has an error).
  */
 import { useState, type ReactNode } from 'react';
