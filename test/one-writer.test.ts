@@ -5,8 +5,8 @@
  * - appendVersions (publishing/repository.ts) writes in one call, over several statements, the
  *   rows insertVersion writes one at a time;
  * - insertItemRows writes the rows insertItemRow writes one at a time;
- * - copyTranslationsToPublished (entries/repository.ts) makes each entry's published
- *   translations its working ones, replacing what they held;
+ * - copyTranslationsToPublished (entries/repository.ts) gives entries their working
+ *   translations as published ones (the single path, copyEntryToPublished, clears them first);
  * - the restore writes history through appendVersions, so a version row of an export must have
  *   the columns of a version: one that has others, or lacks its snapshot, or whose action,
  *   status or time is not text, is refused with the file and line named, and nothing is written.
@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyTranslationsToPublished } from '../src/modules/entries/repository.js';
+import { copyEntryToPublished, copyTranslationsToPublished } from '../src/modules/entries/repository.js';
 import { appendVersions, ENTRY_TABLES, insertItemRow, insertItemRows, insertVersion, type VersionRecord } from '../src/modules/publishing/repository.js';
 import { findWorkspaceBySlug } from '../src/modules/workspaces/repository.js';
 import { fromJsonColumn } from '../src/lib/json.js';
@@ -146,18 +146,23 @@ describe.each(dialects())('the publishing core writes history and item rows for 
     for (const r of published) expect(fromJsonColumn(r.published_data, null)).toEqual(fromJsonColumn(r.data, null));
   });
 
-  it('copyTranslationsToPublished makes the published translations of each entry its working ones', async () => {
+  it('copyTranslationsToPublished gives new entries their working translations as published ones; copyEntryToPublished replaces them', async () => {
     const db = env.ctx.db;
     const working = (id: string) =>
       db.kysely.selectFrom('entry_translations').select(['entry_id', 'locale', 'id', 'data']).where('entry_id', '=', id).execute();
     const published = (id: string) =>
       db.kysely.selectFrom('published_entry_translations').select(['entry_id', 'locale', 'id', 'data']).where('entry_id', '=', id).execute();
+    // Drafts: nothing published yet, as for the entries the importer has just created.
+    for (const id of [ids.a, ids.b]) expect(await published(id)).toEqual([]);
     await copyTranslationsToPublished(db, [ids.a, ids.b]);
-    for (const id of [ids.a, ids.b]) expect(await published(id)).toEqual(await working(id));
+    for (const id of [ids.a, ids.b]) {
+      expect(await published(id)).toEqual(await working(id));
+      expect(await published(id)).toHaveLength(1);
+    }
     const before = await published(ids.a);
     const put = await req('PUT', '/content-types/note/entries/b', { data: { title: 'Note b' }, translations: { de: { data: { title: 'Neu' } } } });
     expect(put.status).toBe(200);
-    await copyTranslationsToPublished(db, [ids.b]);
+    await copyEntryToPublished(db, ids.b);
     expect(await published(ids.b)).toEqual(await working(ids.b));
     expect(JSON.stringify(await published(ids.b))).toContain('Neu');
     expect(await published(ids.a)).toEqual(before);

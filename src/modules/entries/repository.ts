@@ -154,22 +154,27 @@ export async function copyEntryToPublished(db: Db, id: string): Promise<void> {
     .set((eb) => ({ published_data: eb.ref('data') }))
     .where('id', '=', id)
     .execute();
+  await db.kysely.deleteFrom('published_entry_translations').where('entry_id', '=', id).execute();
   await copyTranslationsToPublished(db, [id]);
 }
 
 /**
- * Makes the published translations of entries `ids` their working translations (ids kept), 500
- * entries per statement: the translation half of publishing (copyEntryToPublished; the
- * importer's bulk path, whose rows are inserted with their published data).
+ * Adds the working translations of entries `ids` (ids kept) to their published copy, 500
+ * entries per statement: the translation half of publishing. Callers whose entries may hold
+ * published translations clear them first (copyEntryToPublished); the importer's bulk path
+ * calls it for entries it has just created, whose rows are inserted with their published data.
  */
 export async function copyTranslationsToPublished(db: Db, ids: readonly string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 500) {
-    const part = ids.slice(i, i + 500);
-    await db.kysely.deleteFrom('published_entry_translations').where('entry_id', 'in', part).execute();
     await db.kysely
       .insertInto('published_entry_translations')
       .columns(['entry_id', 'locale', 'id', 'data'])
-      .expression(db.kysely.selectFrom('entry_translations').select(['entry_id', 'locale', 'id', 'data']).where('entry_id', 'in', part))
+      .expression(
+        db.kysely
+          .selectFrom('entry_translations')
+          .select(['entry_id', 'locale', 'id', 'data'])
+          .where('entry_id', 'in', ids.slice(i, i + 500)),
+      )
       .execute();
   }
 }
