@@ -76,6 +76,12 @@ export async function insertWithNewId(db: Db, table: TableName, row: Record<stri
   return Number(result.rows[0].id);
 }
 
+/** The largest id of the serial `id` column of `table` (0 when empty). */
+export async function largestSerialId(db: Db, table: TableName): Promise<number> {
+  const result = await sql<{ id: number | string | null }>`SELECT MAX(id) AS id FROM ${sql.table(table)}`.execute(db.kysely);
+  return Number(result.rows[0]?.id ?? 0);
+}
+
 /** Which of `ids` already exist in the serial `id` column of `table`. */
 export async function takenIds(db: Db, table: TableName, ids: readonly number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();

@@ -95,6 +95,7 @@ import {
   idsInWorkspace,
   insertRows,
   insertWithNewId,
+  largestSerialId,
   setBlockParent,
   takenIds,
   userIdByEmail,
@@ -233,6 +234,13 @@ async function checkedManifest(ctx: Context, root: string): Promise<Manifest> {
 const COLUMN = /^[a-z][a-z0-9_]{0,62}$/;
 
 /** Lines of a table file (one the manifest lists and checked) as rows, BATCH at a time, each with its line number. */
+/** The largest `id` of a serial table's file (0 when empty): one pass over its lines, ids only. */
+async function largestNumberIn(root: string, spec: TableSpec): Promise<number> {
+  let largest = 0;
+  for await (const lines of batches(root, tableFile(spec))) for (const { row } of lines) largest = Math.max(largest, Number(row.id) || 0);
+  return largest;
+}
+
 async function* batches(root: string, name: string): AsyncGenerator<{ line: number; row: Record<string, unknown> }[]> {
   const opened = await confined(root, name, Number.MAX_SAFE_INTEGER);
   if (!opened) throw bad(`file '${name}' is missing`);
@@ -444,6 +452,13 @@ async function storeMediaFile(r: Restore, line: number, v: Record<string, unknow
 
 async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webhooks: RestoreResult['webhooks']): Promise<number> {
   let count = 0;
+  // Numbers given to taken translation records start above every number of the file and of the
+  // table, so they never collide with a record written as exported, in this batch or a later one.
+  let nextNumber: number | null = null;
+  const newNumber = async (): Promise<number> => {
+    if (nextNumber === null) nextNumber = Math.max(await largestNumberIn(r.root, spec), await largestSerialId(r.db, spec.table)) + 1;
+    return nextNumber++;
+  };
   for await (const lines of batches(r.root, tableFile(spec))) {
     const columns = Object.keys(lines[0].row);
     for (const { line, row } of lines) checkRow(spec, line, row, columns);
@@ -477,11 +492,18 @@ async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webho
         values.map((v) => Number(v.id)),
       );
       if (taken.size) {
-        await advanceSequence(r.db, spec.table);
         let map = r.renumbered.get(spec.table);
         if (!map) r.renumbered.set(spec.table, (map = new Map()));
-        for (const v of values.filter((x) => taken.has(Number(x.id)))) map.set(Number(v.id), await insertWithNewId(r.db, spec.table, v));
-        values = values.filter((v) => !taken.has(Number(v.id)));
+        const renumbered: Record<string, unknown>[] = [];
+        for (const v of values) {
+          if (!taken.has(Number(v.id))) renumbered.push(v);
+          else {
+            const id = await newNumber();
+            map.set(Number(v.id), id);
+            renumbered.push({ ...v, id });
+          }
+        }
+        values = renumbered;
       }
     }
     const history = HISTORY_TABLES[spec.table];
