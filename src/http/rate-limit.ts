@@ -1,42 +1,38 @@
 /**
- * Per-key rate limits (docs/api.md "Rate limits": 429 RATE_LIMITED with `Retry-After`), through
- * @fastify/rate-limit. Counted per API key over a one-minute window, right after authentication (an
+ * Per-key rate limits on an API (docs/api.md "Rate limits": 429 RATE_LIMITED with `Retry-After`),
+ * as an HTTP hook over `consumeRateLimit` (src/modules/limits/rate-limit.ts, which holds the rule
+ * and where the counts live: Redis when REDIS_URL is set, shared by every instance; else this
+ * instance's memory). Counted per API key over a one-minute window, right after authentication (an
  * unauthenticated flood is answered 401 and counts against nothing), cache hits included. Limits come from the config:
  * RATE_LIMIT_MANAGEMENT (default 1200 a minute per management key) and RATE_LIMIT_DELIVERY
- * (default off: delivery answers from its cache and usually sits behind a CDN). With REDIS_URL the
- * counters live in Redis (the plugin's maintained Redis store), so instances behind a balancer
- * share one limit per key; without it, in each instance's memory, so N instances allow N times
- * the limit. While Redis is unreachable requests are let through (a lost Redis must not take the
- * API down) and the outage is logged. Responses carry the standard `x-ratelimit-limit`,
- * `x-ratelimit-remaining` and `x-ratelimit-reset` headers.
+ * (default off: delivery answers from its cache and usually sits behind a CDN). Responses carry
+ * the standard `x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` headers (the
+ * reset in seconds), a refused one also `retry-after`.
  */
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../context.js';
 import { AppError } from '../errors.js';
+import { consumeRateLimit } from '../modules/limits/rate-limit.js';
 
 /**
- * Registers the limit on this (encapsulated) API plugin; `perMinute` 0 registers nothing. `name`
- * keeps the counters of the two APIs apart in a shared Redis (`redis`, null: this instance only).
+ * Adds the limit to this (encapsulated) API plugin; `perMinute` 0 adds nothing. `name` is the
+ * bucket, keeping the counts of the two APIs apart.
  */
-export async function registerRateLimit(app: FastifyInstance, perMinute: number, name: string, redis: Redis | null): Promise<void> {
+export function registerRateLimit(app: FastifyInstance, ctx: Context, perMinute: number, name: string): void {
   if (perMinute <= 0) return;
-  await app.register(rateLimit, { global: false, ...(redis ? { redis, nameSpace: `rate-limit:${name}:`, skipOnError: true } : {}) });
   // An instance-level hook runs in registration order: after the auth hook (the key is known)
-  // and before the delivery cache hook, so cached answers count too. (The plugin's global mode
-  // would add route-level hooks, which run after every instance-level one.)
-  app.addHook(
-    'onRequest',
-    app.rateLimit({
-      max: perMinute,
-      timeWindow: 60_000,
-      keyGenerator: (request: FastifyRequest) => request.actor?.keyId ?? request.ip,
-      errorResponseBuilder: (_request, context) => {
-        const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-        return new AppError('RATE_LIMITED', `Rate limit of ${context.max} requests per minute for this API key reached; retry in ${seconds} s`, null, {
-          'Retry-After': String(seconds),
-        });
-      },
-    }),
-  );
+  // and before the delivery cache hook, so cached answers count too.
+  app.addHook('onRequest', async (request, reply) => {
+    const decision = await consumeRateLimit(ctx, name, request.actor?.keyId ?? request.ip, perMinute);
+    const resetSeconds = Math.ceil(decision.resetMs / 1000);
+    reply.header('x-ratelimit-limit', decision.limit);
+    reply.header('x-ratelimit-remaining', decision.remaining);
+    reply.header('x-ratelimit-reset', resetSeconds);
+    if (decision.allowed) return;
+    reply.header('retry-after', resetSeconds);
+    const seconds = Math.max(1, resetSeconds);
+    throw new AppError('RATE_LIMITED', `Rate limit of ${decision.limit} requests per minute for this API key reached; retry in ${seconds} s`, null, {
+      'Retry-After': String(seconds),
+    });
+  });
 }

@@ -17,7 +17,7 @@ import { deliverySyncRoutes } from './sync.js';
 export function deliveryRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
     registerAuth(app, ctx, 'delivery');
-    await registerRateLimit(app, ctx.config.rateLimitDelivery, 'delivery', ctx.redis);
+    registerRateLimit(app, ctx, ctx.config.rateLimitDelivery, 'delivery');
     registerDeliveryCache(app, ctx);
     await deliveryEntryRoutes(app, ctx);
     await deliverySchemaRoutes(app, ctx);

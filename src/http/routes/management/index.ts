@@ -24,7 +24,7 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     // Parses cookies in an onRequest hook, which must run before the auth hook.
     await app.register(cookie);
     registerAuth(app, ctx, 'management');
-    await registerRateLimit(app, ctx.config.rateLimitManagement, 'management', ctx.redis);
+    registerRateLimit(app, ctx, ctx.config.rateLimitManagement, 'management');
     registerIdempotency(app, ctx);
     await contentTypeRoutes(app, ctx);
     await fieldRoutes(app, ctx);
