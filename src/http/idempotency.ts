@@ -18,7 +18,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { invalid } from '../errors.js';
 import { isUuid } from '../lib/ids.js';
-import { beginIdempotent, completeIdempotent, releaseIdempotent, requestFingerprint, type IdempotencyClaim } from '../modules/idempotency/operations.js';
+import { requestFingerprint, runIdempotent, type StoredResponse } from '../modules/idempotency/operations.js';
+
+/** A request's running idempotency cycle, waiting for the handler's outcome. */
+interface IdempotencyHold {
+  cycle: Promise<unknown>;
+  finish: (response: StoredResponse) => void;
+  abandon: (err: Error) => void;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,8 +33,8 @@ declare module 'fastify' {
     secretAnswer?: boolean;
   }
   interface FastifyRequest {
-    /** Set while this request holds an idempotency key; its outcome is stored in onSend. */
-    idempotencyClaim: IdempotencyClaim | null;
+    /** Set while this request holds an idempotency key; onSend hands its outcome to the cycle. */
+    idempotencyHold: IdempotencyHold | null;
     /** A multipart request's Idempotency-Key, claimed by its handler through claimAfterBody. */
     idempotencyDeferredKey: string | null;
   }
@@ -42,18 +49,34 @@ function headerValue(request: FastifyRequest): string | undefined {
   return Array.isArray(raw) ? raw[0] : raw;
 }
 
+/** Thrown into a held cycle when the response cannot be stored (a stream): the key is released. */
+class Unstorable extends Error {}
+
 /**
- * Claims `key` for this request with `fingerprint`. Returns true when the stored response was
- * replayed on `reply` (the caller must stop), false when the request should proceed (its outcome
- * is stored in onSend). Throws 409 IDEMPOTENCY_KEY_IN_USE / 422 IDEMPOTENCY_KEY_REUSED.
+ * Claims `key` for this request with `fingerprint`, through runIdempotent (the same cycle any
+ * entry point runs): its `run` is this request's handler, whose outcome onSend hands over. Returns
+ * true when the stored response was replayed on `reply` (the caller must stop), false when the
+ * request should proceed. Throws 409 IDEMPOTENCY_KEY_IN_USE / 422 IDEMPOTENCY_KEY_REUSED.
  */
 async function claim(ctx: Context, request: FastifyRequest, reply: FastifyReply, key: string, fingerprint: string): Promise<boolean> {
-  const result = await beginIdempotent(ctx, request.actor.keyId, key, fingerprint);
-  if (result.kind === 'proceed') {
-    request.idempotencyClaim = result.claim;
+  let started!: () => void;
+  const begun = new Promise<'proceed'>((resolve) => (started = () => resolve('proceed')));
+  let finish!: IdempotencyHold['finish'];
+  let abandon!: IdempotencyHold['abandon'];
+  const outcome = new Promise<StoredResponse>((resolve, reject) => {
+    finish = resolve;
+    abandon = reject;
+  });
+  const cycle = runIdempotent(ctx, request.actor.keyId, key, fingerprint, () => {
+    started();
+    return outcome;
+  });
+  const first = await Promise.race([begun, cycle]);
+  if (first === 'proceed') {
+    request.idempotencyHold = { cycle, finish, abandon };
     return false;
   }
-  const { statusCode, body, headers } = result.response;
+  const { statusCode, body, headers } = first.response;
   for (const [k, v] of Object.entries(headers)) reply.header(k, v);
   reply.header('Idempotent-Replayed', 'true');
   reply.code(statusCode).type('application/json; charset=utf-8').send(body);
@@ -73,7 +96,7 @@ export async function claimAfterBody(ctx: Context, request: FastifyRequest, repl
 }
 
 export function registerIdempotency(app: FastifyInstance, ctx: Context): void {
-  app.decorateRequest('idempotencyClaim', null);
+  app.decorateRequest('idempotencyHold', null);
   app.decorateRequest('idempotencyDeferredKey', null);
 
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -91,25 +114,25 @@ export function registerIdempotency(app: FastifyInstance, ctx: Context): void {
   });
 
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const claim = request.idempotencyClaim;
-    if (!claim) return payload;
-    request.idempotencyClaim = null;
-    try {
-      const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
-      if (body === null) {
-        // A streamed body cannot be stored: release the key rather than replay something else.
-        await releaseIdempotent(ctx, claim);
-        return payload;
-      }
+    const hold = request.idempotencyHold;
+    if (!hold) return payload;
+    request.idempotencyHold = null;
+    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+    if (body === null) {
+      // A streamed body cannot be stored: release the key rather than replay something else.
+      hold.abandon(new Unstorable());
+    } else {
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS) {
         const v = reply.getHeader(name);
         if (typeof v === 'string') headers[name] = v;
       }
-      await completeIdempotent(ctx, claim, { statusCode: reply.statusCode, body, headers });
+      hold.finish({ statusCode: reply.statusCode, body, headers });
+    }
+    try {
+      await hold.cycle;
     } catch (err) {
-      // The response itself is fine; a record left pending is taken over after 60 s.
-      request.log.error({ err }, 'could not store the idempotent response');
+      if (!(err instanceof Unstorable)) request.log.error({ err }, 'could not release the idempotency key');
     }
     return payload;
   });

@@ -17,6 +17,9 @@
  * - Outcomes with status ≥ 500 are not stored: the record is deleted so the client can retry.
  * - Expired records are ignored and overwritten; each API key's expired records are purged when
  *   that key next uses an idempotency key.
+ *
+ * Any entry point (HTTP, a GraphQL mutation, an MCP tool) runs the whole cycle with
+ * runIdempotent; beginIdempotent, completeIdempotent and releaseIdempotent are its steps.
  */
 import { createHash } from 'node:crypto';
 import type { Context } from '../../context.js';
@@ -127,4 +130,47 @@ export async function completeIdempotent(ctx: Context, claim: IdempotencyClaim, 
 /** Deletes the claim so the same key can be sent again. */
 export async function releaseIdempotent(ctx: Context, claim: IdempotencyClaim): Promise<void> {
   await deleteRecord(ctx.db, claim.apiKeyId, claim.key, claim.createdAt);
+}
+
+/** What runIdempotent answers: the outcome to send, and whether it is a replay of a first one. */
+export interface IdempotentOutcome {
+  replayed: boolean;
+  response: StoredResponse;
+}
+
+/**
+ * The whole cycle for one operation under an idempotency key, for any entry point: claims `key`
+ * for `apiKeyId` with `fingerprint` (of the operation and its arguments, e.g. requestFingerprint),
+ * then either replays the stored outcome (`replayed: true`, `run` not called) or calls `run`,
+ * stores what it returns (released instead when its status is ≥ 500; a failure to store is
+ * logged, not thrown, since the operation happened) and returns it. `run`
+ * returns the outcome as the entry point will send it (status, body, headers to replay), errors
+ * a client should see again included; when `run` throws, the key is released (nothing stored) and
+ * the error rethrown, so the client may retry. Throws 422 IDEMPOTENCY_KEY_REUSED or 409
+ * IDEMPOTENCY_KEY_IN_USE per the rules above, before `run` is called.
+ */
+export async function runIdempotent(
+  ctx: Context,
+  apiKeyId: string,
+  key: string,
+  fingerprint: string,
+  run: () => Promise<StoredResponse>,
+): Promise<IdempotentOutcome> {
+  const begun = await beginIdempotent(ctx, apiKeyId, key, fingerprint);
+  if (begun.kind === 'replay') return { replayed: true, response: begun.response };
+  let response: StoredResponse;
+  try {
+    response = await run();
+  } catch (err) {
+    await releaseIdempotent(ctx, begun.claim);
+    throw err;
+  }
+  try {
+    await completeIdempotent(ctx, begun.claim, response);
+  } catch (err) {
+    // The operation is done and its outcome must reach the client; a record left pending is
+    // taken over after PENDING_TIMEOUT_MS.
+    ctx.log.error({ err }, 'could not store the idempotent response');
+  }
+  return { replayed: false, response };
 }
