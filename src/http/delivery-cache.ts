@@ -1,10 +1,13 @@
 /**
- * Response cache of the delivery API. A GET answered 200 is kept, per API key and URL, together
+ * Response cache of the delivery API. A GET answered 200 is kept under deliveryCacheKey (what
+ * the answer depends on: workspace, perspective, the key's scopes and content-type whitelist,
+ * the operation and its arguments, not the key itself or the spelling of the URL), together
  * with the workspace revision it was computed under (the key's perspective's revision, which the
  * read model names: actorRevision in src/modules/read/resolver.ts; database triggers bump it on
  * every write that can change what the key reads) and the moment it stops being true on its own
- * (the workspace's next scheduled publication, D21). A later identical request by the same key is
- * served from memory only while both still hold, so every instance sharing the database serves
+ * (the workspace's next scheduled publication, D21). A later request with the same cache key, by
+ * this key or another of the same workspace, perspective, scopes and whitelist, is served from
+ * memory only while both still hold, so every instance sharing the database serves
  * fresh content on the next request after any write, and a scheduled item appears on time.
  *
  * Routes opt out with `config: { cache: false }` (preview tokens: their answer depends on a
@@ -25,7 +28,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
+import { stableStringify } from '../lib/json.js';
 import { iso } from '../lib/time.js';
+import type { Actor } from '../modules/auth/permissions.js';
 import { addVary, bodyHash, decodeBody, encodeBody, entityTagFor, MIN_COMPRESS_BYTES, negotiateCoding, notModifiedTag, type Coding } from './http-cache.js';
 import { nextScheduledAt } from '../modules/publishing/scheduler-repository.js';
 import { perspectiveOf } from '../modules/read/perspective.js';
@@ -39,6 +44,27 @@ declare module 'fastify' {
      */
     cache?: boolean;
   }
+}
+
+/**
+ * The cache key of a delivery answer: everything the answer depends on besides the content (whose
+ * changes the revision catches). The workspace; the perspective (published or working); the
+ * key's effective scopes and content-type whitelist, which decide which types a listing, the
+ * schema or a sync includes (both as sets, so their order does not matter); the operation (the
+ * route's pattern); and its arguments (path parameters and query, objects with sorted keys, so
+ * `?a=1&b=2` and `?b=2&a=1` share an entry; the order of a repeated parameter's values is kept).
+ * The key's id is not part of it: no delivery answer names the key (cursors and sync tokens are
+ * bound to the query, workspace and visibility, not to a key), so keys with the same perspective,
+ * scopes and whitelist share answers.
+ */
+export function deliveryCacheKey(
+  actor: Pick<Actor, 'workspaceId' | 'keyClass' | 'environment' | 'scopes' | 'contentTypes'>,
+  operation: string,
+  args: { params: unknown; query: unknown },
+): string {
+  const scopes = [...actor.scopes].sort().join(' ');
+  const whitelist = [...actor.contentTypes].sort().join(' ');
+  return `${actor.workspaceId}\n${perspectiveOf(actor)}\n${scopes}\n${whitelist}\n${operation}\n${stableStringify(args)}`;
 }
 
 /** The longest a response is kept without being asked for. */
@@ -254,9 +280,19 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
 
   const rememberFor = (key: string, entry: CachedResponse) => (coding: Coding, body: Buffer) => cache.remember(key, entry, coding, body);
 
-  const cacheKey = (request: FastifyRequest) => `${request.actor.keyId}\n${request.url}`;
+  // Taken in onRequest, before validation coerces and defaults the query in place, so the
+  // answer is stored under the key its lookup used.
+  const keys = new WeakMap<FastifyRequest, string>();
+  const cacheKey = (request: FastifyRequest): string => {
+    let key = keys.get(request);
+    if (key === undefined) {
+      key = deliveryCacheKey(request.actor, request.routeOptions.url!, { params: request.params ?? {}, query: request.query ?? {} });
+      keys.set(request, key);
+    }
+    return key;
+  };
   const cacheable = (request: FastifyRequest) =>
-    request.method === 'GET' && request.routeOptions.config?.cache !== false && request.actor?.revision !== undefined;
+    request.method === 'GET' && request.routeOptions.url !== undefined && request.routeOptions.config?.cache !== false && request.actor?.revision !== undefined;
 
   /** When responses of this workspace computed now stop being true without a write. */
   const horizon = async (workspaceId: string, revision: number, now: number): Promise<number> => {
