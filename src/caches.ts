@@ -8,6 +8,7 @@
  * uses it, named on each field. Nothing here needs closing.
  */
 import type { CompiledQuery } from 'kysely';
+import type { RoleTable } from './modules/access/roles.js';
 import type { Actor } from './modules/auth/permissions.js';
 import type { Projection } from './modules/delivery/fields-selection.js';
 import type { DeliverySchema, DeliveryType } from './modules/delivery/model.js';
@@ -63,6 +64,8 @@ export interface ContextCaches {
    * a flood of the last two cannot evict the first. Per instance, like the rate limits.
    */
   readonly signInFailures: SignInFailures;
+  /** The installation's role rows, read once (src/modules/access/repository.ts: rolesOf, forgetRoles). */
+  readonly roles: { table?: Promise<RoleTable> };
 }
 
 /** The in-memory sign-in failure stores (times in ms), each in the order of its keys' last failure. */
@@ -81,5 +84,6 @@ export function createCaches(): ContextCaches {
     renders: { inFlight: new Map(), running: 0, queue: [] },
     variantTouches: new Map(),
     signInFailures: { accounts: new Map(), unknownEmails: new Map(), addresses: new Map() },
+    roles: {},
   };
 }

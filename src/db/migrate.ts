@@ -36,6 +36,7 @@ import * as m018 from './migrations/018-media-title-description.js';
 import * as m019 from './migrations/019-datetime-offsets.js';
 import * as m020 from './migrations/020-production-sort-include.js';
 import * as m021 from './migrations/021-invitations.js';
+import * as m022 from './migrations/022-roles.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -62,6 +63,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '019-datetime-offsets': m019,
   '020-production-sort-include': m020,
   '021-invitations': m021,
+  '022-roles': m022,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -72,6 +74,20 @@ class StaticProvider implements MigrationProvider {
       out[name] = { up: (db) => m.up(db, this.dialect) };
     }
     return out;
+  }
+}
+
+/**
+ * Whether migration `name` (e.g. '022-roles') has run on `db`, by Kysely's bookkeeping table;
+ * false when no migration has. For code that must tell a database an older release migrated
+ * from a failure of its own.
+ */
+export async function migrationHasRun(db: Kysely<Database>, name: string): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ one: number }>`select 1 as one from kysely_migration where name = ${name}`.execute(db);
+    return rows.length > 0;
+  } catch {
+    return false;
   }
 }
 

@@ -70,6 +70,20 @@ export interface InvitationsTable {
   expires_at: string;
 }
 
+/**
+ * A role of the installation (migration 022): the five presets and any custom role. `scopes` is a
+ * JSON array of scopes; the three flags are 0/1. Read by src/modules/access/repository.ts.
+ */
+export interface RolesTable {
+  key: string;
+  name: string;
+  scopes: string;
+  manages_workspace: number;
+  owns_workspace: number;
+  is_preset: number;
+  created_at: string;
+}
+
 export interface MembershipsTable {
   workspace_id: string;
   user_id: number;
@@ -409,6 +423,7 @@ export interface Database {
   one_time_tokens: OneTimeTokensTable;
   memberships: MembershipsTable;
   invitations: InvitationsTable;
+  roles: RolesTable;
   api_keys: ApiKeysTable;
   content_types: ContentTypesTable;
   fields: FieldsTable;

@@ -19,12 +19,12 @@
  * - the delivery whitelist: a delivery key with a content type whitelist reads those types only
  *   (an empty whitelist means all, D13).
  *
- * Roles are rows (roles.ts); nothing here names a role. Refusals are 403 FORBIDDEN (409
+ * Roles are rows (roles.ts), read from the actor's context (Actor.roles); nothing here names a role. Refusals are 403 FORBIDDEN (409
  * LAST_OWNER for the last owner), with messages that say what is missing.
  */
 import { AppError, type ErrorCode } from '../../errors.js';
 import { SCOPES, type Actor, type Role, type Scope } from '../auth/permissions.js';
-import { roleRow } from './roles.js';
+import { PRESET_TABLE, type RoleTable } from './roles.js';
 
 const PEOPLE = 'Managing people';
 const KEYS = 'Managing API keys';
@@ -101,9 +101,17 @@ export function isSessionOnly(action: Action): boolean {
   return rule(action).sessionOnly !== undefined;
 }
 
-/** The scopes a management key holds: its own, within its creator's role (D12). Sessions: the role's. */
-export function effectiveScopes(keyScopes: Iterable<Scope>, role: string | null): Set<Scope> {
-  const allowed = roleRow(role)?.scopes ?? [];
+/** The role rows the check reads for `actor`: its context's, else the presets. */
+function rolesFor(actor: Actor): RoleTable {
+  return actor.roles ?? PRESET_TABLE;
+}
+
+/**
+ * The scopes a management key holds: its own, within its creator's role (D12), by the rows of
+ * `roles` (the presets by default). Sessions: the role's.
+ */
+export function effectiveScopes(keyScopes: Iterable<Scope>, role: string | null, roles: RoleTable = PRESET_TABLE): Set<Scope> {
+  const allowed = roles.row(role)?.scopes ?? [];
   const own = new Set(keyScopes);
   return new Set(allowed.filter((s) => own.has(s)));
 }
@@ -114,7 +122,7 @@ function denied(code: ErrorCode, message: string): Denial {
 
 /** The refusal of a missing scope; the message says whether the key, its creator or the session's role lacks it. */
 function scopeDenial(actor: Actor, scope: Scope): Denial | null {
-  const row = roleRow(actor.role);
+  const row = rolesFor(actor).row(actor.role);
   if (actor.keyScopes.has(scope) && row?.scopes.includes(scope)) return null;
   const role = actor.role ?? 'none';
   if (actor.session) return denied('FORBIDDEN', `Your role '${role}' lacks permission for '${scope}'`);
@@ -136,21 +144,22 @@ export function decideCredentials(actor: Actor, action: Action): Denial | null {
   return null;
 }
 
-function ownsWorkspace(role: string | null | undefined): boolean {
-  return roleRow(role)?.ownsWorkspace === true;
+function ownsWorkspace(roles: RoleTable, role: string | null | undefined): boolean {
+  return roles.row(role)?.ownsWorkspace === true;
 }
 
 /** The owner rules of the people actions, for the person or invitation `resource` describes. */
 function ownerDenial(actor: Actor, action: Action, resource: Resource): Denial | null {
-  const mine = ownsWorkspace(actor.role);
-  const theirs = ownsWorkspace(resource.role);
+  const roles = rolesFor(actor);
+  const mine = ownsWorkspace(roles, actor.role);
+  const theirs = ownsWorkspace(roles, resource.role);
   switch (action) {
     case 'people:invite':
-      return ownsWorkspace(resource.grant) && !mine ? denied('FORBIDDEN', 'Only owners can invite an owner') : null;
+      return ownsWorkspace(roles, resource.grant) && !mine ? denied('FORBIDDEN', 'Only owners can invite an owner') : null;
     case 'people:cancel-invitation':
       return theirs && !mine ? denied('FORBIDDEN', 'Only owners can cancel the invitation of an owner') : null;
     case 'people:change-role':
-      if ((theirs || ownsWorkspace(resource.grant)) && !mine) return denied('FORBIDDEN', 'Only owners can grant or take the owner role');
+      if ((theirs || ownsWorkspace(roles, resource.grant)) && !mine) return denied('FORBIDDEN', 'Only owners can grant or take the owner role');
       if (theirs && resource.owners !== undefined && resource.owners <= 1) {
         return denied('LAST_OWNER', 'The last owner cannot be demoted: make someone else an owner first');
       }
@@ -176,7 +185,7 @@ export function decide(actor: Actor, action: Action, resource: Resource = {}): D
   const first = decideCredentials(actor, action);
   if (first) return first;
   const r = rule(action);
-  if (r.manager !== undefined && !roleRow(actor.role)?.manages) {
+  if (r.manager !== undefined && !rolesFor(actor).row(actor.role)?.manages) {
     return denied('FORBIDDEN', `Only owners and admins can ${r.manager} (your role: ${actor.role ?? 'none'})`);
   }
   if (r.whitelist && resource.contentType !== undefined && !whitelistAllows(actor, resource.contentType)) {
@@ -208,11 +217,12 @@ function whitelistAllows(actor: Actor, typeSlug: string): boolean {
 }
 
 /**
- * What a Studio session with `role` may do in a workspace: the actions `decide` allows it (with
- * no resource), plus `owners:manage` when the role owns the workspace. The Studio shows and
- * hides controls from this list; the server checks every request again.
+ * What a Studio session with `role` may do in a workspace, by the rows of `roles` (the presets by
+ * default): the actions `decide` allows it (with no resource), plus `owners:manage` when the role
+ * owns the workspace. The Studio shows and hides controls from this list; the server checks every
+ * request again.
  */
-export function capabilitiesOf(role: Role): Capability[] {
+export function capabilitiesOf(role: Role, roles: RoleTable = PRESET_TABLE): Capability[] {
   const actor: Actor = {
     keyId: 'capabilities',
     keyClass: 'management',
@@ -220,10 +230,11 @@ export function capabilitiesOf(role: Role): Capability[] {
     userId: 0,
     role,
     keyScopes: new Set<Scope>(SCOPES),
-    scopes: effectiveScopes(SCOPES, role),
+    scopes: effectiveScopes(SCOPES, role, roles),
     environment: null,
     contentTypes: [],
     session: { digest: '' },
+    roles,
   };
-  return CAPABILITIES.filter((c) => (c === MANAGE_OWNERS ? ownsWorkspace(role) : can(actor, c)));
+  return CAPABILITIES.filter((c) => (c === MANAGE_OWNERS ? ownsWorkspace(roles, role) : can(actor, c)));
 }

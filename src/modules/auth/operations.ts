@@ -15,6 +15,7 @@ import { createWorkspace, type CreateWorkspaceInput } from '../workspaces/operat
 import { cachedActor, rememberActor, revisionOf } from './key-cache.js';
 import { classOfKey, generateKey, hashesEqual, hashKey, keyHint } from './keys.js';
 import { effectiveScopes } from '../access/authorize.js';
+import { rolesOf } from '../access/repository.js';
 import { isRole, isScope, SCOPES, type Actor, type Environment, type KeyClass, type Role, type Scope } from './permissions.js';
 import {
   findKeyById,
@@ -262,6 +263,7 @@ export async function authenticate(ctx: Context, header: string | undefined, req
     throw new AppError('UNAUTHORIZED', 'This API key is no longer valid: its creator is not a member of the workspace');
   }
   const keyScopes = new Set(key.scopes);
+  const roles = await rolesOf(ctx);
   const actor: Actor = {
     keyId: key.id,
     keyClass: key.key_class,
@@ -269,10 +271,11 @@ export async function authenticate(ctx: Context, header: string | undefined, req
     userId: key.created_by,
     role: key.role,
     keyScopes,
-    scopes: effectiveScopes(keyScopes, key.role),
+    scopes: effectiveScopes(keyScopes, key.role, roles),
     environment: key.environment,
     contentTypes: key.content_types,
     revision: revisionOf({ keyClass: key.key_class, environment: key.environment }, key.revisions),
+    roles,
   };
   rememberActor(ctx, digest, actor, key.expires_at);
   return actor;

@@ -1,9 +1,10 @@
 /**
  * The vocabulary of permissions (docs/api.md "Authentication", "Management keys: scopes, roles
- * and their intersection" (D11, D12)): the scopes, the
- * role names and the Actor. What each role allows is data (modules/access/roles.ts) and whether
- * an actor may do something is decided in one place (modules/access/authorize.ts).
+ * and their intersection" (D11, D12)): the scopes, the role names and the Actor. What each role
+ * allows is data (rows of the `roles` table, modules/access/roles.ts) and whether an actor may do
+ * something is decided in one place (modules/access/authorize.ts).
  */
+import type { RoleTable } from '../access/roles.js';
 
 /** `webhooks:write` (D82) covers every webhook endpoint, reads included (their URLs may hold credentials). */
 export const SCOPES = ['content:write', 'content:publish', 'media:write', 'schema:write', 'webhooks:write'] as const;
@@ -50,6 +51,12 @@ export interface Actor {
    * only they may manage keys, people and workspace settings (D91).
    */
   session?: { digest: string };
+  /**
+   * The role rows of the context that resolved this actor (src/modules/access/roles.ts), which
+   * the permission check reads; absent for actors no context resolved (the CLI's system actor,
+   * unit tests), which are checked against the preset rows.
+   */
+  roles?: RoleTable;
 }
 
 /** The actor of the CLI and jobs: every scope, acting for `userId` (or nobody). */

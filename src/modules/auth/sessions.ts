@@ -31,6 +31,7 @@ import { AppError, invalid } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from './passwords.js';
 import { capabilitiesOf, effectiveScopes, type Capability } from '../access/authorize.js';
+import { rolesOf } from '../access/repository.js';
 import { SCOPES, type Actor, type Scope } from './permissions.js';
 import {
   consumeToken,
@@ -127,7 +128,8 @@ export async function startSession(ctx: Context, user: SessionState['user']): Pr
 
 /** SessionInfo of a valid session: the person, their workspaces with roles and capabilities (read now) and the CSRF token. */
 export async function sessionInfo(ctx: Context, session: SessionState): Promise<SessionInfo> {
-  const workspaces = (await listUserWorkspaces(ctx.db, session.user.id)).map((w) => ({ ...w, capabilities: capabilitiesOf(w.role) }));
+  const roles = await rolesOf(ctx);
+  const workspaces = (await listUserWorkspaces(ctx.db, session.user.id)).map((w) => ({ ...w, capabilities: capabilitiesOf(w.role, roles) }));
   return { user: session.user, workspaces, csrf_token: csrfTokenFor(ctx, session.digest) };
 }
 
@@ -194,6 +196,7 @@ export async function sessionActor(ctx: Context, session: SessionState, workspac
   } else {
     throw invalid('headers.x-workspace-id', 'you belong to several workspaces: name one with the X-Workspace-ID header');
   }
+  const roles = await rolesOf(ctx);
   return {
     keyId: `session:${session.user.id}:${membership.id}`,
     keyClass: 'management',
@@ -202,10 +205,11 @@ export async function sessionActor(ctx: Context, session: SessionState, workspac
     role: membership.role,
     // A session has no key scopes of its own: the role alone decides (D90).
     keyScopes: new Set<Scope>(SCOPES),
-    scopes: effectiveScopes(SCOPES, membership.role),
+    scopes: effectiveScopes(SCOPES, membership.role, roles),
     environment: null,
     contentTypes: [],
     session: { digest: session.digest },
+    roles,
   };
 }
 

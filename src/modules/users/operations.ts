@@ -79,8 +79,8 @@ function parseRole(role: string): Role {
 }
 
 /** The workspace's owner count when `role` owns the workspace (the last-owner rule needs it), else undefined. */
-async function ownersIfOwner(db: Db, workspaceId: string, role: Role): Promise<number | undefined> {
-  return roleRow(role)?.ownsWorkspace ? countOwners(db, workspaceId) : undefined;
+async function ownersIfOwner(db: Db, actor: Actor, role: Role): Promise<number | undefined> {
+  return roleRow(role, actor.roles)?.ownsWorkspace ? countOwners(db, actor.workspaceId) : undefined;
 }
 
 /** GET /users: the workspace's members and pending invitations, by email (any member may look). */
@@ -106,7 +106,7 @@ export async function changeRole(ctx: Context, actor: Actor, userId: number, inp
     await lockRows(db, 'workspaces', { id: actor.workspaceId });
     const member = await requireMember(tx, actor.workspaceId, userId);
     if (member.role === role) return toMember(member);
-    authorize(actor, 'people:change-role', { role: member.role, grant: role, owners: await ownersIfOwner(db, actor.workspaceId, member.role) });
+    authorize(actor, 'people:change-role', { role: member.role, grant: role, owners: await ownersIfOwner(db, actor, member.role) });
     await upsertMembership(db, actor.workspaceId, userId, role, iso(ctx.clock()));
     return toMember({ ...member, role });
   });
@@ -119,7 +119,7 @@ export async function removeMember(ctx: Context, actor: Actor, userId: number): 
     const tx = { ...ctx, db };
     await lockRows(db, 'workspaces', { id: actor.workspaceId });
     const member = await requireMember(tx, actor.workspaceId, userId);
-    authorize(actor, 'people:remove', { role: member.role, owners: await ownersIfOwner(db, actor.workspaceId, member.role) });
+    authorize(actor, 'people:remove', { role: member.role, owners: await ownersIfOwner(db, actor, member.role) });
     await deleteMembership(db, actor.workspaceId, userId);
     await deleteUserSessions(db, userId);
     // An invitation into this workspace must not outlive the membership it was for.
