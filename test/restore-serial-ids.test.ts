@@ -1,6 +1,6 @@
 /**
- * A restore into a database that already holds translation records (docs/cli.md "Restoring an
- * export"): translation records keep their exported numbers where those are free and get new
+ * A restore into a database that already holds translation records (docs/cli.md "Export and
+ * restore"): translation records keep their exported numbers where those are free and get new
  * numbers where they are taken, and a new number never collides with a number the same restore
  * writes as exported, in the same batch or a later one. Before, a taken record got the
  * database's next number, which the next exported record of the batch then also claimed
