@@ -982,7 +982,9 @@ describe.each(dialects())('pages: working copies, published versions and history
     await create('cached', { seo: { title: 'Cached' }, seo_translations: { de: { title: 'Zwischengespeichert' } }, blocks: tree('k1') });
     await publish('cached');
     // Created first: a new key changes the workspace's revision, which would end every cached answer.
-    const other = (await createApiKey(env.ctx, w.workspaceId, w.userId, { keyClass: 'delivery', environment: 'production' })).key;
+    // Answers are cached per workspace, perspective and the key's rights (docs/architecture.md
+    // "Caches and the workspace revisions"): a key with a whitelist shares no answer with the first.
+    const other = (await createApiKey(env.ctx, w.workspaceId, w.userId, { keyClass: 'delivery', environment: 'production', contentTypes: ['hero'] })).key;
     const urls = ['/pages/cached', '/pages/cached?locale=de', '/pages?limit=100', '/pages?limit=100&locale=de', '/pages?limit=100&sort=updated_at:desc'];
     const first: Record<string, any> = {};
     for (const u of urls) {
@@ -1008,7 +1010,7 @@ describe.each(dialects())('pages: working copies, published versions and history
     expect(pv2.body).not.toEqual(pv1);
     expect(headline(pv2.body.data)).toBe('k2 headline');
     expect((await preview('cached', '?locale=de')).body.data.page.seo.title).toBe('Bearbeitet');
-    // A production answer computed afresh (another key: nothing cached) is the same answer.
+    // A production answer computed afresh (a key with other rights: nothing cached) is the same answer.
     for (const u of urls) {
       const r = await get(`${P}${u}`, other);
       expect(r.headers['x-cache'], u).toBe('MISS');
