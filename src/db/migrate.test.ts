@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { isIntrospectionRace } from './migrate.js';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -102,5 +103,22 @@ describe('migrations import no live code', () => {
       '../../modules/pages/snapshot.js',
       '../../lib/time.js',
     ]);
+  });
+});
+
+describe('isIntrospectionRace', () => {
+  const pgError = (code: string, message = 'boom') => Object.assign(new Error(message), { code });
+
+  it('retries a schema or relation dropped during the catalog scan', () => {
+    expect(isIntrospectionRace(pgError('3F000', 'schema "t_1" does not exist'))).toBe(true);
+    expect(isIntrospectionRace(pgError('42P01', 'relation "t_1.media" does not exist'))).toBe(true);
+    expect(isIntrospectionRace(pgError('XX000', 'cache lookup failed for relation 16384'))).toBe(true);
+  });
+
+  it('does not retry other errors', () => {
+    expect(isIntrospectionRace(pgError('XX000', 'could not open file'))).toBe(false);
+    expect(isIntrospectionRace(pgError('42501', 'permission denied'))).toBe(false);
+    expect(isIntrospectionRace(new Error('no code'))).toBe(false);
+    expect(isIntrospectionRace(null)).toBe(false);
   });
 });

@@ -95,9 +95,10 @@ export async function migrationHasRun(db: Kysely<Database>, name: string): Promi
  * Brings the schema up to date; throws with the failing migration's error.
  *
  * Kysely's migrator checks for its own tables by introspecting every schema of the database
- * (`has_schema_privilege` by name); a schema dropped by someone else at that moment (another
- * tenant or test database on the same server) fails the check with 3F000 before any migration
- * ran. That attempt changed nothing, so it is retried (up to 3 attempts).
+ * (`has_schema_privilege` by schema name, `pg_get_serial_sequence` by table name); a schema or
+ * table dropped by someone else at that moment (another tenant or test schema on the same server)
+ * fails the check before any migration ran (see {@link isIntrospectionRace}). That attempt
+ * changed nothing, so it is retried (up to 5 attempts).
  */
 export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, pgSchema?: string): Promise<void> {
   // Kysely must look for its own bookkeeping tables in the schema it writes to: without a named
@@ -111,10 +112,22 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, pg
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
     const failed = results?.find((r) => r.status === 'Error');
-    if (!failed && (error as { code?: unknown }).code === '3F000' && attempt < 3) continue;
+    if (!failed && isIntrospectionRace(error) && attempt < 5) continue;
     const reason = error instanceof Error ? error.message : String(error);
     // Without a failed migration the error came from the migrator's own setup (its tables, its lock).
     const where = failed ? `migration ${failed.migrationName}` : 'preparing migrations';
     throw new Error(`${where} failed: ${reason}`, { cause: error });
   }
+}
+
+/**
+ * Whether a PostgreSQL error thrown while Kysely's migrator introspects the catalog means that
+ * another session dropped what the catalog scan had just listed: 3F000 (schema gone), 42P01
+ * (relation gone) or XX000 "cache lookup failed" (an oid gone mid-scan). Such an error, raised
+ * before any migration ran, is worth another attempt; any other error is not.
+ */
+export function isIntrospectionRace(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === '3F000' || code === '42P01') return true;
+  return code === 'XX000' && /cache lookup failed/i.test(error instanceof Error ? error.message : '');
 }
