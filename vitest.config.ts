@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { LongestFirstSequencer } from './test/sequencer.js';
@@ -21,6 +22,11 @@ const ISOLATED = [
   'test/faults/slow-clients.test.ts',
   'test/security/upload-stall.test.ts',
 ];
+// One copy of graphql: test files and src import it through Vite, which would pick its ESM build
+// (index.mjs), while graphql-yoga and graphql-query-complexity, loaded by Node, get its CommonJS
+// build (index.js); schema objects of one copy are refused by the other ("from another module or
+// realm"). Pointing Vite at index.js makes both the same module, as in production.
+const oneGraphql = { alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }] };
 const server = {
   pool: 'forks',
   testTimeout: 30_000,
@@ -34,6 +40,7 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
+        resolve: oneGraphql,
         test: {
           ...server,
           name: 'server',
@@ -43,6 +50,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: oneGraphql,
         test: {
           ...server,
           name: 'server-isolated',
