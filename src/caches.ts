@@ -12,6 +12,7 @@ import type { RoleTable } from './modules/access/roles.js';
 import type { Actor } from './modules/auth/permissions.js';
 import type { Projection } from './modules/delivery/fields-selection.js';
 import type { DeliverySchema, DeliveryType } from './modules/delivery/model.js';
+import { PersistedQueryMemory } from './modules/graphql/apq.js';
 
 /** An authenticated key as remembered by src/modules/auth/key-cache.ts. */
 export interface CachedKey {
@@ -66,6 +67,8 @@ export interface ContextCaches {
   readonly signInFailures: SignInFailures;
   /** The installation's role rows, read once (src/modules/access/repository.ts: rolesOf, forgetRoles). */
   readonly roles: { table?: Promise<RoleTable> };
+  /** GraphQL queries registered by their hash (automatic persisted queries, src/modules/graphql/apq.ts). */
+  readonly persistedQueries: PersistedQueryMemory;
 }
 
 /** The in-memory sign-in failure stores (times in ms), each in the order of its keys' last failure. */
@@ -85,5 +88,6 @@ export function createCaches(): ContextCaches {
     variantTouches: new Map(),
     signInFailures: { accounts: new Map(), unknownEmails: new Map(), addresses: new Map() },
     roles: {},
+    persistedQueries: new PersistedQueryMemory(),
   };
 }

@@ -50,6 +50,8 @@
  * Studio, /docs and media files: `none` by default, or `self` and comma-separated origins) and
  * STUDIO_PREVIEW_ORIGINS (origins the Studio's live preview may frame; unset: any http(s) origin,
  * since each workspace sets its own preview URL template at run time).
+ * GraphQL (docs/graphql.md "Limits" (D103)): GRAPHQL_MAX_DEPTH (default 12) and GRAPHQL_MAX_COST
+ * (default 10,000), the deepest and costliest query the GraphQL delivery endpoint runs.
  * Many instances (docs/scaling.md): REDIS_URL (redis:// or rediss://; unset: each instance counts
  * rate limits and sign-in failures alone) and REDIS_PREFIX (prefix of every key, default `quire:`).
  */
@@ -148,6 +150,10 @@ export interface Config {
   readonly frameAncestors: readonly string[];
   /** Origins the Studio's live preview may frame (CSP frame-src); null: any http(s) origin. */
   readonly studioPreviewOrigins: readonly string[] | null;
+  /** Deepest GraphQL delivery query run, in nested fields (D103). */
+  readonly graphqlMaxDepth: number;
+  /** Costliest GraphQL delivery query run, as computed before it runs (D103). */
+  readonly graphqlMaxCost: number;
   /** Redis shared by the instances (rate limits, sign-in throttling); null: per instance. */
   readonly redisUrl: string | null;
   /** Prefix of every Redis key Quire writes, so one Redis can serve several installations. */
@@ -384,6 +390,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookPollMs: intFrom(env, 'WEBHOOK_POLL_MS', 1000, 50, 60_000),
     frameAncestors: frameAncestorsFrom(env),
     studioPreviewOrigins: env.STUDIO_PREVIEW_ORIGINS?.trim() ? originsFrom(env, 'STUDIO_PREVIEW_ORIGINS', false) : null,
+    graphqlMaxDepth: intFrom(env, 'GRAPHQL_MAX_DEPTH', 12, 1, 1000),
+    graphqlMaxCost: intFrom(env, 'GRAPHQL_MAX_COST', 10_000, 1, 1_000_000_000),
     ...redisFrom(env),
     ...overrides,
   };
