@@ -21,6 +21,8 @@
  * transaction: `created` with the first version, `updated` or `restored` with a content write,
  * the verb's event with a state change, `published` when a due scheduled item is published.
  *
+ * The columns, version numbers and published-copy moves of each write come from the pure steps
+ * of ./columns.ts (contentWriteStep, verbStep), which the importer's bulk writer folds too.
  * Rows are written by the primitives of ./repository.ts, each with a batch variant used by the
  * writers that write many items at once, the importer's bulk path and the restore (item rows:
  * insertItemRows; history: appendVersions, copyLatestVersion): a rule added there reaches them.
@@ -50,7 +52,8 @@ import {
   type VersionAction,
   type VersionRecord,
 } from './repository.js';
-import { applyTransition, effectiveStatus, isDue, transition, type ItemKind, type Publication, type Status, type Verb } from './states.js';
+import { contentWriteStep, createStep, verbStep } from './columns.js';
+import { effectiveStatus, isDue, transition, type ItemKind, type Publication, type Status, type Verb } from './states.js';
 
 /** The columns of an entry or page row that the core reads. */
 export interface PublishedItem extends Publication {
@@ -161,31 +164,23 @@ export async function finishContentWrite<T extends PublishedItem, S>(
   const snapshot = await spec.snapshot(db, current);
   const latest = await latestVersion(db, spec.tables, current.id);
   const changed = action === 'restore' || !latest || spec.contentKey(spec.fromJson(latest.snapshot)) !== spec.contentKey(snapshot);
-  let latestVersionNo = current.latest_version;
-  if (changed) {
-    if (latest && coalesces(latest, action, actor, current, now, opts.coalesceSeconds)) {
-      await replaceVersion(db, spec.tables, current.id, latest.version, { snapshot, status: current.status, created_at: at });
-    } else {
-      latestVersionNo = (latest?.version ?? 0) + 1;
-      await insertVersion(db, spec.tables, current.id, {
-        version: latestVersionNo,
-        action,
-        status: current.status,
-        created_at: at,
-        created_by: actor.userId,
-        snapshot,
-      });
-    }
-    // A scheduled item goes live as its working copy is at publish_at (D71): keep its copy current.
-    if (current.status === 'scheduled') await spec.copyToPublished(db, current);
+  const coalesce = changed && latest !== null && coalesces(latest, action, actor, current, now, opts.coalesceSeconds);
+  const step = contentWriteStep(current, { changed, coalesce, newest: latest?.version ?? 0, now: at, userId: actor.userId });
+  if (step.history?.kind === 'replace') {
+    await replaceVersion(db, spec.tables, current.id, step.history.version, { snapshot, status: step.history.status, created_at: at });
+  } else if (step.history) {
+    await insertVersion(db, spec.tables, current.id, {
+      version: step.history.version,
+      action,
+      status: step.history.status,
+      created_at: at,
+      created_by: actor.userId,
+      snapshot,
+    });
   }
-  await updatePublication(db, spec.tables, current.id, {
-    version: current.version + 1,
-    updated_at: at,
-    updated_by: actor.userId,
-    latest_version: latestVersionNo,
-    has_pending_changes: current.has_pending_changes || (changed && current.status === 'published'),
-  });
+  // A scheduled item goes live as its working copy is at publish_at (D71): keep its copy current.
+  if (step.published === 'copy') await spec.copyToPublished(db, current);
+  await updatePublication(db, spec.tables, current.id, step.columns);
   await recordItemEvents(db, now, spec.kind, [current.id], action === 'restore' ? 'restored' : 'updated');
 }
 
@@ -209,7 +204,15 @@ export async function recordFirstVersion<T extends PublishedItem, S>(
   action: VersionAction,
 ): Promise<void> {
   const snapshot = await spec.snapshot(db, item);
-  await insertVersion(db, spec.tables, item.id, { version: 1, action, status: item.status, created_at: iso(now), created_by: actor.userId, snapshot });
+  const first = createStep(iso(now), actor.userId).history;
+  await insertVersion(db, spec.tables, item.id, {
+    version: first.version,
+    action,
+    status: first.status,
+    created_at: iso(now),
+    created_by: actor.userId,
+    snapshot,
+  });
   await recordItemEvents(db, now, spec.kind, [item.id], 'created');
 }
 
@@ -243,24 +246,18 @@ export async function applyVerb<T extends PublishedItem, S>(
     const missing = await spec.missingRequired(db, current);
     if (missing.length) throw validationError(missing);
   }
-  const next = applyTransition(spec.kind, verb, current, now, opts.publishAt, current.has_pending_changes);
-  if (verb === 'publish' || verb === 'schedule') await spec.copyToPublished(db, current);
+  const step = verbStep(spec.kind, verb, current, now, actor.userId, opts.publishAt);
+  if (step.published === 'copy') await spec.copyToPublished(db, current);
   else await spec.dropPublished(db, current);
-  const versionNo = current.latest_version + 1;
-  await copyLatestVersion(db, spec.tables, [{ id: current.id, version: versionNo, createdBy: actor.userId }], opts.action ?? verb, next.status, iso(now));
-  const live = verb === 'publish' || verb === 'schedule';
-  await updatePublication(db, spec.tables, current.id, {
-    status: next.status as Status,
-    published_at: next.published_at,
-    publish_at: next.publish_at,
-    published_by: live ? actor.userId : null,
-    published_version: verb === 'publish' ? versionNo : null,
-    latest_version: versionNo,
-    has_pending_changes: false,
-    version: current.version + 1,
-    updated_at: iso(now),
-    updated_by: actor.userId,
-  });
+  await copyLatestVersion(
+    db,
+    spec.tables,
+    [{ id: current.id, version: step.history.version, createdBy: actor.userId }],
+    opts.action ?? verb,
+    step.history.status,
+    iso(now),
+  );
+  await updatePublication(db, spec.tables, current.id, step.columns);
   await recordItemEvents(db, now, spec.kind, [current.id], VERB_EVENTS[verb]);
 }
 

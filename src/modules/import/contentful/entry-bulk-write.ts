@@ -2,7 +2,10 @@
  * The bulk writes of a Contentful import's entries (content-writer.ts): entries the checks
  * (entry-checks.ts) accepted are written with a few multi-row statements per batch, leaving what
  * the entry operations would leave one by one: rows, translations, published copies, versions
- * with action `import` (D72), change events with their webhook deliveries (D82). Rows, versions
+ * with action `import` (D72), change events with their webhook deliveries (D82). The columns,
+ * version numbers and published-copy moves of each write are the publishing core's steps
+ * (publishing/columns.ts: createStep, contentWriteStep, verbStep), the same the single-item path
+ * takes, so a column or transition changed there reaches the import. Rows, versions
  * and published translations are written by the batch variants of the publishing core's
  * primitives (insertItemRows, appendVersions, copyLatestVersion: publishing/repository.ts;
  * copyTranslationsToPublished: entries/repository.ts), so a rule added there reaches the import.
@@ -14,7 +17,9 @@ import type { Entry, EntryData } from '../../entries/model.js';
 import { entryContentKey, entrySnapshotOf } from '../../entries/snapshot.js';
 import type { ContentType } from '../../content-types/model.js';
 import { recordEvents, type EventInput } from '../../events/record.js';
+import { contentWriteStep, createStep, verbStep, type CreateColumns, type PublicationState } from '../../publishing/columns.js';
 import { appendVersions, copyLatestVersion, ENTRY_TABLES, insertItemRows, type VersionRow } from '../../publishing/repository.js';
+import type { Status, Verb } from '../../publishing/states.js';
 
 /** `items` in slices of `size`. */
 export function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -80,25 +85,58 @@ async function insertRows(db: Db, table: Table, rows: readonly object[], perStat
       .execute();
 }
 
-/** The versions an entry row ends at after its create, its completion (if any) and its state action. */
-function finalVersions(e: NewEntry): { afterContent: number; latest: number; version: number; status: NewEntry['status'] } {
+/** The state action that brings a draft to `status` (the import's statuses: publish or archive). */
+const VERB_TO: Record<Exclude<NewEntry['status'], 'draft'>, Verb> = { published: 'publish', archived: 'archive' };
+
+/** A version of a new entry: which of its contents it holds, the created draft or the full values. */
+interface PlannedVersion {
+  version: number;
+  status: Status;
+  content: 'draft' | 'full';
+}
+
+/**
+ * A new entry's row columns, history and events as the publishing core's steps leave them
+ * (publishing/columns.ts): createStep, then its completion's content write (contentWriteStep:
+ * an `import` write never coalesces), then the state action (verbStep).
+ */
+function planNewEntry(e: NewEntry, now: Date, at: string, userId: number) {
+  const created = createStep(at, userId);
+  let row: PublicationState & Omit<CreateColumns, keyof PublicationState> = created.columns;
+  const versions: PlannedVersion[] = [{ ...created.history, content: 'draft' }];
+  const events: { type: EventInput['type']; status: string; version: number }[] = [{ type: 'entry.created', status: row.status, version: row.latest_version }];
+  let published = false;
   const c = e.completion;
+  if (c) {
+    const write = contentWriteStep(row, { changed: c.changed, coalesce: false, newest: row.latest_version, now: at, userId });
+    row = { ...row, ...write.columns };
+    if (write.history) versions.push({ ...write.history, content: 'full' });
+    if (write.published !== 'keep') published = write.published === 'copy';
+    events.push({ type: 'entry.updated', status: row.status, version: row.latest_version });
+  }
   const status = c ? c.status : e.status;
-  // Version 1 is the created draft; a completion is an update (version + 1, a history version
-  // when the content changed); a state action adds one to both.
-  const afterContent = c?.changed ? 2 : 1;
-  const step = status === 'draft' ? 0 : 1;
-  return { afterContent, latest: afterContent + step, version: (c ? 2 : 1) + step, status };
+  if (status !== 'draft') {
+    const change = verbStep('entry', VERB_TO[status], row, now, userId);
+    row = { ...row, ...change.columns };
+    // A state change records the newest snapshot again.
+    versions.push({ ...change.history, content: versions[versions.length - 1].content });
+    published = change.published === 'copy';
+    events.push({ type: `entry.${row.status}` as EventInput['type'], status: row.status, version: row.latest_version });
+  }
+  return { row, versions, events, published };
 }
 
 /**
  * Inserts new entries in their final state: what createEntry and then the state action
  * (publish, archive) store, version 1 the created draft and version 2 the state change. An entry
- * with a completion is stored as the second pass would leave it (finalVersions).
+ * with a completion is stored as the second pass would leave it (updateEntry, then the state
+ * action). The columns and version numbers are the publishing core's steps (planNewEntry).
  */
 export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly NewEntry[]): Promise<void> {
   if (list.length === 0) return;
   const { now, userId, workspaceId } = stamp;
+  const clock = new Date(now);
+  const plans = list.map((e) => planNewEntry(e, clock, now, userId));
   const typesUsed = [...new Map(list.map((e) => [e.ct.id, e.ct])).values()];
   const position = new Map<string, number>();
   for (const ct of typesUsed) {
@@ -108,21 +146,15 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
   // The events first: on PostgreSQL each row written below fires a trigger updating the
   // workspace row, and every later check of an event's reference to that row walks its
   // versions of this transaction (about three per entry of the batch).
-  const events: EventInput[] = list.flatMap((e) => {
-    const { afterContent, latest, status } = finalVersions(e);
+  const events: EventInput[] = list.flatMap((e, i) => {
     const subject = { workspaceId, itemKind: 'entry' as const, itemId: e.id, slug: e.slug, contentType: e.ct.slug };
-    const out: EventInput[] = [{ ...subject, type: 'entry.created', status: 'draft', version: 1 }];
-    if (e.completion) out.push({ ...subject, type: 'entry.updated', status: 'draft', version: afterContent });
-    if (status !== 'draft') out.push({ ...subject, type: `entry.${status}`, status, version: latest });
-    return out;
+    return plans[i].events.map((ev) => ({ ...subject, ...ev }));
   });
   await recordEvents(db, now, events);
   const stored = (e: NewEntry) => e.completion?.values ?? e.values;
-  const rows = list.map((e) => {
+  const rows = list.map((e, i) => {
     const pos = position.get(e.ct.id)! + 1;
     position.set(e.ct.id, pos);
-    const { latest, version, status } = finalVersions(e);
-    const live = status === 'published';
     const data = stored(e).data;
     return {
       id: e.id,
@@ -130,20 +162,9 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
       content_type_id: e.ct.id,
       slug: e.slug,
       data,
-      published_data: live ? data : null,
+      published_data: plans[i].published ? data : null,
       position: pos,
-      status,
-      publish_at: null,
-      published_at: live ? now : null,
-      version,
-      created_at: now,
-      updated_at: now,
-      created_by: userId,
-      updated_by: userId,
-      published_by: live ? userId : null,
-      published_version: live ? latest : null,
-      latest_version: latest,
-      has_pending_changes: false,
+      ...plans[i].row,
     };
   });
   await insertItemRows(db, ENTRY_TABLES, rows);
@@ -157,31 +178,28 @@ export async function insertNewEntries(db: Db, stamp: WriteStamp, list: readonly
   );
   await copyTranslationsToPublished(
     db,
-    list.filter((e) => finalVersions(e).status === 'published').map((e) => e.id),
+    list.filter((_, i) => plans[i].published).map((e) => e.id),
   );
   const versions: VersionRow[] = [];
-  for (const e of list) {
+  list.forEach((e, i) => {
     const rows = written.get(e.id) ?? [];
-    const { afterContent, latest, status } = finalVersions(e);
     // Version 1 holds the created draft: with a completion, the values without the links, in
     // the translation records that were then rewritten in place (same ids).
     const created = e.completion ? e.values.translations : null;
     const first = created ? rows.map((t) => ({ ...t, data: created.find((c) => c.locale === t.locale)?.data ?? t.data })) : rows;
     const draft = entrySnapshotOf({ data: e.values.data, translations: first });
     const full = e.completion?.changed ? entrySnapshotOf({ data: e.completion.values.data, translations: rows }) : draft;
-    const version = (n: number, state: string, snapshot: unknown): VersionRow => ({
-      itemId: e.id,
-      version: n,
-      action: 'import',
-      status: state,
-      snapshot,
-      created_at: now,
-      created_by: userId,
-    });
-    versions.push(version(1, 'draft', draft));
-    if (afterContent > 1) versions.push(version(afterContent, 'draft', full));
-    if (status !== 'draft') versions.push(version(latest, status, full));
-  }
+    for (const v of plans[i].versions)
+      versions.push({
+        itemId: e.id,
+        version: v.version,
+        action: 'import',
+        status: v.status,
+        snapshot: v.content === 'full' ? full : draft,
+        created_at: now,
+        created_by: userId,
+      });
+  });
   await appendVersions(db, ENTRY_TABLES, versions);
 }
 
@@ -213,70 +231,80 @@ export async function writeCompletions(db: Db, stamp: WriteStamp, list: readonly
     list.map((c) => c.stored.id),
   );
 
+  const clock = new Date(now);
   const rows: EntryRowUpdate[] = [];
   const versions: VersionRow[] = [];
   const copies: { id: string; version: number; status: string }[] = [];
   const events: EventInput[] = [];
+  const published: string[] = [];
   for (const c of list) {
     const id = c.stored.id;
     const snapshot = entrySnapshotOf({ data: c.values.data, translations: translations.get(id) ?? [] });
     const changed = entryContentKey(snapshot) !== entryContentKey(entrySnapshotOf(c.stored));
-    let latest = c.stored.latest_version;
-    let version = c.stored.version + 1;
-    if (changed) {
-      latest += 1;
-      versions.push({ itemId: id, version: latest, action: 'import', status: 'draft', snapshot, created_at: now, created_by: userId });
+    // The publishing core's steps (publishing/columns.ts): updateEntry's content write (an
+    // `import` write never coalesces), then the state action.
+    const write = contentWriteStep(c.stored, { changed, coalesce: false, newest: c.stored.latest_version, now, userId });
+    let row = { ...pickPublication(c.stored), ...write.columns };
+    // The newest snapshot, when this batch writes it (a state change then records it again).
+    let newest: unknown = null;
+    if (write.history) {
+      versions.push({
+        itemId: id,
+        version: write.history.version,
+        action: 'import',
+        status: write.history.status,
+        snapshot,
+        created_at: now,
+        created_by: userId,
+      });
+      newest = snapshot;
     }
+    // A pass-1 draft (entry-checks.ts complete) has never been published: no published copy to keep.
+    let live = write.published === 'copy';
     const subject = { workspaceId, itemKind: 'entry' as const, itemId: id, slug: c.stored.slug, contentType: c.ct.slug };
-    events.push({ ...subject, type: 'entry.updated', status: 'draft', version: latest });
+    events.push({ ...subject, type: 'entry.updated', status: row.status, version: row.latest_version });
     if (c.status !== 'draft') {
-      latest += 1;
-      version += 1;
-      if (changed) versions.push({ itemId: id, version: latest, action: 'import', status: c.status, snapshot, created_at: now, created_by: userId });
-      else copies.push({ id, version: latest, status: c.status });
-      events.push({ ...subject, type: `entry.${c.status}`, status: c.status, version: latest });
+      const change = verbStep('entry', VERB_TO[c.status], row, clock, userId);
+      row = { ...row, ...change.columns };
+      const { version, status } = change.history;
+      if (newest !== null) versions.push({ itemId: id, version, action: 'import', status, snapshot: newest, created_at: now, created_by: userId });
+      else copies.push({ id, version, status });
+      live = change.published === 'copy';
+      events.push({ ...subject, type: `entry.${row.status}` as EventInput['type'], status: row.status, version: row.latest_version });
     }
-    const live = c.status === 'published';
+    if (live) published.push(id);
     rows.push({
       id,
       data: JSON.stringify(c.values.data),
       published_data: live ? JSON.stringify(c.values.data) : null,
-      status: c.status,
-      published_at: live ? now : null,
-      published_by: live ? userId : null,
-      published_version: live ? latest : null,
-      latest_version: latest,
-      version,
-      updated_at: now,
-      updated_by: userId,
+      ...row,
+      has_pending_changes: row.has_pending_changes ? 1 : 0,
     });
   }
   await updateEntryRows(db, rows);
-  await copyTranslationsToPublished(
-    db,
-    list.filter((c) => c.status === 'published').map((c) => c.stored.id),
-  );
+  await copyTranslationsToPublished(db, published);
   await appendVersions(db, ENTRY_TABLES, versions);
   for (const c of copies) await copyLatestVersion(db, ENTRY_TABLES, [{ id: c.id, version: c.version, createdBy: userId }], 'import', c.status, now);
   await recordEvents(db, now, events);
 }
 
-/** The columns of an entry row a completion writes. */
-interface EntryRowUpdate {
+/** The publication columns of a stored entry. */
+function pickPublication(e: Entry): PublicationState {
+  const { status, publish_at, published_at, published_by, published_version, latest_version, version, has_pending_changes } = e;
+  return { status, publish_at, published_at, published_by, published_version, latest_version, version, has_pending_changes };
+}
+
+/** The columns of an entry row a completion writes: its content and every publication column (the pending flag as 0/1). */
+type EntryRowUpdate = Omit<PublicationState, 'has_pending_changes'> & {
   id: string;
   data: string;
   published_data: string | null;
-  status: string;
-  published_at: string | null;
-  published_by: number | null;
-  published_version: number | null;
-  latest_version: number;
-  version: number;
+  has_pending_changes: number;
   updated_at: string;
   updated_by: number;
-}
+};
 
-/** Updates entry rows (their pending changes cleared), 200 rows per statement where batched (src/db/bulk.ts). */
+/** Updates entry rows, 200 rows per statement where batched (src/db/bulk.ts). */
 async function updateEntryRows(db: Db, rows: readonly EntryRowUpdate[]): Promise<void> {
   await updateRowsByKey(db, 'entries', ['id'], rows, {
     types: {
@@ -286,9 +314,9 @@ async function updateEntryRows(db: Db, rows: readonly EntryRowUpdate[]): Promise
       published_version: 'integer',
       latest_version: 'integer',
       version: 'integer',
+      has_pending_changes: 'integer',
       updated_by: 'integer',
     },
-    constants: { has_pending_changes: 0 },
     perStatement: 200,
   });
 }
