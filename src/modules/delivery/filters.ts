@@ -41,7 +41,8 @@ const KEY = /^filter\[([^\][]*)\](?:\[([^\][]*)\])?$/;
 const MAX_IN = 100;
 const MAX_VALUE_LENGTH = 1000;
 
-function allowed(op: FilterOp, type: FieldType): boolean {
+/** Whether operator `op` applies to fields of `type` (the table above). */
+export function allowed(op: FilterOp, type: FieldType): boolean {
   switch (op) {
     case 'eq':
     case 'ne':
@@ -106,43 +107,68 @@ export function parseFilters(type: DeliveryType, query: Readonly<Record<string, 
     const m = KEY.exec(key);
     if (!m) throw invalid(path, 'must be filter[<field>] or filter[<field>][<op>]');
     const [, name, opText = 'eq'] = m;
-    if (!(FILTER_OPS as readonly string[]).includes(opText)) throw invalid(path, `unknown operator '${opText}'; use one of ${FILTER_OPS.join(', ')}`);
-    const op = opText as FilterOp;
-    const field = type.fieldsByName.get(name);
-    if (!field) throw invalid(path, `'${name}' is not a field of content type '${type.slug}'`);
-    if (!field.filterable) {
-      // Marked filterable, but its index is still being built: the flag turns on once it is ready.
-      if (field.index_build?.state === 'building' && field.index_build.filterable)
-        throw invalid(path, `field '${name}' is not filterable yet: its index is being built; retry once it is ready`);
-      throw invalid(path, `field '${name}' is not filterable; mark it filterable to filter by it`);
+    if (typeof raw !== 'string') {
+      // Checked after the operator and field, whose messages come first.
+      filterTarget(type, path, name, opText);
+      throw invalid(path, 'must be given once, as a string');
     }
-    if (!allowed(op, field.field_type)) throw invalid(path, `operator '${op}' does not apply to ${field.field_type} fields`);
-    if (typeof raw !== 'string') throw invalid(path, 'must be given once, as a string');
-
-    if (op === 'exists') {
-      if (raw !== 'true' && raw !== 'false') throw invalid(path, 'must be true or false');
-      out.push({ field, op, value: raw === 'true' });
-    } else if (op === 'in') {
-      const items = raw.split(',');
-      if (items.length > MAX_IN) throw invalid(path, `may list at most ${MAX_IN} values`);
-      const values: FilterScalar[] = [];
-      for (const item of items) {
-        if (item === '') throw invalid(path, 'must be a comma-separated list without empty items');
-        const v = coerce(field, item);
-        if (typeof v === 'object') throw invalid(path, `'${item}' ${v.error}`);
-        values.push(v);
-      }
-      out.push({ field, op, value: values });
-    } else if (op === 'contains') {
-      if (raw === '' || raw.length > MAX_VALUE_LENGTH) throw invalid(path, `must be 1 to ${MAX_VALUE_LENGTH} characters`);
-      out.push({ field, op, value: raw });
-    } else {
-      const v = coerce(field, raw);
-      if (typeof v === 'object') throw invalid(path, v.error);
-      out.push({ field, op, value: v });
-    }
+    out.push(parseFilter(type, path, name, opText, opText === 'in' ? raw.split(',') : raw));
   }
-  return out.sort((a, b) => (a.field.name === b.field.name ? a.op.localeCompare(b.op) : a.field.name.localeCompare(b.field.name)));
+  return sortFilters(out);
+}
+
+/** `filters` in the canonical order (field, then operator), as parseFilters returns them. */
+export function sortFilters(filters: FilterCondition[]): FilterCondition[] {
+  return filters.sort((a, b) => (a.field.name === b.field.name ? a.op.localeCompare(b.op) : a.field.name.localeCompare(b.field.name)));
+}
+
+/** The field and operator of a filter, checked (unknown operator or field, not filterable, operator not for its type): 400 at `path`. */
+function filterTarget(type: DeliveryType, path: string, name: string, opText: string): { field: Field; op: FilterOp } {
+  if (!(FILTER_OPS as readonly string[]).includes(opText)) throw invalid(path, `unknown operator '${opText}'; use one of ${FILTER_OPS.join(', ')}`);
+  const op = opText as FilterOp;
+  const field = type.fieldsByName.get(name);
+  if (!field) throw invalid(path, `'${name}' is not a field of content type '${type.slug}'`);
+  if (!field.filterable) {
+    // Marked filterable, but its index is still being built: the flag turns on once it is ready.
+    if (field.index_build?.state === 'building' && field.index_build.filterable)
+      throw invalid(path, `field '${name}' is not filterable yet: its index is being built; retry once it is ready`);
+    throw invalid(path, `field '${name}' is not filterable; mark it filterable to filter by it`);
+  }
+  if (!allowed(op, field.field_type)) throw invalid(path, `operator '${op}' does not apply to ${field.field_type} fields`);
+  return { field, op };
+}
+
+/**
+ * One filter on field `name` of `type` with operator `opText` and its value as text (`in`: the
+ * list of values): the rules of parseFilters for one condition, shared by every way a filter is
+ * given (the REST query, GraphQL `where`). Throws 400 VALIDATION_FAILED at `path`.
+ */
+export function parseFilter(type: DeliveryType, path: string, name: string, opText: string, raw: string | readonly string[]): FilterCondition {
+  const { field, op } = filterTarget(type, path, name, opText);
+  if (op === 'in') {
+    const items = typeof raw === 'string' ? [raw] : raw;
+    if (items.length > MAX_IN) throw invalid(path, `may list at most ${MAX_IN} values`);
+    const values: FilterScalar[] = [];
+    for (const item of items) {
+      if (item === '') throw invalid(path, 'must be a comma-separated list without empty items');
+      const v = coerce(field, item);
+      if (typeof v === 'object') throw invalid(path, `'${item}' ${v.error}`);
+      values.push(v);
+    }
+    return { field, op, value: values };
+  }
+  if (typeof raw !== 'string') throw invalid(path, 'must be one value');
+  if (op === 'exists') {
+    if (raw !== 'true' && raw !== 'false') throw invalid(path, 'must be true or false');
+    return { field, op, value: raw === 'true' };
+  }
+  if (op === 'contains') {
+    if (raw === '' || raw.length > MAX_VALUE_LENGTH) throw invalid(path, `must be 1 to ${MAX_VALUE_LENGTH} characters`);
+    return { field, op, value: raw };
+  }
+  const v = coerce(field, raw);
+  if (typeof v === 'object') throw invalid(path, v.error);
+  return { field, op, value: v };
 }
 
 /** Canonical text of a filter list, bound into cursors (D44). */

@@ -57,6 +57,8 @@ export interface EntryRow {
   updated_at: string;
   created_by: number | null;
   updated_by: number | null;
+  /** The version readers of the published perspective see (null while never published). */
+  published_version?: number | null;
   /** Data of the translation in the requested locale; null when there is none (or none was asked). */
   tr_data: unknown;
   /** The value of the sort key, present on list rows (cursors are built from it). */

@@ -18,16 +18,17 @@ import { offsetMeta, offsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
 import type { Actor } from '../auth/permissions.js';
 import { fieldOptions } from '../content-types/model.js';
-import { decodeCursor, encodeCursor, type CursorBinding, type CursorPosition } from './cursor.js';
-import { parseFieldSelection } from './fields-selection.js';
-import { canonicalFilters, parseFilters } from './filters.js';
-import { resolveRequestedLocale } from './localization.js';
-import type { DeliveryEntry, DeliveryListMeta, EntryRow } from './model.js';
+import { decodeCursor, encodeCursor, type CursorBinding } from './cursor.js';
+import { parseFieldSelection, type Projection } from './fields-selection.js';
+import { canonicalTree, type FilterNode } from './filter-tree.js';
+import { canonicalFilters, parseFilters, type FilterCondition } from './filters.js';
+import { resolveRequestedLocale, type RequestedLocale } from './localization.js';
+import type { DeliveryEntry, DeliveryListMeta, DeliverySchema, DeliveryType, EntryRow } from './model.js';
 import { presentEntries } from './present.js';
-import { countEntryRows, findEntryRowsBySlug, listEntryRows, listTotal, type EntryListQuery } from './query/repository.js';
+import { countEntryRows, findEntryRowsBySlug, listEntryRows, listTotal, type EntryListQuery, type ListTotal } from './query/repository.js';
 import { loadDeliverySchema } from './schema-cache.js';
-import { parseSort } from './sort.js';
-import { perspectiveOf, visibilityOfPerspective } from '../read/perspective.js';
+import { parseSort, type SortSpec } from './sort.js';
+import { perspectiveOf, visibilityOfPerspective, type Perspective } from '../read/perspective.js';
 import { canReadEntriesOf, requireEntryType } from './visibility.js';
 
 export interface ListEntriesInput {
@@ -42,6 +43,90 @@ export interface ListEntriesInput {
   filters?: Readonly<Record<string, unknown>>;
 }
 
+/** A list of entries checked and resolved, ready to read: what REST lists and GraphQL collections share. */
+export interface EntryListPlan {
+  schema: DeliverySchema;
+  type: DeliveryType;
+  locale: RequestedLocale;
+  perspective: Perspective;
+  now: string;
+  query: EntryListQuery;
+  /** What the list's cursors are bound to (D44). */
+  binding: CursorBinding;
+}
+
+/** The order and conditions of a list, parsed against its type (REST: `sort`, `filter[...]`; GraphQL: `order`, `where`). */
+export interface EntryListConditions {
+  sort: SortSpec;
+  filters: FilterCondition[];
+  /** Conditions REST's filter list cannot say (OR, columns): filter-tree.ts. */
+  where?: FilterNode | null;
+}
+
+/**
+ * Checks a list request and resolves what it reads: the type (404 unknown or block type, 403
+ * outside the whitelist), the locale (400), then `parse` for the order and conditions (its own
+ * 400s), the reader's perspective and the cursor binding.
+ */
+export async function planEntryList(
+  ctx: Context,
+  actor: Actor,
+  typeSlug: string,
+  localeText: string | undefined,
+  parse: (schema: DeliverySchema, type: DeliveryType) => EntryListConditions,
+): Promise<EntryListPlan> {
+  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const type = requireEntryType(schema, actor, typeSlug);
+  const locale = resolveRequestedLocale(schema.workspace, localeText);
+  const { sort, filters, where = null } = parse(schema, type);
+  const perspective = perspectiveOf(actor);
+  // The wire's word for it: cursors are bound to it, and entry queries name it.
+  const visibility = visibilityOfPerspective(perspective);
+  const now = iso(ctx.clock());
+  const query: EntryListQuery = { contentTypeId: type.id, visibility, now, locale: locale.isDefault ? null : locale.locale, filters, where, sort };
+  const binding: CursorBinding = {
+    contentTypeId: type.id,
+    sort: sort.text,
+    filters: where === null ? canonicalFilters(filters) : `${canonicalFilters(filters)}&${canonicalTree(where)}`,
+    locale: locale.requested,
+    environment: visibility,
+  };
+  return { schema, type, locale, perspective, now, query, binding };
+}
+
+/** The cursor resuming after `row` in `plan`'s list. */
+export function entryCursor(ctx: Context, plan: EntryListPlan, row: EntryRow): string {
+  return encodeCursor(ctx.secret, plan.binding, { value: row.sort_value ?? null, id: row.id });
+}
+
+/**
+ * Up to `limit` rows of `plan`'s list after `cursor` (from the start without one), and whether
+ * more follow. `backward` reads the list in reverse order from the cursor (from the end without
+ * one) and returns those rows in the list's order (GraphQL `last`/`before`): the same order with
+ * every direction flipped, missing values still the smallest, so it is exactly the reverse.
+ * Errors: 400 at `query.cursor` for a cursor of another query.
+ */
+export async function readEntryWindow(
+  ctx: Context,
+  plan: EntryListPlan,
+  page: { limit: number; cursor?: string; backward?: boolean },
+): Promise<{ rows: EntryRow[]; more: boolean }> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(ctx.secret, plan.binding, page.cursor);
+  const sort = plan.query.sort;
+  const query = page.backward ? { ...plan.query, sort: { ...sort, direction: sort.direction === 'asc' ? ('desc' as const) : ('asc' as const) } } : plan.query;
+  // A list may read much of a big type (a `contains` filter, a deep offset): on SQLite it runs on
+  // a reader thread, so the process keeps answering meanwhile (docs/scaling.md "No stalls").
+  // One row more than asked tells whether more follow.
+  const fetched = await listEntryRows(heavyReader(ctx.db), query, { limit: page.limit + 1, after });
+  const rows = fetched.slice(0, page.limit);
+  return { rows: page.backward ? rows.reverse() : rows, more: fetched.length > page.limit };
+}
+
+/** The number of entries `plan`'s list holds, or a lower bound (`exact: false`) past the filtered count's cap, as REST's `total_data`. */
+export async function countEntryList(ctx: Context, plan: EntryListPlan): Promise<ListTotal> {
+  return countEntryRows(heavyReader(ctx.db), plan.query, { limit: 100 });
+}
+
 /**
  * GET /entries: one page of the visible entries of `input.type`.
  * Errors: 400 (missing/unknown parameters, bad locale, fields, sort, filter or cursor, limit),
@@ -49,50 +134,33 @@ export interface ListEntriesInput {
  * or block type).
  */
 export async function listEntries(ctx: Context, actor: Actor, input: ListEntriesInput): Promise<{ items: DeliveryEntry[]; meta: DeliveryListMeta }> {
-  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
-  const type = requireEntryType(schema, actor, input.type);
-  const locale = resolveRequestedLocale(schema.workspace, input.locale);
-  const projection = parseFieldSelection(schema, type, input.fields);
-  const sort = parseSort(type, input.sort);
-  const filters = parseFilters(type, input.filters ?? {});
-  const perspective = perspectiveOf(actor);
-  // The wire's word for it: cursors are bound to it, and entry queries name it.
-  const visibility = visibilityOfPerspective(perspective);
-  const now = iso(ctx.clock());
-  const query: EntryListQuery = { contentTypeId: type.id, visibility, now, locale: locale.isDefault ? null : locale.locale, filters, sort };
-  const binding: CursorBinding = {
-    contentTypeId: type.id,
-    sort: sort.text,
-    filters: canonicalFilters(filters),
-    locale: locale.requested,
-    environment: visibility,
-  };
-  const nextCursor = (row: EntryRow): string => encodeCursor(ctx.secret, binding, { value: row.sort_value ?? null, id: row.id });
-
-  // A list may read much of a big type (a `contains` filter, a deep offset): on SQLite it runs on
-  // a reader thread, so the process keeps answering meanwhile (docs/scaling.md "No stalls").
-  const reader = heavyReader(ctx.db);
+  let projection: Projection | undefined;
+  const plan = await planEntryList(ctx, actor, input.type, input.locale, (schema, type) => {
+    projection = parseFieldSelection(schema, type, input.fields);
+    return { sort: parseSort(type, input.sort), filters: parseFilters(type, input.filters ?? {}) };
+  });
+  const { schema, locale, perspective, now, query } = plan;
   let rows: EntryRow[];
   let meta: DeliveryListMeta;
   if (input.cursor !== undefined) {
     const limit = checkLimit(input.limit);
-    const after: CursorPosition = decodeCursor(ctx.secret, binding, input.cursor);
-    // One row more than asked tells whether a next page exists.
-    const fetched = await listEntryRows(reader, query, { limit: limit + 1, after });
-    rows = fetched.slice(0, limit);
-    meta = { page_size: rows.length, next_cursor: fetched.length > limit ? nextCursor(rows[rows.length - 1]) : null };
+    const window = await readEntryWindow(ctx, plan, { limit, cursor: input.cursor });
+    rows = window.rows;
+    meta = { page_size: rows.length, next_cursor: window.more ? entryCursor(ctx, plan, rows[rows.length - 1]) : null };
   } else {
     const window = offsetPage(input.page, input.limit);
+    // A list may read much of a big type: on SQLite it runs on a reader thread (docs/scaling.md "No stalls").
+    const reader = heavyReader(ctx.db);
     const page = await listEntryRows(reader, query, { limit: window.limit, offset: window.offset, withTotal: true });
     rows = page;
     // The total comes with the rows; only a page past the end needs its own count.
     const { total, exact } = page.length > 0 ? listTotal(query, Number(page[0].total), window) : await countEntryRows(reader, query, window);
     const more = rows.length > 0 && window.offset + rows.length < total;
-    meta = offsetMeta(window, total, rows.length, more ? nextCursor(rows[rows.length - 1]) : null);
+    meta = offsetMeta(window, total, rows.length, more ? entryCursor(ctx, plan, rows[rows.length - 1]) : null);
     if (!exact) meta.total_is_exact = false;
   }
   if (locale.requested !== null) meta.locale_requested = locale.requested;
-  const presented = await presentEntries(ctx, schema, actor, perspective, now, locale, projection, rows);
+  const presented = await presentEntries(ctx, schema, actor, perspective, now, locale, projection!, rows);
   return { items: presented.map((p) => p.entry), meta };
 }
 
@@ -119,9 +187,39 @@ export interface EntryDetail {
  * or the default locale (D40). Errors: 400, 403 (type outside the whitelist), 404.
  */
 export async function getEntryBySlug(ctx: Context, actor: Actor, slug: string, input: GetEntryInput): Promise<EntryDetail> {
+  const found = await readEntryBySlug(ctx, actor, slug, input.type, input.locale);
+  const { schema, type, locale, perspective, now, row } = found;
+  // `fields` is checked against the entry's type, which may only be known now.
+  const projection = parseFieldSelection(schema, type, input.fields);
+  const [presented] = await presentEntries(ctx, schema, actor, perspective, now, locale, projection, [row]);
+  return { entry: presented.entry, is_fallback: presented.isFallback, locale_requested: locale.locale };
+}
+
+/** One visible entry as read, with what reading it resolved. */
+export interface FoundEntry {
+  schema: DeliverySchema;
+  type: DeliveryType;
+  locale: RequestedLocale;
+  perspective: Perspective;
+  now: string;
+  row: EntryRow;
+}
+
+/**
+ * The visible entry with this slug (of type `typeSlug` when given), as GET /entries/{slug} finds
+ * it: 404 when none, 400 when the slug names entries of several readable types and no type was
+ * given (D42), 403/404 for the type as requireEntryType, 400 for the locale.
+ */
+export async function readEntryBySlug(
+  ctx: Context,
+  actor: Actor,
+  slug: string,
+  typeSlug: string | undefined,
+  localeText: string | undefined,
+): Promise<FoundEntry> {
   const schema = await loadDeliverySchema(ctx, actor.workspaceId);
-  const named = input.type === undefined ? null : requireEntryType(schema, actor, input.type);
-  const locale = resolveRequestedLocale(schema.workspace, input.locale);
+  const named = typeSlug === undefined ? null : requireEntryType(schema, actor, typeSlug);
+  const locale = resolveRequestedLocale(schema.workspace, localeText);
   const perspective = perspectiveOf(actor);
   // The wire's word for it: cursors are bound to it, and entry queries name it.
   const visibility = visibilityOfPerspective(perspective);
@@ -144,11 +242,7 @@ export async function getEntryBySlug(ctx: Context, actor: Actor, slug: string, i
     throw invalid('query.type', `entry slug '${slug}' exists in several content types (${slugs.join(', ')}); pass type to choose one`);
   }
   const row = readable[0];
-  const type = named ?? schema.byId.get(row.content_type_id)!;
-  // `fields` is checked against the entry's type, which may only be known now.
-  const projection = parseFieldSelection(schema, type, input.fields);
-  const [presented] = await presentEntries(ctx, schema, actor, perspective, now, locale, projection, [row]);
-  return { entry: presented.entry, is_fallback: presented.isFallback, locale_requested: locale.locale };
+  return { schema, type: named ?? schema.byId.get(row.content_type_id)!, locale, perspective, now, row };
 }
 
 export interface SchemaField {

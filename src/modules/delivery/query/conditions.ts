@@ -19,7 +19,8 @@ import type { Perspective } from '../../read/perspective.js';
 import { readSource } from '../../read/resolver.js';
 import type { CursorPosition } from '../cursor.js';
 import type { FilterCondition, FilterScalar } from '../filters.js';
-import type { SortSpec } from '../sort.js';
+import { isFieldCondition, type FilterNode, type SysColumn } from '../filter-tree.js';
+import { columnSort, type SortSpec } from '../../publishing/sort.js';
 
 /** Tables with the publication columns (status, publish_at, published_at) and an id. */
 export type DeliveryTable = ItemTable;
@@ -129,6 +130,14 @@ function likePattern(text: string): string {
 export function filterCondition(dialect: Dialect, f: FilterCondition, column: DataColumn = 'data', rangeByOrder = false): Expression<SqlBool> {
   const indexed = dataFieldSql(dialect, f.field.name, f.field.field_type, 'entries', column);
   const e = rangeByOrder && !plannerKnowsSelectivity(dialect) && f.op !== 'eq' && f.op !== 'in' ? sql`+${indexed}` : indexed;
+  return compare(e, f);
+}
+
+/** `e` compared by one operator (the table of filters.ts); booleans bound as 1/0. */
+type Comparison =
+  { op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'contains'; value: FilterScalar } | { op: 'in'; value: FilterScalar[] } | { op: 'exists'; value: boolean };
+
+function compare(e: RawBuilder<unknown>, f: Comparison): Expression<SqlBool> {
   switch (f.op) {
     case 'eq':
       return sql<SqlBool>`${e} = ${bindable(f.value)}`;
@@ -149,4 +158,24 @@ export function filterCondition(dialect: Dialect, f: FilterCondition, column: Da
     case 'exists':
       return f.value ? sql<SqlBool>`${e} is not null` : sql<SqlBool>`${e} is null`;
   }
+}
+
+const SYS_SORT: Record<SysColumn, SortSpec> = {
+  slug: columnSort('slug', 'asc'),
+  created_at: columnSort('created_at', 'asc'),
+  updated_at: columnSort('updated_at', 'asc'),
+  published_at: { key: { kind: 'published_at' }, direction: 'asc', nullable: true, text: 'published_at:asc' },
+};
+
+/**
+ * The SQL condition of a filter tree (filter-tree.ts) on entries read from `perspective`: field
+ * filters as filterCondition, column conditions on the column as the list sorts by it
+ * (sortExpression), AND and OR as such; an empty AND or OR adds no condition.
+ */
+export function treeCondition(dialect: Dialect, node: FilterNode, perspective: Perspective, now: string): Expression<SqlBool> {
+  if (isFieldCondition(node)) return filterCondition(dialect, node, readSource(perspective).entryData);
+  if ('sys' in node) return compare(sortExpression(dialect, SYS_SORT[node.sys], now, 'entries', perspective), node);
+  const parts = ('and' in node ? node.and : node.or).map((n) => treeCondition(dialect, n, perspective, now));
+  if (parts.length === 0) return sql<SqlBool>`1 = 1`;
+  return sql<SqlBool>`(${sql.join(parts, 'and' in node ? sql` and ` : sql` or `)})`;
 }

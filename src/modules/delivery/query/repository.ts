@@ -19,7 +19,8 @@ import { dataFieldSql } from '../../../db/dialect.js';
 import { cappedCountsNeedIndexOrder, sortsRowsPinnedByIndex } from '../../../db/planner.js';
 import { perspectiveOfVisibility, type Perspective } from '../../read/perspective.js';
 import { contentColumns, dueCondition, readSource, visibleCondition } from '../../read/resolver.js';
-import { filterCondition, keysetRanges, nullsOrdered, sortExpression, type KeysetRange } from './conditions.js';
+import { filterCondition, keysetRanges, nullsOrdered, sortExpression, treeCondition, type KeysetRange } from './conditions.js';
+import type { FilterNode } from '../filter-tree.js';
 
 /** The entry columns every delivery read selects (content and updated_* depend on the key). */
 export const COMMON_COLUMNS = [
@@ -33,6 +34,7 @@ export const COMMON_COLUMNS = [
   'entries.published_at',
   'entries.created_at',
   'entries.created_by',
+  'entries.published_version',
 ] as const;
 
 /** The column and translation table a key of `visibility` reads an entry's content from (D70). */
@@ -55,7 +57,14 @@ export interface EntryListQuery {
   /** Locale whose translation is joined; null when the default locale is asked for. */
   locale: string | null;
   filters: FilterCondition[];
+  /** Conditions beyond `filters` (GraphQL `where` with OR or column conditions: filter-tree.ts), ANDed with them. */
+  where?: FilterNode | null;
   sort: SortSpec;
+}
+
+/** Whether the list is narrowed beyond its type and visibility. */
+function filtered(q: EntryListQuery): boolean {
+  return q.filters.length > 0 || (q.where !== undefined && q.where !== null);
 }
 
 /** A non-negative integer for inlining into SQL; anything else is a programming error. */
@@ -81,6 +90,7 @@ function whereList(db: Db, q: EntryListQuery, page = false): Expression<SqlBool>
     sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`,
     visibleCondition(perspectiveOfVisibility(q.visibility), q.now, 'entries', db.dialect),
     ...q.filters.map((f) => filterCondition(db.dialect, f, column, page && f.field.name !== sortField)),
+    ...(q.where ? [treeCondition(db.dialect, q.where, perspectiveOfVisibility(q.visibility), q.now)] : []),
   ];
 }
 
@@ -232,7 +242,7 @@ async function deferredPageQuery(
  */
 function countExpression(db: Db, q: EntryListQuery, window: number): RawBuilder<number> {
   const type = q.contentTypeId;
-  if (q.filters.length === 0) {
+  if (!filtered(q)) {
     switch (perspectiveOfVisibility(q.visibility)) {
       case 'working':
         return sql<number>`(select coalesce(sum("n"), 0) from "entry_counts" where "content_type_id" = ${type} and "status" in ('draft', 'published', 'scheduled'))`;
@@ -268,7 +278,7 @@ function countOrder(q: EntryListQuery): RawBuilder<unknown> | null {
 /** Reads a total computed by countExpression over `window`. */
 export function listTotal(q: EntryListQuery, counted: number, page: { limit: number; offset?: number }): ListTotal {
   const window = countWindow(page);
-  if (q.filters.length > 0 && counted > window) return { total: window, exact: false };
+  if (filtered(q) && counted > window) return { total: window, exact: false };
   return { total: counted, exact: true };
 }
 
@@ -325,4 +335,28 @@ export async function findRelatedRows(
     .where(visibleCondition(q.perspective, q.now, 'entries', db.dialect))
     .execute();
   return rows.filter((r) => r.workspace_id === q.workspaceId) as RelatedRow[];
+}
+
+/**
+ * The visible entries with these ids, as full list rows (columns of a list page, translation in
+ * `locale` joined), in no particular order: one query for any number of ids (GraphQL's batched
+ * relations, D102). Looked up by primary key; the workspace is checked on the rows found.
+ */
+export async function findEntryRowsByIds(
+  db: Db,
+  q: { workspaceId: string; ids: readonly string[]; visibility: Visibility; now: string; locale: string | null },
+): Promise<EntryRow[]> {
+  if (q.ids.length === 0) return [];
+  const rows = await db.kysely
+    .selectFrom('entries')
+    .$if(q.locale !== null, (qb) =>
+      qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
+    )
+    .select(COMMON_COLUMNS)
+    .select(entryContent(q.visibility))
+    .select(trData(q.locale))
+    .where('entries.id', 'in', [...q.ids])
+    .where(visibleCondition(perspectiveOfVisibility(q.visibility), q.now, 'entries', db.dialect))
+    .execute();
+  return (rows as EntryRow[]).filter((r) => r.workspace_id === q.workspaceId);
 }
