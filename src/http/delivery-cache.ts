@@ -18,7 +18,9 @@
  * HTTP caching and compression (D81, rules in src/http/http-cache.ts) happen here too, for every
  * delivery GET and HEAD answered 200, cached or not: a strong `ETag`, 304 on a matching
  * `If-None-Match`, `Cache-Control` by key type and DELIVERY_MAX_AGE, `Vary: X-API-Key,
- * Accept-Encoding`, and bodies over 1 KB in br or gzip as `Accept-Encoding` asks. A cached
+ * Accept-Encoding`, and bodies over 1 KB in br or gzip as `Accept-Encoding` asks. A route may
+ * name the arguments its answers depend on (`config.cacheArgs`, the GraphQL endpoint) and mark one
+ * answer not to be kept by answering it with `Cache-Control: no-store`, which is then sent as it is. A cached
  * response keeps the hash of its identity bytes and its body in each coding asked for so far: the
  * requested one when it is stored, others on their first request (the identity bytes decoded from
  * a stored encoding when they were not kept), all counted against the bound, so a hit sends
@@ -43,6 +45,12 @@ declare module 'fastify' {
      * a preview token's lifetime).
      */
     cache?: boolean;
+    /**
+     * The arguments this route's GET answers depend on, in place of its path parameters and query
+     * string as they are (the GraphQL endpoint: the query's hash, its variables, operationName,
+     * the media types accepted); null: this request's answer is not cached.
+     */
+    cacheArgs?: (request: FastifyRequest) => { params: unknown; query: unknown } | null;
   }
 }
 
@@ -96,6 +104,8 @@ export interface ResponseToKeep extends Representation {
   revision: number;
   validUntil: number;
   contentType: string;
+  /** The `Vary` the route answered with, sent again with each hit (the cache adds its own names). */
+  vary?: string;
 }
 
 /** A response as ResponseCache keeps it. */
@@ -281,18 +291,24 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
   const rememberFor = (key: string, entry: CachedResponse) => (coding: Coding, body: Buffer) => cache.remember(key, entry, coding, body);
 
   // Taken in onRequest, before validation coerces and defaults the query in place, so the
-  // answer is stored under the key its lookup used.
-  const keys = new WeakMap<FastifyRequest, string>();
-  const cacheKey = (request: FastifyRequest): string => {
+  // answer is stored under the key its lookup used; null when the route's cacheArgs refuses it.
+  const keys = new WeakMap<FastifyRequest, string | null>();
+  const cacheKey = (request: FastifyRequest): string | null => {
     let key = keys.get(request);
     if (key === undefined) {
-      key = deliveryCacheKey(request.actor, request.routeOptions.url!, { params: request.params ?? {}, query: request.query ?? {} });
+      const argsOf = request.routeOptions.config?.cacheArgs;
+      const args = argsOf ? argsOf(request) : { params: request.params ?? {}, query: request.query ?? {} };
+      key = args === null ? null : deliveryCacheKey(request.actor, request.routeOptions.url!, args);
       keys.set(request, key);
     }
     return key;
   };
   const cacheable = (request: FastifyRequest) =>
-    request.method === 'GET' && request.routeOptions.url !== undefined && request.routeOptions.config?.cache !== false && request.actor?.revision !== undefined;
+    request.method === 'GET' &&
+    request.routeOptions.url !== undefined &&
+    request.routeOptions.config?.cache !== false &&
+    request.actor?.revision !== undefined &&
+    cacheKey(request) !== null;
 
   /** When responses of this workspace computed now stop being true without a write. */
   const horizon = async (workspaceId: string, revision: number, now: number): Promise<number> => {
@@ -307,7 +323,7 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
   // Runs after the auth hook (registered first), so request.actor and its revision are known.
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!cacheable(request)) return;
-    const key = cacheKey(request);
+    const key = cacheKey(request)!;
     const hit = cache.get(key);
     if (!hit) return;
     if (hit.revision !== request.actor.revision || ctx.clock().getTime() >= hit.validUntil) {
@@ -315,6 +331,7 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
       return;
     }
     reply.header('X-Cache', 'HIT');
+    if (hit.vary) reply.header('Vary', hit.vary);
     reply.code(200).type(hit.contentType);
     const body = await represent(ctx, request, reply, hit, rememberFor(key, hit));
     return reply.send(body ?? undefined);
@@ -327,6 +344,8 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
       return payload;
     }
     if ((request.method !== 'GET' && request.method !== 'HEAD') || typeof payload !== 'string') return payload;
+    // The route said its answer must not be kept (a GraphQL answer holding errors).
+    if (reply.getHeader('cache-control') === 'no-store') return payload;
     const identity = Buffer.from(payload, 'utf8');
     const rep: Representation = { length: identity.length, hash: bodyHash(identity), identity };
     if (!cacheable(request) || !cache.accepts(identity.length)) return represent(ctx, request, reply, rep);
@@ -334,12 +353,21 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
     const revision = request.actor.revision as number;
     const validUntil = await horizon(request.actor.workspaceId, revision, now);
     if (validUntil <= now) return represent(ctx, request, reply, rep);
-    const key = cacheKey(request);
+    const key = cacheKey(request)!;
     const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+    const vary = reply.getHeader('vary');
     // Kept: the body in the coding this request asks for, not the identity bytes it came from.
     const coding = codingFor(request, identity.length);
     const body = await bodyIn(rep, coding);
-    const entry = cache.set(key, { length: rep.length, hash: rep.hash, [coding]: body, revision, validUntil, contentType });
+    const entry = cache.set(key, {
+      length: rep.length,
+      hash: rep.hash,
+      [coding]: body,
+      revision,
+      validUntil,
+      contentType,
+      ...(vary === undefined ? {} : { vary: String(vary) }),
+    });
     if (!entry) return represent(ctx, request, reply, { ...rep, [coding]: body });
     reply.header('X-Cache', 'MISS');
     return represent(ctx, request, reply, entry, rememberFor(key, entry));
