@@ -7,6 +7,12 @@
  * - insertItemRows writes the rows insertItemRow writes one at a time;
  * - copyTranslationsToPublished (entries/repository.ts) gives entries their working
  *   translations as published ones (the single path, copyEntryToPublished, clears them first);
+ * - the Contentful bulk writer (import/contentful/entry-bulk-write.ts), which folds the core's
+ *   steps (publishing/columns.ts), leaves for every target status the import maps (draft,
+ *   published, archived; a changed entry becomes published or draft by `--changed-as`), written
+ *   whole or completed after a link cycle with or without a content change, the same row (every
+ *   column), versions, translations, published translations and events as createEntry,
+ *   updateEntry and the state action with action `import`;
  * - the restore writes history through appendVersions, so a version row of an export must have
  *   the columns of a version: one that has others, or lacks its snapshot, or whose action,
  *   status or time is not text, is refused with the file and line named, and nothing is written.
@@ -16,7 +22,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyEntryToPublished, copyTranslationsToPublished } from '../src/modules/entries/repository.js';
+import { withTransaction } from '../src/db/transaction.js';
+import type { Actor } from '../src/modules/auth/permissions.js';
+import { systemActor } from '../src/modules/auth/permissions.js';
+import type { ContentType } from '../src/modules/content-types/model.js';
+import { createEntry, requireEntryType, updateEntry } from '../src/modules/entries/operations.js';
+import { changeEntryStatus } from '../src/modules/entries/publishing.js';
+import { copyEntryToPublished, copyTranslationsToPublished, findEntry } from '../src/modules/entries/repository.js';
+import { insertNewEntries, writeCompletions, type Completion, type NewEntry } from '../src/modules/import/contentful/entry-bulk-write.js';
+import { CHANGED_AS, countStates, targetStatus, type CfState, type TargetStatus } from '../src/modules/import/contentful/states.js';
 import { appendVersions, ENTRY_TABLES, insertItemRow, insertItemRows, insertVersion, type VersionRecord } from '../src/modules/publishing/repository.js';
 import { findWorkspaceBySlug } from '../src/modules/workspaces/repository.js';
 import { fromJsonColumn } from '../src/lib/json.js';
@@ -166,6 +180,152 @@ describe.each(dialects())('the publishing core writes history and item rows for 
     expect(await published(ids.b)).toEqual(await working(ids.b));
     expect(JSON.stringify(await published(ids.b))).toContain('Neu');
     expect(await published(ids.a)).toEqual(before);
+  });
+});
+
+/** The Contentful states the import tells apart (draft, published, changed, archived), as its report counts them. */
+const CF_STATES = Object.keys(countStates([])) as CfState[];
+/** The import's target statuses: every Contentful state under each `--changed-as` (import/contentful/states.ts). */
+const TARGETS = [...new Set(CF_STATES.flatMap((state) => CHANGED_AS.map((as) => targetStatus(state, as))))];
+/** How a new entry reaches its target: written whole, or created without its link and completed (the content changing or not). */
+const FORMS = ['whole', 'completed with a change', 'completed without a change'] as const;
+type Form = (typeof FORMS)[number];
+
+describe.each(dialects())('the bulk writer stores what the publishing core stores, for every state the importer maps, on %s', (dialect) => {
+  const NOW = new Date('2026-11-29T04:00:00.000Z');
+  let env: TestEnv;
+  let actor: Actor;
+  let ct: ContentType;
+  let targetId: string;
+
+  beforeAll(async () => {
+    env = await createTestEnv(dialect, { clock: () => new Date(NOW) });
+    const s = await seedWorkspace(env.ctx);
+    actor = systemActor(s.workspace.id, s.user.id);
+    const type = await call(env.app, 'POST', `${M}/content-types`, {
+      key: s.keys.management,
+      body: {
+        name: 'Card',
+        display_field: 'title',
+        fields: [
+          { name: 'title', field_type: 'text', required: true, localizable: true },
+          { name: 'link', field_type: 'relation', options: ['card'] },
+        ],
+      },
+    });
+    expect(type.status).toBe(201);
+    ct = await requireEntryType(env.ctx, actor.workspaceId, 'card');
+    targetId = (await createEntry(env.ctx, actor, 'card', { slug: 'target', data: { title: 'Target' } })).id;
+  });
+  afterAll(async () => env?.close());
+
+  /** The values of case `n`: without its link (what pass 1 writes when the link is missing) and in full. */
+  const valuesOf = (n: string, form: Form) => {
+    const part = { data: { title: `Card ${n}` }, translations: [{ locale: 'de', data: { title: `Karte ${n}` } }] };
+    const full = form === 'completed with a change' ? { ...part, data: { ...part.data, link: targetId } } : part;
+    return { part, full };
+  };
+  const verbOf = (status: TargetStatus) => (status === 'published' ? 'publish' : status === 'archived' ? 'archive' : null);
+
+  /** The single-item path, as the import's slow path takes it: createEntry, updateEntry (a completion), the state action; all with action `import`. */
+  async function viaCore(slug: string, status: TargetStatus, form: Form): Promise<string> {
+    const { part, full } = valuesOf(slug, form);
+    const translations = (v: typeof part) => Object.fromEntries(v.translations.map((t) => [t.locale, { data: t.data }]));
+    const created = await createEntry(env.ctx, actor, 'card', { slug, data: part.data, translations: translations(part) }, { action: 'import' });
+    if (form !== 'whole')
+      await updateEntry(env.ctx, actor, 'card', { id: created.id }, { data: full.data, translations: translations(full) }, { action: 'import' });
+    const verb = verbOf(status);
+    if (verb) await changeEntryStatus(env.ctx, actor, 'card', { id: created.id }, verb, { action: 'import' });
+    return created.id;
+  }
+
+  /** Everything one entry left in the database, ids and slugs aside (translation ids as their locale). */
+  async function stateOf(id: string) {
+    const db = env.ctx.db;
+    const working = await db.kysely.selectFrom('entry_translations').selectAll().where('entry_id', '=', id).orderBy('locale').execute();
+    const localeOf = new Map(working.map((t) => [Number(t.id), t.locale]));
+    const byLocale = (t: { id: unknown }) => localeOf.get(Number(t.id)) ?? `unknown ${t.id}`;
+    const {
+      id: _id,
+      slug: _slug,
+      position: _position,
+      ...row
+    } = await db.kysely.selectFrom('entries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const versions = (await db.kysely.selectFrom('entry_versions').selectAll().where('entry_id', '=', id).orderBy('version').execute()).map(
+      ({ entry_id: _e, snapshot, ...v }) => {
+        const snap = fromJsonColumn<{ data: unknown; translations: { id: unknown }[] }>(snapshot, { data: null, translations: [] });
+        return { ...v, snapshot: { ...snap, translations: snap.translations.map((t) => ({ ...t, id: byLocale(t) })) } };
+      },
+    );
+    const published = await db.kysely.selectFrom('published_entry_translations').selectAll().where('entry_id', '=', id).orderBy('locale').execute();
+    const events = await db.kysely
+      .selectFrom('events')
+      .select(['type', 'item_kind', 'content_type', 'status', 'version', 'created_at'])
+      .where('item_id', '=', id)
+      .orderBy('id')
+      .execute();
+    return {
+      row,
+      versions,
+      translations: working.map(({ id: tid, entry_id: _e, ...t }) => ({ ...t, id: byLocale({ id: tid }) })),
+      published: published.map(({ entry_id: _e, ...t }) => ({ ...t, id: byLocale(t) })),
+      events,
+    };
+  }
+
+  it('insertNewEntries (new entries, with their completion known at once) and writeCompletions (pass 2) store every column, version, translation and event the core stores', async () => {
+    const stamp = { workspaceId: actor.workspaceId, userId: actor.userId, now: NOW.toISOString() };
+    const cases: { status: TargetStatus; form: Form; core: string; bulk: string; writer: string }[] = [];
+    const fresh: NewEntry[] = [];
+    const completions: Completion[] = [];
+    for (const status of TARGETS) {
+      for (const form of FORMS) {
+        const core = await viaCore(`core-${status}-${cases.length}`, status, form);
+        const { part, full } = valuesOf(`core-${status}-${cases.length}`, form);
+        // The bulk entries hold the same values as their core counterpart (their own slugs aside).
+        const id = randomUUID();
+        fresh.push({
+          id,
+          ct,
+          slug: `bulk-${cases.length}`,
+          values: part,
+          status: form === 'whole' ? status : 'draft',
+          completion: form === 'whole' ? undefined : { values: full, status, changed: form === 'completed with a change' },
+        });
+        cases.push({ status, form, core, bulk: id, writer: 'insertNewEntries' });
+        if (form === 'whole') continue;
+        // Pass 1 left a draft without the link; pass 2 completes it in bulk.
+        const pass1 = await createEntry(
+          env.ctx,
+          actor,
+          'card',
+          { slug: `pass-${cases.length}`, data: part.data, translations: { de: { data: part.translations[0].data } } },
+          { action: 'import' },
+        );
+        const stored = await findEntry(env.ctx.db, ct.id, { id: pass1.id });
+        completions.push({ stored: stored!, ct, values: full, status });
+        cases.push({ status, form, core, bulk: pass1.id, writer: 'writeCompletions' });
+      }
+    }
+    await withTransaction(env.ctx.db, async (db) => {
+      await insertNewEntries(db, stamp, fresh);
+      await writeCompletions(db, stamp, completions);
+    });
+    expect(CF_STATES).toEqual(['draft', 'published', 'changed', 'archived']);
+    expect([...TARGETS].sort()).toEqual(['archived', 'draft', 'published']);
+    for (const c of cases) {
+      const [core, bulk] = [await stateOf(c.core), await stateOf(c.bulk)];
+      const label = `${c.writer}: ${c.form}, ${c.status}`;
+      expect(bulk.row, label).toEqual(core.row);
+      expect(bulk.versions, label).toEqual(core.versions);
+      expect(bulk.translations, label).toEqual(core.translations);
+      expect(bulk.published, label).toEqual(core.published);
+      expect(bulk.events, label).toEqual(core.events);
+      // The case is what it claims: its status, its versions (a completion without a change has none of its own).
+      expect(core.row.status, label).toBe(c.status);
+      const versions = 1 + (c.form === 'completed with a change' ? 1 : 0) + (c.status === 'draft' ? 0 : 1);
+      expect(core.versions, label).toHaveLength(versions);
+    }
   });
 });
 
