@@ -72,7 +72,7 @@ function hasErrors(result: unknown): boolean {
 }
 
 /** The Yoga plugin described above: `Vary: Accept` always, `Cache-Control: no-store` on answers with errors. */
-export function useDeliveryCacheHints(): Plugin {
+export function useDeliveryCacheHints(): Plugin<Record<string, unknown>> {
   const failed = new WeakSet<object>();
   return {
     onResultProcess({ request, result }) {

@@ -173,7 +173,7 @@ export function persistedQueryStore(ctx: Pick<Context, 'caches' | 'redis'>): Per
  * the hash before parsing (onParams), and a query sent with its hash is registered once it has
  * parsed and validated (onExecute, which only runs then).
  */
-export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin {
+export function useAutomaticPersistedQueries(store: PersistedQueryStore): Plugin<Record<string, unknown>> {
   const pending = new WeakMap<object, { hash: string; query: string }>();
   return {
     async onParams({ params, setParams, request }) {

@@ -227,7 +227,7 @@ export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, 
  * and validated and before any resolver runs (in onExecute, not in the validation: the validation
  * result is cached per document, while the cost depends on the variables).
  */
-export function useQueryLimits(limits: QueryLimits): Plugin {
+export function useQueryLimits(limits: QueryLimits): Plugin<Record<string, unknown>> {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const error = checkQueryLimits(
