@@ -7,6 +7,7 @@
  * Only the shapes live here; each cache's rules (bounds, invalidation) stay with the module that
  * uses it, named on each field. Nothing here needs closing.
  */
+import type { GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'kysely';
 import type { RoleTable } from './modules/access/roles.js';
 import type { Actor } from './modules/auth/permissions.js';
@@ -67,6 +68,8 @@ export interface ContextCaches {
   readonly signInFailures: SignInFailures;
   /** The installation's role rows, read once (src/modules/access/repository.ts: rolesOf, forgetRoles). */
   readonly roles: { table?: Promise<RoleTable> };
+  /** GraphQL schemas by workspace id, rebuilt when the delivery model's fingerprint changes (src/modules/graphql/schema.ts). */
+  readonly graphqlSchemas: Map<string, { fingerprint: string; schema: GraphQLSchema }>;
   /** GraphQL queries registered by their hash (automatic persisted queries, src/modules/graphql/apq.ts). */
   readonly persistedQueries: PersistedQueryMemory;
 }
@@ -88,6 +91,7 @@ export function createCaches(): ContextCaches {
     variantTouches: new Map(),
     signInFailures: { accounts: new Map(), unknownEmails: new Map(), addresses: new Map() },
     roles: {},
+    graphqlSchemas: new Map(),
     persistedQueries: new PersistedQueryMemory(),
   };
 }

@@ -127,6 +127,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Delivery: schema', description: 'The content model a delivery key may read.' },
   { name: 'Delivery: preview', description: 'An entry of any status named by a signed preview token.' },
   { name: 'Delivery: sync', description: 'Everything a key may see, then what changed since (sync tokens).' },
+  { name: 'Delivery: GraphQL', description: 'The delivery API over GraphQL (docs/graphql.md): queries by GET or POST, and the schema as SDL.' },
   { name: 'Files', description: 'Media files behind the `url` of media assets, with image transforms. No key.' },
   { name: 'Management: content types', description: 'Content types and block types.' },
   { name: 'Management: fields', description: 'Fields of a content type and the impact of changing them.' },

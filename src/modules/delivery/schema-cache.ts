@@ -33,13 +33,22 @@ function toDeliveryType(ct: ContentType): DeliveryType {
  * Throws 404 NOT_FOUND when the workspace no longer exists.
  */
 export async function loadDeliverySchema(ctx: Context, workspaceId: string): Promise<DeliverySchema> {
+  return (await loadDeliveryModel(ctx, workspaceId)).schema;
+}
+
+/**
+ * loadDeliverySchema with the fingerprint the model was loaded under, for caches of what is
+ * derived from the model (the GraphQL schema: src/modules/graphql/schema.ts), which rebuild
+ * exactly when it changes. Throws 404 NOT_FOUND when the workspace no longer exists.
+ */
+export async function loadDeliveryModel(ctx: Context, workspaceId: string): Promise<{ schema: DeliverySchema; fingerprint: string }> {
   const current = await readWorkspaceFingerprint(ctx.db, workspaceId, ctx.caches.queries);
   if (!current) throw notFound('workspace');
   const cache = ctx.caches.deliverySchemas;
   const cached = cache.get(workspaceId);
   const now = Date.now();
   if (cached && cached.fingerprint === current.fingerprint && now - cached.loadedAt < MAX_AGE_MS) {
-    return cached.schema;
+    return { schema: cached.schema, fingerprint: current.fingerprint };
   }
   const types = (await loadWorkspaceModel(ctx.db, workspaceId)).map(toDeliveryType);
   const schema: DeliverySchema = {
@@ -49,5 +58,5 @@ export async function loadDeliverySchema(ctx: Context, workspaceId: string): Pro
     bySlug: new Map(types.map((t) => [t.slug, t])),
   };
   cache.set(workspaceId, { fingerprint: current.fingerprint, loadedAt: now, schema });
-  return schema;
+  return { schema, fingerprint: current.fingerprint };
 }

@@ -208,3 +208,42 @@ export async function softDeleteMediaRecord(db: Db, workspaceId: string, id: str
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
+
+/** A delivery list of media: live assets, optionally of one MIME type (`image/*`: a family) and one folder (`''`: the root). */
+export interface DeliveryMediaQuery {
+  mimeType?: string;
+  folder?: string;
+  /** Resume after this asset (keyset on created_at, id, both descending). */
+  after?: { createdAt: string; id: string };
+  limit: number;
+}
+
+function deliveryMediaWhere(db: Db, workspaceId: string, q: Omit<DeliveryMediaQuery, 'limit' | 'after'>) {
+  let query = db.kysely.selectFrom('media').where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
+  if (q.mimeType !== undefined) {
+    query = q.mimeType.endsWith('/*')
+      ? query.where('mime_type', 'like', `${q.mimeType.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+      : query.where('mime_type', '=', q.mimeType);
+  }
+  if (q.folder !== undefined) query = q.folder === '' ? query.where('folder', 'is', null) : query.where('folder', '=', q.folder);
+  return query;
+}
+
+/** Up to `limit` live assets of the workspace, newest first (ties by id), after `after`: one query. */
+export async function listDeliveryMediaRows(db: Db, workspaceId: string, q: DeliveryMediaQuery): Promise<MediaRecord[]> {
+  let query = deliveryMediaWhere(db, workspaceId, q);
+  if (q.after) {
+    const { createdAt, id } = q.after;
+    query = query.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+  }
+  const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+  return rows.map(toMedia);
+}
+
+/** The number of live assets listDeliveryMediaRows would list without a limit. */
+export async function countDeliveryMediaRows(db: Db, workspaceId: string, q: Omit<DeliveryMediaQuery, 'limit' | 'after'>): Promise<number> {
+  const row = await deliveryMediaWhere(db, workspaceId, q)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -197,3 +197,37 @@ export async function listDeliveryBlockTranslations(
     .execute();
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
+
+/**
+ * Every block of several pages, each with its translation in `locale` joined when one is asked
+ * for: findDeliveryBlockRows for any number of pages in one query.
+ */
+export async function findDeliveryBlockRowsOfPages(
+  db: Db,
+  pageIds: readonly string[],
+  locale: string | null,
+  perspective: Perspective,
+): Promise<DeliveryBlockRow[]> {
+  if (pageIds.length === 0) return [];
+  const src = readSource(perspective);
+  const rows = await db.kysely
+    .selectFrom(`${src.blocks} as b`)
+    .$if(locale !== null, (qb) =>
+      // Blocks are keyed per page, working and published alike (a block id may be on two pages).
+      qb.leftJoin(`${src.blockTranslations} as t`, (j) =>
+        j
+          .onRef('t.block_id', '=', 'b.id')
+          .on('t.locale', '=', locale ?? '')
+          .onRef('t.page_id', '=', 'b.page_id'),
+      ),
+    )
+    .select(['b.id', 'b.page_id', 'b.block_type_id', 'b.parent_id', 'b.position', 'b.data'])
+    .select(
+      locale === null
+        ? [sql<number | null>`null`.as('tr_id'), sql<unknown>`null`.as('tr_data')]
+        : [sql<number | null>`${sql.ref('t.id')}`.as('tr_id'), sql<unknown>`${sql.ref('t.data')}`.as('tr_data')],
+    )
+    .where('b.page_id', 'in', [...pageIds])
+    .execute();
+  return rows as DeliveryBlockRow[];
+}

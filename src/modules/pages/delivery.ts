@@ -39,15 +39,17 @@ import { projectData } from '../delivery/present.js';
 import { objectColumn, resolveReferenceGroups, type LocalizedData } from '../delivery/relations.js';
 import { loadDeliverySchema } from '../delivery/schema-cache.js';
 import type { SortSpec } from '../delivery/sort.js';
-import { perspectiveOf, visibilityOfPerspective } from '../read/perspective.js';
+import { perspectiveOf, visibilityOfPerspective, type Perspective } from '../read/perspective.js';
 import { effectiveStatus } from '../publishing/states.js';
 import {
   countDeliveryPageRows,
   findDeliveryBlockRows,
+  findDeliveryBlockRowsOfPages,
   findDeliveryPageRow,
   listDeliveryBlockTranslations,
   listDeliveryPageRows,
   listDeliverySeoTranslations,
+  type DeliveryPageQuery,
   type DeliveryPageRow,
 } from './delivery-repository.js';
 import type { Block, BlockTranslation, Page, PageContent, SeoTranslation } from './model.js';
@@ -106,11 +108,18 @@ function flag(value: unknown): boolean {
   return value === true || value === 1 || value === '1' || value === 't';
 }
 
-/**
- * GET /pages: one page of the visible pages. Errors: 400 (bad locale, sort, cursor or limit), 400
- * PAGE_TOO_DEEP (page > 1000 in offset mode), 403 (workspace_id of another workspace).
- */
-export async function listDeliveryPages(ctx: Context, actor: Actor, input: DeliveryPageListInput): Promise<{ items: DeliveredPage[]; meta: DeliveryListMeta }> {
+/** A page list checked and resolved, ready to read: REST's GET /pages and GraphQL's pageCollection. */
+export interface PageListPlan {
+  schema: DeliverySchema;
+  locale: RequestedLocale;
+  now: string;
+  query: DeliveryPageQuery & { sort: SortSpec };
+  /** What the list's cursors are bound to (D44). */
+  binding: CursorBinding;
+}
+
+/** Checks a page list request (403 workspace_id, 400 locale and sort) and resolves what it reads. */
+export async function planPageList(ctx: Context, actor: Actor, input: { workspace_id?: string; locale?: string; sort?: string }): Promise<PageListPlan> {
   checkWorkspace(actor, input.workspace_id);
   const schema = await loadDeliverySchema(ctx, actor.workspaceId);
   const locale = resolveRequestedLocale(schema.workspace, input.locale);
@@ -126,26 +135,59 @@ export async function listDeliveryPages(ctx: Context, actor: Actor, input: Deliv
     locale: locale.requested,
     environment: visibilityOfPerspective(perspective),
   };
-  const nextCursor = (row: DeliveryPageRow): string => encodeCursor(ctx.secret, binding, { value: row.sort_value ?? null, id: row.id });
+  return { schema, locale, now, query, binding };
+}
 
+/** The cursor resuming after `row` in `plan`'s list. */
+export function pageCursor(ctx: Context, plan: PageListPlan, row: DeliveryPageRow): string {
+  return encodeCursor(ctx.secret, plan.binding, { value: row.sort_value ?? null, id: row.id });
+}
+
+/** Up to `limit` rows of `plan`'s list after `cursor` (from the start without one), and whether more follow. 400 at `query.cursor` for another query's cursor. */
+export async function readPageWindow(
+  ctx: Context,
+  plan: PageListPlan,
+  page: { limit: number; cursor?: string },
+): Promise<{ rows: DeliveryPageRow[]; more: boolean }> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(ctx.secret, plan.binding, page.cursor);
+  const fetched = await listDeliveryPageRows(ctx.db, plan.query, { limit: page.limit + 1, after });
+  return { rows: fetched.slice(0, page.limit), more: fetched.length > page.limit };
+}
+
+/** The number of visible pages of `plan`'s list. */
+export async function countPageList(ctx: Context, plan: PageListPlan): Promise<number> {
+  return countDeliveryPageRows(ctx.db, plan.query);
+}
+
+/** A list row as delivered: effective status, SEO in the locale, `is_fallback` (from the row's block-translation flag). */
+export function deliveredListPage(plan: PageListPlan, row: DeliveryPageRow): DeliveredPage {
+  return presentPage(row, plan.now, plan.locale, flag(row.tr_blocks));
+}
+
+/**
+ * GET /pages: one page of the visible pages. Errors: 400 (bad locale, sort, cursor or limit), 400
+ * PAGE_TOO_DEEP (page > 1000 in offset mode), 403 (workspace_id of another workspace).
+ */
+export async function listDeliveryPages(ctx: Context, actor: Actor, input: DeliveryPageListInput): Promise<{ items: DeliveredPage[]; meta: DeliveryListMeta }> {
+  const plan = await planPageList(ctx, actor, input);
+  const { locale, query } = plan;
   let rows: DeliveryPageRow[];
   let meta: DeliveryListMeta;
   if (input.cursor !== undefined) {
     const limit = offsetPage(1, input.limit).limit;
-    const after = decodeCursor(ctx.secret, binding, input.cursor);
-    const fetched = await listDeliveryPageRows(ctx.db, query, { limit: limit + 1, after });
-    rows = fetched.slice(0, limit);
-    meta = { page_size: rows.length, next_cursor: fetched.length > limit ? nextCursor(rows[rows.length - 1]) : null };
+    const window = await readPageWindow(ctx, plan, { limit, cursor: input.cursor });
+    rows = window.rows;
+    meta = { page_size: rows.length, next_cursor: window.more ? pageCursor(ctx, plan, rows[rows.length - 1]) : null };
   } else {
     const window = offsetPage(input.page, input.limit);
     rows = await listDeliveryPageRows(ctx.db, query, { limit: window.limit, offset: window.offset });
     // A short, non-empty page tells the total without counting.
     const total = rows.length > 0 && rows.length < window.limit ? window.offset + rows.length : await countDeliveryPageRows(ctx.db, query);
     const more = rows.length > 0 && window.offset + rows.length < total;
-    meta = offsetMeta(window, total, rows.length, more ? nextCursor(rows[rows.length - 1]) : null);
+    meta = offsetMeta(window, total, rows.length, more ? pageCursor(ctx, plan, rows[rows.length - 1]) : null);
   }
   if (locale.requested !== null) meta.locale_requested = locale.requested;
-  return { items: rows.map((r) => presentPage(r, now, locale, flag(r.tr_blocks))), meta };
+  return { items: rows.map((r) => deliveredListPage(plan, r)), meta };
 }
 
 /** The projection of a block type, built once per loaded schema (ctx.caches.blockProjections). */
@@ -159,7 +201,8 @@ function projectionOf(ctx: Context, type: DeliveryType): Projection {
   return p;
 }
 
-interface LoadedBlock extends Block {
+/** A block as read: its localized data (`item`), its type's full projection and its translation's id in the locale. */
+export interface LoadedBlock extends Block {
   item: LocalizedData;
   projection: Projection;
   trId: number | null;
@@ -171,14 +214,8 @@ interface LoadedBlock extends Block {
  * locale), 403 (workspace_id of another workspace), 404 (no visible page with that slug).
  */
 export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, input: DeliveryPageInput): Promise<DeliveredPageContent> {
-  checkWorkspace(actor, input.workspace_id);
-  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
-  const locale = resolveRequestedLocale(schema.workspace, input.locale);
-  const perspective = perspectiveOf(actor);
-  const now = iso(ctx.clock());
+  const { schema, locale, perspective, now, row } = await findVisiblePage(ctx, actor, slug, input);
   const joined = locale.isDefault ? null : locale.locale;
-  const row = await findDeliveryPageRow(ctx.db, { workspaceId: schema.workspace.id, slug, perspective, now, locale: joined });
-  if (!row) throw notFound(`page '${slug}'`);
 
   const [blockRows, allSeo, allBlockTr] = await Promise.all([
     findDeliveryBlockRows(ctx.db, row.id, joined, perspective),
@@ -222,6 +259,54 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
     seoTranslations,
     blockTranslations,
   };
+}
+
+/** A visible page as read, with what reading it resolved. */
+export interface FoundPage {
+  schema: DeliverySchema;
+  locale: RequestedLocale;
+  perspective: Perspective;
+  now: string;
+  row: DeliveryPageRow;
+}
+
+/** The visible page with this slug, its SEO translation in the locale joined: 403 (workspace_id), 400 (locale), 404. */
+export async function findVisiblePage(ctx: Context, actor: Actor, slug: string, input: DeliveryPageInput): Promise<FoundPage> {
+  checkWorkspace(actor, input.workspace_id);
+  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const locale = resolveRequestedLocale(schema.workspace, input.locale);
+  const perspective = perspectiveOf(actor);
+  const now = iso(ctx.clock());
+  const row = await findDeliveryPageRow(ctx.db, { workspaceId: schema.workspace.id, slug, perspective, now, locale: locale.isDefault ? null : locale.locale });
+  if (!row) throw notFound(`page '${slug}'`);
+  return { schema, locale, perspective, now, row };
+}
+
+/** The delivered page of a found page whose blocks were read (`blocksTranslated`: any block has a translation in the locale). */
+export function deliveredPage(found: FoundPage, blocksTranslated: boolean): DeliveredPage {
+  return presentPage(found.row, found.now, found.locale, blocksTranslated);
+}
+
+/**
+ * The blocks of several pages as `perspective` sees them, with their translations in `locale`,
+ * by page id (flat, in no particular order; a block of a type gone from the schema is left out):
+ * one query for any number of pages (GraphQL's batched `blocks`, D102).
+ */
+export async function readPageBlocks(
+  ctx: Context,
+  schema: DeliverySchema,
+  perspective: Perspective,
+  locale: RequestedLocale,
+  pageIds: readonly string[],
+): Promise<Map<string, LoadedBlock[]>> {
+  const rows = await findDeliveryBlockRowsOfPages(ctx.db, [...new Set(pageIds)], locale.isDefault ? null : locale.locale, perspective);
+  const out = new Map<string, LoadedBlock[]>();
+  for (const b of loadBlocks(ctx, schema, rows)) {
+    const list = out.get(b.page_id);
+    if (list) list.push(b);
+    else out.set(b.page_id, [b]);
+  }
+  return out;
 }
 
 function codePointCompare(a: string, b: string): number {

@@ -8,6 +8,7 @@ import { registerAuth } from '../../auth-hooks.js';
 import { registerRateLimit } from '../../rate-limit.js';
 import { registerDeliveryCache } from '../../delivery-cache.js';
 import { deliveryEntryRoutes } from './entries.js';
+import { deliveryGraphqlRoutes } from './graphql.js';
 import { deliveryMediaRoutes } from './media.js';
 import { deliveryPageRoutes } from './pages.js';
 import { deliveryPreviewRoutes } from './preview.js';
@@ -25,5 +26,6 @@ export function deliveryRoutes(ctx: Context): FastifyPluginAsync {
     await deliveryMediaRoutes(app, ctx);
     await deliveryPageRoutes(app, ctx);
     await deliverySyncRoutes(app, ctx);
+    await deliveryGraphqlRoutes(app, ctx);
   };
 }
