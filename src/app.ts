@@ -98,15 +98,9 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
     }
   });
 
-  // CSP and the other browser headers of the Studio, /docs and media files
-  // (src/http/security-headers.ts): before those routes are added.
-  await registerSecurityHeaders(app, ctx.config);
-
-  // The OpenAPI document (src/http/openapi.ts completes what the route schemas say) and its
-  // interactive reference at /docs, served from the package's own assets (no CDN); its CSP is
-  // the one registerSecurityHeaders gives /docs (Swagger UI's page has no inline script).
+  // The OpenAPI document (src/http/openapi.ts completes what the route schemas say); its
+  // interactive reference at /docs is added with the other pages a browser renders, below.
   await app.register(swagger, swaggerOptions(ctx.config));
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: false } });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async () => {
@@ -119,8 +113,16 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   registerCors(app, ctx.config);
   await app.register(managementRoutes(ctx), { prefix: '/api/v1/manage' });
   await app.register(deliveryRoutes(ctx), { prefix: '/api/v1/public' });
-  await app.register(mediaFileRoutes(ctx));
-  await app.register(studioRoutes({ root: options.studioDir }));
+  // The pages a browser renders (the Studio, /docs, media files) in a context of their own, so
+  // that their security headers' hooks (src/http/security-headers.ts) run on their requests
+  // only: registered at the root, helmet's two onRequest hooks ran on every delivery request.
+  await app.register(async (pages) => {
+    await registerSecurityHeaders(pages, ctx.config);
+    // Served from the package's own assets (no CDN); Swagger UI's page has no inline script.
+    await pages.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: false } });
+    await pages.register(mediaFileRoutes(ctx));
+    await pages.register(studioRoutes({ root: options.studioDir }));
+  });
 
   return app;
 }

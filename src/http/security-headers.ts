@@ -98,8 +98,10 @@ function helmetOptions(kind: PageClass, config: Pick<Config, 'frameAncestors' | 
 }
 
 /**
- * Registers the headers: helmet off by default, and an onRoute hook giving each route of the
- * three classes its options. Must run before the Studio, /docs and media routes are added.
+ * Registers the headers in `app`: helmet off by default, and an onRoute hook giving each route
+ * of the three classes its options. `app` is the encapsulated context of those routes (buildApp
+ * registers them in one), registered before them: helmet's onRequest hooks then run for the
+ * requests of that context only, never for the APIs.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'frameAncestors' | 'studioPreviewOrigins'>): Promise<void> {
   const byClass = {
