@@ -1,4 +1,5 @@
 /** deliveryCacheKey: what a delivery answer depends on, in one canonical string. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../modules/auth/permissions.js';
 import { deliveryCacheKey } from './delivery-cache.js';
@@ -38,4 +39,37 @@ describe('deliveryCacheKey', () => {
       deliveryCacheKey(actor(), OP, { params: {}, query: { sort: ['b', 'a'] } }),
     );
   });
+
+  it('gives two different argument objects two different keys, whatever characters they hold', () => {
+    const text = fc.string({ maxLength: 6, unit: fc.constantFrom('a', '=', ':', '[', ']', '1', '\n', '"', ',', '{') });
+    const value = fc.oneof(text, fc.array(text, { maxLength: 3 }), fc.constant(null), fc.dictionary(text, text, { maxKeys: 2 }));
+    const args = fc.record({ params: fc.dictionary(text, text, { maxKeys: 2 }), query: fc.dictionary(text, value, { maxKeys: 3 }) });
+    fc.assert(
+      fc.property(args, args, (a, b) => {
+        const same = deliveryCacheKey(actor(), OP, a) === deliveryCacheKey(actor(), OP, b);
+        const equal = JSON.stringify(sortDeep(a)) === JSON.stringify(sortDeep(b));
+        expect(same).toBe(equal);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('keeps a list apart from a string, and the rights part apart per actor', () => {
+    const one = actor();
+    expect(deliveryCacheKey(one, OP, { params: {}, query: { a: ['x'] } })).not.toBe(deliveryCacheKey(one, OP, { params: {}, query: { a: 'x' } }));
+    expect(deliveryCacheKey(one, OP, { params: {}, query: {} })).toBe(deliveryCacheKey(one, OP, { params: {}, query: {} }));
+    expect(deliveryCacheKey(actor({ workspaceId: 'w9' }), OP, { params: {}, query: {} })).not.toBe(deliveryCacheKey(one, OP, { params: {}, query: {} }));
+  });
 });
+
+/** A value with every object's keys sorted, to compare argument objects as sets of keys. */
+function sortDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortDeep);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortDeep((value as Record<string, unknown>)[k])]),
+    );
+  return value;
+}
