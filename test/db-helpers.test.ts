@@ -8,11 +8,14 @@
  *   refreshColumnStatistics, advanceSerialSequence.
  * - lock.ts selectForUpdate, takeWriteLock, lockRowsForCommitOrder; transaction.ts readOneSnapshot.
  * - dialect.ts dataFieldJsonTypeSql, inByteOrder.
+ * - ddl-session.ts openDdlSession: one session per lock and schema on PostgreSQL, released when it
+ *   ends; SQLite's worker-thread statement; a handle that cannot run long DDL refuses.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateRowsByKey } from '../src/db/bulk.js';
 import { advanceSerialSequence, indexState, isMissingIndexError, plannerRowCount, refreshColumnStatistics, tableIndexedBy } from '../src/db/catalog.js';
+import { canRunLongDdl, openDdlSession } from '../src/db/ddl-session.js';
 import { dataFieldJsonTypeSql, dataFieldSql, inByteOrder } from '../src/db/dialect.js';
 import { lockRowsForCommitOrder, selectForUpdate, takeWriteLock } from '../src/db/lock.js';
 import { readOneSnapshot, withTransaction } from '../src/db/transaction.js';
@@ -223,5 +226,23 @@ describe.each(dialects())('src/db dialect helpers on %s', (dialect) => {
       sql`${sql.ref('v')}`,
     )}`.execute(db.kysely);
     expect(sorted.rows.map((r) => r.v)).toEqual(['B', '_', 'a', 'b']);
+  });
+
+  it('openDdlSession runs DDL outside the pool, one session per lock and schema', async () => {
+    if (!canRunLongDdl(db)) {
+      await expect(openDdlSession(db, 990_001)).rejects.toThrow(/cannot run long DDL/);
+      return;
+    }
+    const first = await openDdlSession(db, 990_001);
+    expect(first).not.toBeNull();
+    if (dialect === 'postgres') expect(await openDdlSession(db, 990_001)).toBeNull();
+    await first!.run('create table ddl_probe (x integer)');
+    await first!.run('drop table ddl_probe');
+    await first!.end();
+    await first!.end();
+    const again = await openDdlSession(db, 990_001);
+    expect(again).not.toBeNull();
+    await again!.cancel();
+    await expect(withTransaction(db, async (tx) => openDdlSession(tx, 990_001))).rejects.toThrow(/cannot run long DDL/);
   });
 });

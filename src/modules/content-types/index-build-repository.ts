@@ -90,9 +90,3 @@ export async function fieldTypesNeedingDataIndex(db: Db, fieldName: string): Pro
     waiting: rows.filter((r) => r.b_filterable === 1 || r.b_sortable === 1).map((r) => r.field_type),
   };
 }
-
-/** Asks PostgreSQL to cancel the statement of backend `pid` (a build being stopped); false when none was. */
-export async function cancelBackend(db: Db, pid: number): Promise<boolean> {
-  const res = await sql<{ ok: boolean }>`select pg_cancel_backend(${pid}) as ok`.execute(db.kysely);
-  return Boolean(res.rows[0]?.ok);
-}

@@ -28,15 +28,14 @@
  *
  * A PATCH turning a waiting flag off cancels it; an index built for nothing is then dropped.
  */
-import type { Client } from 'pg';
 import type { Context } from '../../context.js';
 import { createDataIndexSql, createUniqueIndexSql, dataFieldKind, dataIndexName, dropIndexSql, uniqueIndexName, type DataColumn } from '../../db/dialect.js';
+import { canRunLongDdl, openDdlSession, type DdlSession } from '../../db/ddl-session.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { Db } from '../../db/types.js';
 import { iso } from '../../lib/time.js';
 import { recordContentTypeEvent } from '../events/record.js';
 import {
-  cancelBackend,
   deleteBuild,
   entryRowCount,
   failBuild,
@@ -197,12 +196,8 @@ export function waitingFlags(build: FieldIndexBuild | null): IndexedFlags {
 }
 
 /** Where the builder runs its statements: a dedicated PostgreSQL session, or SQLite's worker thread. */
-interface BuildSession {
-  run(sql: string): Promise<void>;
-  /** Stops the statement under way (PostgreSQL; a SQLite build runs to its end, seconds). */
-  cancel(): Promise<void>;
-  end(): Promise<void>;
-}
+/** Where a build runs its statements (src/db/ddl-session.ts). */
+type BuildSession = DdlSession;
 
 /**
  * The background builder of one context (Context.indexBuilds): kick() after a request recorded a
@@ -219,7 +214,7 @@ export class IndexBuilder {
 
   /** False where builds cannot leave the request (in-memory SQLite): they then run inline. */
   get possible(): boolean {
-    return this.ctx.db.connectDedicated !== undefined || this.ctx.db.runLongWrite !== undefined;
+    return canRunLongDdl(this.ctx.db);
   }
 
   /** Runs the waiting builds now (or right after the pass under way). */
@@ -286,36 +281,7 @@ export class IndexBuilder {
 
   /** A session to build in, or null when another instance holds the build lock (it builds these too). */
   async #open(): Promise<BuildSession | null> {
-    const db = this.ctx.db;
-    if (db.runLongWrite) {
-      const run = db.runLongWrite;
-      return { run, cancel: async () => {}, end: async () => {} };
-    }
-    const client: Client = await db.connectDedicated!();
-    const ended = { done: false };
-    const end = async () => {
-      if (ended.done) return;
-      ended.done = true;
-      await client.end().catch(() => {});
-    };
-    try {
-      const locked = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, hashtext(current_schema())) as ok', [BUILD_LOCK]);
-      if (!locked.rows[0]?.ok) {
-        await end();
-        return null;
-      }
-    } catch (err) {
-      await end();
-      throw err;
-    }
-    // Ending the session releases the advisory lock. A cancelled CONCURRENTLY build leaves an
-    // invalid index, which the next pass drops and builds again.
-    const pid = (client as unknown as { processID?: number }).processID;
-    const cancel = async () => {
-      if (pid) await cancelBackend(db, pid).catch(() => false);
-      await end();
-    };
-    return { run: async (sqlText) => void (await client.query(sqlText)), cancel, end };
+    return openDdlSession(this.ctx.db, BUILD_LOCK);
   }
 
   async #build(session: BuildSession, fieldId: string): Promise<void> {
