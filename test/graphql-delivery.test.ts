@@ -230,3 +230,20 @@ describe.each(dialects())('GraphQL delivery on %s', (dialect) => {
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });
+
+describe.each(dialects())('GraphQL rate limits on %s', (dialect) => {
+  let env: TestEnv;
+  afterAll(async () => env?.close());
+
+  it('counts GraphQL requests against the key’s delivery limit and answers 429 RATE_LIMITED as REST', async () => {
+    env = await createTestEnv(dialect, { config: { rateLimitDelivery: 2 } });
+    const { seedWorkspace } = await import('./helpers.js');
+    const { keys } = await seedWorkspace(env.ctx);
+    expect((await gql(env.app, keys.delivery, '{ __typename }')).status).toBe(200);
+    expect((await call(env.app, 'GET', '/api/v1/public/pages', { key: keys.delivery })).status).toBe(200);
+    const refused = await gql(env.app, keys.delivery, '{ __typename }');
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+    expect(refused.headers['retry-after']).toBeDefined();
+  });
+});

@@ -7,6 +7,7 @@
  * resolves to null in REST (relations.ts). Media: the workspace's live assets only.
  */
 import type { Context } from '../../context.js';
+import { isUuid } from '../../lib/ids.js';
 import type { Actor } from '../auth/permissions.js';
 import { toDeliveryMedia, type DeliveryMedia } from '../media/model.js';
 import { findMediaByIds } from '../media/repository.js';
@@ -35,7 +36,8 @@ export async function readEntriesByIds(
   const out = new Map<string, VisibleEntry>();
   const rows = await findEntryRowsByIds(ctx.db, {
     workspaceId: schema.workspace.id,
-    ids: [...new Set(ids)],
+    // A stored reference that is no id (data written before validation existed) matches nothing.
+    ids: [...new Set(ids)].filter(isUuid),
     visibility: visibilityOfPerspective(perspectiveOf(actor)),
     now,
     locale: locale.isDefault ? null : locale.locale,
@@ -50,7 +52,7 @@ export async function readEntriesByIds(
 
 /** The workspace's live assets among `ids` as delivery objects (D41, D51): one query. */
 export async function readMediaByIds(ctx: Context, workspaceId: string, ids: readonly string[]): Promise<Map<string, DeliveryMedia>> {
-  const records = await findMediaByIds(ctx.db, workspaceId, [...new Set(ids)]);
+  const records = await findMediaByIds(ctx.db, workspaceId, [...new Set(ids)].filter(isUuid));
   const out = new Map<string, DeliveryMedia>();
   for (const record of records.values()) out.set(record.id, toDeliveryMedia(ctx.config, record));
   return out;
