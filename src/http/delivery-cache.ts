@@ -20,7 +20,7 @@
  * `If-None-Match`, `Cache-Control` by key type and DELIVERY_MAX_AGE, `Vary: X-API-Key,
  * Accept-Encoding`, and bodies over 1 KB in br or gzip as `Accept-Encoding` asks. A route may
  * name the arguments its answers depend on (`config.cacheArgs`, the GraphQL endpoint) and mark one
- * answer not to be kept by answering it with `Cache-Control: no-store`, which is then sent as it is. A cached
+ * answer not to be kept by answering it with `Cache-Control: no-store`, which it then keeps. A cached
  * response keeps the hash of its identity bytes and its body in each coding asked for so far: the
  * requested one when it is stored, others on their first request (the identity bytes decoded from
  * a stored encoding when they were not kept), all counted against the bound, so a hit sends
@@ -393,10 +393,15 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
       return payload;
     }
     if ((request.method !== 'GET' && request.method !== 'HEAD') || typeof payload !== 'string') return payload;
-    // The route said its answer must not be kept (a GraphQL answer holding errors).
-    if (reply.getHeader('cache-control') === 'no-store') return payload;
     const identity = Buffer.from(payload, 'utf8');
     const rep: Representation = { length: identity.length, hash: bodyHash(identity), identity };
+    // The route said its answer must not be kept (a GraphQL answer holding errors): it is still
+    // tagged and compressed, and keeps its Cache-Control.
+    if (reply.getHeader('cache-control') === 'no-store') {
+      const bytes = await represent(ctx, request, reply, rep);
+      reply.header('Cache-Control', 'no-store');
+      return bytes;
+    }
     if (!cacheable(request) || !cache.accepts(identity.length)) return represent(ctx, request, reply, rep);
     const now = ctx.clock().getTime();
     const revision = request.actor.revision as number;
