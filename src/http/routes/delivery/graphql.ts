@@ -9,6 +9,7 @@ import type { Context } from '../../../context.js';
 import { printWorkspaceSchema } from '../../../modules/graphql/schema.js';
 import { toAppError } from '../../error-handler.js';
 import { createGraphqlServer, graphqlErrorReply, type GraphqlServer } from '../../graphql.js';
+import { graphqlCacheArgs } from '../../graphql-cache.js';
 import type { Plugin } from 'graphql-yoga';
 
 const tags = ['Delivery: GraphQL'];
@@ -34,7 +35,8 @@ export async function deliveryGraphqlRoutes(app: FastifyInstance, ctx: Context, 
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
     response.headers.forEach((value, name) => {
-      reply.header(name, value);
+      // The delivery cache may send the body compressed: Fastify sets the length of what it sends.
+      if (name !== 'content-length') reply.header(name, value);
     });
     const body = await response.text();
     reply.code(requestErrorStatus(response.status, body));
@@ -47,8 +49,16 @@ export async function deliveryGraphqlRoutes(app: FastifyInstance, ctx: Context, 
     description:
       'GraphQL over HTTP (D100): POST a JSON body `{query, variables?, operationName?, extensions?}`, or GET with the same as URL parameters (queries only). Answers `{data, errors?}`; every error has `extensions.code`.',
   };
-  // GraphQL answers depend on the request's Accept header and body, which the delivery cache's key does not hold.
-  app.route({ method: 'GET', url: '/graphql', schema: { ...schema, operationId: 'getGraphql' }, config: { cache: false }, errorHandler, handler });
+  // GET answers go through the delivery cache keyed by the query's hash, variables, operationName
+  // and Accept (src/http/graphql-cache.ts); POST answers are never cached.
+  app.route({
+    method: 'GET',
+    url: '/graphql',
+    schema: { ...schema, operationId: 'getGraphql' },
+    config: { cacheArgs: graphqlCacheArgs },
+    errorHandler,
+    handler,
+  });
   app.route({ method: 'POST', url: '/graphql', schema: { ...schema, operationId: 'postGraphql' }, config: { cache: false }, errorHandler, handler });
 
   app.get(

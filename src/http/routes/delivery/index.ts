@@ -7,6 +7,9 @@ import type { Context } from '../../../context.js';
 import { registerAuth } from '../../auth-hooks.js';
 import { registerRateLimit } from '../../rate-limit.js';
 import { registerDeliveryCache } from '../../delivery-cache.js';
+import { useDeliveryCacheHints } from '../../graphql-cache.js';
+import { persistedQueryStore, useAutomaticPersistedQueries } from '../../../modules/graphql/apq.js';
+import { useQueryLimits } from '../../../modules/graphql/limits.js';
 import { deliveryEntryRoutes } from './entries.js';
 import { deliveryGraphqlRoutes } from './graphql.js';
 import { deliveryMediaRoutes } from './media.js';
@@ -26,6 +29,10 @@ export function deliveryRoutes(ctx: Context): FastifyPluginAsync {
     await deliveryMediaRoutes(app, ctx);
     await deliveryPageRoutes(app, ctx);
     await deliverySyncRoutes(app, ctx);
-    await deliveryGraphqlRoutes(app, ctx);
+    await deliveryGraphqlRoutes(app, ctx, [
+      useQueryLimits({ maxDepth: ctx.config.graphqlMaxDepth, maxCost: ctx.config.graphqlMaxCost }),
+      useAutomaticPersistedQueries(persistedQueryStore(ctx)),
+      useDeliveryCacheHints(),
+    ]);
   };
 }
