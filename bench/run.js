@@ -26,7 +26,13 @@
  * body sizes (identity, br, gzip) and what each brotli quality and gzip level costs on them
  * (µs per compression, measured in this process), which is how the server's br quality 4 and
  * gzip level 6 were chosen (src/http/http-cache.ts).
- * Scenarios can be chosen with BENCH_ONLY=list,list-put,slug,page,list5,list5-br,list5-gzip.
+ * GraphQL (issue 25 item 6): `gql-hot` repeats a GET of a 10-post list with each post's author
+ * (a hot cached answer, against bare Fastify serving the same bytes); `gql-list` POSTs a query of
+ * 10 posts with their authors (POST answers are never cached: every request runs the query); and
+ * `gql-mega-menu` sends 100 sequential POSTs of one navigation entry linking 60 landing pages and
+ * posts, each with its author, on one kept-alive connection, and reports p50, p90, p99 and mean.
+ * Scenarios can be chosen with BENCH_ONLY=list,list-put,slug,page,list5,list5-br,list5-gzip,
+ * gql-hot,gql-list,gql-mega-menu.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -88,9 +94,9 @@ function cpuSeconds(pid) {
  * which a busy machine disturbs far less than req/s (the request rate falls when other processes
  * take the cores; the work per request does not).
  */
-async function cannonCpu(pid, url, headers, cache) {
+async function cannonCpu(pid, url, headers, cache, request) {
   const before = cpuSeconds(pid);
-  const result = await cannon(url, headers, cache);
+  const result = await cannon(url, headers, cache, request);
   const after = cpuSeconds(pid);
   const total = result.requests.total;
   return { ...summarize(result), cpu_us: before === null || after === null || !total ? null : Math.round(((after - before) * 1e6) / total) };
@@ -169,8 +175,62 @@ async function seed(base, keys) {
     postIds.slice(0, 40),
     authors.map((a) => a.id),
   );
+  await seedMegaMenu(base, keys, postIds, authors);
   return { slugs, postData };
 }
+
+/**
+ * The `gql-mega-menu` scenario's content (issue 25 item 6): 30 published landing pages (an entry
+ * type with a title and an author) and one published navigation entry `main` whose relation_list
+ * links 60 of them: the 30 landing pages and 30 posts, alternating, each with its author.
+ */
+async function seedMegaMenu(base, keys, postIds, authors) {
+  const M = '/api/v1/manage';
+  await api(base, keys.management, 'POST', `${M}/content-types`, {
+    name: 'Landing',
+    slug: 'landing',
+    display_field: 'title',
+    fields: [
+      { name: 'title', field_type: 'text', required: true, localizable: true },
+      { name: 'author', field_type: 'relation', options: '["author"]' },
+    ],
+  });
+  const landings = [];
+  for (let i = 0; i < 30; i++) {
+    const r = await api(base, keys.management, 'POST', `${M}/content-types/landing/entries`, {
+      data: { title: `Landing ${i}`, author: authors[(i * 3) % authors.length].id },
+      translations: { de: { data: { title: `Landeseite ${i}` } } },
+    });
+    landings.push(r.data.id);
+    await api(base, keys.management, 'PATCH', `${M}/content-types/landing/entries/${r.data.slug}/publish`);
+  }
+  await api(base, keys.management, 'POST', `${M}/content-types`, {
+    name: 'Navigation',
+    slug: 'navigation',
+    display_field: 'title',
+    fields: [
+      { name: 'title', field_type: 'text', required: true },
+      { name: 'links', field_type: 'relation_list', options: '["post","landing"]' },
+    ],
+  });
+  const links = landings.flatMap((id, i) => [id, postIds[(i * 31) % postIds.length]]);
+  const nav = await api(base, keys.management, 'POST', `${M}/content-types/navigation/entries`, { slug: 'main', data: { title: 'Main menu', links } });
+  await api(base, keys.management, 'PATCH', `${M}/content-types/navigation/entries/${nav.data.slug}/publish`);
+}
+
+/** GraphQL queries of the bench (issue 25 item 6). */
+const GQL = {
+  // The hot cached GET: a 10-post list, the same bytes every time.
+  hot: '{ postCollection(first: 10, locale: "de") { nodes { sys { slug } title summary views author { name } } } }',
+  // 10 posts with their authors, sent by POST (never cached): every request runs the query.
+  list: 'query List($n: Int) { postCollection(first: $n, locale: "de") { nodes { sys { slug } title summary views category author { sys { slug } name bio } } } }',
+  // The mega menu: one navigation entry linking 60 landing pages and posts, each with its author.
+  megaMenu: `query MegaMenu { navigation(slug: "main", locale: "de") { title links {
+    __typename
+    ... on Landing { sys { slug } title author { name } }
+    ... on Post { sys { slug } title author { name } }
+  } } }`,
+};
 
 /**
  * The `page` scenario's page: 50 blocks in three levels. Five feature grids (level 1) of four
@@ -273,8 +333,11 @@ async function seedPage(base, keys, posts, authors) {
   await api(base, keys.management, 'PATCH', `${M}/pages/bench-home/publish`);
 }
 
-/** Counts responses by their `X-Cache` header (HIT, MISS, or none) into `cache`, when given. */
-function cannon(url, headers, cache) {
+/**
+ * Counts responses by their `X-Cache` header (HIT, MISS, or none) into `cache`, when given;
+ * `request.method` and `request.body` (default GET without a body).
+ */
+function cannon(url, headers, cache, request = {}) {
   const setupClient = cache
     ? (client) =>
         client.on('headers', ({ headers: raw }) => {
@@ -284,7 +347,9 @@ function cannon(url, headers, cache) {
         })
     : undefined;
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, headers, pipelining: 1, setupClient }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ url, connections, duration, headers, pipelining: 1, setupClient, method: request.method ?? 'GET', body: request.body }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
   });
 }
 
@@ -336,18 +401,38 @@ function summarize(result) {
   };
 }
 
-/** One GET with raw (undecoded) body bytes: `{ status, headers, bytes }`. */
-function rawGet(url, headers) {
+/** One request (GET unless `method`) with raw (undecoded) body bytes: `{ status, headers, bytes }`. */
+function rawRequest(url, headers, method = 'GET', body = undefined) {
   return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, bytes: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      })
-      .on('error', reject);
+    const req = http.request(url, { method, headers, agent: keepAlive }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, bytes: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
   });
+}
+
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/**
+ * `n` requests one after the other on one kept-alive connection (after 10 discarded), each timed
+ * from sending to the last byte: p50, p90, p99 and mean in ms.
+ */
+async function sequential(url, headers, method, body, n) {
+  for (let i = 0; i < 10; i++) await rawRequest(url, headers, method, body);
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    const res = await rawRequest(url, headers, method, body);
+    times.push(performance.now() - start);
+    if (res.status !== 200) throw new Error(`${url} → ${res.status} ${res.bytes}`);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q) => +times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2);
+  return { requests: n, p50_ms: at(0.5), p90_ms: at(0.9), p99_ms: at(0.99), mean_ms: +(times.reduce((a, b) => a + b, 0) / n).toFixed(2) };
 }
 
 /**
@@ -403,10 +488,12 @@ async function startBare(body, encoding) {
     const body = fs.readFileSync(${JSON.stringify(file)});
     const app = Fastify({ logger: false });
     const encoding = ${JSON.stringify(encoding ?? null)};
-    app.get('/*', async (req, reply) => {
+    const handler = async (req, reply) => {
       if (encoding) reply.header('content-encoding', encoding).header('vary', 'Accept-Encoding');
       return reply.type('application/json; charset=utf-8').send(body);
-    });
+    };
+    app.get('/*', handler);
+    app.post('/*', handler);
     await app.listen({ port: 0, host: '127.0.0.1' });
     console.log('BARE_LISTENING ' + app.server.address().port);
   `;
@@ -482,6 +569,9 @@ async function main() {
       { name: 'list5', url: '/api/v1/public/entries?type=post&limit=5&locale=de' },
       { name: 'list5-br', url: '/api/v1/public/entries?type=post&limit=5&locale=de', encoding: 'br' },
       { name: 'list5-gzip', url: '/api/v1/public/entries?type=post&limit=5&locale=de', encoding: 'gzip' },
+      { name: 'gql-hot', url: `/api/v1/public/graphql?query=${encodeURIComponent(GQL.hot)}` },
+      { name: 'gql-list', url: '/api/v1/public/graphql', method: 'POST', body: JSON.stringify({ query: GQL.list, variables: { n: 10 } }) },
+      { name: 'gql-mega-menu', url: '/api/v1/public/graphql', method: 'POST', body: JSON.stringify({ query: GQL.megaMenu }), sequential: 100 },
     ].filter((s) => !only || only.has(s.name));
 
     const seedingPeak = peakRssMiB(server.pid);
@@ -490,16 +580,26 @@ async function main() {
     const cacheCounts = {};
     let putSlug = null;
     const bodies = {};
+    const sequentialRows = [];
     for (const s of scenarios) {
-      const headers = { 'x-api-key': keys.delivery, ...(s.encoding ? { 'accept-encoding': s.encoding } : {}) };
-      const sample = await rawGet(base + s.url, headers);
+      const headers = {
+        'x-api-key': keys.delivery,
+        ...(s.encoding ? { 'accept-encoding': s.encoding } : {}),
+        ...(s.body ? { 'content-type': 'application/json' } : {}),
+      };
+      const sample = await rawRequest(base + s.url, headers, s.method, s.body);
       const bytes = sample.bytes;
       if (sample.status !== 200) throw new Error(`${s.url} → ${sample.status} ${bytes}`);
+      if (s.name.startsWith('gql-') && JSON.parse(bytes).errors) throw new Error(`${s.name}: ${bytes}`);
+      if (s.sequential) {
+        sequentialRows.push({ scenario: s.name, bytes: bytes.length, ...(await sequential(base + s.url, headers, s.method, s.body, s.sequential)) });
+        continue;
+      }
       if ((sample.headers['content-encoding'] ?? null) !== (s.encoding ?? null)) {
         throw new Error(`${s.name}: asked for ${s.encoding ?? 'identity'}, got content-encoding ${sample.headers['content-encoding']}`);
       }
       if (s.name === 'list5' || s.name === 'page') bodies[s.name === 'list5' ? '5-post list' : '50-block page'] = bytes;
-      await cannon(base + s.url, headers); // warm-up run, discarded
+      await cannon(base + s.url, headers, undefined, s); // warm-up run, discarded
       const cache = {};
       let writer = null;
       if (s.puts) {
@@ -510,7 +610,7 @@ async function main() {
       let quire;
       let puts;
       try {
-        quire = await cannonCpu(server.pid, base + s.url, headers, cache);
+        quire = await cannonCpu(server.pid, base + s.url, headers, cache, s);
       } finally {
         puts = writer && (await writer.stop());
       }
@@ -519,7 +619,7 @@ async function main() {
       const bare = await startBare(bytes, s.encoding);
       let baseline;
       try {
-        baseline = await cannonCpu(bare.child.pid, bare.base + s.url, {});
+        baseline = await cannonCpu(bare.child.pid, bare.base + s.url, s.body ? { 'content-type': 'application/json' } : {}, undefined, s);
       } finally {
         bare.child.kill();
       }
@@ -541,6 +641,10 @@ async function main() {
     const mib = (v) => (v === null ? 'n/a' : `${v.toFixed(1)} MiB`);
     console.log(`\nQuire delivery benchmark: ${connections} connections, ${duration} s per run, ${os.cpus().length} cores, node ${process.version}`);
     console.table(rows);
+    if (sequentialRows.length) {
+      console.log('GraphQL mega menu: one navigation entry linking 60 landing pages and posts, each with its author; sequential uncached POSTs');
+      console.table(sequentialRows);
+    }
     console.log(
       `Quire server peak RSS: ${mib(rss)} ${servingOnly ? 'while serving the runs above' : 'over its whole life'}; ${mib(seedingPeak)} up to the end of seeding`,
     );
@@ -561,6 +665,7 @@ async function main() {
     console.log(
       JSON.stringify({
         results: rows,
+        sequential: sequentialRows,
         compression,
         cache: cacheCounts,
         peak_rss_mib: rss,
