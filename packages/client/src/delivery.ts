@@ -3,6 +3,7 @@
  * previews and sync. Every `data` string of the wire is parsed (docs/api.md "Wire format").
  */
 import { QuireError } from './errors.js';
+import { readGraphqlSchema, runGraphql, type GraphqlOptions, type GraphqlQuery, type GraphqlResult } from './graphql.js';
 import { listPage, followCursors } from './lists.js';
 import { parseBlocks, parseData, parseEntry, withData } from './parse.js';
 import { parsePage, type ManagedPage } from './manage.js';
@@ -232,6 +233,26 @@ export class Delivery {
   /** The workspace's schema as the key sees it: content types with fields, and the workspace's locales. */
   async schema(options?: CallOptions): Promise<DeliverySchema> {
     return (await this.transport.request<DeliverySchema>('GET', `${BASE}/schema`, req(options))).data;
+  }
+
+  /**
+   * Runs a GraphQL query against the delivery API with the client's key (docs/graphql.md):
+   * `{data, errors}`, `data` typed by a TypedDocumentNode / TypedDocumentString (graphql-codegen)
+   * or by `TResult`. HTTP refusals (401, 400, 405, 429) throw QuireError with `code` the first
+   * error's `extensions.code`; field errors (BAD_USER_INPUT, FORBIDDEN) come back in `errors`.
+   * `{method: 'GET'}` makes it cacheable, `{persisted: true}` sends only the query's hash.
+   */
+  async graphql<TResult = Record<string, unknown>, TVariables = Record<string, unknown>>(
+    query: GraphqlQuery<TResult, TVariables>,
+    variables?: TVariables,
+    options?: GraphqlOptions,
+  ): Promise<GraphqlResult<TResult>> {
+    return runGraphql(this.transport, query, variables, options);
+  }
+
+  /** The workspace's GraphQL schema in the schema language (SDL), as `quire typegen --graphql` writes it. */
+  async graphqlSchema(options?: CallOptions): Promise<string> {
+    return readGraphqlSchema(this.transport, options);
   }
 
   /** The workspace's locale codes and its default locale. */

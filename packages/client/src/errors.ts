@@ -37,8 +37,22 @@ export type QuireErrorCode =
   | 'INSUFFICIENT_STORAGE'
   | 'NETWORK_ERROR'
   | 'INVALID_RESPONSE'
+  // GraphQL refusals (extensions.code of the first error).
+  | 'GRAPHQL_PARSE_FAILED'
+  | 'GRAPHQL_VALIDATION_FAILED'
+  | 'QUERY_TOO_COMPLEX'
+  | 'PERSISTED_QUERY_MISMATCH'
+  | 'PERSISTED_QUERY_NOT_SUPPORTED'
   // Codes added by later server versions stay usable without a client update.
   | (string & {});
+
+/** One GraphQL error as answered (docs/graphql.md "Errors"): Quire always sets `extensions.code`. */
+export interface GraphqlError {
+  message: string;
+  locations?: { line: number; column: number }[];
+  path?: (string | number)[];
+  extensions?: { code?: string; [key: string]: unknown };
+}
 
 export interface QuireErrorInit {
   code: QuireErrorCode;
@@ -47,6 +61,8 @@ export interface QuireErrorInit {
   traceId?: string | null;
   details?: QuireErrorDetail[] | null;
   retryAfterMs?: number | null;
+  /** Every error of a refused GraphQL request. */
+  graphqlErrors?: GraphqlError[] | null;
   cause?: unknown;
 }
 
@@ -62,6 +78,8 @@ export class QuireError extends Error {
   readonly details: QuireErrorDetail[] | null;
   /** How long the server asked to wait before retrying (Retry-After), in milliseconds. */
   readonly retryAfterMs: number | null;
+  /** The errors of a GraphQL request refused with an HTTP error status (`code` is the first one's `extensions.code`); null otherwise. */
+  readonly graphqlErrors: GraphqlError[] | null;
 
   constructor(init: QuireErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -71,6 +89,7 @@ export class QuireError extends Error {
     this.traceId = init.traceId ?? null;
     this.details = init.details ?? null;
     this.retryAfterMs = init.retryAfterMs ?? null;
+    this.graphqlErrors = init.graphqlErrors ?? null;
   }
 }
 

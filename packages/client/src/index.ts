@@ -34,7 +34,8 @@ export function createClient(options: ClientOptions = {}): QuireClient {
   return new QuireClient(options);
 }
 
-export { QuireError, isQuireError, type QuireErrorCode, type QuireErrorDetail } from './errors.js';
+export { QuireError, isQuireError, type GraphqlError, type QuireErrorCode, type QuireErrorDetail } from './errors.js';
+export type { DocumentTypeDecoration, GraphqlDocumentNode, GraphqlOptions, GraphqlQuery, GraphqlResult } from './graphql.js';
 export { Transport, parseRetryAfter, newIdempotencyKey } from './transport.js';
 export type { ApiResponse, HeadersOption, HttpMethod, QueryValue, RequestOptions, TransportOptions } from './transport.js';
 export { parseData } from './parse.js';

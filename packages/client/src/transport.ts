@@ -57,6 +57,8 @@ export interface RequestOptions {
   ifMatch?: string | null;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** The request only reads, whatever its method (a GraphQL query sent by POST): resent like a GET. */
+  readOnly?: boolean;
 }
 
 /** A success answer: the envelope's `data` and `meta`, and what the headers said. */
@@ -73,7 +75,8 @@ export interface ApiResponse<T, M = unknown> {
   headers: Headers;
 }
 
-interface ErrorEnvelope {
+/** The error envelope of the REST APIs. */
+export interface ErrorEnvelope {
   success: false;
   message?: string;
   code?: string;
@@ -139,6 +142,38 @@ export class Transport {
    * aborted.
    */
   async request<T, M = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T, M>> {
+    return this.send<ApiResponse<T, M>>(method, path, options, async (res) => {
+      const envelope = await readJson(res);
+      if (res.ok && envelope && (envelope as { success?: unknown }).success === true) {
+        const ok = envelope as { data: T; meta?: M | null };
+        return {
+          value: {
+            data: ok.data,
+            meta: ok.meta ?? null,
+            status: res.status,
+            etag: res.headers.get('ETag'),
+            requestId: res.headers.get('X-Request-Id'),
+            replayed: res.headers.get('Idempotent-Replayed') === 'true',
+            headers: res.headers,
+          },
+        };
+      }
+      return { error: toError(res, envelope as ErrorEnvelope | null) };
+    });
+  }
+
+  /**
+   * Sends `method path` with the headers, idempotency and retries of `request`, and hands each
+   * answer to `read`, which turns it into a value or a QuireError (retried like `request`'s on
+   * 429, 503 and IDEMPOTENCY_KEY_IN_USE). For answers that are not the API envelope: GraphQL
+   * (`{data, errors}`) and the SDL (text).
+   */
+  async send<T>(
+    method: HttpMethod,
+    path: string,
+    options: RequestOptions,
+    read: (res: Response) => Promise<{ value: T; error?: undefined } | { error: QuireError }>,
+  ): Promise<T> {
     const o = this.options;
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (o.apiKey) headers['X-API-Key'] = o.apiKey;
@@ -156,7 +191,7 @@ export class Transport {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
-    const canRetry = !write || Boolean(key);
+    const canRetry = !write || Boolean(key) || options.readOnly === true;
     const retries = canRetry ? Math.max(0, o.retries ?? 2) : 0;
     const doFetch = o.fetch ?? globalThis.fetch;
     const url = this.url(path, options.query);
@@ -174,20 +209,9 @@ export class Transport {
         }
         throw failure;
       }
-      const envelope = await readJson(res);
-      if (res.ok && envelope && (envelope as { success?: unknown }).success === true) {
-        const ok = envelope as { data: T; meta?: M | null };
-        return {
-          data: ok.data,
-          meta: ok.meta ?? null,
-          status: res.status,
-          etag: res.headers.get('ETag'),
-          requestId: res.headers.get('X-Request-Id'),
-          replayed: res.headers.get('Idempotent-Replayed') === 'true',
-          headers: res.headers,
-        };
-      }
-      const error = toError(res, envelope as ErrorEnvelope | null);
+      const answer = await read(res);
+      if (answer.error === undefined) return answer.value;
+      const error = answer.error;
       const retryable = RETRY_STATUSES.has(res.status) || (Boolean(key) && error.code === 'IDEMPOTENCY_KEY_IN_USE');
       if (retryable && attempt < retries) {
         const wait = error.retryAfterMs ?? this.backoff(attempt);
@@ -208,7 +232,8 @@ export class Transport {
   }
 }
 
-async function readJson(res: Response): Promise<unknown> {
+/** The answer's JSON body; null when it has none or it does not parse. */
+export async function readJson(res: Response): Promise<unknown> {
   if (res.status === 204 || res.status === 304) return null;
   try {
     return await res.json();
@@ -217,7 +242,8 @@ async function readJson(res: Response): Promise<unknown> {
   }
 }
 
-function toError(res: Response, envelope: ErrorEnvelope | null): QuireError {
+/** The QuireError of a refusal answered with the envelope (or without one: a proxy's page). */
+export function toError(res: Response, envelope: ErrorEnvelope | null): QuireError {
   const retryAfterMs = parseRetryAfter(res.headers.get('Retry-After'));
   const traceId = envelope?.traceId ?? res.headers.get('X-Request-Id');
   if (!envelope || typeof envelope.code !== 'string') {
