@@ -24,7 +24,7 @@ import { runKeysCreate, runKeysRevoke } from './commands/keys.js';
 import { runPreviewToken } from './commands/preview-token.js';
 import { runTypegen } from './commands/typegen.js';
 import { runUsersCreate, runUsersSetPassword, runUsersSetRole } from './commands/users.js';
-import { describeError, EXIT_OK, EXIT_USAGE, printResult, type CliIo, type CommandResult } from './io.js';
+import { CliUsageError, describeError, EXIT_OK, EXIT_USAGE, printResult, type CliIo, type CommandResult } from './io.js';
 import { openRuntime } from './runtime.js';
 
 export type { CliIo, CliStream } from './io.js';
@@ -164,15 +164,19 @@ function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean, w
 
   program
     .command('typegen')
-    .description("write TypeScript types of a workspace's content model for @quire/client (from the database, or a server with --url and --key)")
-    .requiredOption('--out <file>', 'the declarations file to write, e.g. src/quire.d.ts')
+    .description(
+      "write TypeScript types of a workspace's content model for @quire/client, or with --graphql its GraphQL schema as SDL (from the database, or a server with --url and --key)",
+    )
+    .option('--out <file>', 'the file to write, e.g. src/quire.d.ts (required without --graphql; with --graphql, - or none prints the SDL)')
+    .option('--graphql', "write the workspace's GraphQL schema (SDL) instead, as GET /api/v1/public/graphql/schema.graphql serves it")
     .option('--workspace <slug>', 'workspace slug (reads the database of this environment)')
     .option('--url <url>', "a running server's base URL (reads the model over the API; needs --key)")
-    .option('--key <key>', 'an API key for --url: delivery (the types it may read) or management')
+    .option('--key <key>', 'an API key for --url: delivery (the types it may read) or management; --graphql needs a delivery key')
     .option('--json', 'print one JSON object')
-    .action((o: { out: string; workspace?: string; url?: string; key?: string; json?: boolean }) =>
-      execute((ctx) => runTypegen(ctx, o), Boolean(o.json), o.url || o.key ? () => runTypegen(null, o) : undefined),
-    );
+    .action((o: { out?: string; graphql?: boolean; workspace?: string; url?: string; key?: string; json?: boolean }) => {
+      if (!o.graphql && !o.out) throw new CliUsageError("required option '--out <file>' not specified");
+      return execute((ctx) => runTypegen(ctx, o), Boolean(o.json), o.url || o.key ? () => runTypegen(null, o) : undefined);
+    });
 
   program
     .command('export')

@@ -14,6 +14,12 @@
  * The model comes from the database of the environment (`--workspace`, like every other command),
  * or over HTTP from a running server (`--url` and `--key`): a delivery key reads GET /schema
  * (only the types it may read), a management key GET /content-types.
+ *
+ * `--graphql` writes the workspace's GraphQL schema in the schema language instead (docs/cli.md,
+ * docs/graphql.md "Schema as SDL"; D104): from the database through printWorkspaceSchema, the
+ * function `GET /api/v1/public/graphql/schema.graphql` answers with, or from that route with
+ * `--url` and a delivery key, so both give the same text. Without `--out` (or with `--out -`) the
+ * SDL goes to stdout.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -21,6 +27,7 @@ import type { Context } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { requireWorkspace } from '../../modules/auth/operations.js';
 import { listAllContentTypes } from '../../modules/content-types/repository.js';
+import { printWorkspaceSchema } from '../../modules/graphql/schema.js';
 import { createClient } from '../../../packages/client/src/index.js';
 import type { CommandResult } from '../io.js';
 
@@ -198,28 +205,60 @@ export function renderTypes(types: readonly ModelType[], source: string): string
 }
 
 export interface TypegenOptions {
-  out: string;
+  /** The file to write; with `graphql`, undefined or `-` prints to stdout. */
+  out?: string;
+  graphql?: boolean;
   workspace?: string;
   url?: string;
   key?: string;
 }
 
-/** Runs `quire typegen`: reads the model, writes `out`, reports what it wrote. */
-export async function runTypegen(ctx: Context | null, opts: TypegenOptions): Promise<CommandResult> {
-  let types: ModelType[];
-  let source: string;
+/** The source of a typegen run: a server (`url` and `key`) or a workspace of the database. */
+function source(ctx: Context | null, opts: TypegenOptions): { api: { url: string; key: string } } | { ctx: Context; workspace: string } {
   if (opts.url || opts.key) {
     if (!opts.url || !opts.key) throw new AppError('VALIDATION_FAILED', '--url and --key go together');
-    types = await modelFromApi(opts.url, opts.key);
-    source = `the content model at ${opts.url}`;
-  } else {
-    if (!opts.workspace || !ctx) throw new AppError('VALIDATION_FAILED', 'name the workspace with --workspace SLUG (or read a server with --url and --key)');
-    types = await modelFromDatabase(ctx, opts.workspace);
-    source = `workspace '${opts.workspace}'`;
+    return { api: { url: opts.url, key: opts.key } };
   }
-  const out = path.resolve(opts.out);
-  await fs.mkdir(path.dirname(out), { recursive: true });
-  await fs.writeFile(out, renderTypes(types, source));
+  if (!opts.workspace || !ctx) throw new AppError('VALIDATION_FAILED', 'name the workspace with --workspace SLUG (or read a server with --url and --key)');
+  return { ctx, workspace: opts.workspace };
+}
+
+/** Writes `text` to `out` (its directory created); returns the absolute path. */
+async function writeOut(out: string, text: string): Promise<string> {
+  const file = path.resolve(out);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, text);
+  return file;
+}
+
+/** `quire typegen --graphql`: the SDL of the workspace, to `out` or (as the result's text) stdout. */
+async function runGraphqlTypegen(ctx: Context | null, opts: TypegenOptions): Promise<CommandResult> {
+  const from = source(ctx, opts);
+  let sdl: string;
+  if ('api' in from) sdl = await createClient({ url: from.api.url, apiKey: from.api.key }).graphqlSchema();
+  else sdl = await printWorkspaceSchema(from.ctx, (await requireWorkspace(from.ctx, from.workspace)).id);
+  sdl = sdl.endsWith('\n') ? sdl : `${sdl}\n`;
+  const types = (sdl.match(/^(type|interface|input|enum|scalar|union) /gm) ?? []).length;
+  if (opts.out === undefined || opts.out === '-') return { json: { out: null, types, sdl }, text: sdl.slice(0, -1) };
+  const out = await writeOut(opts.out, sdl);
+  return { json: { out, types, bytes: Buffer.byteLength(sdl) }, text: `Wrote ${out}: the GraphQL schema, ${types} type(s).` };
+}
+
+/** Runs `quire typegen`: reads the model, writes `out`, reports what it wrote. */
+export async function runTypegen(ctx: Context | null, opts: TypegenOptions): Promise<CommandResult> {
+  if (opts.graphql) return runGraphqlTypegen(ctx, opts);
+  if (!opts.out) throw new AppError('VALIDATION_FAILED', 'name the file to write with --out FILE');
+  const from = source(ctx, opts);
+  let types: ModelType[];
+  let label: string;
+  if ('api' in from) {
+    types = await modelFromApi(from.api.url, from.api.key);
+    label = `the content model at ${from.api.url}`;
+  } else {
+    types = await modelFromDatabase(from.ctx, from.workspace);
+    label = `workspace '${from.workspace}'`;
+  }
+  const out = await writeOut(opts.out, renderTypes(types, label));
   const contentTypes = types.filter((t) => !t.is_block).map((t) => t.slug);
   const blockTypes = types.filter((t) => t.is_block).map((t) => t.slug);
   return {
