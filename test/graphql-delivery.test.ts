@@ -89,6 +89,8 @@ describe.each(dialects())('GraphQL delivery on %s', (dialect) => {
       [gql(env.app, live, '{ nope }', undefined, { headers: { accept: 'application/graphql-response+json' } }), 400, 'GRAPHQL_VALIDATION_FAILED'],
       [gql(env.app, live, 'mutation { nope }', undefined, { get: true }), 405, 'METHOD_NOT_ALLOWED'],
       [gql(env.app, live, 'mutation { nope }'), 400, 'GRAPHQL_VALIDATION_FAILED'],
+      [call(env.app, 'GET', GRAPHQL, { key: live }), 400, 'BAD_REQUEST'],
+      [gql(env.app, live, 'query($n: Int) { postCollection(first: $n) { totalCount } }', { n: 'ten' }), 400, 'BAD_REQUEST'],
       [gql(env.app, live, '{ postCollection(locale: "fr") { totalCount } }'), 200, 'BAD_USER_INPUT'],
       [gql(env.app, live, '{ postCollection(first: 101) { totalCount } }'), 200, 'BAD_USER_INPUT'],
       [gql(env.app, live, '{ postCollection(last: -1) { totalCount } }'), 200, 'BAD_USER_INPUT'],

@@ -6,11 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../src/context.js';
 import { systemActor } from '../src/modules/auth/permissions.js';
-import { createContentType } from '../src/modules/content-types/operations.js';
-import { DEMO_AUTHORS, DEMO_CONTENT_TYPES, DEMO_POSTS } from '../src/modules/demo/content.js';
 import { seedDemoPages } from '../src/modules/demo/pages.js';
-import { createEntry } from '../src/modules/entries/operations.js';
-import { publishEntry } from '../src/modules/entries/publishing.js';
+import { seedDemoEntries } from '../src/modules/demo/seed.js';
 import { call, seedWorkspace, type Res } from './helpers.js';
 import type { BootstrapResult } from '../src/modules/auth/operations.js';
 
@@ -20,27 +17,7 @@ export const GRAPHQL = '/api/v1/public/graphql';
 export async function seedDemoContent(ctx: Context): Promise<BootstrapResult & { postIds: Map<string, string>; authorIds: Map<string, string> }> {
   const boot = await seedWorkspace(ctx);
   const actor = systemActor(boot.workspace.id, boot.user.id);
-  for (const ct of DEMO_CONTENT_TYPES) await createContentType(ctx, actor, ct);
-  const authorIds = new Map<string, string>();
-  for (const a of DEMO_AUTHORS) {
-    const entry = await createEntry(ctx, actor, 'author', {
-      slug: a.slug,
-      data: { name: a.name, role: a.role.en, bio: a.bio.en, website: a.website },
-      translations: { de: { data: { role: a.role.de, bio: a.bio.de } } },
-    });
-    await publishEntry(ctx, actor, 'author', { id: entry.id });
-    authorIds.set(a.slug, entry.id);
-  }
-  const postIds = new Map<string, string>();
-  for (const post of DEMO_POSTS) {
-    const entry = await createEntry(ctx, actor, 'post', {
-      slug: post.slug,
-      data: { ...post.en, author: authorIds.get(post.author), tags: post.tags, published_on: post.published_on, reading_minutes: post.reading_minutes },
-      translations: { de: { data: post.de } },
-    });
-    await publishEntry(ctx, actor, 'post', { id: entry.id });
-    postIds.set(post.slug, entry.id);
-  }
+  const { authorIds, postIds } = await seedDemoEntries(ctx, actor);
   await seedDemoPages(ctx, actor, postIds);
   return { ...boot, postIds, authorIds };
 }

@@ -414,6 +414,9 @@ async function scenario(env: TestEnv): Promise<World> {
   await expectStatus(400, 'GET', `${P}/pages?page=1001`, D);
   await expectStatus(403, 'GET', `${P}/pages?workspace_id=${randomUUID()}`, D);
   await expectStatus(200, 'GET', `${P}/pages/home?locale=de`, D);
+  await expectStatus(200, 'POST', `${P}/graphql`, { ...D, body: { query: '{ postCollection(first: 1) { nodes { title } } }' } });
+  await expectStatus(200, 'GET', `${P}/graphql?query=${encodeURIComponent('{ __typename }')}`, D);
+  await expectStatus(200, 'GET', `${P}/graphql/schema.graphql`, D);
   await expectStatus(403, 'GET', `${P}/pages/home?workspace_id=${randomUUID()}`, D);
   const keyRes = await expectStatus(201, 'POST', `${M}/api-keys`, {
     ...sh(),
@@ -433,7 +436,16 @@ async function scenario(env: TestEnv): Promise<World> {
   const previewUrl = `${P}/preview?token=${preview.body.data.token}`;
   const previewed = await expectStatus(200, 'GET', previewUrl, D);
   await expectStatus(304, 'GET', previewUrl, { ...D, headers: { 'if-none-match': String(previewed.headers.etag) } });
-  for (const url of [`${P}/entries?type=post`, `${P}/entries/first?type=post`, `${P}/schema`, `${P}/media/${media.id}`, `${P}/pages`, `${P}/pages/home`]) {
+  for (const url of [
+    `${P}/entries?type=post`,
+    `${P}/entries/first?type=post`,
+    `${P}/schema`,
+    `${P}/media/${media.id}`,
+    `${P}/pages`,
+    `${P}/pages/home`,
+    `${P}/graphql?query=${encodeURIComponent('{ __typename }')}`,
+    `${P}/graphql/schema.graphql`,
+  ]) {
     const fresh = await call(env.app, 'GET', url, D);
     if (fresh.headers.etag) await call(env.app, 'GET', url, { ...D, headers: { 'if-none-match': String(fresh.headers.etag) } });
   }

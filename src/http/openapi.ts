@@ -59,6 +59,8 @@ interface RouteFacts {
   hasParams: boolean;
   codes: ErrorCode[];
   etag: boolean;
+  /** A GraphQL route: its errors are GraphQL answers (`{errors: [{message, extensions: {code}}]}`), not the envelope. */
+  graphql: boolean;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -176,7 +178,7 @@ function apiOf(url: string): Api {
 /** The per-route transform: records the route's facts on the operation, maps the file wildcard. */
 function transformRoute({ schema, url, route }: { schema: Json; url: string; route: RouteOptions }): { schema: Json; url: string } {
   if (!schema || schema.hide) return { schema, url };
-  const { errors, etag, ...rest } = schema as Json & { errors?: ErrorCode[]; etag?: boolean };
+  const { errors, etag, graphql, ...rest } = schema as Json & { errors?: ErrorCode[]; etag?: boolean; graphql?: boolean };
   const config = (route.config ?? {}) as { public?: boolean; action?: Action; secretAnswer?: boolean };
   const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
   const api = apiOf(url);
@@ -192,6 +194,7 @@ function transformRoute({ schema, url, route }: { schema: Json; url: string; rou
     hasFilters: Boolean((rest.querystring as Json | undefined)?.patternProperties),
     hasParams: rest.params !== undefined || /[:*]/.test(url),
     etag: etag === true,
+    graphql: graphql === true,
   };
   const codes = [...new Set([...implicitCodes(base), ...(errors ?? [])])];
   let outUrl = url;
@@ -294,6 +297,35 @@ function errorResponse(status: number, codes: ErrorCode[], responses: Record<str
   const name = pascal(codes[0]);
   responses[name] = response;
   return { $ref: `#/components/responses/${name}` };
+}
+
+/** A GraphQL answer carrying errors (docs/graphql.md "Errors"): every error with `extensions.code`. */
+const GRAPHQL_ERRORS = {
+  type: 'object',
+  required: ['errors'],
+  properties: {
+    data: { type: 'null' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['message', 'extensions'],
+        properties: { message: { type: 'string' }, extensions: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } } },
+      },
+    },
+  },
+};
+
+/** The error response of one status of a GraphQL route: a GraphQL answer, in either media type. */
+function graphqlErrorResponse(status: number, codes: ErrorCode[]): Json {
+  const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } };
+  if (status === 429 || status === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+  if (status === 429) Object.assign(headers, RATE_HEADER_REFS);
+  return {
+    description: codes.map((c) => `\`${c}\`: ${CODE_MEANINGS[c]}`).join('; ') + ' (as a GraphQL answer: `extensions.code`)',
+    headers,
+    content: { 'application/json': { schema: GRAPHQL_ERRORS }, 'application/graphql-response+json': { schema: GRAPHQL_ERRORS } },
+  };
 }
 
 /** Security requirement of an operation (D10, D90, D91). */
@@ -406,7 +438,8 @@ function completeOperation(op: Json, f: RouteFacts, sharedResponses: Record<stri
     const status = ERROR_CODES[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  for (const status of [...byStatus.keys()].sort((a, b) => a - b)) responses[String(status)] = errorResponse(status, byStatus.get(status)!, sharedResponses);
+  for (const status of [...byStatus.keys()].sort((a, b) => a - b))
+    responses[String(status)] = f.graphql ? graphqlErrorResponse(status, byStatus.get(status)!) : errorResponse(status, byStatus.get(status)!, sharedResponses);
   op.responses = responses;
 }
 

@@ -14,7 +14,7 @@ import type { Context } from '../../context.js';
 import { databaseIsEmbedded } from '../../db/dialect.js';
 import { withTransaction } from '../../db/transaction.js';
 import { bootstrap, type BootstrapResult } from '../auth/operations.js';
-import { systemActor } from '../auth/permissions.js';
+import { systemActor, type Actor } from '../auth/permissions.js';
 import { createContentType } from '../content-types/operations.js';
 import { createEntry } from '../entries/operations.js';
 import { publishEntry } from '../entries/publishing.js';
@@ -53,37 +53,46 @@ async function seedInTransaction(ctx: Context): Promise<DemoSeedResult | null> {
     const tx = { ...ctx, db };
     const boot = await bootstrap(tx, { ...DEMO_WORKSPACE, locales: [...DEMO_WORKSPACE.locales] });
     const actor = systemActor(boot.workspace.id, boot.user.id);
-    for (const ct of DEMO_CONTENT_TYPES) await createContentType(tx, actor, ct);
-
-    const authorIds = new Map<string, string>();
-    for (const a of DEMO_AUTHORS) {
-      const entry = await createEntry(tx, actor, 'author', {
-        slug: a.slug,
-        data: { name: a.name, role: a.role.en, bio: a.bio.en, website: a.website },
-        translations: { de: { data: { role: a.role.de, bio: a.bio.de } } },
-      });
-      await publishEntry(tx, actor, 'author', { id: entry.id });
-      authorIds.set(a.slug, entry.id);
-    }
-    const postIds = new Map<string, string>();
-    for (const post of DEMO_POSTS) {
-      const entry = await createEntry(tx, actor, 'post', {
-        slug: post.slug,
-        data: {
-          ...post.en,
-          author: authorIds.get(post.author),
-          tags: post.tags,
-          published_on: post.published_on,
-          reading_minutes: post.reading_minutes,
-        },
-        translations: { de: { data: post.de } },
-      });
-      await publishEntry(tx, actor, 'post', { id: entry.id });
-      postIds.set(post.slug, entry.id);
-    }
+    const { postIds } = await seedDemoEntries(tx, actor);
     const pages = await seedDemoPages(tx, actor, postIds);
     return { ...boot, counts: { content_types: DEMO_CONTENT_TYPES.length, authors: DEMO_AUTHORS.length, posts: DEMO_POSTS.length, pages } };
   });
+}
+
+/**
+ * The demo's content types, authors and posts (published, German translations), written in the
+ * workspace of `actor`; returns their ids by slug. Pages come after (seedDemoPages). Also used by
+ * suites that need the demo content on any database.
+ */
+export async function seedDemoEntries(tx: Context, actor: Actor): Promise<{ authorIds: Map<string, string>; postIds: Map<string, string> }> {
+  for (const ct of DEMO_CONTENT_TYPES) await createContentType(tx, actor, ct);
+  const authorIds = new Map<string, string>();
+  for (const a of DEMO_AUTHORS) {
+    const entry = await createEntry(tx, actor, 'author', {
+      slug: a.slug,
+      data: { name: a.name, role: a.role.en, bio: a.bio.en, website: a.website },
+      translations: { de: { data: { role: a.role.de, bio: a.bio.de } } },
+    });
+    await publishEntry(tx, actor, 'author', { id: entry.id });
+    authorIds.set(a.slug, entry.id);
+  }
+  const postIds = new Map<string, string>();
+  for (const post of DEMO_POSTS) {
+    const entry = await createEntry(tx, actor, 'post', {
+      slug: post.slug,
+      data: {
+        ...post.en,
+        author: authorIds.get(post.author),
+        tags: post.tags,
+        published_on: post.published_on,
+        reading_minutes: post.reading_minutes,
+      },
+      translations: { de: { data: post.de } },
+    });
+    await publishEntry(tx, actor, 'post', { id: entry.id });
+    postIds.set(post.slug, entry.id);
+  }
+  return { authorIds, postIds };
 }
 
 /**

@@ -3,8 +3,10 @@
  * `extensions.code`. What an operation throws becomes a GraphQL error here: a bad argument value
  * (400 VALIDATION_FAILED or PAGE_TOO_DEEP of the REST rules: locale, cursor, filter, order, page
  * size) → `BAD_USER_INPUT` with the details in `extensions.errors`; a type outside the key's
- * whitelist → `FORBIDDEN`; any other client error keeps its REST code; anything else is logged
- * and answered as `INTERNAL_SERVER_ERROR` with a fixed message (no stack, no SQL).
+ * whitelist → `FORBIDDEN`; any other client error keeps its REST code; a request GraphQL could not
+ * run for a reason of its own without a code (no query, variables that are not JSON or not of
+ * their type) → `BAD_REQUEST`; anything else is logged and answered as `INTERNAL_SERVER_ERROR`
+ * with a fixed message (no stack, no SQL).
  */
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
@@ -25,7 +27,19 @@ export function toGraphqlError(err: unknown, log: Logger): GraphQLError {
       const inner = toGraphqlError(err.originalError, log);
       return new GraphQLError(inner.message, { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path, extensions: inner.extensions });
     }
-    return err;
+    if (typeof err.extensions.code === 'string') return err;
+    // Yoga's own request errors (no query, variables that are not JSON) and graphql-js's request
+    // errors (a variable of the wrong type) carry no code: they are the request's fault.
+    const http = err.extensions.http as { status?: number } | undefined;
+    const request = err.path === undefined || (http?.status !== undefined && http.status >= 400 && http.status < 500);
+    return new GraphQLError(err.message, {
+      nodes: err.nodes,
+      source: err.source,
+      positions: err.positions,
+      path: err.path,
+      originalError: err.originalError,
+      extensions: { ...err.extensions, code: request ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR' },
+    });
   }
   if (err instanceof AppError && err.status < 500) {
     if (err.code === 'VALIDATION_FAILED' || err.code === 'PAGE_TOO_DEEP') {

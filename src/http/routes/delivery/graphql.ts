@@ -4,6 +4,7 @@
  * of the key's workspace at `GET /graphql/schema.graphql`. Authentication and rate limits are the
  * delivery plugin's hooks; their errors are shaped as GraphQL answers here.
  */
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../../context.js';
 import { printWorkspaceSchema } from '../../../modules/graphql/schema.js';
@@ -14,10 +15,11 @@ import type { Plugin } from 'graphql-yoga';
 
 const tags = ['Delivery: GraphQL'];
 
-const REQUEST_ERROR = /"code":"(GRAPHQL_PARSE_FAILED|GRAPHQL_VALIDATION_FAILED)"/;
+const REQUEST_ERROR = /"code":"(GRAPHQL_PARSE_FAILED|GRAPHQL_VALIDATION_FAILED|BAD_REQUEST)"/;
 
 /**
- * 400 for an answer without `data` whose errors say the query did not parse or validate (D100):
+ * 400 for an answer without `data` whose errors say the query did not parse or validate, or the
+ * request could not be run (no query, bad variables) (D100):
  * Yoga answers those 200 to a request accepting only `application/json`, as GraphQL over HTTP
  * allows; Quire answers 400 whatever the request accepts.
  */
@@ -44,6 +46,7 @@ export async function deliveryGraphqlRoutes(app: FastifyInstance, ctx: Context, 
   };
 
   const schema = {
+    graphql: true,
     tags,
     summary: 'GraphQL over HTTP: queries of the delivery API',
     description:
@@ -69,6 +72,7 @@ export async function deliveryGraphqlRoutes(app: FastifyInstance, ctx: Context, 
         tags,
         summary: "The GraphQL schema of the key's workspace as SDL",
         description: 'The schema GraphQL queries of this workspace run against, in the GraphQL schema language (D104), as text/plain.',
+        querystring: Type.Object({}, { additionalProperties: false }),
       },
     },
     async (req, reply) => reply.type('text/plain; charset=utf-8').send(await printWorkspaceSchema(ctx, req.actor.workspaceId)),

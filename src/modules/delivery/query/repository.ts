@@ -288,6 +288,19 @@ export async function countEntryRows(db: Db, q: EntryListQuery, page: { limit: n
   return listTotal(q, Number(res.rows[0].n), page);
 }
 
+/** Entry rows a key of `q.visibility` sees at `q.now`, with the list columns and the translation in `q.locale` joined. */
+function visibleEntryRows(db: Db, q: { visibility: Visibility; now: string; locale: string | null }) {
+  return db.kysely
+    .selectFrom('entries')
+    .$if(q.locale !== null, (qb) =>
+      qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
+    )
+    .select(COMMON_COLUMNS)
+    .select(entryContent(q.visibility))
+    .select(trData(q.locale))
+    .where(visibleCondition(perspectiveOfVisibility(q.visibility), q.now, 'entries', db.dialect));
+}
+
 /**
  * Visible entries of the workspace with this slug (of one content type when given), each with
  * its translation in `locale`. Several rows mean several content types share the slug (D42).
@@ -296,17 +309,9 @@ export async function findEntryRowsBySlug(
   db: Db,
   q: { workspaceId: string; slug: string; contentTypeId: string | null; visibility: Visibility; now: string; locale: string | null },
 ): Promise<EntryRow[]> {
-  let query = db.kysely
-    .selectFrom('entries')
-    .$if(q.locale !== null, (qb) =>
-      qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
-    )
-    .select(COMMON_COLUMNS)
-    .select(entryContent(q.visibility))
-    .select(trData(q.locale))
+  let query = visibleEntryRows(db, q)
     .where('entries.workspace_id', '=', q.workspaceId)
     .where('entries.slug', '=', q.slug)
-    .where(visibleCondition(perspectiveOfVisibility(q.visibility), q.now, 'entries', db.dialect))
     .orderBy('entries.content_type_id')
     .limit(20);
   if (q.contentTypeId) query = query.where('entries.content_type_id', '=', q.contentTypeId);
@@ -347,16 +352,8 @@ export async function findEntryRowsByIds(
   q: { workspaceId: string; ids: readonly string[]; visibility: Visibility; now: string; locale: string | null },
 ): Promise<EntryRow[]> {
   if (q.ids.length === 0) return [];
-  const rows = await db.kysely
-    .selectFrom('entries')
-    .$if(q.locale !== null, (qb) =>
-      qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
-    )
-    .select(COMMON_COLUMNS)
-    .select(entryContent(q.visibility))
-    .select(trData(q.locale))
+  const rows = await visibleEntryRows(db, q)
     .where('entries.id', 'in', [...q.ids])
-    .where(visibleCondition(perspectiveOfVisibility(q.visibility), q.now, 'entries', db.dialect))
     .execute();
   return (rows as EntryRow[]).filter((r) => r.workspace_id === q.workspaceId);
 }
