@@ -197,4 +197,27 @@ describe('useQueryLimits', () => {
     expect(run('{ blogPost { title } }')).toBeNull();
     expect(run('{ blogPost { author { name } } }')?.errors[0].extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', depth: 3, limit: 2 });
   });
+
+  it('measures a document run again with the same variables once, answering a new error each time', () => {
+    const plugin = useQueryLimits({ maxDepth: 12, maxCost: 50 });
+    const document = parse('query ($n: Int) { blogPostCollection(first: $n) { nodes { title } } }');
+    const run = (variables: Record<string, unknown>) => {
+      let stopped: { errors: { extensions: Record<string, unknown> }[] } | null = null;
+      (plugin.onExecute as any)({
+        args: { schema, document, variableValues: variables, operationName: undefined },
+        setResultAndStopExecution: (result: typeof stopped) => {
+          stopped = result;
+        },
+      });
+      return stopped as typeof stopped;
+    };
+    const first = run({ n: 60 });
+    const second = run({ n: 60 });
+    expect(first?.errors[0].extensions).toMatchObject({ cost: 61, limit: 50 });
+    expect(second?.errors[0].extensions).toEqual(first?.errors[0].extensions);
+    expect(second?.errors[0]).not.toBe(first?.errors[0]);
+    expect(run({ n: 40 })).toBeNull();
+    for (let n = 0; n < 100; n++) run({ n });
+    expect(run({ n: 60 })?.errors[0].extensions).toMatchObject({ cost: 61 });
+  });
 });

@@ -206,7 +206,11 @@ function tooComplex(message: string, extensions: Record<string, number>): GraphQ
  * first, then depth, then cost.
  */
 export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, options: MeasureOptions, limits: QueryLimits): GraphQLError | null {
-  const m = measureQuery(schema, document, options);
+  return limitError(measureQuery(schema, document, options), limits);
+}
+
+/** The error of checkQueryLimits for a query measuring `m`, made anew on each call. */
+function limitError(m: QueryMeasure, limits: QueryLimits): GraphQLError | null {
   if (m.selections > MAX_SELECTIONS) {
     return tooComplex(`Query expands to ${m.selections} selections once its fragments are spread; the limit is ${MAX_SELECTIONS}`, {
       limit: MAX_SELECTIONS,
@@ -222,20 +226,34 @@ export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, 
   return null;
 }
 
+/** Measures kept per document (and schema) for its variables and operation: at most this many each. */
+const VERDICTS_PER_DOCUMENT = 64;
+
 /**
  * A GraphQL Yoga plugin applying checkQueryLimits to every execution, after the document is parsed
  * and validated and before any resolver runs (in onExecute, not in the validation: the validation
- * result is cached per document, while the cost depends on the variables).
+ * result is cached per document, while the cost depends on the variables). Yoga parses a query
+ * text it has seen into the same document object, so the measure is kept per schema, document,
+ * variables and operation (at most VERDICTS_PER_DOCUMENT of each document, in this plugin, which
+ * lives with its app): a query run again is not measured again.
  */
 export function useQueryLimits(limits: QueryLimits): Plugin<Record<string, unknown>> {
+  const measures = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, QueryMeasure>>>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const error = checkQueryLimits(
-        args.schema,
-        args.document,
-        { variables: args.variableValues as Record<string, unknown> | null | undefined, operationName: args.operationName },
-        limits,
-      );
+      const variables = args.variableValues as Record<string, unknown> | null | undefined;
+      let bySchema = measures.get(args.schema);
+      if (!bySchema) measures.set(args.schema, (bySchema = new WeakMap()));
+      let byDocument = bySchema.get(args.document);
+      if (!byDocument) bySchema.set(args.document, (byDocument = new Map()));
+      const key = `${args.operationName ?? ''}\n${JSON.stringify(variables ?? {})}`;
+      let measure = byDocument.get(key);
+      if (measure === undefined) {
+        measure = measureQuery(args.schema, args.document, { variables, operationName: args.operationName });
+        if (byDocument.size >= VERDICTS_PER_DOCUMENT) byDocument.clear();
+        byDocument.set(key, measure);
+      }
+      const error = limitError(measure, limits);
       if (error) setResultAndStopExecution({ errors: [error] });
     },
   };
