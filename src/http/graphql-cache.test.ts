@@ -11,7 +11,7 @@ describe('graphqlCacheArgsOf', () => {
     const byText = graphqlCacheArgsOf({ query: Q }, 'application/json');
     const byHash = graphqlCacheArgsOf({ extensions: ext(H) }, 'application/json');
     const both = graphqlCacheArgsOf({ query: Q, extensions: ext(H) }, 'application/json');
-    expect(byText).toEqual({ hash: H, variables: {}, operationName: null, accept: 'application/json' });
+    expect(byText).toEqual({ hash: H, variables: '{}', operationName: '', accept: 'application/json' });
     expect(byHash).toEqual(byText);
     expect(both).toEqual(byText);
   });
@@ -21,14 +21,14 @@ describe('graphqlCacheArgsOf', () => {
       graphqlCacheArgsOf({ query: Q, variables: '{"b":1,"a":[2,1]}', operationName: 'Posts' }, 'Application/GraphQL-Response+JSON, application/json;q=0.9'),
     ).toEqual({
       hash: H,
-      variables: { b: 1, a: [2, 1] },
+      variables: '{"a":[2,1],"b":1}',
       operationName: 'Posts',
       accept: 'application/graphql-response+json,application/json;q=0.9',
     });
     expect(graphqlCacheArgsOf({ query: Q, variables: 'null', operationName: '' }, undefined)).toEqual({
       hash: H,
-      variables: {},
-      operationName: null,
+      variables: '{}',
+      operationName: '',
       accept: '',
     });
   });

@@ -18,13 +18,17 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Plugin } from 'graphql-yoga';
+import { stableStringify } from '../lib/json.js';
 import { persistedHashOf, queryHash } from '../modules/graphql/apq.js';
 
-/** Arguments of a GraphQL GET as the delivery cache keys them. */
+/**
+ * Arguments of a GraphQL GET as the delivery cache keys them, all strings (deliveryCacheKey's
+ * fast path): `variables` is their JSON with object keys sorted (`{}` when absent or null).
+ */
 export interface GraphqlCacheArgs {
   hash: string;
-  variables: unknown;
-  operationName: string | null;
+  variables: string;
+  operationName: string;
   accept: string;
 }
 
@@ -51,7 +55,7 @@ export function graphqlCacheArgsOf(query: Record<string, unknown>, accept: strin
     if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) return null;
     const operationName = query.operationName;
     if (operationName !== undefined && typeof operationName !== 'string') return null;
-    return { hash, variables, operationName: operationName || null, accept: (accept ?? '').toLowerCase().replace(/\s+/g, '') };
+    return { hash, variables: stableStringify(variables), operationName: operationName ?? '', accept: (accept ?? '').toLowerCase().replace(/\s+/g, '') };
   } catch {
     return null;
   }
