@@ -90,7 +90,7 @@ describe.skipIf(skip).each(dialects())('GraphQL schema of the imported Contentfu
     const pages = await gql(
       env.app,
       key,
-      '{ pageCollection(first: 100, locale: "de-DE") { totalCount nodes { slug isFallback blocks { __typename type children { type } } } } }',
+      '{ pageCollection(first: 20, locale: "de-DE") { totalCount nodes { slug isFallback blocks { __typename type children { type } } } } }',
     );
     expect(pages.body.errors).toBeUndefined();
     expect(pages.body.data.pageCollection.totalCount).toBe(7);
