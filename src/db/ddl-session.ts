@@ -1,6 +1,7 @@
 /**
- * A session for DDL that runs long (a field's index build, docs/scaling.md "Index builds"): where each dialect runs such a statement without holding up requests, and how one
- * instance of several claims the work.
+ * A session for DDL that runs long (a field's index build, docs/scaling.md "Index builds"): where
+ * each dialect runs such a statement without holding up requests, and how one instance of several
+ * claims the work.
  * - SQLite in a file: the statement runs on a worker thread with a connection of its own
  *   (Db.runLongWrite); a single process owns the file, so there is nothing to claim.
  * - PostgreSQL: a dedicated connection outside the pool (Db.connectDedicated, no statement
