@@ -33,16 +33,79 @@ function precompress(): Plugin {
   };
 }
 
+/** One built chunk as `.vite/chunks.json` lists it (test/studio-bundle.test.ts reads it). */
+export interface ChunkReport {
+  file: string;
+  /** the module that starts it: `studio/src/...` for a screen chunk, null for a shared chunk */
+  facade: string | null;
+  isEntry: boolean;
+  isDynamicEntry: boolean;
+  /** chunks it loads at once (static imports) and on demand (import()) */
+  imports: string[];
+  dynamicImports: string[];
+  /** the modules bundled into it, relative to the repository (`node_modules/graphiql/...`) */
+  modules: string[];
+  bytes: number;
+}
+
+/**
+ * Writes `.vite/chunks.json` into the build (beside Vite's own `.vite/` files; the server only
+ * serves `assets/`): every chunk with the modules it holds and what it imports, and every other
+ * asset (worker scripts, styles). test/studio-bundle.test.ts proves from it which screens load
+ * what on their first load (docs/studio.md "How it is built and served").
+ */
+function chunkReport(): Plugin {
+  const repo = path.resolve(root, '..');
+  const rel = (id: string) => path.relative(repo, id.replace(/^\0/, '').split('?')[0]).split(path.sep).join('/');
+  return {
+    name: 'quire-chunk-report',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const chunks: ChunkReport[] = [];
+      const assets: { file: string; bytes: number }[] = [];
+      for (const item of Object.values(bundle)) {
+        if (item.type === 'chunk') {
+          chunks.push({
+            file: item.fileName,
+            facade: item.facadeModuleId ? rel(item.facadeModuleId) : null,
+            isEntry: item.isEntry,
+            isDynamicEntry: item.isDynamicEntry,
+            imports: item.imports,
+            dynamicImports: item.dynamicImports,
+            modules: item.moduleIds.map(rel),
+            bytes: Buffer.byteLength(item.code),
+          });
+        } else {
+          assets.push({ file: item.fileName, bytes: typeof item.source === 'string' ? Buffer.byteLength(item.source) : item.source.byteLength });
+        }
+      }
+      const dir = path.join(options.dir!, '.vite');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'chunks.json'), JSON.stringify({ chunks, assets }, null, 1));
+    },
+  };
+}
+
 export default defineConfig({
   root,
   base: '/studio/',
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), chunkReport()],
   build: {
     outDir: fileURLToPath(new URL('../dist/studio', import.meta.url)),
     emptyOutDir: true,
     assetsDir: 'assets',
     sourcemap: false,
-    chunkSizeWarningLimit: 700,
+    // The GraphQL explorer's editor (Monaco, 2.8 MB, loaded only on that screen) is the largest chunk;
+    // what each screen loads first is held by test/studio-bundle.test.ts and the e2e suite.
+    chunkSizeWarningLimit: 3000,
+    rolldownOptions: {
+      // GraphiQL's modules start with React Compiler directives ("use no memo"), which bundling
+      // drops harmlessly; every other warning is shown.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && /node_modules/.test(warning.id ?? '')) return;
+        warn(warning);
+      },
+    },
   },
   server: {
     // `npm run dev:studio` proxies the API to a Quire server on :3000.

@@ -31,8 +31,10 @@ function mtime(file: string): number {
 }
 
 const serverStale = () => mtime(path.join(ROOT, 'dist/src/server.js')) < newestMtime(path.join(ROOT, 'src'));
+// The build config counts as a source: it decides the chunks and writes .vite/chunks.json.
 const studioStale = () =>
-  mtime(path.join(ROOT, 'dist/studio/index.html')) < Math.max(newestMtime(path.join(ROOT, 'studio/src')), mtime(path.join(ROOT, 'studio/index.html')));
+  mtime(path.join(ROOT, 'dist/studio/index.html')) <
+  Math.max(newestMtime(path.join(ROOT, 'studio/src')), mtime(path.join(ROOT, 'studio/index.html')), mtime(path.join(ROOT, 'studio/vite.config.ts')));
 
 /** Holds dist/.test-build.lock while `build` runs; waits (10 minutes at most) while another process holds it. */
 function withLock(build: () => void): void {
@@ -66,12 +68,14 @@ function withLock(build: () => void): void {
 }
 
 /**
- * Builds what is missing or older than its sources: the server (`tsc -p tsconfig.build.json`,
- * as in `npm run build`) and, unless `studio` is false, the Studio (`npm run build:studio`).
+ * Builds what is missing or older than its sources: unless `server` is false, the server (`tsc -p
+ * tsconfig.build.json`, as in `npm run build`) and, unless `studio` is false, the Studio (`npm run
+ * build:studio`).
  */
-export function ensureBuilt(options: { studio?: boolean } = {}): void {
+export function ensureBuilt(options: { studio?: boolean; server?: boolean } = {}): void {
   const studio = options.studio !== false;
-  if (!serverStale() && !(studio && studioStale())) return;
+  const server = options.server !== false;
+  if (!(server && serverStale()) && !(studio && studioStale())) return;
   // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
   const run = {
     cwd: ROOT,
@@ -80,7 +84,7 @@ export function ensureBuilt(options: { studio?: boolean } = {}): void {
     timeout: 300_000,
   };
   withLock(() => {
-    if (serverStale()) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], run);
+    if (server && serverStale()) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], run);
     if (studio && studioStale()) execFileSync('npm', ['run', 'build:studio'], run);
   });
 }

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Response as PlaywrightResponse } from 'playwright-core';
 import { ensureBuilt, ROOT } from '../build.js';
 
 export { ensureBuilt, ROOT };
@@ -153,11 +153,14 @@ export const axeResults: AxeSummary[] = [];
  * Runs axe-core (WCAG 2.0/2.1 A and AA rules and best practices) on the page, or on the part
  * matching the CSS selector `within`, and throws, listing them, when any
  * violation is serious or critical. Minor and moderate findings are recorded in axeResults.
+ * `exclude` (a CSS selector) leaves out markup the Studio does not write (a third-party widget's
+ * own elements); the suite that uses it says why.
  */
-export async function expectAccessible(page: Page, screen: string, within?: string): Promise<AxeSummary> {
+export async function expectAccessible(page: Page, screen: string, within?: string, exclude?: string): Promise<AxeSummary> {
   let builder = new AxeBuilder({ page });
   // A dialog is checked on its own when the page behind it was checked already.
   if (within) builder = builder.include(within);
+  if (exclude) builder = builder.exclude(exclude);
   const result = await builder
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     // Details of violations only: passes and inapplicable rules are not collected (much faster).
@@ -193,6 +196,40 @@ export async function expectNoHorizontalScroll(page: Page, screen: string): Prom
 export function gzippedAssetBytes(urlPath: string): number {
   const file = path.join(ROOT, 'dist', decodeURIComponent(urlPath.replace(/^\//, '')));
   return gzipSync(fs.readFileSync(file), { level: 9 }).length;
+}
+
+/**
+ * Opens the owner's one-time setup link, sets `password` (typed twice) and waits for the
+ * workspace's home ("E2E Studio", the name `startStudioServer` gives it).
+ */
+export async function setUpOwner(page: Page, server: StudioServer, password: string): Promise<void> {
+  await page.goto(server.setupUrl);
+  await page.getByLabel(/^New password/).fill(password);
+  await page.getByLabel(/^Repeat the password/).fill(password);
+  await page.getByRole('button', { name: 'Set password and continue' }).click();
+  await page.getByRole('heading', { name: 'E2E Studio', level: 1 }).waitFor({ state: 'visible' });
+}
+
+/**
+ * Records the Studio scripts (`/studio/assets/*.js`) `page` downloads from now on, by URL path,
+ * with the bytes that crossed the wire for each body (the build's brotli or gzip copy), until
+ * `stop()`.
+ */
+export function recordScripts(page: Page): { scripts: Map<string, Promise<number>>; stop: () => void } {
+  const scripts = new Map<string, Promise<number>>();
+  const onResponse = (res: PlaywrightResponse) => {
+    const url = new URL(res.url());
+    if (url.pathname.startsWith('/studio/assets/') && url.pathname.endsWith('.js'))
+      scripts.set(
+        url.pathname,
+        res
+          .request()
+          .sizes()
+          .then((s) => s.responseBodySize),
+      );
+  };
+  page.on('response', onResponse);
+  return { scripts, stop: () => page.off('response', onResponse) };
 }
 
 /** Polls `check` every 100 ms until it holds, failing with "timed out waiting for `what`". */

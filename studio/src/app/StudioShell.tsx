@@ -1,14 +1,14 @@
 /**
  * The Studio's frame (Mantine AppShell): a header with the menu button (below 768 px), the
  * product name and the workspace switcher (when the person belongs to several), and a navbar with
- * Home, Content (one link per entry type), Pages, Media, Content model, Settings, and the signed-in person's
+ * Home, Content (one link per entry type), Pages, Media, Content model, Settings, GraphQL explorer, and the signed-in person's
  * email, role and Sign out. On phones the navbar is a drawer that closes after navigating.
  */
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { AppShell, Badge, Burger, Button, Group, NativeSelect, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery, useReducedMotion } from '@mantine/hooks';
-import { IconDatabase, IconFiles, IconHome, IconLayoutList, IconLogout, IconPhoto, IconSettings } from '@tabler/icons-react';
+import { IconBrandGraphql, IconDatabase, IconFiles, IconHome, IconLayoutList, IconLogout, IconPhoto, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { signOut } from '../api/session';
 import { setCsrfToken, setWorkspaceId } from '../api/client';
@@ -99,6 +99,7 @@ export function StudioShell({ children }: { children: ReactNode }) {
           {link(`${base}/media`, 'Media', <IconPhoto size={18} aria-hidden />)}
           {link(`${base}/model`, 'Content model', <IconLayoutList size={18} aria-hidden />)}
           {link(`${base}/settings`, 'Settings', <IconSettings size={18} aria-hidden />)}
+          {link(`${base}/graphql`, 'GraphQL explorer', <IconBrandGraphql size={18} aria-hidden />)}
         </AppShell.Section>
         <AppShell.Section>
           <Stack gap={6} p="xs" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>

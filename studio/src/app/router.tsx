@@ -21,6 +21,8 @@ const EntryEditor = lazy(() => import('../screens/entries/EntryEditor'));
 const PagesList = lazy(() => import('../screens/pages/PagesList'));
 const PageEditor = lazy(() => import('../screens/pages/PageEditor'));
 const MediaLibrary = lazy(() => import('../screens/media/MediaLibrary'));
+// GraphiQL and its editor load only with this screen (docs/studio.md "GraphQL explorer").
+const ApiExplorer = lazy(() => import('../screens/graphql/ApiExplorer'));
 const NotFound = lazy(() => import('./NotFound'));
 
 function page(Screen: LazyExoticComponent<ComponentType>) {
@@ -71,6 +73,7 @@ export function createStudioRouter() {
           { path: 'pages', element: page(PagesList) },
           { path: 'pages/:slug', element: <KeyedPageEditor /> },
           { path: 'media', element: page(MediaLibrary) },
+          { path: 'graphql', element: page(ApiExplorer) },
           { path: 'settings', element: <Navigate to="general" replace /> },
           { path: 'settings/:tab', element: page(Settings) },
           { path: '*', element: page(NotFound) },
