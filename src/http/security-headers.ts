@@ -13,6 +13,8 @@
  *   time and its components, Tiptap and Swagger UI set `style` attributes; a style cannot run
  *   script, and a nonce would need the static index.html rewritten per request.
  * - Nothing may frame these pages (`frame-ancestors 'none'`) unless FRAME_ANCESTORS names who may.
+ * - Web workers start only from the Studio's own script files (`worker-src 'self'`), never from a
+ *   blob: or data: URL.
  * - The Studio frames the workspace's preview URL (live preview): `frame-src` is
  *   STUDIO_PREVIEW_ORIGINS or, unset, any http(s) origin, since each workspace's admins set their
  *   own preview URL template at run time. The frame itself is sandboxed by the Studio.
@@ -74,7 +76,9 @@ export function cspDirectives(kind: PageClass, config: Pick<Config, 'frameAncest
     'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
     'media-src': ["'self'", 'blob:', 'https:', 'http:'],
     'frame-src': config.studioPreviewOrigins ? ["'self'", ...config.studioPreviewOrigins] : ["'self'", 'https:', 'http:'],
-    'worker-src': ["'self'", 'blob:'],
+    // Workers only from the build's own files (the GraphQL explorer's editor workers are
+    // /studio/assets/*.worker-*.js, docs/studio.md "GraphQL explorer"): no blob: or data: worker.
+    'worker-src': ["'self'"],
   };
 }
 

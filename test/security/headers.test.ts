@@ -90,6 +90,8 @@ describe.each(dialects())('security headers on %s', (dialect) => {
       expect(policy.get('script-src-attr')).toEqual(["'none'"]);
       expect(policy.get('connect-src')).toEqual(["'self'"]);
       expect(policy.get('base-uri')).toEqual(["'self'"]);
+      // The GraphQL explorer's editor workers are files of the build: no blob: worker.
+      expect(policy.get('worker-src')).toEqual(["'self'"]);
       // Live preview: any http(s) origin while STUDIO_PREVIEW_ORIGINS is unset.
       expect(policy.get('frame-src')).toEqual(["'self'", 'https:', 'http:']);
     }
