@@ -9,8 +9,9 @@
  * uploaded image on one post, and registers a real webhook for page events aimed at the site's
  * /api/revalidate (its secret becomes the site's QUIRE_WEBHOOK_SECRET).
  *
- * Covered: the home and about pages' block trees in both locales; the blog index and a post in both
- * locales (rich text, author, fallback of an untranslated post); the cover's srcset of transform
+ * Covered: the home and about pages' block trees in both locales; the blog index (rendered through
+ * GraphQL: posts with their authors and covers in one query) and a post in both locales (rich text,
+ * author, fallback of an untranslated post); the cover's srcset of transform
  * URLs; the browser-side fetch through CORS; preview mode showing an unpublished change (and
  * leaving it); the site's cache keeping a published change out until a signed webhook call
  * revalidates it (a bad signature answers 401); a real Quire webhook refreshing a page; the
@@ -361,6 +362,13 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
 
     const de = await open('/de/blog');
     await expect(de.locator('[data-posts] article h2').first().textContent()).resolves.toBe('Eine Veröffentlichung planen');
+    // The blog index is rendered through GraphQL (client.graphql in src/lib/quire.ts listPosts):
+    // each post with its author (a relation) and the cover image the suite added, read in one query.
+    expect(fs.readFileSync(path.join(SITE, 'src/lib/quire.ts'), 'utf8')).toMatch(/export async function listPosts[\s\S]*?\.graphql<BlogListQuery>\(/);
+    await expect(de.locator('[data-post=modeling-content-with-types-and-fields] .meta').textContent()).resolves.toContain('Tobias Brandt');
+    await expect(de.locator('[data-post=english-only] h2').textContent()).resolves.toBe('Only in English');
+    const listCover = await en.locator('[data-post=welcome-to-quire] img').getAttribute('srcset');
+    expect(listCover).toMatch(/\/media\/files\/.+\.png\?w=\d+&h=\d+&fit=cover \d+w/);
 
     const post = await open('/de/blog/modeling-content-with-types-and-fields');
     await expect(post.locator('h1').textContent()).resolves.toBe('Inhalte mit Typen und Feldern modellieren');

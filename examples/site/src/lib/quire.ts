@@ -25,6 +25,8 @@ export interface Site {
   locales: string[];
   /** Content type slug by id (a preview's working copy names its type by id only). */
   typeSlugs: Record<string, string>;
+  /** Field names of the post type (the blog list's GraphQL query asks for `cover` only when it exists). */
+  postFields: string[];
 }
 
 export interface AuthorView {
@@ -131,7 +133,7 @@ function clientFor(preview: PreviewSession | null): QuireClient {
   return preview ? runtime().preview : runtime().live;
 }
 
-const isSite = (v: unknown): v is Site => isRecord(v) && typeof v.defaultLocale === 'string';
+const isSite = (v: unknown): v is Site => isRecord(v) && typeof v.defaultLocale === 'string' && Array.isArray(v.postFields);
 const isPosts = (v: unknown): v is PostView[] => Array.isArray(v);
 const isPost = (v: unknown): v is PostView => isRecord(v) && typeof v.title === 'string' && typeof v.isPreview === 'boolean';
 const isPage = (v: unknown): v is PageView => isRecord(v) && Array.isArray(v.blocks);
@@ -174,6 +176,7 @@ export async function getSite(): Promise<Site> {
         defaultLocale: workspace.default_locale,
         locales: workspace.locales,
         typeSlugs: Object.fromEntries(content_types.map((ct) => [ct.id, ct.slug])),
+        postFields: content_types.find((ct) => ct.slug === 'post')?.fields.map((f) => f.name) ?? [],
       },
       tags: ['schema'],
     };
@@ -259,15 +262,99 @@ export async function listAuthors(locale: string, preview: PreviewSession | null
   });
 }
 
-/** Published posts in `locale`, newest first (`published_on:desc`); in preview mode with working copies. */
+/** An asset as the blog list's GraphQL query reads it (docs/graphql.md "Assets"). */
+interface AssetNode {
+  id: string;
+  url: string;
+  mimeType: string;
+  width: number | null;
+  height: number | null;
+  altText: string | null;
+}
+
+/** One post of the blog list's GraphQL answer: `cover` only when the post type has that field. */
+interface PostNode {
+  sys: { id: string; slug: string; status: string; isFallback: boolean };
+  title: string | null;
+  excerpt: string | null;
+  tags: string[];
+  published_on: string | null;
+  reading_minutes: number | null;
+  author: { sys: { id: string; slug: string }; name: string | null; role: string | null } | null;
+  cover?: AssetNode | null;
+}
+
+interface BlogListQuery {
+  postCollection: { nodes: PostNode[] };
+}
+
+/**
+ * The blog list's GraphQL query (docs/graphql.md): the newest posts in a locale with their authors
+ * (a relation, resolved in the same request), and the `cover` image when the post type has one
+ * (a query names its fields, and the demo's post type has no cover).
+ */
+function blogListQuery(withCover: boolean): string {
+  const cover = withCover ? 'cover { id url mimeType width height altText }' : '';
+  return `query BlogList($locale: String, $first: Int) {
+  postCollection(locale: $locale, first: $first, order: [published_on_DESC]) {
+    nodes {
+      sys { id slug status isFallback }
+      title excerpt tags published_on reading_minutes
+      author { sys { id slug } name role }
+      ${cover}
+    }
+  }
+}`;
+}
+
+/** A post of the GraphQL list as a view (the list shows no body). */
+function postNodeView(node: PostNode): PostView {
+  const cover = node.cover
+    ? {
+        id: node.cover.id,
+        url: node.cover.url,
+        mimeType: node.cover.mimeType,
+        width: node.cover.width,
+        height: node.cover.height,
+        alt: node.cover.altText ?? '',
+      }
+    : null;
+  return {
+    id: node.sys.id,
+    slug: node.sys.slug,
+    status: node.sys.status,
+    title: node.title ?? node.sys.slug,
+    excerpt: node.excerpt,
+    body: null,
+    author: node.author
+      ? { id: node.author.sys.id, slug: node.author.sys.slug, name: node.author.name ?? node.author.sys.slug, role: node.author.role, bio: null }
+      : null,
+    tags: node.tags,
+    publishedOn: node.published_on,
+    readingMinutes: node.reading_minutes,
+    cover: cover && cover.mimeType.startsWith('image/') ? cover : null,
+    isFallback: node.sys.isFallback,
+    isPreview: false,
+  };
+}
+
+/**
+ * Published posts in `locale`, newest first (`published_on` descending), read through the GraphQL
+ * endpoint with `client.graphql()`: posts and their authors in one request. In preview mode with
+ * working copies (the preview key reads them; the post a token names is its working copy).
+ */
 export async function listPosts(locale: string, preview: PreviewSession | null, limit = 20): Promise<PostView[]> {
+  const site = await getSite();
   const posts = await cached(preview, `posts:${locale}:${limit}`, isPosts, async () => {
-    const { items } = await clientFor(preview).entries.list('post', { locale, sort: 'published_on:desc', limit });
-    const tags = relatedTags(
-      items.map((e) => e.data),
-      new Set(['type:post', ...items.map((e) => `entry:${e.id}`)]),
-    );
-    return { value: items.map((e) => postView(e, e.is_fallback === true)), tags: [...tags] };
+    const { data, errors } = await clientFor(preview).graphql<BlogListQuery>(blogListQuery(site.postFields.includes('cover')), { locale, first: limit });
+    if (!data) throw new Error(`GraphQL blog list failed: ${errors?.map((e) => e.message).join('; ') ?? 'no data'}`);
+    const nodes = data.postCollection.nodes;
+    const tags = new Set(['type:post', ...nodes.map((n) => `entry:${n.sys.id}`)]);
+    for (const n of nodes) {
+      if (n.author) tags.add(`entry:${n.author.sys.id}`);
+      if (n.cover) tags.add(`media:${n.cover.id}`);
+    }
+    return { value: nodes.map(postNodeView), tags: [...tags] };
   });
   if (!previewedPost(preview)) return posts;
   const working = await previewPost(preview, locale);
