@@ -1383,6 +1383,56 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/public/graphql': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * GraphQL over HTTP: queries of the delivery API
+     * @description GraphQL over HTTP (D100): POST a JSON body `{query, variables?, operationName?, extensions?}`, or GET with the same as URL parameters (queries only). Answers `{data, errors?}`; every error has `extensions.code`.
+     *
+     *     Takes a delivery key (`svc_live_…`).
+     */
+    get: operations['getGraphql'];
+    put?: never;
+    /**
+     * GraphQL over HTTP: queries of the delivery API
+     * @description GraphQL over HTTP (D100): POST a JSON body `{query, variables?, operationName?, extensions?}`, or GET with the same as URL parameters (queries only). Answers `{data, errors?}`; every error has `extensions.code`.
+     *
+     *     Takes a delivery key (`svc_live_…`).
+     */
+    post: operations['postGraphql'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/public/graphql/schema.graphql': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The GraphQL schema of the key's workspace as SDL
+     * @description The schema GraphQL queries of this workspace run against, in the GraphQL schema language (D104), as text/plain.
+     *
+     *     Takes a delivery key (`svc_live_…`).
+     */
+    get: operations['getGraphqlSchema'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/public/media/{id}': {
     parameters: {
       query?: never;
@@ -6861,6 +6911,468 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getGraphql: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description An ETag from an earlier answer: 304 without a body when it still matches. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Caching policy of the answer. */
+          'Cache-Control'?: string;
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items (as a GraphQL answer: `extensions.code`) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `UNAUTHORIZED`: no valid credentials (missing, unknown, revoked or expired key, key of the other class, ended session) (as a GraphQL answer: `extensions.code`) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `RATE_LIMITED`: too many requests: wait `Retry-After` seconds (as a GraphQL answer: `extensions.code`) */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `INTERNAL_ERROR`: a fault on the server (never with a stack trace or SQL) (as a GraphQL answer: `extensions.code`) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or busy, the handler timed out, or the server is shutting down; nothing was committed (as a GraphQL answer: `extensions.code`) */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  postGraphql: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items (as a GraphQL answer: `extensions.code`) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `UNAUTHORIZED`: no valid credentials (missing, unknown, revoked or expired key, key of the other class, ended session) (as a GraphQL answer: `extensions.code`) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: the body is larger than allowed (JSON 1 MB; uploads MEDIA_MAX_BYTES) (as a GraphQL answer: `extensions.code`) */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not of an accepted type (as a GraphQL answer: `extensions.code`) */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `RATE_LIMITED`: too many requests: wait `Retry-After` seconds (as a GraphQL answer: `extensions.code`) */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `INTERNAL_ERROR`: a fault on the server (never with a stack trace or SQL) (as a GraphQL answer: `extensions.code`) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `SERVICE_UNAVAILABLE`: the database is unreachable or busy, the handler timed out, or the server is shutting down; nothing was committed (as a GraphQL answer: `extensions.code`) */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+      /** @description `INSUFFICIENT_STORAGE`: no storage space left; nothing was written (as a GraphQL answer: `extensions.code`) */
+      507: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/graphql-response+json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+          'application/json': {
+            data?: null;
+            errors: {
+              extensions: {
+                code: string;
+              };
+              message: string;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  getGraphqlSchema: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description An ETag from an earlier answer: 304 without a body when it still matches. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Caching policy of the answer. */
+          'Cache-Control'?: string;
+          ETag: components['headers']['ETag'];
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
