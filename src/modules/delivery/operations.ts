@@ -67,6 +67,7 @@ export interface EntryListConditions {
  * Checks a list request and resolves what it reads: the type (404 unknown or block type, 403
  * outside the whitelist), the locale (400), then `parse` for the order and conditions (its own
  * 400s), the reader's perspective and the cursor binding.
+ * `model`: the workspace's model when the caller already read it for this request (GraphQL reads it once per request), else read here.
  */
 export async function planEntryList(
   ctx: Context,
@@ -74,8 +75,9 @@ export async function planEntryList(
   typeSlug: string,
   localeText: string | undefined,
   parse: (schema: DeliverySchema, type: DeliveryType) => EntryListConditions,
+  model?: DeliverySchema,
 ): Promise<EntryListPlan> {
-  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const schema = model ?? (await loadDeliverySchema(ctx, actor.workspaceId));
   const type = requireEntryType(schema, actor, typeSlug);
   const locale = resolveRequestedLocale(schema.workspace, localeText);
   const { sort, filters, where = null } = parse(schema, type);
@@ -209,6 +211,7 @@ export interface FoundEntry {
  * The visible entry with this slug (of type `typeSlug` when given), as GET /entries/{slug} finds
  * it: 404 when none, 400 when the slug names entries of several readable types and no type was
  * given (D42), 403/404 for the type as requireEntryType, 400 for the locale.
+ * `model`: the workspace's model when the caller already read it for this request (GraphQL reads it once per request), else read here.
  */
 export async function readEntryBySlug(
   ctx: Context,
@@ -216,8 +219,9 @@ export async function readEntryBySlug(
   slug: string,
   typeSlug: string | undefined,
   localeText: string | undefined,
+  model?: DeliverySchema,
 ): Promise<FoundEntry> {
-  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const schema = model ?? (await loadDeliverySchema(ctx, actor.workspaceId));
   const named = typeSlug === undefined ? null : requireEntryType(schema, actor, typeSlug);
   const locale = resolveRequestedLocale(schema.workspace, localeText);
   const perspective = perspectiveOf(actor);

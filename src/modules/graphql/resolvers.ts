@@ -65,7 +65,7 @@ export function entryRoot(typeSlug: string): Resolver<{ slug?: string | null; id
     const q = c.quire;
     return guarded(c, async (): Promise<EntryNode | null> => {
       if (slug !== null) {
-        const found = await readEntryBySlug(q.ctx, q.actor, slug, typeSlug, args.locale ?? undefined);
+        const found = await readEntryBySlug(q.ctx, q.actor, slug, typeSlug, args.locale ?? undefined, q.schema);
         return entryNode({ row: effectiveStatus(found.row, found.now), type: found.type }, found.locale);
       }
       const type = requireEntryType(q.schema, q.actor, typeSlug);
@@ -132,12 +132,19 @@ export function entryCollectionRoot(type: DeliveryType, names: TypeNames): Resol
     const q = c.quire;
     const backward = (args.last ?? null) !== null || (args.before ?? null) !== null;
     return guarded(c, async () => {
-      const plan = await planEntryList(q.ctx, q.actor, type.slug, args.locale ?? undefined, (_schema, t) => {
-        const sort = parseSort(t, args.order?.[0]);
-        const tree = args.where ? whereTree(t, names, args.where, 'where') : null;
-        const flat = flattenFilters(tree);
-        return flat !== null ? { sort, filters: flat } : { sort, filters: [], where: tree };
-      });
+      const plan = await planEntryList(
+        q.ctx,
+        q.actor,
+        type.slug,
+        args.locale ?? undefined,
+        (_schema, t) => {
+          const sort = parseSort(t, args.order?.[0]);
+          const tree = args.where ? whereTree(t, names, args.where, 'where') : null;
+          const flat = flattenFilters(tree);
+          return flat !== null ? { sort, filters: flat } : { sort, filters: [], where: tree };
+        },
+        q.schema,
+      );
       const cursor = (backward ? args.before : args.after) ?? undefined;
       const window = await readEntryWindow(q.ctx, plan, { limit, cursor, backward });
       const loader = q.entries(plan.locale);
@@ -163,7 +170,7 @@ export function entryCollectionRoot(type: DeliveryType, names: TypeNames): Resol
 /** `page(slug, locale)`: REST's GET /pages/{slug}; blocks through the request's loaders. */
 export const pageRoot: Resolver<{ slug: string; locale?: string | null }> = (_root, args, c) =>
   guarded(c, async (): Promise<PageNode> => {
-    const found = await findVisiblePage(c.quire.ctx, c.quire.actor, args.slug, { locale: args.locale ?? undefined });
+    const found = await findVisiblePage(c.quire.ctx, c.quire.actor, args.slug, { locale: args.locale ?? undefined }, c.quire.schema);
     return { page: deliveredPage(found, false), row: found.row, locale: found.locale, blocksTranslated: null };
   });
 
@@ -172,7 +179,7 @@ export const pageCollectionRoot: Resolver<{ first?: number | null; after?: strin
   const limit = pageSize({ first: args.first });
   const q = c.quire;
   return guarded(c, async () => {
-    const plan = await planPageList(q.ctx, q.actor, { locale: args.locale ?? undefined });
+    const plan = await planPageList(q.ctx, q.actor, { locale: args.locale ?? undefined }, q.schema);
     const window = await readPageWindow(q.ctx, plan, { limit, cursor: args.after ?? undefined });
     const nodes: PageNode[] = window.rows.map((row) => {
       const page = deliveredListPage(plan, row);

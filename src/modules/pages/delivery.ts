@@ -118,10 +118,18 @@ export interface PageListPlan {
   binding: CursorBinding;
 }
 
-/** Checks a page list request (403 workspace_id, 400 locale and sort) and resolves what it reads. */
-export async function planPageList(ctx: Context, actor: Actor, input: { workspace_id?: string; locale?: string; sort?: string }): Promise<PageListPlan> {
+/**
+ * Checks a page list request (403 workspace_id, 400 locale and sort) and resolves what it reads.
+ * `model`: the workspace's model when the caller already read it for this request (GraphQL reads it once per request), else read here.
+ */
+export async function planPageList(
+  ctx: Context,
+  actor: Actor,
+  input: { workspace_id?: string; locale?: string; sort?: string },
+  model?: DeliverySchema,
+): Promise<PageListPlan> {
   checkWorkspace(actor, input.workspace_id);
-  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const schema = model ?? (await loadDeliverySchema(ctx, actor.workspaceId));
   const locale = resolveRequestedLocale(schema.workspace, input.locale);
   const sort = pageSort(input.sort);
   const perspective = perspectiveOf(actor);
@@ -270,10 +278,13 @@ export interface FoundPage {
   row: DeliveryPageRow;
 }
 
-/** The visible page with this slug, its SEO translation in the locale joined: 403 (workspace_id), 400 (locale), 404. */
-export async function findVisiblePage(ctx: Context, actor: Actor, slug: string, input: DeliveryPageInput): Promise<FoundPage> {
+/**
+ * The visible page with this slug, its SEO translation in the locale joined: 403 (workspace_id),
+ * 400 (locale), 404. `model`: the workspace's model when the caller already read it for this request (GraphQL reads it once per request), else read here.
+ */
+export async function findVisiblePage(ctx: Context, actor: Actor, slug: string, input: DeliveryPageInput, model?: DeliverySchema): Promise<FoundPage> {
   checkWorkspace(actor, input.workspace_id);
-  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const schema = model ?? (await loadDeliverySchema(ctx, actor.workspaceId));
   const locale = resolveRequestedLocale(schema.workspace, input.locale);
   const perspective = perspectiveOf(actor);
   const now = iso(ctx.clock());
