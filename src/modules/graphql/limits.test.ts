@@ -201,15 +201,16 @@ describe('useQueryLimits', () => {
   it('measures a document run again with the same variables once, answering a new error each time', () => {
     const plugin = useQueryLimits({ maxDepth: 12, maxCost: 50 });
     const document = parse('query ($n: Int) { blogPostCollection(first: $n) { nodes { title } } }');
-    const run = (variables: Record<string, unknown>) => {
-      let stopped: { errors: { extensions: Record<string, unknown> }[] } | null = null;
+    type Stopped = { errors: { extensions: Record<string, unknown> }[] };
+    const run = (variables: Record<string, unknown>): Stopped | null => {
+      let stopped: Stopped | null = null;
       (plugin.onExecute as any)({
         args: { schema, document, variableValues: variables, operationName: undefined },
-        setResultAndStopExecution: (result: typeof stopped) => {
+        setResultAndStopExecution: (result: Stopped) => {
           stopped = result;
         },
       });
-      return stopped as typeof stopped;
+      return stopped as Stopped | null;
     };
     const first = run({ n: 60 });
     const second = run({ n: 60 });
