@@ -90,6 +90,8 @@ describe.each(dialects())('GraphQL delivery on %s', (dialect) => {
       [gql(env.app, live, 'mutation { nope }', undefined, { get: true }), 405, 'METHOD_NOT_ALLOWED'],
       [gql(env.app, live, 'mutation { nope }'), 400, 'GRAPHQL_VALIDATION_FAILED'],
       [call(env.app, 'GET', GRAPHQL, { key: live }), 400, 'BAD_REQUEST'],
+      [call(env.app, 'POST', GRAPHQL, { key: live }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      [call(env.app, 'POST', GRAPHQL, { key: live, raw: 'query={__typename}', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
       [gql(env.app, live, 'query($n: Int) { postCollection(first: $n) { totalCount } }', { n: 'ten' }), 400, 'BAD_REQUEST'],
       [gql(env.app, live, '{ postCollection(locale: "fr") { totalCount } }'), 200, 'BAD_USER_INPUT'],
       [gql(env.app, live, '{ postCollection(first: 101) { totalCount } }'), 200, 'BAD_USER_INPUT'],

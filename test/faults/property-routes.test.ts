@@ -5,7 +5,8 @@
  * malformed JSON). For every request:
  * - never a 5xx;
  * - every non-2xx answer is the error envelope (`success: false`, a registered code, `data`,
- *   `meta` null, a trace id equal to `X-Request-Id`);
+ *   `meta` null, a trace id equal to `X-Request-Id`), except the GraphQL endpoint's GET and POST
+ *   answers, which are GraphQL errors (`errors[]`, each with a message and a documented `extensions.code`);
  * - a refused write (4xx on POST, PUT, PATCH, DELETE) changes nothing in the database.
  * On a failure fast-check prints the seed and the shrunk request.
  */
@@ -14,6 +15,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/errors.js';
+import { GRAPHQL_ERROR_CODES } from '../../src/modules/graphql/errors.js';
 import { call, createTestEnv, dialects, insertMediaRow, seedWorkspace, type TestEnv } from '../helpers.js';
 
 const M = '/api/v1/manage';
@@ -283,7 +285,15 @@ describe.each(dialects())('property-based requests on %s', (dialect) => {
         const payload = r.body === undefined ? undefined : 'raw' in r.body ? r.body.raw : JSON.stringify(r.body.json);
         const res = await env.app.inject({ method: r.method, url, headers: h, payload });
         expect(res.statusCode, `${r.method} ${url} → ${res.statusCode} ${res.body.slice(0, 300)}`).toBeLessThan(500);
-        if (res.statusCode >= 300 && res.statusCode !== 304) {
+        if (res.statusCode >= 300 && res.statusCode !== 304 && r.route === '/api/v1/public/graphql' && (r.method === 'GET' || r.method === 'POST')) {
+          // GraphQL over HTTP, not the envelope (docs/graphql.md "Errors").
+          const b = JSON.parse(res.body);
+          expect(Array.isArray(b.errors) && b.errors.length > 0, `${r.method} ${url}`).toBe(true);
+          for (const e of b.errors) {
+            expect(typeof e.message).toBe('string');
+            expect([...Object.keys(ERROR_CODES), ...GRAPHQL_ERROR_CODES]).toContain(e.extensions?.code);
+          }
+        } else if (res.statusCode >= 300 && res.statusCode !== 304) {
           const b = JSON.parse(res.body);
           expect(b, `${r.method} ${url}`).toMatchObject({ success: false, data: null, meta: null });
           expect(Object.keys(ERROR_CODES)).toContain(b.code);

@@ -3,7 +3,8 @@ import { GraphQLError } from 'graphql';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AppError, invalid } from '../../errors.js';
-import { INTERNAL_MESSAGE, toGraphqlError } from './errors.js';
+import { readFileSync } from 'node:fs';
+import { GRAPHQL_ERROR_CODES, INTERNAL_MESSAGE, toGraphqlError } from './errors.js';
 
 function recordingLog() {
   const lines: string[] = [];
@@ -33,5 +34,14 @@ describe('toGraphqlError', () => {
     const wrapped = toGraphqlError(new GraphQLError('x', { originalError: new Error('secret'), path: ['post'] }), log);
     expect(wrapped.message).toBe(INTERNAL_MESSAGE);
     expect(wrapped.path).toEqual(['post']);
+  });
+});
+
+describe('GRAPHQL_ERROR_CODES', () => {
+  it('lists codes docs/graphql.md "Errors" documents, each once', () => {
+    const doc = readFileSync(new URL('../../../docs/graphql.md', import.meta.url), 'utf8');
+    const errors = doc.slice(doc.indexOf('## Errors'), doc.indexOf('\n## ', doc.indexOf('## Errors') + 3));
+    for (const code of GRAPHQL_ERROR_CODES) expect(errors, code).toContain(`\`${code}\``);
+    expect(new Set(GRAPHQL_ERROR_CODES).size).toBe(GRAPHQL_ERROR_CODES.length);
   });
 });

@@ -12,6 +12,23 @@ import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { AppError } from '../../errors.js';
 
+/**
+ * The codes only GraphQL answers carry (docs/graphql.md "Errors" lists each with its status); a
+ * GraphQL answer's other codes are the REST registry's (ERROR_CODES in src/errors.ts:
+ * UNAUTHORIZED, FORBIDDEN, METHOD_NOT_ALLOWED, RATE_LIMITED, VALIDATION_FAILED…).
+ */
+export const GRAPHQL_ERROR_CODES = [
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_REQUEST',
+  'QUERY_TOO_COMPLEX',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_MISMATCH',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'BAD_USER_INPUT',
+  'INTERNAL_SERVER_ERROR',
+] as const;
+
 /** The message shown for an unexpected error. */
 export const INTERNAL_MESSAGE = 'Unexpected error.';
 

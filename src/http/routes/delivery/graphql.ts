@@ -7,6 +7,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../../context.js';
+import { AppError } from '../../../errors.js';
 import { printWorkspaceSchema } from '../../../modules/graphql/schema.js';
 import { toAppError } from '../../error-handler.js';
 import { createGraphqlServer, graphqlErrorReply, type GraphqlServer } from '../../graphql.js';
@@ -29,6 +30,15 @@ function requestErrorStatus(status: number, body: string): number {
   return parsed.data === undefined ? 400 : status;
 }
 
+/**
+ * The error of an answer Yoga refused without a body: 415 UNSUPPORTED_MEDIA_TYPE for a POST
+ * whose body is not JSON (no Content-Type, or another one), else 400 VALIDATION_FAILED.
+ */
+function emptyRefusal(status: number): AppError {
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'A GraphQL POST takes a JSON body: send Content-Type: application/json');
+  return new AppError('VALIDATION_FAILED', 'This GraphQL request could not be read');
+}
+
 /** Registers the GraphQL routes on the delivery plugin; `plugins` go to the GraphQL server (limits, persisted queries). */
 export async function deliveryGraphqlRoutes(app: FastifyInstance, ctx: Context, plugins: Plugin<Record<string, unknown>>[] = []): Promise<GraphqlServer> {
   const yoga = createGraphqlServer(ctx, { plugins });
@@ -41,6 +51,8 @@ export async function deliveryGraphqlRoutes(app: FastifyInstance, ctx: Context, 
       if (name !== 'content-length') reply.header(name, value);
     });
     const body = await response.text();
+    // Yoga refuses a POST whose body is not JSON with an empty 415: every error has a code.
+    if (response.status >= 400 && body === '') return graphqlErrorReply(req, reply, emptyRefusal(response.status));
     reply.code(requestErrorStatus(response.status, body));
     return reply.send(body);
   };
