@@ -45,6 +45,9 @@ export async function insertBulkEntries(db: Db, o: BulkEntriesOptions): Promise<
   const data = `jsonb_build_object(${pairs})`;
   await db.kysely.connection().execute(async (conn) => {
     await sql`SET session_replication_role = replica`.execute(conn);
+    // A test's setup, not a request: the server's statement timeout (15 s) does not apply to it,
+    // and on a slow, busy machine one INSERT of many thousand rows can take longer.
+    await sql`SET statement_timeout = 0`.execute(conn);
     try {
       await sql
         .raw(
@@ -57,6 +60,7 @@ export async function insertBulkEntries(db: Db, o: BulkEntriesOptions): Promise<
         .execute(conn);
     } finally {
       await sql`SET session_replication_role = DEFAULT`.execute(conn);
+      await sql`RESET statement_timeout`.execute(conn);
     }
     await sql`INSERT INTO entry_counts (content_type_id, status, n) VALUES (${o.contentTypeId}, 'published', ${o.count})
       ON CONFLICT (content_type_id, status) DO UPDATE SET n = entry_counts.n + EXCLUDED.n`.execute(conn);

@@ -120,20 +120,29 @@ describe.each(dialects())('uploads and the event loop on %s', (dialect) => {
 
     // /healthz, one request at a time on a kept-alive connection, until the uploads are done.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const healthz = async (): Promise<number> => {
+      const started = performance.now();
+      await new Promise<void>((resolve, reject) => {
+        http
+          .get(`${server.base}/healthz`, { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve());
+          })
+          .on('error', reject);
+      });
+      return performance.now() - started;
+    };
+    // The same probe with no upload running: how fast this machine answers at rest.
+    const idle: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      idle.push(await healthz());
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const latencies: number[] = [];
     let done = false;
     const probe = (async () => {
       while (!done) {
-        const started = performance.now();
-        await new Promise<void>((resolve, reject) => {
-          http
-            .get(`${server.base}/healthz`, { agent }, (res) => {
-              res.resume();
-              res.on('end', () => resolve());
-            })
-            .on('error', reject);
-        });
-        latencies.push(performance.now() - started);
+        latencies.push(await healthz());
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
@@ -143,19 +152,21 @@ describe.each(dialects())('uploads and the event loop on %s', (dialect) => {
     agent.destroy();
 
     const p50 = percentile(latencies, 0.5);
+    const idleP50 = percentile(idle, 0.5);
     const p99 = percentile(latencies, 0.99);
     const max = Math.max(...latencies);
     process.stderr.write(
       `[upload stall ${dialect}] ${UPLOADS} uploads of ${(payload.length / 1e6).toFixed(1)} MB in ${Math.round(elapsed)} ms; ` +
-        `/healthz ${latencies.length} probes: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms\n`,
+        `/healthz ${latencies.length} probes: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms (at rest p50 ${idleP50.toFixed(1)} ms)\n`,
     );
     expect(statuses.filter((s) => s !== 201)).toEqual([]);
     expect(latencies.length).toBeGreaterThanOrEqual(20);
     expect(p99).toBeLessThanOrEqual(100);
     // The median shows the work each turn of the event loop does: with all 40 uploads receiving
     // at once it was 8 to 17 ms on a two-core machine shared with other test runs, 2 to 4 ms with
-    // four at a time (src/modules/media/spool.ts).
-    expect(p50).toBeLessThanOrEqual(6);
+    // four at a time (src/modules/media/spool.ts), against about 0.5 ms at rest. A slower machine
+    // slows both: the bound is 6 ms or 8 times this machine's median at rest, whichever is larger.
+    expect(p50).toBeLessThanOrEqual(Math.max(6, 8 * idleP50));
   }, 120_000);
 });
 
