@@ -161,7 +161,10 @@ describe.each(dialects())('uploads and the event loop on %s', (dialect) => {
     );
     expect(statuses.filter((s) => s !== 201)).toEqual([]);
     expect(latencies.length).toBeGreaterThanOrEqual(20);
-    expect(p99).toBeLessThanOrEqual(100);
+    // 100 ms on a machine that answers /healthz at rest within 2 ms (24-26 ms measured there); a
+    // slower machine slows every probe alike, so the bound is 50 times its median at rest when
+    // that is larger (2.8 ms at rest gave 115 ms on a VM about 4 times slower).
+    expect(p99).toBeLessThanOrEqual(Math.max(100, 50 * idleP50));
     // The median shows the work each turn of the event loop does: with all 40 uploads receiving
     // at once it was 8 to 17 ms on a two-core machine shared with other test runs, 2 to 4 ms with
     // four at a time (src/modules/media/spool.ts), against about 0.5 ms at rest. A slower machine
