@@ -72,6 +72,8 @@ export interface ContextCaches {
   readonly graphqlSchemas: Map<string, { fingerprint: string; schema: GraphQLSchema }>;
   /** GraphQL queries registered by their hash (automatic persisted queries, src/modules/graphql/apq.ts). */
   readonly persistedQueries: PersistedQueryMemory;
+  /** Rate-limit windows by bucket and key when no Redis is configured (src/modules/limits/rate-limit.ts). */
+  readonly rateLimits: Map<string, { count: number; endsAt: number }>;
 }
 
 /** The in-memory sign-in failure stores (times in ms), each in the order of its keys' last failure. */
@@ -93,5 +95,6 @@ export function createCaches(): ContextCaches {
     roles: {},
     graphqlSchemas: new Map(),
     persistedQueries: new PersistedQueryMemory(),
+    rateLimits: new Map(),
   };
 }

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Context } from '../../context.js';
 import { consumeRateLimit, MAX_MEMORY_KEYS } from './rate-limit.js';
 
-const memoryCtx = (): Context => ({ redis: null }) as unknown as Context;
+const memoryCtx = (): Context => ({ redis: null, caches: { rateLimits: new Map() } }) as unknown as Context;
 
 describe('consumeRateLimit in memory', () => {
   it('allows perMinute requests per key and bucket, then refuses with the time left', async () => {

@@ -32,13 +32,6 @@ export interface RateLimitDecision {
   readonly resetMs: number;
 }
 
-interface Window {
-  count: number;
-  endsAt: number;
-}
-
-const memory = new WeakMap<Context, Map<string, Window>>();
-
 /**
  * Counts one request of `key` (e.g. an API key id) in `bucket` (e.g. `management`, `delivery`:
  * buckets never share counts) against `perMinute`, and returns whether it may proceed, the
@@ -74,9 +67,13 @@ end
 return {current, ttl}
 `;
 
+/** The client with the counting script defined as a command (sent by its SHA-1 after the first call). */
+type CountingRedis = Redis & { quireCountRateLimit(key: string, windowMs: number): Promise<[number, number]> };
+
 async function countInRedis(redis: Redis, name: string): Promise<{ count: number; resetMs: number } | null> {
   try {
-    const [count, ttl] = (await redis.eval(INCR_SCRIPT, 1, name, WINDOW_MS)) as [number, number];
+    if (!('quireCountRateLimit' in redis)) redis.defineCommand('quireCountRateLimit', { numberOfKeys: 1, lua: INCR_SCRIPT });
+    const [count, ttl] = await (redis as CountingRedis).quireCountRateLimit(name, WINDOW_MS);
     return { count, resetMs: ttl };
   } catch {
     return null;
@@ -84,8 +81,7 @@ async function countInRedis(redis: Redis, name: string): Promise<{ count: number
 }
 
 function countInMemory(ctx: Context, name: string): { count: number; resetMs: number } {
-  let windows = memory.get(ctx);
-  if (!windows) memory.set(ctx, (windows = new Map()));
+  const windows = ctx.caches.rateLimits;
   const now = Date.now();
   let window = windows.get(name);
   if (!window || window.endsAt <= now) window = { count: 0, endsAt: now + WINDOW_MS };
