@@ -10,6 +10,7 @@ import type { Context } from '../src/context.js';
 import { createDb } from '../src/db/create-db.js';
 import type { Db } from '../src/db/types.js';
 import { newId } from '../src/lib/ids.js';
+import { afterStep, dueStep, type PublicationState } from '../src/modules/publishing/columns.js';
 import { runSchedulerOnce, startScheduler } from '../src/modules/publishing/scheduler.js';
 import { startServices } from '../src/services.js';
 import { call, createTestEnv, dialects, type TestEnv } from './helpers.js';
@@ -189,6 +190,53 @@ describe.each(dialects())('scheduled publishing on %s', (dialect) => {
     now = new Date('2026-06-01T13:00:00.000Z');
     expect((await call(env.app, 'GET', `${P}/entries/later`, { key: w.keys.delivery })).body.data.entry.status).toBe('published');
     expect(await runSchedulerOnce(env.ctx)).toEqual({ entries: 1, pages: 0 });
+  });
+
+  it('the set-based due publish stores in every row what the one-row step (dueStep) computes from it', async () => {
+    const { workspaceId } = await seedDue(env.ctx.db, 4, '2026-06-01T11:30:00.000Z');
+    const cols = [
+      'id',
+      'status',
+      'publish_at',
+      'published_at',
+      'published_by',
+      'published_version',
+      'latest_version',
+      'version',
+      'has_pending_changes',
+    ] as const;
+    const read = async (table: 'entries' | 'pages') => {
+      const rows = await env.ctx.db.kysely.selectFrom(table).select(cols).where('workspace_id', '=', workspaceId).orderBy('id').execute();
+      return rows.map((r): PublicationState & { id: string } => ({
+        ...r,
+        status: r.status as PublicationState['status'],
+        published_by: r.published_by === null ? null : Number(r.published_by),
+        published_version: r.published_version === null ? null : Number(r.published_version),
+        latest_version: Number(r.latest_version),
+        version: Number(r.version),
+        has_pending_changes: Boolean(Number(r.has_pending_changes)),
+      }));
+    };
+    const before = { entries: await read('entries'), pages: await read('pages') };
+    expect(before.entries).toHaveLength(4);
+    expect(await runSchedulerOnce(env.ctx)).toMatchObject({ entries: 4, pages: 4 });
+    for (const table of ['entries', 'pages'] as const) {
+      const after = await read(table);
+      expect(after).toEqual(before[table].map((row) => afterStep(row, dueStep(row))));
+      // The history write of the step: the newest snapshot again, as the published version.
+      const versions = table === 'entries' ? 'entry_versions' : 'page_versions';
+      const fk = table === 'entries' ? 'entry_id' : 'page_id';
+      for (const row of before[table]) {
+        const step = dueStep(row);
+        const v = await env.ctx.db.kysely
+          .selectFrom(versions)
+          .select(['action', 'status'])
+          .where(fk, '=', row.id)
+          .where('version', '=', step.history.version)
+          .executeTakeFirstOrThrow();
+        expect(v).toEqual({ action: 'publish', status: step.history.status });
+      }
+    }
   });
 
   it('two schedulers on one database publish each item exactly once', async () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
-import { afterStep, contentWriteStep, createStep, verbStep, type PublicationState } from './columns.js';
+import { afterStep, applyColumnRules, contentWriteStep, createStep, DUE_PUBLISH_RULES, dueStep, verbStep, type PublicationState } from './columns.js';
 import { canTransition, newDraftColumns, STATUSES, VERBS, type Status } from './states.js';
 
 const NOW = new Date('2026-11-29T04:00:00.000Z');
@@ -144,5 +144,24 @@ describe('afterStep', () => {
       latest_version: 3,
       version: 3,
     });
+  });
+});
+
+describe('dueStep', () => {
+  it('publishes a due scheduled row at its publish_at, as version latest + 1, keeping the ETag and the published copy', () => {
+    const r = row('scheduled', { has_pending_changes: true });
+    expect(dueStep(r)).toEqual({
+      columns: { status: 'published', published_at: LATER, publish_at: null, published_version: 6, latest_version: 6, has_pending_changes: false },
+      history: { kind: 'copy', version: 6, status: 'published' },
+      published: 'keep',
+    });
+    expect(afterStep(r, dueStep(r)).version).toBe(r.version);
+  });
+
+  it('reads every rule from the row before the write, as an UPDATE does', () => {
+    // published_at takes the old publish_at although publish_at is cleared by the same step.
+    const r = row('scheduled', { publish_at: '2027-03-04T05:06:07.000Z', latest_version: 41 });
+    const c = applyColumnRules<Record<keyof typeof DUE_PUBLISH_RULES, unknown>>(DUE_PUBLISH_RULES, r);
+    expect(c).toMatchObject({ published_at: '2027-03-04T05:06:07.000Z', publish_at: null, latest_version: 42, published_version: 42 });
   });
 });

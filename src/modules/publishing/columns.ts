@@ -8,11 +8,14 @@
  * | create       | draft, version 1, latest_version 1, nothing published or pending            | version 1 (status draft)        | none           |
  * | content write| version + 1, updated_*, latest_version, has_pending_changes on a published item | newest + 1 when the content changed, or the newest replaced (coalesced) | refreshed on a scheduled item |
  * | publish, unpublish, archive, schedule | the D20 columns (applyTransition), published_by/published_version, latest_version + 1, nothing pending, version + 1 | latest_version + 1: a copy of the newest snapshot with the new status | publish, schedule: copied; unpublish, archive: dropped |
+ * | due publish  | published, published_at = publish_at, publish_at cleared, latest_version + 1 as the published version, nothing pending; version and updated_* kept | latest_version + 1: a copy of the newest snapshot, status published | kept (a scheduled item's copy already follows its working copy) |
  *
  * The core's single-item writes (core.ts: finishContentWrite, applyVerb; creates through
  * newDraftColumns) and the Contentful importer's bulk writer (import/contentful/entry-bulk-write.ts)
  * both take their columns, version numbers and published-copy moves from here, so a column or a
- * transition changed here reaches every writer.
+ * transition changed here reaches every writer. The due publish is written as column rules
+ * (DUE_PUBLISH_RULES) that the scheduler's set-based UPDATE compiles to SQL and dueStep evaluates
+ * on one row, so the batch and the single-row catch-up cannot drift apart.
  */
 import { applyTransition, newDraftColumns, type ItemKind, type Status, type Verb } from './states.js';
 import { iso } from '../../lib/time.js';
@@ -153,4 +156,57 @@ export function verbStep(
 /** The row after `step`: its columns laid over `row`'s. */
 export function afterStep<R extends object, C extends object>(row: R, step: Step<C>): R & C {
   return { ...row, ...step.columns };
+}
+
+/** The columns the publication of a due scheduled item sets (D21). */
+export interface DueColumns {
+  status: Status;
+  published_at: string | null;
+  publish_at: string | null;
+  published_version: number;
+  latest_version: number;
+  has_pending_changes: boolean;
+}
+
+/**
+ * A column's value after a set-based write, as a rule over the row before it: a constant, or
+ * another column of the same row plus an integer offset. Rules are what a single UPDATE over many
+ * rows can say, and what `applyColumnRules` evaluates on one row in memory.
+ */
+export type ColumnRule = { value: string | number | boolean | null } | { column: keyof PublicationState; plus?: number };
+
+/**
+ * The due publish (D21, D71) as column rules: the item is published at its `publish_at` (not when
+ * the job gets to it), the newest snapshot is recorded again as `latest_version + 1`, which
+ * becomes the published version; nothing is pending. `version` (the ETag) and `updated_*` are not
+ * in the rules: readers already saw the item as published, so no editor's ETag goes stale.
+ */
+export const DUE_PUBLISH_RULES: { readonly [K in keyof DueColumns]: ColumnRule } = {
+  status: { value: 'published' },
+  published_at: { column: 'publish_at' },
+  publish_at: { value: null },
+  published_version: { column: 'latest_version', plus: 1 },
+  latest_version: { column: 'latest_version', plus: 1 },
+  has_pending_changes: { value: false },
+};
+
+/** Evaluates `rules` on `row` (all rules read the row before the write, as SQL's SET does). */
+export function applyColumnRules<C>(rules: { readonly [K in keyof C]: ColumnRule }, row: PublicationState): C {
+  const out: Record<string, unknown> = {};
+  for (const [name, rule] of Object.entries(rules) as [string, ColumnRule][]) {
+    if ('value' in rule) out[name] = rule.value;
+    else if (rule.plus) out[name] = Number(row[rule.column]) + rule.plus;
+    else out[name] = row[rule.column];
+  }
+  return out as C;
+}
+
+/**
+ * The publication of a due scheduled item `row` (D21): DUE_PUBLISH_RULES applied to it, the newest
+ * snapshot copied as the new published version, the published copy kept (it already follows the
+ * working copy of a scheduled item, D71).
+ */
+export function dueStep(row: PublicationState): Step<DueColumns> & { history: HistoryStep } {
+  const columns = applyColumnRules<DueColumns>(DUE_PUBLISH_RULES, row);
+  return { columns, history: { kind: 'copy', version: columns.latest_version, status: 'published' }, published: 'keep' };
 }

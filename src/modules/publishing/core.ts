@@ -52,7 +52,7 @@ import {
   type VersionAction,
   type VersionRecord,
 } from './repository.js';
-import { contentWriteStep, createStep, verbStep } from './columns.js';
+import { contentWriteStep, createStep, dueStep, verbStep } from './columns.js';
 import { effectiveStatus, isDue, transition, type ItemKind, type Publication, type Status, type Verb } from './states.js';
 
 /** The columns of an entry or page row that the core reads. */
@@ -103,15 +103,7 @@ export async function beginWrite<T extends PublishedItem>(db: Db, tables: ItemTa
   if (!isDue(stored, now)) return stored;
   const [done] = await publishDueItems(db, tables, iso(now), stored.id);
   if (!done) return stored;
-  return {
-    ...stored,
-    status: 'published',
-    published_at: stored.publish_at,
-    publish_at: null,
-    published_version: done.version,
-    latest_version: done.version,
-    has_pending_changes: false,
-  };
+  return { ...stored, ...dueStep(stored).columns };
 }
 
 /**

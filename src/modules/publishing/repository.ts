@@ -14,6 +14,7 @@ import type { Db } from '../../db/types.js';
 import { fromJsonColumn } from '../../lib/json.js';
 import type { ItemRecord } from './item.js';
 import type { Status } from './states.js';
+import { DUE_PUBLISH_RULES, type ColumnRule } from './columns.js';
 import { dueCondition, statusCondition, type ItemTable } from './status-sql.js';
 
 /** The tables of one kind of item. */
@@ -218,6 +219,60 @@ export async function listItemRows<R>(
   return { rows: rows as unknown as (R & { sort_value: unknown })[], total };
 }
 
+/** Integer columns of an item row: a batched UPDATE casts its CASE values to them. */
+const INTEGER_COLUMNS = new Set([
+  'version',
+  'position',
+  'published_by',
+  'published_version',
+  'latest_version',
+  'has_pending_changes',
+  'created_by',
+  'updated_by',
+]);
+
+/**
+ * Sets columns of many item rows in one UPDATE per ITEMS_PER_STATEMENT rows (a batch folding the
+ * core's steps, e.g. a release's publication): each column named by any row becomes a CASE over
+ * the ids, rows that do not name it keep their value. Values are encoded as updateItemRow does
+ * (content columns as JSON, the pending flag as 0/1) and cast to the column's type, since
+ * PostgreSQL types a CASE of parameters as text.
+ */
+export async function updateItemRows(db: Db, t: ItemTables, rows: readonly { id: string; columns: ItemColumns }[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ITEMS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ITEMS_PER_STATEMENT).map((r) => ({ id: r.id, set: encodeItemColumns(t, r.columns) }));
+    const names = [...new Set(chunk.flatMap((r) => Object.keys(r.set)))];
+    if (names.length === 0) continue;
+    const json = (name: string) => name === t.content || name === t.published;
+    const cast = (name: string, value: unknown) => {
+      if (INTEGER_COLUMNS.has(name)) return sql`cast(${value} as integer)`;
+      if (json(name) && db.dialect === 'postgres') return sql`cast(${value} as jsonb)`;
+      return sql`${value}`;
+    };
+    const sets = names.map((name) => {
+      const whens = chunk.filter((r) => name in r.set).map((r) => sql`when ${r.id} then ${cast(name, r.set[name])}`);
+      return sql`${sql.ref(name)} = case id ${sql.join(whens, sql` `)} else ${sql.ref(name)} end`;
+    });
+    await sql`update ${sql.table(t.table)} set ${sql.join(sets)} where id in (${sql.join(chunk.map((r) => r.id))})`.execute(db.kysely);
+  }
+}
+
+/**
+ * The newest snapshot of each item of `ids` (by the core's invariant, its working copy), parsed,
+ * in one statement per 500 items; items without history are absent.
+ */
+export async function latestSnapshots(db: Db, t: ItemTables, ids: readonly string[]): Promise<Map<string, unknown>> {
+  const out = new Map<string, unknown>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const res = await sql<{ id: string; snapshot: unknown }>`select i.id as id, v.snapshot as snapshot from ${sql.table(t.table)} i
+      join ${sql.table(t.versions)} v on ${sql.ref(`v.${t.fk}`)} = i.id and v.version = i.latest_version
+      where i.id in (${sql.join(chunk)})`.execute(db.kysely);
+    for (const r of res.rows) out.set(r.id, fromJsonColumn<unknown>(r.snapshot, {}));
+  }
+  return out;
+}
+
 /** Writes publication columns (what the publishing core owns) of an item row. */
 export async function updatePublication(db: Db, t: ItemTables, id: string, patch: PublicationPatch): Promise<void> {
   await updateItemRow(db, t, id, patch);
@@ -272,6 +327,8 @@ export async function listVersionsBefore(db: Db, t: ItemTables, itemId: string, 
 export interface VersionRow extends VersionRecord {
   itemId: string;
   snapshot: unknown;
+  /** The release a `publish` version came from (D112); absent or null otherwise. */
+  releaseId?: string | null;
 }
 
 /** Versions per INSERT: 7 bound values each, well under SQLite's and PostgreSQL's limits. */
@@ -295,8 +352,8 @@ export async function appendVersions(db: Db, t: ItemTables, rows: readonly Versi
   for (let i = 0; i < rows.length; i += VERSIONS_PER_STATEMENT) {
     const values = rows
       .slice(i, i + VERSIONS_PER_STATEMENT)
-      .map((v) => sql`(${v.itemId}, ${v.version}, ${v.action}, ${v.status}, ${encode(v.snapshot)}, ${v.created_at}, ${v.created_by})`);
-    await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by)
+      .map((v) => sql`(${v.itemId}, ${v.version}, ${v.action}, ${v.status}, ${encode(v.snapshot)}, ${v.created_at}, ${v.created_by}, ${v.releaseId ?? null})`);
+    await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by, release_id)
       values ${sql.join(values)}`.execute(db.kysely);
   }
 }
@@ -338,10 +395,23 @@ export async function copyLatestVersion(
 }
 
 /**
+ * The SET list of a set-based UPDATE from column rules (columns.ts): each rule reads the row
+ * before the write, as SQL's SET does; booleans are stored as 0/1 like every flag column.
+ */
+function setClause(rules: Readonly<Record<string, ColumnRule>>) {
+  const parts = Object.entries(rules).map(([name, rule]) => {
+    if ('value' in rule) return sql`${sql.ref(name)} = ${typeof rule.value === 'boolean' ? Number(rule.value) : rule.value}`;
+    return rule.plus ? sql`${sql.ref(name)} = ${sql.ref(rule.column)} + ${sql.lit(rule.plus)}` : sql`${sql.ref(name)} = ${sql.ref(rule.column)}`;
+  });
+  return sql.join(parts, sql`, `);
+}
+
+/**
  * Persists the publication of due scheduled items (D21, D71): status `published`,
  * `published_at` = `publish_at`, the newest version (the working copy at `publish_at`: writes to
  * a due item catch it up first) recorded again as a `publish` version that becomes the published
- * version. With `id`, only that item. Returns what changed.
+ * version. The columns are DUE_PUBLISH_RULES (columns.ts), the step the catch-up of one row
+ * evaluates too. With `id`, only that item. Returns what changed.
  *
  * Exactly once across instances: the conditional UPDATE re-checks `status = 'scheduled'` on the
  * row it locks, so a second instance finds nothing; the versions are written in the caller's
@@ -350,8 +420,7 @@ export async function copyLatestVersion(
  */
 export async function publishDue(db: Db, t: ItemTables, now: string, id?: string): Promise<{ id: string; version: number; createdBy: number | null }[]> {
   const res = await sql<{ id: string; latest_version: number; published_by: number | null; published_at: string }>`
-    update ${sql.table(t.table)} set status = 'published', published_at = publish_at, publish_at = null,
-      published_version = latest_version + 1, latest_version = latest_version + 1, has_pending_changes = 0
+    update ${sql.table(t.table)} set ${setClause(DUE_PUBLISH_RULES)}
     where ${dueCondition(now, t.table)} ${id === undefined ? sql`` : sql`and id = ${id}`}
     returning id, latest_version, published_by, published_at`.execute(db.kysely);
   // The publication happened at publish_at (D21), whenever the job gets to record it.
