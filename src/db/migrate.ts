@@ -37,6 +37,7 @@ import * as m019 from './migrations/019-datetime-offsets.js';
 import * as m020 from './migrations/020-production-sort-include.js';
 import * as m021 from './migrations/021-invitations.js';
 import * as m022 from './migrations/022-roles.js';
+import * as m023 from './migrations/023-releases.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -64,6 +65,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '020-production-sort-include': m020,
   '021-invitations': m021,
   '022-roles': m022,
+  '023-releases': m023,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -332,10 +332,56 @@ export interface VersionColumns {
 
 export interface EntryVersionsTable extends VersionColumns {
   entry_id: string;
+  /** Migration 023: the release a `publish` version came from (D112); null otherwise. */
+  release_id: Generated<string | null>;
 }
 
 export interface PageVersionsTable extends VersionColumns {
   page_id: string;
+  /** Migration 023: the release a `publish` version came from (D112); null otherwise. */
+  release_id: Generated<string | null>;
+}
+
+/** A release (migration 023; src/modules/releases/, D110–D113). */
+export interface ReleasesTable {
+  id: string;
+  workspace_id: string;
+  title: string;
+  description: string | null;
+  /** open | scheduled | published | failed */
+  status: string;
+  publish_at: string | null;
+  published_at: string | null;
+  reverted_at: string | null;
+  /** JSON array of {path, message}: why the last scheduled publication failed. */
+  failure: JsonColumn | null;
+  created_at: string;
+  updated_at: string;
+  created_by: number | null;
+  updated_by: number | null;
+}
+
+/** What a release does to one entry or page (migration 023). */
+export interface ReleaseItemsTable {
+  release_id: string;
+  /** entry | page */
+  kind: string;
+  item_id: string;
+  /** publish | unpublish */
+  action: string;
+  /** The history version the variant was copied from (for `unpublish`: the newest version when added). */
+  base_version: number;
+  /** The variant: the item's snapshot as its history stores it; null for `unpublish`. */
+  snapshot: JsonColumn | null;
+  prior_status: string | null;
+  prior_published_at: string | null;
+  prior_published_version: number | null;
+  /** The version the release's publication recorded (publish items), or the unpublish version. */
+  result_version: number | null;
+  created_at: string;
+  updated_at: string;
+  created_by: number | null;
+  updated_by: number | null;
 }
 
 /** A stored transform result of a media asset (migration 006; src/modules/media/variants.ts). */
@@ -448,6 +494,8 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  releases: ReleasesTable;
+  release_items: ReleaseItemsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';
