@@ -119,6 +119,27 @@ describe('Contentful ⇄ ProseMirror', () => {
     expect(out.content[3]).toEqual(n('paragraph', [t('x', 'code')], { codeBlock: true }));
   });
 
+  it('leaves out empty paragraphs at the end, the one Tiptap keeps after an embed included', () => {
+    expect(
+      pmToContentful({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'a' }] }, { type: 'paragraph' }, { type: 'paragraph' }] }),
+    ).toEqual(doc(p(t('a'))));
+    const editor = new Editor({
+      extensions: richTextExtensions(),
+      content: contentfulToPm(doc(p(t('see below')), n('embedded-asset-block', [], link(ASSET, 'Asset')))),
+    });
+    editors.push(editor);
+    // Any edit lets the trailing-node plugin add its empty paragraph after the embed.
+    editor.commands.insertContentAt(1, 'Please ');
+    expect(editor.getJSON().content?.at(-1)).toEqual({ type: 'paragraph' });
+    expect(pmToContentful(editor.getJSON())).toEqual(doc(p(t('Please see below')), n('embedded-asset-block', [], link(ASSET, 'Asset'))));
+  });
+
+  it('keeps a document of empty paragraphs as one empty paragraph, which the widget stores as no value', () => {
+    const only = pmToContentful({ type: 'doc', content: [{ type: 'paragraph' }, { type: 'paragraph' }] });
+    expect(only).toEqual(doc(p(t(''))));
+    expect(isEmptyDocument(only)).toBe(true);
+  });
+
   it('reads null and non-documents as one empty paragraph, and knows an empty document', () => {
     expect(contentfulToPm(null)).toEqual({ type: 'doc', content: [{ type: 'paragraph' }] });
     expect(pmToContentful(contentfulToPm(null))).toEqual(doc(p(t(''))));

@@ -136,9 +136,22 @@ function blocks(nodes: PmNode[] | undefined): CfNode[] {
   return (nodes ?? []).map(block).filter((n): n is CfNode => n !== null);
 }
 
-/** The Contentful document for the editor's ProseMirror JSON (`editor.getJSON()`). */
+function isEmptyParagraph(n: CfNode): boolean {
+  return n.nodeType === CF.paragraph && !n.data?.codeBlock && (n.content ?? []).every((c) => c.nodeType === CF.text && !c.value);
+}
+
+/**
+ * The Contentful document for the editor's ProseMirror JSON (`editor.getJSON()`). Empty
+ * paragraphs at the end are left out: the editor keeps one after a block it cannot type into
+ * (Tiptap's trailing node, after an embed or a list), and readers would get it as a blank line.
+ * A document of empty paragraphs only keeps its first, as Contentful writes an empty document;
+ * isEmptyDocument tells the widget to store no value then.
+ */
 export function pmToContentful(doc: PmNode): CfDocument {
-  return { nodeType: 'document', data: {}, content: blocks(doc.content) };
+  const content = blocks(doc.content);
+  let end = content.length;
+  while (end > 1 && isEmptyParagraph(content[end - 1])) end -= 1;
+  return { nodeType: 'document', data: {}, content: content.slice(0, end) };
 }
 
 /**
@@ -146,5 +159,5 @@ export function pmToContentful(doc: PmNode): CfDocument {
  * no value then (null), so `required` treats an emptied editor as missing.
  */
 export function isEmptyDocument(doc: CfDocument): boolean {
-  return doc.content.every((n) => n.nodeType === CF.paragraph && !n.data?.codeBlock && (n.content ?? []).every((c) => c.nodeType === CF.text && !c.value));
+  return doc.content.every(isEmptyParagraph);
 }
