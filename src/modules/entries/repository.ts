@@ -9,11 +9,11 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
-import { comparableValue, dataFieldSql } from '../../db/dialect.js';
+import { comparableValue, dataFieldSql, type DataColumn } from '../../db/dialect.js';
 import { fromJsonColumn } from '../../lib/json.js';
 import type { FieldType } from '../content-types/model.js';
 import { ITEM_COLUMNS, toItemRecord, type ItemRow } from '../publishing/item.js';
-import { deleteItemRow, ENTRY_TABLES, insertItemRow, itemStore, updateItemRow, type ItemRef } from '../publishing/repository.js';
+import { deleteItemRow, ENTRY_TABLES, insertItemRow, itemStore, updateItemRow, updateItemRows, type ItemRef } from '../publishing/repository.js';
 import type { Entry, EntryData, EntryTranslation } from './model.js';
 
 /** Addresses one entry of a content type. */
@@ -82,7 +82,8 @@ export async function findEntriesByIds(db: Db, ids: readonly string[]): Promise<
 }
 
 /**
- * True when another entry of the type holds `value` in `data.<field>` (is_unique fields; a
+ * True when another entry of the type (not `exceptId`, or none of those ids) holds `value` in
+ * `<column>.<field>` (`data`: working copies; `published_data`: published versions) (is_unique fields; a
  * datetime by its instant: dialect.ts comparableValue). The content type id is written into the SQL as a literal so both planners match the field's partial
  * unique index (its WHERE names that literal) and read one index entry, not every entry.
  */
@@ -91,15 +92,17 @@ export async function uniqueValueTaken(
   contentTypeId: string,
   field: { name: string; field_type: FieldType },
   value: unknown,
-  exceptId: string | null,
+  exceptId: string | null | readonly string[],
+  column: DataColumn = 'data',
 ): Promise<boolean> {
-  const expr = dataFieldSql(db.dialect, field.name, field.field_type);
+  const expr = dataFieldSql(db.dialect, field.name, field.field_type, undefined, column);
   let q = db.kysely
     .selectFrom('entries')
     .select('id')
     .where('content_type_id', '=', sql.lit(contentTypeId))
     .where((eb) => eb(expr, '=', comparableValue(field.field_type, value) as string | number) as Expression<SqlBool>);
-  if (exceptId) q = q.where('id', '!=', exceptId);
+  if (typeof exceptId === 'string') q = q.where('id', '!=', exceptId);
+  else if (exceptId && exceptId.length) q = q.where('id', 'not in', exceptId);
   return Boolean(await q.limit(1).executeTakeFirst());
 }
 
@@ -141,6 +144,8 @@ export async function deleteEntryRow(db: Db, id: string): Promise<void> {
   // The foreign keys cascade too; explicit deletes keep it obvious on both dialects.
   await db.kysely.deleteFrom('entry_translations').where('entry_id', '=', id).execute();
   await db.kysely.deleteFrom('published_entry_translations').where('entry_id', '=', id).execute();
+  // A deleted entry leaves every release it was in, with its release versions (D110).
+  await db.kysely.deleteFrom('release_items').where('kind', '=', 'entry').where('item_id', '=', id).execute();
   await deleteItemRow(db, ENTRY_TABLES, id);
 }
 
@@ -183,6 +188,84 @@ export async function copyTranslationsToPublished(db: Db, ids: readonly string[]
 export async function dropEntryPublished(db: Db, id: string): Promise<void> {
   await db.kysely.updateTable('entries').set({ published_data: null }).where('id', '=', id).execute();
   await db.kysely.deleteFrom('published_entry_translations').where('entry_id', '=', id).execute();
+}
+
+/** An entry's content as a snapshot holds it (snapshot.ts), for the batch writers below. */
+export interface EntryContent {
+  id: string;
+  data: EntryData;
+  translations: readonly { id: number; locale: string; data: EntryData }[];
+}
+
+/** Rows per multi-row INSERT of translations (4–6 bound values each). */
+const TRANSLATION_CHUNK = 200;
+
+/**
+ * Replaces the published copies of these entries (`published_data` and published translations,
+ * translation ids kept) by the given content, a few statements per 200 entries whatever their
+ * number: a release's publication and its revert (src/modules/publishing/snapshots.ts).
+ */
+export async function writeEntryPublishedCopies(db: Db, items: readonly EntryContent[]): Promise<void> {
+  if (items.length === 0) return;
+  await updateItemRows(
+    db,
+    ENTRY_TABLES,
+    items.map((i) => ({ id: i.id, columns: { published_data: i.data } })),
+  );
+  const ids = items.map((i) => i.id);
+  for (let i = 0; i < ids.length; i += 500)
+    await db.kysely
+      .deleteFrom('published_entry_translations')
+      .where('entry_id', 'in', ids.slice(i, i + 500))
+      .execute();
+  const rows = items.flatMap((i) => i.translations.map((t) => ({ entry_id: i.id, locale: t.locale, id: t.id, data: JSON.stringify(t.data) })));
+  for (let i = 0; i < rows.length; i += TRANSLATION_CHUNK)
+    await db.kysely
+      .insertInto('published_entry_translations')
+      .values(rows.slice(i, i + TRANSLATION_CHUNK))
+      .execute();
+}
+
+/** Removes the published copies of these entries (a release's unpublish items). */
+export async function dropEntryPublishedCopies(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await updateItemRows(
+    db,
+    ENTRY_TABLES,
+    ids.map((id) => ({ id, columns: { published_data: null } })),
+  );
+  for (let i = 0; i < ids.length; i += 500)
+    await db.kysely
+      .deleteFrom('published_entry_translations')
+      .where('entry_id', 'in', ids.slice(i, i + 500))
+      .execute();
+}
+
+/**
+ * Replaces the working copies of these entries (`data` and translations, which get new ids) by
+ * the given content at `now`, in a few statements per 200 entries.
+ */
+export async function writeEntryWorkingCopies(db: Db, items: readonly EntryContent[], now: string): Promise<void> {
+  if (items.length === 0) return;
+  await updateItemRows(
+    db,
+    ENTRY_TABLES,
+    items.map((i) => ({ id: i.id, columns: { data: i.data } })),
+  );
+  const ids = items.map((i) => i.id);
+  for (let i = 0; i < ids.length; i += 500)
+    await db.kysely
+      .deleteFrom('entry_translations')
+      .where('entry_id', 'in', ids.slice(i, i + 500))
+      .execute();
+  const rows = items.flatMap((i) =>
+    i.translations.map((t) => ({ entry_id: i.id, locale: t.locale, data: JSON.stringify(t.data), created_at: now, updated_at: now })),
+  );
+  for (let i = 0; i < rows.length; i += TRANSLATION_CHUNK)
+    await db.kysely
+      .insertInto('entry_translations')
+      .values(rows.slice(i, i + TRANSLATION_CHUNK))
+      .execute();
 }
 
 /**

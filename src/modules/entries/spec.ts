@@ -6,9 +6,18 @@
  */
 import type { ContentType } from '../content-types/model.js';
 import type { ItemKindSpec } from '../publishing/core.js';
+import type { SnapshotKind } from '../publishing/snapshots.js';
 import { ENTRY_TABLES } from '../publishing/repository.js';
 import type { Entry } from './model.js';
-import { copyEntryToPublished, dropEntryPublished, findEntry } from './repository.js';
+import {
+  copyEntryToPublished,
+  dropEntryPublished,
+  dropEntryPublishedCopies,
+  findEntry,
+  writeEntryPublishedCopies,
+  writeEntryWorkingCopies,
+  type EntryContent,
+} from './repository.js';
 import { entryContentKey, entrySnapshotFromJson, entrySnapshotOf, type EntrySnapshot } from './snapshot.js';
 import { missingRequired } from './validation.js';
 
@@ -29,3 +38,20 @@ export function entrySpec(ct: ContentType): ItemKindSpec<Entry, EntrySnapshot> {
     missingRequired: async (_db, item) => missingRequired(ct.fields, item.data, 'data'),
   };
 }
+
+const entryContent = ({ id, snapshot }: { id: string; snapshot: EntrySnapshot }): EntryContent => ({
+  id,
+  data: snapshot.data,
+  translations: snapshot.translations,
+});
+
+/** The batch publishing of entries from snapshots (src/modules/publishing/snapshots.ts: releases and their reverts). */
+export const entrySnapshotKind: SnapshotKind<EntrySnapshot> = {
+  kind: 'entry',
+  tables: ENTRY_TABLES,
+  contentKey: entryContentKey,
+  fromJson: entrySnapshotFromJson,
+  writePublished: (db, items) => writeEntryPublishedCopies(db, items.map(entryContent)),
+  writeWorking: (db, items, now) => writeEntryWorkingCopies(db, items.map(entryContent), now),
+  dropPublished: dropEntryPublishedCopies,
+};

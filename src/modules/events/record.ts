@@ -19,13 +19,16 @@ import { enabledWebhooks, insertDeliveries } from '../webhooks/repository.js';
 import { insertEvent, insertEvents, itemSubjects, type ItemSubject } from './repository.js';
 
 /** Kinds of items events are about. */
-export type EventItemKind = 'entry' | 'page' | 'media' | 'content_type';
+export type EventItemKind = 'entry' | 'page' | 'media' | 'content_type' | 'release';
 
 /** What happened to an entry or page (D82). */
 export type ItemAction = 'created' | 'updated' | 'deleted' | 'published' | 'unpublished' | 'archived' | 'scheduled' | 'restored';
 
 /** D82 event types: `entry.<action>`, `page.<action>`, `media.created|updated|deleted`, `content_type.created|updated|deleted`. */
-export type EventType = `${'entry' | 'page'}.${ItemAction}` | `${'media' | 'content_type'}.${'created' | 'updated' | 'deleted'}`;
+export type EventType = `${'entry' | 'page'}.${ItemAction}` | `${'media' | 'content_type'}.${'created' | 'updated' | 'deleted'}` | `release.${ReleaseAction}`;
+
+/** What happened to a release (D112): scheduled, published (now or at its time), failed (a scheduled publication). */
+export type ReleaseAction = 'scheduled' | 'published' | 'failed';
 
 /** One event to record. */
 export interface EventInput {
@@ -104,6 +107,20 @@ export async function recordItemEvents(trx: Db, at: Date | string, kind: 'entry'
   for (const s of subjects) await recordEvent(trx, at, subjectEvent(kind, s, action));
 }
 
+/**
+ * recordItemEvents for many items in a few statements (recordEvents): a release's publication
+ * records its items' events together, in the same transaction.
+ */
+export async function recordItemEventsAtOnce(trx: Db, at: Date | string, kind: 'entry' | 'page', ids: readonly string[], action: ItemAction): Promise<void> {
+  if (ids.length === 0) return;
+  const subjects = await itemSubjects(trx, kind, ids);
+  await recordEvents(
+    trx,
+    at,
+    subjects.map((s) => subjectEvent(kind, s, action)),
+  );
+}
+
 function subjectEvent(kind: 'entry' | 'page', s: ItemSubject, action: ItemAction): EventInput {
   return {
     workspaceId: s.workspaceId,
@@ -136,5 +153,25 @@ export function recordContentTypeEvent(
     itemId: ct.id,
     slug: ct.slug,
     contentType: ct.slug,
+  });
+}
+
+/**
+ * Records `release.<action>` for release `release` (its title as the event's slug, its status
+ * after the change), in the transaction of the change.
+ */
+export function recordReleaseEvent(
+  trx: Db,
+  at: Date | string,
+  release: { id: string; workspace_id: string; title: string; status: string },
+  action: ReleaseAction,
+): Promise<number> {
+  return recordEvent(trx, at, {
+    workspaceId: release.workspace_id,
+    type: `release.${action}`,
+    itemKind: 'release',
+    itemId: release.id,
+    slug: release.title,
+    status: release.status,
   });
 }

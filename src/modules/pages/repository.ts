@@ -19,8 +19,8 @@
 import type { Db } from '../../db/types.js';
 import { fromJsonColumn, isPlainObject, stableStringify } from '../../lib/json.js';
 import { ITEM_COLUMNS, toItemRecord, type ItemRow } from '../publishing/item.js';
-import { deleteItemRow, insertItemRow, itemStore, PAGE_TABLES, updateItemRow, type ItemRef } from '../publishing/repository.js';
-import type { Block, BlockData, BlockTranslation, Page, PageContent, SeoOverrides, SeoTranslation } from './model.js';
+import { deleteItemRow, insertItemRow, itemStore, PAGE_TABLES, updateItemRow, updateItemRows, type ItemRef } from '../publishing/repository.js';
+import type { Block, BlockData, BlockTranslation, Page, PageContent, Seo, SeoOverrides, SeoTranslation } from './model.js';
 import { pickSeo, seoFromColumn } from './seo.js';
 
 /** Addresses one page of a workspace. */
@@ -119,6 +119,8 @@ export async function deletePageRow(db: Db, id: string): Promise<void> {
   await db.kysely.deleteFrom('blocks').where('page_id', '=', id).execute();
   await db.kysely.deleteFrom('page_seo_translations').where('page_id', '=', id).execute();
   await dropPagePublished(db, id);
+  // A deleted page leaves every release it was in, with its release versions (D110).
+  await db.kysely.deleteFrom('release_items').where('kind', '=', 'page').where('item_id', '=', id).execute();
   await deleteItemRow(db, PAGE_TABLES, id);
 }
 
@@ -148,6 +150,143 @@ export async function copyPageToPublished(db: Db, id: string): Promise<void> {
     .columns(['block_id', 'page_id', 'locale', 'id', 'data'])
     .expression(db.kysely.selectFrom('block_translations as t').select(['t.block_id', 't.page_id', 't.locale', 't.id', 't.data']).where('t.page_id', '=', id))
     .execute();
+}
+
+/** A page's content as a snapshot holds it (snapshot.ts), for the batch writers below. */
+export interface PageContentCopy {
+  id: string;
+  seo: Seo;
+  seo_translations: readonly { id: number; locale: string; seo: SeoOverrides }[];
+  blocks: readonly { id: string; block_type_id: string; parent_id: string | null; position: number; data: BlockData }[];
+  block_translations: readonly { id: number; block_id: string; locale: string; data: BlockData }[];
+}
+
+/** Deletes the rows of a published table for these pages, 500 pages per statement. */
+async function deletePublishedRows(
+  db: Db,
+  table: 'published_block_translations' | 'published_blocks' | 'published_page_seo_translations',
+  ids: readonly string[],
+): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500)
+    await db.kysely
+      .deleteFrom(table)
+      .where('page_id', 'in', ids.slice(i, i + 500))
+      .execute();
+}
+
+/** Inserts rows into a table, INSERT_CHUNK per statement. */
+async function insertChunked<T extends 'published_page_seo_translations' | 'published_blocks' | 'published_block_translations'>(
+  db: Db,
+  table: T,
+  rows: readonly Record<string, unknown>[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+    await db.kysely
+      .insertInto(table)
+      .values(rows.slice(i, i + INSERT_CHUNK) as never)
+      .execute();
+}
+
+/**
+ * Replaces the published copies of these pages (`published_seo`, SEO translations, blocks and
+ * block translations) by the given content, a few statements per chunk of pages whatever their
+ * number: a release's publication and its revert (src/modules/publishing/snapshots.ts). Parents
+ * are inserted before their children (blocks sorted by depth), so the tree's keys hold.
+ */
+export async function writePagePublishedCopies(db: Db, items: readonly PageContentCopy[]): Promise<void> {
+  if (items.length === 0) return;
+  const ids = items.map((i) => i.id);
+  await dropPagePublishedCopies(db, ids);
+  await updateItemRows(
+    db,
+    PAGE_TABLES,
+    items.map((i) => ({ id: i.id, columns: { published_seo: i.seo } })),
+  );
+  await insertChunked(
+    db,
+    'published_page_seo_translations',
+    items.flatMap((p) => p.seo_translations.map((t) => ({ page_id: p.id, locale: t.locale, id: t.id, seo: JSON.stringify(t.seo) }))),
+  );
+  await insertChunked(
+    db,
+    'published_blocks',
+    items.flatMap((p) =>
+      parentsFirst(p.blocks).map((b) => ({
+        id: b.id,
+        page_id: p.id,
+        block_type_id: b.block_type_id,
+        parent_id: b.parent_id,
+        position: b.position,
+        data: JSON.stringify(b.data),
+      })),
+    ),
+  );
+  await insertChunked(
+    db,
+    'published_block_translations',
+    items.flatMap((p) => p.block_translations.map((t) => ({ block_id: t.block_id, page_id: p.id, locale: t.locale, id: t.id, data: JSON.stringify(t.data) }))),
+  );
+}
+
+/** The blocks of one page ordered so that every parent comes before its children. */
+function parentsFirst<B extends { id: string; parent_id: string | null }>(blocks: readonly B[]): B[] {
+  const byId = new Map(blocks.map((b) => [b.id, b]));
+  const depth = new Map<string, number>();
+  const depthOf = (b: B, seen = 0): number => {
+    const known = depth.get(b.id);
+    if (known !== undefined) return known;
+    const parent = b.parent_id === null ? undefined : byId.get(b.parent_id);
+    const d = parent && seen < blocks.length ? depthOf(parent, seen + 1) + 1 : 0;
+    depth.set(b.id, d);
+    return d;
+  };
+  return [...blocks].sort((a, b) => depthOf(a) - depthOf(b));
+}
+
+/** Removes the published copies of these pages (a release's unpublish items). */
+export async function dropPagePublishedCopies(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await deletePublishedRows(db, 'published_block_translations', ids);
+  await deletePublishedRows(db, 'published_blocks', ids);
+  await deletePublishedRows(db, 'published_page_seo_translations', ids);
+  await updateItemRows(
+    db,
+    PAGE_TABLES,
+    ids.map((id) => ({ id, columns: { published_seo: null } })),
+  );
+}
+
+/**
+ * Replaces the working copies of these pages by the given content at `now`, page by page through
+ * the single-page writers (SEO translations by locale, the block tree keeping the ids it shares).
+ */
+export async function writePageWorkingCopies(db: Db, items: readonly PageContentCopy[], now: string): Promise<void> {
+  for (const item of items) {
+    const page = await findPage(db, await workspaceOfPage(db, item.id), { id: item.id });
+    if (!page) continue;
+    const content = await loadPageContent(db, page);
+    await updatePageRow(db, item.id, { seo: item.seo });
+    await replaceSeoTranslations(
+      db,
+      item.id,
+      item.seo_translations.map((t) => ({ locale: t.locale, seo: t.seo })),
+      now,
+    );
+    const translations = new Map<string, { locale: string; data: BlockData }[]>();
+    for (const t of item.block_translations) translations.set(t.block_id, [...(translations.get(t.block_id) ?? []), { locale: t.locale, data: t.data }]);
+    await writeBlockTree(
+      db,
+      item.id,
+      content.blocks,
+      parentsFirst(item.blocks).map((b) => ({ ...b, translations: translations.get(b.id) ?? [] })),
+      now,
+    );
+  }
+}
+
+async function workspaceOfPage(db: Db, id: string): Promise<string> {
+  const row = await db.kysely.selectFrom('pages').select('workspace_id').where('id', '=', id).executeTakeFirst();
+  return row?.workspace_id ?? '';
 }
 
 /** Removes the published copy of a page (unpublish, archive: D71). */

@@ -6,10 +6,19 @@
  */
 import { listAllContentTypes } from '../content-types/repository.js';
 import type { ItemKindSpec } from '../publishing/core.js';
+import type { SnapshotKind } from '../publishing/snapshots.js';
 import { PAGE_TABLES } from '../publishing/repository.js';
 import { missingRequiredInBlocks } from './blocks.js';
 import type { Page } from './model.js';
-import { copyPageToPublished, dropPagePublished, findPage, loadPageContent } from './repository.js';
+import {
+  copyPageToPublished,
+  dropPagePublished,
+  dropPagePublishedCopies,
+  findPage,
+  loadPageContent,
+  writePagePublishedCopies,
+  writePageWorkingCopies,
+} from './repository.js';
 import { pageContentKey, pageSnapshotFromJson, pageSnapshotOf, type PageSnapshot } from './snapshot.js';
 import { treePaths } from './tree.js';
 
@@ -31,4 +40,24 @@ export const pageSpec: ItemKindSpec<Page, PageSnapshot> = {
     const types = new Map((await listAllContentTypes(db, item.workspace_id)).map((t) => [t.id, t]));
     return missingRequiredInBlocks(content.blocks, types, treePaths(content.blocks));
   },
+};
+
+/** The batch publishing of pages from snapshots (src/modules/publishing/snapshots.ts: releases and their reverts). */
+export const pageSnapshotKind: SnapshotKind<PageSnapshot> = {
+  kind: 'page',
+  tables: PAGE_TABLES,
+  contentKey: pageContentKey,
+  fromJson: pageSnapshotFromJson,
+  writePublished: (db, items) =>
+    writePagePublishedCopies(
+      db,
+      items.map(({ id, snapshot }) => ({ id, ...snapshot })),
+    ),
+  writeWorking: (db, items, now) =>
+    writePageWorkingCopies(
+      db,
+      items.map(({ id, snapshot }) => ({ id, ...snapshot })),
+      now,
+    ),
+  dropPublished: dropPagePublishedCopies,
 };
