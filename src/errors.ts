@@ -18,11 +18,14 @@ export const ERROR_CODES = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   ALREADY_MEMBER: 409,
   LAST_OWNER: 409,
+  RELEASE_TOO_LARGE: 409,
+  RELEASE_CONFLICT: 409,
   REQUEST_TIMEOUT: 408,
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
+  RELEASE_INVALID: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -30,6 +33,13 @@ export const ERROR_CODES = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * Codes whose envelope lists details in `errors`: VALIDATION_FAILED, a release that cannot be
+ * published (RELEASE_INVALID: each item and field) and a revert that would undo later
+ * publications (RELEASE_CONFLICT: each item); `errors` is null for every other code.
+ */
+export const CODES_WITH_DETAILS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['VALIDATION_FAILED', 'RELEASE_INVALID', 'RELEASE_CONFLICT']);
 
 /** One item of `errors` on VALIDATION_FAILED: a dotted location and what is wrong there. */
 export interface ErrorDetail {
@@ -39,7 +49,7 @@ export interface ErrorDetail {
 
 /**
  * An error with a registered code. `status` comes from the registry; `errors` is only kept for
- * VALIDATION_FAILED (docs/api.md "Errors": `errors` is null for every other code).
+ * CODES_WITH_DETAILS (docs/api.md "Errors": `errors` is null for every other code).
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -52,7 +62,7 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_CODES[code];
-    this.errors = code === 'VALIDATION_FAILED' ? (errors ?? []) : null;
+    this.errors = CODES_WITH_DETAILS.has(code) ? (errors ?? []) : null;
     this.headers = headers;
   }
 }

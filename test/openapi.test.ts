@@ -504,6 +504,7 @@ async function scenario(env: TestEnv): Promise<World> {
     pageValues: { slug: 'home', version: '1' },
   };
   await webhookScenario(env, expectStatus, world);
+  await releaseScenario(expectStatus, world);
   await expectStatus(200, 'DELETE', `${M}/media/${doomed}`, wh);
   await expectStatus(200, 'DELETE', `${M}/users/${writerId}`, sh());
   await expectStatus(404, 'POST', `${M}/session/password`, { key: undefined, body: { token: 'unknown-token', password: 'correct horse battery staple 3' } });
@@ -553,6 +554,46 @@ async function webhookScenario(
   await expectStatus(200, 'DELETE', `${M}/webhooks/${doomed.body.data.id}`);
 }
 
+/** Releases (D110–D113): every operation and the statuses a set-up world provokes. */
+async function releaseScenario(expectStatus: (status: number, method: Method, url: string, opts?: Parameters<typeof call>[3]) => Promise<Res>, world: World) {
+  const M = '/api/v1/manage';
+  const a = (await expectStatus(201, 'POST', `${M}/content-types/post/entries`, { body: { slug: 'release-a', data: { title: 'A' } } })).body.data.id as string;
+  const b = (await expectStatus(201, 'POST', `${M}/content-types/post/entries`, { body: { slug: 'release-b', data: { title: 'B' } } })).body.data.id as string;
+  const rel = (await expectStatus(201, 'POST', `${M}/releases`, { body: { title: 'Launch' } })).body.data.id as string;
+  const items = `${M}/releases/${rel}/items`;
+  const later = { publish_at: new Date(Date.now() + 86_400_000).toISOString() };
+  await expectStatus(200, 'GET', `${M}/releases`);
+  await expectStatus(200, 'GET', `${M}/releases/${rel}`);
+  await expectStatus(200, 'PATCH', `${M}/releases/${rel}`, { body: { description: 'the campaign' } });
+  await expectStatus(200, 'POST', items, { body: { kind: 'entry', id: a, action: 'publish' } });
+  await expectStatus(200, 'GET', items);
+  await expectStatus(200, 'PUT', `${M}/content-types/post/entries/release-a?release=${rel}`, { body: { data: { title: 'A in the release' } } });
+  await expectStatus(200, 'GET', `${M}/content-types/post/entries/release-a?release=${rel}`);
+  await expectStatus(200, 'POST', items, { body: { kind: 'entry', id: b, action: 'unpublish' } });
+  await expectStatus(422, 'POST', `${M}/releases/${rel}/publish`);
+  await expectStatus(200, 'DELETE', `${items}/entry/${b}`);
+  await expectStatus(404, 'DELETE', `${items}/entry/${b}`);
+  await expectStatus(409, 'POST', `${M}/releases/${rel}/unschedule`);
+  await expectStatus(409, 'POST', `${M}/releases/${rel}/revert`);
+  await expectStatus(200, 'POST', `${M}/releases/${rel}/schedule`, { body: later });
+  await expectStatus(200, 'POST', `${M}/releases/${rel}/unschedule`);
+  await expectStatus(200, 'POST', `${M}/releases/${rel}/publish`);
+  await expectStatus(409, 'POST', `${M}/releases/${rel}/publish`);
+  await expectStatus(409, 'POST', `${M}/releases/${rel}/schedule`, { body: later });
+  await expectStatus(409, 'POST', items, { body: { kind: 'entry', id: b, action: 'publish' } });
+  await expectStatus(409, 'DELETE', `${items}/entry/${a}`);
+  await expectStatus(409, 'DELETE', `${M}/releases/${rel}`);
+  await expectStatus(200, 'PUT', `${M}/content-types/post/entries/release-a`, { body: { data: { title: 'A again' } } });
+  await expectStatus(200, 'PATCH', `${M}/content-types/post/entries/release-a/publish`);
+  await expectStatus(409, 'POST', `${M}/releases/${rel}/revert`);
+  await expectStatus(200, 'POST', `${M}/releases/${rel}/revert`, { body: { force: true } });
+  const doomed = (await expectStatus(201, 'POST', `${M}/releases`, { body: { title: 'Doomed' } })).body.data.id as string;
+  await expectStatus(200, 'DELETE', `${M}/releases/${doomed}`);
+  world.values.releaseId = rel;
+  world.values.kind = 'entry';
+  world.values.item_id = a;
+}
+
 /** Path parameter values: real ones (`real`) or ones naming nothing. */
 function fillPath(p: string, world: World, real: boolean): string {
   const pages = p.startsWith('/api/v1/manage/pages') || p.startsWith('/api/v1/public/pages');
@@ -561,10 +602,12 @@ function fillPath(p: string, world: World, real: boolean): string {
       if (name === 'version') return '999';
       if (name === 'id' && p.includes('/users/')) return '99999';
       if (name === 'path') return `${world.session.workspaceId}/${randomUUID()}.png`;
-      if (['id', 'delivery_id', 'fieldId'].includes(name)) return randomUUID();
+      if (name === 'kind') return 'entry';
+      if (['id', 'delivery_id', 'fieldId', 'item_id'].includes(name)) return randomUUID();
       return 'zz-missing';
     }
     if (name === 'id' && p.includes('/webhooks/')) return world.values.webhookId;
+    if (name === 'id' && p.includes('/releases/')) return world.values.releaseId;
     return (pages ? world.pageValues[name] : undefined) ?? world.values[name];
   });
 }

@@ -24,7 +24,7 @@
 import type { FastifyDynamicSwaggerOptions, SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import type { Config } from '../config.js';
-import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { CODES_WITH_DETAILS, ERROR_CODES, type ErrorCode } from '../errors.js';
 import { isSessionOnly, scopeOf, type Action } from '../modules/access/authorize.js';
 import { SESSION_COOKIE } from '../modules/auth/sessions.js';
 import { FILES_PATH } from '../modules/media/locations.js';
@@ -84,6 +84,9 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   IDEMPOTENCY_KEY_IN_USE: 'a request with the same Idempotency-Key is still being processed',
   ALREADY_MEMBER: 'the person is already a member of the workspace',
   LAST_OWNER: 'the workspace would be left without an owner',
+  RELEASE_TOO_LARGE: 'the release already holds 1,000 items',
+  RELEASE_CONFLICT: 'items of the release were published again since; `errors` lists them (send `force` to revert anyway)',
+  RELEASE_INVALID: 'the release cannot be published as it is; `errors` lists each item and field',
   REQUEST_TIMEOUT: 'the request did not arrive in time',
   PRECONDITION_FAILED: '`If-Match` does not match the current ETag: reload and retry',
   PAYLOAD_TOO_LARGE: 'the body is larger than allowed (JSON 1 MB; uploads MEDIA_MAX_BYTES)',
@@ -110,6 +113,9 @@ const CODE_EXAMPLES: Record<ErrorCode, string> = {
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still being processed; retry shortly',
   ALREADY_MEMBER: 'This person is already a member of the workspace',
   LAST_OWNER: 'The workspace needs at least one owner',
+  RELEASE_TOO_LARGE: 'A release holds at most 1000 items',
+  RELEASE_CONFLICT: '2 items were published again since this release; send {"force": true} to revert anyway',
+  RELEASE_INVALID: 'The release cannot be published: 3 problems',
   REQUEST_TIMEOUT: 'The request was not received in time',
   PRECONDITION_FAILED: 'If-Match does not match the current version (ETag "01a1fd32-3bbe-76dd-9adf-83dbe35a5661-2"); reload and retry',
   PAYLOAD_TOO_LARGE: 'Request body is larger than 1 MB',
@@ -138,6 +144,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Management: media', description: 'Uploads and media assets.' },
   { name: 'Management: preview tokens', description: 'Signed 48-hour tokens for previewing one entry.' },
   { name: 'Management: webhooks', description: 'Webhooks signed with Standard Webhooks, their deliveries and retries.' },
+  { name: 'Management: releases', description: 'Releases: changes to entries and pages that go live together (docs/releases.md).' },
   { name: 'Studio: session', description: 'Studio sign-in with email and password (session cookie).' },
   { name: 'Studio: people', description: 'Members and invitations (Studio session only).' },
   { name: 'Studio: API keys', description: 'API keys of the workspace (Studio session only).' },
@@ -265,7 +272,12 @@ function errorExamples(codes: Set<ErrorCode>): Json {
         message: CODE_EXAMPLES[code],
         code,
         data: null,
-        errors: code === 'VALIDATION_FAILED' ? [{ path: 'body.data.price', message: 'must be a number' }] : null,
+        errors:
+          code === 'VALIDATION_FAILED'
+            ? [{ path: 'body.data.price', message: 'must be a number' }]
+            : CODES_WITH_DETAILS.has(code)
+              ? [{ path: 'entry.2b1f….data.title', message: "entry 'launch' (post): is required" }]
+              : null,
         meta: null,
         traceId: 'req_eb8CzjxTVpF99Ggh',
       },

@@ -17,7 +17,9 @@
  *   an owner, cancels an owner's invitation or removes an owner; the last owner is never demoted
  *   or removed (409 LAST_OWNER);
  * - the delivery whitelist: a delivery key with a content type whitelist reads those types only
- *   (an empty whitelist means all, D13).
+ *   (an empty whitelist means all, D13);
+ * - releases (D110, D112): creating and editing releases, their items and release versions needs
+ *   `content:write`; publishing, scheduling and reverting them `content:publish`.
  *
  * Roles are rows (roles.ts), read from the actor's context (Actor.roles); nothing here names a role. Refusals are 403 FORBIDDEN (409
  * LAST_OWNER for the last owner), with messages that say what is missing.
@@ -49,6 +51,8 @@ export const ACTIONS = {
   'schema:write': { scope: 'schema:write' },
   'webhooks:write': { scope: 'webhooks:write' },
   'content:read': { whitelist: true },
+  'releases:write': { scope: 'content:write' },
+  'releases:publish': { scope: 'content:publish' },
   'people:list': { sessionOnly: PEOPLE },
   'people:invite': { sessionOnly: PEOPLE, manager: 'invite people' },
   'people:cancel-invitation': { sessionOnly: PEOPLE, manager: 'cancel invitations' },
@@ -67,7 +71,7 @@ export const ACTION_NAMES = Object.keys(ACTIONS) as Action[];
 export const MANAGE_OWNERS = 'owners:manage';
 export type Capability = Action | typeof MANAGE_OWNERS;
 /** Every capability a session can be given (the delivery whitelist's `content:read` is a key's, not a role's). */
-export const CAPABILITIES: readonly Capability[] = [...ACTION_NAMES.filter((a) => a !== 'content:read'), MANAGE_OWNERS];
+export const CAPABILITIES: readonly Capability[] = [...ACTION_NAMES.filter((a) => a !== 'content:read' && !a.startsWith('releases:')), MANAGE_OWNERS];
 
 /**
  * What an action is done to, when the rule depends on it. People actions: `role` is the role the

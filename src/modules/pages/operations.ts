@@ -139,7 +139,7 @@ export function nextFreePageSlug(db: Db, workspaceId: string, base: string): Pro
 }
 
 /** Reads the body of a page write without touching the database; throws one 400 for all problems. */
-function parseWrite(input: PageWriteInput, ws: Workspace, requireSlug: boolean) {
+export function parseWrite(input: PageWriteInput, ws: Workspace, requireSlug: boolean) {
   const errors: ErrorDetail[] = [];
   if (input.slug !== undefined || requireSlug) {
     const problem = input.slug === undefined ? 'is required' : pageSlugProblem(input.slug);

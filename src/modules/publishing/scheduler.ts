@@ -5,11 +5,13 @@
  * (status `published`, `published_at` = `publish_at`, `publish_at` cleared; see effectiveStatus
  * in states.ts), and each records a `publish` version of its working copy, which its published
  * copy already mirrors. Safe with several instances on one database: each item is published exactly once
- * (see scheduler-repository.ts). A run never overlaps the previous one in the same process.
+ * (see scheduler-repository.ts). A run never overlaps the previous one in the same process. Each
+ * tick then publishes the scheduled releases whose time has come (src/modules/releases/publication.ts).
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
 import { iso } from '../../lib/time.js';
+import { publishDueReleases } from '../releases/publication.js';
 import { publishDueItems } from './core.js';
 import { ENTRY_TABLES, PAGE_TABLES } from './repository.js';
 
@@ -43,8 +45,11 @@ export function startScheduler(ctx: Context): Scheduler {
   const tick = (): void => {
     if (running || stopped) return;
     running = runSchedulerOnce(ctx)
-      .then((r) => {
+      .then(async (r) => {
         if (r.entries || r.pages) ctx.log.info({ entries: r.entries, pages: r.pages }, 'scheduled items published');
+        // Scheduled releases (D112) ride on the same timer; each is claimed once across instances.
+        const releases = await publishDueReleases(ctx);
+        if (releases.published || releases.failed) ctx.log.info(releases, 'scheduled releases done');
       })
       .catch((err: unknown) => {
         ctx.log.error({ err }, 'scheduled publishing failed');

@@ -13,6 +13,7 @@ export const EVENT_TYPES: Record<string, readonly string[]> = {
   page: STATE_ACTIONS.map((a) => `page.${a}`),
   media: ['media.created', 'media.updated', 'media.deleted'],
   content_type: ['content_type.created', 'content_type.updated', 'content_type.deleted'],
+  release: ['release.scheduled', 'release.published', 'release.failed'],
 };
 
 const ALL_TYPES = new Set(Object.values(EVENT_TYPES).flat());

@@ -12,6 +12,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { bulkDeleteEntries, bulkEntryAction } from '../../../modules/entries/bulk.js';
 import { toWireEntry } from '../../wire/entries.js';
+import { getEntryVariant, updateEntryVariant } from '../../../modules/releases/variants.js';
+import { ReleaseQuery } from '../../schemas/releases.js';
 import { createEntry, deleteEntry, duplicateEntry, getEntry, listEntries, reorderEntries, updateEntry } from '../../../modules/entries/operations.js';
 import { changeEntryStatus, getEntryVersion, listEntryVersions, restoreEntryVersion } from '../../../modules/entries/publishing.js';
 import type { Verb } from '../../../modules/publishing/states.js';
@@ -153,14 +155,20 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
         operationId: 'getEntry',
         tags,
         summary: 'Get an entry (any status)',
-        description: 'The working copy with its translations, `has_pending_changes` and `published_version`; the ETag serves `If-Match` on later writes.',
+        description:
+          'The working copy with its translations, `has_pending_changes` and `published_version`; the ETag serves `If-Match` on later writes. With `release`, the content is the entry’s release version in that release (docs/releases.md); the ETag stays the entry’s.',
         params: EntryParams,
+        querystring: Type.Object(ReleaseQuery, { additionalProperties: false }),
         response: { 200: EnvelopeOf(EntrySchema) },
         etag: true,
       },
     },
     async (req, reply) => {
-      const entry = await getEntry(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug });
+      const ref = { slug: req.params.entry_slug };
+      const entry =
+        req.query.release !== undefined
+          ? await getEntryVariant(ctx, req.actor, req.params.slug, ref, req.query.release)
+          : await getEntry(ctx, req.actor, req.params.slug, ref);
       setEntityTag(reply, entry);
       return ok(toWireEntry(entry));
     },
@@ -175,15 +183,21 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
         tags,
         summary: "Replace an entry's data (and translations when given)",
         description:
-          'Replaces the working copy. A published entry stays published and shows `has_pending_changes` until it is published again (D70). With `If-Match`, a stale ETag answers 412 and nothing changes (D5).',
+          'Replaces the working copy. A published entry stays published and shows `has_pending_changes` until it is published again (D70). With `If-Match`, a stale ETag answers 412 and nothing changes (D5). With `release`, replaces the entry’s release version in that release instead (docs/releases.md); the working copy is untouched.',
         errors: ['SLUG_TAKEN', 'UNIQUE_VIOLATION', 'PRECONDITION_FAILED'],
         etag: true,
         params: EntryParams,
+        querystring: Type.Object(ReleaseQuery, { additionalProperties: false }),
         body: EntryWriteBody,
         response: { 200: EnvelopeOf(EntrySchema) },
       },
     },
     async (req, reply) => {
+      if (req.query.release !== undefined) {
+        const variant = await updateEntryVariant(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug }, req.query.release, req.body);
+        setEntityTag(reply, variant);
+        return ok(toWireEntry(variant));
+      }
       const entry = await updateEntry(ctx, req.actor, req.params.slug, { slug: req.params.entry_slug }, req.body, { ifMatch: ifMatchOf(req) });
       setEntityTag(reply, entry);
       return ok(toWireEntry(entry));

@@ -15,6 +15,7 @@ import { mediaRoutes } from './media.js';
 import { previewTokenRoutes } from './preview-tokens.js';
 import { entryRoutes } from './entries.js';
 import { pageRoutes } from './pages.js';
+import { releaseRoutes } from './releases.js';
 import { sessionRoutes } from './session.js';
 import { studioAdminRoutes } from './studio-admin.js';
 import { webhookRoutes } from './webhooks.js';
@@ -35,5 +36,6 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     await sessionRoutes(app, ctx);
     await studioAdminRoutes(app, ctx);
     await webhookRoutes(app, ctx);
+    await releaseRoutes(app, ctx);
   };
 }

@@ -16,6 +16,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { offsetMeta } from '../../../lib/pagination.js';
 import { toManagedWirePage, toWirePageDetail } from '../../wire/pages.js';
+import { getPageVariant, updatePageVariant } from '../../../modules/releases/variants.js';
+import { ReleaseQuery } from '../../schemas/releases.js';
 import { createPage, deletePage, duplicatePage, getPage, listPages, reorderBlocks, reorderPages, updatePage } from '../../../modules/pages/operations.js';
 import { changePageStatus, getPageVersion, listPageVersions, restorePageVersion } from '../../../modules/pages/publishing.js';
 import type { Verb } from '../../../modules/publishing/states.js';
@@ -115,14 +117,19 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
         operationId: 'getPage',
         tags,
         summary: 'Get a page (any status) with its block tree and translations',
-        description: 'The working copy: the page, its block tree and every SEO and block translation; the ETag serves `If-Match` on later writes.',
+        description:
+          'The working copy: the page, its block tree and every SEO and block translation; the ETag serves `If-Match` on later writes. With `release`, the page’s release version in that release (docs/releases.md); the ETag stays the page’s.',
         etag: true,
         params: PageParams,
+        querystring: Type.Object(ReleaseQuery, { additionalProperties: false }),
         response: { 200: EnvelopeOf(PageDetailSchema) },
       },
     },
     async (req, reply) => {
-      const content = await getPage(ctx, req.actor, { slug: req.params.slug });
+      const content =
+        req.query.release !== undefined
+          ? await getPageVariant(ctx, req.actor, { slug: req.params.slug }, req.query.release)
+          : await getPage(ctx, req.actor, { slug: req.params.slug });
       setEntityTag(reply, content.page);
       return ok(toWirePageDetail(content));
     },
@@ -137,8 +144,9 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
         tags,
         summary: 'Replace a page’s SEO and block tree',
         description:
-          'Replaces the working copy (SEO, SEO translations, blocks); a block sent with an existing `id` keeps it (D25). A published page shows `has_pending_changes` until published again (D70). A stale `If-Match` answers 412.',
+          'Replaces the working copy (SEO, SEO translations, blocks); a block sent with an existing `id` keeps it (D25). A published page shows `has_pending_changes` until published again (D70). A stale `If-Match` answers 412. With `release`, replaces the page’s release version in that release instead (docs/releases.md).',
         params: PageParams,
+        querystring: Type.Object(ReleaseQuery, { additionalProperties: false }),
         body: PageReplaceBody,
         response: { 200: EnvelopeOf(PageSchema) },
         errors: ['SLUG_TAKEN', 'PRECONDITION_FAILED'],
@@ -146,7 +154,10 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
       },
     },
     async (req, reply) => {
-      const page = await updatePage(ctx, req.actor, { slug: req.params.slug }, req.body, { ifMatch: ifMatchOf(req) });
+      const page =
+        req.query.release !== undefined
+          ? (await updatePageVariant(ctx, req.actor, { slug: req.params.slug }, req.query.release, req.body)).page
+          : await updatePage(ctx, req.actor, { slug: req.params.slug }, req.body, { ifMatch: ifMatchOf(req) });
       setEntityTag(reply, page);
       return ok(toManagedWirePage(page));
     },
