@@ -174,14 +174,14 @@ export type paths = {
     };
     /**
      * Get an entry (any status)
-     * @description The working copy with its translations, `has_pending_changes` and `published_version`; the ETag serves `If-Match` on later writes.
+     * @description The working copy with its translations, `has_pending_changes` and `published_version`; the ETag serves `If-Match` on later writes. With `release`, the content is the entry’s release version in that release (docs/releases.md); the ETag stays the entry’s.
      *
      *     Takes any management key or a Studio session.
      */
     get: operations['getEntry'];
     /**
      * Replace an entry's data (and translations when given)
-     * @description Replaces the working copy. A published entry stays published and shows `has_pending_changes` until it is published again (D70). With `If-Match`, a stale ETag answers 412 and nothing changes (D5).
+     * @description Replaces the working copy. A published entry stays published and shows `has_pending_changes` until it is published again (D70). With `If-Match`, a stale ETag answers 412 and nothing changes (D5). With `release`, replaces the entry’s release version in that release instead (docs/releases.md); the working copy is untouched.
      *
      *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
      */
@@ -722,14 +722,14 @@ export type paths = {
     };
     /**
      * Get a page (any status) with its block tree and translations
-     * @description The working copy: the page, its block tree and every SEO and block translation; the ETag serves `If-Match` on later writes.
+     * @description The working copy: the page, its block tree and every SEO and block translation; the ETag serves `If-Match` on later writes. With `release`, the page’s release version in that release (docs/releases.md); the ETag stays the page’s.
      *
      *     Takes any management key or a Studio session.
      */
     get: operations['getPage'];
     /**
      * Replace a page’s SEO and block tree
-     * @description Replaces the working copy (SEO, SEO translations, blocks); a block sent with an existing `id` keeps it (D25). A published page shows `has_pending_changes` until published again (D70). A stale `If-Match` answers 412.
+     * @description Replaces the working copy (SEO, SEO translations, blocks); a block sent with an existing `id` keeps it (D25). A published page shows `has_pending_changes` until published again (D70). A stale `If-Match` answers 412. With `release`, replaces the page’s release version in that release instead (docs/releases.md).
      *
      *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
      */
@@ -983,6 +983,206 @@ export type paths = {
      *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
      */
     post: operations['createPreviewToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/releases': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List releases, newest first
+     * @description List releases, newest first
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listReleases'];
+    put?: never;
+    /**
+     * Create an open release
+     * @description Create an open release
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['createRelease'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/releases/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One release
+     * @description One release
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getRelease'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an open, scheduled or failed release and its release versions
+     * @description Delete an open, scheduled or failed release and its release versions
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    delete: operations['deleteRelease'];
+    options?: never;
+    head?: never;
+    /**
+     * Change the title or description
+     * @description Change the title or description
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['updateRelease'];
+    trace?: never;
+  };
+  '/api/v1/manage/releases/{id}/items': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The items of a release, with base_version and conflict
+     * @description The items of a release, with base_version and conflict
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listReleaseItems'];
+    put?: never;
+    /**
+     * Add an entry or page to publish or unpublish
+     * @description A `publish` item copies the working copy as the item’s release version, read and written with `?release={id}` on the item’s endpoints. At most 1,000 items (409 RELEASE_TOO_LARGE).
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['addReleaseItem'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/releases/{id}/items/{kind}/{item_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Take an item (and its release version) out of the release
+     * @description Take an item (and its release version) out of the release
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    delete: operations['removeReleaseItem'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/releases/{id}/publish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Publish every item at once, all or nothing
+     * @description Checks the release as it will be; 422 RELEASE_INVALID lists every item and field that keeps it from going live, and nothing changes.
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    post: operations['publishRelease'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/releases/{id}/revert': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Publish what each item was before the release
+     * @description Items published again since the release answer 409 RELEASE_CONFLICT listing them, unless `{"force": true}`.
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    post: operations['revertRelease'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/releases/{id}/schedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Schedule the publication at publish_at
+     * @description Schedule the publication at publish_at
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    post: operations['scheduleRelease'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/releases/{id}/unschedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel the schedule (back to open)
+     * @description Cancel the schedule (back to open)
+     *
+     *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
+     */
+    post: operations['unscheduleRelease'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1967,11 +2167,14 @@ export type components = {
         | 'IDEMPOTENCY_KEY_IN_USE'
         | 'ALREADY_MEMBER'
         | 'LAST_OWNER'
+        | 'RELEASE_TOO_LARGE'
+        | 'RELEASE_CONFLICT'
         | 'REQUEST_TIMEOUT'
         | 'PRECONDITION_FAILED'
         | 'PAYLOAD_TOO_LARGE'
         | 'UNSUPPORTED_MEDIA_TYPE'
         | 'IDEMPOTENCY_KEY_REUSED'
+        | 'RELEASE_INVALID'
         | 'RATE_LIMITED'
         | 'INTERNAL_ERROR'
         | 'SERVICE_UNAVAILABLE'
@@ -2409,6 +2612,85 @@ export type components = {
     };
     PreviewTokenResponse: {
       data: components['schemas']['PreviewToken'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** Release */
+    Release: {
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      created_by: number | null;
+      description: string | null;
+      /** @description status `failed`: why its scheduled publication was refused */
+      failure:
+        | {
+            message: string;
+            path: string;
+          }[]
+        | null;
+      /** Format: uuid */
+      id: string;
+      items_count: number;
+      publish_at: string | null;
+      published_at: string | null;
+      /** @description when the release was reverted; null otherwise */
+      reverted_at: string | null;
+      /** @enum {string} */
+      status: 'open' | 'scheduled' | 'published' | 'failed';
+      title: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+    };
+    /** ReleaseItem */
+    ReleaseItem: {
+      /** @enum {string} */
+      action: 'publish' | 'unpublish';
+      /** @description the history version the release version was copied from (unpublish: the newest version when added) */
+      base_version: number;
+      /** @description the item was published after its release version was copied (before the release was published) */
+      conflict: boolean;
+      /** @description an entry’s content type slug; null for pages */
+      content_type: string | null;
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      /**
+       * Format: uuid
+       * @description the entry or page
+       */
+      id: string;
+      /** @enum {string} */
+      kind: 'entry' | 'page';
+      slug: string;
+      /** @description the item’s status now */
+      status: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+    };
+    ReleaseItemArrayResponse: {
+      data: components['schemas']['ReleaseItem'][];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    ReleaseItemResponse: {
+      data: components['schemas']['ReleaseItem'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    ReleaseListResponse: {
+      data: components['schemas']['Release'][];
+      message: string;
+      meta: components['schemas']['PageMeta'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    ReleaseResponse: {
+      data: components['schemas']['Release'];
       message: string;
       meta: null;
       /** @enum {boolean} */
@@ -3492,7 +3774,10 @@ export interface operations {
   };
   getEntry: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description read (or write) the release version of the item in this release (docs/releases.md) */
+        release?: string;
+      };
       header?: {
         /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
         'X-Workspace-ID'?: string;
@@ -3530,7 +3815,10 @@ export interface operations {
   };
   updateEntry: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description read (or write) the release version of the item in this release (docs/releases.md) */
+        release?: string;
+      };
       header?: {
         /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
         'Idempotency-Key'?: string;
@@ -5056,7 +5344,10 @@ export interface operations {
   };
   getPage: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description read (or write) the release version of the item in this release (docs/releases.md) */
+        release?: string;
+      };
       header?: {
         /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
         'X-Workspace-ID'?: string;
@@ -5093,7 +5384,10 @@ export interface operations {
   };
   updatePage: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description read (or write) the release version of the item in this release (docs/releases.md) */
+        release?: string;
+      };
       header?: {
         /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
         'Idempotency-Key'?: string;
@@ -5818,6 +6112,684 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listReleases: {
+    parameters: {
+      query?: {
+        limit?: number;
+        page?: number;
+        status?: 'open' | 'scheduled' | 'published' | 'failed';
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReleaseListResponse'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: the request is invalid; `errors` lists `{path, message}` items; `PAGE_TOO_DEEP`: offset `page` above 1000: use the cursor */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'VALIDATION_FAILED' | 'PAGE_TOO_DEEP';
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          title: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReleaseResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReleaseResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  updateRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          title?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReleaseResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listReleaseItems: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReleaseItemArrayResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  addReleaseItem: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          action: 'publish' | 'unpublish';
+          /** Format: uuid */
+          id: string;
+          /** @enum {string} */
+          kind: 'entry' | 'page';
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReleaseItemResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `RELEASE_TOO_LARGE`: the release already holds 1,000 items; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'RELEASE_TOO_LARGE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  removeReleaseItem: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+        item_id: string;
+        kind: 'entry' | 'page';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  publishRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReleaseResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another method, path or body; `RELEASE_INVALID`: the release cannot be published as it is; `errors` lists each item and field */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_REUSED' | 'RELEASE_INVALID';
+          };
+        };
+      };
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  revertRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description revert even items published again since the release */
+          force?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReleaseResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `RELEASE_CONFLICT`: items of the release were published again since; `errors` lists them (send `force` to revert anyway); `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'RELEASE_CONFLICT' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  scheduleRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description ISO 8601 time in the future */
+          publish_at: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReleaseResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  unscheduleRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReleaseResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'INVALID_STATE_TRANSITION';
+          };
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['IdempotencyKeyReused'];
