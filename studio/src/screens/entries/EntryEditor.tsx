@@ -9,9 +9,9 @@
  */
 import '@mantine/dates/styles.css';
 import '@mantine/tiptap/styles.css';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Alert, Anchor, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
@@ -32,6 +32,8 @@ import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
 import { ConflictAlert, useStatusActions } from '../../editor/actions';
 import { StatusActions } from '../../editor/StatusActions';
 import { EditorColumns, useLivePreviewPane } from '../../editor/LivePreview';
+import { fieldTargets, revealTarget, type ErrorTarget } from '../../editor/field-errors';
+import { FieldErrorsAlert } from '../../editor/FieldErrorsAlert';
 import { EntryForm } from './EntryForm';
 import { displayValue, draftOf, mapErrors, type Draft } from './model';
 import { previewUrl } from '../../editor/preview-protocol';
@@ -234,6 +236,21 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
   const conflict = autosave.state === 'conflict' || (actionError instanceof ApiError && actionError.status === 412);
   const title = displayValue({ ...entry, data: JSON.stringify(draft.data) }, ct);
   const otherErrors = mapped.other;
+  const targets = fieldTargets(mapped.byField, ct.fields, settings.default_locale);
+
+  // Going to a refused field: its locale shown, then the field focused (field-errors.ts).
+  const [goal, setGoal] = useState<ErrorTarget | null>(null);
+  const goTo = (target: ErrorTarget) => {
+    setLocale(target.locale);
+    setGoal({ ...target });
+  };
+  useEffect(() => (goal ? revealTarget(goal) : undefined), [goal]);
+  // A refused publish (or schedule) takes the editor to the first refused field at once, once per refusal.
+  const [seenRefusal, setSeenRefusal] = useState<unknown>(null);
+  if (actionError !== seenRefusal) {
+    setSeenRefusal(actionError);
+    if (actionErrors?.length && targets[0]) goTo(targets[0]);
+  }
 
   return (
     <Stack>
@@ -257,11 +274,7 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
       {otherErrors.length && !actionError ? (
         <ErrorAlert error={new ApiError(400, 'VALIDATION_FAILED', 'Validation failed', otherErrors, null)} title="Some values were refused" />
       ) : null}
-      {mapped.byField.size ? (
-        <Alert color="red" role="alert" title="Some fields need attention">
-          <Text size="sm">{[...mapped.byField.keys()].map((k) => k.replace('@', ' in ')).join(', ')}</Text>
-        </Alert>
-      ) : null}
+      <FieldErrorsAlert targets={targets} onGo={goTo} />
       <EditorColumns
         main={
           <Stack>

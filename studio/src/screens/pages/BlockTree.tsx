@@ -90,6 +90,8 @@ export interface BlockTreeProps {
   /** API errors by block id, paths relative to the block (`data.title`) */
   errors: Map<string, { path: string; message: string }[]>;
   onChange: (blocks: BlockNode[]) => void;
+  /** blocks to show, outermost first (a block and its ancestors): each is expanded, at every new request */
+  reveal?: { ids: string[] } | null;
 }
 
 /**
@@ -442,6 +444,13 @@ export function BlockTree(props: BlockTreeProps) {
       n.delete(id);
       return n;
     });
+  // A refused field's block is opened, with every block around it (field-errors.ts focuses it).
+  const { reveal } = props;
+  const [revealed, setRevealed] = useState(reveal);
+  if (reveal !== revealed) {
+    setRevealed(reveal);
+    if (reveal && reveal.ids.some((id) => collapsed.has(id))) setCollapsed(new Set([...collapsed].filter((id) => !reveal.ids.includes(id))));
+  }
 
   const onDragEnd = ({ active, over, delta }: DragEndEvent) => {
     setDragging(null);

@@ -1,7 +1,8 @@
 /**
  * The page editor in jsdom with a fake API: the page's tree loads with its SEO; an edit autosaves
  * the whole tree with its block ids and If-Match; a refused publish puts the server's message
- * under the block's field and marks the block.
+ * under the block's field, marks the block, lists the field by block position and type and
+ * focuses it, and a click in that list expands a collapsed block and focuses its field.
  */
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -78,6 +79,21 @@ describe('page editor', () => {
     expect(calls.find((c) => c.path === '/pages/home/publish')!.ifMatch).toBe('"p1-2"');
     expect(await screen.findByText('is required')).toBeInTheDocument();
     expect(screen.getByText('needs attention')).toBeInTheDocument();
-    expect(screen.getByRole('alert', { name: /Some fields need attention/ })).toHaveTextContent('1 block');
+    const alert = screen.getByRole('alert', { name: /Some fields need attention/ });
+    expect(alert).toHaveTextContent('Block 1: Section › Heading: is required');
+    // The first refused field has the focus at once.
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Heading' })).toHaveFocus());
+  });
+
+  it('takes a click on a refused field to it: the block expanded, the field focused', async () => {
+    renderEditor();
+    await screen.findByRole('heading', { name: 'Home', level: 1 }, { timeout: 5000 });
+    await userEvent.clear(screen.getByRole('textbox', { name: 'Heading' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    const go = await screen.findByRole('button', { name: 'Block 1: Section › Heading' });
+    await userEvent.click(screen.getByRole('button', { name: /^Collapse Section/ }));
+    expect(screen.queryByRole('textbox', { name: 'Heading' })).toBeNull();
+    await userEvent.click(go);
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Heading' })).toHaveFocus());
   });
 });

@@ -10,9 +10,9 @@
  */
 import '@mantine/dates/styles.css';
 import '@mantine/tiptap/styles.css';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Alert, Anchor, Button, Code, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Code, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
@@ -29,6 +29,8 @@ import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
 import { ConflictAlert, useStatusActions } from '../../editor/actions';
 import { StatusActions } from '../../editor/StatusActions';
 import { EditorColumns, useLivePreviewPane } from '../../editor/LivePreview';
+import { revealTarget, type ErrorTarget } from '../../editor/field-errors';
+import { FieldErrorsAlert } from '../../editor/FieldErrorsAlert';
 import { previewUrl } from '../../editor/preview-protocol';
 import { useRestore, VersionDialog, VersionList } from '../../editor/VersionHistory';
 import { apiFieldSources } from '../../fields/api-sources';
@@ -48,6 +50,7 @@ import {
 } from './api';
 import { BlockTree, blockLabel } from './BlockTree';
 import { diffPages } from './diff';
+import { blockLineage, pageErrorTargets } from './page-errors';
 import { pageTitle } from './PagesList';
 import { SeoPanel, seoErrorKey } from './SeoPanel';
 import { draftOfPage, errorsByBlock, type BlockNode, type PageDraft, type SeoKey } from './tree';
@@ -267,7 +270,33 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
 
   const conflict = autosave.state === 'conflict' || (actionError instanceof ApiError && actionError.status === 412);
   const title = pageTitle({ slug, seo: { ...page.seo, title: draft.seo.title } });
-  const fieldErrorCount = split.byBlock.size + seoErrors.size;
+  const targets = pageErrorTargets({
+    seoErrors,
+    byBlock: split.byBlock,
+    blocks: draft.blocks,
+    types: blockTypes,
+    defaultLocale: settings.default_locale,
+    labelOf: (n) =>
+      blockLabel(
+        n,
+        blockTypes.find((t) => t.slug === n.type),
+        0,
+      ).replace(/ #0$/, ''),
+  });
+
+  // Going to a refused field: its locale, its block and the blocks around it opened, then focused.
+  const [goal, setGoal] = useState<{ target: ErrorTarget; ids: string[] } | null>(null);
+  const goTo = (target: ErrorTarget) => {
+    setLocale(target.locale);
+    setGoal({ target, ids: target.blockId ? blockLineage(draft.blocks, target.blockId) : [] });
+  };
+  useEffect(() => (goal ? revealTarget(goal.target) : undefined), [goal]);
+  // A refused publish (or schedule) takes the editor to the first refused field at once, once per refusal.
+  const [seenRefusal, setSeenRefusal] = useState<unknown>(null);
+  if (actionError !== seenRefusal) {
+    setSeenRefusal(actionError);
+    if (actionErrors?.length && targets[0]) goTo(targets[0]);
+  }
 
   return (
     <Stack>
@@ -296,16 +325,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
       {otherErrors.length ? (
         <ErrorAlert error={new ApiError(400, 'VALIDATION_FAILED', 'Some values were refused', otherErrors, null)} title="Some values were refused" />
       ) : null}
-      {fieldErrorCount ? (
-        <Alert color="red" role="alert" title="Some fields need attention">
-          <Text size="sm">
-            {[
-              ...[...seoErrors.keys()].map((k) => k.replace(/^seo_translations\.([^.]+)\.(.*)$/, 'SEO $2 in $1').replace(/^seo\./, 'SEO ')),
-              ...(split.byBlock.size ? [`${split.byBlock.size} ${split.byBlock.size === 1 ? 'block' : 'blocks'} (marked “needs attention”)`] : []),
-            ].join(', ')}
-          </Text>
-        </Alert>
-      ) : null}
+      <FieldErrorsAlert targets={targets} onGo={goTo} />
       <EditorColumns
         main={
           <Stack>
@@ -331,6 +351,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
               revision={revision}
               errors={split.byBlock}
               onChange={(blocks) => edit({ ...draft, blocks })}
+              reveal={goal}
             />
           </Stack>
         }

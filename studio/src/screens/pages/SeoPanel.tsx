@@ -11,7 +11,7 @@ import { Badge, Button, Collapse, Group, Paper, Stack, TagsInput, Text, TextInpu
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import type { Seo, SeoKey, SeoOverrides } from './tree';
 
-const LABELS: Record<SeoKey, string> = {
+export const SEO_LABELS: Record<SeoKey, string> = {
   title: 'SEO title',
   description: 'Description',
   keywords: 'Keywords',
@@ -60,7 +60,8 @@ export function SeoPanel({ seo, translations, locale, defaultLocale, readOnly, e
         </Text>
       </Group>
     );
-    return { label: isDefault ? LABELS[key] : `${LABELS[key]} (${locale})`, description, error: errors.get(errorKey), readOnly };
+    // data-seo-field: where a refusal's list takes the focus (editor/field-errors.ts).
+    return { label: isDefault ? SEO_LABELS[key] : `${SEO_LABELS[key]} (${locale})`, description, error: errors.get(errorKey), readOnly, 'data-seo-field': key };
   };
   const text = (key: Exclude<SeoKey, 'keywords'>) => (typeof own[key] === 'string' ? (own[key] as string) : '');
   const set = (key: SeoKey) => (value: string | string[]) => onChange(locale, key, Array.isArray(value) ? value : value === '' ? null : value);
