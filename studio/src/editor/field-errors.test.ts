@@ -12,7 +12,10 @@ describe('refused fields as targets', () => {
   });
 
   it('orders an entry’s refused fields as the form shows them, the default locale first', () => {
-    const fields = [makeField({ name: 'body', label: 'Body', sort_order: 1 }), makeField({ name: 'title', label: 'Title', sort_order: 0 })];
+    const fields = [
+      makeField({ field_type: 'textarea', name: 'body', label: 'Body', sort_order: 1 }),
+      makeField({ field_type: 'text', name: 'title', label: 'Title', sort_order: 0 }),
+    ];
     const byField = new Map([
       ['body@en', 'is too long'],
       ['title@de', 'is required'],

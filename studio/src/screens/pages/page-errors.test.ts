@@ -13,11 +13,14 @@ const node = (id: string, type: string, data: Record<string, unknown>, children:
 });
 const blocks = [node('a', 'section', { heading: 'Intro' }, [node('b', 'card', {}), node('c', 'card', { title: 'Two' })]), node('d', 'card', {})];
 const types = [
-  { slug: 'section', name: 'Section', fields: [makeField({ name: 'heading', label: 'Heading', sort_order: 0 })] },
+  { slug: 'section', name: 'Section', fields: [makeField({ field_type: 'text', name: 'heading', label: 'Heading', sort_order: 0 })] },
   {
     slug: 'card',
     name: 'Card',
-    fields: [makeField({ name: 'title', label: 'Title', sort_order: 0, localizable: true }), makeField({ name: 'image', label: 'Image', sort_order: 1 })],
+    fields: [
+      makeField({ field_type: 'text', name: 'title', label: 'Title', sort_order: 0, localizable: true }),
+      makeField({ field_type: 'media', name: 'image', label: 'Image', sort_order: 1 }),
+    ],
   },
 ] as ContentType[];
 const labelOf = (n: BlockNode) => `${n.type}:${n.id}`;
