@@ -2,7 +2,7 @@
  * The Studio's Mantine theme. Mantine's default "dimmed" text, and the text of light, subtle and
  * outline variants (shade 6 on white or a pale tint), fall below WCAG AA's 4.5:1 contrast; the
  * resolver darkens them (shade 7 for dimmed text, a darkened shade 9 for coloured text), so axe finds no
- * contrast violation while keeping Mantine's look.
+ * contrast violation while keeping Mantine's look; placeholders are darkened the same way.
  */
 import { createTheme, Drawer, DrawerHeader, Modal, ModalHeader, Notification, type CSSVariablesResolver } from '@mantine/core';
 
@@ -22,6 +22,17 @@ export const theme = createTheme({
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close panel' } } }),
     DrawerHeader: DrawerHeader.extend({ defaultProps: { component: 'div' } as Record<string, unknown> }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
+    // A menu holds menu items only (axe aria-required-children): no focusable placeholder before
+    // them; the keyboard opens a menu on its first item instead. Named by string, like the
+    // components below, so the theme does not pull their code into the first load.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
+    // A long list of options scrolls: its scrolling box takes the keyboard focus (axe
+    // scrollable-region-focusable); the arrow keys still move through the options from the input.
+    ...Object.fromEntries(
+      ['Select', 'MultiSelect', 'Autocomplete', 'TagsInput'].map((name) => [name, { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } }]),
+    ),
+    // Days of the next and previous months are drawn pale (2.4:1): calendars show this month's only.
+    ...Object.fromEntries(['DatePickerInput', 'DateTimePicker', 'DatePicker'].map((name) => [name, { defaultProps: { hideOutsideDates: true } }])),
   },
 });
 
@@ -30,6 +41,8 @@ const COLORS = ['indigo', 'blue', 'green', 'teal', 'red', 'orange', 'yellow', 'g
 export const cssVariablesResolver: CSSVariablesResolver = () => {
   const light: Record<string, string> = {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    // placeholders ("Pick a date") at 5:1 on white instead of gray 5's 2.1:1
+    '--mantine-color-placeholder': 'color-mix(in srgb, var(--mantine-color-gray-6), var(--mantine-color-gray-7))',
     '--mantine-primary-color-light-color': 'var(--mantine-color-indigo-9)',
     // the hover tint of light variants (an active nav link under the pointer) stays pale enough
     '--mantine-primary-color-light-hover': 'var(--mantine-color-indigo-1)',

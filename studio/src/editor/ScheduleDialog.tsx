@@ -1,5 +1,5 @@
 /** Asks for the time to publish at (a date-time picker in the browser's time zone, D20 schedule). */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import dayjs from 'dayjs';
@@ -17,6 +17,7 @@ export function ScheduleDialog({
   onSchedule: (publishAt: string) => Promise<unknown>;
   what: string;
 }) {
+  const pickerId = useId();
   const [value, setValue] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -45,7 +46,9 @@ export function ScheduleDialog({
           minDate={dayjs().format('YYYY-MM-DD')}
           value={value}
           onChange={setValue}
-          popoverProps={{ withinPortal: true }}
+          // the calendar's dialog is named by the field's button (fields/date/DateWidget.tsx says why)
+          id={pickerId}
+          popoverProps={{ withinPortal: true, id: pickerId }}
           nextLabel="Next month"
           previousLabel="Previous month"
           submitButtonProps={{ 'aria-label': 'Confirm date and time' }}

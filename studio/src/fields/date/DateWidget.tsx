@@ -1,10 +1,15 @@
 /** `date`: a calendar day stored as YYYY-MM-DD (D30), picked from a calendar. */
+import { useId } from 'react';
 import { DatePickerInput } from '@mantine/dates';
 import type { FieldWidgetProps } from '../types';
 
 export function DateWidget({ field, value, onChange, readOnly, error, description, label }: FieldWidgetProps<string>) {
+  const id = useId();
   return (
     <DatePickerInput
+      // One id for the field and its calendar's popover: the calendar (a dialog) is named by the
+      // field's button (aria-labelledby), which otherwise points at an id no element has.
+      id={id}
       label={label ?? field.label}
       withAsterisk={field.required}
       description={description}
@@ -17,7 +22,7 @@ export function DateWidget({ field, value, onChange, readOnly, error, descriptio
       clearButtonProps={{ 'aria-label': `Clear ${label ?? field.label}` }}
       value={value ?? null}
       onChange={(v) => onChange(v ? String(v).slice(0, 10) : null)}
-      popoverProps={{ withinPortal: true }}
+      popoverProps={{ withinPortal: true, id }}
       nextLabel="Next month"
       previousLabel="Previous month"
     />

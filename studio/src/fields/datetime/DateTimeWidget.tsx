@@ -4,14 +4,19 @@
  * offset. An empty field is picked in the browser's time zone (shown beside the label), and the
  * value takes the browser's offset at that date and time.
  */
+import { useId } from 'react';
 import { DateTimePicker } from '@mantine/dates';
 import type { FieldWidgetProps } from '../types';
 import { offsetLabel, offsetOf, timeZoneName, wallClock, withOffset } from './local';
 
 export function DateTimeWidget({ field, value, onChange, readOnly, error, description, label }: FieldWidgetProps<string>) {
   const offset = offsetOf(value);
+  const id = useId();
   return (
     <DateTimePicker
+      // the calendar's dialog is named by the field's button (DateWidget says why)
+      id={id}
+      popoverProps={{ id }}
       label={`${label ?? field.label} (${offset ? offsetLabel(offset) : timeZoneName()})`}
       withAsterisk={field.required}
       description={description}

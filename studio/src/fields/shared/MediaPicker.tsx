@@ -103,7 +103,8 @@ function PickerBody({
         queryKey={PICKER_KEY}
         exclude={exclude}
         kinds={kinds}
-        itemLabel={(m) => `Choose ${m.label}`}
+        // The name holds what the button shows, the file name (axe label-content-name-mismatch).
+        itemLabel={(m) => (m.name && m.name !== m.label ? `Choose ${m.label} (${m.name})` : `Choose ${m.label}`)}
         selected={onPickMany ? new Set(chosen.map((c) => c.id)) : undefined}
         onActivate={(m) => {
           if (onPickMany) toggle(m);

@@ -308,7 +308,7 @@ function BlockRow(props: RowProps) {
                 >
                   Duplicate
                 </Menu.Item>
-                <Menu.Item leftSection={<IconTrash size={14} />} color="red" onClick={() => apply(removeBlock(blocks, node.id))}>
+                <Menu.Item leftSection={<IconTrash size={14} />} color="red.9" onClick={() => apply(removeBlock(blocks, node.id))}>
                   Remove{node.children.length ? ` (with ${node.children.length} inside)` : ''}
                 </Menu.Item>
               </Menu.Dropdown>
