@@ -12,6 +12,7 @@ import { useWsKey } from '../app/queries';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { formatDateTime } from '../components/format';
 import { useMemberNames } from '../screens/entries/members';
+import { ScrollTable } from '../components/ScrollTable';
 
 export interface VersionListProps {
   /** cache key parts naming the record, e.g. ['entry', type, slug] */
@@ -143,7 +144,7 @@ export function VersionDialog(props: {
         <ErrorAlert error={props.loadError} title="The version could not be loaded" />
         {rows ? (
           rows.length ? (
-            <Table.ScrollContainer minWidth={520}>
+            <ScrollTable minWidth={520} label={`Differences between version ${props.version} and the working copy`}>
               <Table aria-label={`Differences between version ${props.version} and the working copy`} verticalSpacing="xs">
                 <Table.Thead>
                   <Table.Tr>
@@ -188,7 +189,7 @@ export function VersionDialog(props: {
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </ScrollTable>
           ) : (
             <Text size="sm">This version holds the same content as the working copy.</Text>
           )

@@ -26,6 +26,7 @@ import { BulkResultDialog } from './BulkResultDialog';
 import { useMemberNames } from './members';
 import { displayValue } from './model';
 import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
+import { ScrollTable } from '../../components/ScrollTable';
 
 const PAGE_SIZE = 25;
 const STATUSES = ['draft', 'scheduled', 'published', 'archived'];
@@ -202,7 +203,7 @@ function EntriesTable({ ct }: { ct: ContentType }) {
       {list.isPending ? (
         <Loading label="Loading entries" />
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <ScrollTable minWidth={640} label={`${ct.name} entries`}>
           <Table striped highlightOnHover aria-label={`${ct.name} entries`}>
             <Table.Thead>
               <Table.Tr>
@@ -267,7 +268,7 @@ function EntriesTable({ ct }: { ct: ContentType }) {
               ) : null}
             </Text>
           ) : null}
-        </Table.ScrollContainer>
+        </ScrollTable>
       )}
 
       <Group justify="space-between">

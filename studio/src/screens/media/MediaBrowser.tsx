@@ -18,6 +18,7 @@ import { KIND_LABELS } from '../../fields/field-meta';
 import type { FieldSources, MediaKind, MediaSummary } from '../../fields/sources';
 import { ASSET_KINDS } from '../../../../src/modules/media/kinds.js';
 import { ALL_FOLDERS, folderOptions } from './folders';
+import { ScrollTable } from '../../components/ScrollTable';
 
 export type MediaView = 'grid' | 'list';
 
@@ -199,7 +200,7 @@ export function MediaBrowser({
         </SimpleGrid>
       ) : null}
       {items.length && view === 'list' ? (
-        <Table.ScrollContainer minWidth={560}>
+        <ScrollTable minWidth={560} label={'Media'}>
           <Table verticalSpacing={4} aria-label="Media">
             <Table.Thead>
               <Table.Tr>
@@ -231,7 +232,7 @@ export function MediaBrowser({
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       ) : null}
       {page > 1 || list.data?.hasMore ? (
         <Group justify="center" gap="sm">

@@ -13,12 +13,13 @@ import { PageHeader } from '../../components/PageHeader';
 import { useContentTypes } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
 import { CreateTypeDialog } from './CreateTypeDialog';
+import { ScrollTable } from '../../components/ScrollTable';
 
 function TypeTable({ types, label }: { types: ContentType[]; label: string }) {
   const { workspace } = useWorkspace();
   if (types.length === 0) return <Text c="dimmed">None yet.</Text>;
   return (
-    <Table.ScrollContainer minWidth={480}>
+    <ScrollTable minWidth={480} label={label}>
       <Table striped aria-label={label}>
         <Table.Thead>
           <Table.Tr>
@@ -56,7 +57,7 @@ function TypeTable({ types, label }: { types: ContentType[]; label: string }) {
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }
 

@@ -15,6 +15,7 @@ import { formatDate, formatDateTime } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { useInvalidate, useWsKey } from '../../app/queries';
 import { CreateKeyDialog, type ApiKey } from './CreateKeyDialog';
+import { ScrollTable } from '../../components/ScrollTable';
 
 function keyState(key: ApiKey): { label: string; color: string } {
   if (key.revoked_at) return { label: 'revoked', color: 'red' };
@@ -46,7 +47,7 @@ export default function ApiKeysTab() {
         keys.data.length === 0 ? (
           <Text c="dimmed">No keys yet.</Text>
         ) : (
-          <Table.ScrollContainer minWidth={760}>
+          <ScrollTable minWidth={760} label={'API keys'}>
             <Table striped aria-label="API keys">
               <Table.Thead>
                 <Table.Tr>
@@ -104,7 +105,7 @@ export default function ApiKeysTab() {
                 })}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
         )
       ) : null}
       <CreateKeyDialog opened={creating} onClose={() => setCreating(false)} />

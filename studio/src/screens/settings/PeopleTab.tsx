@@ -19,6 +19,7 @@ import { Loading } from '../../components/Loading';
 import { useInvalidate, useWsKey } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
 import { InviteDialog, roleOptions, type Member } from './InviteDialog';
+import { ScrollTable } from '../../components/ScrollTable';
 
 export default function PeopleTab() {
   const { administers, managesOwners, session } = useWorkspace();
@@ -70,7 +71,7 @@ export default function PeopleTab() {
       {people.isPending ? <Loading /> : null}
       <ErrorAlert error={people.error} title="The people could not be loaded" />
       {people.data ? (
-        <Table.ScrollContainer minWidth={640}>
+        <ScrollTable minWidth={640} label={'People'}>
           <Table striped aria-label="People">
             <Table.Thead>
               <Table.Tr>
@@ -142,7 +143,7 @@ export default function PeopleTab() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       ) : null}
       <InviteDialog opened={inviting} onClose={() => setInviting(false)} />
       <ConfirmDialog

@@ -17,6 +17,7 @@ import { formatDateTime } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { useInvalidate, useWsKey } from '../../app/queries';
 import { WebhookDialog } from './WebhookDialog';
+import { ScrollTable } from '../../components/ScrollTable';
 
 const STATUS_COLORS: Record<WebhookDelivery['status'], string> = { pending: 'yellow', delivered: 'green', failed: 'red' };
 
@@ -55,7 +56,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   if (deliveries.error) return <ErrorAlert error={deliveries.error} title="The delivery log could not be loaded" />;
   if (deliveries.data.length === 0) return <Text c="dimmed">No deliveries yet. Send a ping to try the receiver.</Text>;
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <ScrollTable minWidth={640} label={`Deliveries of ${webhook.url}`}>
       <Table aria-label={`Deliveries of ${webhook.url}`} verticalSpacing={4}>
         <Table.Thead>
           <Table.Tr>
@@ -115,7 +116,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }
 
