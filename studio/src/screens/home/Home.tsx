@@ -1,13 +1,15 @@
 /**
  * Workspace home (/studio/:workspace): GET /overview. Counts per content type (by state, each
- * linking to its entries), pages, the 20 most recent changes and the 20 soonest scheduled
- * publications.
+ * linking to its entries), pages (linking to the pages list), the 20 most recent changes and the
+ * 20 soonest scheduled publications; entry rows link to the entry, page rows to the page under
+ * its title.
  */
 import { Link } from 'react-router';
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { ScrollTable } from '../../components/ScrollTable';
 import { formatDateTime } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
@@ -15,6 +17,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { useWsKey } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
 import type { Overview, OverviewCounts as Counts } from '../../api/types';
+import { listAllPages, pageTitle } from '../pages/api';
 
 function CountLine({ counts }: { counts: Counts }) {
   return (
@@ -43,11 +46,18 @@ export default function Home() {
   const { workspace } = useWorkspace();
   const key = useWsKey();
   const overview = useQuery({ queryKey: key('overview'), queryFn: async () => (await api<Overview>('/overview')).data });
+  // Page rows show the page's title (the pages list's query, shared with the Pages screen).
+  const pages = useQuery({ queryKey: key('pages'), queryFn: listAllPages });
+  const titles = new Map((pages.data ?? []).map((p) => [p.id, pageTitle(p)]));
   const base = `/${workspace.slug}`;
-  const itemLink = (item: { kind: string; slug: string; content_type: string | null }) =>
+  const itemLink = (item: { kind: string; id: string; slug: string; content_type: string | null }) =>
     item.kind === 'entry' && item.content_type ? (
       <Anchor component={Link} to={`${base}/content/${item.content_type}/${item.slug}`}>
         {item.slug}
+      </Anchor>
+    ) : item.kind === 'page' ? (
+      <Anchor component={Link} to={`${base}/pages/${item.slug}`}>
+        {titles.get(item.id) ?? item.slug}
       </Anchor>
     ) : (
       <Text span>{item.slug}</Text>
@@ -85,7 +95,9 @@ export default function Home() {
                 ))}
               <Card withBorder padding="md">
                 <Group justify="space-between" mb="xs">
-                  <Text fw={600}>Pages</Text>
+                  <Anchor component={Link} to={`${base}/pages`} fw={600}>
+                    Pages
+                  </Anchor>
                   <Text size="sm" c="dimmed">
                     {overview.data.pages.total} {overview.data.pages.total === 1 ? 'page' : 'pages'}
                   </Text>
@@ -113,8 +125,8 @@ export default function Home() {
                 Nothing is scheduled.
               </Text>
             ) : (
-              <Table.ScrollContainer minWidth={420}>
-                <Table>
+              <ScrollTable minWidth={420} label="Scheduled publications">
+                <Table aria-label="Scheduled publications">
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>Item</Table.Th>
@@ -132,7 +144,7 @@ export default function Home() {
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </ScrollTable>
             )}
           </section>
 
@@ -145,8 +157,8 @@ export default function Home() {
                 No changes yet.
               </Text>
             ) : (
-              <Table.ScrollContainer minWidth={560}>
-                <Table>
+              <ScrollTable minWidth={560} label="Recent changes">
+                <Table aria-label="Recent changes">
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>Item</Table.Th>
@@ -172,7 +184,7 @@ export default function Home() {
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </ScrollTable>
             )}
           </section>
         </Stack>

@@ -42,6 +42,7 @@ import {
   getPage,
   getPageVersion,
   listPageVersions,
+  pageTitle,
   mintPagePreviewToken,
   restorePageVersion,
   savePage,
@@ -51,7 +52,6 @@ import {
 import { BlockTree, blockLabel } from './BlockTree';
 import { diffPages } from './diff';
 import { blockLineage, pageErrorTargets } from './page-errors';
-import { pageTitle } from './PagesList';
 import { SeoPanel, seoErrorKey } from './SeoPanel';
 import { draftOfPage, errorsByBlock, type BlockNode, type PageDraft, type SeoKey } from './tree';
 

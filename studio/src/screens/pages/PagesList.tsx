@@ -26,10 +26,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { slugify } from '../model/field-types';
-import { createPage, deletePage, duplicatePage, listAllPages, reorderPages } from './api';
-
-/** The name of a page in lists: its SEO title, else its slug. */
-export const pageTitle = (p: Pick<Page, 'slug' | 'seo'>) => p.seo.title?.trim() || p.slug;
+import { createPage, deletePage, duplicatePage, listAllPages, pageTitle, reorderPages } from './api';
 
 function PageRow(props: {
   page: Page;

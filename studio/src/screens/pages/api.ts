@@ -11,6 +11,9 @@ import { wireOfDraft, type PageDraft, type SeoOverrides } from './tree';
 
 const one = (slug: string) => `/pages/${encodeURIComponent(slug)}`;
 
+/** A page's display title: its SEO title, else its slug. */
+export const pageTitle = (p: Pick<Page, 'slug' | 'seo'>) => p.seo.title?.trim() || p.slug;
+
 /** Every page of the workspace in navigation order (all pages of GET /pages, 100 at a time). */
 export async function listAllPages(): Promise<Page[]> {
   const all: Page[] = [];
