@@ -157,6 +157,24 @@ export const axeResults: AxeSummary[] = [];
  * own elements); the suite that uses it says why.
  */
 export async function expectAccessible(page: Page, screen: string, within?: string, exclude?: string): Promise<AxeSummary> {
+  const { summary, violations } = await scanAccessibility(page, screen, within, exclude);
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length) throw new Error(`axe found ${bad.length} serious/critical violation(s) on ${screen}:\n  ${describeViolations(bad).join('\n  ')}`);
+  return summary;
+}
+
+type AxeViolation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
+
+/**
+ * Runs axe-core as expectAccessible does (same rules, `within` and `exclude`), records the summary
+ * in axeResults and answers every violation of any impact, without throwing.
+ */
+export async function scanAccessibility(
+  page: Page,
+  screen: string,
+  within?: string,
+  exclude?: string,
+): Promise<{ summary: AxeSummary; violations: AxeViolation[] }> {
   let builder = new AxeBuilder({ page });
   // A dialog is checked on its own when the page behind it was checked already.
   if (within) builder = builder.include(within);
@@ -168,14 +186,14 @@ export async function expectAccessible(page: Page, screen: string, within?: stri
     .analyze();
   const summary: AxeSummary = { screen, violations: result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })) };
   axeResults.push(summary);
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  if (bad.length) {
-    const lines = bad.map(
-      (v) => `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').join(' ')}`).join('\n    ')}`,
-    );
-    throw new Error(`axe found ${bad.length} serious/critical violation(s) on ${screen}:\n  ${lines.join('\n  ')}`);
-  }
-  return summary;
+  return { summary, violations: result.violations };
+}
+
+/** One line per violation: impact, rule, help, then each node's selector and failure summary. */
+export function describeViolations(violations: AxeViolation[]): string[] {
+  return violations.map(
+    (v) => `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n').join(' ')}`).join('\n    ')}`,
+  );
 }
 
 /** Saves a screenshot to docs/studio/<name>.png when STUDIO_SCREENSHOTS=1. */
@@ -282,4 +300,18 @@ export async function addBlockInside(page: Page, label: string, type: string): P
     .getByRole('menu', { name: `Add block inside ${label}`, exact: true })
     .getByRole('menuitem', { name: type, exact: true })
     .click();
+}
+
+/**
+ * Publishes from an editor's status bar: its Publish (or Publish changes) button, then the same
+ * button in the confirmation that lists what goes live. Answers the confirmation's text.
+ */
+export async function publishFromEditor(page: Page, label: 'Publish' | 'Publish changes' = 'Publish'): Promise<string> {
+  await page.getByRole('region', { name: 'Status and actions' }).getByRole('button', { name: label, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: `${label}: `, exact: false });
+  await dialog.getByRole('list', { name: 'What goes live' }).or(dialog.getByText('No field differs from the live version.')).waitFor({ state: 'visible' });
+  const text = await dialog.innerText();
+  await dialog.getByRole('button', { name: label, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  return text;
 }

@@ -17,6 +17,7 @@ import {
   expectAccessible,
   expectNoHorizontalScroll,
   launchBrowser,
+  publishFromEditor,
   screenshot,
   skipBrowserSuites,
   startStudioServer,
@@ -212,7 +213,10 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
   }, 90_000);
 
   it('publishes; edits to the published post stay unseen until "Publish changes"', async () => {
-    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    // The confirmation lists what goes live: everything, in both locales, on the first publication.
+    const first = await publishFromEditor(page);
+    expect(first).toContain('Nothing of it is live now');
+    expect(first).toMatch(/Title \(de\)/);
     await visible(page.getByRole('region', { name: 'Status and actions' }).getByText('published', { exact: true }));
     expect(await deliveredTitle('hello-quire')).toBe('Hello Quire');
 
@@ -220,7 +224,9 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
     await saved();
     await visible(page.getByRole('region', { name: 'Status and actions' }).getByText('changed'));
     expect(await deliveredTitle('hello-quire')).toBe('Hello Quire');
-    await page.getByRole('button', { name: 'Publish changes' }).click();
+    const changes = await publishFromEditor(page, 'Publish changes');
+    expect(changes).toContain('Readers get these changes to the live version (en)');
+    expect(changes).toMatch(/changed\s*Title/);
     await hidden(page.getByRole('region', { name: 'Status and actions' }).getByText('changed'));
     expect(await deliveredTitle('hello-quire')).toBe('Hello Quire, edited');
 
@@ -277,7 +283,7 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
     const title = page.getByRole('textbox', { name: 'Title', exact: true });
     await title.fill('');
     await saved();
-    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await publishFromEditor(page);
     await visible(page.getByText('is required', { exact: true }));
     expect(await title.getAttribute('aria-invalid')).toBe('true');
     await title.fill('Changed elsewhere');

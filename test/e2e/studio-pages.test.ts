@@ -20,6 +20,7 @@ import {
   expectAccessible,
   expectNoHorizontalScroll,
   launchBrowser,
+  publishFromEditor,
   screenshot,
   skipBrowserSuites,
   startStudioServer,
@@ -265,7 +266,7 @@ describe.skipIf(skipBrowserSuites())('Studio pages in Chromium', () => {
 
   it('publishes, and the delivery API returns the tree in de', async () => {
     expect(await delivered('landing-page', 'de')).toBeNull();
-    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await publishFromEditor(page);
     await visible(page.getByRole('region', { name: 'Status and actions' }).getByText('published', { exact: true }));
     const de = (await delivered('landing-page', 'de'))!;
     expect(de.page.seo.title).toBe('Startseite');

@@ -19,7 +19,17 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { addBlockInside, axeResults, blockRow, expectAccessible, launchBrowser, skipBrowserSuites, startStudioServer, type StudioServer } from './harness.js';
+import {
+  addBlockInside,
+  axeResults,
+  blockRow,
+  expectAccessible,
+  launchBrowser,
+  publishFromEditor,
+  skipBrowserSuites,
+  startStudioServer,
+  type StudioServer,
+} from './harness.js';
 
 const url = process.env.DATABASE_URL;
 const OWNER_PASSWORD = 'owner password 123';
@@ -135,7 +145,7 @@ describe.runIf(url && !skipBrowserSuites())('Studio on PostgreSQL in Chromium', 
     await page.getByText('en (default)', { exact: true }).click();
 
     expect(await delivered('article', 'en')).toEqual([]);
-    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await publishFromEditor(page);
     await visible(page.getByRole('region', { name: 'Status and actions' }).getByText('published', { exact: true }));
 
     const en = await delivered('article', 'en');
@@ -188,7 +198,7 @@ describe.runIf(url && !skipBrowserSuites())('Studio on PostgreSQL in Chromium', 
     await row('Section “Hello”').getByRole('textbox', { name: 'Heading (de)' }).fill('Hallo');
     await visible(page.getByRole('status', { name: 'Save state: Saved' }));
     await page.getByText('en (default)', { exact: true }).click();
-    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await publishFromEditor(page);
     await visible(page.getByRole('region', { name: 'Status and actions' }).getByText('published', { exact: true }));
 
     type Block = { type: string; data: string; children: Block[] };

@@ -5,11 +5,12 @@
  * and Delete for content:write. Which state actions show follows D20's transitions from the
  * current status.
  */
-import { Badge, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconCheck, IconExternalLink } from '@tabler/icons-react';
 import { formatDateTime } from '../components/format';
 import { StatusBadge } from '../components/StatusBadge';
 import type { SaveState } from './autosave';
+import { setPublishWithoutAsking, usePublishWithoutAsking } from './publish-confirm';
 
 export type StatusAction = 'publish' | 'unpublish' | 'archive' | 'schedule' | 'duplicate' | 'delete' | 'preview';
 
@@ -51,6 +52,7 @@ export function StatusActions({
   withPreview?: boolean;
 }) {
   const s = entry.status;
+  const withoutAsking = usePublishWithoutAsking();
   const publishLabel = s === 'published' ? 'Publish changes' : 'Publish';
   const canPublishNow = s !== 'published' || entry.has_pending_changes;
   const button = (action: StatusAction, label: string, props: Record<string, unknown> = {}) => (
@@ -77,6 +79,14 @@ export function StatusActions({
             {s !== 'archived' ? button('archive', 'Archive', { variant: 'default' }) : null}
             {s !== 'published' ? button('schedule', s === 'scheduled' ? 'Reschedule' : 'Schedule', { variant: 'default' }) : null}
           </Group>
+        ) : null}
+        {canPublish && canPublishNow && withoutAsking ? (
+          <Text size="xs" c="dimmed">
+            Publishes without showing what goes live.{' '}
+            <Anchor component="button" size="xs" onClick={() => setPublishWithoutAsking(false)}>
+              Ask again
+            </Anchor>
+          </Text>
         ) : null}
         {canWrite ? (
           <Group gap="xs">

@@ -2,13 +2,15 @@
  * The state actions of the entry and page editors (D20-D23, D71): pending edits are saved first
  * (so an action acts on them, with the ETag they produced), then publish / unpublish / archive /
  * schedule change the state and the record is read again; duplicate, delete and preview run the
- * editor's own handler. Delete and schedule ask first (their dialogs show the refusal); other
+ * editor's own handler. Delete and schedule ask first (their dialogs show the refusal), publish
+ * too unless this browser said not to (it shows what goes live, PublishDialog); other
  * refusals are kept in `error` for the editor to show, field errors on their fields.
  */
 import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Autosave } from './autosave';
+import { publishWithoutAsking } from './publish-confirm';
 import type { StatusAction } from './StatusActions';
 
 export type StateVerb = 'publish' | 'unpublish' | 'archive' | 'schedule';
@@ -30,7 +32,7 @@ const isVerb = (a: StatusAction): a is StateVerb => a in DONE;
 export function useStatusActions<D>(autosave: Autosave<D>, handlers: StatusActionHandlers) {
   const [busy, setBusy] = useState<StatusAction | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [dialog, setDialog] = useState<'delete' | 'schedule' | null>(null);
+  const [dialog, setDialog] = useState<'delete' | 'schedule' | 'publish' | null>(null);
 
   const act = async (action: StatusAction, publishAt?: string) => {
     setError(null);
@@ -54,9 +56,16 @@ export function useStatusActions<D>(autosave: Autosave<D>, handlers: StatusActio
   };
   const onAction = (action: StatusAction) => {
     if (action === 'delete' || action === 'schedule') setDialog(action);
+    // Publishing first shows what goes live, unless this browser said not to ask (publish-confirm.ts).
+    else if (action === 'publish' && !publishWithoutAsking()) setDialog('publish');
     else void act(action);
   };
-  return { busy, error, setError, dialog, setDialog, act, onAction };
+  /** The publish dialog's confirmation: it closes, and the refusal, if any, shows on the fields. */
+  const confirmPublish = () => {
+    setDialog(null);
+    void act('publish');
+  };
+  return { busy, error, setError, dialog, setDialog, act, onAction, confirmPublish };
 }
 
 /** "Someone else saved this … first" (a 412): nothing was overwritten; Reload takes their version. */

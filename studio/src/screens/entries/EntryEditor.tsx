@@ -25,7 +25,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
-import { changeState, createEntry, deleteEntry, duplicateEntry, getEntry, mintPreviewToken, restoreVersion, saveEntry } from './api';
+import { changeState, createEntry, deleteEntry, duplicateEntry, getEntry, getVersion, mintPreviewToken, restoreVersion, saveEntry } from './api';
 import { useAutosave } from '../../editor/autosave';
 import { LocaleSwitch } from '../../editor/LocaleSwitch';
 import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
@@ -35,7 +35,8 @@ import { EditorColumns, useLivePreviewPane } from '../../editor/LivePreview';
 import { fieldTargets, revealTarget, type ErrorTarget } from '../../editor/field-errors';
 import { FieldErrorsAlert } from '../../editor/FieldErrorsAlert';
 import { EntryForm } from './EntryForm';
-import { displayValue, draftOf, mapErrors, type Draft } from './model';
+import { diffDrafts, displayValue, draftOf, mapErrors, type Draft } from './model';
+import { PublishDialog } from '../../editor/PublishDialog';
 import { previewUrl } from '../../editor/preview-protocol';
 import { VersionHistory } from './VersionHistory';
 
@@ -191,6 +192,19 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
     },
   });
   const { busy, dialog, setDialog, act, onAction, error: actionError, setError: setActionError } = actions;
+
+  // What a publish would change: the working copy against the live version (all of it when none is live).
+  const liveVersion = entry.status === 'published' ? entry.published_version : null;
+  const liveRecord = useQuery({
+    queryKey: key('version', ct.slug, initial.slug, liveVersion),
+    queryFn: () => getVersion(ct.slug, initial.slug, liveVersion!),
+    enabled: dialog === 'publish' && liveVersion !== null,
+  });
+  const liveBase: Draft | null = liveVersion === null ? { data: {}, translations: {} } : liveRecord.data ? draftOf(liveRecord.data.entry) : null;
+  const liveChanges =
+    dialog === 'publish' && liveBase
+      ? diffDrafts(ct.fields, settings.locales, settings.default_locale, liveBase, draft).map((r) => ({ what: r.label, locale: r.locale, kind: r.kind }))
+      : null;
   const saveErrors = autosave.error instanceof ApiError ? autosave.error.errors : null;
   const actionErrors = actionError instanceof ApiError ? actionError.errors : null;
   const mapped = mapErrors([...(saveErrors ?? []), ...(actionErrors ?? [])], settings.default_locale, fieldNames);
@@ -319,6 +333,16 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
       >
         The entry, its translations and its history are deleted for good; relations pointing at it resolve to nothing.
       </ConfirmDialog>
+      <PublishDialog
+        opened={dialog === 'publish'}
+        title={`“${title}”`}
+        live={liveVersion !== null}
+        changes={liveChanges}
+        loadError={liveRecord.error}
+        confirmLabel={entry.status === 'published' ? 'Publish changes' : 'Publish'}
+        onClose={() => setDialog(null)}
+        onPublish={actions.confirmPublish}
+      />
       <LazyScheduleDialog opened={dialog === 'schedule'} onClose={() => setDialog(null)} what={`“${title}”`} onSchedule={(at) => act('schedule', at)} />
       <Modal opened={preview !== null} onClose={() => setPreview(null)} title="Preview token" size="lg">
         {preview ? (

@@ -4,10 +4,11 @@
  * under the block's field, marks the block, lists the field by block position and type and
  * focuses it, and a click in that list expands a collapsed block and focuses its field.
  */
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeField } from '../../fields/shared/test-utils';
+import { setPublishWithoutAsking } from '../../editor/publish-confirm';
 import PageEditor from './PageEditor';
 import { fakeApi, ok, okList, refusal, renderScreen, type FakeCall } from '../../app/test-utils';
 
@@ -56,7 +57,10 @@ beforeEach(() => {
     return null;
   });
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setPublishWithoutAsking(false);
+});
 
 const renderEditor = () => renderScreen(<PageEditor />, '/:workspace/pages/:slug', '/demo/pages/home', 'editor');
 
@@ -68,6 +72,10 @@ describe('page editor', () => {
     expect(heading).toHaveValue('Welcome');
     await userEvent.clear(heading);
     await userEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    // Nothing is live yet: the confirmation lists all of the page.
+    const confirm = await screen.findByRole('dialog', { name: 'Publish: “Home”?' });
+    expect(within(confirm).getByRole('list', { name: 'What goes live' })).toHaveTextContent('SEO title');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Publish' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PATCH' && c.path === '/pages/home/publish')).toBe(true));
     const put = calls.find((c) => c.method === 'PUT')!;
     expect(put.ifMatch).toBe('"p1-1"');
@@ -89,6 +97,7 @@ describe('page editor', () => {
     renderEditor();
     await screen.findByRole('heading', { name: 'Home', level: 1 }, { timeout: 5000 });
     await userEvent.clear(screen.getByRole('textbox', { name: 'Heading' }));
+    setPublishWithoutAsking(true);
     await userEvent.click(screen.getByRole('button', { name: 'Publish' }));
     const go = await screen.findByRole('button', { name: 'Block 1: Section › Heading' });
     await userEvent.click(screen.getByRole('button', { name: /^Collapse Section/ }));

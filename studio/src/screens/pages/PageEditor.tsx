@@ -31,6 +31,7 @@ import { StatusActions } from '../../editor/StatusActions';
 import { EditorColumns, useLivePreviewPane } from '../../editor/LivePreview';
 import { revealTarget, type ErrorTarget } from '../../editor/field-errors';
 import { FieldErrorsAlert } from '../../editor/FieldErrorsAlert';
+import { PublishDialog } from '../../editor/PublishDialog';
 import { previewUrl } from '../../editor/preview-protocol';
 import { useRestore, VersionDialog, VersionList } from '../../editor/VersionHistory';
 import { apiFieldSources } from '../../fields/api-sources';
@@ -53,7 +54,7 @@ import { BlockTree, blockLabel } from './BlockTree';
 import { diffPages } from './diff';
 import { blockLineage, pageErrorTargets } from './page-errors';
 import { SeoPanel, seoErrorKey } from './SeoPanel';
-import { draftOfPage, errorsByBlock, type BlockNode, type PageDraft, type SeoKey } from './tree';
+import { draftOfPage, EMPTY_SEO, errorsByBlock, type BlockNode, type PageDraft, type SeoKey } from './tree';
 
 export default function PageEditorScreen() {
   const { slug = '' } = useParams();
@@ -184,6 +185,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
     setDialog,
     act,
     onAction,
+    confirmPublish,
     error: actionError,
     setError: setActionError,
   } = useStatusActions(autosave, {
@@ -209,6 +211,25 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
       if (url) window.open(url, '_blank', 'noopener');
     },
   });
+  // What a publish would change: the working copy against the live version (all of it when none is live).
+  const liveVersion = page.status === 'published' ? (page.published_version ?? null) : null;
+  const liveRecord = useQuery({
+    queryKey: key('page-version', slug, liveVersion),
+    queryFn: () => getPageVersion(slug, liveVersion!),
+    enabled: dialog === 'publish' && liveVersion !== null,
+  });
+  const liveBase: PageDraft | null =
+    liveVersion === null ? { seo: EMPTY_SEO, seoTranslations: {}, blocks: [] } : liveRecord.data ? draftOfPage(liveRecord.data) : null;
+  const typeOf = (t: string) => blockTypes.find((b) => b.slug === t);
+  const liveChanges =
+    dialog === 'publish' && liveBase
+      ? diffPages(liveBase, draft, {
+          defaultLocale: settings.default_locale,
+          locales: settings.locales,
+          fieldsOf: (t) => typeOf(t)?.fields ?? [],
+          labelOf: (n: BlockNode) => blockLabel(n, typeOf(n.type), 0).replace(/ #0$/, ''),
+        })
+      : null;
   const saveErrors = autosave.error instanceof ApiError ? autosave.error.errors : null;
   const actionErrors = actionError instanceof ApiError ? actionError.errors : null;
   const allErrors = [...(saveErrors ?? []), ...(actionErrors ?? [])];
@@ -390,6 +411,16 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
       >
         The page, its blocks, their translations and its history are deleted for good; readers get 404 at its address.
       </ConfirmDialog>
+      <PublishDialog
+        opened={dialog === 'publish'}
+        title={`“${title}”`}
+        live={liveVersion !== null}
+        changes={liveChanges}
+        loadError={liveRecord.error}
+        confirmLabel={page.status === 'published' ? 'Publish changes' : 'Publish'}
+        onClose={() => setDialog(null)}
+        onPublish={confirmPublish}
+      />
       <LazyScheduleDialog opened={dialog === 'schedule'} onClose={() => setDialog(null)} what={`“${title}”`} onSchedule={(at) => act('schedule', at)} />
       {renaming ? <RenameDialog slug={slug} onClose={() => setRenaming(false)} onRename={rename} /> : null}
     </Stack>
