@@ -14,6 +14,7 @@ import type { Actor } from './modules/auth/permissions.js';
 import type { Projection } from './modules/delivery/fields-selection.js';
 import type { DeliverySchema, DeliveryType } from './modules/delivery/model.js';
 import { PersistedQueryMemory } from './modules/graphql/apq.js';
+import type { WorkspaceRevisions } from './modules/workspaces/repository.js';
 
 /** An authenticated key as remembered by src/modules/auth/key-cache.ts. */
 export interface CachedKey {
@@ -26,6 +27,12 @@ export interface CachedSchema {
   fingerprint: string;
   loadedAt: number;
   schema: DeliverySchema;
+  /**
+   * Workspace revisions (by kind, src/modules/delivery/schema-cache.ts) under which the
+   * fingerprint was last found unchanged: a request whose actor was checked at one of them skips
+   * the fingerprint query, since every model change bumps both revisions.
+   */
+  verified: Partial<Record<keyof WorkspaceRevisions, number>>;
 }
 
 /**

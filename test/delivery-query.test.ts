@@ -12,6 +12,7 @@ import { createCaches } from '../src/caches.js';
 import type { Db } from '../src/db/types.js';
 import { authenticate } from '../src/modules/auth/operations.js';
 import { getEntryBySlug, listEntries } from '../src/modules/delivery/operations.js';
+import { loadDeliverySchema } from '../src/modules/delivery/schema-cache.js';
 import { call, createTestEnv, dialects, expectError, type TestEnv } from './helpers.js';
 import { createWorld, datas, P, type DeliveryWorld } from './delivery-fixtures.js';
 
@@ -360,7 +361,8 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
         const result = await fn();
         return { result, queries: log.queries.length };
       };
-      // The first request of a context loads the content model (two more queries); later ones only check its fingerprint.
+      // The first request of a context reads the model's fingerprint and loads the model (three queries); later ones by
+      // an actor checked at the same workspace revision need none (every model change bumps the revision).
       const cold = await run(() => listEntries(ctx, actor, { type: 'post', locale: 'de', limit: 2 }));
       const one = await run(() => listEntries(ctx, actor, { type: 'post', locale: 'de', limit: 1 }));
       const five = await run(() => listEntries(ctx, actor, { type: 'post', locale: 'de', limit: 5 }));
@@ -371,22 +373,58 @@ describe.each(dialects())('delivery sort, filters, cursors on %s', (dialect) => 
       expect(first.author.bio).toMatch(/^Bio de /);
       expect(first.friends).toHaveLength(2);
       expect(first.cover).toMatchObject({ mime_type: 'image/png' });
-      // fingerprint + page (its total in the same statement) + related entries (every relation field at once) + media
-      expect([one.queries, five.queries, all.queries]).toEqual([4, 4, 4]);
+      // page (its total in the same statement) + related entries (every relation field at once) + media
+      expect([one.queries, five.queries, all.queries]).toEqual([3, 3, 3]);
       expect(cold.queries).toBe(6);
       // Past the last page the total needs its own count.
       const beyond = await run(() => listEntries(ctx, actor, { type: 'post', locale: 'de', limit: 5, page: 9 }));
       expect(beyond.result.meta.total_data).toBe(12);
-      expect(beyond.queries).toBe(3);
+      expect(beyond.queries).toBe(2);
       // Without relation or media fields selected, neither lookup runs.
       const plain = await run(() => listEntries(ctx, actor, { type: 'post', locale: 'de', limit: 5, fields: 'title,views' }));
-      expect(plain.queries).toBe(2);
-      // Cursor mode: fingerprint + page.
+      expect(plain.queries).toBe(1);
+      // Cursor mode: the page.
       const cursor = await run(() => listEntries(ctx, actor, { type: 'post', locale: 'de', limit: 5, fields: 'title', cursor: five.result.meta.next_cursor! }));
       expect(cursor.result.items).toHaveLength(5);
-      expect(cursor.queries).toBe(2);
+      expect(cursor.queries).toBe(1);
       const detail = await run(() => getEntryBySlug(ctx, actor, 'p1', { type: 'post', locale: 'de' }));
-      expect(detail.queries).toBe(4);
+      expect(detail.queries).toBe(3);
+    });
+
+    it('checks the content model again once the workspace revision moved, and sees a model change at once', async () => {
+      const log = new QueryLog();
+      const db = { kysely: env.ctx.db.kysely.withPlugin(log), dialect: env.ctx.db.dialect, close: async () => {}, memo: env.ctx.db.memo } satisfies Db;
+      const ctx = { ...env.ctx, db, caches: createCaches() };
+      // Queries besides the list itself (one field, no relations: one query): the fingerprint
+      // check, and the model's two when it is (re)loaded.
+      const extraQueries = () => log.queries.length - 1;
+      const list = async (key: string) => {
+        // A fresh actor per request, as the key cache checks it against the current revision on each.
+        const actor = await authenticate(env.ctx, key, 'delivery');
+        log.queries = [];
+        const res = await listEntries(ctx, actor, { type: 'post', locale: 'de', limit: 1, fields: 'title' });
+        return { extra: extraQueries(), res };
+      };
+      expect((await list(w.keys.delivery)).extra).toBe(3);
+      expect((await list(w.keys.delivery)).extra).toBe(0);
+      // A preview key is checked against the other revision (draft_revision): verified on its own.
+      expect((await list(w.keys.preview)).extra).toBe(1);
+      expect((await list(w.keys.preview)).extra).toBe(0);
+      // A model change through the API (on any instance) moves both revisions: the next request checks, and sees it.
+      const field = await call(env.app, 'POST', '/api/v1/manage/content-types/post/fields', {
+        key: w.keys.management,
+        body: { name: 'subtitle_x', field_type: 'text' },
+      });
+      expect(field.status).toBe(201);
+      for (const [key, queries] of [
+        [w.keys.delivery, 3],
+        [w.keys.preview, 1],
+      ] as const) {
+        const next = await list(key);
+        expect(next.extra).toBe(queries);
+        const schema = await loadDeliverySchema(ctx, await authenticate(env.ctx, key, 'delivery'));
+        expect(schema.bySlug.get('post')?.fieldsByName.has('subtitle_x')).toBe(true);
+      }
     });
 
     // Production keys read published versions (`published_data`), preview keys working copies

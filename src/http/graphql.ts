@@ -88,7 +88,7 @@ function perRequest(ctx: Context) {
   return (req: FastifyRequest) => {
     let found = memo.get(req);
     if (!found) {
-      found = graphqlSchemaOf(ctx, req.actor.workspaceId);
+      found = graphqlSchemaOf(ctx, req.actor);
       memo.set(req, found);
     }
     return found;

@@ -6,7 +6,8 @@
  * slug, and describe the workspace's schema. `actor` is a delivery key (its environment and
  * whitelist decide what is visible).
  *
- * A list request costs: the schema fingerprint (one query; the model itself is cached), the page
+ * A list request costs: the schema fingerprint (one query, none when the key's workspace revision
+ * was already verified: schema-cache.ts; the model itself is cached), the page
  * (one query, translations joined, on a reader thread on SQLite: heavyReader; the total in offset mode comes with it: per-status counters
  * without filters, a count capped past the page with filters, `total_is_exact: false` when the
  * cap was reached), and at most one query for related entries and one for media.
@@ -77,7 +78,7 @@ export async function planEntryList(
   parse: (schema: DeliverySchema, type: DeliveryType) => EntryListConditions,
   model?: DeliverySchema,
 ): Promise<EntryListPlan> {
-  const schema = model ?? (await loadDeliverySchema(ctx, actor.workspaceId));
+  const schema = model ?? (await loadDeliverySchema(ctx, actor));
   const type = requireEntryType(schema, actor, typeSlug);
   const locale = resolveRequestedLocale(schema.workspace, localeText);
   const { sort, filters, where = null } = parse(schema, type);
@@ -221,7 +222,7 @@ export async function readEntryBySlug(
   localeText: string | undefined,
   model?: DeliverySchema,
 ): Promise<FoundEntry> {
-  const schema = model ?? (await loadDeliverySchema(ctx, actor.workspaceId));
+  const schema = model ?? (await loadDeliverySchema(ctx, actor));
   const named = typeSlug === undefined ? null : requireEntryType(schema, actor, typeSlug);
   const locale = resolveRequestedLocale(schema.workspace, localeText);
   const perspective = perspectiveOf(actor);
@@ -277,7 +278,7 @@ export interface DeliverySchemaDocument {
  * always) with their fields in compact form, and the workspace's locales.
  */
 export async function getDeliverySchema(ctx: Context, actor: Actor): Promise<DeliverySchemaDocument> {
-  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const schema = await loadDeliverySchema(ctx, actor);
   const { name, slug, default_locale, locales } = schema.workspace;
   return {
     content_types: schema.types

@@ -31,7 +31,7 @@ import type { Field } from '../content-types/model.js';
 import { fieldOptions } from '../content-types/model.js';
 import { localizedValue } from '../delivery/localization.js';
 import type { DeliverySchema, DeliveryType } from '../delivery/model.js';
-import { loadDeliveryModel } from '../delivery/schema-cache.js';
+import { loadDeliveryModel, type ModelReader } from '../delivery/schema-cache.js';
 import type { BlockNode, EntryNode } from './context.js';
 import { nameTypes, type TypeNames } from './names.js';
 import { assetCollectionRoot, assetRoot, entryCollectionRoot, entryRoot, pageCollectionRoot, pageRoot } from './resolvers.js';
@@ -259,12 +259,14 @@ export function buildGraphqlSchema(model: DeliverySchema): GraphQLSchema {
 }
 
 /**
- * The workspace's GraphQL schema and delivery model for one request: the model from the delivery
- * schema cache (one fingerprint query), the schema rebuilt only when that fingerprint changed.
- * Throws 404 NOT_FOUND when the workspace no longer exists.
+ * The workspace's GraphQL schema and delivery model for one request by `reader` (the actor
+ * checked on this request, or a workspace id): the model from the delivery schema cache (no query when
+ * the actor's revision was already verified, else one fingerprint query), the schema rebuilt only
+ * when that fingerprint changed. Throws 404 NOT_FOUND when the workspace no longer exists.
  */
-export async function graphqlSchemaOf(ctx: Context, workspaceId: string): Promise<{ model: DeliverySchema; schema: GraphQLSchema }> {
-  const { schema: model, fingerprint } = await loadDeliveryModel(ctx, workspaceId);
+export async function graphqlSchemaOf(ctx: Context, reader: ModelReader): Promise<{ model: DeliverySchema; schema: GraphQLSchema }> {
+  const workspaceId = typeof reader === 'string' ? reader : reader.workspaceId;
+  const { schema: model, fingerprint } = await loadDeliveryModel(ctx, reader);
   const cached = ctx.caches.graphqlSchemas.get(workspaceId);
   if (cached && cached.fingerprint === fingerprint) return { model, schema: cached.schema };
   const schema = buildGraphqlSchema(model);

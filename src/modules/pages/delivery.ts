@@ -129,7 +129,7 @@ export async function planPageList(
   model?: DeliverySchema,
 ): Promise<PageListPlan> {
   checkWorkspace(actor, input.workspace_id);
-  const schema = model ?? (await loadDeliverySchema(ctx, actor.workspaceId));
+  const schema = model ?? (await loadDeliverySchema(ctx, actor));
   const locale = resolveRequestedLocale(schema.workspace, input.locale);
   const sort = pageSort(input.sort);
   const perspective = perspectiveOf(actor);
@@ -284,7 +284,7 @@ export interface FoundPage {
  */
 export async function findVisiblePage(ctx: Context, actor: Actor, slug: string, input: DeliveryPageInput, model?: DeliverySchema): Promise<FoundPage> {
   checkWorkspace(actor, input.workspace_id);
-  const schema = model ?? (await loadDeliverySchema(ctx, actor.workspaceId));
+  const schema = model ?? (await loadDeliverySchema(ctx, actor));
   const locale = resolveRequestedLocale(schema.workspace, input.locale);
   const perspective = perspectiveOf(actor);
   const now = iso(ctx.clock());

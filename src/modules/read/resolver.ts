@@ -161,5 +161,10 @@ export function revisionFor(perspective: Perspective, revisions: WorkspaceRevisi
  * saving a working copy leaves alone.
  */
 export function actorRevision(actor: Pick<Actor, 'keyClass' | 'environment'>, revisions: WorkspaceRevisions): number {
-  return actor.keyClass === 'delivery' ? revisionFor(perspectiveOf(actor), revisions) : revisions.revision;
+  return revisions[actorRevisionKind(actor)];
+}
+
+/** Which of the workspace's two revisions actorRevision reads for `actor`. */
+export function actorRevisionKind(actor: Pick<Actor, 'keyClass' | 'environment'>): keyof WorkspaceRevisions {
+  return actor.keyClass === 'delivery' && perspectiveOf(actor) === 'working' ? 'draft' : 'revision';
 }

@@ -98,7 +98,7 @@ interface SyncRun {
 export async function sync(ctx: Context, actor: Actor, input: SyncInput): Promise<{ items: SyncItem[]; meta: SyncMeta }> {
   const given = [input.initial === true, input.page_token !== undefined, input.sync_token !== undefined].filter(Boolean).length;
   if (given !== 1) throw invalid('query', 'pass exactly one of initial=true, page_token or sync_token');
-  const schema = await loadDeliverySchema(ctx, actor.workspaceId);
+  const schema = await loadDeliverySchema(ctx, actor);
   const perspective = perspectiveOf(actor);
   // Tokens carry the wire's word for the perspective (the key's visibility).
   const scope: SyncScope = { workspaceId: actor.workspaceId, visibility: visibilityOfPerspective(perspective) };
