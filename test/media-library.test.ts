@@ -1,6 +1,6 @@
 /**
  * The media library's browsing reads (issue 11 item 2; docs/api.md "Media"): `search` on the
- * list (name and alt text, any case, LIKE wildcards taken literally), `type=other`, the folder
+ * list (name and alt text, any case, LIKE wildcards taken literally), `type=other`, `missing_alt`, the folder
  * listing, and where an asset is used (GET /media/{id}/usage: media, media list and rich-text
  * fields of entries and page blocks, working copies and published versions, translations).
  * Both dialects.
@@ -65,6 +65,24 @@ describe.each(dialects())('media library browsing on %s', (dialect) => {
     expect(await names('type=image&search=team')).toEqual(['Team Photo.PNG']);
     expect(await names('folder=brand&search=L')).toEqual(['clip.mp4', 'logo_100%.svg']);
     expect(await names('folder=&search=a')).toEqual(['data.json', 'Team Photo.PNG']);
+  });
+
+  it('missing_alt=true lists the assets without alt text (none or only spaces), with the other filters', async () => {
+    const blank = await insertMediaRow(env.ctx, w.workspaceId, w.userId, {
+      original_name: 'blank.png',
+      alt_text: '   ',
+      created_at: '2026-01-01T00:00:07.000Z',
+    });
+    try {
+      expect(await names('missing_alt=true')).toEqual(['blank.png', 'data.json', 'clip.mp4', 'logo_100%.svg']);
+      expect(await names('missing_alt=true&type=image')).toEqual(['blank.png', 'logo_100%.svg']);
+      expect(await names('missing_alt=true&folder=brand&search=logo')).toEqual(['logo_100%.svg']);
+      expect(await names('missing_alt=false')).toHaveLength(6);
+      expect(expectError(await w.req('GET', '/media?missing_alt=maybe'), 400, 'VALIDATION_FAILED').errors[0].path).toBe('query.missing_alt');
+    } finally {
+      // gone again, so the other cases count what they counted before
+      await env.ctx.db.kysely.updateTable('media').set({ deleted_at: new Date().toISOString() }).where('id', '=', blank).execute();
+    }
   });
 
   it('refuses a search over 200 characters and an unknown type with 400', async () => {

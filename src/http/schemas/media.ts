@@ -75,6 +75,7 @@ export const MediaListQuery = Type.Object(
     search: Type.Optional(
       Type.String({ maxLength: 200, description: 'case-insensitive substring of the original file name, the alt text, the title or the description' }),
     ),
+    missing_alt: Type.Optional(Type.Boolean({ description: 'true: only assets without alt text (none, or only spaces); false or absent: no filter' })),
   },
   { additionalProperties: false },
 );

@@ -176,9 +176,11 @@ export interface ListMediaQuery {
   type?: string;
   /** Case-insensitive substring of the original file name, alt text, title or description (blank: no filter). */
   search?: string;
+  /** true: only assets without alt text, the ones a site would show to nobody who cannot see them. */
+  missing_alt?: boolean;
 }
 
-/** GET /media: newest first, with offset pagination; optional folder, kind and text search filters. */
+/** GET /media: newest first, with offset pagination; optional folder, kind, text search and missing-alt-text filters. */
 export async function listMedia(
   ctx: Context,
   actor: Actor,
@@ -198,6 +200,7 @@ export async function listMedia(
     // The route's schema admits only known kinds (MediaListQuery).
     types: q.type ? [...new Set(q.type.split(','))].map((k) => k as AssetKind) : undefined,
     search: q.search?.trim() || undefined,
+    missingAlt: q.missing_alt === true,
     offset: window.offset,
     limit: window.limit,
   });

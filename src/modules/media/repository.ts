@@ -100,6 +100,8 @@ export interface MediaListFilter {
   types?: readonly AssetKind[];
   /** Case-insensitive substring of `original_name`, `alt_text`, `title` or `description`. */
   search?: string;
+  /** Only assets whose `alt_text` is null, empty or spaces. */
+  missingAlt?: boolean;
   offset: number;
   limit: number;
 }
@@ -129,6 +131,8 @@ export async function listMediaRecords(db: Db, workspaceId: string, filter: Medi
     const like = (column: 'original_name' | 'alt_text' | 'title' | 'description') => sql`lower(coalesce(${sql.ref(column)}, '')) like ${pattern} escape '\\'`;
     q = q.where(() => sql<SqlBool>`(${like('original_name')} or ${like('alt_text')} or ${like('title')} or ${like('description')})`);
   }
+  // trim() is the same function in both dialects (spaces only, which is what an empty alt text holds).
+  if (filter.missingAlt) q = q.where(sql<SqlBool>`trim(coalesce(alt_text, '')) = ''`);
   const [rows, count] = await Promise.all([
     q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

@@ -549,8 +549,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * List media (newest first; folder, kind and text search filters)
-     * @description List media (newest first; folder, kind and text search filters)
+     * List media (newest first; folder, kind, text search and missing alt text filters)
+     * @description List media (newest first; folder, kind, text search and missing alt text filters)
      *
      *     Takes any management key or a Studio session.
      */
@@ -4868,6 +4868,8 @@ export interface operations {
         /** @description exact folder; '' lists assets without a folder */
         folder?: string;
         limit?: number;
+        /** @description true: only assets without alt text (none, or only spaces); false or absent: no filter */
+        missing_alt?: boolean;
         page?: number;
         /** @description case-insensitive substring of the original file name, the alt text, the title or the description */
         search?: string;

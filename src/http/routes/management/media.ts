@@ -112,7 +112,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
         tags,
         operationId: 'listMedia',
         errors: ['PAGE_TOO_DEEP'],
-        summary: 'List media (newest first; folder, kind and text search filters)',
+        summary: 'List media (newest first; folder, kind, text search and missing alt text filters)',
         headers: WorkspaceHeaders,
         querystring: MediaListQuery,
         response: { 200: EnvelopeOf(Type.Array(MediaAssetSchema), PageMeta) },
