@@ -43,12 +43,20 @@ export function mediaSummary(asset: MediaAsset): MediaSummary {
  * The path of a GET /media page. Built here rather than through the client's `query`, which drops
  * empty values: `folder=` (empty) asks for the root folder.
  */
-export function mediaListPath(q: { page: number; limit: number; type?: MediaKind | readonly MediaKind[]; search?: string; folder?: string }): string {
+export function mediaListPath(q: {
+  page: number;
+  limit: number;
+  type?: MediaKind | readonly MediaKind[];
+  search?: string;
+  folder?: string;
+  missingAlt?: boolean;
+}): string {
   const qs = new URLSearchParams({ page: String(q.page), limit: String(q.limit) });
   const type = typeof q.type === 'string' ? q.type : q.type?.join(',');
   if (type) qs.set('type', type);
   if (q.search?.trim()) qs.set('search', q.search.trim());
   if (q.folder !== undefined) qs.set('folder', q.folder);
+  if (q.missingAlt) qs.set('missing_alt', 'true');
   return `/media?${qs.toString()}`;
 }
 
@@ -106,9 +114,10 @@ export function apiFieldSources({ canUpload = false }: { canUpload?: boolean } =
       return found.filter((m): m is MediaSummary => m !== null);
     },
     uploadMedia: canUpload
-      ? async (file) => {
+      ? async (file, altText) => {
           const form = new FormData();
           form.append('file', file, file.name);
+          if (altText?.trim()) form.append('alt_text', altText.trim());
           return mediaSummary((await api<MediaAsset>('/media/upload', { method: 'POST', form })).data);
         }
       : undefined,

@@ -44,6 +44,8 @@ export type MediaKind = AssetKind;
 export interface MediaListFilter {
   search?: string;
   folder?: string;
+  /** only assets without alt text (GET /media?missing_alt=true) */
+  missingAlt?: boolean;
 }
 
 /** A folder holding assets and how many are directly in it (GET /media/folders). */
@@ -66,7 +68,7 @@ export interface FieldSources {
    * Uploads `file` to the library (POST /media/upload); refusals (413, 415, 400) as ApiError.
    * Absent when the person may not upload (no media:write), so pickers offer no upload.
    */
-  uploadMedia?: (file: File) => Promise<MediaSummary>;
+  uploadMedia?: (file: File, altText?: string) => Promise<MediaSummary>;
 }
 
 export const FieldSourcesContext = createContext<FieldSources | null>(null);

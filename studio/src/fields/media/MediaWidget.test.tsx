@@ -42,7 +42,11 @@ describe('media widget', () => {
     expect(input).toHaveAttribute('accept', 'image/*,video/*');
     expect(within(dialog).getByText('Images or videos, up to 10 MB.')).toBeInTheDocument();
     vi.mocked(sources.uploadMedia!).mockResolvedValueOnce({ ...MEDIA[2], name: 'report.pdf' });
-    await userEvent.upload(input, new File(['%PDF'], 'report.pdf', { type: 'application/pdf' }), { applyAccept: false });
+    // The picker asks for the upload's alt text and sends it with the file.
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /^Alt text of the upload/ }), 'Annual report');
+    const pdf = new File(['%PDF'], 'report.pdf', { type: 'application/pdf' });
+    await userEvent.upload(input, pdf, { applyAccept: false });
+    expect(sources.uploadMedia).toHaveBeenCalledWith(pdf, 'Annual report');
     expect(await within(dialog).findByText('report.pdf was added to the library, but this field accepts images or videos only.')).toBeInTheDocument();
     expect(onChange).not.toHaveBeenCalled();
   });

@@ -10,7 +10,7 @@
  * in the library but is not chosen (the field would refuse it), with a message saying why.
  */
 import { useState } from 'react';
-import { Alert, Button, FileButton, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, FileButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { MediaBrowser, MediaThumb } from '../../screens/media/MediaBrowser';
@@ -59,10 +59,12 @@ function PickerBody({
   const [refused, setRefused] = useState<string | null>(null);
   const uploadable = (kinds ?? ['image', 'video', 'pdf']).map((k) => ACCEPT[k]).filter((a): a is string => Boolean(a));
   const uploadMedia = uploadable.length ? sources.uploadMedia : undefined;
+  // Asked before the file is chosen: a site shows the alt text to people who cannot see the image.
+  const [altText, setAltText] = useState('');
   const upload = useMutation({
     mutationFn: (file: File) => {
       setRefused(null);
-      return uploadMedia!(file);
+      return uploadMedia!(file, altText);
     },
     onSuccess: (media) => {
       void queryClient.invalidateQueries({ queryKey: PICKER_KEY });
@@ -79,7 +81,15 @@ function PickerBody({
   return (
     <Stack>
       {uploadMedia ? (
-        <Group>
+        <Group align="flex-end">
+          <TextInput
+            label="Alt text of the upload"
+            description="What the image shows, for people who cannot see it (empty only for a decorative image)"
+            value={altText}
+            onChange={(e) => setAltText(e.currentTarget.value)}
+            maxLength={1000}
+            style={{ flex: '1 1 16rem' }}
+          />
           <FileButton onChange={(file) => file && upload.mutate(file)} accept={uploadable.join(',')}>
             {(props) => (
               <Button {...props} variant="light" loading={upload.isPending}>
@@ -104,7 +114,8 @@ function PickerBody({
         exclude={exclude}
         kinds={kinds}
         // The name holds what the button shows, the file name (axe label-content-name-mismatch).
-        itemLabel={(m) => (m.name && m.name !== m.label ? `Choose ${m.label} (${m.name})` : `Choose ${m.label}`)}
+        // (axe leaves out words in parentheses when it compares them)
+        itemLabel={(m) => (m.name && m.name !== m.label ? `Choose ${m.label}, ${m.name}` : `Choose ${m.label}`)}
         selected={onPickMany ? new Set(chosen.map((c) => c.id)) : undefined}
         onActivate={(m) => {
           if (onPickMany) toggle(m);

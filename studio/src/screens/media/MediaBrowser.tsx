@@ -8,7 +8,21 @@
  * search and filter through the same calls.
  */
 import { useState, type ReactNode } from 'react';
-import { Button, Group, Image, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  Button,
+  Checkbox,
+  Group,
+  Image,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { IconCheck, IconFile, IconFileTypePdf, IconMovie, IconSearch } from '@tabler/icons-react';
@@ -86,19 +100,21 @@ export function MediaBrowser({
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const [type, setType] = useState('');
+  // assets a site would show to nobody who cannot see them (GET /media?missing_alt=true)
+  const [missingAlt, setMissingAlt] = useState(false);
   const [folder, setFolder] = useState(ALL_FOLDERS);
   const [view, setView] = useState<MediaView>(defaultView);
   const [page, setPage] = useState(1);
   const folderFilter = folder === ALL_FOLDERS ? undefined : folder;
   const list = useQuery({
-    queryKey: [...queryKey, 'list', { page, search: debounced.trim(), type, folder, kinds }],
-    queryFn: () => sources.listMedia(page, type ? (type as MediaKind) : kinds, { search: debounced, folder: folderFilter }),
+    queryKey: [...queryKey, 'list', { page, search: debounced.trim(), type, folder, kinds, missingAlt }],
+    queryFn: () => sources.listMedia(page, type ? (type as MediaKind) : kinds, { search: debounced, folder: folderFilter, missingAlt }),
     placeholderData: keepPreviousData,
   });
   const mediaFolders = sources.mediaFolders;
   const folders = useQuery({ queryKey: [...queryKey, 'folders'], queryFn: () => mediaFolders!(), enabled: Boolean(mediaFolders) });
   const items = (list.data?.items ?? []).filter((m) => !exclude.includes(m.id));
-  const filtered = Boolean(debounced.trim() || type || folderFilter !== undefined);
+  const filtered = Boolean(debounced.trim() || type || folderFilter !== undefined || missingAlt);
   const reset = () => setPage(1);
   const pressed = (m: MediaSummary) => (selected ? selected.has(m.id) : undefined);
 
@@ -144,6 +160,15 @@ export function MediaBrowser({
             w={200}
           />
         ) : null}
+        <Checkbox
+          label="Missing alt text"
+          checked={missingAlt}
+          onChange={(e) => {
+            setMissingAlt(e.currentTarget.checked);
+            reset();
+          }}
+          mb={8}
+        />
         <div>
           <Text size="sm" fw={500} id="media-view-label" mb={2}>
             View

@@ -82,7 +82,7 @@ async function choose(label: string, option: string | RegExp) {
 }
 
 describe('media library screen', () => {
-  it('lists, searches and filters by type and folder, in a grid or a table', async () => {
+  it('lists, searches and filters by type, folder and missing alt text, in a grid or a table', async () => {
     renderAs('editor');
     const grid = await screen.findByRole('list', { name: 'Media' });
     await within(grid).findByRole('button', { name: 'Open team.png' });
@@ -98,6 +98,9 @@ describe('media library screen', () => {
     await waitFor(() => expect(lists().at(-1)).toBe('/media?page=1&limit=24&folder='));
     await choose('Folder', /2026 \(1\)/);
     await waitFor(() => expect(lists().at(-1)).toBe('/media?page=1&limit=24&folder=docs%2F2026'));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Missing alt text' }));
+    await waitFor(() => expect(lists().at(-1)).toBe('/media?page=1&limit=24&folder=docs%2F2026&missing_alt=true'));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Missing alt text' }));
     expect(screen.getByRole('combobox', { name: 'Upload to folder' })).toHaveValue('docs/2026');
     await userEvent.click(screen.getByRole('radio', { name: 'List' }));
     const table = await screen.findByRole('table', { name: 'Media' });

@@ -3,10 +3,11 @@
  * at once). Each file is its own POST /media/upload with a progress bar; three run at a time, the
  * rest wait. A refused file (413 over 10 MB, 415 not an image, video or PDF, 400) shows the
  * server's message and trace id on its own row while the others go on. Files go into the folder
- * given (a new path creates the folder).
+ * given (a new path creates the folder). An uploaded image without alt text asks for it on its
+ * row (saved with PUT /media/{id}).
  */
 import { useRef, useState, type DragEvent } from 'react';
-import { Autocomplete, Box, Button, CloseButton, FileButton, Group, Progress, Stack, Text } from '@mantine/core';
+import { Autocomplete, Box, Button, CloseButton, FileButton, Group, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import type { MediaAsset } from '../../api/types';
 import { useWorkspace } from '../../app/workspace';
@@ -14,6 +15,9 @@ import { ApiError } from '../../api/client';
 import { errorMessage } from '../../components/ErrorAlert';
 import { folderProblem } from './folders';
 import { uploadWithProgress } from './upload';
+import { updateAsset } from './api';
+
+const defaultSaveAltText = (id: string, altText: string) => updateAsset(id, { alt_text: altText });
 
 /** How many uploads run at once. */
 export const PARALLEL_UPLOADS = 3;
@@ -25,19 +29,73 @@ interface UploadItem {
   state: 'waiting' | 'uploading' | 'done' | 'failed';
   progress: number;
   error?: unknown;
+  /** the stored asset, once uploaded */
+  asset?: MediaAsset;
 }
 
 export interface UploadPanelProps {
   /** the folder new files go to by default ('' top level) */
   folder: string;
   folders: string[];
-  /** after each stored file */
+  /** after each stored file, and after its alt text is saved */
   onUploaded: (asset: MediaAsset) => void;
   /** the uploader, replaceable in tests */
   upload?: typeof uploadWithProgress;
+  /** PUT of an asset's alt text, replaceable in tests */
+  saveAltText?: (id: string, altText: string) => Promise<MediaAsset>;
 }
 
-export function UploadPanel({ folder: defaultFolder, folders, onUploaded, upload = uploadWithProgress }: UploadPanelProps) {
+/**
+ * Asks for an uploaded image's alt text (what it shows, for people who cannot see it) on its row,
+ * until it is saved; the row can be left as it is for a decorative image.
+ */
+function AltTextPrompt({
+  asset,
+  save,
+  onSaved,
+}: {
+  asset: MediaAsset;
+  save: (id: string, altText: string) => Promise<MediaAsset>;
+  onSaved: (asset: MediaAsset) => void;
+}) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const name = asset.original_name ?? asset.filename;
+  const submit = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      onSaved(await save(asset.id, text.trim()));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Group gap="xs" align="flex-end" mt={4} wrap="wrap">
+      <TextInput
+        size="xs"
+        label={`Alt text of ${name}`}
+        description="What the image shows, for people who cannot see it"
+        value={text}
+        onChange={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && text.trim()) void submit();
+        }}
+        error={error ? errorMessage(error) : undefined}
+        maxLength={1000}
+        style={{ flex: '1 1 16rem' }}
+      />
+      <Button size="xs" variant="light" onClick={() => void submit()} loading={busy} disabled={!text.trim()}>
+        Save alt text
+      </Button>
+    </Group>
+  );
+}
+
+export function UploadPanel({ folder: defaultFolder, folders, onUploaded, upload = uploadWithProgress, saveAltText = defaultSaveAltText }: UploadPanelProps) {
   const { session } = useWorkspace();
   const [items, setItems] = useState<UploadItem[]>([]);
   const [folder, setFolder] = useState<string | null>(null);
@@ -57,7 +115,7 @@ export function UploadPanel({ folder: defaultFolder, folders, onUploaded, upload
       patch(item.key, { state: 'uploading' });
       upload(item.file, { folder: item.folder, csrfToken: session.csrf_token, onProgress: (p) => patch(item.key, { progress: p }) })
         .then((asset) => {
-          patch(item.key, { state: 'done', progress: 1 });
+          patch(item.key, { state: 'done', progress: 1, asset });
           onUploaded(asset);
         })
         .catch((error: unknown) => patch(item.key, { state: 'failed', error }))
@@ -160,6 +218,16 @@ export function UploadPanel({ folder: defaultFolder, folders, onUploaded, upload
               ) : (
                 <Progress value={i.progress * 100} size="sm" aria-label={`Upload of ${i.file.name}`} color={i.state === 'done' ? 'green' : 'blue'} />
               )}
+              {i.asset && i.asset.mime_type.startsWith('image/') && !i.asset.alt_text ? (
+                <AltTextPrompt
+                  asset={i.asset}
+                  save={saveAltText}
+                  onSaved={(asset) => {
+                    patch(i.key, { asset });
+                    onUploaded(asset);
+                  }}
+                />
+              ) : null}
             </Box>
           ))}
         </Stack>
