@@ -26,13 +26,16 @@ export const theme = createTheme({
     // them; the keyboard opens a menu on its first item instead. Named by string, like the
     // components below, so the theme does not pull their code into the first load.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
-    // A long list of options scrolls: its scrolling box takes the keyboard focus (axe
-    // scrollable-region-focusable); the arrow keys still move through the options from the input.
+    // A long list of options scrolls as the listbox itself, not a box inside it: a listbox holds
+    // options only (axe aria-required-children), and the listbox of a combobox may scroll without
+    // taking the focus (the arrow keys move through it from the input; axe scrollable-region-focusable).
+    ...Object.fromEntries(['Select', 'MultiSelect', 'Autocomplete', 'TagsInput'].map((name) => [name, { defaultProps: { withScrollArea: false } }])),
+    Combobox: { styles: { options: { maxHeight: 'min(280px, 45vh)', overflowY: 'auto' } } },
+    // Calendars show this month's days only (other months' are drawn pale, 2.4:1) and draw weekends
+    // like other days (Mantine's red is 3.3:1).
     ...Object.fromEntries(
-      ['Select', 'MultiSelect', 'Autocomplete', 'TagsInput'].map((name) => [name, { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } }]),
+      ['DatePickerInput', 'DateTimePicker', 'DatePicker'].map((name) => [name, { defaultProps: { hideOutsideDates: true, weekendDays: [] } }]),
     ),
-    // Days of the next and previous months are drawn pale (2.4:1): calendars show this month's only.
-    ...Object.fromEntries(['DatePickerInput', 'DateTimePicker', 'DatePicker'].map((name) => [name, { defaultProps: { hideOutsideDates: true } }])),
   },
 });
 

@@ -12,7 +12,7 @@ export function lazyWidget<V>(load: () => Promise<ComponentType<FieldWidgetProps
   const Widget = lazy(async () => ({ default: await load() }));
   return function LazyWidget(props: FieldWidgetProps<V>) {
     return (
-      <Suspense fallback={<Loader size="sm" aria-label={`Loading ${props.label ?? props.field.label}`} />}>
+      <Suspense fallback={<Loader size="sm" role="status" aria-label={`Loading ${props.label ?? props.field.label}`} />}>
         <Widget {...props} />
       </Suspense>
     );
