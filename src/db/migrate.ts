@@ -38,6 +38,7 @@ import * as m020 from './migrations/020-production-sort-include.js';
 import * as m021 from './migrations/021-invitations.js';
 import * as m022 from './migrations/022-roles.js';
 import * as m023 from './migrations/023-releases.js';
+import * as m024 from './migrations/024-pending-changes.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -66,6 +67,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '021-invitations': m021,
   '022-roles': m022,
   '023-releases': m023,
+  '024-pending-changes': m024,
 };
 
 class StaticProvider implements MigrationProvider {

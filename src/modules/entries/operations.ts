@@ -251,7 +251,8 @@ export type EntryWriteSource = EntryWriteInput | ((db: Db, ct: ContentType, stor
 /**
  * PUT …/entries/{entry_slug}: replaces the working copy's `data` (and `translations` when given;
  * absent keeps them), optionally renames the slug. The status stays: a published entry keeps
- * serving its published version, and shows `has_pending_changes` until published again (D70).
+ * serving its published version, and shows `has_pending_changes` while its working copy differs
+ * from the published version (D70).
  * A scheduled entry must keep its required fields, since it goes live as it is (D22, D71).
  */
 export async function updateEntry(

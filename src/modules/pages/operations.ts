@@ -229,8 +229,8 @@ export type PageWriteSource = PageWriteInput | ((db: Db, stored: Page) => Promis
  * PUT /pages/{slug}: replaces the working copy's SEO and block tree (blocks sent with an id of
  * this page keep it; blocks not sent are deleted), `seo_translations` when given, optionally the
  * slug (an attribute of the page, applied at once: D70). The status stays; a published page
- * shows `has_pending_changes` until published again; a scheduled page must keep its required
- * block fields (D22, D71).
+ * shows `has_pending_changes` while its working copy differs from the published version; a
+ * scheduled page must keep its required block fields (D22, D71).
  */
 export async function updatePage(ctx: Context, actor: Actor, ref: PageRef, source: PageWriteSource, opts: PageWriteOptions = {}): Promise<Page> {
   authorize(actor, 'content:write');

@@ -35,8 +35,8 @@ describe('createStep', () => {
 });
 
 describe('contentWriteStep', () => {
-  const write = (r: PublicationState, changed: boolean, coalesce = false, newest = r.latest_version) =>
-    contentWriteStep(r, { changed, coalesce, newest, now: AT, userId: 7 });
+  const write = (r: PublicationState, changed: boolean, coalesce = false, newest = r.latest_version, matchesPublished = !changed && !r.has_pending_changes) =>
+    contentWriteStep(r, { changed, coalesce, newest, matchesPublished, now: AT, userId: 7 });
 
   it('an unchanged content writes no version; the ETag counter and attribution move', () => {
     for (const status of STATUSES) {
@@ -67,6 +67,18 @@ describe('contentWriteStep', () => {
   it('numbers the new version after the newest in the history, and keeps pending changes', () => {
     expect(write(row('draft'), true, false, 0).columns.latest_version).toBe(1);
     expect(write(row('published', { has_pending_changes: true }), false).columns.has_pending_changes).toBe(true);
+  });
+
+  it('a published item has pending changes exactly when its working copy differs from the published version, whatever the flag said before', () => {
+    const pending = (r: PublicationState, changed: boolean, matches: boolean) =>
+      write(r, changed, false, r.latest_version, matches).columns.has_pending_changes;
+    // Typed back, or the published version restored: a change that ends on the published content.
+    expect(pending(row('published', { has_pending_changes: true }), true, true)).toBe(false);
+    expect(pending(row('published', { has_pending_changes: true }), false, true)).toBe(false);
+    expect(pending(row('published'), true, false)).toBe(true);
+    // A stale flag is corrected by any write.
+    expect(pending(row('published'), false, false)).toBe(true);
+    for (const status of STATUSES.filter((s) => s !== 'published')) expect(pending(row(status, { has_pending_changes: true }), true, false)).toBe(false);
   });
 
   it('a coalesced write replaces the newest version and keeps latest_version', () => {
@@ -133,7 +145,10 @@ describe('verbStep', () => {
 describe('afterStep', () => {
   it('folds create, a content write and a publish as the importer does', () => {
     const created = createStep(AT, 7);
-    const afterWrite = afterStep(created.columns, contentWriteStep(created.columns, { changed: true, coalesce: false, newest: 1, now: AT, userId: 7 }));
+    const afterWrite = afterStep(
+      created.columns,
+      contentWriteStep(created.columns, { changed: true, coalesce: false, newest: 1, matchesPublished: false, now: AT, userId: 7 }),
+    );
     const published = afterStep(afterWrite, verbStep('entry', 'publish', afterWrite, NOW, 7));
     expect(published).toEqual({
       ...newDraftColumns(AT, 7),

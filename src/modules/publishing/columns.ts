@@ -6,7 +6,7 @@
  * | step         | row columns                                                                 | history                         | published copy |
  * |--------------|-----------------------------------------------------------------------------|---------------------------------|----------------|
  * | create       | draft, version 1, latest_version 1, nothing published or pending            | version 1 (status draft)        | none           |
- * | content write| version + 1, updated_*, latest_version, has_pending_changes on a published item | newest + 1 when the content changed, or the newest replaced (coalesced) | refreshed on a scheduled item |
+ * | content write| version + 1, updated_*, latest_version, has_pending_changes: a published item whose working copy differs from its published version | newest + 1 when the content changed, or the newest replaced (coalesced) | refreshed on a scheduled item |
  * | publish, unpublish, archive, schedule | the D20 columns (applyTransition), published_by/published_version, latest_version + 1, nothing pending, version + 1 | latest_version + 1: a copy of the newest snapshot with the new status | publish, schedule: copied; unpublish, archive: dropped |
  * | due publish  | published, published_at = publish_at, publish_at cleared, latest_version + 1 as the published version, nothing pending; version and updated_* kept | latest_version + 1: a copy of the newest snapshot, status published | kept (a scheduled item's copy already follows its working copy) |
  *
@@ -76,12 +76,16 @@ export interface ContentWriteColumns {
  * (ISO) by `userId`. `changed`: the content differs from the newest version's (a restore always
  * counts as changed); `coalesce`: the write replaces the newest version (D72, decided by the
  * caller: same actor, an `update`, within the window, not the published version); `newest`: the
- * number of the newest version in the history (0 when it has none). A published item then has
- * pending changes (D70); a scheduled one's published copy follows its working copy (D71).
+ * number of the newest version in the history (0 when it has none); `matchesPublished`: the
+ * working copy after the write holds the published version's content, by the comparison that
+ * decides whether a write makes a version (the kind's contentKey); false when nothing is
+ * published. A published item has pending changes exactly when its working copy differs from its
+ * published version (D70): typing the old text back or restoring the published version clears
+ * them. A scheduled item's published copy follows its working copy (D71).
  */
 export function contentWriteStep(
-  row: Pick<PublicationState, 'status' | 'version' | 'latest_version' | 'has_pending_changes'>,
-  write: { changed: boolean; coalesce: boolean; newest: number; now: string; userId: number },
+  row: Pick<PublicationState, 'status' | 'version' | 'latest_version'>,
+  write: { changed: boolean; coalesce: boolean; newest: number; matchesPublished: boolean; now: string; userId: number },
 ): Step<ContentWriteColumns> {
   let history: HistoryStep | null = null;
   let latest = row.latest_version;
@@ -95,7 +99,7 @@ export function contentWriteStep(
       updated_at: write.now,
       updated_by: write.userId,
       latest_version: latest,
-      has_pending_changes: row.has_pending_changes || (write.changed && row.status === 'published'),
+      has_pending_changes: row.status === 'published' && !write.matchesPublished,
     },
     history,
     published: write.changed && row.status === 'scheduled' ? 'copy' : 'keep',

@@ -11,7 +11,8 @@
  *      published for real, exactly as the job would (beginWrite),
  *   3. validate and write the working copy (the caller),
  *   4. record it (finishContentWrite): a version when the content changed (consecutive updates
- *      by one person coalesce), `has_pending_changes` on a published item, the published copy
+ *      by one person coalesce), `has_pending_changes` on a published item whose working copy
+ *      now differs from its published version (the same content comparison), the published copy
  *      refreshed on a scheduled one (it goes live as it is at `publish_at`), a new ETag,
  *   5. re-read (the caller).
  * State changes (applyVerb) follow the same steps with the D20 state machine, extended by D71:
@@ -154,10 +155,13 @@ export async function finishContentWrite<T extends PublishedItem, S>(
   const at = iso(now);
   const action = opts.action ?? 'update';
   const snapshot = await spec.snapshot(db, current);
+  const key = spec.contentKey(snapshot);
   const latest = await latestVersion(db, spec.tables, current.id);
-  const changed = action === 'restore' || !latest || spec.contentKey(spec.fromJson(latest.snapshot)) !== spec.contentKey(snapshot);
+  const newest = latest ? { version: latest.version, key: spec.contentKey(spec.fromJson(latest.snapshot)) } : null;
+  const changed = action === 'restore' || newest?.key !== key;
   const coalesce = changed && latest !== null && coalesces(latest, action, actor, current, now, opts.coalesceSeconds);
-  const step = contentWriteStep(current, { changed, coalesce, newest: latest?.version ?? 0, now: at, userId: actor.userId });
+  const matchesPublished = await holdsPublishedContent(db, spec, current, key, newest);
+  const step = contentWriteStep(current, { changed, coalesce, newest: latest?.version ?? 0, matchesPublished, now: at, userId: actor.userId });
   if (step.history?.kind === 'replace') {
     await replaceVersion(db, spec.tables, current.id, step.history.version, { snapshot, status: step.history.status, created_at: at });
   } else if (step.history) {
@@ -174,6 +178,26 @@ export async function finishContentWrite<T extends PublishedItem, S>(
   if (step.published === 'copy') await spec.copyToPublished(db, current);
   await updatePublication(db, spec.tables, current.id, step.columns);
   await recordItemEvents(db, now, spec.kind, [current.id], action === 'restore' ? 'restored' : 'updated');
+}
+
+/**
+ * Whether content key `key` (the working copy after a write) is the content of `item`'s published
+ * version (D70: a published item has pending changes exactly when it is not). The same
+ * comparison as the one that decides whether a write makes a version (spec.contentKey); `newest`,
+ * the history's newest version before the write, spares reading the published one when it is
+ * that version. False when nothing is published.
+ */
+async function holdsPublishedContent<T extends PublishedItem, S>(
+  db: Db,
+  spec: ItemKindSpec<T, S>,
+  item: T,
+  key: string,
+  newest: { version: number; key: string } | null,
+): Promise<boolean> {
+  if (item.status !== 'published' || item.published_version === null) return false;
+  if (newest?.version === item.published_version) return newest.key === key;
+  const published = await findVersion(db, spec.tables, item.id, item.published_version);
+  return published !== null && spec.contentKey(spec.fromJson(published.snapshot)) === key;
 }
 
 /** D72: an `update` replaces the same actor's newest `update` version within the window, unless it is published. */

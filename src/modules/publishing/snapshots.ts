@@ -15,6 +15,9 @@
  *   `update`), so the newest version stays the working copy, and the item has pending changes.
  * Unpublished items record a copy of version N as N+1 with status `draft`, and lose their
  * published copy (D71).
+ * Either way the core's rule for `has_pending_changes` holds (columns.ts contentWriteStep):
+ * pending exactly when the working copy differs from the published version by the kind's
+ * contentKey, the comparison `same` makes here.
  *
  * The caller locks the rows and validates first: a state the D20 machine refuses still throws 409.
  */

@@ -181,7 +181,7 @@ export type paths = {
     get: operations['getEntry'];
     /**
      * Replace an entry's data (and translations when given)
-     * @description Replaces the working copy. A published entry stays published and shows `has_pending_changes` until it is published again (D70). With `If-Match`, a stale ETag answers 412 and nothing changes (D5). With `release`, replaces the entry’s release version in that release instead (docs/releases.md); the working copy is untouched.
+     * @description Replaces the working copy. A published entry stays published and shows `has_pending_changes` while its working copy differs from the published version (D70). With `If-Match`, a stale ETag answers 412 and nothing changes (D5). With `release`, replaces the entry’s release version in that release instead (docs/releases.md); the working copy is untouched.
      *
      *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
      */
@@ -729,7 +729,7 @@ export type paths = {
     get: operations['getPage'];
     /**
      * Replace a page’s SEO and block tree
-     * @description Replaces the working copy (SEO, SEO translations, blocks); a block sent with an existing `id` keeps it (D25). A published page shows `has_pending_changes` until published again (D70). A stale `If-Match` answers 412. With `release`, replaces the page’s release version in that release instead (docs/releases.md).
+     * @description Replaces the working copy (SEO, SEO translations, blocks); a block sent with an existing `id` keeps it (D25). A published page shows `has_pending_changes` while its working copy differs from the published version (D70). A stale `If-Match` answers 412. With `release`, replaces the page’s release version in that release instead (docs/releases.md).
      *
      *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
      */

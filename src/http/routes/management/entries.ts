@@ -183,7 +183,7 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
         tags,
         summary: "Replace an entry's data (and translations when given)",
         description:
-          'Replaces the working copy. A published entry stays published and shows `has_pending_changes` until it is published again (D70). With `If-Match`, a stale ETag answers 412 and nothing changes (D5). With `release`, replaces the entry’s release version in that release instead (docs/releases.md); the working copy is untouched.',
+          'Replaces the working copy. A published entry stays published and shows `has_pending_changes` while its working copy differs from the published version (D70). With `If-Match`, a stale ETag answers 412 and nothing changes (D5). With `release`, replaces the entry’s release version in that release instead (docs/releases.md); the working copy is untouched.',
         errors: ['SLUG_TAKEN', 'UNIQUE_VIOLATION', 'PRECONDITION_FAILED'],
         etag: true,
         params: EntryParams,

@@ -144,7 +144,7 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
         tags,
         summary: 'Replace a page’s SEO and block tree',
         description:
-          'Replaces the working copy (SEO, SEO translations, blocks); a block sent with an existing `id` keeps it (D25). A published page shows `has_pending_changes` until published again (D70). A stale `If-Match` answers 412. With `release`, replaces the page’s release version in that release instead (docs/releases.md).',
+          'Replaces the working copy (SEO, SEO translations, blocks); a block sent with an existing `id` keeps it (D25). A published page shows `has_pending_changes` while its working copy differs from the published version (D70). A stale `If-Match` answers 412. With `release`, replaces the page’s release version in that release instead (docs/releases.md).',
         params: PageParams,
         querystring: Type.Object(ReleaseQuery, { additionalProperties: false }),
         body: PageReplaceBody,

@@ -108,7 +108,8 @@ function planNewEntry(e: NewEntry, now: Date, at: string, userId: number) {
   let published = false;
   const c = e.completion;
   if (c) {
-    const write = contentWriteStep(row, { changed: c.changed, coalesce: false, newest: row.latest_version, now: at, userId });
+    // A new draft has no published version for its working copy to match.
+    const write = contentWriteStep(row, { changed: c.changed, coalesce: false, newest: row.latest_version, matchesPublished: false, now: at, userId });
     row = { ...row, ...write.columns };
     if (write.history) versions.push({ ...write.history, content: 'full' });
     if (write.published !== 'keep') published = write.published === 'copy';
@@ -243,7 +244,8 @@ export async function writeCompletions(db: Db, stamp: WriteStamp, list: readonly
     const changed = entryContentKey(snapshot) !== entryContentKey(entrySnapshotOf(c.stored));
     // The publishing core's steps (publishing/columns.ts): updateEntry's content write (an
     // `import` write never coalesces), then the state action.
-    const write = contentWriteStep(c.stored, { changed, coalesce: false, newest: c.stored.latest_version, now, userId });
+    // A completion's entry is a pass-1 draft (entry-checks.ts complete): nothing published to match.
+    const write = contentWriteStep(c.stored, { changed, coalesce: false, newest: c.stored.latest_version, matchesPublished: false, now, userId });
     let row = { ...pickPublication(c.stored), ...write.columns };
     // The newest snapshot, when this batch writes it (a state change then records it again).
     let newest: unknown = null;
