@@ -137,10 +137,24 @@ function run(statements: StatementCache, query: CompiledQuery): QueryResult<unkn
   };
 }
 
+/**
+ * Longest a transaction runs statements without letting the event loop in, in ms. better-sqlite3
+ * runs each statement synchronously and a transaction's statements follow each other in
+ * microtasks, so a long transaction (a release of 1,000 items, a restore) would hold every other
+ * request for its whole length. Past this slice the next statement waits for one turn of the event
+ * loop (setImmediate): requests that need no query of this connection (cached answers, whose
+ * revision check then reads through a reader thread: readWorkspaceRevision) and reads on reader
+ * threads are served meanwhile. Other statements on this connection still wait for the
+ * transaction to end (the mutex), so nobody reads its uncommitted rows.
+ */
+export const TRANSACTION_SLICE_MS = 8;
+
 /** One acquisition of the connection: inside a transaction once `begin` ran on it. */
 class GatedConnection implements DatabaseConnection {
   /** Set while this acquisition holds a transaction (and the mutex). */
   release: (() => void) | null = null;
+  /** When the transaction last let the event loop in (performance.now()). */
+  sliceStart = 0;
 
   constructor(
     private readonly statements: StatementCache,
@@ -149,7 +163,13 @@ class GatedConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.release) return run(this.statements, query) as QueryResult<R>;
+    if (this.release) {
+      if (performance.now() - this.sliceStart > TRANSACTION_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        this.sliceStart = performance.now();
+      }
+      return run(this.statements, query) as QueryResult<R>;
+    }
     if (!this.statements.prepare(query.sql).reader) await this.gate.pass();
     // Outside a transaction a statement needs the connection only while it runs, which is
     // synchronous: it just waits for another flow's open transaction to end.
@@ -186,6 +206,7 @@ class GatedSqliteDriver implements Driver {
     const conn = connection as GatedConnection;
     await this.gate.pass();
     conn.release = await this.#mutex.lock();
+    conn.sliceStart = performance.now();
     try {
       run(this.statements, CompiledQuery.raw('begin'));
     } catch (err) {

@@ -161,11 +161,16 @@ export interface WorkspaceRevisions {
 /**
  * The workspace's current revisions (migrations 004 and 005: bumped by triggers on every write
  * that can change what it serves), or null when it does not exist. Runs on every API request,
- * so the query is compiled once per context (`templates`) and only its parameter changes.
+ * so the query is compiled once per context (`templates`) and only its parameter changes. On
+ * SQLite it is one synchronous read, or, while a transaction holds the connection, a read of the
+ * committed state on a reader thread (a revision bumped by that transaction shows at its commit).
  */
 export async function readWorkspaceRevision(db: Db, workspaceId: string, templates: QueryTemplates): Promise<WorkspaceRevisions | null> {
   const compiled = (templates.workspaceRevision ??= db.kysely.selectFrom('workspaces').select(['revision', 'draft_revision']).where('id', '=', '').compile());
   const now = db.readNow?.(compiled.sql, [workspaceId]);
-  const row = now ? now.row : (await db.kysely.executeQuery<{ revision: number; draft_revision: number }>({ ...compiled, parameters: [workspaceId] })).rows[0];
+  // While a transaction is open on the SQLite connection (readNow declines), a reader thread
+  // answers with what is committed instead of waiting for the transaction to end.
+  const reader = db.readNow ? (db.heavyReads ?? db.kysely) : db.kysely;
+  const row = now ? now.row : (await reader.executeQuery<{ revision: number; draft_revision: number }>({ ...compiled, parameters: [workspaceId] })).rows[0];
   return row ? { revision: Number(row.revision), draft: Number(row.draft_revision) } : null;
 }
