@@ -172,6 +172,9 @@ export async function updateItemSnapshot(
     .execute();
 }
 
+/** Items per UPDATE of recordOutcomes: 5 parameters each, far below either database's limit. */
+const OUTCOMES_PER_STATEMENT = 200;
+
 /** Records, per item, what it was before the release and the version the release made of it. */
 export async function recordOutcomes(
   db: Db,
@@ -185,14 +188,25 @@ export async function recordOutcomes(
     result: number;
   }[],
 ): Promise<void> {
-  for (const o of outcomes) {
-    await db.kysely
-      .updateTable('release_items')
-      .set({ prior_status: o.priorStatus, prior_published_at: o.priorPublishedAt, prior_published_version: o.priorPublishedVersion, result_version: o.result })
-      .where('release_id', '=', releaseId)
-      .where('kind', '=', o.kind)
-      .where('item_id', '=', o.itemId)
-      .execute();
+  // One UPDATE per kind and OUTCOMES_PER_STATEMENT items (a release holds up to 1,000): a CASE
+  // over the item ids per column, integers cast since PostgreSQL types a CASE of parameters as text.
+  for (const kind of ['entry', 'page'] as const) {
+    const mine = outcomes.filter((o) => o.kind === kind);
+    for (let i = 0; i < mine.length; i += OUTCOMES_PER_STATEMENT) {
+      const chunk = mine.slice(i, i + OUTCOMES_PER_STATEMENT);
+      const column = (name: string, value: (o: (typeof chunk)[number]) => unknown, integer: boolean) => {
+        const whens = chunk.map((o) => sql`when ${o.itemId} then ${integer ? sql`cast(${value(o)} as integer)` : sql`${value(o)}`}`);
+        return sql`${sql.ref(name)} = case item_id ${sql.join(whens, sql` `)} end`;
+      };
+      const sets = [
+        column('prior_status', (o) => o.priorStatus, false),
+        column('prior_published_at', (o) => o.priorPublishedAt, false),
+        column('prior_published_version', (o) => o.priorPublishedVersion, true),
+        column('result_version', (o) => o.result, true),
+      ];
+      await sql`update release_items set ${sql.join(sets)}
+        where release_id = ${releaseId} and kind = ${kind} and item_id in (${sql.join(chunk.map((o) => o.itemId))})`.execute(db.kysely);
+    }
   }
 }
 
