@@ -23,8 +23,9 @@ export const theme = createTheme({
     DrawerHeader: DrawerHeader.extend({ defaultProps: { component: 'div' } as Record<string, unknown> }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
     // A menu holds menu items only (axe aria-required-children): no focusable placeholder before
-    // them; the keyboard opens a menu on its first item instead. Named by string, like the
-    // components below, so the theme does not pull their code into the first load.
+    // them; each menu marks its first enabled item data-autofocus, which takes the focus when it
+    // opens (so Escape and the arrow keys work at once). Named by string, like the components
+    // below, so the theme does not pull their code into the first load.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     // A long list of options scrolls as the listbox itself, not a box inside it: a listbox holds
     // options only (axe aria-required-children), and the listbox of a combobox may scroll without

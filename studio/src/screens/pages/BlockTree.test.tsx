@@ -10,6 +10,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ContentType } from '../../api/types';
 import { makeField } from '../../fields/shared/test-utils';
+import { theme } from '../../app/theme';
 import { BlockTree } from './BlockTree';
 import { MAX_BLOCK_DEPTH, type BlockNode } from './tree';
 
@@ -31,7 +32,7 @@ const shape = (nodes: BlockNode[]): string => nodes.map((n) => `${n.id}${n.child
 function Harness({ initial, locale = 'en', onTree }: { initial: BlockNode[]; locale?: string; onTree?: (t: BlockNode[]) => void }) {
   const [blocks, setBlocks] = useState(initial);
   return (
-    <MantineProvider env="test">
+    <MantineProvider env="test" theme={theme}>
       <BlockTree
         blocks={blocks}
         types={TYPES}
@@ -66,6 +67,17 @@ describe('block tree', () => {
     expect(screen.getByText('Level 3:')).toBeInTheDocument();
     expect(screen.getByText('is required')).toBeInTheDocument();
     expect(screen.getByText('needs attention')).toBeInTheDocument();
+  });
+
+  it('menus hold menu items only and open on their first enabled item', async () => {
+    render(<Harness initial={tree()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Card “First”' }));
+    const actions = await screen.findByRole('menu');
+    // the first card of its section cannot move up: Move down takes the focus
+    await waitFor(() => expect(document.activeElement).toHaveTextContent('Move down'));
+    expect(document.activeElement).toHaveAttribute('role', 'menuitem');
+    // nothing focusable but its items (Mantine's focus placeholder is off in the theme)
+    expect([...actions.children].filter((c) => c.hasAttribute('tabindex') && c.getAttribute('role') !== 'menuitem')).toEqual([]);
   });
 
   it('moves blocks with the row menu: up, indent, outdent', async () => {

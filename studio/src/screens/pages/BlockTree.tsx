@@ -155,8 +155,9 @@ function AddBlockMenu({
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>Block type</Menu.Label>
-        {types.map((t) => (
-          <Menu.Item key={t.slug} onClick={() => onPick(t)}>
+        {types.map((t, i) => (
+          // The first item takes the focus when the menu opens (the theme drops Mantine's placeholder).
+          <Menu.Item key={t.slug} onClick={() => onPick(t)} data-autofocus={i === 0 || undefined}>
             {t.name}
           </Menu.Item>
         ))}
@@ -208,6 +209,8 @@ function BlockRow(props: RowProps) {
   const first = !at || at.index === 0;
   const last = !at || at.index === at.siblings.length - 1;
   const addRefusal = canAddUnder(blocks, node.id);
+  // The menu's first enabled item takes the focus when it opens (WAI-ARIA menu button).
+  const firstEnabled = !first ? 'up' : !last ? 'down' : row.parentId !== null ? 'outdent' : 'move';
   const fallsBack = locale !== defaultLocale && type?.fields.some((f) => f.localizable) && !Object.keys(node.translations[locale] ?? {}).length;
   const update = (l: string, name: string, value: unknown) =>
     apply(
@@ -283,19 +286,34 @@ function BlockRow(props: RowProps) {
                 </ActionIcon>
               </Menu.Target>
               <Menu.Dropdown>
-                <Menu.Item leftSection={<IconArrowUp size={14} />} disabled={first} onClick={() => apply(moveUp(blocks, node.id))}>
+                <Menu.Item
+                  leftSection={<IconArrowUp size={14} />}
+                  disabled={first}
+                  onClick={() => apply(moveUp(blocks, node.id))}
+                  data-autofocus={firstEnabled === 'up' || undefined}
+                >
                   Move up
                 </Menu.Item>
-                <Menu.Item leftSection={<IconArrowDown size={14} />} disabled={last} onClick={() => apply(moveDown(blocks, node.id))}>
+                <Menu.Item
+                  leftSection={<IconArrowDown size={14} />}
+                  disabled={last}
+                  onClick={() => apply(moveDown(blocks, node.id))}
+                  data-autofocus={firstEnabled === 'down' || undefined}
+                >
                   Move down
                 </Menu.Item>
                 <Menu.Item leftSection={<IconIndentIncrease size={14} />} disabled={first} onClick={() => apply(indent(blocks, node.id))}>
                   Indent (into the block above)
                 </Menu.Item>
-                <Menu.Item leftSection={<IconIndentDecrease size={14} />} disabled={row.parentId === null} onClick={() => apply(outdent(blocks, node.id))}>
+                <Menu.Item
+                  leftSection={<IconIndentDecrease size={14} />}
+                  disabled={row.parentId === null}
+                  onClick={() => apply(outdent(blocks, node.id))}
+                  data-autofocus={firstEnabled === 'outdent' || undefined}
+                >
                   Outdent (out of its parent)
                 </Menu.Item>
-                <Menu.Item leftSection={<IconArrowBarToRight size={14} />} onClick={props.moveTo}>
+                <Menu.Item leftSection={<IconArrowBarToRight size={14} />} onClick={props.moveTo} data-autofocus={firstEnabled === 'move' || undefined}>
                   Move to…
                 </Menu.Item>
                 <Menu.Divider />
