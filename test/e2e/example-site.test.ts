@@ -544,10 +544,11 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
     await shot(page, 'studio-live-preview-page');
     await page.setViewportSize({ width: 1280, height: 800 });
     await screenshot(page, 'live-preview-1280');
-    // On a phone the preview stacks under the form and nothing scrolls sideways.
+    // On a phone the form and the preview are two tabs, and nothing scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoHorizontalScroll(page, 'page editor with live preview at 390 px');
-    await page.locator('[data-preview-frame]').scrollIntoViewIfNeeded();
+    await page.getByRole('tab', { name: 'Preview' }).click();
+    await page.locator('[data-preview-frame]').waitFor({ state: 'visible' });
     await screenshot(page, 'live-preview-390');
     process.stderr.write(`[example site] live preview: entry edit shown ${entryMs} ms after its autosave, page edit ${pageMs} ms\n`);
     expect(entryMs).toBeLessThanOrEqual(1000);
