@@ -11,11 +11,13 @@ import { LongestFirstSequencer } from './test/sequencer.js';
 // mocks modules or changes process.env or globals, so nothing but the loaded code is shared.
 // server-isolated: files that keep a process of their own: the browser suites (each prints the
 // axe results its process gathered) and the suites asserting latencies, which must not pay for
-// a heap grown by earlier files. studio: component tests of the Studio's widgets in jsdom, also
+// a heap grown by earlier files, and test/client-pack.test.ts, which installs the packed client
+// into fresh projects and builds them (npm, tsc, Vite, Astro). studio: component tests of the Studio's widgets in jsdom, also
 // sharing their worker's module cache (each test renders into a fresh tree; test-setup.ts
 // cleans up after every test).
 const ISOLATED = [
   'test/e2e/**/*.test.ts',
+  'test/client-pack.test.ts',
   'test/no-stalls.test.ts',
   'test/index-builds.test.ts',
   'test/faults/hostile-input.test.ts',

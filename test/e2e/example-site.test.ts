@@ -5,9 +5,9 @@
  * temporary DATA_DIR; its keys read from the banner it prints), one build of the site (`astro build`,
  * skipped when examples/site/dist is newer than its sources and the client), one site server
  * (`node dist/server/entry.mjs`) on another port, so the "latest" page's fetch to Quire is
- * cross-origin. Before the site starts, the suite gives the post type a `cover` media field with an
- * uploaded image on one post, and registers a real webhook for page events aimed at the site's
- * /api/revalidate (its secret becomes the site's QUIRE_WEBHOOK_SECRET).
+ * cross-origin. Before the site starts, the suite replaces one post's cover (the demo's post type
+ * has an image-only `cover` field) by an uploaded image, and registers a real webhook for page
+ * events aimed at the site's /api/revalidate (its secret becomes the site's QUIRE_WEBHOOK_SECRET).
  *
  * Covered: the home and about pages' block trees in both locales; the blog index (rendered through
  * GraphQL: posts with their authors and covers in one query) and a post in both locales (rich text,
@@ -19,9 +19,7 @@
  * autosave without reloading (postMessage update event); and no
  * type assertions in the site's TypeScript. Screenshots go to $EXAMPLE_SITE_SCREENSHOTS when set.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -29,32 +27,12 @@ import { Webhook } from 'standardwebhooks';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Response as PwResponse } from 'playwright-core';
+import { freePort, newestMtime, run, startDemoQuire, startNode, type Child } from '../processes.js';
 import { ROOT, ensureBuilt, expectAccessible, expectNoHorizontalScroll, launchBrowser, recordCspViolations, screenshot, skipBrowserSuites } from './harness.js';
 
 const SITE = path.join(ROOT, 'examples/site');
 const SITE_ENTRY = path.join(SITE, 'dist/server/entry.mjs');
 const CLIENT = path.join(ROOT, 'packages/client');
-
-function newestMtime(target: string): number {
-  if (!fs.existsSync(target)) return 0;
-  const stat = fs.statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
-/** Runs a command to its end; rejects with its output when it fails. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${code}):\n${output}`))));
-  });
-}
 
 /**
  * Builds the client when its dist is older than its sources, and the site when its build is older
@@ -72,61 +50,6 @@ async function ensureSiteBuilt(): Promise<void> {
   );
   if (newestMtime(SITE_ENTRY) >= inputs) return;
   await Promise.all([run('npx', ['astro', 'check'], SITE, env), run('npx', ['astro', 'build', '--silent'], SITE, env)]);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-interface Child {
-  child: ChildProcess;
-  output: () => string;
-  stop: () => Promise<void>;
-}
-
-/** Spawns `node <entry>` and waits until `ready` (a URL) answers below 500 (30 s at most). */
-async function startNode(entry: string, cwd: string, env: NodeJS.ProcessEnv, ready: string): Promise<Child> {
-  const child = spawn(process.execPath, [entry], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  let exited: number | null | undefined;
-  child.on('exit', (code) => (exited = code));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited !== undefined) throw new Error(`${entry} exited with ${exited}:\n${output}`);
-    try {
-      const res = await fetch(ready, { redirect: 'manual' });
-      if (res.status < 500) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${entry} did not answer ${ready} in 30 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    child,
-    output: () => output,
-    stop: async () => {
-      if (exited !== undefined) return;
-      const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await done;
-      clearTimeout(timer);
-    },
-  };
 }
 
 /** Every `as` assertion, `<T>x` assertion and non-null `!` in a piece of TypeScript, as "line: text". */
@@ -166,7 +89,7 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
   let browser: Browser;
   let quireBase = '';
   let siteBase = '';
-  const keys = { management: '', delivery: '', preview: '' };
+  let keys = { management: '', delivery: '', preview: '' };
   let webhookSecret = '';
   let webhookId = '';
   let dataDir = '';
@@ -220,33 +143,16 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
 
   /** Starts Quire with the demo, reads its keys, then prepares the content the suite needs (see the module comment). */
   const startQuire = async (sitePort: number) => {
-    const quirePort = await freePort();
-    quireBase = `http://127.0.0.1:${quirePort}`;
-    siteBase = `http://127.0.0.1:${sitePort}`;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-site-'));
-    const quireEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PUBLIC_URL: quireBase,
-      PORT: String(quirePort),
-      HOST: '127.0.0.1',
-      QUIRE_DEMO: '1',
-      LOG_LEVEL: 'warn',
-      // As the site's README starts Quire: the revalidation webhook calls the site on loopback.
-      WEBHOOK_ALLOW_PRIVATE: '1',
-    };
-    delete quireEnv.DATABASE_URL;
-    [quire, browser] = await Promise.all([startNode(path.join(ROOT, 'dist/src/server.js'), ROOT, quireEnv, `${quireBase}/readyz`), launchBrowser()]);
-    const banner = quire.output();
-    for (const name of ['management', 'delivery', 'preview'] as const) {
-      const key = new RegExp(`^\\s+${name}\\s+(svc_\\S+)$`, 'm').exec(banner)?.[1];
-      if (!key) throw new Error(`no ${name} key in the demo banner:\n${banner}`);
-      keys[name] = key;
-    }
+    // As the site's README starts Quire: the revalidation webhook calls the site on loopback.
+    const started = startDemoQuire(ROOT, dataDir, { WEBHOOK_ALLOW_PRIVATE: '1' });
+    const [demo, launched] = await Promise.all([started, launchBrowser()]);
+    ({ quire, base: quireBase, keys } = demo);
+    browser = launched;
+    siteBase = `http://127.0.0.1:${sitePort}`;
     const workspaceId: string = (await manage('GET', '/workspace')).id;
 
-    // A cover image on one post: a media field on the post type, an uploaded 1600×900 PNG.
-    await manage('POST', '/content-types/post/fields', { name: 'cover', label: 'Cover', field_type: 'media' });
+    // One post's cover replaced by an uploaded 1600×900 PNG (the demo's covers are JPEGs).
     const png = await sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 59, g: 91, b: 219 } } })
       .composite([{ input: Buffer.from('<svg width="1600" height="900"><circle cx="800" cy="450" r="300" fill="#ffd43b"/></svg>'), top: 0, left: 0 }])
       .png()
@@ -332,6 +238,11 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
     await expect(page.locator('[data-block=call-to-action] a').getAttribute('href')).resolves.toBe('https://quire.local/docs/pages');
     // the hero's featured post is a relation resolved in the page's locale
     await expect(page.locator('[data-block=hero] .featured a').getAttribute('href')).resolves.toBe('/en/blog/welcome-to-quire');
+    // the hero's image (an image-only media field of the demo), through transform URLs
+    await expect(page.locator('[data-block=hero] img').getAttribute('srcset')).resolves.toMatch(
+      /\/media\/files\/.+\/demo\/.+\.jpg\?w=\d+&h=\d+&fit=cover \d+w/,
+    );
+    await expect(page.locator('[data-block=hero] img').getAttribute('alt')).resolves.toMatch(/^Abstract shapes: /);
     await shot(page, 'home-en');
     // usable on a phone: the grid stacks, nothing scrolls sideways
     await page.setViewportSize({ width: 375, height: 800 });
@@ -348,6 +259,10 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
     await expect(about.locator('[data-block=hero] h1').textContent()).resolves.toBe('Über diese Demo');
     await expect(about.locator('[data-block=feature-item]').count()).resolves.toBe(2);
     await expect(about.locator('[data-block=rich-text] li').count()).resolves.toBe(2);
+    // the gallery block: its German title and caption, three images
+    await expect(about.locator('[data-block=gallery] h2').textContent()).resolves.toBe('Aus dem Blog');
+    await expect(about.locator('[data-block=gallery] img').count()).resolves.toBe(3);
+    await expect(about.locator('[data-block=gallery] figcaption').textContent()).resolves.toContain('Titelbild');
     await shot(about, 'about-de');
     const missing = await fetch(`${siteBase}/fr/about`);
     expect(missing.status).toBe(404);
@@ -369,6 +284,9 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
     await expect(de.locator('[data-post=english-only] h2').textContent()).resolves.toBe('Only in English');
     const listCover = await en.locator('[data-post=welcome-to-quire] img').getAttribute('srcset');
     expect(listCover).toMatch(/\/media\/files\/.+\.png\?w=\d+&h=\d+&fit=cover \d+w/);
+    // the other posts show the demo's own covers
+    const demoCover = await en.locator('[data-post=scheduling-a-release] img').getAttribute('srcset');
+    expect(demoCover).toMatch(/\/media\/files\/.+\/demo\/.+\.jpg\?w=\d+&h=\d+&fit=cover \d+w/);
 
     const post = await open('/de/blog/modeling-content-with-types-and-fields');
     await expect(post.locator('h1').textContent()).resolves.toBe('Inhalte mit Typen und Feldern modellieren');
