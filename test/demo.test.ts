@@ -2,10 +2,14 @@
  * The demo workspace (docs/configuration.md "Configuration" (D60); issue 2 item 11): startServices
  * on an empty embedded
  * database creates workspace `demo` once, prints its keys with curl examples, and the delivery
- * API serves its posts in English and German. PostgreSQL, or QUIRE_DEMO=0, starts empty.
+ * API serves its posts in English and German, each with a cover image stored through the media
+ * module (a real JPEG, served and transformed at its URL). PostgreSQL, or QUIRE_DEMO=0, starts
+ * empty.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { DEMO_AUTHORS, DEMO_POSTS } from '../src/modules/demo/content.js';
+import { DEMO_IMAGES } from '../src/modules/demo/images.js';
 import { startServices } from '../src/services.js';
 import { call, createTestEnv, dialects, type TestEnv } from './helpers.js';
 
@@ -92,6 +96,30 @@ describe.each(dialects())('demo workspace on %s', (dialect) => {
         .map((c: any) => c.slug)
         .sort(),
     ).toEqual(['author', 'post']);
+  });
+
+  it('gives every post a cover image: an image-only media field, a JPEG stored in the media library, served and transformed at its URL', async () => {
+    const posts = await call(env.app, 'GET', '/api/v1/public/entries?type=post&sort=published_on:asc&limit=10', { key: key('delivery') });
+    const covers = posts.body.data.map((e: any) => JSON.parse(e.data).cover);
+    expect(covers).toHaveLength(DEMO_POSTS.length);
+    for (const [i, cover] of covers.entries()) {
+      const image = DEMO_IMAGES.find((d) => d.name === DEMO_POSTS[i].cover)!;
+      expect(cover).toMatchObject({ mime_type: 'image/jpeg', width: 1200, height: 800, alt_text: image.alt, title: image.title });
+      expect(cover.url).toMatch(/^http:\/\/quire\.test\/media\/files\/[0-9a-f-]+\/demo\/[0-9a-f-]+\.jpg$/);
+    }
+    const path = new URL(covers[0].url).pathname;
+    const file = await env.app.inject({ method: 'GET', url: path });
+    expect(file.statusCode).toBe(200);
+    expect(await sharp(file.rawPayload).metadata()).toMatchObject({ format: 'jpeg', width: 1200, height: 800 });
+    const small = await env.app.inject({ method: 'GET', url: `${path}?w=300&fm=webp` });
+    expect(await sharp(small.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 300, height: 200 });
+
+    const library = await call(env.app, 'GET', '/api/v1/manage/media?folder=demo&limit=100', { key: key('management') });
+    expect(library.body.data.map((m: any) => m.original_name).sort()).toEqual(DEMO_IMAGES.map((d) => d.name).sort());
+    const post = (await call(env.app, 'GET', '/api/v1/manage/content-types/post', { key: key('management') })).body.data;
+    const coverField = post.fields.find((f: any) => f.name === 'cover');
+    expect(coverField).toMatchObject({ field_type: 'media' });
+    expect(JSON.parse(coverField.validation)).toEqual({ media_kinds: ['image'] });
   });
 
   it('is not created when QUIRE_DEMO=0', async () => {

@@ -13,13 +13,15 @@ import type { BootstrapResult } from '../src/modules/auth/operations.js';
 
 export const GRAPHQL = '/api/v1/public/graphql';
 
-/** A new workspace (en, de) holding the demo's content types, authors, posts (published) and pages. */
-export async function seedDemoContent(ctx: Context): Promise<BootstrapResult & { postIds: Map<string, string>; authorIds: Map<string, string> }> {
+/** A new workspace (en, de) holding the demo's images, content types, authors, posts (published) and pages. */
+export async function seedDemoContent(
+  ctx: Context,
+): Promise<BootstrapResult & { postIds: Map<string, string>; authorIds: Map<string, string>; imageIds: Map<string, string> }> {
   const boot = await seedWorkspace(ctx);
   const actor = systemActor(boot.workspace.id, boot.user.id);
-  const { authorIds, postIds } = await seedDemoEntries(ctx, actor);
-  await seedDemoPages(ctx, actor, postIds);
-  return { ...boot, postIds, authorIds };
+  const { authorIds, postIds, imageIds } = await seedDemoEntries(ctx, actor);
+  await seedDemoPages(ctx, actor, postIds, imageIds);
+  return { ...boot, postIds, authorIds, imageIds };
 }
 
 /** POST a GraphQL request with `key`; GET when `get` (query, variables, operationName in the URL). */

@@ -56,10 +56,25 @@ export interface FeatureItemBlock {
   icon?: "bolt" | "globe" | "layers" | "lock" | "pen" | "people";
 }
 
+/** Gallery (block type `gallery`): values as stored and written; relations and media as ids. */
+export interface GalleryBlockFields {
+  title?: string;
+  images: string[];
+  caption?: string;
+}
+
+/** Gallery (block type `gallery`) as delivered: relations and media resolved one level deep. */
+export interface GalleryBlock {
+  title?: string;
+  images: Q.DeliveryMedia[];
+  caption?: string;
+}
+
 /** Hero (block type `hero`): values as stored and written; relations and media as ids. */
 export interface HeroBlockFields {
   headline: string;
   subline?: string;
+  image?: string;
   featured_post?: string;
 }
 
@@ -67,6 +82,7 @@ export interface HeroBlockFields {
 export interface HeroBlock {
   headline: string;
   subline?: string;
+  image?: Q.DeliveryMedia | null;
   featured_post?: Q.Related<"post"> | null;
 }
 
@@ -75,6 +91,7 @@ export interface PostFields {
   title: string;
   excerpt?: string;
   body: Q.RichTextDocument;
+  cover?: string;
   author: string;
   tags?: ("getting-started" | "modeling" | "localization" | "delivery" | "publishing" | "behind-the-scenes")[];
   published_on?: string;
@@ -86,6 +103,7 @@ export interface Post {
   title: string;
   excerpt?: string;
   body: Q.RichTextDocument;
+  cover?: Q.DeliveryMedia | null;
   author: Q.Related<"author"> | null;
   tags?: ("getting-started" | "modeling" | "localization" | "delivery" | "publishing" | "behind-the-scenes")[];
   published_on?: string;
@@ -111,6 +129,7 @@ declare module '@quire/client' {
     "call-to-action": { fields: CallToActionBlockFields; delivered: CallToActionBlock };
     "feature-grid": { fields: FeatureGridBlockFields; delivered: FeatureGridBlock };
     "feature-item": { fields: FeatureItemBlockFields; delivered: FeatureItemBlock };
+    "gallery": { fields: GalleryBlockFields; delivered: GalleryBlock };
     "hero": { fields: HeroBlockFields; delivered: HeroBlock };
     "rich-text": { fields: RichTextBlockFields; delivered: RichTextBlock };
   }

@@ -4,8 +4,9 @@
  * localized blog in English (default) and German, written for Quire. Two content types:
  *
  * - `author`: name, role (localizable), bio (rich text, localizable), website;
- * - `post`: title, excerpt and body (localizable; body is rich text), author (relation),
- *   tags (multi_select), published_on (date, sortable and filterable), reading_minutes.
+ * - `post`: title, excerpt and body (localizable; body is rich text), a cover image (media,
+ *   images only), author (relation), tags (multi_select), published_on (date, sortable and
+ *   filterable), reading_minutes.
  *
  * Seeded by seed.ts through the ordinary operations, so every value here passes the same
  * validation as an API write.
@@ -40,6 +41,7 @@ export const DEMO_CONTENT_TYPES: CreateContentTypeInput[] = [
       { name: 'title', label: 'Title', field_type: 'text', required: true, localizable: true, sortable: true, validation: { max_length: 120 } },
       { name: 'excerpt', label: 'Excerpt', field_type: 'textarea', localizable: true, validation: { max_length: 300 } },
       { name: 'body', label: 'Body', field_type: 'rich_text', required: true, localizable: true },
+      { name: 'cover', label: 'Cover image', field_type: 'media', validation: { media_kinds: ['image'] } },
       { name: 'author', label: 'Author', field_type: 'relation', required: true, options: ['author'] },
       { name: 'tags', label: 'Tags', field_type: 'multi_select', options: [...TAGS] },
       { name: 'published_on', label: 'Published on', field_type: 'date', sortable: true, filterable: true },
@@ -58,6 +60,8 @@ export interface DemoAuthor {
 
 export interface DemoPost {
   slug: string;
+  /** The file name of its cover among the demo images (images.ts). */
+  cover: string;
   author: string;
   tags: Tag[];
   published_on: string;
@@ -106,6 +110,7 @@ export const DEMO_AUTHORS: DemoAuthor[] = [
 export const DEMO_POSTS: DemoPost[] = [
   {
     slug: 'welcome-to-quire',
+    cover: 'welcome-to-quire.jpg',
     author: 'mara-lindqvist',
     tags: ['getting-started', 'behind-the-scenes'],
     published_on: '2026-01-12',
@@ -120,7 +125,7 @@ export const DEMO_POSTS: DemoPost[] = [
         h2('What is inside'),
         ul(
           [bold('Authors'), ' with a name, a role and a short biography.'],
-          [bold('Posts'), ' with a title, an excerpt, a rich-text body, an author and tags.'],
+          [bold('Posts'), ' with a title, an excerpt, a cover image, a rich-text body, an author and tags.'],
           'English as the default locale, German as a translation.',
         ),
         p('Every post is published, so a delivery key sees all of them right away. Edit one through the management API and the change is live at once.'),
@@ -136,7 +141,7 @@ export const DEMO_POSTS: DemoPost[] = [
         h2('Was enthalten ist'),
         ul(
           [bold('Autorinnen und Autoren'), ' mit Namen, Rolle und einer kurzen Biografie.'],
-          [bold('Beiträge'), ' mit Titel, Anreißer, Rich-Text-Inhalt, Autor und Schlagwörtern.'],
+          [bold('Beiträge'), ' mit Titel, Anreißer, Titelbild, Rich-Text-Inhalt, Autor und Schlagwörtern.'],
           'Englisch als Standardsprache, Deutsch als Übersetzung.',
         ),
         p(
@@ -147,6 +152,7 @@ export const DEMO_POSTS: DemoPost[] = [
   },
   {
     slug: 'modeling-content-with-types-and-fields',
+    cover: 'modeling-content.jpg',
     author: 'tobias-brandt',
     tags: ['modeling'],
     published_on: '2026-01-26',
@@ -202,6 +208,7 @@ export const DEMO_POSTS: DemoPost[] = [
   },
   {
     slug: 'one-entry-many-languages',
+    cover: 'many-languages.jpg',
     author: 'ines-okafor',
     tags: ['localization'],
     published_on: '2026-02-09',
@@ -253,6 +260,7 @@ export const DEMO_POSTS: DemoPost[] = [
   },
   {
     slug: 'keys-previews-and-tokens',
+    cover: 'keys-and-tokens.jpg',
     author: 'tobias-brandt',
     tags: ['delivery', 'getting-started'],
     published_on: '2026-02-23',
@@ -306,6 +314,7 @@ export const DEMO_POSTS: DemoPost[] = [
   },
   {
     slug: 'scheduling-a-release',
+    cover: 'scheduling.jpg',
     author: 'mara-lindqvist',
     tags: ['publishing'],
     published_on: '2026-03-09',

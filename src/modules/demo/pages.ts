@@ -1,11 +1,13 @@
 /**
- * The demo workspace's pages (issue 3 item 5): a home page and an about page built from four
- * block types, in English (default) and German, published.
+ * The demo workspace's pages (issue 3 item 5; images: issue 27 item 2): a home page and an about
+ * page built from five block types, in English (default) and German, published.
  *
- * - `hero`: headline, subline (localizable), featured post (relation to `post`);
+ * - `hero`: headline, subline (localizable), image (media, images only), featured post
+ *   (relation to `post`);
  * - `rich-text`: body (rich text, localizable);
  * - `feature-grid`: title (localizable), columns, holding `feature-item` children: title and
  *   text (localizable), icon (select);
+ * - `gallery`: title and caption (localizable), images (media list, images only, 1 to 12);
  * - `call-to-action`: label (localizable), url.
  *
  * Seeded by seed.ts through the ordinary operations (createContentType, createPage, publishPage),
@@ -30,6 +32,7 @@ export const DEMO_BLOCK_TYPES: CreateContentTypeInput[] = [
     fields: [
       { name: 'headline', label: 'Headline', field_type: 'text', required: true, localizable: true, validation: { max_length: 120 } },
       { name: 'subline', label: 'Subline', field_type: 'textarea', localizable: true },
+      { name: 'image', label: 'Image', field_type: 'media', validation: { media_kinds: ['image'] } },
       { name: 'featured_post', label: 'Featured post', field_type: 'relation', options: ['post'] },
     ],
   },
@@ -64,6 +67,18 @@ export const DEMO_BLOCK_TYPES: CreateContentTypeInput[] = [
     ],
   },
   {
+    name: 'Gallery',
+    slug: 'gallery',
+    description: 'A row of images with a title and a caption',
+    is_block: true,
+    display_field: 'title',
+    fields: [
+      { name: 'title', label: 'Title', field_type: 'text', localizable: true },
+      { name: 'images', label: 'Images', field_type: 'media_list', required: true, validation: { media_kinds: ['image'], min: 1, max: 12 } },
+      { name: 'caption', label: 'Caption', field_type: 'textarea', localizable: true },
+    ],
+  },
+  {
     name: 'Call to action',
     slug: 'call-to-action',
     description: 'A button leading somewhere',
@@ -88,7 +103,7 @@ export interface DemoPage {
   slug: string;
   seo: { title: string; description: string; keywords: string[] };
   seoDe: { title: string; description: string };
-  /** `featured_post` values name a post slug; seeding turns them into ids. */
+  /** `featured_post` values name a post slug, `image` and `images` values demo image file names (images.ts); seeding turns them into ids. */
   blocks: DemoBlock[];
 }
 
@@ -113,6 +128,7 @@ export const DEMO_PAGES: DemoPage[] = [
         data: {
           headline: 'Content for every channel',
           subline: 'Model it once, write it in every language, deliver it anywhere.',
+          image: 'home-hero.jpg',
           featured_post: 'welcome-to-quire',
         },
         de: { headline: 'Inhalte für jeden Kanal', subline: 'Einmal modellieren, in jeder Sprache schreiben, überall ausliefern.' },
@@ -168,7 +184,7 @@ export const DEMO_PAGES: DemoPage[] = [
     blocks: [
       {
         type: 'hero',
-        data: { headline: 'About this demo', subline: 'A small team, a small CMS, a lot of care for content.' },
+        data: { headline: 'About this demo', subline: 'A small team, a small CMS, a lot of care for content.', image: 'about-hero.jpg' },
         de: { headline: 'Über diese Demo', subline: 'Ein kleines Team, ein kleines CMS, viel Sorgfalt für Inhalte.' },
       },
       {
@@ -203,34 +219,52 @@ export const DEMO_PAGES: DemoPage[] = [
           ),
         ],
       },
+      {
+        type: 'gallery',
+        data: {
+          title: 'From the blog',
+          images: ['welcome-to-quire.jpg', 'many-languages.jpg', 'scheduling.jpg'],
+          caption: 'Every post has a cover image; a gallery block shows several images in a row.',
+        },
+        de: { title: 'Aus dem Blog', caption: 'Jeder Beitrag hat ein Titelbild; ein Galerie-Block zeigt mehrere Bilder in einer Reihe.' },
+      },
       { type: 'call-to-action', data: { label: 'Back to the home page', url: 'https://quire.local/' }, de: { label: 'Zurück zur Startseite' } },
     ],
   },
 ];
 
-function toInput(block: DemoBlock, postIds: ReadonlyMap<string, string>): Record<string, unknown> {
+/** What block values name by slug or file name, as ids. */
+interface DemoIds {
+  posts: ReadonlyMap<string, string>;
+  images: ReadonlyMap<string, string>;
+}
+
+function toInput(block: DemoBlock, ids: DemoIds): Record<string, unknown> {
   const data = { ...block.data };
-  if (typeof data.featured_post === 'string') data.featured_post = postIds.get(data.featured_post);
+  if (typeof data.featured_post === 'string') data.featured_post = ids.posts.get(data.featured_post);
+  if (typeof data.image === 'string') data.image = ids.images.get(data.image);
+  if (Array.isArray(data.images)) data.images = data.images.map((name: unknown) => ids.images.get(String(name)));
   return {
     type: block.type,
     data,
     ...(block.de ? { translations: { de: { data: block.de } } } : {}),
-    ...(block.children ? { children: block.children.map((c) => toInput(c, postIds)) } : {}),
+    ...(block.children ? { children: block.children.map((c) => toInput(c, ids)) } : {}),
   };
 }
 
 /**
  * Creates the block types and the published demo pages in the caller's transaction. `postIds`
- * maps post slugs to ids (for featured posts). Returns how many pages were created.
+ * maps post slugs to ids (for featured posts), `imageIds` demo image file names to media ids
+ * (seedDemoEntries returns both). Returns how many pages were created.
  */
-export async function seedDemoPages(tx: Context, actor: Actor, postIds: ReadonlyMap<string, string>): Promise<number> {
+export async function seedDemoPages(tx: Context, actor: Actor, postIds: ReadonlyMap<string, string>, imageIds: ReadonlyMap<string, string>): Promise<number> {
   for (const ct of DEMO_BLOCK_TYPES) await createContentType(tx, actor, ct);
   for (const page of DEMO_PAGES) {
     const created = await createPage(tx, actor, {
       slug: page.slug,
       seo: page.seo,
       seo_translations: { de: page.seoDe },
-      blocks: page.blocks.map((b) => toInput(b, postIds)),
+      blocks: page.blocks.map((b) => toInput(b, { posts: postIds, images: imageIds })),
     });
     await publishPage(tx, actor, { id: created.id });
   }

@@ -3,12 +3,14 @@
  * (SQLite) database that
  * holds no workspace, and unless QUIRE_DEMO=0 (config.demo), the first start creates workspace
  * `demo` (locales en and de) with the blog of content.ts and the home and about pages of pages.ts
- * (issue 3 item 5), all published, and hands back its three keys to be printed once. A PostgreSQL deployment starts empty; `quire bootstrap` creates its
+ * (issue 3 item 5), all published, their images drawn by images.ts (issue 27 item 2), and hands
+ * back its three keys to be printed once. A PostgreSQL deployment starts empty; `quire bootstrap` creates its
  * first workspace.
  *
- * Everything goes through the ordinary operations (bootstrap, createContentType, createEntry,
- * publishEntry) in one transaction: the demo appears whole or not at all, and a second start
- * finds a workspace and does nothing.
+ * Everything goes through the ordinary operations (bootstrap, storeMedia, createContentType,
+ * createEntry, publishEntry) in one transaction: the demo appears whole or not at all (the image
+ * files stored before a failure are removed again), and a second start finds a workspace and
+ * does nothing.
  */
 import type { Context } from '../../context.js';
 import { databaseIsEmbedded } from '../../db/dialect.js';
@@ -20,10 +22,11 @@ import { createEntry } from '../entries/operations.js';
 import { publishEntry } from '../entries/publishing.js';
 import { countWorkspaces } from '../workspaces/repository.js';
 import { DEMO_AUTHORS, DEMO_CONTENT_TYPES, DEMO_POSTS, DEMO_WORKSPACE } from './content.js';
+import { DEMO_IMAGES, seedDemoImages } from './images.js';
 import { seedDemoPages } from './pages.js';
 
 export interface DemoSeedResult extends BootstrapResult {
-  counts: { content_types: number; authors: number; posts: number; pages: number };
+  counts: { content_types: number; authors: number; posts: number; pages: number; images: number };
 }
 
 /** True when this start should create the demo: embedded database, demo enabled. */
@@ -37,9 +40,13 @@ export function demoWanted(ctx: Context): boolean {
  */
 export async function seedDemo(ctx: Context): Promise<DemoSeedResult | null> {
   if (!demoWanted(ctx)) return null;
+  const stored: string[] = [];
   try {
-    return await seedInTransaction(ctx);
+    return await seedInTransaction(ctx, stored);
   } catch (err) {
+    // The rows rolled back; the image files landed outside the transaction.
+    const storage = ctx.storage.backend();
+    for (const key of stored) await storage.delete(key).catch((e: unknown) => ctx.log.warn({ err: e, key }, 'could not remove a demo image'));
     // Two processes starting on one empty file: SQLite lets one writer commit and refuses the
     // other's write; the loser finds the demo there and carries on.
     if ((await countWorkspaces(ctx.db)) > 0) return null;
@@ -47,24 +54,34 @@ export async function seedDemo(ctx: Context): Promise<DemoSeedResult | null> {
   }
 }
 
-async function seedInTransaction(ctx: Context): Promise<DemoSeedResult | null> {
+async function seedInTransaction(ctx: Context, stored: string[]): Promise<DemoSeedResult | null> {
   return withTransaction(ctx.db, async (db) => {
     if ((await countWorkspaces(db)) > 0) return null;
     const tx = { ...ctx, db };
     const boot = await bootstrap(tx, { ...DEMO_WORKSPACE, locales: [...DEMO_WORKSPACE.locales] });
     const actor = systemActor(boot.workspace.id, boot.user.id);
-    const { postIds } = await seedDemoEntries(tx, actor);
-    const pages = await seedDemoPages(tx, actor, postIds);
-    return { ...boot, counts: { content_types: DEMO_CONTENT_TYPES.length, authors: DEMO_AUTHORS.length, posts: DEMO_POSTS.length, pages } };
+    const { postIds, imageIds } = await seedDemoEntries(tx, actor, stored);
+    const pages = await seedDemoPages(tx, actor, postIds, imageIds);
+    return {
+      ...boot,
+      counts: { content_types: DEMO_CONTENT_TYPES.length, authors: DEMO_AUTHORS.length, posts: DEMO_POSTS.length, pages, images: DEMO_IMAGES.length },
+    };
   });
 }
 
 /**
- * The demo's content types, authors and posts (published, German translations), written in the
- * workspace of `actor`; returns their ids by slug. Pages come after (seedDemoPages). Also used by
- * suites that need the demo content on any database.
+ * The demo's images, content types, authors and posts (published, German translations, each
+ * post with its cover), written in the workspace of `actor`; returns the entry ids by slug and
+ * the media ids by image file name. `stored` receives the storage key of each image file (see
+ * seedDemoImages). Pages come after (seedDemoPages). Also used by suites that need the demo
+ * content on any database.
  */
-export async function seedDemoEntries(tx: Context, actor: Actor): Promise<{ authorIds: Map<string, string>; postIds: Map<string, string> }> {
+export async function seedDemoEntries(
+  tx: Context,
+  actor: Actor,
+  stored: string[] = [],
+): Promise<{ authorIds: Map<string, string>; postIds: Map<string, string>; imageIds: Map<string, string> }> {
+  const imageIds = await seedDemoImages(tx, actor, stored);
   for (const ct of DEMO_CONTENT_TYPES) await createContentType(tx, actor, ct);
   const authorIds = new Map<string, string>();
   for (const a of DEMO_AUTHORS) {
@@ -82,6 +99,7 @@ export async function seedDemoEntries(tx: Context, actor: Actor): Promise<{ auth
       slug: post.slug,
       data: {
         ...post.en,
+        cover: imageIds.get(post.cover),
         author: authorIds.get(post.author),
         tags: post.tags,
         published_on: post.published_on,
@@ -92,7 +110,7 @@ export async function seedDemoEntries(tx: Context, actor: Actor): Promise<{ auth
     await publishEntry(tx, actor, 'post', { id: entry.id });
     postIds.set(post.slug, entry.id);
   }
-  return { authorIds, postIds };
+  return { authorIds, postIds, imageIds };
 }
 
 /**
@@ -105,7 +123,7 @@ export function demoBanner(demo: DemoSeedResult, publicUrl: string): string {
   const firstPost = DEMO_POSTS[0].slug;
   return [
     '',
-    `Quire created the demo workspace '${demo.workspace.slug}' (locales ${DEMO_WORKSPACE.locales.join(', ')}): ${demo.counts.authors} authors, ${demo.counts.posts} published posts and ${demo.counts.pages} pages built from blocks.`,
+    `Quire created the demo workspace '${demo.workspace.slug}' (locales ${DEMO_WORKSPACE.locales.join(', ')}): ${demo.counts.authors} authors, ${demo.counts.posts} published posts with cover images and ${demo.counts.pages} pages built from blocks.`,
     'Its API keys are shown only now; store them:',
     `  management  ${management}`,
     `  delivery    ${delivery}`,

@@ -48,7 +48,7 @@ export interface PostView {
   tags: string[];
   publishedOn: string | null;
   readingMinutes: number | null;
-  /** A `cover` image field, when the post type has one (the demo's has not; see README). */
+  /** The `cover` image field (the demo's post type has one: images only), or null. */
   cover: Media | null;
   /** No translation in the requested locale at all: everything shows in the default locale. */
   isFallback: boolean;
@@ -187,9 +187,9 @@ function authorView(id: string, slug: string, author: Author): AuthorView {
   return { id, slug, name: author.name, role: author.role ?? null, bio: toRichText(author.bio) };
 }
 
-/** The `cover` field of a post when its type has one: an image, or null. */
+/** The `cover` field of a post: an image, or null (none set, or not an image). */
 function coverOf(data: Post): Media | null {
-  return 'cover' in data ? imageField({ cover: data.cover }, 'cover') : null;
+  return imageField({ cover: data.cover }, 'cover');
 }
 
 function postView(entry: DeliveryEntry<Post>, isFallback: boolean): PostView {
@@ -291,7 +291,7 @@ interface BlogListQuery {
 /**
  * The blog list's GraphQL query (docs/graphql.md): the newest posts in a locale with their authors
  * (a relation, resolved in the same request), and the `cover` image when the post type has one
- * (a query names its fields, and the demo's post type has no cover).
+ * (a query names its fields; the demo's post type has one, a model without it still works).
  */
 function blogListQuery(withCover: boolean): string {
   const cover = withCover ? 'cover { id url mimeType width height altText }' : '';
