@@ -306,6 +306,30 @@ export async function findVersion(db: Db, t: ItemTables, itemId: string, n: numb
   return row ? { ...toRecord(row), snapshot: fromJsonColumn<unknown>(row.snapshot, {}) } : null;
 }
 
+/**
+ * The snapshots of many (item, version) pairs, parsed, keyed `${itemId}:${version}`, in one
+ * statement per 500 pairs (a release's revert reads up to 1,000); pairs without that version are
+ * absent.
+ */
+export async function findVersionSnapshots(db: Db, t: ItemTables, pairs: readonly { itemId: string; version: number }[]): Promise<Map<string, unknown>> {
+  const out = new Map<string, unknown>();
+  for (let i = 0; i < pairs.length; i += 500) {
+    const chunk = pairs.slice(i, i + 500);
+    const ids = [...new Set(chunk.map((p) => p.itemId))];
+    const wanted = new Set(chunk.map((p) => `${p.itemId}:${p.version}`));
+    // Every version of the chunk's items is narrowed to the wanted ones here, not in SQL: a
+    // row-value IN differs between the dialects, and the version numbers bound the rows read.
+    const versions = [...new Set(chunk.map((p) => p.version))];
+    const res = await sql<{ id: string; version: number; snapshot: unknown }>`select ${sql.ref(t.fk)} as id, version, snapshot from ${sql.table(t.versions)}
+      where ${sql.ref(t.fk)} in (${sql.join(ids)}) and version in (${sql.join(versions)})`.execute(db.kysely);
+    for (const r of res.rows) {
+      const key = `${r.id}:${Number(r.version)}`;
+      if (wanted.has(key)) out.set(key, fromJsonColumn<unknown>(r.snapshot, {}));
+    }
+  }
+  return out;
+}
+
 /** One page of an item's versions, newest first, and their number. */
 export async function listVersions(db: Db, t: ItemTables, itemId: string, offset: number, limit: number): Promise<{ items: VersionRecord[]; total: number }> {
   const count = await sql<{ n: number }>`select count(*) as n from ${sql.table(t.versions)} where ${sql.ref(t.fk)} = ${itemId}`.execute(db.kysely);

@@ -30,7 +30,7 @@ import { systemActor, type Actor } from '../auth/permissions.js';
 import { entrySnapshotKind } from '../entries/spec.js';
 import { recordReleaseEvent } from '../events/record.js';
 import { pageSnapshotKind } from '../pages/spec.js';
-import { findVersion } from '../publishing/repository.js';
+import { findVersionSnapshots } from '../publishing/repository.js';
 import { applySnapshotMoves, type SnapshotKind, type SnapshotMove } from '../publishing/snapshots.js';
 import { effectiveStatus } from '../publishing/states.js';
 import type { ReleaseItemKind, ReleaseItemRecord, ReleaseRecord } from './model.js';
@@ -200,12 +200,17 @@ export async function revertRelease(ctx: Context, actor: Actor, id: string, opts
     for (const kind of ['entry', 'page'] as const) {
       const k = KINDS[kind];
       const moves: SnapshotMove<unknown>[] = [];
-      for (const i of items) {
-        const row = rows[kind].get(i.item_id);
-        if (i.kind !== kind || !row) continue;
+      const mine = items.filter((i) => i.kind === kind && rows[kind].has(i.item_id));
+      const priors = await findVersionSnapshots(
+        db,
+        k.tables,
+        mine.flatMap((i) => (i.prior_published_version === null ? [] : [{ itemId: i.item_id, version: i.prior_published_version }])),
+      );
+      for (const i of mine) {
+        const row = rows[kind].get(i.item_id)!;
         if (i.prior_published_version !== null) {
-          const before = await findVersion(db, k.tables, i.item_id, i.prior_published_version);
-          if (before) moves.push({ id: i.item_id, op: 'publish', snapshot: k.fromJson(before.snapshot) });
+          const before = priors.get(`${i.item_id}:${i.prior_published_version}`);
+          if (before !== undefined) moves.push({ id: i.item_id, op: 'publish', snapshot: k.fromJson(before) });
         } else if (row.status === 'published' || row.status === 'scheduled') {
           moves.push({ id: i.item_id, op: 'unpublish' });
         }
