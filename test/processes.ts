@@ -53,15 +53,15 @@ export interface Child {
   stop: () => Promise<void>;
 }
 
-/** Spawns `node <entry>` and waits until `ready` (a URL) answers below 500 (30 s at most). */
-export async function startNode(entry: string, cwd: string, env: NodeJS.ProcessEnv, ready: string): Promise<Child> {
+/** Spawns `node <entry>` and waits until `ready` (a URL) answers below 500 (`timeoutMs`, 30 s unless told). */
+export async function startNode(entry: string, cwd: string, env: NodeJS.ProcessEnv, ready: string, timeoutMs = 30_000): Promise<Child> {
   const child = spawn(process.execPath, [entry], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   let exited: number | null | undefined;
   child.on('exit', (code) => (exited = code));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (exited !== undefined) throw new Error(`${entry} exited with ${exited}:\n${output}`);
     try {
@@ -72,7 +72,7 @@ export async function startNode(entry: string, cwd: string, env: NodeJS.ProcessE
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${entry} did not answer ${ready} in 30 s:\n${output}`);
+      throw new Error(`${entry} did not answer ${ready} in ${timeoutMs / 1000} s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -113,7 +113,8 @@ export async function startDemoQuire(
     ...env,
   };
   delete quireEnv.DATABASE_URL;
-  const quire = await startNode(path.join(root, 'dist/src/server.js'), root, quireEnv, `${base}/readyz`);
+  // A first start seeds the demo (its images processed by sharp): slow on a busy machine.
+  const quire = await startNode(path.join(root, 'dist/src/server.js'), root, quireEnv, `${base}/readyz`, 90_000);
   const banner = quire.output();
   const key = (name: string) => {
     const found = new RegExp(`^\\s+${name}\\s+(svc_\\S+)$`, 'm').exec(banner)?.[1];
