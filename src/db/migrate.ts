@@ -39,6 +39,7 @@ import * as m021 from './migrations/021-invitations.js';
 import * as m022 from './migrations/022-roles.js';
 import * as m023 from './migrations/023-releases.js';
 import * as m024 from './migrations/024-pending-changes.js';
+import * as m025 from './migrations/025-release-revisions.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -68,6 +69,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '022-roles': m022,
   '023-releases': m023,
   '024-pending-changes': m024,
+  '025-release-revisions': m025,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -355,6 +355,8 @@ export interface ReleasesTable {
   reverted_at: string | null;
   /** JSON array of {path, message}: why the last scheduled publication failed. */
   failure: JsonColumn | null;
+  /** Migration 025: bumped by every write of the release's items (sync tokens of the release perspective). */
+  items_revision: Generated<number>;
   created_at: string;
   updated_at: string;
   created_by: number | null;

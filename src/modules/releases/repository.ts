@@ -64,6 +64,12 @@ export async function findRelease(db: Db, workspaceId: string, id: string): Prom
   return row ? toRelease(row as ReleaseRow) : null;
 }
 
+/** The revision of release `id`'s items (migration 025: bumped by every write of them); 0 when absent. */
+export async function releaseItemsRevision(db: Db, id: string): Promise<number> {
+  const row = await db.kysely.selectFrom('releases').select('items_revision').where('id', '=', id).executeTakeFirst();
+  return row ? Number(row.items_revision) : 0;
+}
+
 /** The release `id` of the workspace, locked until the transaction ends; null when absent. */
 export async function findReleaseForUpdate(db: Db, workspaceId: string, id: string): Promise<ReleaseRecord | null> {
   await takeWriteLock(db, 'releases');
