@@ -19,6 +19,7 @@ import { listEntryRows, countEntryRows, findEntryRowsBySlug, type EntryListQuery
 import { loadDeliverySchema } from '../src/modules/delivery/schema-cache.js';
 import { parseSort } from '../src/modules/delivery/sort.js';
 import type { Visibility } from '../src/modules/delivery/model.js';
+import { perspectiveOfVisibility } from '../src/modules/read/perspective.js';
 import { createTestEnv, dialects, type TestEnv } from './helpers.js';
 import { createWorld, type DeliveryWorld } from './delivery-fixtures.js';
 
@@ -139,7 +140,14 @@ describe.each(dialects())('delivery query plans on %s', (dialect) => {
   ): Promise<EntryListQuery> {
     const schema = await loadDeliverySchema(env.ctx, w.workspaceId);
     const t = schema.bySlug.get(type)!;
-    return { contentTypeId: t.id, visibility, now, locale, filters: parseFilters(t, filters), sort: parseSort(t, sortText) };
+    return {
+      contentTypeId: t.id,
+      perspective: perspectiveOfVisibility(visibility),
+      now,
+      locale,
+      filters: parseFilters(t, filters),
+      sort: parseSort(t, sortText),
+    };
   }
 
   const SLUG = dialect === 'sqlite' ? /sqlite_autoindex_entries_\d|entries_content_type_slug/ : /entries_content_type_slug/;
@@ -307,7 +315,14 @@ describe.each(dialects())('delivery query plans on %s', (dialect) => {
   it('reads an entry by slug through an index', async () => {
     for (const visibility of ['production', 'preview'] as const) {
       const found = await plans((db) =>
-        findEntryRowsBySlug(db, { workspaceId: w.workspaceId, slug: 'p1', contentTypeId: null, visibility, now, locale: 'de' }),
+        findEntryRowsBySlug(db, {
+          workspaceId: w.workspaceId,
+          slug: 'p1',
+          contentTypeId: null,
+          perspective: perspectiveOfVisibility(visibility),
+          now,
+          locale: 'de',
+        }),
       );
       // At most one row per content type shares a slug: sorting those few is fine.
       for (const p of found) {

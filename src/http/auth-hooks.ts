@@ -12,6 +12,11 @@
  * than GET, HEAD and OPTIONS must carry the session's X-CSRF-Token. Session-only actions (keys,
  * people, workspace settings: D91) refuse API keys with 403.
  * The cookie is parsed by @fastify/cookie, registered by the management plugin before this hook.
+ *
+ * Delivery routes that read content (`config.readsRelease`) take `?release={id}`: the hook checks
+ * it once (src/modules/read/release.ts: 403 for production keys, 404 for an unknown release, 409
+ * for a published one) and the request's actor then reads the release perspective (D111), before
+ * the delivery cache looks up an answer.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
@@ -19,6 +24,7 @@ import { AppError } from '../errors.js';
 import { authorizeCredentials, type Action } from '../modules/access/authorize.js';
 import { authenticate } from '../modules/auth/operations.js';
 import type { Actor, KeyClass } from '../modules/auth/permissions.js';
+import { actorReadingRelease, releaseParam } from '../modules/read/release.js';
 import { readSession, requireCsrf, SESSION_COOKIE, sessionActor, type SessionState } from '../modules/auth/sessions.js';
 
 declare module 'fastify' {
@@ -30,6 +36,8 @@ declare module 'fastify' {
     action?: Action;
     /** Skip authentication (e.g. /preview, which takes a token; the /session routes). */
     public?: boolean;
+    /** A delivery read that takes `?release={id}` (the release perspective, D111). */
+    readsRelease?: boolean;
   }
 }
 
@@ -84,5 +92,9 @@ export function registerAuth(app: FastifyInstance, ctx: Context, keyClass: KeyCl
       request.actor = await authenticate(ctx, header, keyClass);
     }
     if (config?.action) authorizeCredentials(request.actor, config.action);
+    if (keyClass === 'delivery' && config?.readsRelease) {
+      const release = releaseParam(request.query);
+      if (release !== undefined) request.actor = await actorReadingRelease(ctx, request.actor, release);
+    }
   });
 }

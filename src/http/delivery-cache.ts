@@ -56,7 +56,9 @@ declare module 'fastify' {
 
 /**
  * The cache key of a delivery answer: everything the answer depends on besides the content (whose
- * changes the revision catches). The workspace; the perspective (published or working); the
+ * changes the revision catches). The workspace; the perspective (published, working, or the
+ * release read with `?release`, whose answers the release's writes invalidate through
+ * `draft_revision`, migration 025); the
  * key's effective scopes and content-type whitelist, which decide which types a listing, the
  * schema or a sync includes (both as sets, so their order does not matter); the operation (the
  * route's pattern); and its arguments (path parameters and query, objects with sorted keys, so
@@ -171,13 +173,13 @@ interface WorkspaceHorizon {
 
 /**
  * `Cache-Control` of a delivery answer (D81): preview tokens (routes with `cache: false`)
- * `private, no-store`; preview keys (the working perspective) `private, no-cache` (drafts never
- * in a shared cache, the browser revalidates with the ETag); production keys `no-cache`, or
+ * `private, no-store`; preview keys (the working perspective, or a release with `?release`)
+ * `private, no-cache` (drafts never in a shared cache, the browser revalidates with the ETag); production keys `no-cache`, or
  * `public, max-age=N` with DELIVERY_MAX_AGE.
  */
 function cacheControlOf(ctx: Context, request: FastifyRequest): string {
   if (request.routeOptions.config?.cache === false) return 'private, no-store';
-  if (request.actor && perspectiveOf(request.actor) === 'working') return 'private, no-cache';
+  if (request.actor && perspectiveOf(request.actor) !== 'published') return 'private, no-cache';
   const maxAge = ctx.config.deliveryMaxAge;
   return maxAge === null ? 'no-cache' : `public, max-age=${maxAge}`;
 }

@@ -14,6 +14,14 @@ export function JsonObjectString(description: string) {
 }
 export const SlugParam = Type.String({ minLength: 1, maxLength: 200 });
 
+/**
+ * `release` of delivery reads (D111): read the workspace as this release will make it (preview
+ * keys; production keys 403). The id is checked before the read (404 unknown, 409 published).
+ */
+export const ReleaseParam = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 64, description: 'a release id: read the workspace as that release will make it (preview keys only)' }),
+);
+
 /** `page` and `limit` of offset pagination; bounds are checked by offsetPage (PAGE_TOO_DEEP). */
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1 })),

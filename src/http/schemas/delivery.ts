@@ -7,7 +7,7 @@
  * `filter[...]` keys on the entry list (D43). Response schemas let fast-json-stringify serialize.
  */
 import { Type } from '@sinclair/typebox';
-import { JsonObjectString, NullableString, NullableTimestamp, Timestamp, Uuid } from './common.js';
+import { JsonObjectString, NullableString, NullableTimestamp, ReleaseParam, Timestamp, Uuid } from './common.js';
 import { EntrySchema, EntryTranslationSchema } from './entries.js';
 import { PageDetailSchema } from './pages.js';
 
@@ -25,12 +25,13 @@ export const ListEntriesQuery = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     sort: Type.Optional(Type.String({ maxLength: 100, description: '<field>:asc or <field>:desc' })),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'meta.next_cursor of the previous page' })),
+    release: ReleaseParam,
   },
   { additionalProperties: false, patternProperties: { '^filter\\[': Type.String({ maxLength: 4000 }) } },
 );
 
 export const EntryDetailQuery = Type.Object(
-  { type: Type.Optional(TypeSlug), locale: Type.Optional(Locale), fields: Type.Optional(Fields) },
+  { type: Type.Optional(TypeSlug), locale: Type.Optional(Locale), fields: Type.Optional(Fields), release: ReleaseParam },
   { additionalProperties: false },
 );
 

@@ -9,7 +9,7 @@
 import { Type } from '@sinclair/typebox';
 import { STATUSES, type Status } from '../../modules/publishing/states.js';
 import { MAX_BLOCKS } from '../../modules/pages/tree.js';
-import { JsonObjectString, NullableString, NullableTimestamp, PageQuery, SlugParam, Timestamp, Uuid } from './common.js';
+import { JsonObjectString, NullableString, NullableTimestamp, PageQuery, ReleaseParam, SlugParam, Timestamp, Uuid } from './common.js';
 
 const Locale = Type.String({ minLength: 2, maxLength: 10, description: 'a locale of the workspace (2 to 10 characters)' });
 
@@ -160,6 +160,7 @@ export const DeliveryPageListQuery = Type.Object(
       Type.String({ maxLength: 100, description: 'position (default, asc), created_at, updated_at, published_at or slug, then :asc or :desc' }),
     ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'meta.next_cursor of the previous page' })),
+    release: ReleaseParam,
   },
   { additionalProperties: false },
 );
@@ -169,6 +170,7 @@ export const DeliveryPageQuery = Type.Object(
   {
     workspace_id: Type.Optional(Type.String({ maxLength: 64, description: "the key's workspace (optional: D14)" })),
     locale: Type.Optional(Locale),
+    release: ReleaseParam,
   },
   { additionalProperties: false },
 );

@@ -9,7 +9,7 @@
  * inside the union, carry a `title` (a repeated `$id` fails serializer compilation).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { NullableString, Uuid } from './common.js';
+import { NullableString, ReleaseParam, Uuid } from './common.js';
 import { DeliveryEntrySchema } from './delivery.js';
 import { DeliveryMediaSchema } from './media.js';
 import { BlockSchema, BlockTranslationSchema, PageSchema, SeoTranslationSchema } from './pages.js';
@@ -21,6 +21,7 @@ export const SyncQuery = Type.Object(
     initial: Type.Optional(Type.Boolean({ description: 'true: start a sync with every visible item' })),
     page_token: Type.Optional({ ...Token, description: 'meta.next_page_token of the previous response' }),
     sync_token: Type.Optional({ ...Token, description: 'meta.next_sync_token of an earlier sync: what changed since' }),
+    release: ReleaseParam,
   },
   { additionalProperties: false, $id: 'SyncQuery' },
 );

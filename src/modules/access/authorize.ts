@@ -19,7 +19,10 @@
  * - the delivery whitelist: a delivery key with a content type whitelist reads those types only
  *   (an empty whitelist means all, D13);
  * - releases (D110, D112): creating and editing releases, their items and release versions needs
- *   `content:write`; publishing, scheduling and reverting them `content:publish`.
+ *   `content:write`; publishing, scheduling and reverting them `content:publish`;
+ * - the release perspective (D111): reading the workspace as a release will make it (`?release`)
+ *   is for preview delivery keys and management actors; a production delivery key reads
+ *   published content only.
  *
  * Roles are rows (roles.ts), read from the actor's context (Actor.roles); nothing here names a role. Refusals are 403 FORBIDDEN (409
  * LAST_OWNER for the last owner), with messages that say what is missing.
@@ -41,6 +44,8 @@ interface ActionRule {
   manager?: string;
   /** The delivery whitelist applies. */
   whitelist?: boolean;
+  /** What the action is, when production delivery keys may not do it: "<label> needs a preview key". */
+  notProduction?: string;
 }
 
 /** Every action and its rule: the data the check reads. */
@@ -53,6 +58,7 @@ export const ACTIONS = {
   'content:read': { whitelist: true },
   'releases:write': { scope: 'content:write' },
   'releases:publish': { scope: 'content:publish' },
+  'releases:read-perspective': { notProduction: 'Reading a release (?release)' },
   'people:list': { sessionOnly: PEOPLE },
   'people:invite': { sessionOnly: PEOPLE, manager: 'invite people' },
   'people:cancel-invitation': { sessionOnly: PEOPLE, manager: 'cancel invitations' },
@@ -141,6 +147,9 @@ function scopeDenial(actor: Actor, scope: Scope): Denial | null {
  */
 export function decideCredentials(actor: Actor, action: Action): Denial | null {
   const r = rule(action);
+  if (r.notProduction !== undefined && actor.keyClass === 'delivery' && actor.environment !== 'preview') {
+    return denied('FORBIDDEN', `${r.notProduction} needs a preview delivery key: production keys read published content only`);
+  }
   if (r.sessionOnly !== undefined && !actor.session) {
     return denied('FORBIDDEN', `${r.sessionOnly} needs a Studio session: keys cannot mint keys or change members`);
   }

@@ -46,6 +46,12 @@ export interface Actor {
    */
   revision?: number;
   /**
+   * The release this request reads the workspace as (`?release={id}` on delivery, D111): set once
+   * the request's release was checked (src/modules/read/release.ts), so every read of the request
+   * takes the release perspective (src/modules/read/perspective.ts). Absent: the key's own.
+   */
+  release?: string;
+  /**
    * Set when the actor came from a Studio session (D90) rather than an API key: the session's
    * digest (SHA-256 of its id, never the id). Session actors have the role's scopes only, and
    * only they may manage keys, people and workspace settings (D91).

@@ -12,7 +12,7 @@ import type { Actor } from '../auth/permissions.js';
 import { toDeliveryMedia, type DeliveryMedia } from '../media/model.js';
 import { findMediaByIds } from '../media/repository.js';
 import { effectiveStatus } from '../publishing/states.js';
-import { perspectiveOf, visibilityOfPerspective } from '../read/perspective.js';
+import { perspectiveOf } from '../read/perspective.js';
 import type { RequestedLocale } from './localization.js';
 import type { DeliverySchema, DeliveryType, EntryRow } from './model.js';
 import { findEntryRowsByIds } from './query/repository.js';
@@ -38,7 +38,7 @@ export async function readEntriesByIds(
     workspaceId: schema.workspace.id,
     // A stored reference that is no id (data written before validation existed) matches nothing.
     ids: [...new Set(ids)].filter(isUuid),
-    visibility: visibilityOfPerspective(perspectiveOf(actor)),
+    perspective: perspectiveOf(actor),
     now,
     locale: locale.isDefault ? null : locale.locale,
   });

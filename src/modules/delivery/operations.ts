@@ -29,7 +29,7 @@ import { presentEntries } from './present.js';
 import { countEntryRows, findEntryRowsBySlug, listEntryRows, listTotal, type EntryListQuery, type ListTotal } from './query/repository.js';
 import { loadDeliverySchema } from './schema-cache.js';
 import { parseSort, type SortSpec } from './sort.js';
-import { perspectiveOf, visibilityOfPerspective, type Perspective } from '../read/perspective.js';
+import { perspectiveBinding, perspectiveOf, type Perspective } from '../read/perspective.js';
 import { canReadEntriesOf, requireEntryType } from './visibility.js';
 
 export interface ListEntriesInput {
@@ -83,16 +83,15 @@ export async function planEntryList(
   const locale = resolveRequestedLocale(schema.workspace, localeText);
   const { sort, filters, where = null } = parse(schema, type);
   const perspective = perspectiveOf(actor);
-  // The wire's word for it: cursors are bound to it, and entry queries name it.
-  const visibility = visibilityOfPerspective(perspective);
   const now = iso(ctx.clock());
-  const query: EntryListQuery = { contentTypeId: type.id, visibility, now, locale: locale.isDefault ? null : locale.locale, filters, where, sort };
+  const query: EntryListQuery = { contentTypeId: type.id, perspective, now, locale: locale.isDefault ? null : locale.locale, filters, where, sort };
   const binding: CursorBinding = {
     contentTypeId: type.id,
     sort: sort.text,
     filters: where === null ? canonicalFilters(filters) : `${canonicalFilters(filters)}&${canonicalTree(where)}`,
     locale: locale.requested,
-    environment: visibility,
+    // The visibility word for the published and working perspectives, the release for a release.
+    environment: perspectiveBinding(perspective),
   };
   return { schema, type, locale, perspective, now, query, binding };
 }
@@ -226,14 +225,12 @@ export async function readEntryBySlug(
   const named = typeSlug === undefined ? null : requireEntryType(schema, actor, typeSlug);
   const locale = resolveRequestedLocale(schema.workspace, localeText);
   const perspective = perspectiveOf(actor);
-  // The wire's word for it: cursors are bound to it, and entry queries name it.
-  const visibility = visibilityOfPerspective(perspective);
   const now = iso(ctx.clock());
   const rows = await findEntryRowsBySlug(ctx.db, {
     workspaceId: schema.workspace.id,
     slug,
     contentTypeId: named?.id ?? null,
-    visibility,
+    perspective,
     now,
     locale: locale.isDefault ? null : locale.locale,
   });

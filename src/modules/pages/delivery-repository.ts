@@ -10,8 +10,10 @@
  * translations, published blocks and their translations; docs/api.md "Working copies, publishing
  * changes and history" (D70)) and the publication's
  * time and author as `updated_at`/`updated_by`, the working perspective (preview keys) its
- * working copy: the same queries on tables of the same shape. Visible pages: visibleCondition
- * (D21: due scheduled pages count as published).
+ * working copy: the same queries on tables of the same shape; a release perspective (D111) the
+ * published copies with the release's items laid over them (the read model's tables, which
+ * readerOf and selectPages add to the statement). Visible pages: visibleCondition (D21: due
+ * scheduled pages count as published).
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
@@ -19,7 +21,7 @@ import type { CursorPosition } from '../delivery/cursor.js';
 import type { SortValue } from '../delivery/model.js';
 import { keysetCondition, nullsOrdered, sortExpression } from '../delivery/query/conditions.js';
 import type { Perspective } from '../read/perspective.js';
-import { contentColumns, readSource, visibleCondition } from '../read/resolver.js';
+import { contentColumns, readerOf, readSource, selectPages, visibleCondition } from '../read/resolver.js';
 import type { SortSpec } from '../delivery/sort.js';
 import { listBlockTranslations, type PageRow } from './repository.js';
 
@@ -72,10 +74,9 @@ export interface DeliveryPageQuery {
 }
 
 /** SELECT of page columns plus the SEO translation in `locale` (null columns for the default locale). */
-function pageSelect(db: Db, locale: string | null, perspective: Perspective) {
+function pageSelect(db: Db, locale: string | null, perspective: Perspective, now: string) {
   const src = readSource(perspective);
-  return db.kysely
-    .selectFrom('pages')
+  return selectPages(db, perspective, now)
     .$if(locale !== null, (qb) => qb.leftJoin(`${src.seoTranslations} as t`, (j) => j.onRef('t.page_id', '=', 'pages.id').on('t.locale', '=', locale ?? '')))
     .select(PAGE_COLUMNS)
     .select(contentColumns(perspective, 'pages'))
@@ -88,7 +89,7 @@ function pageSelect(db: Db, locale: string | null, perspective: Perspective) {
 
 /** The visible page of the workspace with this slug, or null. */
 export async function findDeliveryPageRow(db: Db, q: DeliveryPageQuery & { slug: string }): Promise<DeliveryPageRow | null> {
-  const row = await pageSelect(db, q.locale, q.perspective)
+  const row = await pageSelect(db, q.locale, q.perspective, q.now)
     .where('pages.workspace_id', '=', q.workspaceId)
     .where('pages.slug', '=', q.slug)
     .where(visibleCondition(q.perspective, q.now, 'pages'))
@@ -114,7 +115,7 @@ export async function listDeliveryPageRows(
   if (page.after) conditions.push(keysetCondition(key, q.sort, page.after, 'pages'));
   const dir = q.sort.direction;
   const src = readSource(q.perspective);
-  let query = pageSelect(db, q.locale, q.perspective)
+  let query = pageSelect(db, q.locale, q.perspective, q.now)
     .select(sql<SortValue>`${key}`.as('sort_value'))
     .$if(q.locale !== null, (qb) =>
       qb.select(
@@ -132,8 +133,7 @@ export async function listDeliveryPageRows(
 
 /** The number of visible pages (offset mode's `total_data`). */
 export async function countDeliveryPageRows(db: Db, q: DeliveryPageQuery): Promise<number> {
-  const row = await db.kysely
-    .selectFrom('pages')
+  const row = await selectPages(db, q.perspective, q.now)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where((eb) => eb.and(whereList(q)))
     .executeTakeFirstOrThrow();
@@ -141,9 +141,9 @@ export async function countDeliveryPageRows(db: Db, q: DeliveryPageQuery): Promi
 }
 
 /** Every block of a page, with its translation in `locale` joined when one is asked for. */
-export async function findDeliveryBlockRows(db: Db, pageId: string, locale: string | null, perspective: Perspective): Promise<DeliveryBlockRow[]> {
+export async function findDeliveryBlockRows(db: Db, pageId: string, locale: string | null, perspective: Perspective, now: string): Promise<DeliveryBlockRow[]> {
   const src = readSource(perspective);
-  const rows = await db.kysely
+  const rows = await readerOf(db, perspective, now)
     .selectFrom(`${src.blocks} as b`)
     .$if(locale !== null, (qb) =>
       qb.leftJoin(`${src.blockTranslations} as t`, (j) => {
@@ -165,13 +165,14 @@ export async function findDeliveryBlockRows(db: Db, pageId: string, locale: stri
   return rows as DeliveryBlockRow[];
 }
 
-/** Every SEO translation of a page as `perspective` sees it, by locale. */
+/** Every SEO translation of a page as `perspective` sees it at `now`, by locale. */
 export async function listDeliverySeoTranslations(
   db: Db,
   pageId: string,
   perspective: Perspective,
+  now: string,
 ): Promise<{ id: number; page_id: string; locale: string; seo: unknown }[]> {
-  const rows = await db.kysely
+  const rows = await readerOf(db, perspective, now)
     .selectFrom(readSource(perspective).seoTranslations)
     .select(['id', 'page_id', 'locale', 'seo'])
     .where('page_id', '=', pageId)
@@ -180,16 +181,17 @@ export async function listDeliverySeoTranslations(
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-/** Every block translation of a page as `perspective` sees it, by block then locale. */
+/** Every block translation of a page as `perspective` sees it at `now`, by block then locale. */
 export async function listDeliveryBlockTranslations(
   db: Db,
   pageId: string,
   perspective: Perspective,
+  now: string,
 ): Promise<{ id: number; block_id: string; locale: string; data: unknown }[]> {
   // The working copies' translations are the management API's own read.
   if (perspective === 'working') return listBlockTranslations(db, pageId);
-  const rows = await db.kysely
-    .selectFrom('published_block_translations')
+  const rows = await readerOf(db, perspective, now)
+    .selectFrom(readSource(perspective).blockTranslations as 'published_block_translations' | 'release_block_translations')
     .select(['id', 'block_id', 'locale', 'data'])
     .where('page_id', '=', pageId)
     .orderBy('block_id')
@@ -207,10 +209,11 @@ export async function findDeliveryBlockRowsOfPages(
   pageIds: readonly string[],
   locale: string | null,
   perspective: Perspective,
+  now: string,
 ): Promise<DeliveryBlockRow[]> {
   if (pageIds.length === 0) return [];
   const src = readSource(perspective);
-  const rows = await db.kysely
+  const rows = await readerOf(db, perspective, now)
     .selectFrom(`${src.blocks} as b`)
     .$if(locale !== null, (qb) =>
       // Blocks are keyed per page, working and published alike (a block id may be on two pages).

@@ -39,7 +39,7 @@ import { projectData } from '../delivery/present.js';
 import { objectColumn, resolveReferenceGroups, type LocalizedData } from '../delivery/relations.js';
 import { loadDeliverySchema } from '../delivery/schema-cache.js';
 import type { SortSpec } from '../delivery/sort.js';
-import { perspectiveOf, visibilityOfPerspective, type Perspective } from '../read/perspective.js';
+import { perspectiveBinding, perspectiveOf, type Perspective } from '../read/perspective.js';
 import { effectiveStatus } from '../publishing/states.js';
 import {
   countDeliveryPageRows,
@@ -141,7 +141,7 @@ export async function planPageList(
     sort: sort.text,
     filters: '',
     locale: locale.requested,
-    environment: visibilityOfPerspective(perspective),
+    environment: perspectiveBinding(perspective),
   };
   return { schema, locale, now, query, binding };
 }
@@ -226,9 +226,9 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
   const joined = locale.isDefault ? null : locale.locale;
 
   const [blockRows, allSeo, allBlockTr] = await Promise.all([
-    findDeliveryBlockRows(ctx.db, row.id, joined, perspective),
-    locale.requested === null ? listDeliverySeoTranslations(ctx.db, row.id, perspective) : null,
-    locale.requested === null ? listDeliveryBlockTranslations(ctx.db, row.id, perspective) : null,
+    findDeliveryBlockRows(ctx.db, row.id, joined, perspective, now),
+    locale.requested === null ? listDeliverySeoTranslations(ctx.db, row.id, perspective, now) : null,
+    locale.requested === null ? listDeliveryBlockTranslations(ctx.db, row.id, perspective, now) : null,
   ]);
   const blocks = loadBlocks(ctx, schema, blockRows);
   const refs = await resolveReferenceGroups(ctx, schema, actor, perspective, now, locale, groupByProjection(blocks));
@@ -310,7 +310,7 @@ export async function readPageBlocks(
   locale: RequestedLocale,
   pageIds: readonly string[],
 ): Promise<Map<string, LoadedBlock[]>> {
-  const rows = await findDeliveryBlockRowsOfPages(ctx.db, [...new Set(pageIds)], locale.isDefault ? null : locale.locale, perspective);
+  const rows = await findDeliveryBlockRowsOfPages(ctx.db, [...new Set(pageIds)], locale.isDefault ? null : locale.locale, perspective, iso(ctx.clock()));
   const out = new Map<string, LoadedBlock[]>();
   for (const b of loadBlocks(ctx, schema, rows)) {
     const list = out.get(b.page_id);

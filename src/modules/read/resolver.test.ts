@@ -2,7 +2,16 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/permissions.js';
-import { perspectiveOf, perspectiveOfVisibility, visibilityOf, visibilityOfPerspective, type Perspective } from './perspective.js';
+import {
+  perspectiveBinding,
+  perspectiveOf,
+  perspectiveOfVisibility,
+  releaseOf,
+  releasePerspective,
+  visibilityOf,
+  visibilityOfPerspective,
+  type Perspective,
+} from './perspective.js';
 import { actorRevision, contentColumns, effectiveStatusSql, readSource, revisionFor, visibleCondition } from './resolver.js';
 
 /** A throwaway SQLite database with the publication and content columns of both item tables. */
@@ -52,6 +61,40 @@ describe('perspective of an actor', () => {
     for (const v of ['production', 'preview'] as const) expect(visibilityOfPerspective(perspectiveOfVisibility(v))).toBe(v);
     expect(perspectiveOfVisibility('production')).toBe('published');
     expect(perspectiveOfVisibility('preview')).toBe('working');
+  });
+});
+
+describe('the release perspective', () => {
+  const id = '0a1b2c3d-0000-4000-8000-000000000001';
+
+  it('is the perspective of an actor checked for ?release, whatever its key', () => {
+    expect(perspectiveOf({ ...actor('delivery', 'preview'), release: id })).toBe(`release:${id}`);
+    expect(perspectiveOf({ ...actor('management', null), release: id })).toBe(releasePerspective(id));
+    expect(releaseOf(releasePerspective(id))).toBe(id);
+    expect(releaseOf('published')).toBeNull();
+    expect(releaseOf('working')).toBeNull();
+  });
+
+  it('reads as a preview key on the wire, binds cursors and tokens to the release, and is fresh against draft_revision', () => {
+    expect(visibilityOfPerspective(releasePerspective(id))).toBe('preview');
+    expect(perspectiveBinding(releasePerspective(id))).toBe(`release:${id}`);
+    expect(perspectiveBinding('published')).toBe('production');
+    expect(perspectiveBinding('working')).toBe('preview');
+    expect(revisionFor(releasePerspective(id), { revision: 3, draft: 8 })).toBe(8);
+    expect(actorRevision({ ...actor('delivery', 'preview'), release: id }, { revision: 3, draft: 8 })).toBe(8);
+  });
+
+  it('follows the published rules over its own tables', () => {
+    const p = releasePerspective(id);
+    expect(readSource(p)).toMatchObject({ entries: 'release_entries', pages: 'release_pages', entryData: 'published_data', pageSeo: 'published_seo' });
+    const compile = (e: { toOperationNode(): unknown }) =>
+      db
+        .selectFrom('entries')
+        .select('id')
+        .where(e as never)
+        .compile().sql;
+    expect(compile(visibleCondition(p, NOW, 'entries', 'postgres'))).toBe(compile(visibleCondition('published', NOW, 'entries', 'postgres')));
+    expect(compile(visibleCondition(p, NOW))).toBe(compile(visibleCondition('published', NOW)));
   });
 });
 

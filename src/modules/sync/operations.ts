@@ -27,7 +27,8 @@ import { loadDeliverySchema } from '../delivery/schema-cache.js';
 import { canReadEntriesOf } from '../delivery/visibility.js';
 import { lastEventId, listEventsAfter, type EventRecord } from '../events/repository.js';
 import { toDeliveryMedia, type DeliveryMedia } from '../media/model.js';
-import { perspectiveOf, visibilityOfPerspective } from '../read/perspective.js';
+import { perspectiveBinding, perspectiveOf, releaseOf } from '../read/perspective.js';
+import { releaseItemsRevision } from '../releases/repository.js';
 import { findDeliveryBlockRows, listDeliveryBlockTranslations, listDeliverySeoTranslations } from '../pages/delivery-repository.js';
 import type { Block, Page, PageContent } from '../pages/model.js';
 import { toPage } from '../pages/repository.js';
@@ -100,8 +101,13 @@ export async function sync(ctx: Context, actor: Actor, input: SyncInput): Promis
   if (given !== 1) throw invalid('query', 'pass exactly one of initial=true, page_token or sync_token');
   const schema = await loadDeliverySchema(ctx, actor);
   const perspective = perspectiveOf(actor);
-  // Tokens carry the wire's word for the perspective (the key's visibility).
-  const scope: SyncScope = { workspaceId: actor.workspaceId, visibility: visibilityOfPerspective(perspective) };
+  // Tokens carry the wire's word for the perspective (the key's visibility, or the release).
+  const release = releaseOf(perspective);
+  const scope: SyncScope = {
+    workspaceId: actor.workspaceId,
+    perspective: perspectiveBinding(perspective),
+    ...(release === null ? {} : { releaseRevision: await releaseItemsRevision(ctx.db, release) }),
+  };
   const run: SyncRun = {
     ctx,
     scope,
@@ -226,6 +232,7 @@ async function readItems(run: SyncRun, phase: SyncPhase, selection: RowSelection
   const translations = await syncEntryTranslations(
     ctx.db,
     query.perspective,
+    query.now,
     rows.map((r) => r.id),
   );
   return rows.map((raw) => {
@@ -245,9 +252,9 @@ async function pageItem(run: SyncRun, stored: Page): Promise<SyncPage> {
   const { ctx, query, schema } = run;
   const page = effectiveStatus(stored, query.now);
   const [blockRows, seo, blockTr] = await Promise.all([
-    findDeliveryBlockRows(ctx.db, page.id, null, query.perspective),
-    listDeliverySeoTranslations(ctx.db, page.id, query.perspective),
-    listDeliveryBlockTranslations(ctx.db, page.id, query.perspective),
+    findDeliveryBlockRows(ctx.db, page.id, null, query.perspective, query.now),
+    listDeliverySeoTranslations(ctx.db, page.id, query.perspective, query.now),
+    listDeliveryBlockTranslations(ctx.db, page.id, query.perspective, query.now),
   ]);
   const blocks: Block[] = [];
   for (const r of blockRows) {

@@ -5,18 +5,19 @@
  * model's (src/modules/read/resolver.ts): production keys read published versions
  * (`published_data`, published translations and SEO; a due scheduled item counts as published,
  * D21, D70) and see the publication's time and author as `updated_at`/`updated_by`; preview keys
- * read working copies of drafts, scheduled and published items. Media are the workspace's assets
+ * read working copies of drafts, scheduled and published items; a release perspective (D111) the
+ * published copies with the release's items laid over them. Media are the workspace's assets
  * that are not deleted.
  */
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Database, Db } from '../../db/types.js';
+import type { Db } from '../../db/types.js';
 import type { EntryRow } from '../delivery/model.js';
 import { COMMON_COLUMNS } from '../delivery/query/repository.js';
 import { PAGE_COLUMNS } from '../pages/delivery-repository.js';
 import type { MediaRecord } from '../media/repository.js';
 import type { PageRow } from '../pages/repository.js';
 import type { Perspective } from '../read/perspective.js';
-import { contentColumns, readSource, visibleCondition } from '../read/resolver.js';
+import { contentColumns, readerOf, readSource, selectEntries, selectPages, visibleCondition, type ReadDatabase } from '../read/resolver.js';
 
 /** Which rows of a kind to read: after `after` in id order (up to `limit`), or those with `ids`. */
 export type RowSelection = { after: string | null; limit: number } | { ids: readonly string[] };
@@ -28,11 +29,11 @@ export interface SyncQuery {
   now: string;
 }
 
-function select<T extends keyof Database, O>(
-  qb: SelectQueryBuilder<Database, T, O>,
+function select<T extends keyof ReadDatabase, O>(
+  qb: SelectQueryBuilder<ReadDatabase, T, O>,
   column: string,
   selection: RowSelection,
-): SelectQueryBuilder<Database, T, O> {
+): SelectQueryBuilder<ReadDatabase, T, O> {
   const ref = sql.ref(column);
   if ('ids' in selection) return qb.where(sql<boolean>`${ref} in (${sql.join(selection.ids.length ? selection.ids : [''])})`);
   return (selection.after === null ? qb : qb.where(sql<boolean>`${ref} > ${selection.after}`)).orderBy(sql`${ref}`).limit(selection.limit);
@@ -41,8 +42,7 @@ function select<T extends keyof Database, O>(
 /** Visible entries of the content types `typeIds` (the key's readable types). */
 export async function syncEntryRows(db: Db, q: SyncQuery, typeIds: readonly string[], selection: RowSelection): Promise<EntryRow[]> {
   if (typeIds.length === 0) return [];
-  const qb = db.kysely
-    .selectFrom('entries')
+  const qb = selectEntries(db, q.perspective, q.now)
     .select(COMMON_COLUMNS)
     .select(contentColumns(q.perspective, 'entries'))
     .select(sql<unknown>`null`.as('tr_data'))
@@ -53,14 +53,15 @@ export async function syncEntryRows(db: Db, q: SyncQuery, typeIds: readonly stri
   return rows.map((r) => ({ ...r, position: Number(r.position), created_by: r.created_by === null ? null : Number(r.created_by) })) as EntryRow[];
 }
 
-/** Every translation of these entries as `perspective` sees them, by entry then locale. */
+/** Every translation of these entries as `perspective` sees them at `now`, by entry then locale. */
 export async function syncEntryTranslations(
   db: Db,
   perspective: Perspective,
+  now: string,
   entryIds: readonly string[],
 ): Promise<{ entry_id: string; locale: string; data: unknown }[]> {
   if (entryIds.length === 0) return [];
-  return db.kysely
+  return readerOf(db, perspective, now)
     .selectFrom(readSource(perspective).entryTranslations)
     .select(['entry_id', 'locale', 'data'])
     .where('entry_id', 'in', [...entryIds])
@@ -71,8 +72,7 @@ export async function syncEntryTranslations(
 
 /** Visible pages of the workspace, as page rows whose `seo` is the one the key reads. */
 export async function syncPageRows(db: Db, q: SyncQuery, selection: RowSelection): Promise<PageRow[]> {
-  const qb = db.kysely
-    .selectFrom('pages')
+  const qb = selectPages(db, q.perspective, q.now)
     .select(PAGE_COLUMNS)
     .select(contentColumns(q.perspective, 'pages'))
     .where('pages.workspace_id', '=', q.workspaceId)

@@ -1,17 +1,18 @@
 /**
- * Sync tokens (docs/front-ends.md "Sync" (D83)): opaque, signed, bound to the key's workspace and visibility.
+ * Sync tokens (docs/front-ends.md "Sync" (D83)): opaque, signed, bound to the key's workspace and to
+ * the perspective they were issued for (perspectiveBinding: the key's visibility, or the release
+ * read with `?release`, D111).
  * They are delivery cursors (src/modules/delivery/cursor.ts: base64url JSON + HMAC-SHA256 under a
  * key derived from the installation secret) with a binding of their own, so no list cursor
  * passes as a sync token and no sync token as a list cursor. The workspace and visibility are
- * inside the signed payload rather than in the binding, so a token of another workspace or key
- * kind is told apart from a tampered one and answered with its own message.
+ * inside the signed payload rather than in the binding, so a token of another workspace, key
+ * kind or release is told apart from a tampered one and answered with its own message.
  *
  * Two kinds: `initial` (a page of the initial sync: the phase and last id listed, plus the event
  * id the sync started from) and `delta` (everything after event id `cutoff`).
  */
 import { AppError, invalid } from '../../errors.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
-import type { Visibility } from '../delivery/model.js';
 
 /** Sync items are listed by kind in this order during an initial sync. */
 export type SyncPhase = 'entry' | 'page' | 'media';
@@ -19,10 +20,25 @@ export type SyncPhase = 'entry' | 'page' | 'media';
 /** Where a sync continues. `cutoff` is the last change event the client is up to date with. */
 export type SyncPosition = { kind: 'initial'; cutoff: number; phase: SyncPhase; after: string | null } | { kind: 'delta'; cutoff: number };
 
-/** The key a token is valid for. */
+/** What a token is valid for: a workspace and a perspective (src/modules/read/perspective.ts perspectiveBinding). */
 export interface SyncScope {
   workspaceId: string;
-  visibility: Visibility;
+  /** `production`, `preview` or `release:<id>`. */
+  perspective: string;
+  /**
+   * A release perspective: the release's items revision (migration 025). Its changes (items added
+   * or removed, release versions edited) record no change events, so a token is only valid while
+   * the release's items are as they were when it was issued.
+   */
+  releaseRevision?: number;
+}
+
+/** Why a token of perspective `issued` is refused by a request reading `asked`. */
+function otherPerspective(issued: string, asked: string): string {
+  const isRelease = (p: string) => p.startsWith('release:');
+  if (!isRelease(issued) && !isRelease(asked)) return `was issued to a ${issued} key and this is a ${asked} key`;
+  const words = (p: string) => (isRelease(p) ? `release ${p.slice('release:'.length)}` : `a ${p} key without ?release`);
+  return `was issued for ${words(issued)} and this request reads ${words(asked)}`;
 }
 
 const BINDING: CursorBinding = { contentTypeId: 'sync', sort: 'sync:v1', filters: '', locale: null, environment: 'sync' };
@@ -30,15 +46,22 @@ const PHASES: readonly SyncPhase[] = ['entry', 'page', 'media'];
 
 /** The token resuming at `position` for `scope`. */
 export function encodeSyncToken(secret: Uint8Array, scope: SyncScope, position: SyncPosition): string {
-  const body = { w: scope.workspaceId, v: scope.visibility, c: position.cutoff, ...(position.kind === 'initial' ? { p: position.phase } : {}) };
+  const body = {
+    w: scope.workspaceId,
+    v: scope.perspective,
+    ...(scope.releaseRevision === undefined ? {} : { r: scope.releaseRevision }),
+    c: position.cutoff,
+    ...(position.kind === 'initial' ? { p: position.phase } : {}),
+  };
   return encodeCursor(secret, BINDING, { value: JSON.stringify(body), id: position.kind === 'initial' ? (position.after ?? '') : '' });
 }
 
 /**
  * Verifies `token` (given as query parameter `param`) for `scope`. 400 VALIDATION_FAILED at
  * `query.<param>` when it was altered or not made by this server, when it belongs to another
- * workspace or to a key of the other visibility, or (`deltaOnly`) when it is a page token of an
- * initial sync.
+ * workspace or another perspective (a key of the other visibility, a release read or not read
+ * with `?release`), when the release's items changed since it was issued, or (`deltaOnly`) when
+ * it is a page token of an initial sync.
  */
 export function decodeSyncToken(secret: Uint8Array, scope: SyncScope, token: string, param: string, deltaOnly: boolean): SyncPosition {
   const path = `query.${param}`;
@@ -50,7 +73,7 @@ export function decodeSyncToken(secret: Uint8Array, scope: SyncScope, token: str
     if (err instanceof AppError) throw bad();
     throw err;
   }
-  let body: { w?: unknown; v?: unknown; c?: unknown; p?: unknown };
+  let body: { w?: unknown; v?: unknown; r?: unknown; c?: unknown; p?: unknown };
   try {
     body = JSON.parse(String(raw.value)) as typeof body;
   } catch {
@@ -58,8 +81,11 @@ export function decodeSyncToken(secret: Uint8Array, scope: SyncScope, token: str
   }
   if (typeof body !== 'object' || body === null || typeof body.c !== 'number' || !Number.isSafeInteger(body.c) || body.c < 0) throw bad();
   if (body.w !== scope.workspaceId) throw invalid(path, 'was issued for another workspace; start again with initial=true');
-  if (body.v !== scope.visibility) {
-    throw invalid(path, `was issued to a ${String(body.v)} key and this is a ${scope.visibility} key; start again with initial=true`);
+  if (body.v !== scope.perspective) {
+    throw invalid(path, `${otherPerspective(String(body.v), scope.perspective)}; start again with initial=true`);
+  }
+  if (scope.releaseRevision !== undefined && body.r !== scope.releaseRevision) {
+    throw invalid(path, `was issued before the release's items or release versions changed; start again with initial=true`);
   }
   if (body.p === undefined) return { kind: 'delta', cutoff: body.c };
   if (!PHASES.includes(body.p as SyncPhase)) throw bad();

@@ -7775,6 +7775,8 @@ export interface operations {
         locale?: string;
         /** @description at most 1000 (400 PAGE_TOO_DEEP above); ignored with cursor */
         page?: number;
+        /** @description a release id: read the workspace as that release will make it (preview keys only) */
+        release?: string;
         /** @description <field>:asc or <field>:desc */
         sort?: string;
         /** @description content type slug */
@@ -7842,6 +7844,8 @@ export interface operations {
         fields?: string;
         /** @description a locale of the workspace (2 to 10 characters) */
         locale?: string;
+        /** @description a release id: read the workspace as that release will make it (preview keys only) */
+        release?: string;
         /** @description content type slug */
         type?: string;
       };
@@ -8409,6 +8413,8 @@ export interface operations {
         locale?: string;
         /** @description at most 1000 (400 PAGE_TOO_DEEP above); ignored with cursor */
         page?: number;
+        /** @description a release id: read the workspace as that release will make it (preview keys only) */
+        release?: string;
         /** @description position (default, asc), created_at, updated_at, published_at or slug, then :asc or :desc */
         sort?: string;
         /** @description the key's workspace (optional: D14) */
@@ -8473,6 +8479,8 @@ export interface operations {
       query?: {
         /** @description a locale of the workspace (2 to 10 characters) */
         locale?: string;
+        /** @description a release id: read the workspace as that release will make it (preview keys only) */
+        release?: string;
         /** @description the key's workspace (optional: D14) */
         workspace_id?: string;
       };
@@ -8620,6 +8628,8 @@ export interface operations {
         initial?: boolean;
         /** @description meta.next_page_token of the previous response */
         page_token?: string;
+        /** @description a release id: read the workspace as that release will make it (preview keys only) */
+        release?: string;
         /** @description meta.next_sync_token of an earlier sync: what changed since */
         sync_token?: string;
       };

@@ -15,6 +15,7 @@ export async function deliveryEntryRoutes(app: FastifyInstance, ctx: Context): P
   r.get(
     '/entries',
     {
+      config: { readsRelease: true },
       schema: {
         operationId: 'listDeliveryEntries',
         tags,
@@ -35,6 +36,7 @@ export async function deliveryEntryRoutes(app: FastifyInstance, ctx: Context): P
   r.get(
     '/entries/:entrySlug',
     {
+      config: { readsRelease: true },
       schema: {
         operationId: 'getDeliveryEntry',
         tags,

@@ -70,11 +70,18 @@ export async function deliveryGraphqlRoutes(app: FastifyInstance, ctx: Context, 
     method: 'GET',
     url: '/graphql',
     schema: { ...schema, operationId: 'getGraphql' },
-    config: { cacheArgs: graphqlCacheArgs },
+    config: { cacheArgs: graphqlCacheArgs, readsRelease: true },
     errorHandler,
     handler,
   });
-  app.route({ method: 'POST', url: '/graphql', schema: { ...schema, operationId: 'postGraphql' }, config: { cache: false }, errorHandler, handler });
+  app.route({
+    method: 'POST',
+    url: '/graphql',
+    schema: { ...schema, operationId: 'postGraphql' },
+    config: { cache: false, readsRelease: true },
+    errorHandler,
+    handler,
+  });
 
   app.get(
     '/graphql/schema.graphql',

@@ -16,6 +16,7 @@ export async function deliveryPageRoutes(app: FastifyInstance, ctx: Context): Pr
   r.get(
     '/pages',
     {
+      config: { readsRelease: true },
       schema: {
         operationId: 'listDeliveryPages',
         tags,
@@ -36,6 +37,7 @@ export async function deliveryPageRoutes(app: FastifyInstance, ctx: Context): Pr
   r.get(
     '/pages/:slug',
     {
+      config: { readsRelease: true },
       schema: {
         operationId: 'getDeliveryPage',
         tags,

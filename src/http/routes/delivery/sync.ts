@@ -34,6 +34,7 @@ export async function deliverySyncRoutes(app: FastifyInstance, ctx: Context): Pr
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/sync',
     {
+      config: { readsRelease: true },
       schema: {
         tags: ['Delivery: sync'],
         operationId: 'syncDelivery',

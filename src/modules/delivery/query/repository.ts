@@ -4,8 +4,9 @@
  * (`published_data`, published_entry_translations; docs/api.md "Working copies, publishing changes
  * and history" (D70)), preview keys working copies
  * (`data`, entry_translations): the same queries on the other columns, each side with its own
- * expression indexes. Queries name the key's visibility (`production` or `preview`), whose
- * perspective the read model gives (perspectiveOfVisibility). Each function is one query, whatever the number of rows:
+ * expression indexes; a release perspective (D111) the published copies with the release's items
+ * laid over them, tables the read model's readerOf and selectEntries add to the statement.
+ * Queries name the perspective. Each function is one query, whatever the number of rows:
  * a list page (with its translations joined), its total, entries by slug, the related entries of
  * a whole page (all relation fields together) and the media of a whole page.
  */
@@ -13,12 +14,12 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../../db/types.js';
 import type { CursorPosition } from '../cursor.js';
 import type { FilterCondition } from '../filters.js';
-import type { EntryRow, RelatedRow, Visibility } from '../model.js';
+import type { EntryRow, RelatedRow } from '../model.js';
 import type { SortSpec } from '../sort.js';
 import { dataFieldSql } from '../../../db/dialect.js';
 import { cappedCountsNeedIndexOrder, sortsRowsPinnedByIndex } from '../../../db/planner.js';
-import { perspectiveOfVisibility, type Perspective } from '../../read/perspective.js';
-import { contentColumns, dueCondition, readSource, visibleCondition } from '../../read/resolver.js';
+import { releaseOf, type Perspective } from '../../read/perspective.js';
+import { contentColumns, dueCondition, entriesTableSql, readerOf, readSource, selectEntries, visibleCondition } from '../../read/resolver.js';
 import { filterCondition, keysetRanges, nullsOrdered, sortExpression, treeCondition, type KeysetRange } from './conditions.js';
 import type { FilterNode } from '../filter-tree.js';
 
@@ -37,21 +38,21 @@ export const COMMON_COLUMNS = [
   'entries.published_version',
 ] as const;
 
-/** The column and translation table a key of `visibility` reads an entry's content from (D70). */
-function sourceOf(visibility: Visibility) {
-  const source = readSource(perspectiveOfVisibility(visibility));
-  return { column: source.entryData, translations: source.entryTranslations };
+/** The column and translation table `perspective` reads an entry's content from (D70). */
+function sourceOf(perspective: Perspective) {
+  const source = readSource(perspective);
+  return { column: source.entryData, translations: source.entryTranslations, entries: source.entries };
 }
 
-/** The content and the updated_* columns as a key of `visibility` sees them. */
-function entryContent(visibility: Visibility) {
-  return contentColumns(perspectiveOfVisibility(visibility), 'entries');
+/** The content and the updated_* columns as `perspective` sees them. */
+function entryContent(perspective: Perspective) {
+  return contentColumns(perspective, 'entries');
 }
 
 export interface EntryListQuery {
   contentTypeId: string;
-  /** The key's visibility; the read model gives its perspective. */
-  visibility: Visibility;
+  /** What the key reads (its perspective, src/modules/read/perspective.ts). */
+  perspective: Perspective;
   /** ISO time of the request (D21 visibility of scheduled rows). */
   now: string;
   /** Locale whose translation is joined; null when the default locale is asked for. */
@@ -83,14 +84,14 @@ function trData(locale: string | null) {
  * read in the sort's order (filterCondition `rangeByOrder`); counts use the filters' indexes.
  */
 function whereList(db: Db, q: EntryListQuery, page = false): Expression<SqlBool>[] {
-  const { column } = sourceOf(q.visibility);
+  const { column } = sourceOf(q.perspective);
   const key = q.sort.key;
   const sortField = key.kind === 'data' ? key.field.name : null;
   return [
     sql<SqlBool>`"entries"."content_type_id" = ${q.contentTypeId}`,
-    visibleCondition(perspectiveOfVisibility(q.visibility), q.now, 'entries', db.dialect),
+    visibleCondition(q.perspective, q.now, 'entries', db.dialect),
     ...q.filters.map((f) => filterCondition(db.dialect, f, column, page && f.field.name !== sortField)),
-    ...(q.where ? [treeCondition(db.dialect, q.where, perspectiveOfVisibility(q.visibility), q.now)] : []),
+    ...(q.where ? [treeCondition(db.dialect, q.where, q.perspective, q.now)] : []),
   ];
 }
 
@@ -121,7 +122,7 @@ export async function listEntryRows(
   q: EntryListQuery,
   page: { limit: number; offset?: number; after?: CursorPosition; withTotal?: boolean },
 ): Promise<(EntryRow & { total?: number })[]> {
-  const key = sortExpression(db.dialect, q.sort, q.now, 'entries', perspectiveOfVisibility(q.visibility));
+  const key = sortExpression(db.dialect, q.sort, q.now, 'entries', q.perspective);
   if (!page.after) return pageQuery(db, q, key, null, page.limit, page.offset ?? 0, page.withTotal === true ? countWindow(page) : null);
   const rows: (EntryRow & { total?: number })[] = [];
   for (const range of keysetRanges(key, q.sort, page.after)) {
@@ -163,14 +164,13 @@ async function pageQuery(
   totalWindow: number | null,
 ): Promise<(EntryRow & { total?: number })[]> {
   if (offset > 0) return deferredPageQuery(db, q, key, limit, offset, totalWindow);
-  const src = sourceOf(q.visibility);
-  const query = db.kysely
-    .selectFrom('entries')
+  const src = sourceOf(q.perspective);
+  const query = selectEntries(db, q.perspective, q.now)
     .$if(q.locale !== null, (qb) =>
       qb.leftJoin(`${src.translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
     )
     .select(COMMON_COLUMNS)
-    .select(entryContent(q.visibility))
+    .select(entryContent(q.perspective))
     .select([trData(q.locale), sql<EntryRow['sort_value']>`${key}`.as('sort_value')])
     .$if(totalWindow !== null, (qb) => qb.select(countExpression(db, q, totalWindow ?? 0).as('total')))
     .where((eb) => eb.and(range ? [...whereList(db, q, true), range.condition] : whereList(db, q, true)))
@@ -207,23 +207,22 @@ async function deferredPageQuery(
   offset: number,
   totalWindow: number | null,
 ): Promise<(EntryRow & { total?: number })[]> {
-  const src = sourceOf(q.visibility);
-  const ids = db.kysely
-    .selectFrom('entries')
+  const src = sourceOf(q.perspective);
+  const ids = selectEntries(db, q.perspective, q.now)
     .select(['entries.id', sql<unknown>`${key}`.as('sort_key')])
     .where((eb) => eb.and(whereList(db, q, true)))
     .$if(ordersByKey(db, q, null), (qb) => qb.orderBy(key, (ob) => nullsOrdered(ob, q.sort)))
     .$if(!isSlugSort(q.sort), (qb) => qb.orderBy('entries.id', q.sort.direction))
     .limit(sql.lit(intOf(limit)))
     .offset(sql.lit(intOf(offset)));
-  const query = db.kysely
+  const query = readerOf(db, q.perspective, q.now)
     .selectFrom(ids.as('page'))
-    .innerJoin('entries', 'entries.id', 'page.id')
+    .innerJoin(`${src.entries} as entries`, 'entries.id', 'page.id')
     .$if(q.locale !== null, (qb) =>
       qb.leftJoin(`${src.translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
     )
     .select(COMMON_COLUMNS)
-    .select(entryContent(q.visibility))
+    .select(entryContent(q.perspective))
     .select([trData(q.locale), sql<EntryRow['sort_value']>`${sql.ref('page.sort_key')}`.as('sort_value')])
     .$if(totalWindow !== null, (qb) => qb.select(countExpression(db, q, totalWindow ?? 0).as('total')))
     // A pinned key (sortKeyPinned) is one value on every row: PostgreSQL does not see that outside the subquery.
@@ -242,17 +241,16 @@ async function deferredPageQuery(
  */
 function countExpression(db: Db, q: EntryListQuery, window: number): RawBuilder<number> {
   const type = q.contentTypeId;
-  if (!filtered(q)) {
-    switch (perspectiveOfVisibility(q.visibility)) {
-      case 'working':
-        return sql<number>`(select coalesce(sum("n"), 0) from "entry_counts" where "content_type_id" = ${type} and "status" in ('draft', 'published', 'scheduled'))`;
-      case 'published':
-        return sql<number>`(coalesce((select "n" from "entry_counts" where "content_type_id" = ${type} and "status" = 'published'), 0) + (select count(*) from "entries" where "entries"."content_type_id" = ${type} and ${dueCondition(q.now, 'entries')}))`;
+  // The counters hold the real tables' statuses: a release perspective counts its own rows.
+  if (!filtered(q) && releaseOf(q.perspective) === null) {
+    if (q.perspective === 'working') {
+      return sql<number>`(select coalesce(sum("n"), 0) from "entry_counts" where "content_type_id" = ${type} and "status" in ('draft', 'published', 'scheduled'))`;
     }
+    return sql<number>`(coalesce((select "n" from "entry_counts" where "content_type_id" = ${type} and "status" = 'published'), 0) + (select count(*) from "entries" where "entries"."content_type_id" = ${type} and ${dueCondition(q.now, 'entries')}))`;
   }
   // Inside the subquery the unaliased "entries" of the conditions is its own table.
   const order = cappedCountsNeedIndexOrder(db.dialect) ? countOrder(q) : null;
-  return sql<number>`(select count(*) from (select 1 from "entries" where ${sql.join(whereList(db, q), sql` and `)}${order ? sql` order by ${order}` : sql``} limit ${sql.lit(intOf(window + 1))}) "matching")`;
+  return sql<number>`(select count(*) from (select 1 from ${entriesTableSql(q.perspective)} where ${sql.join(whereList(db, q), sql` and `)}${order ? sql` order by ${order}` : sql``} limit ${sql.lit(intOf(window + 1))}) "matching")`;
 }
 
 /** Filter operators that select one range of their field's index (`in` is several; `ne`, `contains` none). */
@@ -271,7 +269,7 @@ const RANGE_OPS = new Set<FilterCondition['op']>(['eq', 'lt', 'lte', 'gt', 'gte'
 function countOrder(q: EntryListQuery): RawBuilder<unknown> | null {
   const f = q.filters.find((x) => RANGE_OPS.has(x.op));
   if (!f) return null;
-  const expr = dataFieldSql('postgres', f.field.name, f.field.field_type, 'entries', sourceOf(q.visibility).column);
+  const expr = dataFieldSql('postgres', f.field.name, f.field.field_type, 'entries', sourceOf(q.perspective).column);
   return sql`${expr} nulls first, "entries"."id"`;
 }
 
@@ -284,21 +282,22 @@ export function listTotal(q: EntryListQuery, counted: number, page: { limit: num
 
 /** The total of a list query for a page past its end (offset mode), bounded like the page's. */
 export async function countEntryRows(db: Db, q: EntryListQuery, page: { limit: number; offset?: number }): Promise<ListTotal> {
-  const res = await sql<{ n: number }>`select ${countExpression(db, q, countWindow(page))} as "n"`.execute(db.kysely);
-  return listTotal(q, Number(res.rows[0].n), page);
+  const row = await readerOf(db, q.perspective, q.now)
+    .selectNoFrom(countExpression(db, q, countWindow(page)).as('n'))
+    .executeTakeFirstOrThrow();
+  return listTotal(q, Number(row.n), page);
 }
 
-/** Entry rows a key of `q.visibility` sees at `q.now`, with the list columns and the translation in `q.locale` joined. */
-function visibleEntryRows(db: Db, q: { visibility: Visibility; now: string; locale: string | null }) {
-  return db.kysely
-    .selectFrom('entries')
+/** Entry rows `q.perspective` sees at `q.now`, with the list columns and the translation in `q.locale` joined. */
+function visibleEntryRows(db: Db, q: { perspective: Perspective; now: string; locale: string | null }) {
+  return selectEntries(db, q.perspective, q.now)
     .$if(q.locale !== null, (qb) =>
-      qb.leftJoin(`${sourceOf(q.visibility).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
+      qb.leftJoin(`${sourceOf(q.perspective).translations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
     )
     .select(COMMON_COLUMNS)
-    .select(entryContent(q.visibility))
+    .select(entryContent(q.perspective))
     .select(trData(q.locale))
-    .where(visibleCondition(perspectiveOfVisibility(q.visibility), q.now, 'entries', db.dialect));
+    .where(visibleCondition(q.perspective, q.now, 'entries', db.dialect));
 }
 
 /**
@@ -307,7 +306,7 @@ function visibleEntryRows(db: Db, q: { visibility: Visibility; now: string; loca
  */
 export async function findEntryRowsBySlug(
   db: Db,
-  q: { workspaceId: string; slug: string; contentTypeId: string | null; visibility: Visibility; now: string; locale: string | null },
+  q: { workspaceId: string; slug: string; contentTypeId: string | null; perspective: Perspective; now: string; locale: string | null },
 ): Promise<EntryRow[]> {
   let query = visibleEntryRows(db, q)
     .where('entries.workspace_id', '=', q.workspaceId)
@@ -328,8 +327,7 @@ export async function findRelatedRows(
   q: { workspaceId: string; ids: string[]; perspective: Perspective; now: string; locale: string | null },
 ): Promise<RelatedRow[]> {
   if (q.ids.length === 0) return [];
-  const rows = await db.kysely
-    .selectFrom('entries')
+  const rows = await selectEntries(db, q.perspective, q.now)
     .$if(q.locale !== null, (qb) =>
       qb.leftJoin(`${readSource(q.perspective).entryTranslations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
     )
@@ -349,7 +347,7 @@ export async function findRelatedRows(
  */
 export async function findEntryRowsByIds(
   db: Db,
-  q: { workspaceId: string; ids: readonly string[]; visibility: Visibility; now: string; locale: string | null },
+  q: { workspaceId: string; ids: readonly string[]; perspective: Perspective; now: string; locale: string | null },
 ): Promise<EntryRow[]> {
   if (q.ids.length === 0) return [];
   const rows = await visibleEntryRows(db, q)
