@@ -50,3 +50,11 @@ export function jsonElementsSql(dialect: Dialect, doc: Expression<unknown>, key:
     ? sql`json_each(${doc}, ${sql.lit(`$.${key}`)}) as ${sql.id(alias)}`
     : sql`jsonb_array_elements(${doc} -> ${sql.lit(key)}) as ${sql.id(alias)}("value")`;
 }
+
+/**
+ * A parameter holding encoded JSON (text), as a value of a JSON column: as it is on SQLite (the
+ * column is text), cast to jsonb on PostgreSQL, where a parameter in a CASE is typed as text.
+ */
+export function jsonValueSql(dialect: Dialect, encoded: unknown): RawBuilder<unknown> {
+  return dialect === 'postgres' ? sql`cast(${encoded} as jsonb)` : sql`${encoded}`;
+}

@@ -6,6 +6,7 @@
  * columns, so one code path serves either, named by an ItemTables value.
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
+import { jsonValueSql } from '../../db/json-sql.js';
 import { lockRows } from '../../db/lock.js';
 import type { CursorPosition } from '../delivery/cursor.js';
 import { keysetCondition, nullsOrdered, sortExpression } from '../delivery/query/conditions.js';
@@ -246,7 +247,7 @@ export async function updateItemRows(db: Db, t: ItemTables, rows: readonly { id:
     const json = (name: string) => name === t.content || name === t.published;
     const cast = (name: string, value: unknown) => {
       if (INTEGER_COLUMNS.has(name)) return sql`cast(${value} as integer)`;
-      if (json(name) && db.dialect === 'postgres') return sql`cast(${value} as jsonb)`;
+      if (json(name)) return jsonValueSql(db.dialect, value);
       return sql`${value}`;
     };
     const sets = names.map((name) => {
