@@ -1,11 +1,14 @@
 /**
  * Workspace export and restore (issue 12 item 5; docs/cli.md "Export and restore"): the demo
  * workspace made rich (drafts with pending changes, archived, scheduled and unpublished items,
- * version history, a page with pending changes, media with files, a trashed asset, a webhook)
- * is exported on SQLite, restored on PostgreSQL (when DATABASE_URL is set) and back on SQLite;
+ * version history, a page with pending changes, media with files, a trashed asset, a webhook, a
+ * published release and an open one) is exported on SQLite, restored on PostgreSQL (when
+ * DATABASE_URL is set) and back on SQLite;
  * each export is byte-identical to the first, and every delivery answer of each restored
  * workspace is byte-identical to the original's but for next_cursor (signed with the
- * installation's secret) and traceId (one per request).
+ * installation's secret) and traceId (one per request). After a restore the open release
+ * publishes and the published one reverts, as in the original; exports of format versions 1 to 3
+ * (no releases) still restore.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +31,34 @@ import { png, upload } from './media-fixtures.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-export-'));
 const LOCALES = ['en', 'de'];
+const M = '/api/v1/manage';
+
+/**
+ * Makes the export in `dir` one of an older format version without releases (versions 1 to 3
+ * had none): no release files, and version rows without `release_id` (or, with `keepNull`, with
+ * it null, as exports written before this format version by a Quire that had releases did).
+ */
+async function withoutReleases(dir: string, version: number, keepNull = false): Promise<void> {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+  for (const file of ['releases', 'release_items']) {
+    fs.rmSync(path.join(dir, `${file}.ndjson`));
+    delete manifest.files[`${file}.ndjson`];
+    delete manifest.counts[file];
+  }
+  for (const file of ['entry_versions', 'page_versions']) {
+    const name = path.join(dir, `${file}.ndjson`);
+    const rows = fs
+      .readFileSync(name, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .map(({ release_id: _release, ...r }) => (keepNull ? { ...r, release_id: null } : r));
+    fs.writeFileSync(name, rows.map((r) => `${stableStringify(r)}\n`).join(''));
+    manifest.files[`${file}.ndjson`] = await hashFile(name);
+  }
+  manifest.version = version;
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+}
 
 /** Every file of an export directory: relative path → bytes. */
 function filesOf(dir: string): Map<string, Buffer> {
@@ -99,6 +130,12 @@ describe('workspace export and restore', () => {
   let original: TestEnv;
   let originalAnswers: Map<string, string>;
   const first = path.join(tmp, 'first');
+  /** The releases of the original: published (Spring) and open (Autumn), and what they change. */
+  const rel = { published: '', open: '', pageSlug: '', titleBefore: '' };
+  /** Media the demo seeds itself (ids; how many have files), and the two squares uploaded here. */
+  let demoMedia: string[] = [];
+  let demoFiles = 0;
+  const squares: string[] = [];
 
   beforeAll(async () => {
     original = await createTestEnv('sqlite', { config: { demo: true, webhookAllowPrivate: true } });
@@ -123,6 +160,9 @@ describe('workspace export and restore', () => {
     await updatePage(ctx, actor, { slug: pages[0].slug }, { seo: { title: 'Home (working copy)' } });
     await changePageStatus(ctx, actor, { slug: pages[pages.length - 1].slug }, 'unpublish');
     // Media with files, one of them in the trash, and a webhook.
+    const seeded = await ctx.db.kysely.selectFrom('media').select(['id', 'storage_key']).execute();
+    demoMedia = seeded.map((m) => m.id);
+    demoFiles = seeded.filter((m) => m.storage_key).length;
     for (const [name, color] of [
       ['a.png', '#ff0000'],
       ['b.png', '#00ff00'],
@@ -137,9 +177,9 @@ describe('workspace export and restore', () => {
         ],
       });
       expect(res.status).toBe(201);
+      squares.push(res.body.data.id);
     }
-    const media = await ctx.db.kysely.selectFrom('media').select('id').orderBy('id').execute();
-    await deleteMedia(ctx, actor, demo.workspace.id, media[1].id);
+    await deleteMedia(ctx, actor, demo.workspace.id, squares[1]);
     await createWebhook(ctx, actor, { url: 'http://127.0.0.1:9/hook', events: ['entry.published'] });
     // Datetime values keep their offsets, in a sortable, filterable and unique field.
     const gig = await call(original.app, 'POST', '/api/v1/manage/content-types', {
@@ -155,6 +195,33 @@ describe('workspace export and restore', () => {
       expect((await call(original.app, 'POST', '/api/v1/manage/content-types/gig/entries', { key: mgmt, body: { slug, data: { starts } } })).status).toBe(201);
       expect((await call(original.app, 'PATCH', `/api/v1/manage/content-types/gig/entries/${slug}/publish`, { key: mgmt })).status).toBe(200);
     }
+    // Releases: a published one (its versions carry its id, its items what a revert puts back),
+    // and an open one with a publish item holding an edited release version and an unpublish item.
+    const req = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => {
+      const res = await call(original.app, method, `${M}${url}`, { key: mgmt, body });
+      expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+      return res.body.data;
+    };
+    const idOf = async (url: string) => (await req('GET', url)).id as string;
+    rel.titleBefore = JSON.parse((await req('GET', '/content-types/post/entries/one-entry-many-languages')).data).title;
+    rel.published = (await req('POST', '/releases', { title: 'Spring', description: 'what went live' })).id;
+    await req('POST', `/releases/${rel.published}/items`, {
+      kind: 'entry',
+      id: await idOf('/content-types/post/entries/one-entry-many-languages'),
+      action: 'publish',
+    });
+    await req('PUT', `/content-types/post/entries/one-entry-many-languages?release=${rel.published}`, {
+      data: { ...JSON.parse((await req('GET', '/content-types/post/entries/one-entry-many-languages')).data), title: 'One entry (Spring)' },
+    });
+    rel.pageSlug = pages[pages.length - 1].slug;
+    await req('POST', `/releases/${rel.published}/items`, { kind: 'page', id: (await req('GET', `/pages/${rel.pageSlug}`)).page.id, action: 'publish' });
+    await req('POST', `/releases/${rel.published}/publish`);
+    rel.open = (await req('POST', '/releases', { title: 'Autumn' })).id;
+    await req('POST', `/releases/${rel.open}/items`, { kind: 'entry', id: await idOf('/content-types/author/entries/mara-lindqvist'), action: 'publish' });
+    await req('PUT', `/content-types/author/entries/mara-lindqvist?release=${rel.open}`, {
+      data: { ...JSON.parse((await req('GET', '/content-types/author/entries/mara-lindqvist')).data), name: 'Mara L. (Autumn)' },
+    });
+    await req('POST', `/releases/${rel.open}/items`, { kind: 'entry', id: await idOf('/content-types/post/entries/welcome-to-quire'), action: 'unpublish' });
     originalAnswers = await deliveryAnswers(original);
   });
   afterAll(async () => {
@@ -167,8 +234,22 @@ describe('workspace export and restore', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const manifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ format: 'quire-export', version: 3, workspace: { slug: 'demo' }, options: { with_users: true } });
-    expect(manifest.counts).toMatchObject({ entries: 12, media: 2, media_files: 1, webhooks: 1, members: 1 });
+    expect(manifest).toMatchObject({ format: 'quire-export', version: 4, workspace: { slug: 'demo' }, options: { with_users: true } });
+    expect(manifest.counts).toMatchObject({
+      entries: 12,
+      media: demoMedia.length + 2,
+      media_files: demoFiles + 1,
+      webhooks: 1,
+      members: 1,
+      releases: 2,
+      release_items: 4,
+    });
+    // Versions keep the release they came from: the published release's entry and page versions.
+    for (const file of ['entry_versions', 'page_versions'])
+      expect(fs.readFileSync(path.join(first, `${file}.ndjson`), 'utf8')).toContain(`"release_id":"${rel.published}"`);
+    const items = fs.readFileSync(path.join(first, 'release_items.ndjson'), 'utf8');
+    expect(items).toContain('Mara L. (Autumn)');
+    expect(items).not.toContain('items_revision');
     expect(fs.readFileSync(path.join(first, 'entries.ndjson'), 'utf8')).toContain('2026-11-21T08:00:00.250+05:30');
     expect(manifest.counts.entry_versions).toBeGreaterThan(manifest.counts.entries);
     expect(manifest.counts.blocks).toBeGreaterThan(0);
@@ -219,7 +300,70 @@ describe('workspace export and restore', () => {
     });
   }
 
-  it('holds no media URL; a restore under another PUBLIC_URL, of version 1 and 2 exports too, answers with its own; titles of version 3 only', async () => {
+  it('restores releases on each database: the open one then publishes and the published one reverts', async () => {
+    for (const dialect of targets) {
+      const env = await createTestEnv(dialect);
+      envs.push(env);
+      const run = await cli(['import', 'quire', first, '--workspace', 'demo', '--json'], { context: env.ctx });
+      expect(run.stderr).toBe('');
+      expect(run.json().counts).toMatchObject({ releases: 2, release_items: 4 });
+      const mgmt = (await cli(['keys', 'create', '--workspace', 'demo', '--class', 'management', '--json'], { context: env.ctx })).json().key as string;
+      const delivery = await newKey(env, 'production');
+      const req = (method: 'GET' | 'POST', url: string) => call(env.app, method, `${M}${url}`, { key: mgmt });
+      const live = (url: string) => call(env.app, 'GET', `/api/v1/public${url}`, { key: delivery });
+      const title = async () => JSON.parse((await live('/entries/one-entry-many-languages?type=post')).body.data.entry.data).title;
+      const list = (await req('GET', '/releases')).body.data as {
+        title: string;
+        status: string;
+        items_count: number;
+        reverted_at: string | null;
+        created_by: number | null;
+      }[];
+      // Authors are the restored member's user id here.
+      const member = await env.ctx.db.kysely.selectFrom('users').select('id').where('email', '=', 'demo@quire.local').executeTakeFirstOrThrow();
+      expect(list.map((r) => [r.title, r.status, r.items_count, r.reverted_at, r.created_by]).sort()).toEqual([
+        ['Autumn', 'open', 2, null, Number(member.id)],
+        ['Spring', 'published', 2, null, Number(member.id)],
+      ]);
+      // The release version came back with its release: the open release reads the edited author.
+      const variant = await req('GET', `/content-types/author/entries/mara-lindqvist?release=${rel.open}`);
+      expect(JSON.parse(variant.body.data.data).name).toBe('Mara L. (Autumn)');
+      const published = await req('POST', `/releases/${rel.open}/publish`);
+      expect(published.status, JSON.stringify(published.body)).toBe(200);
+      expect(JSON.parse((await live('/entries/mara-lindqvist?type=author')).body.data.entry.data).name).toBe('Mara L. (Autumn)');
+      expect((await live('/entries/welcome-to-quire?type=post')).status).toBe(404);
+      // The revert puts back what Spring replaced (its items' records came back): the title before, the page offline.
+      expect(await title()).toBe('One entry (Spring)');
+      expect((await live(`/pages/${rel.pageSlug}`)).status).toBe(200);
+      const reverted = await req('POST', `/releases/${rel.published}/revert`);
+      expect(reverted.status, JSON.stringify(reverted.body)).toBe(200);
+      expect(await title()).toBe(rel.titleBefore);
+      expect((await live(`/pages/${rel.pageSlug}`)).status).toBe(404);
+    }
+    // Without members, release and item authors (foreign keys to users) name no user here: null.
+    const noMembers = path.join(tmp, 'no-members');
+    fs.cpSync(first, noMembers, { recursive: true });
+    fs.rmSync(path.join(noMembers, 'members.ndjson'));
+    const manifest = JSON.parse(fs.readFileSync(path.join(noMembers, 'manifest.json'), 'utf8'));
+    delete manifest.files['members.ndjson'];
+    fs.writeFileSync(path.join(noMembers, 'manifest.json'), JSON.stringify(manifest));
+    const env = await createTestEnv('sqlite');
+    envs.push(env);
+    const run = await cli(['import', 'quire', noMembers, '--workspace', 'demo', '--json'], { context: env.ctx });
+    expect(run.stderr).toBe('');
+    const db = env.ctx.db.kysely;
+    expect(await db.selectFrom('releases').select(['created_by', 'updated_by']).execute()).toEqual([
+      { created_by: null, updated_by: null },
+      { created_by: null, updated_by: null },
+    ]);
+    const authors = await db.selectFrom('release_items').select(['created_by', 'updated_by']).execute();
+    expect(authors).toHaveLength(4);
+    expect(authors.every((a) => a.created_by === null && a.updated_by === null)).toBe(true);
+    // Entries keep the numbers (no foreign key): they name users of the exporting installation.
+    expect((await db.selectFrom('entries').select('created_by').execute()).every((e) => typeof e.created_by === 'number')).toBe(true);
+  });
+
+  it('holds no media URL; a restore under another PUBLIC_URL, of version 1 to 3 exports too (no releases), answers with its own; titles from version 3', async () => {
     const text = fs.readFileSync(path.join(first, 'media.ndjson'), 'utf8');
     expect(text).not.toContain('quire.test');
     const media = text
@@ -227,13 +371,14 @@ describe('workspace export and restore', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(media.every((r) => !('url' in r) && r.remote_url === null && typeof r.storage_key === 'string')).toBe(true);
-    expect(media.map((r) => r.title).sort()).toEqual(['Square a.png', 'Square b.png']);
+    expect(media.filter((r) => squares.includes(String(r.id))).map((r) => r.title)).toEqual(['Square a.png', 'Square b.png']);
 
     // The same export as version 1 wrote it: each media row with the exporting host's absolute
     // url, plus a remote asset (imported by URL) whose url is all there is of it.
     const REMOTE = 'https://images.ctfassets.net/space/abc123/def456/remote.jpg';
     const v1 = path.join(tmp, 'version-1');
     fs.cpSync(first, v1, { recursive: true });
+    await withoutReleases(v1, 1);
     const remote = { ...media[0], id: newId(), storage_key: null, remote_url: REMOTE, filename: 'remote.jpg', original_name: 'remote.jpg', deleted_at: null };
     const rows = [...media, remote].map(({ remote_url, ...r }) => ({
       ...r,
@@ -248,6 +393,7 @@ describe('workspace export and restore', () => {
     // Version 2: media rows without title and description (migration 018 came with version 3).
     const v2 = path.join(tmp, 'version-2');
     fs.cpSync(first, v2, { recursive: true });
+    await withoutReleases(v2, 2);
     const v2Rows = media.map(({ title: _title, description: _description, ...r }) => r);
     fs.writeFileSync(path.join(v2, 'media.ndjson'), v2Rows.map((r) => `${stableStringify(r)}\n`).join(''));
     const manifest2 = JSON.parse(fs.readFileSync(path.join(v2, 'manifest.json'), 'utf8'));
@@ -255,7 +401,12 @@ describe('workspace export and restore', () => {
     manifest2.files['media.ndjson'] = await hashFile(path.join(v2, 'media.ndjson'));
     fs.writeFileSync(path.join(v2, 'manifest.json'), JSON.stringify(manifest2));
 
-    for (const source of [first, v1, v2]) {
+    // Version 3: no releases; its version rows as a Quire with releases wrote them before version 4 (release_id null).
+    const v3 = path.join(tmp, 'version-3');
+    fs.cpSync(first, v3, { recursive: true });
+    await withoutReleases(v3, 3, true);
+
+    for (const source of [first, v1, v2, v3]) {
       const env = await createTestEnv('sqlite', { config: { publicUrl: 'https://restored.example' } });
       envs.push(env);
       const run = await cli(['import', 'quire', source, '--workspace', 'demo', '--json'], { context: env.ctx });
@@ -269,10 +420,11 @@ describe('workspace export and restore', () => {
         title: string | null;
         description: string | null;
       }[];
-      const texts = list.filter((m) => m.filename !== 'remote.jpg').map((m) => [m.title, m.description]);
-      expect(texts).toEqual(source === first ? [['Square a.png', 'A square in #ff0000']] : [[null, null]]);
+      const texts = list.filter((m) => squares.includes(m.id)).map((m) => [m.title, m.description]);
+      expect(texts).toEqual(source === first || source === v3 ? [['Square a.png', 'A square in #ff0000']] : [[null, null]]);
+      expect((await call(env.app, 'GET', `${M}/releases`, { key })).body.data).toHaveLength(source === first ? 2 : 0);
       const stored = await env.ctx.db.kysely.selectFrom('media').select(['id', 'storage_key', 'remote_url']).where('deleted_at', 'is', null).execute();
-      expect(list).toHaveLength(source === v1 ? 2 : 1);
+      expect(list.filter((m) => !demoMedia.includes(m.id))).toHaveLength(source === v1 ? 2 : 1);
       for (const row of stored) {
         const url = list.find((m) => m.id === row.id)?.url;
         if (row.storage_key === null) {
@@ -311,9 +463,15 @@ describe('workspace export and restore', () => {
     const bad = await cli(['import', 'quire', damaged, '--workspace', 'fresh'], { context: env.ctx });
     expect(bad.stderr).toMatch(/file 'entries.ndjson' does not match the manifest/);
     const manifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8'));
-    fs.writeFileSync(path.join(damaged, 'manifest.json'), JSON.stringify({ ...manifest, version: 4 }));
+    fs.writeFileSync(path.join(damaged, 'manifest.json'), JSON.stringify({ ...manifest, version: 5 }));
     const newer = await cli(['import', 'quire', damaged, '--workspace', 'fresh'], { context: env.ctx });
-    expect(newer.stderr).toMatch(/version 4 is not supported by this Quire \(it reads versions 1 to 3\)/);
+    expect(newer.stderr).toMatch(/version 5 is not supported by this Quire \(it reads versions 1 to 4\)/);
+    // An older version's manifest listing a release file was not written by Quire (its rows would be dropped).
+    const relabelled = path.join(tmp, 'relabelled');
+    fs.cpSync(first, relabelled, { recursive: true });
+    fs.writeFileSync(path.join(relabelled, 'manifest.json'), JSON.stringify({ ...manifest, version: 3 }));
+    const older = await cli(['import', 'quire', relabelled, '--workspace', 'fresh'], { context: env.ctx });
+    expect(older.stderr).toMatch(/lists 'releases\.ndjson', which is not part of a version 3 export/);
     const missing = await cli(['export', '--workspace', 'nope', '--out', path.join(tmp, 'nope')], { context: env.ctx });
     expect(missing.stderr).toMatch(/workspace 'nope' not found/);
     expectError(await call(env.app, 'GET', '/api/v1/public/schema'), 401, 'UNAUTHORIZED');

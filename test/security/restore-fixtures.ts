@@ -1,6 +1,6 @@
 /**
  * Fixtures of the hostile-restore suites (test/security/restore-*.test.ts): a real export of the
- * demo workspace with an uploaded image and a webhook, helpers that rewrite its files the way an attacker would
+ * demo workspace with an uploaded image, a webhook and releases (one published, one open), helpers that rewrite its files the way an attacker would
  * (keeping the manifest's hashes true, so only the restore's own rules can refuse them), a
  * re-identification that gives a copy of the export fresh uuids (so one database takes many
  * restores), and views of what a restore may have touched (storage files, another workspace's rows).
@@ -14,12 +14,16 @@ import { seedDemo } from '../../src/modules/demo/seed.js';
 import { createWebhook } from '../../src/modules/webhooks/operations.js';
 import { hashFile } from '../../src/modules/export/files.js';
 import { cli, type CliRun } from '../cli-helpers.js';
-import { createTestEnv, seedWorkspace, type TestEnv } from '../helpers.js';
+import { call, createTestEnv, seedWorkspace, type TestEnv } from '../helpers.js';
 import { png, upload } from '../media-fixtures.js';
 
 export type Row = Record<string, unknown>;
 
-/** Exports the demo workspace (with one uploaded image) of a new SQLite installation into `dir`. */
+/**
+ * Exports the demo workspace of a new SQLite installation into `dir`, with one uploaded image, a
+ * webhook, a published release (versions naming it) and an open one (a publish item and an
+ * unpublish item).
+ */
 export async function makeExport(dir: string): Promise<void> {
   const env = await createTestEnv('sqlite', { config: { demo: true, webhookAllowPrivate: true } });
   try {
@@ -32,6 +36,19 @@ export async function makeExport(dir: string): Promise<void> {
     });
     expect(res.status).toBe(201);
     await createWebhook(env.ctx, systemActor(demo.workspace.id, demo.user.id), { url: 'http://127.0.0.1:9/hook', events: ['entry.published'] });
+    const req = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+      const r = await call(env.app, method, `/api/v1/manage${url}`, { key: demo.keys.management, body });
+      expect(r.status, `${method} ${url}`).toBeLessThan(300);
+      return r.body.data;
+    };
+    const entryId = async (type: string, slug: string) => (await req('GET', `/content-types/${type}/entries/${slug}`)).id as string;
+    const published = (await req('POST', '/releases', { title: 'Published' })).id;
+    await req('POST', `/releases/${published}/items`, { kind: 'entry', id: await entryId('post', 'one-entry-many-languages'), action: 'publish' });
+    await req('POST', `/releases/${published}/items`, { kind: 'page', id: (await req('GET', '/pages/about')).page.id, action: 'publish' });
+    await req('POST', `/releases/${published}/publish`);
+    const open = (await req('POST', '/releases', { title: 'Open' })).id;
+    await req('POST', `/releases/${open}/items`, { kind: 'entry', id: await entryId('author', 'mara-lindqvist'), action: 'publish' });
+    await req('POST', `/releases/${open}/items`, { kind: 'entry', id: await entryId('post', 'welcome-to-quire'), action: 'unpublish' });
     const run = await cli(['export', '--workspace', 'demo', '--out', dir], { context: env.ctx });
     expect(run.code).toBe(0);
   } finally {
@@ -118,8 +135,10 @@ export function storageFiles(env: TestEnv): Map<string, Buffer> {
   return treeFiles(path.join(env.config.dataDir, 'media'));
 }
 
-/** Another workspace in the target installation with an image of its own (its key and bytes). */
-export async function otherWorkspace(env: TestEnv): Promise<{ id: string; typeId: string; mediaId: string; key: string; bytes: Buffer }> {
+/** Another workspace in the target installation with an image (its key and bytes), an entry and an open release of its own. */
+export async function otherWorkspace(
+  env: TestEnv,
+): Promise<{ id: string; typeId: string; mediaId: string; key: string; bytes: Buffer; entryId: string; releaseId: string }> {
   const s = await seedWorkspace(env.ctx);
   const type = await env.app.inject({
     method: 'POST',
@@ -136,12 +155,22 @@ export async function otherWorkspace(env: TestEnv): Promise<{ id: string; typeId
   });
   expect(res.status).toBe(201);
   const media = await env.ctx.db.kysely.selectFrom('media').select(['id', 'storage_key']).where('workspace_id', '=', s.workspace.id).executeTakeFirstOrThrow();
+  const req = async (url: string, body: unknown) => {
+    const r = await call(env.app, 'POST', `/api/v1/manage${url}`, { key: s.keys.management, body });
+    expect(r.status, url).toBeLessThan(300);
+    return r.body.data;
+  };
+  const entryId = (await req('/content-types/secret/entries', { slug: 'hidden', data: { body: 'secret text' } })).id as string;
+  const releaseId = (await req('/releases', { title: 'Secret release' })).id as string;
+  await req(`/releases/${releaseId}/items`, { kind: 'entry', id: entryId, action: 'publish' });
   return {
     id: s.workspace.id,
     typeId: JSON.parse(type.body).data.id,
     mediaId: media.id,
     key: media.storage_key!,
     bytes: storageFiles(env).get(media.storage_key!)!,
+    entryId,
+    releaseId,
   };
 }
 
@@ -162,7 +191,10 @@ export async function rowsOf(env: TestEnv, id: string): Promise<string> {
   const entries = await db.selectFrom('entries').selectAll().where('workspace_id', '=', id).orderBy('id').execute();
   const media = await db.selectFrom('media').selectAll().where('workspace_id', '=', id).orderBy('id').execute();
   const ws = await db.selectFrom('workspaces').select(['id', 'slug', 'name', 'locales']).where('id', '=', id).execute();
-  return JSON.stringify({ ws, types, fields, entries, media });
+  const releases = await db.selectFrom('releases').selectAll().where('workspace_id', '=', id).orderBy('id').execute();
+  const ofWorkspace = db.selectFrom('releases').select('id').where('workspace_id', '=', id);
+  const items = await db.selectFrom('release_items').selectAll().where('release_id', 'in', ofWorkspace).orderBy('release_id').orderBy('item_id').execute();
+  return JSON.stringify({ ws, types, fields, entries, media, releases, items });
 }
 
 /** `quire import quire <source> --workspace <slug>` in-process on `env`. */

@@ -1,8 +1,8 @@
 /**
  * Restore treats an export as hostile input (issue 23, finding 1; docs/cli.md "What a restore
  * refuses"), on SQLite and PostgreSQL: a media id that walks out of the export, a storage key of
- * another workspace, symbolic links, references to another workspace's records, ids of the wrong
- * kind and oversized files. Each case is an export an attacker could hand an operator, with the
+ * another workspace, symbolic links, references to another workspace's records (releases and
+ * their items among them), ids of the wrong kind and oversized files. Each case is an export an attacker could hand an operator, with the
  * manifest's hashes made true, so only the restore's own rules stand in the way.
  */
 import { randomUUID } from 'node:crypto';
@@ -24,6 +24,7 @@ import {
   storageFiles,
   writeManifest,
   writeTable,
+  type Row,
 } from './restore-fixtures.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-restore-hostile-'));
@@ -184,6 +185,86 @@ describe.each(dialects())('a hostile export on %s', (dialect) => {
       .where('name', '=', 'injected')
       .execute();
     expect(injected).toEqual([]);
+  });
+
+  it("refuses releases that are not the export's own: items of another workspace's entry or release, versions of a release not in the export", async () => {
+    type Change = (dir: string) => Promise<void>;
+    /** Adds a copy of the first row of `file`, changed. */
+    const addRow =
+      (file: string, change: (row: any, dir: string) => Row): Change =>
+      async (dir) => {
+        const rows = readTable(dir, file);
+        await writeTable(dir, file, [...rows, change(rows[0], dir)]);
+      };
+    /** Changes the first row of `file`. */
+    const setFirst =
+      (file: string, change: (row: any, dir: string) => Row): Change =>
+      async (dir) => {
+        const [row, ...rest] = readTable(dir, file);
+        await writeTable(dir, file, [change(row, dir), ...rest]);
+      };
+    const cases: [string, Change, RegExp][] = [
+      [
+        'item-entry',
+        addRow('release_items', (r) => ({ ...r, kind: 'entry', item_id: other.entryId })),
+        /release_items\.ndjson line \d+: item_id \S+ names no entry of this export/,
+      ],
+      // An entry of the export named as a page: the kind decides which records an item may name.
+      [
+        'item-kind',
+        addRow('release_items', (r, dir) => ({ ...r, kind: 'page', item_id: readTable(dir, 'entries')[0].id })),
+        /release_items\.ndjson line \d+: item_id \S+ names no page of this export/,
+      ],
+      [
+        'item-release',
+        setFirst('release_items', (r) => ({ ...r, release_id: other.releaseId })),
+        /release_items\.ndjson line 1: release_id \S+ names no release of this export/,
+      ],
+      [
+        'version-release',
+        setFirst('entry_versions', (r) => ({ ...r, release_id: other.releaseId })),
+        /entry_versions\.ndjson line 1: release_id \S+ names no release of this export/,
+      ],
+      [
+        'version-unknown-release',
+        setFirst('page_versions', (r) => ({ ...r, release_id: randomUUID() })),
+        /page_versions\.ndjson line 1: release_id \S+ names no release of this export/,
+      ],
+      ['release-id', setFirst('releases', (r) => ({ ...r, id: 'not-a-uuid' })), /releases\.ndjson line 1: id "not-a-uuid" is not a uuid/],
+      ['item-release-id', setFirst('release_items', (r) => ({ ...r, release_id: '../x' })), /release_items\.ndjson line 1: release_id "\.\.\/x" is not a uuid/],
+      ['version-release-id', setFirst('entry_versions', (r) => ({ ...r, release_id: 42 })), /entry_versions\.ndjson line 1: release_id 42 is not a uuid/],
+      [
+        'release-status',
+        setFirst('releases', (r) => ({ ...r, status: 'live' })),
+        /releases\.ndjson line 1: status "live" is not one of open, scheduled, published, failed/,
+      ],
+      ['item-kind-word', setFirst('release_items', (r) => ({ ...r, kind: 'user' })), /release_items\.ndjson line 1: kind "user" is not one of entry, page/],
+      [
+        'item-version',
+        setFirst('release_items', (r) => ({ ...r, base_version: '1; DROP TABLE entries' })),
+        /release_items\.ndjson line 1: base_version .* is not an integer/,
+      ],
+      [
+        'item-snapshot',
+        async (dir) => {
+          const rows = readTable(dir, 'release_items');
+          const i = rows.findIndex((r) => r.action === 'publish');
+          rows[i] = { ...rows[i], snapshot: 'not a release version' };
+          await writeTable(dir, 'release_items', rows);
+        },
+        /release_items\.ndjson line \d+: a publish item's snapshot must be an object/,
+      ],
+    ];
+    for (const [name, change, message] of cases) {
+      const { dir } = await copy();
+      await change(dir);
+      const slug = `rel-${name}-${dialect}`;
+      expectRefused(await restore(env, dir, slug), message);
+      expect(await env.ctx.db.kysely.selectFrom('workspaces').select('id').where('slug', '=', slug).executeTakeFirst()).toBeUndefined();
+    }
+    // The other workspace's release kept its one item (afterAll compares all of its rows).
+    const items = await env.ctx.db.kysely.selectFrom('release_items').select('item_id').where('release_id', '=', other.releaseId).execute();
+    expect(items).toEqual([{ item_id: other.entryId }]);
   });
 
   it('refuses ids that are not of the kind they claim', async () => {

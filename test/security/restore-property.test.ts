@@ -67,7 +67,7 @@ const WALKS = [
 const hostileText = fc.oneof(fc.constantFrom(...WALKS), fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));
 /** An id value for a column: another kind's uuid, the other workspace's, a path, anything. */
 const idValue = fc.oneof(
-  fc.constantFrom('other-type', 'other-media', 'export-entry', 'export-page', 'export-type', 'random-uuid', 'secret-path'),
+  fc.constantFrom('other-type', 'other-media', 'other-entry', 'other-release', 'export-entry', 'export-page', 'export-type', 'random-uuid', 'secret-path'),
   hostileText,
   fc.integer(),
   fc.constant(null),
@@ -91,6 +91,11 @@ const ID_COLUMNS: [string, string][] = [
   ['webhooks', 'id'],
   ['workspace', 'id'],
   ['entries', 'created_by'],
+  ['releases', 'id'],
+  ['release_items', 'release_id'],
+  ['release_items', 'item_id'],
+  ['entry_versions', 'release_id'],
+  ['page_versions', 'release_id'],
 ];
 
 const mutation = fc.oneof(
@@ -132,13 +137,13 @@ const mutation = fc.oneof(
   fc.record({ kind: fc.constant('manifest_name' as const), name: fc.oneof(fc.constantFrom(...WALKS.map((w) => `media/${w}`), ...WALKS), hostileText) }),
   fc.record({
     kind: fc.constant('line' as const),
-    file: fc.constantFrom('entries', 'media', 'fields', 'blocks', 'workspace'),
+    file: fc.constantFrom('entries', 'media', 'fields', 'blocks', 'workspace', 'releases', 'release_items'),
     text: fc.oneof(
       fc.string({ maxLength: 60 }),
       fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v) ?? ''),
     ),
   }),
-  fc.record({ kind: fc.constant('column_name' as const), file: fc.constantFrom('entries', 'media', 'pages'), name: fc.string({ maxLength: 20 }) }),
+  fc.record({ kind: fc.constant('column_name' as const), file: fc.constantFrom('entries', 'media', 'pages', 'releases'), name: fc.string({ maxLength: 20 }) }),
   fc.record({ kind: fc.constant('remove' as const), file: fc.constantFrom('media-file', 'entries.ndjson', 'manifest.json') }),
 );
 
@@ -165,6 +170,10 @@ function resolveId(world: World, value: unknown): unknown {
       return world.other.typeId;
     case 'other-media':
       return world.other.mediaId;
+    case 'other-entry':
+      return world.other.entryId;
+    case 'other-release':
+      return world.other.releaseId;
     case 'export-entry':
       return first('entries');
     case 'export-page':

@@ -10,7 +10,21 @@ import { exportWorkspace } from '../../modules/export/export.js';
 import { restoreWorkspaceExport, type WebhookRestoreMode } from '../../modules/export/restore.js';
 import type { CommandResult } from '../io.js';
 
-const ORDER = ['content_types', 'fields', 'entries', 'entry_versions', 'pages', 'blocks', 'page_versions', 'media', 'media_files', 'webhooks', 'members'];
+const ORDER = [
+  'content_types',
+  'fields',
+  'entries',
+  'entry_versions',
+  'pages',
+  'blocks',
+  'page_versions',
+  'releases',
+  'release_items',
+  'media',
+  'media_files',
+  'webhooks',
+  'members',
+];
 
 function countsLine(counts: Record<string, number>): string {
   return ORDER.filter((k) => counts[k] !== undefined)

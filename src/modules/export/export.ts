@@ -1,8 +1,9 @@
 /**
  * `quire export` (issue 12 item 5): writes one workspace whole — content model, entries with
  * their working copies, published versions and history, pages with block trees and
- * translations, media records and their files, locales and settings, webhooks without their
- * secrets, and with `withUsers` its members without passwords — in the format of format.ts.
+ * translations, media records and their files, locales and settings, releases with their items,
+ * webhooks without their secrets, and with `withUsers` its members without passwords — in the
+ * format of format.ts.
  *
  * Everything is read inside one transaction, so the export is one consistent moment even while
  * the server writes; rows are read BATCH at a time by key and streamed to the files, and media

@@ -3,7 +3,7 @@
  * `quire export` writes and `quire import quire` reads.
  *
  * An export is a directory (or a tar of one, same paths) holding:
- * - `manifest.json`: {format: 'quire-export', version: 3, quire_version, workspace {id, slug,
+ * - `manifest.json`: {format: 'quire-export', version: 4, quire_version, workspace {id, slug,
  *   name}, options {with_users}, counts {table: rows}, files {path: {bytes, sha256}}}. No time of
  *   export and nothing per installation, so exporting the same content twice gives the same bytes.
  * - one `<table>.ndjson` per table below: a JSON object per line, keys sorted, rows in primary-key
@@ -11,21 +11,26 @@
  *   numbers whatever the database, so SQLite and PostgreSQL export the same content identically.
  * - `media/<media id>`: the stored file of each media record that has one.
  *
- * Versions: 3 (this one) adds `title` and `description` to `media.ndjson` rows (migration 018).
- * Version 2 holds no media URL of the exporting installation: `media.ndjson` rows carry
- * `remote_url` (a remote original's URL; null for a stored file, whose URL the restoring server
- * computes from its own configuration). Version 1 rows carried the stored absolute `url`. Both
- * are still read (restore.ts mediaRowOf): their media get no title and no description. Older
- * Quire versions, whose media have no such columns, refuse version 3 exports by their version
- * instead of failing on (or dropping) the new columns.
+ * Versions: 4 (this one) adds the workspace's releases (migration 023): `releases.ndjson`,
+ * `release_items.ndjson`, and `release_id` on version rows (the release a `publish` version came
+ * from). Versions 1 to 3 hold none of them and are still read: their workspace gets no releases,
+ * and a version 1 to 3 manifest listing a release file is refused (TableSpec.since). Version 3
+ * adds `title` and `description` to `media.ndjson` rows (migration 018). Version 2 holds no
+ * media URL of the exporting installation: `media.ndjson` rows carry `remote_url` (a remote
+ * original's URL; null for a stored file, whose URL the restoring server computes from its own
+ * configuration). Version 1 rows carried the stored absolute `url`. Both are still read
+ * (restore.ts mediaRowOf): their media get no title and no description. Older
+ * Quire versions, which know none of these, refuse a newer export by its version instead of
+ * failing on (or dropping) the new files and columns.
  *
  * TABLES lists the tables in restore order (parents before children). Each spec says how rows of
  * one workspace are found, their order, and which columns need care.
  */
 import type { Database } from '../../db/types.js';
+import { RELEASE_ITEM_ACTIONS, RELEASE_ITEM_KINDS, RELEASE_STATUSES } from '../releases/model.js';
 
 export const EXPORT_FORMAT = 'quire-export';
-export const EXPORT_VERSION = 3;
+export const EXPORT_VERSION = 4;
 /** The oldest format version restore reads. */
 export const OLDEST_EXPORT_VERSION = 1;
 export const MANIFEST_FILE = 'manifest.json';
@@ -57,6 +62,11 @@ export interface TableSpec {
   omit?: readonly string[];
   /** Columns holding a user id (remapped by email when members are restored, see restore.ts). */
   users?: readonly string[];
+  /**
+   * The `users` columns are foreign keys to users (migration 023): an id no restored member maps
+   * is restored as null (no user of this installation made it), where other tables keep the number.
+   */
+  usersReferenced?: boolean;
   /** A serial id column kept when free in the target database (translation records). */
   serial?: boolean;
   /** Another table's serial id this table copies (published translations copy the working one's). */
@@ -67,19 +77,33 @@ export interface TableSpec {
   ids?: readonly string[];
   /** Columns holding a uuid or null. */
   optionalIds?: readonly string[];
+  /** Columns holding an integer (`required`: never null) that are not keys: restore refuses anything else. */
+  integers?: { required?: readonly string[]; optional?: readonly string[] };
+  /** Columns holding one of a few words (a status, a kind): restore refuses any other value. */
+  words?: Readonly<Record<string, readonly string[]>>;
   /**
    * References restore checks (issue 23): each must name a record of its `table` restored into
-   * the target workspace, so no row of an export lands under another workspace's record.
+   * the target workspace, so no row of an export lands under another workspace's record. A null
+   * reference (an optional id) names nothing and passes; `when` limits a check to the rows whose
+   * column holds that word (an item names an entry or a page by its `kind`).
    */
-  parents?: readonly { column: string; table: ParentTable }[];
+  parents?: readonly { column: string; table: ParentTable; when?: { column: string; is: string } }[];
+  /**
+   * The format version that brought this table (absent: version 1). Older exports hold no file
+   * of it: restore writes no rows of it, and refuses such an export listing one.
+   */
+  since?: number;
 }
 
 /** The tables other rows hang under, each with a `workspace_id`. */
-export type ParentTable = 'content_types' | 'entries' | 'pages';
+export type ParentTable = 'content_types' | 'entries' | 'pages' | 'releases';
 
 const ofType = (column: string) => ({ column, table: 'content_types' as const });
 const ofEntry = [{ column: 'entry_id', table: 'entries' as const }];
 const ofPage = [{ column: 'page_id', table: 'pages' as const }];
+
+/** A version names the release it came from, if any (a `publish` version, D112); an item the release holding it. */
+const ofRelease = { column: 'release_id', table: 'releases' as const };
 
 const inEntries = 'entry_id IN (SELECT id FROM entries WHERE workspace_id = ?)';
 const inPages = 'page_id IN (SELECT id FROM pages WHERE workspace_id = ?)';
@@ -107,6 +131,20 @@ export const TABLES: readonly TableSpec[] = [
     parents: [ofType('content_type_id')],
   },
   { table: 'media', file: 'media', key: ['id'], scope: 'workspace_id = ?', bigint: ['size'], users: ['uploaded_by'], ids: ['id'] },
+  // Before the versions, which name them; `items_revision` counts writes in this installation.
+  {
+    table: 'releases',
+    file: 'releases',
+    key: ['id'],
+    scope: 'workspace_id = ?',
+    json: ['failure'],
+    omit: ['items_revision'],
+    users: ['created_by', 'updated_by'],
+    usersReferenced: true,
+    ids: ['id'],
+    words: { status: RELEASE_STATUSES },
+    since: 4,
+  },
   {
     table: 'entries',
     file: 'entries',
@@ -136,7 +174,8 @@ export const TABLES: readonly TableSpec[] = [
     json: ['snapshot'],
     users: ['created_by'],
     ids: ['entry_id'],
-    parents: ofEntry,
+    optionalIds: ['release_id'],
+    parents: [...ofEntry, ofRelease],
   },
   {
     table: 'pages',
@@ -215,7 +254,27 @@ export const TABLES: readonly TableSpec[] = [
     json: ['snapshot'],
     users: ['created_by'],
     ids: ['page_id'],
-    parents: ofPage,
+    optionalIds: ['release_id'],
+    parents: [...ofPage, ofRelease],
+  },
+  // After the entries and pages its items name.
+  {
+    table: 'release_items',
+    file: 'release_items',
+    key: ['release_id', 'kind', 'item_id'],
+    scope: 'release_id IN (SELECT id FROM releases WHERE workspace_id = ?)',
+    json: ['snapshot'],
+    users: ['created_by', 'updated_by'],
+    usersReferenced: true,
+    ids: ['release_id', 'item_id'],
+    integers: { required: ['base_version'], optional: ['prior_published_version', 'result_version'] },
+    words: { kind: RELEASE_ITEM_KINDS, action: RELEASE_ITEM_ACTIONS },
+    parents: [
+      ofRelease,
+      { column: 'item_id', table: 'entries', when: { column: 'kind', is: 'entry' } },
+      { column: 'item_id', table: 'pages', when: { column: 'kind', is: 'page' } },
+    ],
+    since: 4,
   },
   { table: 'webhooks', file: 'webhooks', key: ['id'], scope: 'workspace_id = ?', omit: ['secret_encrypted'], ids: ['id'] },
 ];

@@ -116,9 +116,9 @@ export async function setBlockParent(db: Db, pageId: string, id: string, parentI
   await db.kysely.updateTable('blocks').set({ parent_id: parentId }).where('page_id', '=', pageId).where('id', '=', id).execute();
 }
 
-/** True when the workspace holds anything a restore would write: content model, content, media or webhooks. */
+/** True when the workspace holds anything a restore would write: content model, content, media, releases or webhooks. */
 export async function workspaceHoldsAnything(db: Db, workspaceId: string): Promise<boolean> {
-  for (const table of ['content_types', 'entries', 'pages', 'media', 'webhooks'] as const) {
+  for (const table of ['content_types', 'entries', 'pages', 'media', 'releases', 'webhooks'] as const) {
     const row = await db.kysely.selectFrom(table).select('id').where('workspace_id', '=', workspaceId).limit(1).executeTakeFirst();
     if (row) return true;
   }

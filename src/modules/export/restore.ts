@@ -5,12 +5,13 @@
  *
  * Rules (docs/cli.md "Export and restore"):
  * - The target workspace is created when missing (with the exported workspace's id when that is
- *   free here) or must hold nothing yet: no content types, entries, pages, media or webhooks.
- *   Its keys and members stay.
+ *   free here) or must hold nothing yet: no content types, entries, pages, media, releases or
+ *   webhooks. Its keys and members stay.
  * - Every file is checked against the manifest's size and SHA-256 before anything is written;
  *   an export of a newer format version is refused. Version 1 media rows (with the exporting
  *   installation's absolute `url`) and version 2 ones (without `title` and `description`) are
  *   read as version 3 ones: media URLs are computed here, titles and descriptions are null.
+ *   Versions 1 to 3 hold no releases (format.ts TableSpec.since): none are restored.
  * - One transaction for the whole restore, writing BATCH rows per statement: a failed restore
  *   leaves the database as it was (and removes the media files it had stored).
  * - Ids are kept, so a database that already holds one of the items (the original workspace
@@ -23,15 +24,18 @@
  *   webhooks fire nothing for the restore and sync clients start with an initial sync.
  * - Members (exports made with `--with-users`) are matched to users here by email; missing users
  *   are created without a password (set one with `quire users set-password --link`) and user ids
- *   in the content are mapped to them. Without members, user ids are kept as numbers.
+ *   in the content are mapped to them. Without members, user ids are kept as numbers, except
+ *   in releases and their items, whose user columns reference users: there an id no member
+ *   maps is restored as null.
  *
  * An export is hostile input (issue 23; docs/cli.md "What a restore refuses"): a file of it may
  * have been written by anyone. So every file is read through confined.ts (only export names,
  * inside the export, no links, regular files, sizes bounded before reading: MANIFEST_MAX_BYTES,
  * LINE_MAX_BYTES, MEDIA_MAX_BYTES) and only when the manifest lists it (with its hash); a tar is
  * unpacked by tar.ts under the same names and limits; every row is checked before it is written
- * (checkRow: ids are uuids, serial ids and user ids integers, column names plain); every reference
- * to a parent (content type, entry, page) must name a record restored into the target workspace,
+ * (checkRow: ids are uuids, serial ids and user ids integers, statuses and kinds known words,
+ * column names plain); every reference to a parent (content type, entry, page, release) must name
+ * a record restored into the target workspace,
  * so no row can land in, or hang under, another workspace; media storage keys are derived here
  * from the target workspace, the media id and the file's type (the file's `storage_key` is never
  * used), and each media file is identified by its bytes like an upload (its type must be the
@@ -227,8 +231,19 @@ async function checkedManifest(ctx: Context, root: string): Promise<Manifest> {
     const actual = await hashOpened(file);
     if (actual.sha256 !== expected.sha256 || actual.bytes !== expected.bytes) throw bad(`file '${name}' does not match the manifest (changed or damaged)`);
   }
-  for (const spec of [WORKSPACE_SPEC, ...TABLES]) if (!manifest.files[tableFile(spec)]) throw bad(`file '${tableFile(spec)}' is missing`);
+  for (const spec of [WORKSPACE_SPEC, ...TABLES]) {
+    const listed = Boolean(manifest.files[tableFile(spec)]);
+    if (inVersion(spec, manifest.version) && !listed) throw bad(`file '${tableFile(spec)}' is missing`);
+    // An older export with a newer table's file was not written by Quire: its rows would be ignored.
+    if (!inVersion(spec, manifest.version) && listed)
+      throw bad(`${MANIFEST_FILE} lists '${tableFile(spec)}', which is not part of a version ${manifest.version} export`);
+  }
   return manifest;
+}
+
+/** True when exports of format `version` hold the table of `spec`. */
+function inVersion(spec: TableSpec, version: number): boolean {
+  return version >= (spec.since ?? OLDEST_EXPORT_VERSION);
 }
 
 const COLUMN = /^[a-z][a-z0-9_]{0,62}$/;
@@ -283,7 +298,7 @@ interface Restore {
 }
 
 /** Tables whose rows carry the workspace id (replaced by the target's on restore). */
-const WORKSPACE_TABLES = new Set(['content_types', 'media', 'entries', 'pages', 'webhooks']);
+const WORKSPACE_TABLES = new Set(['content_types', 'media', 'releases', 'entries', 'pages', 'webhooks']);
 
 /** A value from the export in a refusal: as JSON (control characters escaped), shortened. */
 const showValue = (v: unknown) => printable(JSON.stringify(v)?.slice(0, 80) ?? String(v));
@@ -291,7 +306,8 @@ const showValue = (v: unknown) => printable(JSON.stringify(v)?.slice(0, 80) ?? S
 /**
  * Refuses a row of `spec` that is not what its columns claim: uuid columns (spec.ids, and
  * spec.optionalIds unless null) hold uuids, serial ids and version numbers positive integers,
- * user ids integers or null, and every row of a batch has the columns of its first row.
+ * user ids and spec.integers integers (or null where allowed), spec.words one of their words,
+ * and every row of a batch has the columns of its first row.
  */
 function checkRow(spec: TableSpec, line: number, row: Record<string, unknown>, columns: readonly string[]): void {
   const where = `${tableFile(spec)} line ${line}`;
@@ -309,9 +325,17 @@ function checkRow(spec: TableSpec, line: number, row: Record<string, unknown>, c
     const v = row[c];
     if (v !== null && v !== undefined && (typeof v !== 'number' || !Number.isSafeInteger(v))) throw bad(`${where}: ${c} ${showValue(v)} is not a user id`);
   }
+  const { required = [], optional = [] } = spec.integers ?? {};
+  for (const c of [...required, ...optional]) {
+    const v = row[c];
+    if ((v === null || v === undefined) && optional.includes(c)) continue;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw bad(`${where}: ${c} ${showValue(v)} is not an integer`);
+  }
+  for (const [c, words] of Object.entries(spec.words ?? {}))
+    if (typeof row[c] !== 'string' || !words.includes(row[c])) throw bad(`${where}: ${c} ${showValue(row[c])} is not one of ${words.join(', ')}`);
 }
 
-const PARENT_WORDS: Record<ParentTable, string> = { content_types: 'content type', entries: 'entry', pages: 'page' };
+const PARENT_WORDS: Record<ParentTable, string> = { content_types: 'content type', entries: 'entry', pages: 'page', releases: 'release' };
 
 /**
  * Refuses a field the content-types API would refuse (fields.ts buildField: name, type, options,
@@ -336,12 +360,17 @@ function checkField(line: number, row: Record<string, unknown>): void {
   if (errors.length) throw bad(`${printable(errors[0].path)} ${printable(errors[0].message)}`);
 }
 
-/** Refuses a batch with a reference (spec.parents) to anything but a record restored into the target workspace. */
+/**
+ * Refuses a batch with a reference (spec.parents) to anything but a record restored into the
+ * target workspace. Null references pass: checkRow allowed them only in optional id columns.
+ */
 async function checkParents(r: Restore, spec: TableSpec, rows: { line: number; row: Record<string, unknown> }[]): Promise<void> {
   for (const parent of spec.parents ?? []) {
-    const ids = [...new Set(rows.map(({ row }) => String(row[parent.column])))];
+    const { when } = parent;
+    const naming = rows.filter(({ row }) => row[parent.column] !== null && row[parent.column] !== undefined && (!when || row[when.column] === when.is));
+    const ids = [...new Set(naming.map(({ row }) => String(row[parent.column])))];
     const found = await idsInWorkspace(r.db, parent.table, r.workspaceId, ids);
-    const stray = rows.find(({ row }) => !found.has(String(row[parent.column])));
+    const stray = naming.find(({ row }) => !found.has(String(row[parent.column])));
     if (stray)
       throw bad(
         `${tableFile(spec)} line ${stray.line}: ${parent.column} ${String(stray.row[parent.column])} names no ${PARENT_WORDS[parent.table]} of this export`,
@@ -388,7 +417,7 @@ function withDerivedKey(r: Restore, line: number, v: Record<string, unknown>): R
   return { ...v, storage_key: originalKey(r.workspaceId, folder as string | null, storedFilename(id, ext)), remote_url: null };
 }
 
-/** An exported row as the database takes it: target workspace, JSON as text, users mapped. */
+/** An exported row as the database takes it: target workspace, JSON as text, users mapped (format.ts usersReferenced). */
 function dbRow(r: Restore, spec: TableSpec, line: number, row: Record<string, unknown>): Record<string, unknown> {
   let out: Record<string, unknown> = spec.table === 'media' ? mediaRowOf(r.version, row) : { ...row };
   if (WORKSPACE_TABLES.has(spec.table)) out.workspace_id = r.workspaceId;
@@ -396,7 +425,9 @@ function dbRow(r: Restore, spec: TableSpec, line: number, row: Record<string, un
   for (const c of spec.json ?? []) if (out[c] !== null && out[c] !== undefined) out[c] = JSON.stringify(out[c]);
   for (const c of spec.users ?? []) {
     const id = out[c];
-    if (typeof id === 'number' && r.users.has(id)) out[c] = r.users.get(id);
+    if (typeof id !== 'number') continue;
+    if (r.users.has(id)) out[c] = r.users.get(id);
+    else if (spec.usersReferenced) out[c] = null;
   }
   if (spec.serialOf) {
     const map = r.renumbered.get(spec.serialOf);
@@ -450,7 +481,19 @@ async function storeMediaFile(r: Restore, line: number, v: Record<string, unknow
   }
 }
 
+/**
+ * Refuses a release item the releases API could not have made (releases/operations.ts
+ * addReleaseItem): a `publish` item holds its release version as a JSON object, an `unpublish`
+ * item none. The version's content is checked when the release is published, as any variant's.
+ */
+function checkReleaseItem(line: number, row: Record<string, unknown>): void {
+  const where = `release_items.ndjson line ${line}`;
+  if (row.action === 'publish' && !isPlainObject(row.snapshot)) throw bad(`${where}: a publish item's snapshot must be an object`);
+  if (row.action === 'unpublish' && row.snapshot !== null && row.snapshot !== undefined) throw bad(`${where}: an unpublish item holds no snapshot`);
+}
+
 async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webhooks: RestoreResult['webhooks']): Promise<number> {
+  if (!inVersion(spec, r.version)) return 0;
   let count = 0;
   // Numbers given to taken translation records start above every number of the file and of the
   // table, so they never collide with a record written as exported, in this batch or a later one.
@@ -463,6 +506,7 @@ async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webho
     const columns = Object.keys(lines[0].row);
     for (const { line, row } of lines) checkRow(spec, line, row, columns);
     if (spec.table === 'fields') for (const { line, row } of lines) checkField(line, row);
+    if (spec.table === 'release_items') for (const { line, row } of lines) checkReleaseItem(line, row);
     const rows = lines.map((l) => l.row);
     await refuseExisting(r, spec, rows);
     await checkParents(r, spec, lines);
@@ -539,9 +583,10 @@ const HISTORY_TABLES: Partial<Record<string, ItemTables>> = { entry_versions: EN
 
 /**
  * Writes restored versions with appendVersions (publishing/repository.ts), the writer of every
- * version, so a rule it holds reaches restored history too. A version row must have exactly the
- * columns of a version and a snapshot; `values` are the rows as dbRow made them (user ids
- * mapped), `lines` as read (the snapshot before dbRow encoded it: appendVersions encodes it).
+ * version, so a rule it holds reaches restored history too. A version row must have only the
+ * columns of a version (`release_id` from format version 4 on; older rows have none, or null) and a
+ * snapshot; `values` are the rows as dbRow made them (user ids mapped), `lines` as read (the
+ * snapshot before dbRow encoded it: appendVersions encodes it).
  */
 async function restoreVersions(
   spec: TableSpec,
@@ -550,7 +595,7 @@ async function restoreVersions(
   values: Record<string, unknown>[],
   db: Db,
 ): Promise<void> {
-  const columns = [t.fk, 'version', 'action', 'status', 'snapshot', 'created_at', 'created_by'];
+  const columns = [t.fk, 'version', 'action', 'status', 'snapshot', 'created_at', 'created_by', 'release_id'];
   const rows = lines.map(({ line, row }, k) => {
     const where = `${tableFile(spec)} line ${line}`;
     const extra = Object.keys(row).find((c) => !columns.includes(c));
@@ -566,6 +611,7 @@ async function restoreVersions(
       snapshot: row.snapshot,
       created_at: v.created_at as string,
       created_by: v.created_by === null || v.created_by === undefined ? null : Number(v.created_by),
+      releaseId: typeof v.release_id === 'string' ? v.release_id : null,
     };
   });
   await appendVersions(db, t, rows);
