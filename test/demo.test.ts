@@ -56,6 +56,11 @@ describe.each(dialects())('demo workspace on %s', (dialect) => {
     expect(key('preview')).toMatch(/^svc_live_/);
     expect(printed).toContain(`curl -H 'X-API-Key: ${key('delivery')}' 'http://quire.test/api/v1/public/entries?type=post&locale=de'`);
     expect(printed).toContain('QUIRE_DEMO=0');
+    // The live preview is wired to the example site, and the one command that starts it is printed.
+    expect(ws.preview_url_template).toBe('http://localhost:4321/api/preview?type={type}&slug={slug}&locale={locale}&token={token}');
+    expect(printed).toContain(
+      `QUIRE_URL=http://quire.test QUIRE_DELIVERY_KEY=${key('delivery')} PUBLIC_QUIRE_DELIVERY_KEY=${key('delivery')} QUIRE_PREVIEW_KEY=${key('preview')} npm run dev -w examples/site`,
+    );
   });
 
   it('does nothing on the second start', async () => {

@@ -226,21 +226,28 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
     expect(await deliveredTitle('hello-quire')).toBe('Hello Quire');
     const changes = await publishFromEditor(page, 'Publish changes');
     expect(changes).toContain('Readers get these changes to the live version (en)');
-    expect(changes).toMatch(/changed\s*Title/);
+    expect(changes).toMatch(/changed\s*Title/i);
     await hidden(page.getByRole('region', { name: 'Status and actions' }).getByText('changed'));
     expect(await deliveredTitle('hello-quire')).toBe('Hello Quire, edited');
 
-    // Open preview without a preview URL template: the token and the delivery preview URL are shown,
-    // and that URL reads the working copy with a delivery key (D46).
-    await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Hello Quire, draft title');
+    // Open preview without a preview URL template: the built-in preview of the working copy, in
+    // the live preview pane, follows the form as the user types (before any autosave).
+    const titleBox = page.getByRole('textbox', { name: 'Title', exact: true });
+    await titleBox.fill('Hello Quire, draft title');
     await page.getByRole('button', { name: 'Open preview' }).click();
-    const preview = page.getByRole('dialog', { name: 'Preview token' });
-    const url = (await preview.getByText(/\/api\/v1\/public\/preview\?token=/).textContent()) ?? '';
-    const res = await fetch(url, { headers: { 'X-API-Key': delivery } });
-    const entry = ((await res.json()) as { data: { entry: { data: string } } }).data.entry;
-    expect(JSON.parse(entry.data).title).toBe('Hello Quire, draft title');
-    expect(await deliveredTitle('hello-quire')).toBe('Hello Quire, edited');
-    await preview.getByRole('button', { name: 'Close dialog' }).click();
+    const builtin = page.locator('[data-builtin-preview]');
+    await visible(builtin);
+    const previewTitle = builtin.locator('[data-preview-field="title"]');
+    await visible(previewTitle.getByText('Hello Quire, draft title', { exact: true }));
+    await visible(builtin.locator('[data-preview-field="cover"] img'));
+    await titleBox.press('End');
+    await titleBox.pressSequentially(' typed');
+    await visible(previewTitle.getByText('Hello Quire, draft title typed', { exact: true }));
+    expect(await page.locator('[data-preview-state]').getAttribute('data-preview-state')).toBe('builtin');
+    expect(await page.locator('iframe[data-preview-frame]').count()).toBe(0);
+    await expectAccessible(page, 'built-in preview');
+    await page.getByRole('button', { name: 'Close the live preview' }).click();
+    await hidden(builtin);
     await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Hello Quire, edited');
     await saved();
   }, 60_000);

@@ -321,12 +321,12 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
           name: 'live preview',
           open: async (page) => {
             await page.getByRole('button', { name: 'Live preview', exact: true }).click();
-            await visible(page.getByText('No preview URL yet'));
+            await visible(page.getByText('Built-in preview', { exact: true }));
             return 'body';
           },
           close: async (page) => {
             await page.getByRole('button', { name: 'Live preview', exact: true }).click();
-            await hidden(page.getByText('No preview URL yet'));
+            await hidden(page.getByText('Built-in preview', { exact: true }));
           },
         },
       ],
@@ -424,7 +424,7 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
     const previewTab = page.getByRole('tab', { name: 'Preview' });
     await visible(previewTab);
     expect(await previewTab.getAttribute('aria-selected')).toBe('true');
-    const pane = page.getByText('No preview URL yet');
+    const pane = page.getByText('Built-in preview', { exact: true });
     await visible(pane);
     expect((await pane.boundingBox())!.y).toBeLessThan(844);
     expect(await title.isVisible()).toBe(false);

@@ -14,6 +14,13 @@
 import type { CreateContentTypeInput } from '../content-types/operations.js';
 import { bold, code, doc, h2, link, p, quote, ul, type RichTextNode } from './rich-text.js';
 
+/**
+ * The demo's preview URL template: the example site's preview route (examples/site, Astro's
+ * default port 4321), so the live preview shows the real site once it runs; while it does not,
+ * the Studio offers its built-in preview (docs/studio.md "Live preview").
+ */
+export const DEMO_PREVIEW_URL_TEMPLATE = 'http://localhost:4321/api/preview?type={type}&slug={slug}&locale={locale}&token={token}';
+
 export const DEMO_WORKSPACE = { slug: 'demo', name: 'Quire demo blog', default_locale: 'en', locales: ['en', 'de'], email: 'demo@quire.local' } as const;
 
 export const TAGS = ['getting-started', 'modeling', 'localization', 'delivery', 'publishing', 'behind-the-scenes'] as const;

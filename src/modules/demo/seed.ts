@@ -21,7 +21,7 @@ import { createContentType } from '../content-types/operations.js';
 import { createEntry } from '../entries/operations.js';
 import { publishEntry } from '../entries/publishing.js';
 import { countWorkspaces } from '../workspaces/repository.js';
-import { DEMO_AUTHORS, DEMO_CONTENT_TYPES, DEMO_POSTS, DEMO_WORKSPACE } from './content.js';
+import { DEMO_AUTHORS, DEMO_CONTENT_TYPES, DEMO_POSTS, DEMO_PREVIEW_URL_TEMPLATE, DEMO_WORKSPACE } from './content.js';
 import { DEMO_IMAGES, seedDemoImages } from './images.js';
 import { seedDemoPages } from './pages.js';
 
@@ -58,7 +58,7 @@ async function seedInTransaction(ctx: Context, stored: string[]): Promise<DemoSe
   return withTransaction(ctx.db, async (db) => {
     if ((await countWorkspaces(db)) > 0) return null;
     const tx = { ...ctx, db };
-    const boot = await bootstrap(tx, { ...DEMO_WORKSPACE, locales: [...DEMO_WORKSPACE.locales] });
+    const boot = await bootstrap(tx, { ...DEMO_WORKSPACE, locales: [...DEMO_WORKSPACE.locales], preview_url_template: DEMO_PREVIEW_URL_TEMPLATE });
     const actor = systemActor(boot.workspace.id, boot.user.id);
     const { postIds, imageIds } = await seedDemoEntries(tx, actor, stored);
     const pages = await seedDemoPages(tx, actor, postIds, imageIds);
@@ -114,8 +114,9 @@ export async function seedDemoEntries(
 }
 
 /**
- * The text printed once after seeding: the three keys, curl examples against `publicUrl` and the
- * demo owner's one-time Studio setup link (D90).
+ * The text printed once after seeding: the three keys, curl examples against `publicUrl`, the one
+ * command that starts the example site for the live preview (its keys filled in), and the demo
+ * owner's one-time Studio setup link (D90).
  */
 export function demoBanner(demo: DemoSeedResult, publicUrl: string): string {
   const { management, delivery, preview } = demo.keys;
@@ -135,6 +136,10 @@ export function demoBanner(demo: DemoSeedResult, publicUrl: string): string {
     `  curl -H 'X-API-Key: ${delivery}' '${base}/api/v1/public/pages/home?locale=de'`,
     `  curl -H 'X-API-Key: ${delivery}' '${base}/api/v1/public/schema'`,
     `  curl -H 'X-API-Key: ${management}' '${base}/api/v1/manage/content-types/post/entries'`,
+    '',
+    'Live preview: the demo previews entries and pages on the example site (http://localhost:4321) once it runs; start it from the repository root with:',
+    `  QUIRE_URL=${base} QUIRE_DELIVERY_KEY=${delivery} PUBLIC_QUIRE_DELIVERY_KEY=${delivery} QUIRE_PREVIEW_KEY=${preview} npm run dev -w examples/site`,
+    "Until it runs, the Studio's live preview offers its built-in preview.",
     '',
     ...(demo.setup_url
       ? [`Studio: set the password of ${demo.user.email} within 72 hours (one-time link), then sign in at ${base}/studio/:`, `  ${demo.setup_url}`, '']

@@ -40,6 +40,8 @@ export interface CreateWorkspaceInput {
   name?: string;
   default_locale?: string;
   locales?: string[];
+  /** checked like a PATCH's (checkPreviewTemplate); absent: none */
+  preview_url_template?: string | null;
 }
 
 /** Checks a locale list; returns it de-duplicated with the default first. Throws VALIDATION_FAILED. */
@@ -55,6 +57,7 @@ export async function createWorkspace(ctx: Context, input: CreateWorkspaceInput)
   if (!SLUG_PATTERN.test(input.slug)) throw invalid('slug', 'must be lowercase letters, digits and single hyphens');
   const defaultLocale = input.default_locale ?? 'en';
   const locales = normalizeLocales(defaultLocale, input.locales ?? [defaultLocale]);
+  if (input.preview_url_template) checkPreviewTemplate(input.preview_url_template);
   if (await findWorkspaceBySlug(ctx.db, input.slug)) throw new AppError('SLUG_TAKEN', `workspace '${input.slug}' already exists`);
   const now = iso(ctx.clock());
   const ws: Workspace = {
@@ -63,7 +66,7 @@ export async function createWorkspace(ctx: Context, input: CreateWorkspaceInput)
     slug: input.slug,
     default_locale: defaultLocale,
     locales,
-    preview_url_template: null,
+    preview_url_template: input.preview_url_template ?? null,
     created_at: now,
     updated_at: now,
   };

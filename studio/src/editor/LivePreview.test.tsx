@@ -2,7 +2,8 @@
  * The live preview pane in jsdom: the frame gets the template filled in with a fresh token; after
  * an autosave a front end that announced it listens receives the update event (and no reload),
  * one that did not is reloaded; messages from other windows are ignored; without a template the
- * pane says where to set one.
+ * pane shows the built-in preview and says where to set one; a front end that loads without
+ * saying it listens gets a line that it may not be running, with a switch to the built-in preview.
  */
 import { useState } from 'react';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
@@ -21,7 +22,7 @@ function Harness({ template, mint }: { template: string | null; mint: () => Prom
       <button type="button" onClick={() => setSavedAt('2026-11-25T10:00:05.000Z')}>
         save
       </button>
-      <LivePreview target={TARGET} locale="de" template={template} savedAt={savedAt} mint={mint} onClose={() => {}} />
+      <LivePreview target={TARGET} locale="de" template={template} savedAt={savedAt} mint={mint} builtin={<p>built-in rendering</p>} onClose={() => {}} />
     </>
   );
 }
@@ -88,11 +89,47 @@ describe('LivePreview', () => {
     expect(state()).toBe('reloading');
   });
 
-  it('without a template, says where to set one and mints nothing', async () => {
+  it('without a template, shows the built-in preview, says where to set one and mints nothing', async () => {
     fakeApi(() => null);
     const { mint } = show(null);
-    expect(await screen.findByText('No preview URL yet')).toBeTruthy();
+    expect(await screen.findByText('built-in rendering')).toBeTruthy();
+    expect(screen.getByText(/set the workspace's preview URL template/)).toBeTruthy();
+    expect(state()).toBe('builtin');
     expect(frame()).toBeNull();
     expect(mint).not.toHaveBeenCalled();
+  });
+
+  it('says the site may not be running when the frame loads without a listener, and switches to the built-in preview in one click', async () => {
+    fakeApi(() => null);
+    show();
+    await waitFor(() => expect(frame()).not.toBeNull());
+    expect(screen.queryByText(/may not be running/)).toBeNull();
+    fireEvent.load(frame()!);
+    expect(await screen.findByText(/The front end at http:\/\/site\.test may not be running/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Use the built-in preview' }));
+    expect(await screen.findByText('built-in rendering')).toBeTruthy();
+    expect(state()).toBe('builtin');
+    expect(frame()).toBeNull();
+  });
+
+  it('says nothing of the kind to a front end that listens', async () => {
+    fakeApi(() => null);
+    show();
+    await waitFor(() => expect(frame()).not.toBeNull());
+    fromFrame({ type: 'quire:preview-ready' });
+    fireEvent.load(frame()!);
+    await new Promise((r) => setTimeout(r, 3100));
+    expect(screen.queryByText(/may not be running/)).toBeNull();
+  });
+
+  it('with a template, switches between the site and the built-in preview', async () => {
+    fakeApi(() => null);
+    show();
+    await waitFor(() => expect(frame()).not.toBeNull());
+    fireEvent.click(screen.getByRole('radio', { name: 'Built-in' }));
+    expect(await screen.findByText('built-in rendering')).toBeTruthy();
+    expect(frame()).toBeNull();
+    fireEvent.click(screen.getByRole('radio', { name: 'Site' }));
+    await waitFor(() => expect(frame()).not.toBeNull());
   });
 });

@@ -5,11 +5,15 @@
  * frame. After each autosave (`savedAt` changes) the pane refreshes the front end within a second:
  * a front end that announced it listens (preview-protocol.ts) gets the `quire:update` event and
  * swaps its content in place; any other is reloaded. A listening front end that does not confirm
- * within 3 s is reloaded too. Without a template the pane says where to set one.
+ * within 3 s is reloaded too. Without a template the pane shows the built-in preview
+ * (BuiltinPreview.tsx: the form's current values, updated as the user types) and says where a
+ * template is set; with one, a switch in the header shows the built-in preview instead, and a
+ * front end that has not said it listens (after loading, or 3 s) gets a line saying the site may
+ * not be running, with that switch in one click.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ActionIcon, Alert, Anchor, Grid, Group, Paper, SegmentedControl, Stack, Tabs, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Grid, Group, Paper, SegmentedControl, Stack, Tabs, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconExternalLink, IconRefresh, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -54,16 +58,21 @@ export interface LivePreviewProps {
   /** the saved working copy's `updated_at`: a change means an autosave landed */
   savedAt: string;
   mint: () => Promise<{ token: string; expires_at: string }>;
+  /** the built-in preview of the working copy (BuiltinPreview), shown without a template or on demand */
+  builtin: ReactNode;
   onClose: () => void;
 }
 
-export function LivePreview({ target, locale, template, savedAt, mint, onClose }: LivePreviewProps) {
+export function LivePreview({ target, locale, template, savedAt, mint, builtin, onClose }: LivePreviewProps) {
   const key = useWsKey();
   const { workspace, administers } = useWorkspace();
+  // With a template, the editor may still choose the built-in preview (e.g. while the site is down).
+  const [chosenBuiltin, setChosenBuiltin] = useState(false);
+  const showBuiltin = !template || chosenBuiltin;
   const token = useQuery({
     queryKey: key('preview-token', target.kind, target.id),
     queryFn: mint,
-    enabled: !!template,
+    enabled: !!template && !chosenBuiltin,
     staleTime: (q) => (q.state.data ? Math.max(0, Date.parse(q.state.data.expires_at) - Date.now() - RENEW_BEFORE_MS) : 0),
     retry: false,
   });
@@ -73,7 +82,8 @@ export function LivePreview({ target, locale, template, savedAt, mint, onClose }
   const [state, setState] = useState<PaneState>({ mode: 'loading', updatedAt: null });
   /** the origin that said it listens, and a pending confirmation's timer */
   const listener = useRef<{ origin: string | null; timer: ReturnType<typeof setTimeout> | null }>({ origin: null, timer: null });
-  const url = token.data ? previewUrl(template, { type: target.type, slug: target.slug, id: target.id, locale, token: token.data.token }) : null;
+  const url =
+    token.data && !showBuiltin ? previewUrl(template, { type: target.type, slug: target.slug, id: target.id, locale, token: token.data.token }) : null;
 
   const reload = useCallback(() => {
     listener.current.origin = null;
@@ -116,30 +126,47 @@ export function LivePreview({ target, locale, template, savedAt, mint, onClose }
     listener.current.timer = setTimeout(reload, CONFIRM_TIMEOUT_MS);
   }, [savedAt, target, locale, reload]);
 
+  // The Studio may not reach the front end itself (its connect-src is its own origin), and a frame
+  // loads an error page like any other: a front end that has not said it listens within 3 s may be
+  // down, and the pane says so beside the switch to the built-in preview.
+  const [waited, setWaited] = useState<string | null>(null);
+  const attempt = url ? `${url}#${reloads}` : null;
+  useEffect(() => {
+    if (!attempt) return;
+    const timer = setTimeout(() => setWaited(attempt), CONFIRM_TIMEOUT_MS);
+    return () => clearTimeout(timer);
+  }, [attempt]);
+  const unsure = !!url && state.mode !== 'listening' && (state.mode === 'static' || waited === attempt);
   let body: ReactNode;
-  if (!template) {
+  const sized = (node: ReactNode) => <div style={{ width: width === 'phone' ? 390 : '100%', maxWidth: '100%', margin: '0 auto' }}>{node}</div>;
+  if (chosenBuiltin) {
+    body = sized(builtin);
+  } else if (!template) {
     body = (
-      <Alert color="gray" title="No preview URL yet">
-        <Text size="sm">
-          Live preview shows your front end beside the editor. Set the workspace&apos;s preview URL template first
-          {administers ? (
-            <>
-              {' '}
-              in {/* indigo 9: 4.5:1 and more on the alert's grey (indigo 7 gives 4.47:1) */}
-              <Anchor component={Link} to={`/${workspace.slug}/settings/general`} c="indigo.9" underline="always">
-                Settings → General
-              </Anchor>
-            </>
-          ) : (
-            ' (an owner or admin sets it in Settings → General)'
-          )}
-          , for example{' '}
-          <code>
-            https://your-site/api/preview?type={'{type}'}&amp;slug={'{slug}'}&amp;locale={'{locale}'}&amp;token={'{token}'}
-          </code>
-          .
-        </Text>
-      </Alert>
+      <Stack gap="sm">
+        <Alert color="gray" title="Built-in preview">
+          <Text size="sm">
+            This is Quire&apos;s own rendering of the working copy. To see your front end here instead, set the workspace&apos;s preview URL template
+            {administers ? (
+              <>
+                {' '}
+                in {/* indigo 9: 4.5:1 and more on the alert's grey (indigo 7 gives 4.47:1) */}
+                <Anchor component={Link} to={`/${workspace.slug}/settings/general`} c="indigo.9" underline="always">
+                  Settings → General
+                </Anchor>
+              </>
+            ) : (
+              ' (an owner or admin sets it in Settings → General)'
+            )}
+            , for example{' '}
+            <code>
+              https://your-site/api/preview?type={'{type}'}&amp;slug={'{slug}'}&amp;locale={'{locale}'}&amp;token={'{token}'}
+            </code>
+            .
+          </Text>
+        </Alert>
+        {sized(builtin)}
+      </Stack>
     );
   } else if (token.error) {
     body = <ErrorAlert error={token.error} title="The preview token could not be minted" />;
@@ -171,8 +198,9 @@ export function LivePreview({ target, locale, template, savedAt, mint, onClose }
     );
   }
 
-  const status =
-    state.mode === 'listening'
+  const status = showBuiltin
+    ? 'Built-in preview: follows your typing'
+    : state.mode === 'listening'
       ? `Live: updates in place${state.updatedAt ? `, last at ${state.updatedAt.toLocaleTimeString()}` : ''}`
       : state.mode === 'static'
         ? 'Reloads after each save (the front end does not listen for updates)'
@@ -191,11 +219,27 @@ export function LivePreview({ target, locale, template, savedAt, mint, onClose }
           <Text size="sm" fw={600}>
             Live preview
           </Text>
-          <Text size="xs" c="dimmed" truncate data-preview-state={state.mode} aria-live="polite">
+          <Text size="xs" c="dimmed" truncate data-preview-state={showBuiltin ? 'builtin' : state.mode} aria-live="polite">
             {status}
           </Text>
         </Stack>
         <Group gap={4} wrap="nowrap">
+          {template ? (
+            <SegmentedControl
+              size="xs"
+              value={chosenBuiltin ? 'builtin' : 'site'}
+              onChange={(v) => {
+                setChosenBuiltin(v === 'builtin');
+                // Back to the site: a fresh frame, which has yet to say whether it listens.
+                if (v === 'site') reload();
+              }}
+              data={[
+                { value: 'site', label: 'Site' },
+                { value: 'builtin', label: 'Built-in' },
+              ]}
+              aria-label="What the preview shows"
+            />
+          ) : null}
           <SegmentedControl
             visibleFrom="sm"
             size="xs"
@@ -226,6 +270,18 @@ export function LivePreview({ target, locale, template, savedAt, mint, onClose }
           </Tooltip>
         </Group>
       </Group>
+      {unsure && url ? (
+        <Alert color="yellow" radius={0} p="xs" data-site-unsure>
+          <Group gap="xs" justify="space-between">
+            <Text size="xs" c="dark.9">
+              A blank page or an error? The front end at {new URL(url).origin} may not be running: start it, or
+            </Text>
+            <Button size="compact-xs" onClick={() => setChosenBuiltin(true)}>
+              Use the built-in preview
+            </Button>
+          </Group>
+        </Alert>
+      ) : null}
       <div style={{ flex: 1, minHeight: 0, overflow: 'auto', padding: url ? 0 : 12, background: 'var(--mantine-color-gray-light)' }}>{body}</div>
     </Paper>
   );
@@ -233,11 +289,12 @@ export function LivePreview({ target, locale, template, savedAt, mint, onClose }
 
 /**
  * The live preview of an editor: the header's toggle and, while it is open, the pane (for
- * EditorColumns' `preview`). The open state is remembered in the browser (useLivePreviewOpen).
+ * EditorColumns' `preview`), and `show` to open it ("Open preview" without a template). The open state is remembered in the browser (useLivePreviewOpen).
  */
-export function useLivePreviewPane(props: Omit<LivePreviewProps, 'onClose'>): { toggle: ReactNode; pane: ReactNode | null } {
+export function useLivePreviewPane(props: Omit<LivePreviewProps, 'onClose'>): { toggle: ReactNode; pane: ReactNode | null; show: () => void } {
   const [open, setOpen] = useLivePreviewOpen();
   return {
+    show: () => setOpen(true),
     toggle: <LivePreviewToggle open={open} onChange={setOpen} />,
     pane: open ? <LivePreview {...props} onClose={() => setOpen(false)} /> : null,
   };

@@ -11,7 +11,7 @@ import '@mantine/dates/styles.css';
 import '@mantine/tiptap/styles.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Anchor, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/client';
@@ -19,7 +19,6 @@ import type { ContentType, Entry } from '../../api/types';
 import { useContentTypes, useInvalidate, useWorkspaceSettings, useWsKey, type WorkspaceSettings } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { CopyButton } from '../../components/CopyButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
@@ -39,6 +38,7 @@ import { diffDrafts, displayValue, draftOf, mapErrors, type Draft } from './mode
 import { PublishDialog } from '../../editor/PublishDialog';
 import { previewUrl } from '../../editor/preview-protocol';
 import { VersionHistory } from './VersionHistory';
+import { BuiltinPreview } from '../../editor/BuiltinPreview';
 
 export default function EntryEditorScreen() {
   const { type = '', entry: slug } = useParams();
@@ -148,7 +148,6 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
   const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
   const [revision, setRevision] = useState(0);
   const [locale, setLocale] = useState(settings.default_locale);
-  const [preview, setPreview] = useState<{ token: string; expires_at: string } | null>(null);
   const previewTarget = useMemo(() => ({ kind: 'entry' as const, id: entry.id, type: ct.slug, slug: entry.slug }), [entry.id, ct.slug, entry.slug]);
   const live = useLivePreviewPane({
     target: previewTarget,
@@ -156,6 +155,15 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
     template: settings.preview_url_template,
     savedAt: entry.updated_at,
     mint: () => mintPreviewToken(entry.id),
+    builtin: (
+      <BuiltinPreview
+        title={displayValue({ ...entry, data: JSON.stringify(draft.data) }, ct)}
+        locale={locale}
+        defaultLocale={settings.default_locale}
+        fields={ct.fields}
+        values={draft}
+      />
+    ),
   });
   const canWrite = can('content:write');
   const canPublish = can('content:publish');
@@ -185,10 +193,11 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
       void navigate(`/${workspace.slug}/content/${ct.slug}`, { replace: true });
     },
     preview: async () => {
+      // Without a template: the built-in preview, in the live preview pane.
+      if (!settings.preview_url_template) return live.show();
       const token = await mintPreviewToken(entry.id);
       const url = previewUrl(settings.preview_url_template, { type: ct.slug, slug: entry.slug, id: entry.id, locale, token: token.token });
       if (url) window.open(url, '_blank', 'noopener');
-      else setPreview(token);
     },
   });
   const { busy, dialog, setDialog, act, onAction, error: actionError, setError: setActionError } = actions;
@@ -344,25 +353,6 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
         onPublish={actions.confirmPublish}
       />
       <LazyScheduleDialog opened={dialog === 'schedule'} onClose={() => setDialog(null)} what={`“${title}”`} onSchedule={(at) => act('schedule', at)} />
-      <Modal opened={preview !== null} onClose={() => setPreview(null)} title="Preview token" size="lg">
-        {preview ? (
-          <Stack>
-            <Text size="sm">
-              This workspace has no preview URL template (Settings → General). A front end reads this entry&apos;s working copy with the token below, through
-              the delivery API with any delivery key of the workspace. The token expires {new Date(preview.expires_at).toLocaleString()}.
-            </Text>
-            <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
-              {preview.token}
-            </Code>
-            <CopyButton value={preview.token} label="Copy token" />
-            <Text size="sm">Delivery URL (send a delivery key in X-API-Key):</Text>
-            <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
-              {`${window.location.origin}/api/v1/public/preview?token=${preview.token}`}
-            </Code>
-            <CopyButton value={`${window.location.origin}/api/v1/public/preview?token=${preview.token}`} label="Copy preview URL" />
-          </Stack>
-        ) : null}
-      </Modal>
     </Stack>
   );
 }

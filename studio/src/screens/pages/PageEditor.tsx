@@ -33,6 +33,8 @@ import { revealTarget, type ErrorTarget } from '../../editor/field-errors';
 import { FieldErrorsAlert } from '../../editor/FieldErrorsAlert';
 import { PublishDialog } from '../../editor/PublishDialog';
 import { previewUrl } from '../../editor/preview-protocol';
+import { BuiltinPreview } from '../../editor/BuiltinPreview';
+import { previewBlocks } from '../../editor/builtin-preview';
 import { useRestore, VersionDialog, VersionList } from '../../editor/VersionHistory';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
@@ -165,6 +167,17 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
     template: settings.preview_url_template,
     savedAt: page.updated_at,
     mint: () => mintPagePreviewToken(page.id),
+    builtin: (
+      <BuiltinPreview
+        title={pageTitle({
+          slug,
+          seo: { ...page.seo, title: (locale !== settings.default_locale ? draft.seoTranslations[locale]?.title : null) ?? draft.seo.title },
+        })}
+        locale={locale}
+        defaultLocale={settings.default_locale}
+        blocks={previewBlocks(draft.blocks, blockTypes)}
+      />
+    ),
   });
   const canWrite = can('content:write');
   const canPublish = can('content:publish');
@@ -202,10 +215,8 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
       void navigate(`/${workspace.slug}/pages`, { replace: true });
     },
     preview: async () => {
-      if (!settings.preview_url_template) {
-        notifications.show({ color: 'yellow', message: 'This workspace has no preview URL template yet: an owner or admin sets one in Settings → General.' });
-        return;
-      }
+      // Without a template: the built-in preview, in the live preview pane.
+      if (!settings.preview_url_template) return live.show();
       const { token } = await mintPagePreviewToken(page.id);
       const url = previewUrl(settings.preview_url_template, { type: 'page', slug, id: page.id, locale, token });
       if (url) window.open(url, '_blank', 'noopener');
