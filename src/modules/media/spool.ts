@@ -63,9 +63,14 @@ export async function spoolStream(config: Pick<Config, 'dataDir'>, stream: Reada
       }),
     );
   }
+  const out = fs.createWriteStream(file, { flags: 'wx', highWaterMark: 1024 * 1024 });
   try {
-    await pipeline([stream, ...stages, fs.createWriteStream(file, { flags: 'wx', highWaterMark: 1024 * 1024 })]);
+    await pipeline([stream, ...stages, out]);
   } catch (err) {
+    // The file is opened asynchronously: when the upload fails early (413 at once, a client gone)
+    // the stream may still be opening it, and a removal before it closed would leave the file
+    // behind once the open completes. The pipeline destroyed the stream, so 'close' follows.
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
     await fsp.rm(file, { force: true });
     if (err instanceof ObjectTooLargeError) throw tooLarge(maxBytes);
     throw err;
