@@ -375,10 +375,16 @@ export async function appendVersions(db: Db, t: ItemTables, rows: readonly Versi
     return text;
   };
   for (let i = 0; i < rows.length; i += VERSIONS_PER_STATEMENT) {
-    const values = rows
-      .slice(i, i + VERSIONS_PER_STATEMENT)
-      .map((v) => sql`(${v.itemId}, ${v.version}, ${v.action}, ${v.status}, ${encode(v.snapshot)}, ${v.created_at}, ${v.created_by}, ${v.releaseId ?? null})`);
-    await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by, release_id)
+    const chunk = rows.slice(i, i + VERSIONS_PER_STATEMENT);
+    // `release_id` (migration 023) is named only when a row carries one: every other write keeps
+    // the statement it had before releases, which a database migrated only that far still takes.
+    const withRelease = chunk.some((v) => v.releaseId !== undefined && v.releaseId !== null);
+    const values = chunk.map((v) => {
+      const common = sql`${v.itemId}, ${v.version}, ${v.action}, ${v.status}, ${encode(v.snapshot)}, ${v.created_at}, ${v.created_by}`;
+      return withRelease ? sql`(${common}, ${v.releaseId ?? null})` : sql`(${common})`;
+    });
+    const columns = withRelease ? sql`, release_id` : sql``;
+    await sql`insert into ${sql.table(t.versions)} (${sql.ref(t.fk)}, version, action, status, snapshot, created_at, created_by${columns})
       values ${sql.join(values)}`.execute(db.kysely);
   }
 }
