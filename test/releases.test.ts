@@ -189,6 +189,33 @@ describe.each(dialects())('releases on %s', (dialect) => {
     expect(again.errors).toEqual([{ path: `entry.${clash}.data.sku`, message: expect.stringMatching(/already used/) }]);
   });
 
+  it('answers what a publication would refuse with GET /releases/{id}/validation, without publishing', async () => {
+    const fine = await entry('check-fine', { title: 'Fine', sku: 'CHK-1' });
+    const lacking = await entry('check-lacking', { title: 'Lacking', sku: 'CHK-2' });
+    const rel = await release('Checked');
+    await add(rel, 'entry', fine);
+    await add(rel, 'entry', lacking);
+    const valid = await req('GET', `/releases/${rel}/validation`, undefined, viewerKey);
+    expect(valid.status).toBe(200);
+    expect(valid.body.data).toEqual({ valid: true, problems: [] });
+    await req('PUT', `/content-types/post/entries/check-lacking?release=${rel}`, { data: { sku: 'CHK-2' } });
+    const before = await lastEvent();
+    const invalid = await req('GET', `/releases/${rel}/validation`);
+    expect(invalid.body.data).toEqual({
+      valid: false,
+      problems: [{ path: `entry.${lacking}.data.title`, message: expect.stringMatching(/check-lacking.*is required/) }],
+    });
+    // The same list a publication refuses with, and nothing changed.
+    expect(expectError(await req('POST', `/releases/${rel}/publish`), 422, 'RELEASE_INVALID').errors).toEqual(invalid.body.data.problems);
+    expect(await eventTypes(before)).toEqual([]);
+    expect((await req('GET', `/releases/${rel}`)).body.data.status).toBe('open');
+    expectError(await req('GET', '/releases/00000000-0000-4000-8000-000000000000/validation'), 404, 'NOT_FOUND');
+    expectError(await req('GET', '/releases/not-a-uuid/validation'), 400, 'VALIDATION_FAILED');
+    await req('PUT', `/content-types/post/entries/check-lacking?release=${rel}`, { data: { title: 'Complete', sku: 'CHK-2' } });
+    expect((await req('POST', `/releases/${rel}/publish`)).status).toBe(200);
+    expectError(await req('GET', `/releases/${rel}/validation`), 409, 'INVALID_STATE_TRANSITION');
+  });
+
   it('publishes all items at once: variants become published versions with the release id, working copies follow unless they have pending changes', async () => {
     const clean = await entry('clean-post', { title: 'Clean v1' });
     const pending = await entry('pending-post', { title: 'Pending v1' });

@@ -45,6 +45,15 @@ export const ReleaseItemSchema = Type.Object(
 );
 export type ReleaseItemWire = Static<typeof ReleaseItemSchema>;
 
+/** GET /releases/{id}/validation: what a publication now would refuse (its 422's `errors`). */
+export const ReleaseValidationSchema = Type.Object(
+  {
+    valid: Type.Boolean({ description: 'true when a publication now would go live' }),
+    problems: Type.Array(Problem, { description: 'every problem, at `<kind>.<id>.<field path>`, as a 422 RELEASE_INVALID lists them' }),
+  },
+  { $id: 'ReleaseValidation', title: 'ReleaseValidation' },
+);
+
 export const CreateReleaseBody = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),

@@ -37,6 +37,7 @@ import type { ReleaseItemKind, ReleaseItemRecord, ReleaseRecord } from './model.
 import {
   claimDueRelease,
   dueReleaseIds,
+  findRelease,
   findReleaseForUpdate,
   itemHeads,
   listItems,
@@ -53,11 +54,11 @@ const KINDS: Record<ReleaseItemKind, SnapshotKind<unknown>> = {
   page: pageSnapshotKind as SnapshotKind<unknown>,
 };
 
-/** The rows of the items, locked, in their effective state (D21: a due scheduled item is published). */
-async function lockRows(db: Db, workspaceId: string, items: readonly ReleaseItemRecord[], now: string): Promise<ReleaseRows> {
+/** The rows of the items, locked (unless `lock` is false), in their effective state (D21: a due scheduled item is published). */
+async function lockRows(db: Db, workspaceId: string, items: readonly ReleaseItemRecord[], now: string, lock = true): Promise<ReleaseRows> {
   const read = async (kind: ReleaseItemKind) => {
     const ids = items.filter((i) => i.kind === kind).map((i) => i.item_id);
-    const rows = ids.length ? await itemHeads(db, kind, workspaceId, ids, true) : new Map<string, ItemHead>();
+    const rows = ids.length ? await itemHeads(db, kind, workspaceId, ids, lock) : new Map<string, ItemHead>();
     for (const [id, row] of rows) rows.set(id, effectiveStatus(row, now));
     return rows;
   };
@@ -126,6 +127,24 @@ export async function publishRelease(ctx: Context, actor: Actor, id: string): Pr
     if (!release) throw releaseNotFound(id);
     if (release.status === 'published') throw new AppError('INVALID_STATE_TRANSITION', "release cannot be published from status 'published'");
     await publishIn(db, { ...release, publish_at: null }, actor, now);
+  });
+}
+
+/**
+ * GET /releases/{id}/validation: the problems a publication now would refuse, by the same checks
+ * as publishRelease (docs/releases.md "Publishing"), read in one transaction without locking or
+ * writing anything; an empty list when the release would go live. Any management key may ask
+ * (reads need no scope). 404; 409 INVALID_STATE_TRANSITION for a published release.
+ */
+export async function validateRelease(ctx: Context, actor: Actor, id: string): Promise<ErrorDetail[]> {
+  const at = iso(ctx.clock());
+  return withTransaction(ctx.db, async (db) => {
+    const release = await findRelease(db, actor.workspaceId, id);
+    if (!release) throw releaseNotFound(id);
+    if (release.status === 'published') throw new AppError('INVALID_STATE_TRANSITION', "release cannot be validated in status 'published': it went live");
+    const items = await listItems(db, release.id);
+    const rows = await lockRows(db, release.workspace_id, items, at, false);
+    return releaseProblems(db, release.workspace_id, items, rows, at);
   });
 }
 

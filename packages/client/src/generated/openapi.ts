@@ -1189,6 +1189,28 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/manage/releases/{id}/validation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What would keep the release from being published now
+     * @description The checks of a publication (required fields, unique values, relations, unpublish items), without publishing: `problems` lists what a publish now would refuse with 422 RELEASE_INVALID, empty when it would go live.
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['validateRelease'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/manage/session': {
     parameters: {
       query?: never;
@@ -2696,6 +2718,23 @@ export type components = {
       /** @enum {boolean} */
       success: true;
     };
+    /** ReleaseValidation */
+    ReleaseValidation: {
+      /** @description every problem, at `<kind>.<id>.<field path>`, as a 422 RELEASE_INVALID lists them */
+      problems: {
+        message: string;
+        path: string;
+      }[];
+      /** @description true when a publication now would go live */
+      valid: boolean;
+    };
+    ReleaseValidationResponse: {
+      data: components['schemas']['ReleaseValidation'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
     /** Seo */
     Seo: {
       canonical: string | null;
@@ -3059,6 +3098,19 @@ export type components = {
         'application/json': components['schemas']['Error'] & {
           /** @enum {unknown} */
           code?: 'INTERNAL_ERROR';
+        };
+      };
+    };
+    /** @description `INVALID_STATE_TRANSITION`: the state machine does not allow this action from the current status */
+    InvalidStateTransition: {
+      headers: {
+        'X-Request-Id': components['headers']['XRequestId'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'] & {
+          /** @enum {unknown} */
+          code?: 'INVALID_STATE_TRANSITION';
         };
       };
     };
@@ -6799,6 +6851,43 @@ export interface operations {
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
+    };
+  };
+  validateRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReleaseValidationResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['InvalidStateTransition'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   getSession: {

@@ -20,7 +20,7 @@ import {
   unscheduleRelease,
   updateRelease,
 } from '../../../modules/releases/operations.js';
-import { publishRelease, revertRelease } from '../../../modules/releases/publication.js';
+import { publishRelease, revertRelease, validateRelease } from '../../../modules/releases/publication.js';
 import { EmptyEnvelope, EnvelopeOf, ok, PageMeta } from '../../envelope.js';
 import {
   AddReleaseItemBody,
@@ -30,6 +30,7 @@ import {
   ReleaseListQuery,
   ReleaseParams,
   ReleaseSchema,
+  ReleaseValidationSchema,
   RevertReleaseBody,
   ScheduleReleaseBody,
   UpdateReleaseBody,
@@ -162,6 +163,26 @@ export async function releaseRoutes(app: FastifyInstance, ctx: Context): Promise
     async (req) => {
       await removeReleaseItem(ctx, req.actor, req.params.id, req.params.kind, req.params.item_id);
       return ok(null);
+    },
+  );
+
+  r.get(
+    '/releases/:id/validation',
+    {
+      schema: {
+        tags,
+        operationId: 'validateRelease',
+        summary: 'What would keep the release from being published now',
+        description:
+          'The checks of a publication (required fields, unique values, relations, unpublish items), without publishing: `problems` lists what a publish now would refuse with 422 RELEASE_INVALID, empty when it would go live.',
+        errors: ['INVALID_STATE_TRANSITION'],
+        params: ReleaseParams,
+        response: { 200: EnvelopeOf(ReleaseValidationSchema) },
+      },
+    },
+    async (req) => {
+      const problems = await validateRelease(ctx, req.actor, req.params.id);
+      return ok({ valid: problems.length === 0, problems });
     },
   );
 
