@@ -114,13 +114,14 @@ describe.each(dialects())('sync on %s', (dialect) => {
     };
     const h = { 'x-workspace-id': s.workspace.id };
     await manage(s, 'POST', '/content-types/post/entries', { slug: 'a', data: { title: 'A' } });
-    expect(await delta()).toEqual([{ sys: { type: 'deleted_entry', id: expect.any(String), slug: 'a', content_type: 'post' } }]);
+    // A draft is nothing a production key reads.
+    expect(await delta()).toEqual([]);
     await manage(s, 'PATCH', '/content-types/post/entries/a/publish');
     const [published] = await delta();
     expect(published).toMatchObject({ sys: { type: 'entry', slug: 'a' }, status: 'published', data: '{"title":"A"}' });
     await manage(s, 'PUT', '/content-types/post/entries/a', { data: { title: 'A2' }, translations: { de: { data: { title: 'A-de' } } } });
-    // A production key still sees the published version.
-    expect(await delta()).toMatchObject([{ sys: { type: 'entry' }, data: '{"title":"A"}', translations: [] }]);
+    // A production key still sees the published version: nothing it reads changed.
+    expect(await delta()).toEqual([]);
     await manage(s, 'PATCH', '/content-types/post/entries/a/publish');
     expect(await delta()).toMatchObject([{ data: '{"title":"A2"}', translations: [{ locale: 'de', data: '{"title":"A-de"}' }] }]);
     await manage(s, 'POST', '/pages', { slug: 'home', blocks: [{ type: 'hero', data: { headline: 'Hi' } }] });
@@ -145,6 +146,103 @@ describe.each(dialects())('sync on %s', (dialect) => {
       { sys: { type: 'deleted_media', id: mediaId, slug: null } },
     ]);
     expect(await delta()).toEqual([]);
+  });
+
+  /** A workspace with the types, tokens of its production and preview keys after `setup`, and a delta reader per key. */
+  async function watched(setup: (s: Awaited<ReturnType<typeof seedWorkspace>>) => Promise<void>) {
+    const s = await seedWorkspace(env.ctx);
+    for (const body of TYPES) expect((await manage(s, 'POST', '/content-types', body)).status).toBe(201);
+    await setup(s);
+    const tokens = { prod: (await drain('?initial=true', s.keys.delivery)).token, preview: (await drain('?initial=true', s.keys.preview)).token };
+    const delta = async (which: 'prod' | 'preview') =>
+      (await drain(`?sync_token=${encodeURIComponent(tokens[which])}`, which === 'prod' ? s.keys.delivery : s.keys.preview)).items;
+    return { s, delta };
+  }
+  const brief = (items: Item[]) => items.map((i) => `${i.sys.type}:${i.sys.slug ?? i.sys.id}`);
+
+  it("issue 28's eight changes: the production delta lists exactly what it can see changed, the preview delta every change", async () => {
+    let mediaId = '';
+    const { s, delta } = await watched(async (s) => {
+      for (const slug of ['kept', 'renamed', 'gone', 'fresh', 'old-draft']) {
+        expect((await manage(s, 'POST', '/content-types/post/entries', { slug, data: { title: slug } })).status).toBe(201);
+        if (slug !== 'fresh' && slug !== 'old-draft') expect((await manage(s, 'PATCH', `/content-types/post/entries/${slug}/publish`)).status).toBe(200);
+      }
+      for (const slug of ['home', 'draft-page']) {
+        expect((await manage(s, 'POST', '/pages', { slug, seo: { title: slug }, blocks: [{ type: 'hero', data: { headline: slug } }] })).status).toBe(201);
+      }
+      expect((await manage(s, 'PATCH', '/pages/home/publish')).status).toBe(200);
+      const up = await upload(env.app, {
+        key: s.keys.management,
+        workspaceId: s.workspace.id,
+        parts: [{ name: 'file', filename: 'm.png', data: image, contentType: 'image/png' }],
+      });
+      mediaId = (up.body as { data: { id: string } }).data.id;
+    });
+    const ok = (r: { status: number; body: unknown }) => expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+    // 1. a published entry's working copy only; 2. a published entry's slug; 3. a draft published;
+    // 4. a draft deleted; 5. a published entry unpublished; 6. a published page's SEO (working copy);
+    // 7. a draft page deleted; 8. an asset's alt text.
+    ok(await manage(s, 'PUT', '/content-types/post/entries/kept', { data: { title: 'kept 2' } }));
+    ok(await manage(s, 'PUT', '/content-types/post/entries/renamed', { slug: 'renamed-2', data: { title: 'renamed' } }));
+    ok(await manage(s, 'PATCH', '/content-types/post/entries/fresh/publish'));
+    ok(await manage(s, 'DELETE', '/content-types/post/entries/old-draft'));
+    ok(await manage(s, 'PATCH', '/content-types/post/entries/gone/unpublish'));
+    ok(await manage(s, 'PUT', '/pages/home', { seo: { title: 'Home 2' }, blocks: [{ type: 'hero', data: { headline: 'home' } }] }));
+    ok(await manage(s, 'DELETE', '/pages/draft-page'));
+    ok(await manage(s, 'PUT', `/media/${mediaId}`, { alt_text: 'Alt' }, { 'x-workspace-id': s.workspace.id }));
+    const prod = await delta('prod');
+    expect(brief(prod)).toEqual(['entry:renamed-2', 'entry:fresh', 'deleted_entry:gone', `media:${mediaId}`]);
+    expect(prod[0]).toMatchObject({ data: '{"title":"renamed"}' });
+    expect(brief(await delta('preview'))).toEqual([
+      'entry:kept',
+      'entry:renamed-2',
+      'entry:fresh',
+      'deleted_entry:old-draft',
+      'entry:gone',
+      'page:home',
+      'deleted_page:draft-page',
+      `media:${mediaId}`,
+    ]);
+  });
+
+  it('an item created after the token and gone again is in no delta; published and unpublished again, it is in no production delta', async () => {
+    const { s, delta } = await watched(async () => {});
+    const ok = (r: { status: number; body: unknown }) => expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+    ok(await manage(s, 'POST', '/content-types/post/entries', { slug: 'brief', data: { title: 'B' } }));
+    ok(await manage(s, 'PATCH', '/content-types/post/entries/brief/publish'));
+    ok(await manage(s, 'DELETE', '/content-types/post/entries/brief'));
+    ok(await manage(s, 'POST', '/content-types/post/entries', { slug: 'shown', data: { title: 'S' } }));
+    ok(await manage(s, 'PATCH', '/content-types/post/entries/shown/publish'));
+    ok(await manage(s, 'PATCH', '/content-types/post/entries/shown/unpublish'));
+    ok(await manage(s, 'POST', '/pages', { slug: 'flash', blocks: [] }));
+    ok(await manage(s, 'DELETE', '/pages/flash'));
+    const up = await upload(env.app, {
+      key: s.keys.management,
+      workspaceId: s.workspace.id,
+      parts: [{ name: 'file', filename: 'm.png', data: image, contentType: 'image/png' }],
+    });
+    ok(await manage(s, 'DELETE', `/media/${(up.body as { data: { id: string } }).data.id}`, undefined, { 'x-workspace-id': s.workspace.id }));
+    expect(await delta('prod')).toEqual([]);
+    // The preview key reads the unpublished draft, and nothing of the rest.
+    expect(brief(await delta('preview'))).toEqual(['entry:shown']);
+  });
+
+  it("tokens are bound to the key's content type whitelist", async () => {
+    const all = await w.deliveryKey({});
+    const posts = await w.deliveryKey({ contentTypes: ['post'] });
+    const samePosts = await w.deliveryKey({ contentTypes: ['post', 'post'] });
+    const previewAll = await w.deliveryKey({ environment: 'preview' });
+    const tokenOf = async (key: string) => (await drain('?initial=true', key)).token;
+    const unrestricted = await tokenOf(all);
+    const restricted = await tokenOf(posts);
+    const refusal = (token: string, key: string) =>
+      get(`?sync_token=${encodeURIComponent(token)}`, key).then((r) => expectError(r, 400, 'VALIDATION_FAILED').errors[0]);
+    expect(await refusal(unrestricted, posts)).toMatchObject({ path: 'query.sync_token', message: expect.stringMatching(/every content type.*initial=true/) });
+    expect((await refusal(restricted, all)).message).toMatch(/restricted to some content types/);
+    expect((await refusal(unrestricted, previewAll)).message).toMatch(/production key and this is a preview key/);
+    // A key with the same whitelist continues the sync; so does the key itself.
+    expect((await get(`?sync_token=${encodeURIComponent(restricted)}`, samePosts)).status).toBe(200);
+    expect((await get(`?sync_token=${encodeURIComponent(unrestricted)}`, all)).status).toBe(200);
   });
 
   it('a delta of more than 100 changed items comes in pages', async () => {

@@ -40,6 +40,7 @@ import * as m022 from './migrations/022-roles.js';
 import * as m023 from './migrations/023-releases.js';
 import * as m024 from './migrations/024-pending-changes.js';
 import * as m025 from './migrations/025-release-revisions.js';
+import * as m026 from './migrations/026-event-visibility.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -70,6 +71,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '023-releases': m023,
   '024-pending-changes': m024,
   '025-release-revisions': m025,
+  '026-event-visibility': m026,
 };
 
 class StaticProvider implements MigrationProvider {

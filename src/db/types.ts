@@ -462,6 +462,8 @@ export interface EventsTable {
   /** The item's history version after the write (D72), null when it has none. */
   version: number | null;
   created_at: string;
+  /** 1 when production readers may see the change, 0 when only preview readers do; null before migration 026 (counted as 1; D83). */
+  live: number | null;
 }
 
 export interface Database {

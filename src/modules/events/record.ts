@@ -42,6 +42,11 @@ export interface EventInput {
   status?: string | null;
   /** The item's history version after the write (D72). */
   version?: number | null;
+  /**
+   * Whether production readers may see the change (D83: a production sync delta lists only these).
+   * By default: for an entry or page, whether it is published after the write; any other change is.
+   */
+  live?: boolean;
 }
 
 /** The stored form of an event input at `createdAt` (absent facts as null). */
@@ -56,6 +61,7 @@ function eventOf(input: EventInput, createdAt: string) {
     status: input.status ?? null,
     version: input.version ?? null,
     createdAt,
+    live: input.live ?? (input.itemKind === 'entry' || input.itemKind === 'page' ? input.status === 'published' : true),
   };
 }
 
@@ -96,33 +102,65 @@ export async function recordEvents(trx: Db, at: Date | string, inputs: readonly 
 }
 
 /**
- * Records `<kind>.<action>` for each of these entries or pages as their rows now are (slug,
- * status, history version; an entry's content type slug). Ids without a row are skipped, so a
- * deletion must be recorded before the row goes.
+ * Whether production readers may see a change of an entry or page (D83), given the item's row
+ * after the write: `true`/`false` as the writer knows it, or a rule of the row. The default,
+ * `visibleToProduction`, fits writes after which the item is live exactly when production saw the
+ * change: a publication, a deletion (the row as it was), a position change. Writers whose change
+ * production sees although the item is no longer live (unpublish, archive) or does not see
+ * although it is (a working copy saved) say so.
  */
-export async function recordItemEvents(trx: Db, at: Date | string, kind: 'entry' | 'page', ids: readonly string[], action: ItemAction): Promise<void> {
+export type LiveRule = boolean | ((subject: ItemSubject) => boolean);
+
+/** Whether production readers see this entry or page at `at`: published, or scheduled and due (D21). */
+export function visibleToProduction(subject: Pick<ItemSubject, 'status' | 'publishAt'>, at: Date | string): boolean {
+  if (subject.status === 'published') return true;
+  const now = typeof at === 'string' ? at : iso(at);
+  return subject.status === 'scheduled' && subject.publishAt !== null && subject.publishAt <= now;
+}
+
+/**
+ * Records `<kind>.<action>` for each of these entries or pages as their rows now are (slug,
+ * status, history version; an entry's content type slug), live by `live` (see LiveRule). Ids
+ * without a row are skipped, so a deletion must be recorded before the row goes.
+ */
+export async function recordItemEvents(
+  trx: Db,
+  at: Date | string,
+  kind: 'entry' | 'page',
+  ids: readonly string[],
+  action: ItemAction,
+  live: LiveRule = (s) => visibleToProduction(s, at),
+): Promise<void> {
   const subjects = await itemSubjects(trx, kind, ids);
   // Workspace order: a multi-workspace batch (the scheduler) takes its workspace locks in one order.
   subjects.sort((a, b) => (a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0));
-  for (const s of subjects) await recordEvent(trx, at, subjectEvent(kind, s, action));
+  for (const s of subjects) await recordEvent(trx, at, subjectEvent(kind, s, action, live));
 }
 
 /**
  * recordItemEvents for many items in a few statements (recordEvents): a release's publication
  * records its items' events together, in the same transaction.
  */
-export async function recordItemEventsAtOnce(trx: Db, at: Date | string, kind: 'entry' | 'page', ids: readonly string[], action: ItemAction): Promise<void> {
+export async function recordItemEventsAtOnce(
+  trx: Db,
+  at: Date | string,
+  kind: 'entry' | 'page',
+  ids: readonly string[],
+  action: ItemAction,
+  live: LiveRule = (s) => visibleToProduction(s, at),
+): Promise<void> {
   if (ids.length === 0) return;
   const subjects = await itemSubjects(trx, kind, ids);
   await recordEvents(
     trx,
     at,
-    subjects.map((s) => subjectEvent(kind, s, action)),
+    subjects.map((s) => subjectEvent(kind, s, action, live)),
   );
 }
 
-function subjectEvent(kind: 'entry' | 'page', s: ItemSubject, action: ItemAction): EventInput {
+function subjectEvent(kind: 'entry' | 'page', s: ItemSubject, action: ItemAction, live: LiveRule): EventInput {
   return {
+    live: typeof live === 'boolean' ? live : live(s),
     workspaceId: s.workspaceId,
     type: `${kind}.${action}`,
     itemKind: kind,

@@ -8,8 +8,12 @@
 import type { Db } from '../../db/types.js';
 import type { OutboxEvent } from '../webhooks/outbox.js';
 
-/** An event row as stored, camelCased, ids as numbers on both dialects: the shape the webhook outbox receives. */
-export type EventRecord = OutboxEvent;
+/**
+ * An event row as stored, camelCased, ids as numbers on both dialects: the shape the webhook
+ * outbox receives, with `live`: whether production readers may see the change (migration 026,
+ * D83; events recorded before it count as live).
+ */
+export type EventRecord = OutboxEvent & { live: boolean };
 
 /** The columns of an event row. */
 function eventColumns(e: Omit<EventRecord, 'id'>) {
@@ -23,6 +27,7 @@ function eventColumns(e: Omit<EventRecord, 'id'>) {
     status: e.status,
     version: e.version,
     created_at: e.createdAt,
+    live: e.live ? 1 : 0,
   };
 }
 
@@ -71,6 +76,7 @@ export async function listEventsAfter(db: Db, workspaceId: string, afterId: numb
     status: r.status,
     version: r.version === null ? null : Number(r.version),
     createdAt: r.created_at,
+    live: r.live === null || Number(r.live) === 1,
   }));
 }
 
@@ -84,7 +90,7 @@ export async function lastEventId(db: Db, workspaceId: string): Promise<number> 
   return row?.last === null || row?.last === undefined ? 0 : Number(row.last);
 }
 
-/** What an event records of an entry or page row. */
+/** What an event records of an entry or page row, and its `publish_at` (whether a scheduled row is due). */
 export interface ItemSubject {
   id: string;
   workspaceId: string;
@@ -92,6 +98,7 @@ export interface ItemSubject {
   contentType: string | null;
   status: string;
   version: number;
+  publishAt: string | null;
 }
 
 /** The subjects of the entries (with their content type slug) or pages with these ids; absent ids are left out. */
@@ -101,7 +108,15 @@ export async function itemSubjects(db: Db, kind: 'entry' | 'page', ids: readonly
     const rows = await db.kysely
       .selectFrom('entries')
       .innerJoin('content_types', 'content_types.id', 'entries.content_type_id')
-      .select(['entries.id', 'entries.workspace_id', 'entries.slug', 'entries.status', 'entries.latest_version', 'content_types.slug as ct_slug'])
+      .select([
+        'entries.id',
+        'entries.workspace_id',
+        'entries.slug',
+        'entries.status',
+        'entries.latest_version',
+        'entries.publish_at',
+        'content_types.slug as ct_slug',
+      ])
       .where('entries.id', 'in', ids)
       .execute();
     return rows.map((r) => ({
@@ -111,8 +126,21 @@ export async function itemSubjects(db: Db, kind: 'entry' | 'page', ids: readonly
       contentType: r.ct_slug,
       status: r.status,
       version: Number(r.latest_version),
+      publishAt: r.publish_at,
     }));
   }
-  const rows = await db.kysely.selectFrom('pages').select(['id', 'workspace_id', 'slug', 'status', 'latest_version']).where('id', 'in', ids).execute();
-  return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, slug: r.slug, contentType: null, status: r.status, version: Number(r.latest_version) }));
+  const rows = await db.kysely
+    .selectFrom('pages')
+    .select(['id', 'workspace_id', 'slug', 'status', 'latest_version', 'publish_at'])
+    .where('id', 'in', ids)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    workspaceId: r.workspace_id,
+    slug: r.slug,
+    contentType: null,
+    status: r.status,
+    version: Number(r.latest_version),
+    publishAt: r.publish_at,
+  }));
 }

@@ -37,7 +37,7 @@ import { offsetMeta, offsetPage, type OffsetMeta } from '../../lib/pagination.js
 import { iso } from '../../lib/time.js';
 import type { Actor } from '../auth/permissions.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
-import { recordItemEvents, type ItemAction } from '../events/record.js';
+import { recordItemEvents, visibleToProduction, type ItemAction } from '../events/record.js';
 import { checkIfMatch } from './preconditions.js';
 import {
   copyLatestVersion,
@@ -59,6 +59,8 @@ import { effectiveStatus, isDue, transition, type ItemKind, type Publication, ty
 /** The columns of an entry or page row that the core reads. */
 export interface PublishedItem extends Publication {
   id: string;
+  /** Its slug before the write: a slug change of a live item is seen by production readers (D83). */
+  slug: string;
   status: Status;
   /** The ETag counter (D5). */
   version: number;
@@ -177,7 +179,15 @@ export async function finishContentWrite<T extends PublishedItem, S>(
   // A scheduled item goes live as its working copy is at publish_at (D71): keep its copy current.
   if (step.published === 'copy') await spec.copyToPublished(db, current);
   await updatePublication(db, spec.tables, current.id, step.columns);
-  await recordItemEvents(db, now, spec.kind, [current.id], action === 'restore' ? 'restored' : 'updated');
+  // Production readers see a content write only through the slug (the working copy is not theirs, D70, D83).
+  await recordItemEvents(
+    db,
+    now,
+    spec.kind,
+    [current.id],
+    action === 'restore' ? 'restored' : 'updated',
+    (s) => visibleToProduction(s, now) && s.slug !== current.slug,
+  );
 }
 
 /**
@@ -274,7 +284,8 @@ export async function applyVerb<T extends PublishedItem, S>(
     iso(now),
   );
   await updatePublication(db, spec.tables, current.id, step.columns);
-  await recordItemEvents(db, now, spec.kind, [current.id], VERB_EVENTS[verb]);
+  // Production readers saw the change when the item was live before it or is after it (D83).
+  await recordItemEvents(db, now, spec.kind, [current.id], VERB_EVENTS[verb], current.status === 'published' || verb === 'publish');
 }
 
 /** The query of a versions list: an offset page, or the page after a previous page's `next_cursor`. */

@@ -76,6 +76,8 @@ export async function applySnapshotMoves<S>(
   const working: { id: string; snapshot: S }[] = [];
   const published: { id: string; snapshot: S }[] = [];
   const unpublished: string[] = [];
+  // An unpublished item was seen by production readers only if it was live (D83).
+  const wasLive = new Set<string>();
   const result = new Map<string, number>();
   const version = (itemId: string, n: number, action: VersionRow['action'], status: string, snapshot: unknown, release: string | null): VersionRow => ({
     itemId,
@@ -96,6 +98,7 @@ export async function applySnapshotMoves<S>(
       versions.push(version(move.id, step.history.version, 'unpublish', step.history.status, current, null));
       columns.push({ id: move.id, columns: step.columns });
       unpublished.push(move.id);
+      if (row.status === 'published') wasLive.add(move.id);
       result.set(move.id, step.history.version);
       continue;
     }
@@ -128,6 +131,6 @@ export async function applySnapshotMoves<S>(
     published.map((p) => p.id),
     'published',
   );
-  await recordItemEventsAtOnce(db, now, k.kind, unpublished, 'unpublished');
+  await recordItemEventsAtOnce(db, now, k.kind, unpublished, 'unpublished', (s) => wasLive.has(s.id));
   return result;
 }

@@ -12,6 +12,11 @@
  *   its CURRENT state: visible → the full item; otherwise (deleted, unpublished, archived, out of
  *   the key's view) → `deleted_<kind>` with its id and last slug. Up to 100 items per response;
  *   more → `next_page_token`, else `next_sync_token`.
+ * - A delta lists exactly what the key can see changed: a production key (and a release read)
+ *   only reads live events (migration 026: a working copy saved, a draft created or deleted are
+ *   not), and no key is told of the removal of an item created after its token (it never saw it).
+ * - Tokens are bound to the workspace, the perspective (the key's visibility or the release) and
+ *   the key's content type whitelist (token.ts).
  *
  * Item content is not resolved against other items (relation and media fields hold ids, rich
  * text its document), so an item changes only when its own events say so.
@@ -35,7 +40,7 @@ import { toPage } from '../pages/repository.js';
 import { pickSeo } from '../pages/seo.js';
 import { effectiveStatus } from '../publishing/states.js';
 import { syncEntryRows, syncEntryTranslations, syncMediaRows, syncPageRows, type RowSelection, type SyncQuery } from './repository.js';
-import { decodeSyncToken, encodeSyncToken, type SyncPhase, type SyncPosition, type SyncScope } from './token.js';
+import { decodeSyncToken, encodeSyncToken, whitelistBinding, type SyncPhase, type SyncPosition, type SyncScope } from './token.js';
 
 /** Most items in one response (D83). */
 export const SYNC_PAGE_SIZE = 100;
@@ -90,6 +95,8 @@ interface SyncRun {
   schema: DeliverySchema;
   /** Content type ids whose entries the key may read. */
   typeIds: string[];
+  /** Only events production readers can see (migration 026): every perspective but the working copies'. */
+  liveOnly: boolean;
 }
 
 /**
@@ -106,11 +113,14 @@ export async function sync(ctx: Context, actor: Actor, input: SyncInput): Promis
   const scope: SyncScope = {
     workspaceId: actor.workspaceId,
     perspective: perspectiveBinding(perspective),
+    whitelist: whitelistBinding(actor.contentTypes),
     ...(release === null ? {} : { releaseRevision: await releaseItemsRevision(ctx.db, release) }),
   };
   const run: SyncRun = {
     ctx,
     scope,
+    // Working copies are the preview key's; every other perspective reads published content.
+    liveOnly: perspective !== 'working',
     query: { workspaceId: actor.workspaceId, perspective, now: iso(ctx.clock()) },
     schema,
     typeIds: schema.types.filter((t) => canReadEntriesOf(actor, t)).map((t) => t.id),
@@ -154,10 +164,13 @@ async function initialPage(run: SyncRun, start: Extract<SyncPosition, { kind: 'i
 /**
  * The items changed after event `cutoff`, up to SYNC_PAGE_SIZE distinct ones. Events are
  * consumed in id order; the page ends before the event that would add a 101st item, and the
- * next token starts after the last event consumed.
+ * next token starts after the last event consumed. An item created among the consumed events did
+ * not exist when the client's copy was made, so if it is gone (or out of view) again it is left
+ * out rather than reported removed.
  */
 async function deltaPage(run: SyncRun, cutoff: number): Promise<{ items: SyncItem[]; meta: SyncMeta }> {
   const changed = new Map<string, EventRecord>();
+  const born = new Set<string>();
   let last = cutoff;
   let more = true;
   collect: while (more) {
@@ -171,18 +184,24 @@ async function deltaPage(run: SyncRun, cutoff: number): Promise<{ items: SyncIte
           break collect;
         }
         changed.set(key, e);
-      } else if (changed.has(key)) {
+      } else if (changed.has(key) && (e.live || !run.liveOnly)) {
         changed.set(key, e);
       }
+      if (e.type.endsWith('.created')) born.add(key);
       last = e.id;
     }
   }
-  const items = await currentStates(run, [...changed.values()]);
+  const items = await currentStates(run, [...changed.values()], born);
   return finish(run, items, { kind: 'delta', cutoff: last }, !more);
 }
 
-/** Events that concern sync items the key may see: entries of readable types, pages, media. */
+/**
+ * Events that concern sync items the key may see: entries of readable types, pages, media; for
+ * a reader of published content only the live ones (a working copy saved, a draft created or
+ * deleted change nothing it reads).
+ */
 function syncable(run: SyncRun, e: EventRecord): boolean {
+  if (run.liveOnly && !e.live) return false;
   if (e.itemKind === 'page' || e.itemKind === 'media') return true;
   if (e.itemKind !== 'entry') return false;
   const type = e.contentType === null ? undefined : run.schema.bySlug.get(e.contentType);
@@ -190,8 +209,11 @@ function syncable(run: SyncRun, e: EventRecord): boolean {
   return type === undefined || run.typeIds.includes(type.id);
 }
 
-/** Each changed item as it is now: visible → the item, else `deleted_<kind>` (in event order). */
-async function currentStates(run: SyncRun, events: EventRecord[]): Promise<SyncItem[]> {
+/**
+ * Each changed item as it is now: visible → the item, else `deleted_<kind>` unless it was created
+ * after the token (`born`: the client never saw it). In event order.
+ */
+async function currentStates(run: SyncRun, events: EventRecord[], born: ReadonlySet<string>): Promise<SyncItem[]> {
   const byKind = (kind: string) => events.filter((e) => e.itemKind === kind).map((e) => e.itemId);
   const found = new Map<string, SyncItem>();
   for (const phase of ['entry', 'page', 'media'] as const) {
@@ -199,15 +221,13 @@ async function currentStates(run: SyncRun, events: EventRecord[]): Promise<SyncI
     if (ids.length === 0) continue;
     for (const item of await readItems(run, phase, { ids })) found.set(`${phase}:${idOf(item)}`, item);
   }
-  return events.map(
-    (e) =>
-      found.get(`${e.itemKind}:${e.itemId}`) ?? {
-        kind: `deleted_${e.itemKind as SyncPhase}`,
-        id: e.itemId,
-        slug: e.slug,
-        contentType: e.contentType,
-      },
-  );
+  return events.flatMap((e): SyncItem[] => {
+    const key = `${e.itemKind}:${e.itemId}`;
+    const item = found.get(key);
+    if (item) return [item];
+    if (born.has(key)) return [];
+    return [{ kind: `deleted_${e.itemKind as SyncPhase}`, id: e.itemId, slug: e.slug, contentType: e.contentType }];
+  });
 }
 
 function idOf(item: SyncItem): string {

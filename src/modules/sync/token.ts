@@ -1,7 +1,8 @@
 /**
- * Sync tokens (docs/front-ends.md "Sync" (D83)): opaque, signed, bound to the key's workspace and to
+ * Sync tokens (docs/front-ends.md "Sync" (D83)): opaque, signed, bound to the key's workspace, to
  * the perspective they were issued for (perspectiveBinding: the key's visibility, or the release
- * read with `?release`, D111).
+ * read with `?release`, D111) and to the key's content type whitelist (a key restricted to some
+ * types would otherwise continue an unrestricted key's sync, and the reverse would miss items).
  * They are delivery cursors (src/modules/delivery/cursor.ts: base64url JSON + HMAC-SHA256 under a
  * key derived from the installation secret) with a binding of their own, so no list cursor
  * passes as a sync token and no sync token as a list cursor. The workspace and visibility are
@@ -11,6 +12,7 @@
  * Two kinds: `initial` (a page of the initial sync: the phase and last id listed, plus the event
  * id the sync started from) and `delta` (everything after event id `cutoff`).
  */
+import { createHash } from 'node:crypto';
 import { AppError, invalid } from '../../errors.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
 
@@ -25,6 +27,8 @@ export interface SyncScope {
   workspaceId: string;
   /** `production`, `preview` or `release:<id>`. */
   perspective: string;
+  /** whitelistBinding of the key's content type whitelist; absent for a key that reads every type. */
+  whitelist?: string;
   /**
    * A release perspective: the release's items revision (migration 025). Its changes (items added
    * or removed, release versions edited) record no change events, so a token is only valid while
@@ -41,6 +45,16 @@ function otherPerspective(issued: string, asked: string): string {
   return `was issued for ${words(issued)} and this request reads ${words(asked)}`;
 }
 
+/**
+ * What a token remembers of a key's content type whitelist (slugs, D13): a digest of the sorted
+ * slugs, the same for two keys with the same whitelist in any order; undefined without one.
+ */
+export function whitelistBinding(contentTypes: readonly string[]): string | undefined {
+  if (contentTypes.length === 0) return undefined;
+  const slugs = [...new Set(contentTypes)].sort().join(',');
+  return createHash('sha256').update(slugs).digest('base64url').slice(0, 22);
+}
+
 const BINDING: CursorBinding = { contentTypeId: 'sync', sort: 'sync:v1', filters: '', locale: null, environment: 'sync' };
 const PHASES: readonly SyncPhase[] = ['entry', 'page', 'media'];
 
@@ -49,6 +63,7 @@ export function encodeSyncToken(secret: Uint8Array, scope: SyncScope, position: 
   const body = {
     w: scope.workspaceId,
     v: scope.perspective,
+    ...(scope.whitelist === undefined ? {} : { t: scope.whitelist }),
     ...(scope.releaseRevision === undefined ? {} : { r: scope.releaseRevision }),
     c: position.cutoff,
     ...(position.kind === 'initial' ? { p: position.phase } : {}),
@@ -60,7 +75,7 @@ export function encodeSyncToken(secret: Uint8Array, scope: SyncScope, position: 
  * Verifies `token` (given as query parameter `param`) for `scope`. 400 VALIDATION_FAILED at
  * `query.<param>` when it was altered or not made by this server, when it belongs to another
  * workspace or another perspective (a key of the other visibility, a release read or not read
- * with `?release`), when the release's items changed since it was issued, or (`deltaOnly`) when
+ * with `?release`) or to a key with another content type whitelist, when the release's items changed since it was issued, or (`deltaOnly`) when
  * it is a page token of an initial sync.
  */
 export function decodeSyncToken(secret: Uint8Array, scope: SyncScope, token: string, param: string, deltaOnly: boolean): SyncPosition {
@@ -73,7 +88,7 @@ export function decodeSyncToken(secret: Uint8Array, scope: SyncScope, token: str
     if (err instanceof AppError) throw bad();
     throw err;
   }
-  let body: { w?: unknown; v?: unknown; r?: unknown; c?: unknown; p?: unknown };
+  let body: { w?: unknown; v?: unknown; t?: unknown; r?: unknown; c?: unknown; p?: unknown };
   try {
     body = JSON.parse(String(raw.value)) as typeof body;
   } catch {
@@ -83,6 +98,11 @@ export function decodeSyncToken(secret: Uint8Array, scope: SyncScope, token: str
   if (body.w !== scope.workspaceId) throw invalid(path, 'was issued for another workspace; start again with initial=true');
   if (body.v !== scope.perspective) {
     throw invalid(path, `${otherPerspective(String(body.v), scope.perspective)}; start again with initial=true`);
+  }
+  if (body.t !== scope.whitelist) {
+    const words = (t: unknown) => (t === undefined ? 'a key that reads every content type' : 'a key restricted to some content types');
+    const which = body.t !== undefined && scope.whitelist !== undefined ? 'a key restricted to other content types' : words(body.t);
+    throw invalid(path, `was issued to ${which} and this key's content types differ; start again with initial=true`);
   }
   if (scope.releaseRevision !== undefined && body.r !== scope.releaseRevision) {
     throw invalid(path, `was issued before the release's items or release versions changed; start again with initial=true`);
