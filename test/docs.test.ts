@@ -193,7 +193,7 @@ describe('documentation', () => {
     const between = lines.slice(1, fence).filter((l) => l.trim() !== '');
     expect(between).toHaveLength(1);
     expect(between[0]).not.toMatch(/^[#`|>-]/);
-    expect(lines[fence]).toMatch(/^```(sh|bash|shell)?$/);
+    expect(lines[fence]).toMatch(/^```(sh|bash|shell)?( no-run .+)?$/);
     expect(lines.slice(fence + 1, fence + 4)).toEqual(['npm install && npm start', 'npm test', '```']);
   });
 
