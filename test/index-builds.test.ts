@@ -116,8 +116,12 @@ describe.each(dialects())('background index builds on %s', (dialect) => {
     }
     expect(field.index_build).toBeNull();
     expect(field).toMatchObject({ filterable: true, sortable: true });
+    // Each round above finished while the build was still running, so no read waited for it. The
+    // bound below only catches a read stalled for a large part of the build: the uncached management
+    // list counts 200,000 rows while the build scans the same table, which took 200–530 ms on a loaded
+    // 2-core CI machine without any lock wait.
     expect(samples.length, 'reads sampled during the build').toBeGreaterThanOrEqual(8);
-    expect(Math.max(...samples), JSON.stringify(samples.map(Math.round))).toBeLessThan(500);
+    expect(Math.max(...samples), JSON.stringify(samples.map(Math.round))).toBeLessThan(1_500);
     const written = await write;
     expect(written.value.status).toBe(201);
 

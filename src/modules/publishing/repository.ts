@@ -6,7 +6,7 @@
  * columns, so one code path serves either, named by an ItemTables value.
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { jsonValueSql } from '../../db/json-sql.js';
+import { updateRowsByKey, type BulkColumnType } from '../../db/bulk.js';
 import { lockRows } from '../../db/lock.js';
 import type { CursorPosition } from '../delivery/cursor.js';
 import { keysetCondition, nullsOrdered, sortExpression } from '../delivery/query/conditions.js';
@@ -220,7 +220,7 @@ export async function listItemRows<R>(
   return { rows: rows as unknown as (R & { sort_value: unknown })[], total };
 }
 
-/** Integer columns of an item row: a batched UPDATE casts its CASE values to them. */
+/** Integer columns of an item row: a batched UPDATE casts its values to them on PostgreSQL. */
 const INTEGER_COLUMNS = new Set([
   'version',
   'position',
@@ -233,28 +233,32 @@ const INTEGER_COLUMNS = new Set([
 ]);
 
 /**
- * Sets columns of many item rows in one UPDATE per ITEMS_PER_STATEMENT rows (a batch folding the
- * core's steps, e.g. a release's publication): each column named by any row becomes a CASE over
- * the ids, rows that do not name it keep their value. Values are encoded as updateItemRow does
- * (content columns as JSON, the pending flag as 0/1) and cast to the column's type, since
- * PostgreSQL types a CASE of parameters as text.
+ * Sets columns of many item rows (a batch folding the core's steps, e.g. a release's
+ * publication): rows naming the same columns go together through updateRowsByKey (src/db/bulk.ts:
+ * one `UPDATE … FROM (VALUES …)` per ITEMS_PER_STATEMENT rows on PostgreSQL, joined on the id, so
+ * a statement's cost grows with its rows, not with rows × the CASE branches the earlier form had).
+ * Values are encoded as updateItemRow does (content columns as JSON, the pending flag as 0/1).
  */
 export async function updateItemRows(db: Db, t: ItemTables, rows: readonly { id: string; columns: ItemColumns }[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += ITEMS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + ITEMS_PER_STATEMENT).map((r) => ({ id: r.id, set: encodeItemColumns(t, r.columns) }));
-    const names = [...new Set(chunk.flatMap((r) => Object.keys(r.set)))];
+  const groups = new Map<string, Record<string, unknown>[]>();
+  for (const r of rows) {
+    const set = encodeItemColumns(t, r.columns);
+    const names = Object.keys(set).sort();
     if (names.length === 0) continue;
-    const json = (name: string) => name === t.content || name === t.published;
-    const cast = (name: string, value: unknown) => {
-      if (INTEGER_COLUMNS.has(name)) return sql`cast(${value} as integer)`;
-      if (json(name)) return jsonValueSql(db.dialect, value);
-      return sql`${value}`;
-    };
-    const sets = names.map((name) => {
-      const whens = chunk.filter((r) => name in r.set).map((r) => sql`when ${r.id} then ${cast(name, r.set[name])}`);
-      return sql`${sql.ref(name)} = case id ${sql.join(whens, sql` `)} else ${sql.ref(name)} end`;
-    });
-    await sql`update ${sql.table(t.table)} set ${sql.join(sets)} where id in (${sql.join(chunk.map((r) => r.id))})`.execute(db.kysely);
+    const signature = names.join(',');
+    const row: Record<string, unknown> = { id: r.id };
+    for (const n of names) row[n] = set[n];
+    const group = groups.get(signature);
+    if (group) group.push(row);
+    else groups.set(signature, [row]);
+  }
+  for (const [signature, group] of groups) {
+    const types: Record<string, BulkColumnType> = {};
+    for (const name of signature.split(',')) {
+      if (INTEGER_COLUMNS.has(name)) types[name] = 'integer';
+      else if (name === t.content || name === t.published) types[name] = 'json';
+    }
+    await updateRowsByKey(db, t.table, ['id'], group, { types, perStatement: ITEMS_PER_STATEMENT });
   }
 }
 

@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { Db, ReleaseItemsTable, ReleasesTable } from '../../db/types.js';
 import { selectForUpdate, takeWriteLock } from '../../db/lock.js';
+import { updateRowsByKey } from '../../db/bulk.js';
 import { fromJsonColumn } from '../../lib/json.js';
 import { ITEM_COLUMNS, toItemRecord, type ItemRecord, type ItemRow as StoredItemRow } from '../publishing/item.js';
 import type { ReleaseItemAction, ReleaseItemKind, ReleaseItemRecord, ReleaseRecord, ReleaseStatus } from './model.js';
@@ -178,10 +179,14 @@ export async function updateItemSnapshot(
     .execute();
 }
 
-/** Items per UPDATE of recordOutcomes: 5 parameters each, far below either database's limit. */
-const OUTCOMES_PER_STATEMENT = 200;
+/** Items per UPDATE of recordOutcomes on PostgreSQL: 7 parameters each, far below its limit. */
+const OUTCOMES_PER_STATEMENT = 300;
 
-/** Records, per item, what it was before the release and the version the release made of it. */
+/**
+ * Records, per item, what it was before the release and the version the release made of it:
+ * updateRowsByKey (src/db/bulk.ts), one `UPDATE … FROM (VALUES …)` per OUTCOMES_PER_STATEMENT
+ * items on PostgreSQL (a release holds up to 1,000).
+ */
 export async function recordOutcomes(
   db: Db,
   releaseId: string,
@@ -194,26 +199,19 @@ export async function recordOutcomes(
     result: number;
   }[],
 ): Promise<void> {
-  // One UPDATE per kind and OUTCOMES_PER_STATEMENT items (a release holds up to 1,000): a CASE
-  // over the item ids per column, integers cast since PostgreSQL types a CASE of parameters as text.
-  for (const kind of ['entry', 'page'] as const) {
-    const mine = outcomes.filter((o) => o.kind === kind);
-    for (let i = 0; i < mine.length; i += OUTCOMES_PER_STATEMENT) {
-      const chunk = mine.slice(i, i + OUTCOMES_PER_STATEMENT);
-      const column = (name: string, value: (o: (typeof chunk)[number]) => unknown, integer: boolean) => {
-        const whens = chunk.map((o) => sql`when ${o.itemId} then ${integer ? sql`cast(${value(o)} as integer)` : sql`${value(o)}`}`);
-        return sql`${sql.ref(name)} = case item_id ${sql.join(whens, sql` `)} end`;
-      };
-      const sets = [
-        column('prior_status', (o) => o.priorStatus, false),
-        column('prior_published_at', (o) => o.priorPublishedAt, false),
-        column('prior_published_version', (o) => o.priorPublishedVersion, true),
-        column('result_version', (o) => o.result, true),
-      ];
-      await sql`update release_items set ${sql.join(sets)}
-        where release_id = ${releaseId} and kind = ${kind} and item_id in (${sql.join(chunk.map((o) => o.itemId))})`.execute(db.kysely);
-    }
-  }
+  const rows = outcomes.map((o) => ({
+    release_id: releaseId,
+    kind: o.kind,
+    item_id: o.itemId,
+    prior_status: o.priorStatus,
+    prior_published_at: o.priorPublishedAt,
+    prior_published_version: o.priorPublishedVersion,
+    result_version: o.result,
+  }));
+  await updateRowsByKey(db, 'release_items', ['release_id', 'kind', 'item_id'], rows, {
+    types: { prior_published_version: 'integer', result_version: 'integer' },
+    perStatement: OUTCOMES_PER_STATEMENT,
+  });
 }
 
 /** Removes an item from a release; true when it was there. */
