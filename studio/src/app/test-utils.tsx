@@ -1,7 +1,8 @@
 /**
  * Helpers of screens' component tests: a fake management API on `fetch` (answers in
- * the API envelope, every request recorded) and a screen rendered at a route of workspace
- * "demo" with a role, inside Mantine (test env), a query client and the workspace context.
+ * the API envelope, every request recorded), a screen rendered at a route of workspace
+ * "demo" with a role, inside Mantine (test env), a query client and the workspace context, and
+ * media queries answered as on a given screen.
  */
 import type { ReactElement } from 'react';
 import { MantineProvider } from '@mantine/core';
@@ -27,6 +28,20 @@ export const ok = (data: unknown, meta: unknown = null, etag = '"p1-1"') =>
 export const okList = (data: unknown[]) => ok(data, { page_size: 100, total_data: data.length, current_page: 1, total_pages: 1 });
 export const refusal = (status: number, code: string, message: string, errors: { path: string; message: string }[] | null = null) =>
   new Response(JSON.stringify({ success: false, message, code, data: null, errors, traceId: 'req_1' }), { status });
+
+/** Stubs matchMedia so that exactly the queries in `matching` match (undone by vi.unstubAllGlobals). */
+export function stubMatchMedia(matching: string[]): void {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: matching.includes(query),
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }));
+}
 
 /** Stubs fetch with `answer` (null: 404); returns the recorded calls. */
 export function fakeApi(answer: (call: FakeCall) => Response | null): FakeCall[] {

@@ -308,9 +308,22 @@ export const PREVIEW_TAB_QUERY = '(max-width: 899.98px)';
  * with one, the status, history and form on the left and the preview on the right on wide screens
  * (≥ 1200 px), one above the other from 900 px, and below 900 px (a phone) two tabs, **Edit** and
  * **Preview**: Preview is chosen when the preview is opened, Edit when an editor opens with the
- * preview remembered open. The form stays mounted behind its tab while the tabs switch.
+ * preview remembered open or when `showForm` changes (an editor going to a refused field: the
+ * field can only be focused once its tab shows it, docs/studio.md "Errors"). The form stays
+ * mounted behind its tab while the tabs switch.
  */
-export function EditorColumns({ main, side, preview }: { main: ReactNode; side: ReactNode; preview: ReactNode | null }) {
+export function EditorColumns({
+  main,
+  side,
+  preview,
+  showForm = null,
+}: {
+  main: ReactNode;
+  side: ReactNode;
+  preview: ReactNode | null;
+  /** a new value (any but null) whenever the form must be on screen */
+  showForm?: unknown;
+}) {
   const narrow = useMediaQuery(PREVIEW_TAB_QUERY, false, { getInitialValueInEffect: false });
   // The form first when an editor opens with the preview remembered open; the preview when it is opened.
   const [tab, setTab] = useState<string | null>('edit');
@@ -319,6 +332,12 @@ export function EditorColumns({ main, side, preview }: { main: ReactNode; side: 
   if (open !== wasOpen) {
     setWasOpen(open);
     if (open) setTab('preview');
+  }
+  // Switched during render, so the Edit panel is displayed before the editor's effect looks for the field.
+  const [shown, setShown] = useState(showForm);
+  if (showForm !== shown) {
+    setShown(showForm);
+    if (showForm !== null) setTab('edit');
   }
   if (preview && narrow) {
     return (

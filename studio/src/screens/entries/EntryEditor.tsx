@@ -299,6 +299,7 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
       ) : null}
       <FieldErrorsAlert targets={targets} onGo={goTo} />
       <EditorColumns
+        showForm={goal}
         main={
           <Stack>
             <LocaleSwitch settings={settings} locale={locale} onChange={setLocale} />

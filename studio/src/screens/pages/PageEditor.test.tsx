@@ -2,15 +2,17 @@
  * The page editor in jsdom with a fake API: the page's tree loads with its SEO; an edit autosaves
  * the whole tree with its block ids and If-Match; a refused publish puts the server's message
  * under the block's field, marks the block, lists the field by block position and type and
- * focuses it, and a click in that list expands a collapsed block and focuses its field.
+ * focuses it, and a click in that list expands a collapsed block and focuses its field (below
+ * 900 px from the live preview's tab too: the Edit tab first).
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeField } from '../../fields/shared/test-utils';
+import { PREVIEW_TAB_QUERY } from '../../editor/LivePreview';
 import { setPublishWithoutAsking } from '../../editor/publish-confirm';
 import PageEditor from './PageEditor';
-import { fakeApi, ok, okList, refusal, renderScreen, type FakeCall } from '../../app/test-utils';
+import { fakeApi, ok, okList, refusal, renderScreen, stubMatchMedia, type FakeCall } from '../../app/test-utils';
 
 const SECTION = {
   id: 't-section',
@@ -60,9 +62,20 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
   setPublishWithoutAsking(false);
+  localStorage.clear();
 });
 
 const renderEditor = () => renderScreen(<PageEditor />, '/:workspace/pages/:slug', '/demo/pages/home', 'editor');
+
+/** The editor with its heading emptied and refused by a publish (without the confirmation); answers the refused field's button. */
+async function refusedHeading() {
+  renderEditor();
+  await screen.findByRole('heading', { name: 'Home', level: 1 }, { timeout: 5000 });
+  await userEvent.clear(screen.getByRole('textbox', { name: 'Heading' }));
+  setPublishWithoutAsking(true);
+  await userEvent.click(screen.getByRole('button', { name: 'Publish' }));
+  return screen.findByRole('button', { name: 'Block 1: Section › Heading' });
+}
 
 describe('page editor', () => {
   it('autosaves the whole tree with its block ids, and shows a refused publish on the block field', async () => {
@@ -94,15 +107,24 @@ describe('page editor', () => {
   });
 
   it('takes a click on a refused field to it: the block expanded, the field focused', async () => {
-    renderEditor();
-    await screen.findByRole('heading', { name: 'Home', level: 1 }, { timeout: 5000 });
-    await userEvent.clear(screen.getByRole('textbox', { name: 'Heading' }));
-    setPublishWithoutAsking(true);
-    await userEvent.click(screen.getByRole('button', { name: 'Publish' }));
-    const go = await screen.findByRole('button', { name: 'Block 1: Section › Heading' });
+    const go = await refusedHeading();
     await userEvent.click(screen.getByRole('button', { name: /^Collapse Section/ }));
     expect(screen.queryByRole('textbox', { name: 'Heading' })).toBeNull();
     await userEvent.click(go);
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'Heading' })).toHaveFocus());
+  });
+
+  it('below 900 px, a click on a refused field from the Preview tab shows the Edit tab, then focuses the field', async () => {
+    // A phone's width: the live preview is a tab beside the form (EditorColumns).
+    stubMatchMedia([PREVIEW_TAB_QUERY]);
+    const go = await refusedHeading();
+    await userEvent.click(screen.getByRole('button', { name: 'Live preview' }));
+    expect(screen.getByRole('tab', { name: 'Preview' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('textbox', { name: 'Heading', hidden: true })).not.toBeVisible();
+    await userEvent.click(go);
+    expect(screen.getByRole('tab', { name: 'Edit' })).toHaveAttribute('aria-selected', 'true');
+    const heading = screen.getByRole('textbox', { name: 'Heading' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(heading).toBeVisible();
   });
 });

@@ -359,6 +359,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
       ) : null}
       <FieldErrorsAlert targets={targets} onGo={goTo} />
       <EditorColumns
+        showForm={goal}
         main={
           <Stack>
             <LocaleSwitch settings={settings} locale={locale} onChange={setLocale} />
