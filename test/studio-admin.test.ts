@@ -399,16 +399,19 @@ describe.each(dialects())('Studio people, keys, workspace and overview on %s', (
     expect((await viewer.call('GET', `${M}/workspace`)).status).toBe(200);
   });
 
-  it('overview: counts by effective status, newest versions, soonest scheduled', async () => {
+  it('overview: counts by effective status, newest versions, soonest scheduled, each under its title', async () => {
     const other = await seedWorkspace(env.ctx);
     const key = other.keys.management;
     const req = (method: 'POST' | 'PATCH', url: string, body?: object) => call(env.app, method, `${M}${url}`, { key, body });
-    await req('POST', '/content-types', { name: 'Post', fields: [{ name: 'title', field_type: 'text' }] });
+    await req('POST', '/content-types', { name: 'Post', display_field: 'title', fields: [{ name: 'title', field_type: 'text' }] });
     await req('POST', '/content-types', { name: 'Hero', is_block: true, fields: [{ name: 'title', field_type: 'text' }] });
-    for (const slug of ['d1', 'd2', 'p1', 's1', 'a1']) await req('POST', '/content-types/post/entries', { slug, data: { title: slug } });
+    // d2's display value is blank: its slug stands in.
+    for (const slug of ['d1', 'd2', 'p1', 's1', 'a1'])
+      await req('POST', '/content-types/post/entries', { slug, data: { title: slug === 'd2' ? ' ' : `Post ${slug}` } });
     await req('PATCH', '/content-types/post/entries/p1/publish');
     await req('PATCH', '/content-types/post/entries/s1/schedule', { publish_at: new Date(Date.now() + 3_600_000).toISOString() });
     await req('PATCH', '/content-types/post/entries/a1/archive');
+    await req('POST', '/pages', { slug: 'about', seo: {} });
     await req('POST', '/pages', { slug: 'home', seo: { title: 'Home' } });
 
     const res = await call(env.app, 'GET', `${M}/overview`, { key });
@@ -419,9 +422,22 @@ describe.each(dialects())('Studio people, keys, workspace and overview on %s', (
       ['post', false],
     ]);
     expect(data.content_types[1].counts).toEqual({ draft: 2, scheduled: 1, published: 1, archived: 1, total: 5 });
-    expect(data.pages).toEqual({ draft: 1, scheduled: 0, published: 0, archived: 0, total: 1 });
-    expect(data.recent[0]).toMatchObject({ kind: 'page', slug: 'home', content_type: null, action: 'create', version: 1, status: 'draft' });
-    expect(data.recent.filter((r: { kind: string }) => r.kind === 'entry')).toHaveLength(8);
-    expect(data.scheduled).toEqual([{ kind: 'entry', id: expect.any(String), slug: 's1', content_type: 'post', publish_at: expect.any(String) }]);
+    expect(data.pages).toEqual({ draft: 2, scheduled: 0, published: 0, archived: 0, total: 2 });
+    expect(data.recent[0]).toMatchObject({ kind: 'page', slug: 'home', title: 'Home', content_type: null, action: 'create', version: 1, status: 'draft' });
+    expect(data.recent[1]).toMatchObject({ kind: 'page', slug: 'about', title: 'about' });
+    const entries = data.recent.filter((r: { kind: string }) => r.kind === 'entry') as { slug: string; title: string }[];
+    expect(entries).toHaveLength(8);
+    expect(new Map(entries.map((r) => [r.slug, r.title]))).toEqual(
+      new Map([
+        ['d1', 'Post d1'],
+        ['d2', 'd2'],
+        ['p1', 'Post p1'],
+        ['s1', 'Post s1'],
+        ['a1', 'Post a1'],
+      ]),
+    );
+    expect(data.scheduled).toEqual([
+      { kind: 'entry', id: expect.any(String), slug: 's1', title: 'Post s1', content_type: 'post', publish_at: expect.any(String) },
+    ]);
   });
 });

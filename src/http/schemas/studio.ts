@@ -122,6 +122,7 @@ export const OverviewCountsSchema = Type.Object(
   },
   { title: 'OverviewCounts' },
 );
+const ItemTitle = Type.String({ description: 'an entry’s display value (default locale), a page’s SEO title, else the slug' });
 const Kind = Type.Unsafe<'entry' | 'page'>(Type.String({ enum: ['entry', 'page'] }));
 
 export const OverviewSchema = Type.Object(
@@ -135,6 +136,7 @@ export const OverviewSchema = Type.Object(
         kind: Kind,
         id: Type.String(),
         slug: Type.String(),
+        title: ItemTitle,
         content_type: Type.Union([Type.String(), Type.Null()]),
         action: Type.String(),
         version: Type.Integer(),
@@ -144,7 +146,14 @@ export const OverviewSchema = Type.Object(
       }),
     ),
     scheduled: Type.Array(
-      Type.Object({ kind: Kind, id: Type.String(), slug: Type.String(), content_type: Type.Union([Type.String(), Type.Null()]), publish_at: Timestamp }),
+      Type.Object({
+        kind: Kind,
+        id: Type.String(),
+        slug: Type.String(),
+        title: ItemTitle,
+        content_type: Type.Union([Type.String(), Type.Null()]),
+        publish_at: Timestamp,
+      }),
     ),
   },
   { title: 'Overview' },

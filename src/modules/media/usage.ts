@@ -9,6 +9,7 @@ import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { fromJsonColumn, isPlainObject } from '../../lib/json.js';
+import { entryDisplayValue, pageSeoTitle } from '../content-types/display.js';
 import { fieldsByContentType } from '../content-types/repository.js';
 import type { Field } from '../content-types/model.js';
 import type { Actor } from '../auth/permissions.js';
@@ -49,10 +50,6 @@ export function dataNamesAsset(doc: unknown, fields: readonly Field[], id: strin
   });
 }
 
-function textOf(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() ? value : undefined;
-}
-
 /**
  * GET /media/{id}/usage: entries (by content type slug, then slug) and pages (by slug) using the
  * asset. 404 for an unknown, deleted or other workspace's asset.
@@ -69,15 +66,11 @@ export async function mediaUsage(ctx: Context, actor: Actor, workspaceHeader: st
     entries: entries
       .filter((e) => e.docs.some((doc) => dataNamesAsset(doc, fieldsOf(e.content_type_id), media.id)))
       .map((e) => {
-        const data = fromJsonColumn<unknown>(e.data, null);
-        const title = e.display_field && isPlainObject(data) ? textOf(data[e.display_field]) : undefined;
+        const title = entryDisplayValue(e.data, e.display_field);
         return { id: e.id, content_type: e.content_type_slug, slug: e.slug, ...(title ? { title } : {}) };
       }),
     pages: pages
       .filter((p) => p.blocks.some((b) => dataNamesAsset(b.data, fieldsOf(b.block_type_id), media.id)))
-      .map((p) => {
-        const seo = fromJsonColumn<unknown>(p.seo, null);
-        return { id: p.id, slug: p.slug, title: (isPlainObject(seo) ? textOf(seo.title) : undefined) ?? p.slug };
-      }),
+      .map((p) => ({ id: p.id, slug: p.slug, title: pageSeoTitle(p.seo) ?? p.slug })),
   };
 }

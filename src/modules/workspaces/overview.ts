@@ -2,7 +2,9 @@
  * The Studio's home (D91; the Studio contract "Overview"): per content type and for pages, how
  * many items are in each status; the 20 newest versions (entries and pages together); the 20
  * soonest scheduled publications. Statuses are effective (D21): a scheduled item whose time has
- * come counts as published and is not listed as scheduled. Any management actor may read it.
+ * come counts as published and is not listed as scheduled. Each listed item carries a `title`: an
+ * entry's display value (its type's display field in the working copy, default locale), a page's
+ * SEO title, else the slug (content-types/display.ts). Any management actor may read it.
  *
  * Cost: two grouped counts over the workspace's items and four bounded reads on indexes; the
  * version reads walk `created_at` newest first (migration 009) and are limited per kind before
@@ -12,6 +14,7 @@
 import type { Context } from '../../context.js';
 import { iso } from '../../lib/time.js';
 import type { Actor } from '../auth/permissions.js';
+import { entryDisplayValue, pageSeoTitle } from '../content-types/display.js';
 import { effectiveStatusSql } from '../read/resolver.js';
 
 export interface StatusCounts {
@@ -29,6 +32,7 @@ export interface Overview {
     kind: 'entry' | 'page';
     id: string;
     slug: string;
+    title: string;
     content_type: string | null;
     action: string;
     version: number;
@@ -36,7 +40,7 @@ export interface Overview {
     created_at: string;
     created_by: number | null;
   }[];
-  scheduled: { kind: 'entry' | 'page'; id: string; slug: string; content_type: string | null; publish_at: string }[];
+  scheduled: { kind: 'entry' | 'page'; id: string; slug: string; title: string; content_type: string | null; publish_at: string }[];
 }
 
 const LIMIT = 20;
@@ -85,7 +89,7 @@ export async function overview(ctx: Context, actor: Actor): Promise<Overview> {
       .crossJoin('entries as e')
       .whereRef('e.id', '=', 'v.entry_id')
       .innerJoin('content_types as ct', 'ct.id', 'e.content_type_id')
-      .select(['e.id', 'e.slug', 'ct.slug as content_type', 'v.action', 'v.version', 'v.status', 'v.created_at', 'v.created_by'])
+      .select(['e.id', 'e.slug', 'e.data', 'ct.display_field', 'ct.slug as content_type', 'v.action', 'v.version', 'v.status', 'v.created_at', 'v.created_by'])
       .where('e.workspace_id', '=', ws)
       .orderBy('v.created_at', 'desc')
       .orderBy('v.version', 'desc')
@@ -95,7 +99,7 @@ export async function overview(ctx: Context, actor: Actor): Promise<Overview> {
       .selectFrom('page_versions as v')
       .crossJoin('pages as p')
       .whereRef('p.id', '=', 'v.page_id')
-      .select(['p.id', 'p.slug', 'v.action', 'v.version', 'v.status', 'v.created_at', 'v.created_by'])
+      .select(['p.id', 'p.slug', 'p.seo', 'v.action', 'v.version', 'v.status', 'v.created_at', 'v.created_by'])
       .where('p.workspace_id', '=', ws)
       .orderBy('v.created_at', 'desc')
       .orderBy('v.version', 'desc')
@@ -104,7 +108,7 @@ export async function overview(ctx: Context, actor: Actor): Promise<Overview> {
     k
       .selectFrom('entries as e')
       .innerJoin('content_types as ct', 'ct.id', 'e.content_type_id')
-      .select(['e.id', 'e.slug', 'ct.slug as content_type', 'e.publish_at'])
+      .select(['e.id', 'e.slug', 'e.data', 'ct.display_field', 'ct.slug as content_type', 'e.publish_at'])
       .where('e.workspace_id', '=', ws)
       .where('e.status', '=', 'scheduled')
       .where('e.publish_at', '>', now)
@@ -114,7 +118,7 @@ export async function overview(ctx: Context, actor: Actor): Promise<Overview> {
       .execute(),
     k
       .selectFrom('pages as p')
-      .select(['p.id', 'p.slug', 'p.publish_at'])
+      .select(['p.id', 'p.slug', 'p.seo', 'p.publish_at'])
       .where('p.workspace_id', '=', ws)
       .where('p.status', '=', 'scheduled')
       .where('p.publish_at', '>', now)
@@ -133,8 +137,13 @@ export async function overview(ctx: Context, actor: Actor): Promise<Overview> {
   for (const row of pageCounts) add(pages, String(row.status), Number(row.n));
 
   const recent = [
-    ...entryVersions.map((v) => ({ kind: 'entry' as const, ...v, content_type: v.content_type as string | null })),
-    ...pageVersions.map((v) => ({ kind: 'page' as const, ...v, content_type: null })),
+    ...entryVersions.map(({ data, display_field, ...v }) => ({
+      kind: 'entry' as const,
+      ...v,
+      title: entryDisplayValue(data, display_field) ?? v.slug,
+      content_type: v.content_type as string | null,
+    })),
+    ...pageVersions.map(({ seo, ...v }) => ({ kind: 'page' as const, ...v, title: pageSeoTitle(seo) ?? v.slug, content_type: null })),
   ]
     .sort((a, b) => (a.created_at === b.created_at ? b.version - a.version : a.created_at < b.created_at ? 1 : -1))
     .slice(0, LIMIT)
@@ -142,6 +151,7 @@ export async function overview(ctx: Context, actor: Actor): Promise<Overview> {
       kind: v.kind,
       id: v.id,
       slug: v.slug,
+      title: v.title,
       content_type: v.content_type,
       action: v.action,
       version: Number(v.version),
@@ -154,10 +164,18 @@ export async function overview(ctx: Context, actor: Actor): Promise<Overview> {
       kind: 'entry' as const,
       id: e.id,
       slug: e.slug,
+      title: entryDisplayValue(e.data, e.display_field) ?? e.slug,
       content_type: e.content_type as string | null,
       publish_at: e.publish_at!,
     })),
-    ...scheduledPages.map((p) => ({ kind: 'page' as const, id: p.id, slug: p.slug, content_type: null, publish_at: p.publish_at! })),
+    ...scheduledPages.map((p) => ({
+      kind: 'page' as const,
+      id: p.id,
+      slug: p.slug,
+      title: pageSeoTitle(p.seo) ?? p.slug,
+      content_type: null,
+      publish_at: p.publish_at!,
+    })),
   ]
     .sort((a, b) => (a.publish_at === b.publish_at ? a.id.localeCompare(b.id) : a.publish_at < b.publish_at ? -1 : 1))
     .slice(0, LIMIT);

@@ -2506,6 +2506,8 @@ export type components = {
         kind: 'entry' | 'page';
         slug: string;
         status: string;
+        /** @description an entry’s display value (default locale), a page’s SEO title, else the slug */
+        title: string;
         version: number;
       }[];
       scheduled: {
@@ -2516,6 +2518,8 @@ export type components = {
         /** @description ISO 8601 UTC with milliseconds */
         publish_at: string;
         slug: string;
+        /** @description an entry’s display value (default locale), a page’s SEO title, else the slug */
+        title: string;
       }[];
     };
     /** OverviewCounts */

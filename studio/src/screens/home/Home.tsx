@@ -1,8 +1,8 @@
 /**
  * Workspace home (/studio/:workspace): GET /overview. Counts per content type (by state, each
  * linking to its entries), pages (linking to the pages list), the 20 most recent changes and the
- * 20 soonest scheduled publications; entry rows link to the entry, page rows to the page under
- * its title.
+ * 20 soonest scheduled publications; each row links to its entry or page under the title the
+ * overview gives it (an entry's display value, a page's SEO title, else the slug).
  */
 import { Link } from 'react-router';
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
@@ -17,7 +17,6 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { useWsKey } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
 import type { Overview, OverviewCounts as Counts } from '../../api/types';
-import { listAllPages, pageTitle } from '../pages/api';
 
 function CountLine({ counts }: { counts: Counts }) {
   return (
@@ -46,21 +45,18 @@ export default function Home() {
   const { workspace } = useWorkspace();
   const key = useWsKey();
   const overview = useQuery({ queryKey: key('overview'), queryFn: async () => (await api<Overview>('/overview')).data });
-  // Page rows show the page's title (the pages list's query, shared with the Pages screen).
-  const pages = useQuery({ queryKey: key('pages'), queryFn: listAllPages });
-  const titles = new Map((pages.data ?? []).map((p) => [p.id, pageTitle(p)]));
   const base = `/${workspace.slug}`;
-  const itemLink = (item: { kind: string; id: string; slug: string; content_type: string | null }) =>
+  const itemLink = (item: { kind: string; slug: string; title: string; content_type: string | null }) =>
     item.kind === 'entry' && item.content_type ? (
       <Anchor component={Link} to={`${base}/content/${item.content_type}/${item.slug}`}>
-        {item.slug}
+        {item.title}
       </Anchor>
     ) : item.kind === 'page' ? (
       <Anchor component={Link} to={`${base}/pages/${item.slug}`}>
-        {titles.get(item.id) ?? item.slug}
+        {item.title}
       </Anchor>
     ) : (
-      <Text span>{item.slug}</Text>
+      <Text span>{item.title}</Text>
     );
 
   return (
