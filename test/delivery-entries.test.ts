@@ -349,13 +349,15 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
       expect(Object.keys(workspace).sort()).toEqual(['default_locale', 'locales', 'name', 'slug']);
       expect(content_types.map((c: any) => c.slug).sort()).toEqual(['author', 'faq', 'hero', 'memo', 'post']);
       const post = content_types.find((c: any) => c.slug === 'post');
-      expect(post).toMatchObject({ id: w.types.post, name: 'Post', is_block: false, display_field: 'title' });
+      expect(post).toMatchObject({ id: w.types.post, name: 'Post', is_block: false, orderable: false, display_field: 'title' });
       expect(post.fields.find((f: any) => f.name === 'category')).toEqual({
         name: 'category',
         type: 'select',
         localizable: false,
         required: false,
         unique: false,
+        filterable: true,
+        sortable: false,
         options: ['news', 'guides'],
       });
       expect(post.fields.find((f: any) => f.name === 'title')).toEqual({
@@ -364,6 +366,8 @@ describe.each(dialects())('delivery entries on %s', (dialect) => {
         localizable: true,
         required: false,
         unique: false,
+        filterable: true,
+        sortable: true,
         options: [],
       });
       const onlyPosts = await w.deliveryKey({ contentTypes: ['post'] });

@@ -12,6 +12,10 @@
  *   media to the delivery media object or null (the API guide, "The `fields` parameter").
  * Required fields are required properties; every other field is optional (an empty field is left
  * out of `data`). Field types map as the API guide's "Fields" section lists them (D30).
+ * Each content type's map entry also lists its `filterable` fields with their field types and its
+ * `sortable` keys, which type `filter` and `sort` of delivery lists (src/query.ts); a source that
+ * does not report the flags (a server from before they were in GET /schema) lists every field
+ * that could carry them, and `position` whatever the type's order.
  */
 import { createClient } from './index.js';
 
@@ -22,6 +26,9 @@ export interface ModelField {
   required: boolean;
   /** Choices of a select, target type slugs of a relation. */
   options: string[];
+  /** Marked filterable / sortable; undefined when the source does not say (an older server's schema). */
+  filterable?: boolean;
+  sortable?: boolean;
 }
 
 /** One content type or block type of the model. */
@@ -29,6 +36,8 @@ export interface ModelType {
   slug: string;
   name: string;
   is_block: boolean;
+  /** Entries in a manual order (`position` sorts); undefined when the source does not say. */
+  orderable?: boolean;
   fields: ModelField[];
 }
 
@@ -43,6 +52,33 @@ export function optionList(value: unknown): string[] {
   }
 }
 
+/** A content type as the management API (or the server's database) holds it. */
+export interface StoredContentType {
+  slug: string;
+  name: string;
+  is_block: boolean;
+  orderable: boolean;
+  fields: readonly { name: string; field_type: string; required: boolean; options: unknown; filterable: boolean; sortable: boolean }[];
+}
+
+/** One content type of the model from its stored form (management API, or the server's database). */
+export function modelTypeOf(ct: StoredContentType): ModelType {
+  return {
+    slug: ct.slug,
+    name: ct.name,
+    is_block: ct.is_block,
+    orderable: ct.orderable,
+    fields: ct.fields.map((f) => ({
+      name: f.name,
+      type: f.field_type,
+      required: f.required,
+      options: optionList(f.options),
+      filterable: f.filterable,
+      sortable: f.sortable,
+    })),
+  };
+}
+
 /**
  * The content model as the server at `url` shows it to `key`: a management key (`svc_mgmt_…`)
  * reads every type (GET /api/v1/manage/content-types), any other key the types it may read
@@ -52,23 +88,24 @@ export async function modelFromApi(url: string, key: string): Promise<ModelType[
   const client = createClient({ url, apiKey: key });
   if (key.startsWith('svc_mgmt_')) {
     const out: ModelType[] = [];
-    for await (const ct of client.manage.contentTypes.iterate({ limit: 100 })) {
-      out.push({
-        slug: ct.slug,
-        name: ct.name,
-        is_block: ct.is_block,
-        fields: ct.fields.map((f) => ({ name: f.name, type: f.field_type, required: f.required, options: optionList(f.options) })),
-      });
-    }
+    for await (const ct of client.manage.contentTypes.iterate({ limit: 100 })) out.push(modelTypeOf(ct));
     return out;
   }
   const schema = await client.schema();
-  return schema.content_types.map((ct) => ({
-    slug: ct.slug,
-    name: ct.name,
-    is_block: ct.is_block,
-    fields: ct.fields.map((f) => ({ name: f.name, type: f.type, required: f.required, options: optionList(f.options) })),
-  }));
+  // The flags came to GET /schema later: a server without them leaves them undefined.
+  return schema.content_types.map((ct) => {
+    const flags = ct as { orderable?: boolean };
+    return {
+      slug: ct.slug,
+      name: ct.name,
+      is_block: ct.is_block,
+      orderable: flags.orderable,
+      fields: ct.fields.map((f) => {
+        const field = f as { filterable?: boolean; sortable?: boolean };
+        return { name: f.name, type: f.type, required: f.required, options: optionList(f.options), filterable: field.filterable, sortable: field.sortable };
+      }),
+    };
+  });
 }
 
 /**
@@ -161,6 +198,32 @@ function interfaceText(name: string, doc: string, fields: readonly ModelField[],
   return `/** ${doc} */\nexport interface ${name} {\n${lines.join('\n')}${lines.length ? '\n' : ''}}\n`;
 }
 
+/** Field types that may be marked filterable or sortable (docs/api.md "Fields"). */
+const FLAG_TYPES = new Set(['text', 'number', 'integer', 'boolean', 'date', 'datetime', 'email', 'url', 'select', 'relation', 'media']);
+
+/** Whether a field is marked `flag`; a source that does not say counts every field that could be. */
+function flagged(field: ModelField, flag: 'filterable' | 'sortable'): boolean {
+  return FLAG_TYPES.has(field.type) && (field[flag] ?? true);
+}
+
+/**
+ * A content type's entry in ContentTypeMap: its two shapes, its filterable fields with their
+ * field types (the operators a filter may use follow from them) and its sort keys besides the
+ * system ones (`position` on orderable types).
+ */
+function contentTypeEntry(t: ModelType, name: string): string {
+  const filterable = t.fields.filter((f) => flagged(f, 'filterable')).map((f) => `${f.name}: ${quote(f.type)}`);
+  const sortable = [...((t.orderable ?? true) ? ['position'] : []), ...t.fields.filter((f) => flagged(f, 'sortable')).map((f) => f.name)];
+  return [
+    `    ${quote(t.slug)}: {`,
+    `      fields: ${name}Fields;`,
+    `      delivered: ${name};`,
+    `      filterable: {${filterable.length ? ` ${filterable.join('; ')} ` : ''}};`,
+    `      sortable: ${sortable.length ? sortable.map(quote).join(' | ') : 'never'};`,
+    `    };`,
+  ].join('\n');
+}
+
 /**
  * The declarations file for `types` (stable: sorted by slug, no timestamps). `source` names where
  * the model came from and `command` what wrote it, both for the file's first line only.
@@ -190,7 +253,9 @@ export function renderTypes(types: readonly ModelType[], source: string, command
   const mapLines = (block: boolean) =>
     sorted
       .filter((t) => t.is_block === block)
-      .map((t) => `    ${quote(t.slug)}: { fields: ${names.get(t.slug)}Fields; delivered: ${names.get(t.slug)} };`)
+      .map((t) =>
+        block ? `    ${quote(t.slug)}: { fields: ${names.get(t.slug)}Fields; delivered: ${names.get(t.slug)} };` : contentTypeEntry(t, names.get(t.slug)!),
+      )
       .join('\n');
   parts.push(
     `declare module '@quire/client' {\n  interface ContentTypeMap {\n${mapLines(false)}\n  }\n  interface BlockTypeMap {\n${mapLines(true)}\n  }\n}\n`,

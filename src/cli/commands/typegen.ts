@@ -21,7 +21,7 @@ import { requireWorkspace } from '../../modules/auth/operations.js';
 import { listAllContentTypes } from '../../modules/content-types/repository.js';
 import { printWorkspaceSchema } from '../../modules/graphql/schema.js';
 import { writeTypegenFile } from '../../../packages/client/src/cli.js';
-import { countSdlTypes, graphqlSdlFromApi, modelFromApi, optionList, renderTypes, typeSlugs, type ModelType } from '../../../packages/client/src/typegen.js';
+import { countSdlTypes, graphqlSdlFromApi, modelFromApi, modelTypeOf, renderTypes, typeSlugs, type ModelType } from '../../../packages/client/src/typegen.js';
 import type { CommandResult } from '../io.js';
 
 export type { ModelField, ModelType } from '../../../packages/client/src/typegen.js';
@@ -30,12 +30,7 @@ export type { ModelField, ModelType } from '../../../packages/client/src/typegen
 export async function modelFromDatabase(ctx: Context, workspace: string): Promise<ModelType[]> {
   const ws = await requireWorkspace(ctx, workspace);
   const types = await listAllContentTypes(ctx.db, ws.id);
-  return types.map((ct) => ({
-    slug: ct.slug,
-    name: ct.name,
-    is_block: ct.is_block,
-    fields: ct.fields.map((f) => ({ name: f.name, type: f.field_type, required: f.required, options: optionList(f.options) })),
-  }));
+  return types.map(modelTypeOf);
 }
 
 export interface TypegenOptions {

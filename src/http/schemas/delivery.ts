@@ -71,6 +71,7 @@ export const DeliverySchemaDocument = Type.Object(
         slug: Type.String(),
         name: Type.String(),
         is_block: Type.Boolean(),
+        orderable: Type.Boolean({ description: 'entries in a manual order: sort=position applies' }),
         display_field: NullableString,
         fields: Type.Array(
           Type.Object({
@@ -79,6 +80,8 @@ export const DeliverySchemaDocument = Type.Object(
             localizable: Type.Boolean(),
             required: Type.Boolean(),
             unique: Type.Boolean(),
+            filterable: Type.Boolean({ description: 'filter[name] applies on delivery lists' }),
+            sortable: Type.Boolean({ description: 'sort=name:asc|desc applies on delivery lists' }),
             options: Type.Array(Type.String()),
           }),
         ),

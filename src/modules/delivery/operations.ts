@@ -253,6 +253,9 @@ export interface SchemaField {
   localizable: boolean;
   required: boolean;
   unique: boolean;
+  /** May be filtered (`filter[name]`) and sorted by (`sort=name:asc`) on delivery lists. */
+  filterable: boolean;
+  sortable: boolean;
   options: string[];
 }
 
@@ -261,6 +264,8 @@ export interface SchemaContentType {
   slug: string;
   name: string;
   is_block: boolean;
+  /** Entries in a manual order: `sort=position:asc|desc` applies. */
+  orderable: boolean;
   display_field: string | null;
   fields: SchemaField[];
 }
@@ -272,7 +277,9 @@ export interface DeliverySchemaDocument {
 
 /**
  * GET /schema (docs/api.md "GET /api/v1/public/schema", D13): the content types the key may read (block types
- * always) with their fields in compact form, and the workspace's locales.
+ * always) with their fields in compact form, and the workspace's locales. The `orderable`,
+ * `filterable` and `sortable` flags say which `sort` and `filter[…]` a list accepts (D43), so
+ * typegen can type them from a delivery key.
  */
 export async function getDeliverySchema(ctx: Context, actor: Actor): Promise<DeliverySchemaDocument> {
   const schema = await loadDeliverySchema(ctx, actor);
@@ -285,6 +292,7 @@ export async function getDeliverySchema(ctx: Context, actor: Actor): Promise<Del
         slug: t.slug,
         name: t.name,
         is_block: t.is_block,
+        orderable: t.orderable,
         display_field: t.display_field,
         fields: t.fields.map((f) => ({
           name: f.name,
@@ -292,6 +300,8 @@ export async function getDeliverySchema(ctx: Context, actor: Actor): Promise<Del
           localizable: f.localizable,
           required: f.required,
           unique: f.is_unique,
+          filterable: f.filterable,
+          sortable: f.sortable,
           options: fieldOptions(f),
         })),
       })),

@@ -2051,10 +2051,14 @@ export type components = {
       content_types: {
         display_field: string | null;
         fields: {
+          /** @description filter[name] applies on delivery lists */
+          filterable: boolean;
           localizable: boolean;
           name: string;
           options: string[];
           required: boolean;
+          /** @description sort=name:asc|desc applies on delivery lists */
+          sortable: boolean;
           type: string;
           unique: boolean;
         }[];
@@ -2062,6 +2066,8 @@ export type components = {
         id: string;
         is_block: boolean;
         name: string;
+        /** @description entries in a manual order: sort=position applies */
+        orderable: boolean;
         slug: string;
       }[];
       workspace: {
