@@ -60,6 +60,20 @@ export default defineConfig({
         },
       },
       {
+        // client-types: the type tests of @quire/client (packages/client/type-tests), checked by tsc
+        // under vitest's typecheck mode: expectTypeOf assertions and @ts-expect-error lines that
+        // fail when a narrowing of fields, filters, sorts or writes regresses.
+        test: {
+          name: 'client-types',
+          typecheck: {
+            enabled: true,
+            only: true,
+            include: ['packages/client/type-tests/**/*.test-d.ts'],
+            tsconfig: 'packages/client/type-tests/tsconfig.json',
+          },
+        },
+      },
+      {
         plugins: [react()],
         test: {
           name: 'studio',

@@ -6,7 +6,7 @@
  */
 import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type QuireClient, type SyncItem } from '../packages/client/src/index.js';
+import { createClient, isSyncItem, type QuireClient, type SyncItem } from '../packages/client/src/index.js';
 import { createTestEnv, dialects, seedWorkspace, type TestEnv } from './helpers.js';
 
 describe.each(dialects())('client sync on %s', (dialect) => {
@@ -41,7 +41,7 @@ describe.each(dialects())('client sync on %s', (dialect) => {
     const run = delivery.syncAll({ initial: true });
     const items: SyncItem[] = [];
     for await (const item of run) items.push(item);
-    const entries = items.filter((i) => i.sys.type === 'entry');
+    const entries = items.filter((i) => isSyncItem(i, 'entry'));
     expect(entries).toHaveLength(105);
     const one = entries.find((e) => e.slug === 'note-7')!;
     expect(one.data).toEqual({ title: 'Note 7' });
@@ -55,7 +55,8 @@ describe.each(dialects())('client sync on %s', (dialect) => {
     expect(delta.nextPageToken).toBeNull();
     expect(typeof delta.nextSyncToken).toBe('string');
     const byType = Object.fromEntries(delta.items.map((i) => [`${i.sys.type}:${String(i.sys.slug)}`, i]));
-    expect(byType['entry:note-1']?.data).toEqual({ title: 'Changed' });
+    const changed = byType['entry:note-1'];
+    expect(changed && isSyncItem(changed, 'entry') ? changed.data : null).toEqual({ title: 'Changed' });
     expect(byType['deleted_entry:note-2']).toBeDefined();
   });
 });

@@ -11,6 +11,8 @@ import type net from 'node:net';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../packages/client/src/index.js';
+import { renderTypes } from '../packages/client/src/typegen.js';
+import { TYPE_TEST_MODEL } from '../packages/client/type-tests/model.js';
 import { cli } from './cli-helpers.js';
 import { createTestEnv, dialects, seedWorkspace, type TestEnv } from './helpers.js';
 
@@ -31,14 +33,16 @@ export async function titles(): Promise<string[]> {
     const related: string[] = (post.data.related ?? []).map((r) => r.slug);
     out.push(title, String(rank), authorName ?? '', String(tags), cover ?? '', ...related);
   }
-  const page = await quire.entries.list('post', { limit: 5 });
+  const page = await quire.entries.list('post', { limit: 5, filter: { rank: { gte: 2 } }, sort: 'rank:desc' });
+  const narrowed = await quire.entries.list('post', { fields: ['title', 'author.name'] });
+  const heads: string[] = narrowed.items.map((p) => \`\${p.data.title} \${p.data.author?.name ?? ''}\`);
   const first: string | undefined = page.items[0]?.data.body?.nodeType;
   const written = await quire.manage.entries.create('post', { data: { title: 'x', author: '00000000-0000-4000-8000-000000000000' } });
   const authorId: string | undefined = written.data.author;
   const tree = await quire.pages.get('home');
   const walk = (blocks: TypedBlock[]): string[] =>
     blocks.flatMap((b) => (b.type === 'hero-banner' ? [b.data.heading, ...walk(b.children)] : walk(b.children)));
-  return [...out, first ?? '', authorId ?? '', ...walk(tree.blocks)];
+  return [...out, first ?? '', authorId ?? '', ...heads, ...walk(tree.blocks)];
 }
 `;
 
@@ -72,6 +76,13 @@ function compile(files: string[]): Record<string, string[]> {
   return out;
 }
 
+describe('the client type tests', () => {
+  it('run against what typegen renders for their model (packages/client/type-tests/quire.d.ts)', async () => {
+    const fixture = await fs.readFile(path.resolve(import.meta.dirname, '../packages/client/type-tests/quire.d.ts'), 'utf8');
+    expect(fixture).toBe(renderTypes(TYPE_TEST_MODEL, 'packages/client/type-tests/model.ts', 'quire-client typegen'));
+  });
+});
+
 describe.each(dialects())('quire typegen on %s', (dialect) => {
   let env: TestEnv;
   let ws: Awaited<ReturnType<typeof seedWorkspace>>;
@@ -91,7 +102,7 @@ describe.each(dialects())('quire typegen on %s', (dialect) => {
       slug: 'post',
       fields: [
         { name: 'title', field_type: 'text', required: true },
-        { name: 'rank', field_type: 'integer' },
+        { name: 'rank', field_type: 'integer', filterable: true, sortable: true },
         { name: 'body', field_type: 'rich_text' },
         { name: 'tags', field_type: 'multi_select', options: ['news', 'howto'] },
         { name: 'keywords', field_type: 'tags' },
@@ -124,6 +135,7 @@ describe.each(dialects())('quire typegen on %s', (dialect) => {
     expect(text).toContain('  keywords?: string[];');
     expect(text).toContain('  cover?: string;');
     expect(text).toContain('export interface HeroBannerBlock {');
+    expect(text).toContain('      filterable: { rank: "integer" };\n      sortable: "rank";');
     const usage = path.join(dir, 'db', 'usage.ts');
     await fs.writeFile(usage, USAGE);
     const misuse = path.join(dir, 'db', 'misuse.ts');

@@ -6,12 +6,14 @@ import { QuireError } from './errors.js';
 import { readGraphqlSchema, runGraphql, type GraphqlOptions, type GraphqlQuery, type GraphqlResult } from './graphql.js';
 import { listPage, followCursors } from './lists.js';
 import { parseBlocks, parseData, parseEntry, withData } from './parse.js';
-import { parsePage, type ManagedPage } from './manage.js';
+import { parsePage } from './manage.js';
+import type { ManagedBlock, ManagedPage } from './pages.js';
+import type { EntryFilter, EntrySort, FieldSelection, SelectedData } from './query.js';
 import type { QueryValue, RequestOptions, Transport } from './transport.js';
 import type {
   AnyData,
   BlockTranslation,
-  DeliveredData,
+  ContentTypeMap,
   DeliveryContentType,
   DeliveryEntry,
   DeliveryEntryDetail,
@@ -28,40 +30,38 @@ import type { PageMeta, WireData } from './wire.js';
 
 const BASE = '/api/v1/public';
 
-export type FilterOperator = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'contains' | 'exists';
-export type FilterScalar = string | number | boolean;
-/**
- * List filters on `filterable` fields: `{category: 'news'}` (equals), `{price: {gte: 10, lt: 20}}`,
- * `{tags: {in: ['a', 'b']}}`, `{cover: {exists: true}}`. Sent as `filter[field][op]=value`.
- */
-export type Filters = Record<string, FilterScalar | FilterScalar[] | Partial<Record<FilterOperator, FilterScalar | FilterScalar[]>>>;
-
 /** Options every call takes. */
 export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export interface EntryListOptions extends CallOptions {
+/**
+ * Options of an entry list of type `T`. With generated types, `fields`, `filter` and `sort` are
+ * checked against the model (src/query.ts) and `fields` narrows the entries' `data`.
+ */
+export interface EntryListOptions<T extends string = string, S extends FieldSelection<T> = FieldSelection<T>> extends CallOptions {
   /** Resolve `data` for this locale (per-field fallback to the default locale). */
   locale?: string;
-  /** Field names to return: `['title', 'body_html', 'author.name']` (or a comma-separated string). */
-  fields?: string[] | string;
-  /** `<field>:asc|desc`, e.g. `published_at:desc`. */
-  sort?: string;
+  /** Names to return: `['title', 'body_html', 'author.name']` (or a comma-separated string). */
+  fields?: S;
+  /** `<field>:asc|desc`, e.g. `published_at:desc`: a system key, a sortable field, or `position` on orderable types. */
+  sort?: EntrySort<T>;
   /** Page size, 1 to 100 (default 10). */
   limit?: number;
   /** Offset page (1 to 1000); ignored with `cursor`. */
   page?: number;
   /** `nextCursor` of the previous page. */
   cursor?: string;
-  filter?: Filters;
+  /** Filters on filterable fields, with the operators of each field type. */
+  filter?: EntryFilter<T>;
 }
 
-export interface EntryGetOptions extends CallOptions {
+export interface EntryGetOptions<T extends string = string, S extends FieldSelection<T> = FieldSelection<T>> extends CallOptions {
   /** The content type, needed when the slug is used by entries of several types. */
-  type?: TypeSlug;
+  type?: T;
   locale?: string;
-  fields?: string[] | string;
+  /** Names to return, as for lists; narrows `data`. */
+  fields?: S;
 }
 
 export interface PageListOptions extends CallOptions {
@@ -72,10 +72,56 @@ export interface PageListOptions extends CallOptions {
   cursor?: string;
 }
 
-/** One item of a sync answer (D83): `sys.type` says what it is; deletions carry only `sys`. */
-export interface SyncItem {
-  sys: { type: 'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media' | (string & {}); id: string; [key: string]: unknown };
-  [key: string]: unknown;
+type SyncWireItem = WireData<'/api/v1/public/sync', 'get'>[number];
+type SyncEntryWire = Extract<SyncWireItem, { content_type_id: string }>;
+type SyncPageWire = Extract<SyncWireItem, { seo_translations: unknown }>;
+type SyncMediaWire = Extract<SyncWireItem, { mime_type: string }>;
+
+/**
+ * An entry of content type `T` in a sync (D83, docs/front-ends.md "Sync"): stored values, not
+ * resolved (relations and media as ids), the default locale's in `data` and every other locale's
+ * in `translations`, all parsed.
+ */
+export type SyncEntryItem<T extends string = string> = Omit<SyncEntryWire, 'sys' | 'data' | 'translations'> & {
+  sys: { type: 'entry'; id: string; slug: string; content_type: T };
+  data: FieldsData<T>;
+  translations: { locale: string; data: Partial<FieldsData<T>> }[];
+};
+/** A page in a sync: its record, block tree (stored values, data parsed) and every translation. */
+export type SyncPageItem = Omit<SyncPageWire, 'sys' | 'blocks' | 'block_translations'> & {
+  sys: { type: 'page'; id: string; slug: string };
+  blocks: ManagedBlock[];
+  block_translations: BlockTranslation[];
+};
+/** A media asset in a sync, as GET /media/{id} answers it. */
+export type SyncMediaItem = Omit<SyncMediaWire, 'sys'> & { sys: { type: 'media'; id: string; slug: null } };
+/** "Remove it from your copy": the item was deleted or the key no longer sees it; only `sys`. */
+export type SyncDeletion =
+  | { sys: { type: 'deleted_entry'; id: string; slug: string | null; content_type: string } }
+  | { sys: { type: 'deleted_page'; id: string; slug: string | null } }
+  | { sys: { type: 'deleted_media'; id: string; slug: null } };
+
+/** An entry of any generated content type (a plain record of any type when none were generated). */
+type AnySyncEntry = keyof ContentTypeMap extends never
+  ? SyncEntryItem
+  : { [K in keyof ContentTypeMap & string]: SyncEntryItem<K> }[keyof ContentTypeMap & string];
+
+/** One item of a sync answer (D83): `sys.type` says what it is; test it with `isSyncItem`. */
+export type SyncItem = AnySyncEntry | SyncPageItem | SyncMediaItem | SyncDeletion;
+/** What `sys.type` can be. */
+export type SyncItemType = SyncItem['sys']['type'];
+
+/**
+ * Whether a sync item is of kind `type`, narrowing it (TypeScript does not narrow a union by a
+ * nested key such as `sys.type`): `if (isSyncItem(item, 'entry')) item.data`.
+ */
+export function isSyncItem<K extends SyncItemType>(item: SyncItem, type: K): item is Extract<SyncItem, { sys: { type: K } }> {
+  return item.sys.type === type;
+}
+
+/** Whether a sync item is an entry of content type `type`: `if (isSyncEntry(item, 'post')) item.data.title`. */
+export function isSyncEntry<T extends TypeSlug>(item: SyncItem, type: T): item is Extract<SyncItem, { sys: { type: 'entry' } }> & SyncEntryItem<T> {
+  return item.sys.type === 'entry' && item.sys.content_type === type;
 }
 
 /** One page of a sync: its items, and either the token of the next page or the next sync token. */
@@ -97,15 +143,16 @@ export interface SyncIteration extends AsyncIterable<SyncItem> {
 }
 
 /** `fields` as the comma-separated list the API takes. */
-function fieldList(fields: string[] | string | undefined): string | undefined {
-  return Array.isArray(fields) ? fields.join(',') : fields;
+function fieldList(fields: readonly string[] | string | undefined): string | undefined {
+  return typeof fields === 'string' || fields === undefined ? fields : fields.join(',');
 }
 
 /** `filter` as `filter[field]` / `filter[field][op]` query parameters (arrays comma-joined). */
-export function filterQuery(filter: Filters | undefined): Record<string, string> {
+export function filterQuery(filter: object | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  const text = (v: FilterScalar | FilterScalar[]) => (Array.isArray(v) ? v.map(String).join(',') : String(v));
-  for (const [field, value] of Object.entries(filter ?? {})) {
+  const text = (v: unknown) => (Array.isArray(v) ? v.map(String).join(',') : String(v));
+  for (const [field, value] of Object.entries(filter ?? {}) as [string, unknown][]) {
+    if (value === undefined) continue;
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       for (const [op, v] of Object.entries(value)) if (v !== undefined) out[`filter[${field}][${op}]`] = text(v);
     } else if (Array.isArray(value)) out[`filter[${field}][in]`] = text(value);
@@ -129,8 +176,14 @@ type SyncWireMeta = { next_page_token?: string | null; next_sync_token?: string 
 export class DeliveryEntries {
   constructor(private readonly t: Transport) {}
 
-  /** One page of entries of `type` (relations and media resolved one level deep). */
-  async list<T extends TypeSlug>(type: T, options: EntryListOptions = {}): Promise<ListPage<DeliveryEntry<DeliveredData<T>>>> {
+  /**
+   * One page of entries of `type` (relations and media resolved one level deep); with `fields`
+   * the entries' `data` holds only the names asked for, and so does its type.
+   */
+  async list<T extends TypeSlug, const S extends FieldSelection<T> = never>(
+    type: T,
+    options: EntryListOptions<T, S> = {},
+  ): Promise<ListPage<DeliveryEntry<SelectedData<T, S>>>> {
     const query: Record<string, QueryValue> = {
       type,
       locale: options.locale,
@@ -143,7 +196,7 @@ export class DeliveryEntries {
     };
     const res = await this.t.request<{ data: unknown }[], PageMeta>('GET', `${BASE}/entries`, { ...req(options), query });
     return listPage(
-      res.data.map((e) => withData(e) as unknown as DeliveryEntry<DeliveredData<T>>),
+      res.data.map((e) => withData(e) as unknown as DeliveryEntry<SelectedData<T, S>>),
       res.meta,
     );
   }
@@ -152,18 +205,24 @@ export class DeliveryEntries {
    * Every entry of `type` matching the options, fetched page by page (cursors) as the loop asks:
    * `for await (const post of client.entries.iterate('post', {sort: 'published_at:desc'}))`.
    */
-  iterate<T extends TypeSlug>(type: T, options: Omit<EntryListOptions, 'page'> = {}): AsyncGenerator<DeliveryEntry<DeliveredData<T>>, void, undefined> {
-    return followCursors((cursor) => this.list(type, { ...options, cursor }), options.cursor);
+  iterate<T extends TypeSlug, const S extends FieldSelection<T> = never>(
+    type: T,
+    options: Omit<EntryListOptions<T, S>, 'page'> = {},
+  ): AsyncGenerator<DeliveryEntry<SelectedData<T, S>>, void, undefined> {
+    return followCursors((cursor) => this.list<T, S>(type, { ...options, cursor }), options.cursor);
   }
 
-  /** One entry by slug (404 NOT_FOUND when it is not visible to the key). */
-  async get<T extends TypeSlug = string>(slug: string, options: EntryGetOptions & { type?: T } = {}): Promise<DeliveryEntryDetail<DeliveredData<T>>> {
+  /** One entry by slug (404 NOT_FOUND when it is not visible to the key); `fields` narrows `data` as in lists. */
+  async get<T extends TypeSlug = string, const S extends FieldSelection<T> = never>(
+    slug: string,
+    options: EntryGetOptions<T, S> = {},
+  ): Promise<DeliveryEntryDetail<SelectedData<T, S>>> {
     const res = await this.t.request<{ entry: { data: unknown }; is_fallback: boolean; locale_requested: string }>(
       'GET',
       `${BASE}/entries/${encodeURIComponent(slug)}`,
       { ...req(options), query: { type: options.type, locale: options.locale, fields: fieldList(options.fields) } },
     );
-    const entry = withData(res.data.entry) as unknown as DeliveryEntry<DeliveredData<T>>;
+    const entry = withData(res.data.entry) as unknown as DeliveryEntry<SelectedData<T, S>>;
     return { ...entry, is_fallback: res.data.is_fallback, locale_requested: res.data.locale_requested };
   }
 }
@@ -293,7 +352,7 @@ export class Delivery {
    */
   async sync(start: SyncStart, options?: CallOptions): Promise<SyncPage> {
     const query = 'initial' in start ? { initial: true } : 'token' in start ? { sync_token: start.token } : { page_token: start.pageToken };
-    const res = await this.transport.request<SyncItem[] | { items: SyncItem[] }, SyncWireMeta>('GET', `${BASE}/sync`, { ...req(options), query });
+    const res = await this.transport.request<unknown[] | { items: unknown[] }, SyncWireMeta>('GET', `${BASE}/sync`, { ...req(options), query });
     const items = Array.isArray(res.data) ? res.data : (res.data?.items ?? []);
     return {
       items: items.map(parseSyncItem),
@@ -331,12 +390,18 @@ export class Delivery {
   }
 }
 
-function parseSyncItem(item: SyncItem): SyncItem {
-  const out: SyncItem = { ...item };
-  if ('data' in out) out.data = parseData<AnyData>(out.data);
-  if (Array.isArray(out.translations)) out.translations = out.translations.map((t: { data?: unknown }) => ({ ...t, data: parseData(t.data) }));
-  if (Array.isArray(out.blocks)) out.blocks = parseBlocks(out.blocks as { data: unknown }[]);
-  if (Array.isArray(out.block_translations))
-    out.block_translations = out.block_translations.map((t: { data?: unknown }) => ({ ...t, data: parseData(t.data) }));
-  return out;
+/** A sync item of the wire with every `data` parsed: entries and their translations, page blocks and block translations. */
+function parseSyncItem(wire: unknown): SyncItem {
+  const item = wire as SyncItem & {
+    data?: unknown;
+    translations?: { data?: unknown }[];
+    blocks?: { data: unknown }[];
+    block_translations?: { data?: unknown }[];
+  };
+  const out: Record<string, unknown> = { ...item };
+  if ('data' in item) out.data = parseData<AnyData>(item.data);
+  if (Array.isArray(item.translations)) out.translations = item.translations.map((t) => ({ ...t, data: parseData(t.data) }));
+  if (Array.isArray(item.blocks)) out.blocks = parseBlocks(item.blocks);
+  if (Array.isArray(item.block_translations)) out.block_translations = item.block_translations.map((t) => ({ ...t, data: parseData(t.data) }));
+  return out as SyncItem;
 }

@@ -39,9 +39,11 @@ export type { DocumentTypeDecoration, GraphqlDocumentNode, GraphqlOptions, Graph
 export { Transport, parseRetryAfter, newIdempotencyKey } from './transport.js';
 export type { ApiResponse, HeadersOption, HttpMethod, QueryValue, RequestOptions, TransportOptions } from './transport.js';
 export { parseData } from './parse.js';
-export { filterQuery } from './delivery.js';
+export { filterQuery, isSyncEntry, isSyncItem } from './delivery.js';
 export type * from './delivery.js';
 export type * from './manage.js';
+export type * from './pages.js';
+export type * from './query.js';
 export type * from './types.js';
 export type { UploadSource } from './upload.js';
 export type { PageMeta } from './wire.js';

@@ -8,7 +8,8 @@ import { QuireError } from './errors.js';
 import { followCursors, followPages, listPage } from './lists.js';
 import { parseBlocks, parseEntry, withData } from './parse.js';
 import type { ApiResponse, RequestOptions, Transport } from './transport.js';
-import type { BlockTranslation, FieldsData, ListPage, ManagedEntry, Page, TypedBlock, TypeSlug } from './types.js';
+import type { ManagedBlock, ManagedPage, ManagedPageRecord, PageCreate, PagePatch, PageReplace } from './pages.js';
+import type { BlockTranslation, FieldsData, ListPage, ManagedEntry, Page, TypeSlug } from './types.js';
 import { nameOf, toBlob, type UploadSource } from './upload.js';
 import type { PageMeta, WireBody, WireData, WireQuery } from './wire.js';
 
@@ -51,17 +52,9 @@ export type ContentTypeUpdate = WireBody<'/api/v1/manage/content-types/{slug}', 
 export type Field = WireData<'/api/v1/manage/content-types/{slug}/fields', 'get'>[number];
 export type FieldCreate = WireBody<'/api/v1/manage/content-types/{slug}/fields', 'post'>;
 export type PreviewToken = WireData<'/api/v1/manage/preview-tokens', 'post'>;
-export type ManagedPageRecord = WireData<'/api/v1/manage/pages/{slug}', 'get'>['page'];
-export type PageCreate = WireBody<'/api/v1/manage/pages', 'post'>;
-export type PageReplace = WireBody<'/api/v1/manage/pages/{slug}', 'put'>;
 export type PageListQuery = WireQuery<'/api/v1/manage/pages', 'get'>;
-
-/** A page as the management API answers it: its record and block tree (data parsed), with its ETag. */
-export type ManagedPage = Omit<WireData<'/api/v1/manage/pages/{slug}', 'get'>, 'blocks' | 'block_translations'> & {
-  blocks: TypedBlock[];
-  block_translations: BlockTranslation[];
-  etag: string | null;
-};
+/** The answer of a page write: the page record, with its new ETag. */
+export type PageWriteResult = ManagedPageRecord & { etag: string | null };
 
 /** Options of a media upload. */
 export interface UploadOptions extends WriteOptions {
@@ -195,16 +188,20 @@ export class ManagedEntries {
   };
 }
 
-/** A management page answer (record, or record with its block tree) with `data` parsed and the ETag attached. */
+/** A management page detail (record, block tree, translations) with `data` parsed and the ETag attached. */
 export function parsePage(res: ApiResponse<unknown>): ManagedPage {
   const d = res.data as { page: ManagedPageRecord; blocks?: { data: unknown }[]; block_translations?: { data: unknown }[] } & Record<string, unknown>;
-  if (!('blocks' in d)) return { ...(d as object), etag: res.etag } as unknown as ManagedPage;
   return {
     ...d,
-    blocks: parseBlocks(d.blocks ?? []) as TypedBlock[],
+    blocks: parseBlocks(d.blocks ?? []) as ManagedBlock[],
     block_translations: (d.block_translations ?? []).map((t) => withData(t) as BlockTranslation),
     etag: res.etag,
   } as unknown as ManagedPage;
+}
+
+/** The page record a page write answers, with its ETag. */
+function pageRecord(res: ApiResponse<unknown>): PageWriteResult {
+  return { ...(res.data as ManagedPageRecord), etag: res.etag };
 }
 
 /** Management pages: `client.manage.pages`. */
@@ -231,14 +228,25 @@ export class ManagedPages {
     return parsePage(await this.t.request('GET', this.path(slug), { signal: options?.signal }));
   }
 
-  /** Creates a draft page; blocks' `data` may be objects. */
-  async create(input: PageCreate, options?: WriteOptions): Promise<ManagedPage> {
-    return parsePage(await this.t.request('POST', this.path(), write(options, { body: input })));
+  /** Creates a draft page; blocks' `data` may be objects. Answers the page record. */
+  async create(input: PageCreate, options?: WriteOptions): Promise<PageWriteResult> {
+    return pageRecord(await this.t.request('POST', this.path(), write(options, { body: input })));
   }
 
-  /** Replaces a page's SEO and block tree. */
-  async update(slug: string, input: PageReplace, options?: WriteOptions): Promise<ManagedPage> {
-    return parsePage(await this.t.request('PUT', this.path(slug), write(options, { body: input })));
+  /**
+   * Replaces a page's SEO and whole block tree (PUT; blocks not sent are deleted). A tree read
+   * with `get` may be sent back as it is: `update(slug, {seo: read.page.seo, blocks: read.blocks})`.
+   */
+  async update(slug: string, input: PageReplace, options?: WriteOptions): Promise<PageWriteResult> {
+    return pageRecord(await this.t.request('PUT', this.path(slug), write(options, { body: input })));
+  }
+
+  /**
+   * Changes a page's attributes (slug, SEO, SEO translations) and leaves its blocks alone
+   * (PATCH /pages/{slug}, docs/pages.md): only the keys sent change.
+   */
+  async patch(slug: string, input: PagePatch, options?: WriteOptions): Promise<PageWriteResult> {
+    return pageRecord(await this.t.request('PATCH', this.path(slug), write(options, { body: input })));
   }
 
   async delete(slug: string, options?: WriteOptions): Promise<void> {
@@ -250,16 +258,17 @@ export class ManagedPages {
   async unpublish(slug: string, options?: WriteOptions): Promise<void> {
     await this.t.request('PATCH', this.path(slug, '/unpublish'), write(options));
   }
-  /** Archives a page; answers the page. */
-  async archive(slug: string, options?: WriteOptions): Promise<ManagedPage> {
-    return parsePage(await this.t.request('PATCH', this.path(slug, '/archive'), write(options)));
+  /** Archives a page; answers the page record. */
+  async archive(slug: string, options?: WriteOptions): Promise<PageWriteResult> {
+    return pageRecord(await this.t.request('PATCH', this.path(slug, '/archive'), write(options)));
   }
   async schedule(slug: string, publishAt: Date | string, options?: WriteOptions): Promise<void> {
     const publish_at = publishAt instanceof Date ? publishAt.toISOString() : publishAt;
     await this.t.request('PATCH', this.path(slug, '/schedule'), write(options, { body: { publish_at } }));
   }
-  async duplicate(slug: string, options?: WriteOptions): Promise<ManagedPage> {
-    return parsePage(await this.t.request('POST', this.path(slug, '/duplicate'), write(options)));
+  /** Copies a page as a new draft (`<slug>-copy`); answers the copy's record. */
+  async duplicate(slug: string, options?: WriteOptions): Promise<PageWriteResult> {
+    return pageRecord(await this.t.request('POST', this.path(slug, '/duplicate'), write(options)));
   }
   /** Navigation order: every page id of the workspace, in order. */
   async reorder(order: string[], options?: WriteOptions): Promise<void> {
@@ -277,8 +286,8 @@ export class ManagedPages {
     },
     get: async (slug: string, version: number, options?: ReadOptions): Promise<ManagedPage> =>
       parsePage(await this.t.request('GET', this.path(slug, `/versions/${version}`), { signal: options?.signal })),
-    restore: async (slug: string, version: number, options?: WriteOptions): Promise<ManagedPage> =>
-      parsePage(await this.t.request('POST', this.path(slug, `/versions/${version}/restore`), write(options))),
+    restore: async (slug: string, version: number, options?: WriteOptions): Promise<PageWriteResult> =>
+      pageRecord(await this.t.request('POST', this.path(slug, `/versions/${version}/restore`), write(options))),
   };
 }
 
