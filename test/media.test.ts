@@ -198,13 +198,21 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
     expect(JSON.parse(res.body).code).toBe('PAYLOAD_TOO_LARGE');
   });
 
-  it('requires X-Workspace-ID of the key (400 absent or malformed, 403 another workspace)', async () => {
+  it("takes the workspace from the key; X-Workspace-ID, when sent, must be the key's (400 malformed, 403 another workspace)", async () => {
     const parts = [file(await png(8, 8))];
-    const absent = expectError(await send(parts, { ws: null }), 400, 'VALIDATION_FAILED');
-    expect(absent.errors).toEqual([{ path: 'headers.x-workspace-id', message: 'is required' }]);
-    expectError(await send(parts, { ws: 'not-a-uuid' }), 400, 'VALIDATION_FAILED');
-    expectError(await send(parts, { ws: other.wsId }), 403, 'FORBIDDEN');
+    const bad = expectError(await send(parts, { ws: 'not-a-uuid' }), 400, 'VALIDATION_FAILED');
+    expect(bad.errors).toEqual([{ path: 'headers.x-workspace-id', message: 'must be a workspace id (uuid)' }]);
+    expect(expectError(await send(parts, { ws: other.wsId }), 403, 'FORBIDDEN').message).toMatch(/another workspace/);
     expect(await spooled()).toEqual([]);
+    const absent = await send(parts, { ws: null });
+    expect(absent.status, JSON.stringify(absent.body)).toBe(201);
+    const id = (absent.body as { data: { id: string; workspace_id: string } }).data.id;
+    expect((absent.body as { data: { workspace_id: string } }).data.workspace_id).toBe(wsId);
+    const get = await call(env.app, 'GET', `${M}/media/${id}`, { key });
+    expect(get.status).toBe(200);
+    // Deleting needs no header either.
+    expect((await call(env.app, 'DELETE', `${M}/media/${id}`, { key })).status).toBe(200);
+    expect((await call(env.app, 'GET', `${M}/media/${id}`, { key })).status).toBe(404);
   });
 
   it('needs media:write (403) and a management key (401)', async () => {
@@ -399,12 +407,12 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
       expect(after).toMatchObject({ folder: null, url: m.url });
     });
 
-    it('deletes: X-Workspace-ID required, record soft-deleted, file removed, then 404 everywhere', async () => {
+    it("deletes: X-Workspace-ID optional but the key's when sent, record soft-deleted, file removed, then 404 everywhere", async () => {
       const m = (await call(env.app, 'GET', `${M}/media/${ids[2]}`, { key })).body.data;
       const storageKey = `${wsId}/docs/${m.filename}`;
       expect(await keys()).toContain(storageKey);
-      const absent = expectError(await call(env.app, 'DELETE', `${M}/media/${ids[2]}`, { key }), 400, 'VALIDATION_FAILED');
-      expect(absent.errors[0].path).toBe('headers.x-workspace-id');
+      const bad = expectError(await call(env.app, 'DELETE', `${M}/media/${ids[2]}`, { key, headers: { 'x-workspace-id': 'nope' } }), 400, 'VALIDATION_FAILED');
+      expect(bad.errors[0].path).toBe('headers.x-workspace-id');
       expectError(await call(env.app, 'DELETE', `${M}/media/${ids[2]}`, { key, headers: { 'x-workspace-id': other.wsId } }), 403, 'FORBIDDEN');
       expectError(await call(env.app, 'DELETE', `${M}/media/${ids[2]}`, { key: other.key, headers: { 'x-workspace-id': other.wsId } }), 404, 'NOT_FOUND');
       const res = await call(env.app, 'DELETE', `${M}/media/${ids[2]}`, { key, headers: { 'x-workspace-id': wsId } });

@@ -544,6 +544,7 @@ async function webhookScenario(
   await expectStatus(200, 'GET', `${M}/webhooks`);
   await expectStatus(200, 'GET', `${M}/webhooks/${id}`);
   await expectStatus(200, 'PATCH', `${M}/webhooks/${id}`, { body: { enabled: true } });
+  await expectStatus(200, 'POST', `${M}/webhooks/${id}/rotate-secret`, { body: { grace_seconds: 60 } });
   await call(env.app, 'POST', `${M}/webhooks/${id}/ping`, { key: world.keys.management });
   const deliveries = await expectStatus(200, 'GET', `${M}/webhooks/${id}/deliveries`);
   const delivery = deliveries.body.data[0]?.id as string | undefined;

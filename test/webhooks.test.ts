@@ -11,7 +11,7 @@ import { blockedReason } from '../src/modules/webhooks/address-guard.js';
 import { checkEventPatterns, matchesEvent } from '../src/modules/webhooks/events.js';
 import { enqueueDeliveries, type OutboxEvent } from '../src/modules/webhooks/outbox.js';
 import { openSecret } from '../src/modules/webhooks/secrets.js';
-import { retryDelayMs, startWebhookWorker } from '../src/modules/webhooks/worker.js';
+import { retryDelayMs, runWebhookWorkerOnce, startWebhookWorker } from '../src/modules/webhooks/worker.js';
 import { call, createTestEnv, dialects, expectError, seedWorkspace, type TestEnv } from './helpers.js';
 import { startReceiver, verify, type Receiver } from './webhook-receiver.js';
 
@@ -214,6 +214,88 @@ describe.each(dialects())('webhooks on %s', (dialect) => {
       data: { id: hook.id, slug: null, status: null, version: null },
     });
     expect(() => verify('whsec_' + Buffer.alloc(24).toString('base64'), got)).toThrow();
+  });
+
+  it('rotates the secret: the new one answered once, both signing for the grace period, then only the new one', async () => {
+    const hook = await createHook({});
+    const ping = async () => {
+      const res = await req('POST', `/webhooks/${hook.id}/ping`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return receiver.received.find((r) => r.headers['webhook-id'] === res.body.data.id)!;
+    };
+    const stored = () => env.ctx.db.kysely.selectFrom('webhooks').selectAll().where('id', '=', hook.id).executeTakeFirstOrThrow();
+    const before = Date.now();
+    const rotated = await req('POST', `/webhooks/${hook.id}/rotate-secret`);
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    const first = rotated.body.data as { id: string; secret: string; previous_secret_expires_at: string };
+    expect(first).toMatchObject({ id: hook.id, url: hook.url, secret: expect.stringMatching(/^whsec_/) });
+    expect(first.secret).not.toBe(hook.secret);
+    // 24 hours by default.
+    expect(Date.parse(first.previous_secret_expires_at) - before).toBeGreaterThanOrEqual(86_400_000 - 1000);
+    expect(Date.parse(first.previous_secret_expires_at) - Date.now()).toBeLessThanOrEqual(86_400_000);
+    // Sealed like the current secret; a read never shows either.
+    const row = await stored();
+    expect(row.previous_secret_expires_at).toBe(first.previous_secret_expires_at);
+    expect(openSecret(env.ctx.secret, hook.id, row.previous_secret_encrypted!)).toBe(hook.secret);
+    expect(openSecret(env.ctx.secret, hook.id, row.secret_encrypted)).toBe(first.secret);
+    expect(JSON.stringify(row)).not.toContain(hook.secret.slice(6));
+    expect(JSON.stringify((await req('GET', `/webhooks/${hook.id}`)).body)).not.toMatch(/secret/);
+
+    // Grace period: two space-separated signatures, the new secret's first; either secret verifies.
+    const both = await ping();
+    const signatures = both.headers['webhook-signature'].split(' ');
+    expect(signatures).toHaveLength(2);
+    expect(verify(first.secret, { ...both, headers: { ...both.headers, 'webhook-signature': signatures[0] } })).toMatchObject({ type: 'ping' });
+    expect(verify(hook.secret, { ...both, headers: { ...both.headers, 'webhook-signature': signatures[1] } })).toMatchObject({ type: 'ping' });
+    expect(verify(hook.secret, both)).toMatchObject({ type: 'ping' });
+    expect(verify(first.secret, both)).toMatchObject({ type: 'ping' });
+
+    // Idempotency-Key is ignored: the same key rotates again, with a new secret, not a replay.
+    const idem = { 'idempotency-key': '0f6f3d56-8a51-4b0f-9a4c-1f2e3d4c5b6a' };
+    const again = await call(env.app, 'POST', `${M}/webhooks/${hook.id}/rotate-secret`, { key, body: { grace_seconds: 60 }, headers: idem });
+    const replay = await call(env.app, 'POST', `${M}/webhooks/${hook.id}/rotate-secret`, { key, body: { grace_seconds: 60 }, headers: idem });
+    expect(again.status).toBe(200);
+    expect(replay.status).toBe(200);
+    expect(replay.body.data.secret).not.toBe(again.body.data.secret);
+    expect(Date.parse(replay.body.data.previous_secret_expires_at) - Date.now()).toBeLessThanOrEqual(60_000);
+    // Only the secret being replaced is kept: the original and the first rotation's no longer sign.
+    const now = await ping();
+    expect(verify(replay.body.data.secret, now)).toMatchObject({ type: 'ping' });
+    expect(verify(again.body.data.secret, now)).toMatchObject({ type: 'ping' });
+    expect(() => verify(hook.secret, now)).toThrow();
+    expect(() => verify(first.secret, now)).toThrow();
+
+    // After the grace period only the new secret signs, and the worker's next pass drops the old one.
+    await env.ctx.db.kysely
+      .updateTable('webhooks')
+      .set({ previous_secret_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', hook.id)
+      .execute();
+    const after = await ping();
+    expect(after.headers['webhook-signature'].split(' ')).toHaveLength(1);
+    expect(verify(replay.body.data.secret, after)).toMatchObject({ type: 'ping' });
+    expect(() => verify(again.body.data.secret, after)).toThrow();
+    await runWebhookWorkerOnce(env.ctx);
+    expect(await stored()).toMatchObject({ previous_secret_encrypted: null, previous_secret_expires_at: null });
+
+    // grace_seconds 0: the replaced secret stops at once.
+    const sharp = await req('POST', `/webhooks/${hook.id}/rotate-secret`, { grace_seconds: 0 });
+    expect(sharp.body.data.previous_secret_expires_at).toBeNull();
+    const single = await ping();
+    expect(single.headers['webhook-signature'].split(' ')).toHaveLength(1);
+    expect(verify(sharp.body.data.secret, single)).toMatchObject({ type: 'ping' });
+    expect(() => verify(replay.body.data.secret, single)).toThrow();
+  });
+
+  it('refuses a grace period out of bounds or other body keys, and an unknown webhook', async () => {
+    const hook = await createHook({});
+    for (const body of [{ grace_seconds: 604_801 }, { grace_seconds: -1 }, { grace_seconds: 1.5 }, { grace_seconds: '60' }, { grace: 60 }]) {
+      const err = expectError(await req('POST', `/webhooks/${hook.id}/rotate-secret`, body), 400, 'VALIDATION_FAILED');
+      expect(err.errors[0].path).toMatch(/^body/);
+    }
+    const longest = await req('POST', `/webhooks/${hook.id}/rotate-secret`, { grace_seconds: 604_800 });
+    expect(longest.status).toBe(200);
+    expectError(await req('POST', `/webhooks/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}/rotate-secret`), 404, 'NOT_FOUND');
   });
 
   it('delivers every event to a receiver that fails with 500s and recovers; the log keeps each attempt', async () => {

@@ -41,6 +41,7 @@ import * as m023 from './migrations/023-releases.js';
 import * as m024 from './migrations/024-pending-changes.js';
 import * as m025 from './migrations/025-release-revisions.js';
 import * as m026 from './migrations/026-event-visibility.js';
+import * as m027 from './migrations/027-webhook-secret-rotation.js';
 import * as m028 from './migrations/028-coalesced-revision-bumps.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
@@ -73,6 +74,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '024-pending-changes': m024,
   '025-release-revisions': m025,
   '026-event-visibility': m026,
+  '027-webhook-secret-rotation': m027,
   '028-coalesced-revision-bumps': m028,
 };
 

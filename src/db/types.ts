@@ -409,6 +409,10 @@ export interface WebhooksTable {
   enabled: number;
   /** AES-256-GCM sealed `whsec_…` secret (src/modules/webhooks/secrets.ts). */
   secret_encrypted: string;
+  /** The secret a rotation replaced, sealed like the current one, kept for its grace period (migration 027). */
+  previous_secret_encrypted: string | null;
+  /** When the previous secret stops signing (ISO), null without one. */
+  previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -27,6 +27,37 @@ export const CreatedWebhookSchema = Type.Object(
 );
 export type CreatedWebhookRecord = Static<typeof CreatedWebhookSchema>;
 
+/** Longest grace period of a secret rotation: 7 days (docs/api.md "Rotating the signing secret"). */
+export const MAX_GRACE_SECONDS = 7 * 86_400;
+/** Grace period of a rotation without `grace_seconds`: 24 hours. */
+export const DEFAULT_GRACE_SECONDS = 86_400;
+
+export const RotateSecretBody = Type.Object(
+  {
+    grace_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_GRACE_SECONDS,
+        description: 'how long the replaced secret keeps signing beside the new one, in seconds (default 86400 = 24 h, at most 604800 = 7 days; 0: not at all)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RotateSecretInput = Static<typeof RotateSecretBody>;
+
+export const RotatedWebhookSchema = Type.Object(
+  {
+    ...webhookProperties,
+    secret: Type.String({ description: 'the new signing secret (`whsec_…`), shown only in this answer' }),
+    previous_secret_expires_at: Nullable(
+      Type.String({ description: 'ISO 8601 UTC: until when deliveries are also signed with the replaced secret; null when it was dropped at once' }),
+    ),
+  },
+  { $id: 'RotatedWebhook', title: 'RotatedWebhook' },
+);
+export type RotatedWebhookRecord = Static<typeof RotatedWebhookSchema>;
+
 const UrlField = Type.String({ minLength: 1, maxLength: 2000 });
 const EventsField = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
 const ContentTypesField = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 200 });

@@ -276,7 +276,14 @@ export const TABLES: readonly TableSpec[] = [
     ],
     since: 4,
   },
-  { table: 'webhooks', file: 'webhooks', key: ['id'], scope: 'workspace_id = ?', omit: ['secret_encrypted'], ids: ['id'] },
+  {
+    table: 'webhooks',
+    file: 'webhooks',
+    key: ['id'],
+    scope: 'workspace_id = ?',
+    omit: ['secret_encrypted', 'previous_secret_encrypted', 'previous_secret_expires_at'],
+    ids: ['id'],
+  },
 ];
 
 /** The members file (`--with-users`): one line per membership with the user's email and name, no password. */

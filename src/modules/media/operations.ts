@@ -41,8 +41,10 @@ import { dropVariants } from './variants.js';
 import { recordMediaEvent } from '../events/record.js';
 
 /**
- * The `X-Workspace-ID` rule (D50): required on upload and delete (400 when absent), optional
- * elsewhere; when given it must be the key's workspace (403).
+ * The `X-Workspace-ID` rule (docs/media.md "Upload"; D50 as issue 28 item 6 changed it): a key
+ * belongs to one workspace, so no media route needs the header (a session's workspace was
+ * already taken from it or from the person's default by the auth hook); when given it must be a
+ * uuid (400) naming the actor's workspace (403). `required` makes it mandatory (400 when absent).
  */
 export function checkWorkspaceHeader(actor: Actor, header: string | undefined, required: boolean): void {
   const value = header?.trim();
@@ -149,11 +151,11 @@ export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMe
   }
 }
 
-/** POST /media/upload: scope media:write, X-Workspace-ID required (D50). */
+/** POST /media/upload: scope media:write; the workspace is the actor's, X-Workspace-ID optional and checked (D50, issue 28 item 6). */
 export async function uploadMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, input: StoreMediaInput): Promise<MediaAsset> {
   try {
     authorize(actor, 'media:write');
-    checkWorkspaceHeader(actor, workspaceHeader, true);
+    checkWorkspaceHeader(actor, workspaceHeader, false);
   } catch (err) {
     await input.file.dispose();
     throw err;
@@ -290,11 +292,11 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
 
 /**
  * DELETE /media/{id}: soft-deletes the record (it disappears from every read) and removes its
- * file and derived images from storage. X-Workspace-ID required (D50).
+ * file and derived images from storage. X-Workspace-ID optional and checked, as on upload.
  */
 export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string): Promise<void> {
   authorize(actor, 'media:write');
-  checkWorkspaceHeader(actor, workspaceHeader, true);
+  checkWorkspaceHeader(actor, workspaceHeader, false);
   const media = await requireMedia(ctx, actor.workspaceId, id);
   const deleted = await withTransaction(ctx.db, async (tx) => {
     const at = iso(ctx.clock());

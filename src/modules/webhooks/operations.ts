@@ -6,6 +6,8 @@
  * - create: validates the URL (http(s); unless WEBHOOK_ALLOW_PRIVATE its host must be or resolve
  *   to public addresses only, address-guard.ts; checked again at every attempt), the events (D82 types, `<kind>.*`, `*`) and the content type filter
  *   (content types of the workspace); the secret is returned once and stored sealed.
+ * - rotate-secret: a new secret, returned once; the replaced one keeps signing beside it for a
+ *   grace period (both signatures in `webhook-signature`), then is dropped (worker.ts).
  * - ping and retry make one attempt now, within the request, and answer the delivery with its
  *   log; a failed ping or a retried finished delivery is not retried automatically.
  */
@@ -18,7 +20,16 @@ import { iso } from '../../lib/time.js';
 import { authorize } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { entryTypeSlugsAmong } from '../content-types/repository.js';
-import type { CreateWebhookInput, CreatedWebhookRecord, UpdateWebhookInput, WebhookDeliveryRecord, WebhookRecord } from '../../http/schemas/webhooks.js';
+import {
+  DEFAULT_GRACE_SECONDS,
+  type CreateWebhookInput,
+  type CreatedWebhookRecord,
+  type RotateSecretInput,
+  type RotatedWebhookRecord,
+  type UpdateWebhookInput,
+  type WebhookDeliveryRecord,
+  type WebhookRecord,
+} from '../../http/schemas/webhooks.js';
 import { checkEventPatterns } from './events.js';
 import { targetProblem } from './http-client.js';
 import { deliveryRow } from './outbox.js';
@@ -116,6 +127,8 @@ export async function createWebhook(ctx: Context, actor: Actor, input: CreateWeb
     content_types: JSON.stringify([...new Set(input.content_types ?? [])]),
     enabled: input.enabled === false ? 0 : 1,
     secret_encrypted: sealSecret(ctx.secret, id, secret),
+    previous_secret_encrypted: null,
+    previous_secret_expires_at: null,
     created_at: now,
     updated_at: now,
   };
@@ -152,6 +165,37 @@ export async function updateWebhook(ctx: Context, actor: Actor, id: string, inpu
   if (input.enabled !== undefined) patch.enabled = input.enabled ? 1 : 0;
   await updateWebhookRow(ctx.db, id, patch);
   return present(await requireWebhook(ctx, actor, id));
+}
+
+/**
+ * POST /webhooks/{id}/rotate-secret (docs/api.md "Rotating the signing secret"; issue 28 item 6):
+ * a new secret, answered once (never kept for an Idempotency-Key replay: the route is a secret
+ * answer). The replaced secret keeps signing beside the new one for `grace_seconds` (default 24 h,
+ * at most 7 days, bounds checked by the body schema; 0: not at all), sealed like the current one.
+ * Only the secret being replaced is kept: a rotation within a grace period drops the one before.
+ * Attempts already under way finish with the secrets they were claimed with. 404 for another
+ * workspace's webhook.
+ */
+export async function rotateWebhookSecret(ctx: Context, actor: Actor, id: string, input: RotateSecretInput): Promise<RotatedWebhookRecord> {
+  authorize(actor, 'webhooks:write');
+  const now = ctx.clock();
+  const grace = input.grace_seconds ?? DEFAULT_GRACE_SECONDS;
+  const secret = generateSecret();
+  const expires = grace > 0 ? iso(new Date(now.getTime() + grace * 1000)) : null;
+  const row = await withTransaction(ctx.db, async (db) => {
+    const current = await findWebhook(db, actor.workspaceId, id);
+    if (!current) throw notFound('Webhook');
+    // The sealed value moves as it is: the same webhook id is its additional data.
+    const patch = {
+      secret_encrypted: sealSecret(ctx.secret, id, secret),
+      previous_secret_encrypted: expires === null ? null : current.secret_encrypted,
+      previous_secret_expires_at: expires,
+      updated_at: iso(now),
+    };
+    await updateWebhookRow(db, id, patch);
+    return { ...current, ...patch };
+  });
+  return { ...present(row), secret, previous_secret_expires_at: expires };
 }
 
 /** DELETE /webhooks/{id}: the webhook and its delivery log; pending deliveries are dropped. */

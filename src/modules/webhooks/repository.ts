@@ -49,6 +49,15 @@ export async function updateWebhookRow(db: Db, id: string, patch: Partial<Omit<W
   await db.kysely.updateTable('webhooks').set(patch).where('id', '=', id).execute();
 }
 
+/** Drops the replaced secrets whose grace period ended by `now` (secret rotation, migration 027). */
+export async function dropExpiredSecrets(db: Db, now: string): Promise<void> {
+  await db.kysely
+    .updateTable('webhooks')
+    .set({ previous_secret_encrypted: null, previous_secret_expires_at: null })
+    .where('previous_secret_expires_at', '<=', now)
+    .execute();
+}
+
 /** Deletes a webhook with its deliveries and attempts; false when it was not there. */
 export async function deleteWebhookRow(db: Db, workspaceId: string, id: string): Promise<boolean> {
   const res = await db.kysely.deleteFrom('webhooks').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
@@ -77,6 +86,8 @@ export interface ClaimedAttempt {
   workspaceId: string;
   url: string;
   secretSealed: string;
+  /** The secret a rotation replaced, while its grace period runs (migration 027). */
+  previousSecret: { sealed: string; expiresAt: string } | null;
   payload: string;
   /** 1-based number of this attempt. */
   number: number;
@@ -86,7 +97,18 @@ export interface ClaimedAttempt {
 
 async function claimRows(
   db: Db,
-  due: { id: string; webhook_id: string; workspace_id: string; url: string; secret_encrypted: string; payload: string; attempts: number; give_up_at: string }[],
+  due: {
+    id: string;
+    webhook_id: string;
+    workspace_id: string;
+    url: string;
+    secret_encrypted: string;
+    previous_secret_encrypted: string | null;
+    previous_secret_expires_at: string | null;
+    payload: string;
+    attempts: number;
+    give_up_at: string;
+  }[],
   now: string,
   leaseUntil: string,
   giveUpAt?: string,
@@ -128,6 +150,10 @@ async function claimRows(
       workspaceId: d.workspace_id,
       url: d.url,
       secretSealed: d.secret_encrypted,
+      previousSecret:
+        d.previous_secret_encrypted !== null && d.previous_secret_expires_at !== null
+          ? { sealed: d.previous_secret_encrypted, expiresAt: d.previous_secret_expires_at }
+          : null,
       payload: d.payload,
       number,
       attemptId,
@@ -141,7 +167,18 @@ function claimSelect(db: Db) {
   return db.kysely
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-    .select(['d.id', 'd.webhook_id', 'd.workspace_id', 'w.url', 'w.secret_encrypted', 'd.payload', 'd.attempts', 'd.give_up_at']);
+    .select([
+      'd.id',
+      'd.webhook_id',
+      'd.workspace_id',
+      'w.url',
+      'w.secret_encrypted',
+      'w.previous_secret_encrypted',
+      'w.previous_secret_expires_at',
+      'd.payload',
+      'd.attempts',
+      'd.give_up_at',
+    ]);
 }
 
 /**

@@ -17,7 +17,7 @@ import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
 import { iso } from '../../lib/time.js';
 import { attempt, type AttemptOutcome } from './http-client.js';
-import { claimDue, finishAttempt, type AttemptResult, type ClaimedAttempt } from './repository.js';
+import { claimDue, dropExpiredSecrets, finishAttempt, type AttemptResult, type ClaimedAttempt } from './repository.js';
 import { openSecret } from './secrets.js';
 
 /** Delays after the 1st, 2nd, … failed attempt; the last one repeats. */
@@ -49,15 +49,28 @@ export function leaseEnd(ctx: Context, now: Date): string {
   return iso(new Date(now.getTime() + ctx.config.webhookTimeoutMs + LEASE_MARGIN_MS));
 }
 
-/** The signed headers of one attempt. */
-function signedHeaders(secret: string, deliveryId: string, at: Date, payload: string): Record<string, string> {
+/** The signed headers of one attempt: one signature per secret (the current one first), space-separated. */
+function signedHeaders(secrets: readonly string[], deliveryId: string, at: Date, payload: string): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'Quire-Webhooks/1',
     'webhook-id': deliveryId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(deliveryId, at, payload),
+    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(deliveryId, at, payload)).join(' '),
   };
+}
+
+/**
+ * The replaced secret of a rotation while its grace period runs at `at`, else null. One that
+ * cannot be opened is left out (the current secret still signs).
+ */
+function previousSecret(ctx: Context, claim: ClaimedAttempt, at: Date): string | null {
+  if (claim.previousSecret === null || claim.previousSecret.expiresAt <= iso(at)) return null;
+  try {
+    return openSecret(ctx.secret, claim.webhookId, claim.previousSecret.sealed);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -82,7 +95,12 @@ export async function performAttempt(ctx: Context, claim: ClaimedAttempt, option
   if (secret !== null) {
     outcome = await attempt({
       url: claim.url,
-      headers: signedHeaders(secret, claim.deliveryId, at, claim.payload),
+      headers: signedHeaders(
+        [secret, previousSecret(ctx, claim, at)].filter((s): s is string => s !== null),
+        claim.deliveryId,
+        at,
+        claim.payload,
+      ),
       body: claim.payload,
       timeoutMs: ctx.config.webhookTimeoutMs,
       allowPrivate: ctx.config.webhookAllowPrivate,
@@ -113,7 +131,10 @@ export async function performAttempt(ctx: Context, claim: ClaimedAttempt, option
 /** One pass: claims up to `batch` due deliveries and sends them in parallel; returns how many. */
 export async function runWebhookWorkerOnce(ctx: Context, options: WorkerOptions = {}): Promise<number> {
   const now = ctx.clock();
-  const claims = await withTransaction(ctx.db, (db) => claimDue(db, iso(now), leaseEnd(ctx, now), options.batch ?? 20));
+  const claims = await withTransaction(ctx.db, async (db) => {
+    await dropExpiredSecrets(db, iso(now));
+    return claimDue(db, iso(now), leaseEnd(ctx, now), options.batch ?? 20);
+  });
   await Promise.all(
     claims.map((c) =>
       performAttempt(ctx, c, options).catch((err: unknown) => {

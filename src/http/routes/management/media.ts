@@ -57,7 +57,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
         schema: {
           tags,
           operationId: 'uploadMedia',
-          summary: 'Upload a file (multipart/form-data; header X-Workspace-ID)',
+          summary: "Upload a file (multipart/form-data; into the key's workspace)",
           consumes: ['multipart/form-data'],
           headers: WorkspaceHeaders,
           body: UploadFormDoc,
@@ -69,8 +69,9 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
         if (Number.isFinite(declared) && declared > maxBytes + FORM_OVERHEAD_BYTES) throw tooLarge(maxBytes);
         if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the upload as multipart/form-data with the file in the part named file');
         const header = req.headers['x-workspace-id'];
-        // Before reading a byte of the body: a wrong workspace never gets its file spooled.
-        checkWorkspaceHeader(req.actor, header, true);
+        // Before reading a byte of the body: a wrong workspace never gets its file spooled. The
+        // workspace is the key's (or the session's): the header is only checked when sent.
+        checkWorkspaceHeader(req.actor, header, false);
         // The SHA-256 of the file is the upload's identity for an Idempotency-Key, and only then
         // worth its cost.
         const hash = req.idempotencyDeferredKey != null;
@@ -83,7 +84,8 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
         let replayed: boolean;
         try {
           replayed = await claimAfterBody(ctx, req, reply, {
-            workspace: header ?? null,
+            // The key's workspace, whether the header named it or not: both requests are the same upload.
+            workspace: req.actor.workspaceId,
             sha256: form.file.sha256,
             name: form.originalName,
             fields: form.fields,
@@ -192,7 +194,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
       schema: {
         tags,
         operationId: 'deleteMedia',
-        summary: 'Delete a media asset and its file (header X-Workspace-ID)',
+        summary: 'Delete a media asset and its file',
         headers: WorkspaceHeaders,
         params: MediaIdParams,
         response: { 200: EmptyEnvelope },

@@ -1,6 +1,6 @@
 /**
- * Management routes for webhooks (docs/api.md "Webhooks" (D82)): CRUD, the delivery
- * log, manual retry and ping. Every route needs `webhooks:write`, reads included (the rule is in
+ * Management routes for webhooks (docs/api.md "Webhooks" (D82)): CRUD, secret rotation, the
+ * delivery log, manual retry and ping. Every route needs `webhooks:write`, reads included (the rule is in
  * src/modules/webhooks/operations.ts). Parse, call, reply.
  */
 import { Type } from '@sinclair/typebox';
@@ -16,6 +16,7 @@ import {
   listWebhooks,
   pingWebhook,
   retryDelivery,
+  rotateWebhookSecret,
   updateWebhook,
 } from '../../../modules/webhooks/operations.js';
 import { EmptyEnvelope, EnvelopeOf, ok, PageMeta } from '../../envelope.js';
@@ -25,6 +26,8 @@ import {
   CreateWebhookBody,
   DeliveriesQuery,
   DeliveryParams,
+  RotatedWebhookSchema,
+  RotateSecretBody,
   UpdateWebhookBody,
   WebhookDeliverySchema,
   WebhookParams,
@@ -99,6 +102,28 @@ export async function webhookRoutes(app: FastifyInstance, ctx: Context): Promise
       },
     },
     async (req) => ok(await updateWebhook(ctx, req.actor, req.params.id, req.body)),
+  );
+
+  r.post(
+    '/webhooks/:id/rotate-secret',
+    {
+      config: { action, secretAnswer: true },
+      schema: {
+        tags,
+        operationId: 'rotateWebhookSecret',
+        summary: 'Replace the signing secret; the new one is in this answer only',
+        description:
+          'Answers a new signing secret (`whsec_…`) once. For `grace_seconds` (default 86400 = 24 h, at most 604800 = 7 days, 0 for none) deliveries are signed with the new and the replaced secret side by side (two space-separated signatures in `webhook-signature`), then with the new one only. `Idempotency-Key` is ignored here: a replay would hand out the secret again.',
+        params: WebhookParams,
+        body: RotateSecretBody,
+        response: { 200: EnvelopeOf(RotatedWebhookSchema) },
+      },
+      // The body is optional: a POST without one rotates with the default grace period.
+      preValidation: async (req) => {
+        req.body ??= {};
+      },
+    },
+    async (req) => ok(await rotateWebhookSecret(ctx, req.actor, req.params.id, req.body)),
   );
 
   r.delete(
