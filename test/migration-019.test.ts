@@ -1,9 +1,9 @@
 /**
  * Migration 019 (datetime values keep their offset) upgrades an existing database in place:
  *
- * - a database as the release before left it (migrations up to 018, datetime values stored in
- *   UTC, their expression and unique indexes over the value's text, no `quire_utc` on
- *   PostgreSQL) gets the indexes of its datetime fields rebuilt on the instant: the datetime
+ * - a database as the release before left it (datetime values stored in UTC, their expression
+ *   and unique indexes over the value's text, no `quire_utc` on PostgreSQL; written by today's
+ *   code, then its indexes put back as they were before 019, which then runs) gets the indexes of its datetime fields rebuilt on the instant: the datetime
  *   kind's own expression indexes, the text-kind index dropped where no text field of that name
  *   needs it and kept where one does, the unique index over the instant. The stored values are
  *   unchanged, and new values with offsets sort, filter and collide among them by instant through
@@ -25,7 +25,7 @@ import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { createDb } from '../src/db/create-db.js';
 import { createDataIndexSql, createUniqueIndexSql, dataIndexName, dropDataIndexSql, dropUniqueIndexSql, uniqueIndexName } from '../src/db/dialect.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { migrateToLatest, MIGRATIONS } from '../src/db/migrate.js';
 import type { Db, Dialect } from '../src/db/types.js';
 import { newId } from '../src/lib/ids.js';
 import { bootstrap } from '../src/modules/auth/operations.js';
@@ -101,7 +101,10 @@ describe.each(dialects())('migration 019 on an existing %s database', (dialect) 
   beforeAll(async () => {
     const opened = await openDb(dialect, 'm019');
     ({ db, schema, dataDir } = opened);
-    await migrateUpTo(db.kysely as unknown as Kysely<unknown>, dialect, '018-media-title-description', schema);
+    // Content is written with today's code on today's schema, then the indexes (and PostgreSQL's
+    // function) are put back as the release before 019 built them, and 019 runs on that: a
+    // database migrated only to 018 lacks the columns today's writes fill.
+    await migrateToLatest(db.kysely, dialect, schema);
     const ctx = await createContext(opened.config, db, { log: pino({ level: 'silent' }) });
     keys = (await bootstrap(ctx, { slug: 'm019', name: 'M019', default_locale: 'en', locales: ['en'] })).keys;
     app = await buildApp(ctx, { logger: false });
@@ -143,7 +146,7 @@ describe.each(dialects())('migration 019 on an existing %s database', (dialect) 
     if (dialect === 'postgres') await sql`DROP FUNCTION quire_utc(text)`.execute(db.kysely);
     before = await db.kysely.selectFrom('entries').select(['id', 'data', 'published_data']).orderBy('id').execute();
 
-    await migrateToLatest(db.kysely, dialect, schema);
+    await MIGRATIONS['019-datetime-offsets']!.up(db.kysely as unknown as Kysely<unknown>, dialect);
   });
   afterAll(async () => {
     await app?.close();
