@@ -10,6 +10,8 @@ import { closeContext, type Context } from './context.js';
 import { pingDb } from './db/ping.js';
 import { AppError } from './errors.js';
 import { checkJsonShape } from './lib/json-limits.js';
+import { lazyChildLogger } from './lib/logger.js';
+import type { Logger } from 'pino';
 import { clientErrorHandler, newRequestId } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/error-handler.js';
 import { registerCors } from './http/cors.js';
@@ -36,7 +38,13 @@ export interface BuildAppOptions {
 export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     // The context's logger: secrets are redacted there, request URLs included (src/lib/logger.ts).
-    ...(options.logger === false ? {} : { loggerInstance: ctx.log as FastifyBaseLogger }),
+    ...(options.logger === false
+      ? {}
+      : {
+          loggerInstance: ctx.log as FastifyBaseLogger,
+          // Each request's child logger is made on its first enabled log call (src/lib/logger.ts).
+          childLoggerFactory: (logger, bindings, opts) => lazyChildLogger(logger as Logger, bindings, opts) as FastifyBaseLogger,
+        }),
     bodyLimit: JSON_BODY_LIMIT,
     // Timeouts (docs/security.md): a client that trickles its headers or body, idles on a
     // connection or stops reading is cut off; a request whose handler runs too long answers 503.

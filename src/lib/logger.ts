@@ -69,3 +69,41 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
   });
   return pino({ level, serializers: { req: serializeRequest, err: pino.stdSerializers.err }, redact: { paths, censor: REDACTED } }, stream);
 }
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+type Level = (typeof LEVELS)[number];
+
+/**
+ * A request's logger (Fastify's `childLoggerFactory`) that creates its pino child, with the
+ * request's bindings (its id), only when something is logged at an enabled level: creating the
+ * child passes the bindings through the redaction paths above, which cost about 4% of the CPU of
+ * a cached delivery answer, and at the default level (`warn`) nearly no request logs anything.
+ * Routes with their own `logLevel` (options.level) get their child at once. Methods, `child`,
+ * `level`, `isLevelEnabled` and `bindings` behave as the child's would.
+ */
+export function lazyChildLogger(parent: Logger, bindings: pino.Bindings, options: pino.ChildLoggerOptions): Logger {
+  if (options.level !== undefined) return parent.child(bindings, options);
+  let child: Logger | undefined;
+  const real = () => (child ??= parent.child(bindings, options));
+  const lazy: Record<string, unknown> = {
+    child: (b: pino.Bindings, o?: pino.ChildLoggerOptions) => real().child(b, o),
+    isLevelEnabled: (level: string) => (child ?? parent).isLevelEnabled(level),
+    bindings: () => real().bindings(),
+    silent: () => {},
+    flush: (cb?: (err?: Error) => void) => parent.flush(cb),
+  };
+  for (const level of LEVELS) {
+    lazy[level] = (...args: unknown[]) => {
+      if (!(child ?? parent).isLevelEnabled(level)) return;
+      (real()[level as Level] as (...a: unknown[]) => void)(...args);
+    };
+  }
+  Object.defineProperty(lazy, 'level', {
+    get: () => (child ?? parent).level,
+    set: (value: string) => {
+      real().level = value;
+    },
+    enumerable: true,
+  });
+  return lazy as unknown as Logger;
+}
