@@ -25,6 +25,7 @@ import type {
   OverviewSchema,
   WorkspaceSchema,
 } from '../../../src/http/schemas/studio.js';
+import type { ReleaseItemSchema, ReleaseSchema, ReleaseValidationSchema } from '../../../src/http/schemas/releases.js';
 import type { CreatedWebhookSchema, WebhookDeliverySchema, WebhookSchema } from '../../../src/http/schemas/webhooks.js';
 
 export type { Role, Scope, KeyClass, Environment } from '../../../src/modules/auth/permissions.js';
@@ -59,6 +60,9 @@ export type OverviewCounts = Static<typeof OverviewCountsSchema>;
 export type Webhook = Static<typeof WebhookSchema>;
 export type CreatedWebhook = Static<typeof CreatedWebhookSchema>;
 export type WebhookDelivery = Static<typeof WebhookDeliverySchema>;
+export type Release = Static<typeof ReleaseSchema>;
+export type ReleaseItem = Static<typeof ReleaseItemSchema>;
+export type ReleaseValidation = Static<typeof ReleaseValidationSchema>;
 
 /** `meta` of list responses (docs/api.md "Pagination"). */
 export interface PageMeta {

@@ -1,20 +1,21 @@
 /**
  * The Studio's frame (Mantine AppShell): a header with the menu button (below 768 px), the
  * product name and the workspace switcher (when the person belongs to several), and a navbar with
- * Home, Content (one link per entry type), Pages, Media, Content model, Settings, GraphQL explorer, and the signed-in person's
- * email, role and Sign out. On phones the navbar is a drawer that closes after navigating.
+ * Home, Content (one link per entry type), Pages, Media, Releases, Content model, Settings, GraphQL explorer, and the signed-in person's
+ * email, role and Sign out. The header also holds the release switcher (ReleaseSwitcher: the editors' release perspective). On phones the navbar is a drawer that closes after navigating.
  */
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { AppShell, Badge, Burger, Button, Group, NativeSelect, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery, useReducedMotion } from '@mantine/hooks';
-import { IconBrandGraphql, IconDatabase, IconFiles, IconHome, IconLayoutList, IconLogout, IconPhoto, IconSettings } from '@tabler/icons-react';
+import { IconBrandGraphql, IconDatabase, IconFiles, IconHome, IconLayoutList, IconLogout, IconPhoto, IconRocket, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { signOut } from '../api/session';
 import { setCsrfToken, setWorkspaceId } from '../api/client';
 import { notifications } from '@mantine/notifications';
 import { errorMessage } from '../components/ErrorAlert';
 import { useContentTypes } from './queries';
+import { ReleaseSwitcher } from './ReleaseSwitcher';
 import { useWorkspace } from './workspace';
 
 export function StudioShell({ children }: { children: ReactNode }) {
@@ -67,20 +68,23 @@ export function StudioShell({ children }: { children: ReactNode }) {
               Quire Studio
             </Text>
           </Group>
-          {session.workspaces.length > 1 ? (
-            <NativeSelect
-              aria-label="Workspace"
-              size="xs"
-              w={180}
-              value={workspace.slug}
-              data={session.workspaces.map((w) => ({ value: w.slug, label: w.name }))}
-              onChange={(e) => navigate(`/${e.currentTarget.value}`)}
-            />
-          ) : (
-            <Text size="sm" c="dimmed" truncate visibleFrom="xs">
-              {workspace.name}
-            </Text>
-          )}
+          <Group gap="xs" wrap="nowrap">
+            <ReleaseSwitcher />
+            {session.workspaces.length > 1 ? (
+              <NativeSelect
+                aria-label="Workspace"
+                size="xs"
+                w={180}
+                value={workspace.slug}
+                data={session.workspaces.map((w) => ({ value: w.slug, label: w.name }))}
+                onChange={(e) => navigate(`/${e.currentTarget.value}`)}
+              />
+            ) : (
+              <Text size="sm" c="dimmed" truncate visibleFrom="sm">
+                {workspace.name}
+              </Text>
+            )}
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Studio" style={phone && !opened ? { visibility: 'hidden' } : undefined}>
@@ -97,6 +101,7 @@ export function StudioShell({ children }: { children: ReactNode }) {
           </NavLink>
           {link(`${base}/pages`, 'Pages', <IconFiles size={18} aria-hidden />)}
           {link(`${base}/media`, 'Media', <IconPhoto size={18} aria-hidden />)}
+          {link(`${base}/releases`, 'Releases', <IconRocket size={18} aria-hidden />)}
           {link(`${base}/model`, 'Content model', <IconLayoutList size={18} aria-hidden />)}
           {link(`${base}/settings`, 'Settings', <IconSettings size={18} aria-hidden />)}
           {link(`${base}/graphql`, 'GraphQL explorer', <IconBrandGraphql size={18} aria-hidden />)}

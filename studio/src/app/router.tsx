@@ -21,6 +21,8 @@ const EntryEditor = lazy(() => import('../screens/entries/EntryEditor'));
 const PagesList = lazy(() => import('../screens/pages/PagesList'));
 const PageEditor = lazy(() => import('../screens/pages/PageEditor'));
 const MediaLibrary = lazy(() => import('../screens/media/MediaLibrary'));
+const ReleasesList = lazy(() => import('../screens/releases/ReleasesList'));
+const ReleaseDetail = lazy(() => import('../screens/releases/ReleaseDetail'));
 // GraphiQL and its editor load only with this screen (docs/studio.md "GraphQL explorer").
 const ApiExplorer = lazy(() => import('../screens/graphql/ApiExplorer'));
 const NotFound = lazy(() => import('./NotFound'));
@@ -73,6 +75,8 @@ export function createStudioRouter() {
           { path: 'pages', element: page(PagesList) },
           { path: 'pages/:slug', element: <KeyedPageEditor /> },
           { path: 'media', element: page(MediaLibrary) },
+          { path: 'releases', element: page(ReleasesList) },
+          { path: 'releases/:id', element: page(ReleaseDetail) },
           { path: 'graphql', element: page(ApiExplorer) },
           { path: 'settings', element: <Navigate to="general" replace /> },
           { path: 'settings/:tab', element: page(Settings) },

@@ -60,10 +60,12 @@ export interface LivePreviewProps {
   mint: () => Promise<{ token: string; expires_at: string }>;
   /** the built-in preview of the working copy (BuiltinPreview), shown without a template or on demand */
   builtin: ReactNode;
+  /** with no template: said above the built-in preview instead of where a template is set (a release version, which a site's preview cannot show) */
+  builtinNote?: string;
   onClose: () => void;
 }
 
-export function LivePreview({ target, locale, template, savedAt, mint, builtin, onClose }: LivePreviewProps) {
+export function LivePreview({ target, locale, template, savedAt, mint, builtin, builtinNote, onClose }: LivePreviewProps) {
   const key = useWsKey();
   const { workspace, administers } = useWorkspace();
   // With a template, the editor may still choose the built-in preview (e.g. while the site is down).
@@ -141,6 +143,15 @@ export function LivePreview({ target, locale, template, savedAt, mint, builtin, 
   const sized = (node: ReactNode) => <div style={{ width: width === 'phone' ? 390 : '100%', maxWidth: '100%', margin: '0 auto' }}>{node}</div>;
   if (chosenBuiltin) {
     body = sized(builtin);
+  } else if (!template && builtinNote) {
+    body = (
+      <Stack gap="sm">
+        <Alert color="gray" title="Built-in preview">
+          <Text size="sm">{builtinNote}</Text>
+        </Alert>
+        {sized(builtin)}
+      </Stack>
+    );
   } else if (!template) {
     body = (
       <Stack gap="sm">

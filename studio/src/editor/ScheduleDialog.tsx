@@ -1,4 +1,7 @@
-/** Asks for the time to publish at (a date-time picker in the browser's time zone, D20 schedule). */
+/**
+ * Asks for the time to publish at (a date-time picker in the browser's time zone, D20 schedule);
+ * `note` and `verb` word it for other schedules (a release, an unpublish).
+ */
 import { useId, useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
@@ -10,12 +13,17 @@ export function ScheduleDialog({
   onClose,
   onSchedule,
   what,
+  note = 'Publishes the working copy as it is at that moment; until then readers keep what they see now.',
+  verb = 'Publish',
 }: {
   opened: boolean;
   onClose: () => void;
   /** receives ISO 8601 UTC; a rejection is shown in the dialog */
   onSchedule: (publishAt: string) => Promise<unknown>;
   what: string;
+  note?: string;
+  /** the label's verb: "Publish at (…)" */
+  verb?: string;
 }) {
   const pickerId = useId();
   const [value, setValue] = useState<string | null>(null);
@@ -38,9 +46,9 @@ export function ScheduleDialog({
   return (
     <Modal opened={opened} onClose={onClose} title={`Schedule ${what}`} centered>
       <Stack>
-        <Text size="sm">Publishes the working copy as it is at that moment; until then readers keep what they see now.</Text>
+        <Text size="sm">{note}</Text>
         <DateTimePicker
-          label={`Publish at (${Intl.DateTimeFormat().resolvedOptions().timeZone})`}
+          label={`${verb} at (${Intl.DateTimeFormat().resolvedOptions().timeZone})`}
           placeholder="Pick a date and time"
           valueFormat="YYYY-MM-DD HH:mm"
           minDate={dayjs().format('YYYY-MM-DD')}

@@ -39,25 +39,43 @@ import { PublishDialog } from '../../editor/PublishDialog';
 import { previewUrl } from '../../editor/preview-protocol';
 import { VersionHistory } from './VersionHistory';
 import { BuiltinPreview } from '../../editor/BuiltinPreview';
+import { ReleaseActions, ReleaseBanner, useReleaseVariant, type ReleaseVariant } from '../../editor/ReleaseEditing';
 
 export default function EntryEditorScreen() {
   const { type = '', entry: slug } = useParams();
   const types = useContentTypes();
   const settings = useWorkspaceSettings();
   const key = useWsKey();
-  const loaded = useQuery({ queryKey: key('entry', type, slug), queryFn: () => getEntry(type, slug as string), enabled: !!slug, staleTime: 0, gcTime: 0 });
+  // In a release perspective an entry the release publishes opens its release version (docs/studio.md "Releases").
+  const variant = useReleaseVariant({ kind: 'entry', slug: slug ?? '', type });
+  const releaseId = slug ? variant.releaseId : null;
+  const loaded = useQuery({
+    queryKey: key('entry', type, slug, releaseId),
+    queryFn: () => getEntry(type, slug as string, releaseId),
+    enabled: !!slug && !variant.perspective.pending,
+    staleTime: 0,
+    gcTime: 0,
+  });
   const { can } = useWorkspace();
   const canUpload = can('media:write');
   const sources = useMemo(() => apiFieldSources({ canUpload }), [canUpload]);
   const ct = types.data?.find((t) => t.slug === type);
   const error = types.error ?? settings.error ?? loaded.error;
   if (error) return <ErrorAlert error={error} title="The entry could not be loaded" />;
-  if (types.isPending || settings.isPending || (slug && loaded.isPending)) return <Loading label="Loading entry" />;
+  if (types.isPending || settings.isPending || (slug && (variant.perspective.pending || loaded.isPending))) return <Loading label="Loading entry" />;
   if (!ct) return <ErrorAlert error={new Error(`There is no content type '${type}' in this workspace.`)} title="Not found" />;
   return (
     <FieldSourcesContext.Provider value={sources}>
       {slug && loaded.data ? (
-        <Editor ct={ct} settings={settings.data!} initial={loaded.data.entry} initialEtag={loaded.data.etag} />
+        <Editor
+          key={releaseId ?? 'working copy'}
+          ct={ct}
+          settings={settings.data!}
+          initial={loaded.data.entry}
+          initialEtag={loaded.data.etag}
+          variant={variant}
+          releaseId={releaseId}
+        />
       ) : (
         <NewEntry ct={ct} settings={settings.data!} />
       )}
@@ -138,7 +156,22 @@ function NewEntry({ ct, settings }: { ct: ContentType; settings: WorkspaceSettin
   );
 }
 
-function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; settings: WorkspaceSettings; initial: Entry; initialEtag: string | null }) {
+function Editor({
+  ct,
+  settings,
+  initial,
+  initialEtag,
+  variant,
+  releaseId,
+}: {
+  ct: ContentType;
+  settings: WorkspaceSettings;
+  initial: Entry;
+  initialEtag: string | null;
+  variant: ReleaseVariant;
+  /** the release whose version this editor shows and writes; null: the working copy */
+  releaseId: string | null;
+}) {
   const { workspace, can } = useWorkspace();
   const navigate = useNavigate();
   const invalidate = useInvalidate();
@@ -152,7 +185,11 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
   const live = useLivePreviewPane({
     target: previewTarget,
     locale,
-    template: settings.preview_url_template,
+    // A site's preview shows working copies; the built-in preview shows the release version in the form.
+    template: releaseId ? null : settings.preview_url_template,
+    builtinNote: releaseId
+      ? 'Quire’s own rendering of the release version in the form. Your site’s preview shows working copies, so it is not used in a release perspective.'
+      : undefined,
     savedAt: entry.updated_at,
     mint: () => mintPreviewToken(entry.id),
     builtin: (
@@ -165,11 +202,11 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
       />
     ),
   });
-  const canWrite = can('content:write');
-  const canPublish = can('content:publish');
+  const canWrite = can('content:write') && !variant.readOnly;
+  const canPublish = can('content:publish') && !releaseId;
   const fieldNames = ct.fields.map((f) => f.name);
 
-  const save = useCallback((d: Draft, etag: string | null) => saveEntry(ct.slug, initial.slug, d, etag), [ct.slug, initial.slug]);
+  const save = useCallback((d: Draft, etag: string | null) => saveEntry(ct.slug, initial.slug, d, etag, releaseId), [ct.slug, initial.slug, releaseId]);
   const onSaved = useCallback(
     ({ entry: e }: { entry: Entry }) => {
       setEntry(e);
@@ -238,11 +275,11 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
   };
   const reload = async () => {
     setActionError(null);
-    const fresh = await getEntry(ct.slug, initial.slug);
+    const fresh = await getEntry(ct.slug, initial.slug, releaseId);
     adopt(fresh.entry, fresh.etag);
   };
   const refresh = async () => {
-    const fresh = await getEntry(ct.slug, initial.slug);
+    const fresh = await getEntry(ct.slug, initial.slug, releaseId);
     setEntry(fresh.entry);
     autosave.setEtag(fresh.etag);
     await invalidate('entries', ct.slug);
@@ -258,6 +295,7 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
 
   const conflict = autosave.state === 'conflict' || (actionError instanceof ApiError && actionError.status === 412);
   const title = displayValue({ ...entry, data: JSON.stringify(draft.data) }, ct);
+  const releaseTarget = { kind: 'entry' as const, id: entry.id, slug: entry.slug, type: ct.slug, title: `“${title}”` };
   const otherErrors = mapped.other;
   const targets = fieldTargets(mapped.byField, ct.fields, settings.default_locale);
 
@@ -291,6 +329,7 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
         }
         actions={live.toggle}
       />
+      <ReleaseBanner variant={variant} target={releaseTarget} />
       {conflict ? <ConflictAlert what="entry" onReload={() => void reload()} /> : null}
       {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
       {!conflict && actionError && !(actionErrors?.length && !otherErrors.length) ? <ErrorAlert error={actionError} title="The action failed" /> : null}
@@ -317,19 +356,30 @@ function Editor({ ct, settings, initial, initialEtag }: { ct: ContentType; setti
         }
         side={
           <>
-            <StatusActions item={entry} saveState={autosave.state} canPublish={canPublish} canWrite={canWrite} busy={busy} onAction={onAction} />
-            <VersionHistory
-              type={ct.slug}
-              slug={initial.slug}
-              fields={ct.fields}
-              locales={settings.locales}
-              defaultLocale={settings.default_locale}
-              publishedVersion={entry.published_version}
-              current={draft}
-              stamp={entry.updated_at + entry.status}
-              canRestore={canWrite}
-              onRestore={restore}
+            <StatusActions
+              item={entry}
+              saveState={autosave.state}
+              canPublish={canPublish}
+              canWrite={canWrite}
+              busy={busy}
+              onAction={onAction}
+              withPreview={!releaseId}
             />
+            <ReleaseActions target={releaseTarget} status={entry.status} />
+            {releaseId ? null : (
+              <VersionHistory
+                type={ct.slug}
+                slug={initial.slug}
+                fields={ct.fields}
+                locales={settings.locales}
+                defaultLocale={settings.default_locale}
+                publishedVersion={entry.published_version}
+                current={draft}
+                stamp={entry.updated_at + entry.status}
+                canRestore={canWrite}
+                onRestore={restore}
+              />
+            )}
           </>
         }
         preview={live.pane}

@@ -32,8 +32,9 @@ export interface EntryWithTag {
   etag: string | null;
 }
 
-export async function getEntry(type: string, slug: string): Promise<EntryWithTag> {
-  const res = await api<Entry>(one(type, slug));
+/** The working copy; with `release`, the entry's release version in that release (docs/releases.md). */
+export async function getEntry(type: string, slug: string, release?: string | null): Promise<EntryWithTag> {
+  const res = await api<Entry>(one(type, slug), { query: { release } });
   return { entry: res.data, etag: res.etag };
 }
 
@@ -55,15 +56,19 @@ export function wireTranslations(translations: Translations): Record<string, { d
   return out;
 }
 
+/** PUT of the working copy; with `release`, of the entry's release version in that release. */
 export async function saveEntry(
   type: string,
   slug: string,
   body: { data: EntryData; translations: Translations; slug?: string },
   etag: string | null,
+  release?: string | null,
 ): Promise<EntryWithTag> {
+  // A release version has no ETag of its own (the entry's is answered), so it is written without If-Match.
   const res = await api<Entry>(one(type, slug), {
     method: 'PUT',
-    ifMatch: etag,
+    query: { release },
+    ifMatch: release ? null : etag,
     body: {
       data: Object.fromEntries(Object.entries(body.data).filter(([, v]) => v !== null && v !== undefined)),
       translations: wireTranslations(body.translations),

@@ -36,6 +36,7 @@ import { previewUrl } from '../../editor/preview-protocol';
 import { BuiltinPreview } from '../../editor/BuiltinPreview';
 import { previewBlocks } from '../../editor/builtin-preview';
 import { useRestore, VersionDialog, VersionList } from '../../editor/VersionHistory';
+import { ReleaseActions, ReleaseBanner, useReleaseVariant, type ReleaseVariant } from '../../editor/ReleaseEditing';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
 import {
@@ -63,16 +64,32 @@ export default function PageEditorScreen() {
   const types = useContentTypes();
   const settings = useWorkspaceSettings();
   const key = useWsKey();
-  const loaded = useQuery({ queryKey: key('page', slug), queryFn: () => getPage(slug), staleTime: 0, gcTime: 0 });
+  // In a release perspective a page the release publishes opens its release version (docs/studio.md "Releases").
+  const variant = useReleaseVariant({ kind: 'page', slug });
+  const releaseId = variant.releaseId;
+  const loaded = useQuery({
+    queryKey: key('page', slug, releaseId),
+    queryFn: () => getPage(slug, releaseId),
+    enabled: !variant.perspective.pending,
+    staleTime: 0,
+    gcTime: 0,
+  });
   const { can } = useWorkspace();
   const canUpload = can('media:write');
   const sources = useMemo(() => apiFieldSources({ canUpload }), [canUpload]);
   const error = types.error ?? settings.error ?? loaded.error;
   if (error) return <ErrorAlert error={error} title="The page could not be loaded" />;
-  if (types.isPending || settings.isPending || loaded.isPending) return <Loading label="Loading page" />;
+  if (types.isPending || settings.isPending || variant.perspective.pending || loaded.isPending) return <Loading label="Loading page" />;
   return (
     <FieldSourcesContext.Provider value={sources}>
-      <Editor blockTypes={(types.data ?? []).filter((t) => t.is_block)} settings={settings.data!} initial={loaded.data!} />
+      <Editor
+        key={releaseId ?? 'working copy'}
+        blockTypes={(types.data ?? []).filter((t) => t.is_block)}
+        settings={settings.data!}
+        initial={loaded.data!}
+        variant={variant}
+        releaseId={releaseId}
+      />
     </FieldSourcesContext.Provider>
   );
 }
@@ -149,7 +166,20 @@ function PageVersionDialog(props: {
   );
 }
 
-function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; settings: WorkspaceSettings; initial: PageWithTag }) {
+function Editor({
+  blockTypes,
+  settings,
+  initial,
+  variant,
+  releaseId,
+}: {
+  blockTypes: ContentType[];
+  settings: WorkspaceSettings;
+  initial: PageWithTag;
+  variant: ReleaseVariant;
+  /** the release whose version this editor shows and writes; null: the working copy */
+  releaseId: string | null;
+}) {
   const { workspace, can } = useWorkspace();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -164,7 +194,11 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
   const live = useLivePreviewPane({
     target: previewTarget,
     locale,
-    template: settings.preview_url_template,
+    // A site's preview shows working copies; the built-in preview shows the release version in the form.
+    template: releaseId ? null : settings.preview_url_template,
+    builtinNote: releaseId
+      ? 'Quire’s own rendering of the release version in the form. Your site’s preview shows working copies, so it is not used in a release perspective.'
+      : undefined,
     savedAt: page.updated_at,
     mint: () => mintPagePreviewToken(page.id),
     builtin: (
@@ -179,11 +213,11 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
       />
     ),
   });
-  const canWrite = can('content:write');
-  const canPublish = can('content:publish');
+  const canWrite = can('content:write') && !variant.readOnly;
+  const canPublish = can('content:publish') && !releaseId;
   const invalidateList = useCallback(() => client.invalidateQueries({ queryKey: key('pages') }), [client, key]);
 
-  const save = useCallback((d: PageDraft, etag: string | null) => savePage(slug, d, etag), [slug]);
+  const save = useCallback((d: PageDraft, etag: string | null) => savePage(slug, d, etag, undefined, releaseId), [slug, releaseId]);
   const onSaved = useCallback(
     ({ page: p }: SavedPage) => {
       setPage(p);
@@ -273,10 +307,10 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
   };
   const reload = async () => {
     setActionError(null);
-    adopt(await getPage(slug));
+    adopt(await getPage(slug, releaseId));
   };
   const refresh = async () => {
-    const fresh = await getPage(slug);
+    const fresh = await getPage(slug, releaseId);
     setPage(fresh.detail.page);
     autosave.setEtag(fresh.etag);
     await invalidateList();
@@ -302,6 +336,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
 
   const conflict = autosave.state === 'conflict' || (actionError instanceof ApiError && actionError.status === 412);
   const title = pageTitle({ slug, seo: { ...page.seo, title: draft.seo.title } });
+  const releaseTarget = { kind: 'page' as const, id: page.id, slug, title: `“${title}”` };
   const targets = pageErrorTargets({
     seoErrors,
     byBlock: split.byBlock,
@@ -342,7 +377,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
             <Text span size="sm" c="dimmed">
               Slug <Code>{slug}</Code>
             </Text>
-            {canWrite ? (
+            {canWrite && !releaseId ? (
               <Button size="compact-xs" variant="subtle" onClick={() => setRenaming(true)}>
                 Rename
               </Button>
@@ -351,6 +386,7 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
         }
         actions={live.toggle}
       />
+      <ReleaseBanner variant={variant} target={releaseTarget} />
       {conflict ? <ConflictAlert what="page" onReload={() => void reload()} /> : null}
       {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
       {!conflict && actionError && !actionErrors?.length ? <ErrorAlert error={actionError} title="The action failed" /> : null}
@@ -390,26 +426,37 @@ function Editor({ blockTypes, settings, initial }: { blockTypes: ContentType[]; 
         }
         side={
           <>
-            <StatusActions item={page} saveState={autosave.state} canPublish={canPublish} canWrite={canWrite} busy={busy} onAction={onAction} />
-            <VersionList
-              keyParts={['page', slug]}
-              list={(n) => listPageVersions(slug, n)}
-              publishedVersion={page.published_version ?? null}
-              stamp={page.updated_at + page.status}
-              renderVersion={(version, record, close) => (
-                <PageVersionDialog
-                  slug={slug}
-                  version={version}
-                  record={record}
-                  current={draft}
-                  settings={settings}
-                  blockTypes={blockTypes}
-                  canRestore={canWrite}
-                  onRestore={restore}
-                  onClose={close}
-                />
-              )}
+            <StatusActions
+              item={page}
+              saveState={autosave.state}
+              canPublish={canPublish}
+              canWrite={canWrite}
+              busy={busy}
+              onAction={onAction}
+              withPreview={!releaseId}
             />
+            <ReleaseActions target={releaseTarget} status={page.status} />
+            {releaseId ? null : (
+              <VersionList
+                keyParts={['page', slug]}
+                list={(n) => listPageVersions(slug, n)}
+                publishedVersion={page.published_version ?? null}
+                stamp={page.updated_at + page.status}
+                renderVersion={(version, record, close) => (
+                  <PageVersionDialog
+                    slug={slug}
+                    version={version}
+                    record={record}
+                    current={draft}
+                    settings={settings}
+                    blockTypes={blockTypes}
+                    canRestore={canWrite}
+                    onRestore={restore}
+                    onClose={close}
+                  />
+                )}
+              />
+            )}
           </>
         }
         preview={live.pane}

@@ -30,8 +30,9 @@ export interface PageWithTag {
   etag: string | null;
 }
 
-export async function getPage(slug: string): Promise<PageWithTag> {
-  const res = await api<PageDetail>(one(slug));
+/** The working copy; with `release`, the page's release version in that release (docs/releases.md). */
+export async function getPage(slug: string, release?: string | null): Promise<PageWithTag> {
+  const res = await api<PageDetail>(one(slug), { query: { release } });
   return { detail: res.data, etag: res.etag };
 }
 
@@ -44,9 +45,12 @@ export interface SavedPage {
   etag: string | null;
 }
 
-/** PUT of the working copy; `rename` changes the slug at once. */
-export async function savePage(slug: string, draft: PageDraft, etag: string | null, rename?: string): Promise<SavedPage> {
-  const res = await api<Page>(one(slug), { method: 'PUT', ifMatch: etag, body: { ...wireOfDraft(draft), slug: rename } });
+/**
+ * PUT of the working copy; `rename` changes the slug at once. With `release`, of the page's release
+ * version in that release, without If-Match (a release version has no ETag of its own).
+ */
+export async function savePage(slug: string, draft: PageDraft, etag: string | null, rename?: string, release?: string | null): Promise<SavedPage> {
+  const res = await api<Page>(one(slug), { method: 'PUT', query: { release }, ifMatch: release ? null : etag, body: { ...wireOfDraft(draft), slug: rename } });
   return { page: res.data, etag: res.etag };
 }
 
