@@ -381,6 +381,8 @@ async function scenario(env: TestEnv): Promise<World> {
     headers: { 'if-match': String(home.headers.etag) },
   });
   await expectStatus(409, 'PUT', `${M}/pages/about`, { body: { slug: 'home', seo: {}, blocks: [] } });
+  await expectStatus(200, 'PATCH', `${M}/pages/home`, { body: { seo: { description: 'Patched' } } });
+  await expectStatus(409, 'PATCH', `${M}/pages/about`, { body: { slug: 'home' } });
   await expectStatus(200, 'PATCH', `${M}/pages/home/blocks/reorder`, { body: { order: detail.body.data.blocks.map((b: Json) => b.id).reverse() } });
   await expectStatus(200, 'PATCH', `${M}/pages/home/publish`);
   await expectStatus(409, 'PATCH', `${M}/pages/home/publish`);

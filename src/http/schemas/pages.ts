@@ -120,6 +120,20 @@ export const PageReplaceBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** PATCH /pages/{slug}: the slug, SEO keys and SEO translations, without the block tree (docs/pages.md). */
+export const PagePatchBody = Type.Object(
+  {
+    slug: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    seo: Type.Optional(
+      Type.Unknown({ description: 'SEO keys to change (title, description, keywords, og_image, canonical); keys not sent keep their value, null clears one' }),
+    ),
+    seo_translations: Type.Optional(
+      Type.Unknown({ description: 'as on PUT: when sent, every SEO translation of the page ({"de": {...}} or [{locale, seo}])' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const PageListQuery = Type.Object(
   {
     ...PageQuery,

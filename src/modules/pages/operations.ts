@@ -20,6 +20,10 @@
  *   serving its published version until published again (D70); a scheduled page must keep
  *   every block's required fields, since it goes live as it is (D22, D71). Content writes go
  *   through the publishing core's write sequence (src/modules/publishing/core.ts).
+ * - PATCH changes the slug, SEO (the keys sent, merged into the current ones) and
+ *   `seo_translations` without touching the block tree: the same write as PUT, blocks kept.
+ * - A page read can be written back as it is: the read-only keys it returns on blocks and SEO
+ *   translations are ignored (tree.ts, seo.ts; docs/pages.md "Writing a page back").
  * - Duplicate (D26): slug `<slug>-copy` (then `-copy-2` …), draft, same SEO and translations, a
  *   copy of the block tree with new block ids, appended last.
  */
@@ -31,6 +35,7 @@ import { isUuid, newId } from '../../lib/ids.js';
 import { assertCompleteOrder } from '../../lib/order.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { firstFreeSlug, slugProblem } from '../../lib/slugs.js';
+import { isPlainObject } from '../../lib/json.js';
 import { iso } from '../../lib/time.js';
 import { authorize } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
@@ -83,6 +88,8 @@ export interface PageWriteOptions {
   ifMatch?: string;
   /** The version's action for content writes (`import` for the importer; D72). */
   action?: VersionAction;
+  /** Leave the block tree as it is and ignore `blocks` (PATCH). */
+  keepBlocks?: boolean;
 }
 
 /** Body of POST and PUT /pages (D25 forms). */
@@ -246,18 +253,51 @@ export async function updatePage(ctx: Context, actor: Actor, ref: PageRef, sourc
     const input = typeof source === 'function' ? await source(db, stored) : source;
     const parsed = parseWrite(input, ws, false);
     if (input.slug !== undefined && input.slug !== stored.slug) await assertPageSlugFree(db, ws.id, input.slug, stored.id);
-    const content = await loadPageContent(db, stored);
-    const blocks = await prepareBlocks(db, ws, await listAllContentTypes(db, ws.id), parsed.blocks, {
-      requireRequired: writeGoesLive(current),
-      currentIds: new Set(content.blocks.map((b) => b.id)),
-    });
     const at = iso(now);
+    if (!opts.keepBlocks) {
+      const content = await loadPageContent(db, stored);
+      const blocks = await prepareBlocks(db, ws, await listAllContentTypes(db, ws.id), parsed.blocks, {
+        requireRequired: writeGoesLive(current),
+        currentIds: new Set(content.blocks.map((b) => b.id)),
+      });
+      await writeBlockTree(db, stored.id, content.blocks, blocks, at);
+    }
     await updatePageRow(db, stored.id, { slug: input.slug ?? stored.slug, seo: parsed.seo });
     if (parsed.seoTranslations !== undefined) await replaceSeoTranslations(db, stored.id, parsed.seoTranslations, at);
-    await writeBlockTree(db, stored.id, content.blocks, blocks, at);
     await finishContentWrite(db, pageSpec, current, actor, now, { action: opts.action, coalesceSeconds: ctx.config.versionCoalesceSeconds });
     return (await findPage(db, ws.id, { id: stored.id }))!;
   });
+}
+
+/** Body of PATCH /pages/{slug}: what may change without the block tree. */
+export interface PagePatchInput {
+  slug?: string;
+  /** SEO keys to change; the others keep their current value (null clears a nullable key). */
+  seo?: unknown;
+  /** As on PUT: when given, the page's whole set of SEO translations. */
+  seo_translations?: unknown;
+}
+
+/**
+ * PATCH /pages/{slug} (docs/pages.md "Changing SEO without the blocks"; issue 28 item 6): the
+ * slug, SEO keys (merged into the working copy's SEO) and `seo_translations` (as on PUT), written
+ * by PUT's write (updatePage: If-Match 412, a version when the content changed, pending changes on
+ * a published page, a new ETag) with the block tree left as it is, so no block is validated
+ * again. 400 VALIDATION_FAILED as PUT for the keys sent.
+ */
+export function patchPage(ctx: Context, actor: Actor, ref: PageRef, input: PagePatchInput, opts: Omit<PageWriteOptions, 'keepBlocks'> = {}): Promise<Page> {
+  return updatePage(
+    ctx,
+    actor,
+    ref,
+    async (_db, stored) => ({
+      ...(input.slug === undefined ? {} : { slug: input.slug }),
+      // Not an object: passed on as sent, so the check names it at body.seo.
+      seo: input.seo === undefined ? stored.seo : isPlainObject(input.seo) ? { ...stored.seo, ...input.seo } : input.seo,
+      ...(input.seo_translations === undefined ? {} : { seo_translations: input.seo_translations }),
+    }),
+    { ...opts, keepBlocks: true },
+  );
 }
 
 /** DELETE /pages/{slug}: removes the page, its blocks and translations; later pages move up. */

@@ -121,9 +121,13 @@ export function overlaySeo(seo: Seo, translation: SeoOverrides | null): Seo {
   return out;
 }
 
+/** Keys of an item of the array form: `id` and `page_id` are read-only keys a page read returns. */
+const SEO_TRANSLATION_KEYS: ReadonlySet<string> = new Set(['locale', 'seo', 'id', 'page_id']);
+
 /**
  * Reads `seo_translations` in its D25 forms and checks locales and values. Problems go to
- * `errors`; translations without a value are left out.
+ * `errors`; translations without a value are left out. The array form takes the items a page read
+ * returns as they are (their `id` and `page_id` are ignored).
  */
 export function parseSeoTranslations(input: unknown, path: string, ws: Workspace, errors: ErrorDetail[]): { locale: string; seo: SeoOverrides }[] {
   if (input === undefined || input === null) return [];
@@ -132,7 +136,7 @@ export function parseSeoTranslations(input: unknown, path: string, ws: Workspace
     input.forEach((item, i) => {
       const at = `${path}.${i}`;
       if (!isPlainObject(item)) return errors.push({ path: at, message: 'must be an object {locale, seo}' });
-      for (const k of Object.keys(item)) if (k !== 'locale' && k !== 'seo') errors.push({ path: `${at}.${k}`, message: 'is not a known key' });
+      for (const k of Object.keys(item)) if (!SEO_TRANSLATION_KEYS.has(k)) errors.push({ path: `${at}.${k}`, message: 'is not a known key' });
       raw.push({ locale: item.locale, seo: item.seo, at: `${at}.locale`, seoAt: `${at}.seo` });
     });
   } else if (isPlainObject(input)) {

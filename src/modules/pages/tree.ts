@@ -5,7 +5,10 @@
  * stores (`parent_id` + 0-based `position` among siblings).
  *
  * Input (D25): an array of blocks, each `{type, data}` or, for a full tree,
- * `{id?, type, data?, translations?, children?}` with `children` of the same shape. Limits: at
+ * `{id?, type, data?, translations?, children?}` with `children` of the same shape. The read-only
+ * keys a page read returns on each block (READ_ONLY_BLOCK_KEYS) are accepted and ignored, so a
+ * block tree read can be sent back as it is (docs/pages.md "Writing a page back"): nesting and
+ * array order decide the parent and position, `type` the block type. Limits: at
  * most MAX_BLOCK_DEPTH levels (roots are level 1) and MAX_BLOCKS blocks per page; beyond either,
  * 400 VALIDATION_FAILED naming the block that crosses the line. Traversal never goes deeper than
  * the limit, so an absurdly nested body cannot exhaust the stack.
@@ -20,6 +23,8 @@ export const MAX_BLOCK_DEPTH = 10;
 export const MAX_BLOCKS = 1000;
 
 const BLOCK_KEYS = new Set(['id', 'type', 'data', 'translations', 'children']);
+/** Keys of a block as reads return it that writes derive instead (the page, the type's id, the place in the tree). */
+export const READ_ONLY_BLOCK_KEYS: ReadonlySet<string> = new Set(['page_id', 'block_type_id', 'parent_id', 'position']);
 
 /** One block of a write, as sent (data and translations still unchecked). */
 export interface BlockInput {
@@ -70,7 +75,8 @@ export function parseBlockTree(input: unknown, path: string): BlockInput[] {
         errors.push({ path: p, message: 'must be a block object {type, data, translations?, children?}' });
         return;
       }
-      for (const k of Object.keys(item)) if (!BLOCK_KEYS.has(k)) errors.push({ path: `${p}.${k}`, message: 'is not a known key' });
+      for (const k of Object.keys(item))
+        if (!BLOCK_KEYS.has(k) && !READ_ONLY_BLOCK_KEYS.has(k)) errors.push({ path: `${p}.${k}`, message: 'is not a known key' });
       const node: BlockInput = { path: p, type: '', data: item.data, children: [] };
       if (typeof item.type !== 'string' || !item.type) errors.push({ path: `${p}.type`, message: 'is required: the slug of a block type' });
       else node.type = item.type;

@@ -2,11 +2,11 @@
  * Management routes for pages (docs/api.md "Pages (management)", "ETag and If-Match" (D5), "States and
  * scheduling" (D23), "Rules Quire decided" (D26, D34); docs/pages.md "The model" (D25)). Parse,
  * call,
- * reply. Responses about one page carry `ETag: "<id>-<version>"`; PUT, DELETE, the state actions
- * and the block reorder honour `If-Match` (412 when stale). The static `/pages/reorder` route
+ * reply. Responses about one page carry `ETag: "<id>-<version>"`; PUT, PATCH, DELETE, the state
+ * actions and the block reorder honour `If-Match` (412 when stale). The static `/pages/reorder` route
  * wins over `/pages/:slug` (find-my-way prefers static segments); that slug is reserved.
  *
- * Response `data`: POST, PUT, duplicate and archive → Page; GET /pages/{slug} → the page detail
+ * Response `data`: POST, PUT, PATCH, duplicate and archive → Page; GET /pages/{slug} → the page detail
  * `{page, blocks, seo_translations, block_translations}` with stored values and every
  * translation; publish, unpublish, schedule, reorders and DELETE → null (D23).
  */
@@ -18,7 +18,17 @@ import { offsetMeta } from '../../../lib/pagination.js';
 import { toManagedWirePage, toWirePageDetail } from '../../wire/pages.js';
 import { getPageVariant, updatePageVariant } from '../../../modules/releases/variants.js';
 import { ReleaseQuery } from '../../schemas/releases.js';
-import { createPage, deletePage, duplicatePage, getPage, listPages, reorderBlocks, reorderPages, updatePage } from '../../../modules/pages/operations.js';
+import {
+  createPage,
+  deletePage,
+  duplicatePage,
+  getPage,
+  listPages,
+  patchPage,
+  reorderBlocks,
+  reorderPages,
+  updatePage,
+} from '../../../modules/pages/operations.js';
 import { changePageStatus, getPageVersion, listPageVersions, restorePageVersion } from '../../../modules/pages/publishing.js';
 import type { Verb } from '../../../modules/publishing/states.js';
 import { EmptyEnvelope, EnvelopeOf, ok, PageMeta } from '../../envelope.js';
@@ -29,6 +39,7 @@ import {
   PageCreateBody,
   PageDetailSchema,
   PageListQuery,
+  PagePatchBody,
   PageParams,
   PageReorderBody,
   PageReplaceBody,
@@ -158,6 +169,30 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
         req.query.release !== undefined
           ? (await updatePageVariant(ctx, req.actor, { slug: req.params.slug }, req.query.release, req.body)).page
           : await updatePage(ctx, req.actor, { slug: req.params.slug }, req.body, { ifMatch: ifMatchOf(req) });
+      setEntityTag(reply, page);
+      return ok(toManagedWirePage(page));
+    },
+  );
+
+  r.patch(
+    '/pages/:slug',
+    {
+      config: { action: 'content:write' },
+      schema: {
+        operationId: 'patchPage',
+        tags,
+        summary: 'Change a page’s slug, SEO or SEO translations without sending its blocks',
+        description:
+          'Changes the keys sent: `slug`, `seo` (the SEO keys sent replace theirs, the others stay; null clears one), `seo_translations` (as on PUT: the whole set). The block tree is left as it is. The same write as PUT: a version when the content changed, `has_pending_changes` on a published page (D70), a new ETag; a stale `If-Match` answers 412. Writes the working copy only (release versions: PUT with `release`).',
+        params: PageParams,
+        body: PagePatchBody,
+        response: { 200: EnvelopeOf(PageSchema) },
+        errors: ['SLUG_TAKEN', 'PRECONDITION_FAILED'],
+        etag: true,
+      },
+    },
+    async (req, reply) => {
+      const page = await patchPage(ctx, req.actor, { slug: req.params.slug }, req.body, { ifMatch: ifMatchOf(req) });
       setEntityTag(reply, page);
       return ok(toManagedWirePage(page));
     },
