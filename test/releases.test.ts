@@ -187,6 +187,12 @@ describe.each(dialects())('releases on %s', (dialect) => {
     await entry('later-post', { title: 'Later', sku: 'LATER' });
     const again = expectError(await req('POST', `/releases/${rel}/publish`), 422, 'RELEASE_INVALID');
     expect(again.errors).toEqual([{ path: `entry.${clash}.data.sku`, message: expect.stringMatching(/already used/) }]);
+    // Against published copies: an entry whose working copy moved on still publishes its old value.
+    await entry('moved-on', { title: 'Moved', sku: 'PUBLISHED-SKU' });
+    expect((await req('PUT', '/content-types/post/entries/moved-on', { data: { title: 'Moved', sku: 'NEW-SKU' } })).status).toBe(200);
+    await req('PUT', `/content-types/post/entries/clash-post?release=${rel}`, { data: { title: 'Clash', sku: 'PUBLISHED-SKU' } });
+    const third = expectError(await req('POST', `/releases/${rel}/publish`), 422, 'RELEASE_INVALID');
+    expect(third.errors).toEqual([{ path: `entry.${clash}.data.sku`, message: expect.stringMatching(/already used by a published entry/) }]);
   });
 
   it('answers what a publication would refuse with GET /releases/{id}/validation, without publishing', async () => {

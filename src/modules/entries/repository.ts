@@ -9,7 +9,7 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types.js';
-import { comparableValue, dataFieldSql, type DataColumn } from '../../db/dialect.js';
+import { comparableValue, dataFieldKind, dataFieldSql, type DataColumn } from '../../db/dialect.js';
 import { fromJsonColumn } from '../../lib/json.js';
 import type { FieldType } from '../content-types/model.js';
 import { ITEM_COLUMNS, toItemRecord, type ItemRow } from '../publishing/item.js';
@@ -104,6 +104,50 @@ export async function uniqueValueTaken(
   if (typeof exceptId === 'string') q = q.where('id', '!=', exceptId);
   else if (exceptId && exceptId.length) q = q.where('id', 'not in', exceptId);
   return Boolean(await q.limit(1).executeTakeFirst());
+}
+
+/**
+ * One key per value as the database compares unique values (uniqueValueTaken): numbers by value
+ * (`5` and PostgreSQL's numeric `"5.0"` alike), booleans by truth, datetimes by instant, text as
+ * it is. Used to match the values valuesHeld returns to the values asked for.
+ */
+export function uniqueValueKey(fieldType: FieldType, value: unknown): string {
+  const kind = dataFieldKind(fieldType);
+  if (kind === 'num') return `n:${Number(value)}`;
+  if (kind === 'bool') return `b:${value === true || value === 1 || value === '1' || value === 'true'}`;
+  return `s:${String(comparableValue(fieldType, value))}`;
+}
+
+/** Values per statement of valuesHeld: one bound value each. */
+const VALUES_PER_STATEMENT = 500;
+
+/**
+ * Which entries of content type `contentTypeId` hold one of `values` in `field` (in `column`): a
+ * statement per 500 values instead of one uniqueValueTaken per value, for checks over many items
+ * at once (a release's publication). Answers `{ id, key }` pairs, `key` as uniqueValueKey makes
+ * it; callers leave out the ids they exclude.
+ */
+export async function valuesHeld(
+  db: Db,
+  contentTypeId: string,
+  field: { name: string; field_type: FieldType },
+  values: readonly unknown[],
+  column: DataColumn = 'data',
+): Promise<{ id: string; key: string }[]> {
+  const expr = dataFieldSql(db.dialect, field.name, field.field_type, undefined, column);
+  const out: { id: string; key: string }[] = [];
+  for (let i = 0; i < values.length; i += VALUES_PER_STATEMENT) {
+    const chunk = values.slice(i, i + VALUES_PER_STATEMENT).map((v) => comparableValue(field.field_type, v) as string | number);
+    const rows = await db.kysely
+      .selectFrom('entries')
+      .select(['id', sql<unknown>`${expr}`.as('value')])
+      // A literal, as in uniqueValueTaken: the unique indexes are partial, one per content type.
+      .where('content_type_id', '=', sql.lit(contentTypeId))
+      .where((eb) => eb(expr, 'in', chunk) as Expression<SqlBool>)
+      .execute();
+    for (const r of rows) out.push({ id: r.id, key: uniqueValueKey(field.field_type, r.value) });
+  }
+  return out;
 }
 
 /** Content type slug of each existing entry among `ids` in the workspace. */

@@ -17,7 +17,7 @@ import type { Db } from '../../db/types.js';
 import type { ErrorDetail } from '../../errors.js';
 import type { ContentType } from '../content-types/model.js';
 import { listAllContentTypes } from '../content-types/repository.js';
-import { uniqueValueTaken } from '../entries/repository.js';
+import { uniqueValueKey, valuesHeld } from '../entries/repository.js';
 import { entrySnapshotFromJson } from '../entries/snapshot.js';
 import { fieldValue, missingRequired } from '../entries/validation.js';
 import { missingRequiredInBlocks } from '../pages/blocks.js';
@@ -44,6 +44,44 @@ function relationIds(fields: ContentType['fields'], data: Record<string, unknown
   return out;
 }
 
+/**
+ * The unique values of the release's `publish` entry items that other entries already hold, as
+ * `<type id>\0<field>\0<uniqueValueKey>` keys: `working`, held by the working copy of an entry
+ * the release does not publish (which the unique indexes guard); `published`, held by the
+ * published copy of an entry the release leaves alone. A statement per unique field and copy (per
+ * 500 values), not per item: a release holds up to 1,000 items.
+ */
+async function takenUniqueValues(
+  db: Db,
+  items: readonly ReleaseItemRecord[],
+  rows: ReleaseRows,
+  typeById: ReadonlyMap<string, ContentType>,
+  published: ReadonlySet<string>,
+  unpublished: ReadonlySet<string>,
+): Promise<{ working: Set<string>; published: Set<string> }> {
+  const groups = new Map<string, { ct: ContentType; field: ContentType['fields'][number]; values: unknown[] }>();
+  for (const item of items) {
+    if (item.kind !== 'entry' || item.action !== 'publish') continue;
+    const ct = typeById.get(rows.entry.get(item.item_id)?.content_type_id ?? '');
+    if (!ct) continue;
+    const data = entrySnapshotFromJson(item.snapshot).data;
+    for (const f of ct.fields) {
+      const value = f.is_unique ? fieldValue(data, f.name) : undefined;
+      if (value === undefined || value === null) continue;
+      const group = groups.get(`${ct.id}\u0000${f.name}`) ?? { ct, field: f, values: [] };
+      group.values.push(value);
+      groups.set(`${ct.id}\u0000${f.name}`, group);
+    }
+  }
+  const taken = { working: new Set<string>(), published: new Set<string>() };
+  for (const [prefix, { ct, field, values }] of groups) {
+    for (const held of await valuesHeld(db, ct.id, field, values)) if (!published.has(held.id)) taken.working.add(`${prefix}\u0000${held.key}`);
+    for (const held of await valuesHeld(db, ct.id, field, values, 'published_data'))
+      if (!published.has(held.id) && !unpublished.has(held.id)) taken.published.add(`${prefix}\u0000${held.key}`);
+  }
+  return taken;
+}
+
 /** Problems that keep `items` (rows in `rows`) from being published at `now`; empty when none. */
 export async function releaseProblems(
   db: Db,
@@ -64,6 +102,7 @@ export async function releaseProblems(
   const unpublished = new Set(items.filter((i) => i.action === 'unpublish' && i.kind === 'entry').map((i) => i.item_id));
   const relations: { kind: 'entry' | 'page'; row: ItemHead; path: string; id: string }[] = [];
   const uniqueSeen = new Map<string, string>();
+  const taken = await takenUniqueValues(db, items, rows, typeById, published, unpublished);
 
   for (const item of items) {
     const row = rows[item.kind].get(item.item_id);
@@ -82,18 +121,15 @@ export async function releaseProblems(
         if (!f.is_unique) continue;
         const value = fieldValue(snapshot.data, f.name);
         if (value === undefined || value === null) continue;
-        const key = `${ct.id}\u0000${f.name}\u0000${JSON.stringify(value)}`;
+        const key = `${ct.id}\u0000${f.name}\u0000${uniqueValueKey(f.field_type, value)}`;
         const other = uniqueSeen.get(key);
         if (other !== undefined) {
           push('entry', row, `data.${f.name}`, `value of '${f.name}' is also the value of entry '${other}' in this release`);
           continue;
         }
         uniqueSeen.set(key, row.slug);
-        const inRelease = [...published];
-        if (await uniqueValueTaken(db, ct.id, f, value, inRelease))
-          push('entry', row, `data.${f.name}`, `value of '${f.name}' is already used by another entry of '${ct.slug}'`);
-        else if (await uniqueValueTaken(db, ct.id, f, value, [...inRelease, ...unpublished], 'published_data'))
-          push('entry', row, `data.${f.name}`, `value of '${f.name}' is already used by a published entry of '${ct.slug}'`);
+        if (taken.working.has(key)) push('entry', row, `data.${f.name}`, `value of '${f.name}' is already used by another entry of '${ct.slug}'`);
+        else if (taken.published.has(key)) push('entry', row, `data.${f.name}`, `value of '${f.name}' is already used by a published entry of '${ct.slug}'`);
       }
       for (const r of relationIds(ct.fields, snapshot.data)) relations.push({ kind: 'entry', row, path: `data.${r.field}`, id: r.id });
       for (const t of snapshot.translations)
