@@ -4,28 +4,31 @@
  * types and fields, preview tokens. Writes carry an automatic Idempotency-Key (retried safely,
  * see transport.ts) and take `ifMatch` (an ETag from an earlier answer) for optimistic locking.
  */
+import { readData, seg, write, writeData, type ReadOptions, type WriteOptions } from './calls.js';
 import { QuireError } from './errors.js';
 import { followCursors, followPages, listPage } from './lists.js';
 import { parseBlocks, parseEntry, withData } from './parse.js';
-import type { ApiResponse, RequestOptions, Transport } from './transport.js';
+import type { ApiResponse, Transport } from './transport.js';
 import type { ManagedBlock, ManagedPage, ManagedPageRecord, PageCreate, PagePatch, PageReplace } from './pages.js';
 import type { BlockTranslation, FieldsData, ListPage, ManagedEntry, Page, TypeSlug } from './types.js';
+import { ManagedReleases } from './releases.js';
 import { nameOf, toBlob, type UploadSource } from './upload.js';
+import { ManagedWebhooks } from './webhooks.js';
+import { ManagedApiKeys, ManagedPeople, ManagedWorkspace } from './workspace.js';
 import type { PageMeta, WireBody, WireData, WireQuery } from './wire.js';
 
 const BASE = '/api/v1/manage';
 
-/** Options of every management write. */
-export interface WriteOptions {
-  /** Only write if the item's ETag is still this one (else 412 PRECONDITION_FAILED). */
-  ifMatch?: string | null;
-  /** The request's Idempotency-Key (default: a new uuid, reused by the automatic retries). */
-  idempotencyKey?: string;
-  signal?: AbortSignal;
+export type { ReadOptions, WriteOptions } from './calls.js';
+
+/** Reads of an item's working copy, or (with `release`, a release id) of its release version in that release (docs/releases.md). */
+export interface ReleaseReadOptions extends ReadOptions {
+  release?: string;
 }
 
-export interface ReadOptions {
-  signal?: AbortSignal;
+/** Writes of an item's working copy, or (with `release`) of its release version in that release. */
+export interface ReleaseWriteOptions extends WriteOptions {
+  release?: string;
 }
 
 /** Values of localized fields per locale: `{de: {title: 'Hallo'}}`. */
@@ -51,6 +54,12 @@ export type ContentTypeCreate = WireBody<'/api/v1/manage/content-types', 'post'>
 export type ContentTypeUpdate = WireBody<'/api/v1/manage/content-types/{slug}', 'patch'>;
 export type Field = WireData<'/api/v1/manage/content-types/{slug}/fields', 'get'>[number];
 export type FieldCreate = WireBody<'/api/v1/manage/content-types/{slug}/fields', 'post'>;
+export type FieldUpdate = WireBody<'/api/v1/manage/content-types/{slug}/fields/{fieldId}', 'patch'>;
+export type FieldDeletionImpact = WireData<'/api/v1/manage/content-types/{slug}/fields/{fieldId}/deletion-impact', 'get'>;
+export type FieldLocalizationImpact = WireData<'/api/v1/manage/content-types/{slug}/fields/{fieldId}/localization-impact', 'get'>;
+export type BlockUsage = WireData<'/api/v1/manage/content-types/{slug}/block-usage', 'get'>;
+export type MediaUsage = WireData<'/api/v1/manage/media/{id}/usage', 'get'>;
+export type MediaFolders = WireData<'/api/v1/manage/media/folders', 'get'>;
 export type PreviewToken = WireData<'/api/v1/manage/preview-tokens', 'post'>;
 export type PageListQuery = WireQuery<'/api/v1/manage/pages', 'get'>;
 /** The answer of a page write: the page record, with its new ETag. */
@@ -71,12 +80,6 @@ export interface UploadOptions extends WriteOptions {
   /** X-Workspace-ID for this upload (default: the client's workspaceId). */
   workspaceId?: string;
 }
-
-function write(options: WriteOptions | undefined, extra: Partial<RequestOptions> = {}): RequestOptions {
-  return { ifMatch: options?.ifMatch, idempotencyKey: options?.idempotencyKey, signal: options?.signal, ...extra };
-}
-
-const seg = encodeURIComponent;
 
 /** Management entries: `client.manage.entries`. */
 export class ManagedEntries {
@@ -108,9 +111,9 @@ export class ManagedEntries {
     return followCursors((cursor) => this.list(type, { ...query, cursor }, options), query.cursor);
   }
 
-  /** One entry's working copy by slug, with its ETag. */
-  async get<T extends TypeSlug>(type: T, slug: string, options?: ReadOptions): Promise<ManagedEntry<FieldsData<T>>> {
-    return this.entry<T>(await this.t.request('GET', this.path(type, slug), { signal: options?.signal }));
+  /** One entry's working copy by slug, with its ETag; with `release`, its release version in that release. */
+  async get<T extends TypeSlug>(type: T, slug: string, options?: ReleaseReadOptions): Promise<ManagedEntry<FieldsData<T>>> {
+    return this.entry<T>(await this.t.request('GET', this.path(type, slug), { signal: options?.signal, query: { release: options?.release } }));
   }
 
   /** Creates a draft entry. */
@@ -118,9 +121,17 @@ export class ManagedEntries {
     return this.entry<T>(await this.t.request('POST', this.path(type), write(options, { body: input })));
   }
 
-  /** Replaces an entry's data (and translations, when given); a published entry gains pending changes. */
-  async update<T extends TypeSlug>(type: T, slug: string, input: EntryInput<FieldsData<T>>, options?: WriteOptions): Promise<ManagedEntry<FieldsData<T>>> {
-    return this.entry<T>(await this.t.request('PUT', this.path(type, slug), write(options, { body: input })));
+  /**
+   * Replaces an entry's data (and translations, when given); a published entry gains pending
+   * changes. With `release`, replaces its release version in that release instead.
+   */
+  async update<T extends TypeSlug>(
+    type: T,
+    slug: string,
+    input: EntryInput<FieldsData<T>>,
+    options?: ReleaseWriteOptions,
+  ): Promise<ManagedEntry<FieldsData<T>>> {
+    return this.entry<T>(await this.t.request('PUT', this.path(type, slug), write(options, { body: input, query: { release: options?.release } })));
   }
 
   /** Deletes an entry. */
@@ -223,9 +234,9 @@ export class ManagedPages {
     return followPages((page) => this.list({ ...query, page }, options));
   }
 
-  /** One page's working copy with its block tree and ETag. */
-  async get(slug: string, options?: ReadOptions): Promise<ManagedPage> {
-    return parsePage(await this.t.request('GET', this.path(slug), { signal: options?.signal }));
+  /** One page's working copy with its block tree and ETag; with `release`, its release version in that release. */
+  async get(slug: string, options?: ReleaseReadOptions): Promise<ManagedPage> {
+    return parsePage(await this.t.request('GET', this.path(slug), { signal: options?.signal, query: { release: options?.release } }));
   }
 
   /** Creates a draft page; blocks' `data` may be objects. Answers the page record. */
@@ -236,9 +247,10 @@ export class ManagedPages {
   /**
    * Replaces a page's SEO and whole block tree (PUT; blocks not sent are deleted). A tree read
    * with `get` may be sent back as it is: `update(slug, {seo: read.page.seo, blocks: read.blocks})`.
+   * With `release`, replaces the page's release version in that release instead.
    */
-  async update(slug: string, input: PageReplace, options?: WriteOptions): Promise<PageWriteResult> {
-    return pageRecord(await this.t.request('PUT', this.path(slug), write(options, { body: input })));
+  async update(slug: string, input: PageReplace, options?: ReleaseWriteOptions): Promise<PageWriteResult> {
+    return pageRecord(await this.t.request('PUT', this.path(slug), write(options, { body: input, query: { release: options?.release } })));
   }
 
   /**
@@ -340,6 +352,16 @@ export class ManagedMedia {
     return (await this.t.request<MediaAsset>('GET', `${BASE}/media/${seg(id)}`, { signal: options?.signal })).data;
   }
 
+  /** The entries and pages that use an asset (what deleting it would leave without). */
+  async usage(id: string, options?: ReadOptions): Promise<MediaUsage> {
+    return readData(this.t, `${BASE}/media/${seg(id)}/usage`, undefined, options);
+  }
+
+  /** The media folders of the workspace. */
+  async folders(options?: ReadOptions): Promise<MediaFolders> {
+    return readData(this.t, `${BASE}/media/folders`, undefined, options);
+  }
+
   /** Changes name, alt text, title, description, folder (moves the file) or focal point. */
   async update(id: string, patch: WireBody<'/api/v1/manage/media/{id}', 'put'>, options?: WriteOptions): Promise<MediaAsset> {
     return (await this.t.request<MediaAsset>('PUT', `${BASE}/media/${seg(id)}`, write(options, { body: patch }))).data;
@@ -375,13 +397,36 @@ export class ManagedContentTypes {
     await this.t.request('DELETE', `${BASE}/content-types/${seg(slug)}`, write(options));
   }
 
+  /** The pages whose blocks use block type `slug` (404 for a content type that is not a block type's). */
+  async blockUsage(slug: string, options?: ReadOptions): Promise<BlockUsage> {
+    return readData(this.t, `${BASE}/content-types/${seg(slug)}/block-usage`, undefined, options);
+  }
+
+  /** A content type's fields: list, add, edit (label, filterable, sortable), reorder, and what a change would touch. */
   fields = {
-    list: async (slug: string, options?: ReadOptions): Promise<Field[]> =>
-      (await this.t.request<Field[]>('GET', `${BASE}/content-types/${seg(slug)}/fields`, { signal: options?.signal })).data,
+    list: async (slug: string, options?: ReadOptions): Promise<Field[]> => readData(this.t, this.fieldsPath(slug), undefined, options),
     create: async (slug: string, input: FieldCreate, options?: WriteOptions): Promise<void> => {
-      await this.t.request('POST', `${BASE}/content-types/${seg(slug)}/fields`, write(options, { body: input }));
+      await writeData(this.t, 'POST', this.fieldsPath(slug), input, options);
     },
+    /** Changes a field's label, filterable or sortable (a flag on a big type waits for its index: see `index_build`). */
+    update: async (slug: string, fieldId: string, patch: FieldUpdate, options?: WriteOptions): Promise<void> => {
+      await writeData(this.t, 'PATCH', this.fieldsPath(slug, `/${seg(fieldId)}`), patch, options);
+    },
+    /** Sets the order of the fields: every field id of the type, in order. */
+    reorder: async (slug: string, order: string[], options?: WriteOptions): Promise<void> => {
+      await writeData(this.t, 'PATCH', this.fieldsPath(slug, '/reorder'), { order }, options);
+    },
+    /** How many entries hold a value of the field (what deleting it would lose). */
+    deletionImpact: async (slug: string, fieldId: string, options?: ReadOptions): Promise<FieldDeletionImpact> =>
+      readData(this.t, this.fieldsPath(slug, `/${seg(fieldId)}/deletion-impact`), undefined, options),
+    /** How many entries hold translations of the field, per locale. */
+    localizationImpact: async (slug: string, fieldId: string, options?: ReadOptions): Promise<FieldLocalizationImpact> =>
+      readData(this.t, this.fieldsPath(slug, `/${seg(fieldId)}/localization-impact`), undefined, options),
   };
+
+  private fieldsPath(slug: string, rest = ''): string {
+    return `${BASE}/content-types/${seg(slug)}/fields${rest}`;
+  }
 }
 
 /** The management surface: `client.manage`. */
@@ -390,12 +435,24 @@ export class Management {
   readonly pages: ManagedPages;
   readonly media: ManagedMedia;
   readonly contentTypes: ManagedContentTypes;
+  readonly webhooks: ManagedWebhooks;
+  readonly releases: ManagedReleases;
+  /** Members and invitations (owners and admins, on a Studio session). */
+  readonly people: ManagedPeople;
+  /** API keys (owners and admins, on a Studio session). */
+  readonly apiKeys: ManagedApiKeys;
+  readonly workspace: ManagedWorkspace;
 
   constructor(private readonly t: Transport) {
     this.entries = new ManagedEntries(t);
     this.pages = new ManagedPages(t);
     this.media = new ManagedMedia(t);
     this.contentTypes = new ManagedContentTypes(t);
+    this.webhooks = new ManagedWebhooks(t);
+    this.releases = new ManagedReleases(t);
+    this.people = new ManagedPeople(t);
+    this.apiKeys = new ManagedApiKeys(t);
+    this.workspace = new ManagedWorkspace(t);
   }
 
   /** Mints a preview token (48 hours) for one entry, for `client.preview(token)` with a delivery key. */

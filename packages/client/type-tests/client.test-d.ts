@@ -194,3 +194,26 @@ describe('sync items are typed', () => {
     expectTypeOf<SyncItemType>().toEqualTypeOf<'entry' | 'page' | 'media' | 'deleted_entry' | 'deleted_page' | 'deleted_media'>();
   });
 });
+
+describe('management methods are typed by the wire', () => {
+  it('types webhooks, their secrets and deliveries', async () => {
+    const created = await quire.manage.webhooks.create({ url: 'https://example.com/hook', events: ['entry.*'] });
+    expectTypeOf(created.secret).toEqualTypeOf<string>();
+    const rotated = await quire.manage.webhooks.rotateSecret(created.id, { graceSeconds: 3600 });
+    expectTypeOf(rotated.previous_secret_expires_at).toEqualTypeOf<string | null>();
+    const log = await quire.manage.webhooks.deliveries(created.id, { status: 'failed' });
+    expectTypeOf(log.items[0].attempts[0].status_code).toEqualTypeOf<number | null>();
+    // @ts-expect-error events is required
+    await quire.manage.webhooks.create({ url: 'https://example.com/hook' });
+    // @ts-expect-error no such delivery status
+    await quire.manage.webhooks.deliveries(created.id, { status: 'lost' });
+  });
+
+  it('types releases and their items', async () => {
+    const release = await quire.manage.releases.create({ title: 'Launch' });
+    await quire.manage.releases.items.add(release.id, { kind: 'page', id: 'p', action: 'unpublish' });
+    // @ts-expect-error an item is an entry or a page
+    await quire.manage.releases.items.add(release.id, { kind: 'media', id: 'm', action: 'publish' });
+    expectTypeOf((await quire.manage.releases.validate(release.id)).valid).toEqualTypeOf<boolean>();
+  });
+});
