@@ -14,7 +14,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/modules/auth/operations.js';
 import { call, createTestEnv, dialects, expectError, seedWorkspace, type TestEnv } from './helpers.js';
-import { filesUnder, jpeg, mp4, pdf, png, startS3, storedKeys, upload, webm, type Part, type S3Server } from './media-fixtures.js';
+import { filesUnder, jpeg, mp4, multipart, pdf, png, startS3, storedKeys, upload, webm, type Part, type S3Server } from './media-fixtures.js';
+import { memberWithPassword, signedIn } from './studio-helpers.js';
 
 const M = '/api/v1/manage';
 const P = '/api/v1/public';
@@ -213,6 +214,25 @@ describe.each(cases)('media library on %s with %s storage', (dialect, driver) =>
     // Deleting needs no header either.
     expect((await call(env.app, 'DELETE', `${M}/media/${id}`, { key })).status).toBe(200);
     expect((await call(env.app, 'GET', `${M}/media/${id}`, { key })).status).toBe(404);
+  });
+
+  it("a Studio session uploads into its workspace: the one X-Workspace-ID names, or the person's only one without it", async () => {
+    const s = await seedWorkspace(env.ctx);
+    const member = await memberWithPassword(env.ctx, s.workspace.slug, 'editor');
+    const browser = await signedIn(env.app, member.email);
+    const image = await png(8, 8);
+    const sessionUpload = (workspace?: string) => {
+      const { payload, contentType } = multipart([{ name: 'file', filename: 's.png', data: image, contentType: 'image/png' }]);
+      const headers: Record<string, string> = { cookie: `quire_session=${browser.cookie}`, 'x-csrf-token': browser.csrf!, 'content-type': contentType };
+      if (workspace) headers['x-workspace-id'] = workspace;
+      return env.app.inject({ method: 'POST', url: `${M}/media/upload`, headers, payload, remoteAddress: browser.address });
+    };
+    const plain = await sessionUpload();
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect(JSON.parse(plain.body).data.workspace_id).toBe(s.workspace.id);
+    expect((await sessionUpload(s.workspace.id)).statusCode).toBe(201);
+    // A workspace the person does not belong to.
+    expect(JSON.parse((await sessionUpload(other.wsId)).body).code).toBe('FORBIDDEN');
   });
 
   it('needs media:write (403) and a management key (401)', async () => {
