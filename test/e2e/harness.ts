@@ -12,12 +12,14 @@
  *   regenerated on purpose, not on every run).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
+import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Response as PlaywrightResponse } from 'playwright-core';
 import { ensureBuilt, ROOT } from '../build.js';
 
@@ -135,10 +137,60 @@ export async function startStudioServer(options: { workspace?: string; email?: s
   };
 }
 
+/**
+ * startStudioServer on PostgreSQL: the server's DATABASE_URL points at a fresh schema
+ * (`e2e_studio_<random>`) of the database at `url`, through the URL's `options` (search_path),
+ * so its tables never meet another suite's. `stop()` also drops the schema. Throws when the
+ * server's tables did not land in that schema.
+ */
+export async function startStudioServerOnPostgres(url: string, options: { workspace?: string; email?: string } = {}): Promise<StudioServer> {
+  const schema = `e2e_studio_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const dropSchema = async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    await admin.end();
+  };
+  try {
+    await admin.query(`CREATE SCHEMA "${schema}"`);
+    const schemaUrl = new URL(url);
+    schemaUrl.searchParams.set('options', `-c search_path=${schema}`);
+    const server = await startStudioServer({ ...options, env: { DATABASE_URL: schemaUrl.toString() } });
+    const tables = await admin.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'workspaces'`, [
+      schema,
+    ]);
+    if (tables.rows[0].n !== 1) {
+      await server.stop();
+      throw new Error(`the server's tables are not in schema ${schema}`);
+    }
+    return {
+      ...server,
+      stop: async () => {
+        await server.stop();
+        await dropSchema();
+      },
+    };
+  } catch (err) {
+    await dropSchema();
+    throw err;
+  }
+}
+
 /** Launches /usr/bin/chromium headless; throws (failing the suite) when it is missing. */
 export async function launchBrowser(): Promise<Browser> {
   if (!chromiumAvailable()) throw new Error(`${CHROMIUM} is missing: install it with \`apt-get install -y chromium\` (.ci/run does)`);
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * A page in a new browser context at `viewport` (reduced motion, so no transition delays a step),
+ * its actions waiting 10 s at most.
+ */
+export async function openStudioPage(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  return page;
 }
 
 export interface AxeSummary {

@@ -1,8 +1,7 @@
 /**
  * The Studio on PostgreSQL, one smoke flow in Chromium: the same real server as the SQLite suites
- * (test/e2e/harness.ts), its DATABASE_URL pointing at a fresh schema of the PostgreSQL at
- * DATABASE_URL (search_path set through the URL's `options`), the workspace made by
- * `quire bootstrap --json` on that schema. The owner opens the setup link, sets a password, creates
+ * (test/e2e/harness.ts), on a fresh schema of the PostgreSQL at DATABASE_URL
+ * (startStudioServerOnPostgres), the workspace made by `quire bootstrap --json` on that schema. The owner opens the setup link, sets a password, creates
  * a content type with a display text field and a localizable one, writes an entry (en and de),
  * waits for autosave, publishes it, and the delivery API (bootstrap's delivery key) returns it
  * published in both locales. Then pages: three block types made through the API, a page created
@@ -14,20 +13,19 @@
  * Without DATABASE_URL the suite skips with a message outside CI and fails in CI (CI always has
  * PostgreSQL: test/global-setup.ts).
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   addBlockInside,
-  axeResults,
   blockRow,
   expectAccessible,
   launchBrowser,
+  openStudioPage,
+  printAxeResults,
   publishFromEditor,
   skipBrowserSuites,
-  startStudioServer,
+  startStudioServerOnPostgres,
   type StudioServer,
 } from './harness.js';
 
@@ -42,8 +40,6 @@ if (!url && !process.env.CI) process.stderr.write('\n[quire e2e] DATABASE_URL is
 
 // In CI a missing DATABASE_URL fails the whole run before any suite (test/global-setup.ts).
 describe.runIf(url && !skipBrowserSuites())('Studio on PostgreSQL in Chromium', () => {
-  const schema = `e2e_studio_${randomBytes(5).toString('hex')}`;
-  let admin: pg.Client;
   let server: StudioServer;
   let browser: Browser;
   let page: Page;
@@ -60,33 +56,14 @@ describe.runIf(url && !skipBrowserSuites())('Studio on PostgreSQL in Chromium', 
   };
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA "${schema}"`);
-    const schemaUrl = new URL(url!);
-    schemaUrl.searchParams.set('options', `-c search_path=${schema}`);
-    [server, browser] = await Promise.all([startStudioServer({ workspace: 'pg', env: { DATABASE_URL: schemaUrl.toString() } }), launchBrowser()]);
-    // The server's tables live in the fresh schema, not in public.
-    const tables = await admin.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'workspaces'`, [
-      schema,
-    ]);
-    expect(tables.rows[0].n).toBe(1);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    [server, browser] = await Promise.all([startStudioServerOnPostgres(url!, { workspace: 'pg' }), launchBrowser()]);
+    page = await openStudioPage(browser, { width: 1280, height: 800 });
   }, 240_000);
 
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (admin) {
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-      await admin.end();
-    }
-    const lines = axeResults.map(
-      (r) => `  ${r.screen}: ${r.violations.length ? r.violations.map((v) => `${v.impact} ${v.id} (${v.nodes})`).join(', ') : 'no violations'}`,
-    );
-    if (lines.length) process.stdout.write(`\n[studio postgres e2e] axe results\n${lines.join('\n')}\n`);
+    printAxeResults('studio postgres e2e');
   }, 60_000);
 
   it('setup link → content type → entry (en, de) → autosave → publish → delivered', async () => {
