@@ -1,0 +1,134 @@
+/**
+ * Every shell and TypeScript code block of README.md and docs/**\/*.md runs against a fresh demo
+ * Quire (issue 28 item 4; docs/README.md "Code blocks").
+ *
+ * The demo is seeded once (`node dist/src/server.js` on an empty DATA_DIR, its keys read from the
+ * banner); each markdown file then gets a copy of that DATA_DIR and a server of its own, so a file's
+ * writes never reach another file. A file's blocks run in document order in one bash process, so
+ * later blocks see what earlier ones wrote and the variables they set:
+ *
+ * - ```sh, ```bash and ```shell blocks are bash. `curl` is a function that runs the real curl and
+ *   fails the block on an answer it did not expect: 4xx and 5xx are refused unless the comment right
+ *   under the command shows that answer (`# HTTP/1.1 412 …` for a status, `# {"success":false,…
+ *   "code":"NOT_FOUND",…}` for an error code), and then the answer must be that one. `npx quire`
+ *   runs this repository's CLI on the file's DATA_DIR.
+ * - ```ts and ```typescript blocks are written to a module and run by tsx, `@quire/client`
+ *   resolving to the built package (packages/client/dist).
+ * - The environment holds QUIRE_URL and the demo's three keys as QUIRE_MANAGEMENT_KEY,
+ *   QUIRE_DELIVERY_KEY and QUIRE_PREVIEW_KEY, the names every doc uses; `http://localhost:3000` in a
+ *   block is replaced by the file's server.
+ * - A block that cannot run by nature (installing, starting a server, hosts of a production
+ *   machine) says so in its info string, `no-run` followed by the reason (```sh no-run starts the
+ *   server); the test asserts each has a reason and that there are at most MAX_SKIPPED.
+ *
+ * Prints the count of blocks run and skipped.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from './build.js';
+import { blocksOf, markdownFiles, MAX_SKIPPED, scriptOf, writeFixtures } from './doc-snippets.js';
+import { freePort, newestMtime, run, startDemoQuire, startNode, type Child } from './processes.js';
+
+const CLIENT = path.join(ROOT, 'packages/client');
+
+/** Runs bash on `script` in `cwd`; resolves with the exit code and the whole output. */
+function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+const all = markdownFiles().flatMap((file) => blocksOf(file, fs.readFileSync(path.join(ROOT, file), 'utf8')));
+const runnable = all.filter((b) => b.skip === null);
+const files = [...new Set(runnable.map((b) => b.file))];
+
+describe('doc snippets', () => {
+  let seeded = '';
+  let keys = { management: '', delivery: '', preview: '' };
+  const temp: string[] = [];
+
+  beforeAll(async () => {
+    ensureBuilt({ studio: false });
+    // Only src counts: the build itself rewrites package.json (tshy writes `exports`) after dist.
+    if (newestMtime(path.join(CLIENT, 'dist')) < newestMtime(path.join(CLIENT, 'src'))) {
+      await run('npm', ['run', 'build', '-w', '@quire/client'], ROOT, { ...process.env, NODE_ENV: 'production' });
+    }
+    seeded = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-snippets-seed-'));
+    temp.push(seeded);
+    const demo = await startDemoQuire(ROOT, seeded);
+    keys = demo.keys;
+    await demo.quire.stop();
+    const counts = { sh: runnable.filter((b) => b.lang === 'sh').length, ts: runnable.filter((b) => b.lang === 'ts').length };
+    process.stdout.write(
+      `[doc snippets] ${runnable.length} blocks run (${counts.sh} shell, ${counts.ts} TypeScript) in ${files.length} files, ${all.length - runnable.length} skipped (no-run)\n`,
+    );
+  }, 300_000);
+
+  afterAll(() => {
+    for (const dir of temp) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  });
+
+  it('skips few blocks, each with its reason', () => {
+    const skipped = all.filter((b) => b.skip !== null);
+    for (const b of skipped) expect(b.skip, `${b.file}:${b.line} says no-run without a reason`).toMatch(/\w+ \w+/);
+    expect(skipped.length).toBeLessThanOrEqual(MAX_SKIPPED);
+    expect(runnable.length).toBeGreaterThan(0);
+  });
+
+  it.each(files)(
+    '%s: every block runs against a fresh demo',
+    async (file) => {
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-snippets-'));
+      temp.push(work);
+      const dataDir = path.join(work, 'data');
+      fs.cpSync(seeded, dataDir, { recursive: true });
+      // @quire/client of a TypeScript block resolves to the repository's package.
+      fs.mkdirSync(path.join(work, 'node_modules/@quire'), { recursive: true });
+      fs.symlinkSync(CLIENT, path.join(work, 'node_modules/@quire/client'));
+      await writeFixtures(work);
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        NODE_ENV: 'production',
+        DATA_DIR: dataDir,
+        PUBLIC_URL: base,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        QUIRE_DEMO: '1',
+        QUIRE_ROOT: ROOT,
+        QUIRE_URL: base,
+        QUIRE_MANAGEMENT_KEY: keys.management,
+        QUIRE_DELIVERY_KEY: keys.delivery,
+        QUIRE_PREVIEW_KEY: keys.preview,
+      };
+      delete env.DATABASE_URL;
+      let quire: Child | undefined;
+      try {
+        quire = await startNode(path.join(ROOT, 'dist/src/server.js'), ROOT, env, `${base}/readyz`, 60_000);
+        const { code, output } = await bash(
+          scriptOf(
+            runnable.filter((b) => b.file === file),
+            work,
+            base,
+          ),
+          work,
+          env,
+        );
+        expect(code, output).toBe(0);
+        expect(output).toContain('@@done');
+      } finally {
+        await quire?.stop();
+      }
+    },
+    120_000,
+  );
+});
