@@ -55,7 +55,7 @@ export const DeliveryMediaSchema = Type.Object(
 
 export const MediaIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
-/** `X-Workspace-ID` (D50); whether it is required is decided per operation (400 / 403 there). */
+/** `X-Workspace-ID` (D50, issue 28 item 6): optional on every media route; when sent, checked by checkWorkspaceHeader (400 / 403). */
 export const WorkspaceHeaders = Type.Object({ 'x-workspace-id': Type.Optional(Type.String({ maxLength: 100 })) });
 
 const KIND = ASSET_KINDS.join('|');

@@ -11,6 +11,6 @@ import { mediaFolderCounts } from './repository.js';
 
 /** GET /media/folders: every folder holding live assets, sorted by path, with its direct count. */
 export async function listMediaFolders(ctx: Context, actor: Actor, workspaceHeader: string | undefined): Promise<{ folder: string; count: number }[]> {
-  checkWorkspaceHeader(actor, workspaceHeader, false);
+  checkWorkspaceHeader(actor, workspaceHeader);
   return mediaFolderCounts(ctx.db, actor.workspaceId);
 }

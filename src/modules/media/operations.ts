@@ -41,17 +41,14 @@ import { dropVariants } from './variants.js';
 import { recordMediaEvent } from '../events/record.js';
 
 /**
- * The `X-Workspace-ID` rule (docs/media.md "Upload"; D50 as issue 28 item 6 changed it): a key
+ * The `X-Workspace-ID` rule (docs/media.md "Uploading"; D50 as issue 28 item 6 changed it): a key
  * belongs to one workspace, so no media route needs the header (a session's workspace was
- * already taken from it or from the person's default by the auth hook); when given it must be a
- * uuid (400) naming the actor's workspace (403). `required` makes it mandatory (400 when absent).
+ * already taken from it or from the person's default by the auth hook); when sent it must be a
+ * uuid (400) naming the actor's workspace (403).
  */
-export function checkWorkspaceHeader(actor: Actor, header: string | undefined, required: boolean): void {
+export function checkWorkspaceHeader(actor: Actor, header: string | undefined): void {
   const value = header?.trim();
-  if (!value) {
-    if (required) throw invalid('headers.x-workspace-id', 'is required');
-    return;
-  }
+  if (!value) return;
   if (!isUuid(value)) throw invalid('headers.x-workspace-id', 'must be a workspace id (uuid)');
   if (value.toLowerCase() !== actor.workspaceId.toLowerCase()) {
     throw new AppError('FORBIDDEN', "X-Workspace-ID names another workspace than the API key's");
@@ -155,7 +152,7 @@ export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMe
 export async function uploadMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, input: StoreMediaInput): Promise<MediaAsset> {
   try {
     authorize(actor, 'media:write');
-    checkWorkspaceHeader(actor, workspaceHeader, false);
+    checkWorkspaceHeader(actor, workspaceHeader);
   } catch (err) {
     await input.file.dispose();
     throw err;
@@ -189,7 +186,7 @@ export async function listMedia(
   workspaceHeader: string | undefined,
   q: ListMediaQuery,
 ): Promise<{ items: MediaAsset[]; total: number; window: OffsetPage }> {
-  checkWorkspaceHeader(actor, workspaceHeader, false);
+  checkWorkspaceHeader(actor, workspaceHeader);
   const window = offsetPage(q.page, q.limit);
   let folder: string | null | undefined;
   if (q.folder !== undefined) {
@@ -211,7 +208,7 @@ export async function listMedia(
 
 /** GET /media/{id}: one asset of the key's workspace (404 otherwise or when deleted). */
 export async function getMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string): Promise<MediaAsset> {
-  checkWorkspaceHeader(actor, workspaceHeader, false);
+  checkWorkspaceHeader(actor, workspaceHeader);
   return toManagementMedia(ctx.config, await requireMedia(ctx, actor.workspaceId, id));
 }
 
@@ -233,7 +230,7 @@ export interface UpdateMediaInput {
  */
 export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string, input: UpdateMediaInput): Promise<MediaAsset> {
   authorize(actor, 'media:write');
-  checkWorkspaceHeader(actor, workspaceHeader, false);
+  checkWorkspaceHeader(actor, workspaceHeader);
   const folder = input.folder === undefined ? undefined : parseFolder(input.folder, 'body.folder');
   if ((input.focal_x === undefined) !== (input.focal_y === undefined) || (input.focal_x === null) !== (input.focal_y === null)) {
     throw invalid(input.focal_x === undefined || input.focal_x === null ? 'body.focal_x' : 'body.focal_y', 'focal_x and focal_y are given together');
@@ -296,7 +293,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
  */
 export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string): Promise<void> {
   authorize(actor, 'media:write');
-  checkWorkspaceHeader(actor, workspaceHeader, false);
+  checkWorkspaceHeader(actor, workspaceHeader);
   const media = await requireMedia(ctx, actor.workspaceId, id);
   const deleted = await withTransaction(ctx.db, async (tx) => {
     const at = iso(ctx.clock());

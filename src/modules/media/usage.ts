@@ -55,7 +55,7 @@ export function dataNamesAsset(doc: unknown, fields: readonly Field[], id: strin
  * asset. 404 for an unknown, deleted or other workspace's asset.
  */
 export async function mediaUsage(ctx: Context, actor: Actor, workspaceHeader: string | undefined, id: string): Promise<MediaUsage> {
-  checkWorkspaceHeader(actor, workspaceHeader, false);
+  checkWorkspaceHeader(actor, workspaceHeader);
   const media = isUuid(id) ? await findMediaById(ctx.db, actor.workspaceId, id) : null;
   if (!media) throw notFound(`media '${id}'`);
   const [entries, pages] = await Promise.all([entryCandidates(ctx.db, actor.workspaceId, media.id), pageCandidates(ctx.db, actor.workspaceId, media.id)]);

@@ -71,7 +71,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: Context): Promise<v
         const header = req.headers['x-workspace-id'];
         // Before reading a byte of the body: a wrong workspace never gets its file spooled. The
         // workspace is the key's (or the session's): the header is only checked when sent.
-        checkWorkspaceHeader(req.actor, header, false);
+        checkWorkspaceHeader(req.actor, header);
         // The SHA-256 of the file is the upload's identity for an Idempotency-Key, and only then
         // worth its cost.
         const hash = req.idempotencyDeferredKey != null;
