@@ -117,6 +117,27 @@ describe.each(dialects())('TypeScript client on %s', (dialect) => {
     expect(managed.etag).toBeTruthy();
   });
 
+  it('writes a page read back unchanged, then changes its SEO alone with patch', async () => {
+    const read = await admin.manage.pages.get('home');
+    const versions = (await admin.manage.pages.versions.list('home')).items.length;
+    const written = await admin.manage.pages.update(
+      'home',
+      { seo: read.page.seo, seo_translations: read.seo_translations, blocks: read.blocks },
+      { ifMatch: read.etag },
+    );
+    expect(written).toMatchObject({ slug: 'home', status: 'published', has_pending_changes: false });
+    expect(written.etag).toBeTruthy();
+    expect((await admin.manage.pages.versions.list('home')).items).toHaveLength(versions);
+    const patched = await admin.manage.pages.patch('home', { seo: { description: 'Start here' } }, { ifMatch: written.etag });
+    expect(patched.seo).toMatchObject({ title: 'Home', description: 'Start here' });
+    expect(patched.has_pending_changes).toBe(true);
+    const after = await admin.manage.pages.get('home');
+    expect(after.blocks.map((b) => [b.id, b.children.map((c) => c.id)])).toEqual(read.blocks.map((b) => [b.id, b.children.map((c) => c.id)]));
+    expect(after.blocks[0].children[0].data).toEqual({ heading: 'Inner' });
+    const refused = (await admin.manage.pages.patch('home', { blocks: [] } as never).catch((e: unknown) => e)) as QuireError;
+    expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+  });
+
   it('reads the schema, content types and locales', async () => {
     expect((await delivery.contentTypes.list()).map((c) => c.slug).sort()).toEqual(['author', 'hero', 'post']);
     expect((await delivery.contentTypes.get('post')).fields.map((f) => f.name)).toEqual(['title', 'rank', 'author']);
@@ -158,6 +179,14 @@ describe.each(dialects())('TypeScript client on %s', (dialect) => {
     expect(item.page.blocks[0]).toMatchObject({ type: 'hero', data: { heading: 'Hi' } });
     expect(item.page).not.toHaveProperty('etag');
     await expect(delivery.preview(token)).rejects.toThrow(/names a page/);
+  });
+
+  it('uploads and deletes with a key alone: the key names the workspace', async () => {
+    const keyOnly = createClient({ url, apiKey: ws.keys.management });
+    const asset = await keyOnly.manage.media.upload(new Blob([new Uint8Array(await png(8, 8))]), { filename: 'key.png' });
+    expect(asset).toMatchObject({ workspace_id: ws.workspace.id, width: 8 });
+    await keyOnly.manage.media.delete(asset.id);
+    expect(((await keyOnly.manage.media.get(asset.id).catch((e: unknown) => e)) as QuireError).status).toBe(404);
   });
 
   it('uploads from a Blob and from a Node.js stream', async () => {

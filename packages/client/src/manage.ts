@@ -5,7 +5,6 @@
  * see transport.ts) and take `ifMatch` (an ETag from an earlier answer) for optimistic locking.
  */
 import { readData, seg, write, writeData, type ReadOptions, type WriteOptions } from './calls.js';
-import { QuireError } from './errors.js';
 import { followCursors, followPages, listPage } from './lists.js';
 import { parseBlocks, parseEntry, withData } from './parse.js';
 import type { ApiResponse, Transport } from './transport.js';
@@ -77,7 +76,7 @@ export interface UploadOptions extends WriteOptions {
   folder?: string;
   focalX?: number;
   focalY?: number;
-  /** X-Workspace-ID for this upload (default: the client's workspaceId). */
+  /** X-Workspace-ID for this upload (default: the client's workspaceId, if any; a key needs none). */
   workspaceId?: string;
 }
 
@@ -307,16 +306,13 @@ export class ManagedPages {
 export class ManagedMedia {
   constructor(private readonly t: Transport) {}
 
+  /**
+   * The X-Workspace-ID of one call, when it names one. A key belongs to one workspace, so uploads
+   * and deletes need none (docs/media.md); a Studio session of several workspaces names it, per
+   * call or with the client's `workspaceId` (which the transport sends on every request).
+   */
   private workspaceHeader(workspaceId: string | undefined): Record<string, string> {
-    const id = workspaceId ?? this.t.options.workspaceId;
-    if (!id) {
-      throw new QuireError({
-        code: 'VALIDATION_FAILED',
-        status: 0,
-        message: 'media uploads and deletes name their workspace: pass workspaceId to createClient or to the call',
-      });
-    }
-    return { 'X-Workspace-ID': id };
+    return workspaceId ? { 'X-Workspace-ID': workspaceId } : {};
   }
 
   /**

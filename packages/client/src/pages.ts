@@ -54,8 +54,11 @@ export type Seo = WireData<'/api/v1/manage/pages/{slug}', 'get'>['page']['seo'];
 /** SEO values in a write: any of the keys, null for no value (a read page's `seo` fits). */
 export type SeoInput = { [K in keyof Seo]?: Seo[K] | null };
 
-/** SEO overrides of the other locales: `{de: {title: 'Startseite'}}` or `[{locale: 'de', seo: {...}}]`. */
-export type SeoTranslationsInput = Record<string, SeoInput | { seo: SeoInput }> | { locale: string; seo: SeoInput }[];
+/**
+ * SEO overrides of the other locales: `{de: {title: 'Startseite'}}` or `[{locale: 'de', seo: {...}}]`;
+ * the items of a read (`id`, `page_id` besides, ignored by the server) fit too.
+ */
+export type SeoTranslationsInput = Record<string, SeoInput | { seo: SeoInput }> | { id?: number; page_id?: string; locale: string; seo: SeoInput }[];
 
 /** Body of POST /pages: a slug, and optionally SEO, its translations and a block tree. */
 export interface PageCreate {

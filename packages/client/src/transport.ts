@@ -27,7 +27,7 @@ export interface TransportOptions {
   url?: string;
   /** An API key (`svc_live_...` delivery, `svc_mgmt_...` management), sent as `X-API-Key`. */
   apiKey?: string;
-  /** The workspace id, sent as `X-Workspace-ID` (media uploads and deletes, Studio sessions). */
+  /** The workspace id, sent as `X-Workspace-ID`: a Studio session's workspace when the person has several (a key belongs to one and needs none). */
   workspaceId?: string;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;

@@ -31,7 +31,7 @@ export interface RotateSecretOptions extends ReadOptions {
 }
 
 /** A webhook after a secret rotation: the new secret (shown only here) and when the replaced one stops signing (null with no grace period). */
-export type RotatedWebhook = Webhook & { secret: string; previous_secret_expires_at: string | null };
+export type RotatedWebhook = WireData<'/api/v1/manage/webhooks/{id}/rotate-secret', 'post'>;
 
 /** Webhooks: `client.manage.webhooks` (`list`, `iterate`, `get` and `delete` as every collection). */
 export class ManagedWebhooks extends Collection<Webhook, WebhookListQuery> {

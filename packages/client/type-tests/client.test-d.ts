@@ -154,7 +154,7 @@ describe('page writes accept what a page read returns', () => {
     const read = await quire.manage.pages.get('home');
     const block = read.blocks[0];
     if (block.type === 'hero') expectTypeOf(block.data.featured_post).toEqualTypeOf<string | undefined>();
-    const written = await quire.manage.pages.update('home', { seo: read.page.seo, blocks: read.blocks });
+    const written = await quire.manage.pages.update('home', { seo: read.page.seo, seo_translations: read.seo_translations, blocks: read.blocks });
     expectTypeOf(written.etag).toEqualTypeOf<string | null>();
     expectTypeOf(written.slug).toEqualTypeOf<string>();
     await quire.manage.pages.patch('home', { seo: { title: 'Home', description: null } });

@@ -586,8 +586,8 @@ export type paths = {
     put: operations['updateMedia'];
     post?: never;
     /**
-     * Delete a media asset and its file (header X-Workspace-ID)
-     * @description Delete a media asset and its file (header X-Workspace-ID)
+     * Delete a media asset and its file
+     * @description Delete a media asset and its file
      *
      *     Takes a management key with scope `media:write`, or a Studio session whose role grants it.
      */
@@ -651,8 +651,8 @@ export type paths = {
     get?: never;
     put?: never;
     /**
-     * Upload a file (multipart/form-data; header X-Workspace-ID)
-     * @description Upload a file (multipart/form-data; header X-Workspace-ID)
+     * Upload a file (multipart/form-data; into the key's workspace)
+     * @description Upload a file (multipart/form-data; into the key's workspace)
      *
      *     Takes a management key with scope `media:write`, or a Studio session whose role grants it.
      */
@@ -744,7 +744,13 @@ export type paths = {
     delete: operations['deletePage'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change a page’s slug, SEO or SEO translations without sending its blocks
+     * @description Changes the keys sent: `slug`, `seo` (the SEO keys sent replace theirs, the others stay; null clears one), `seo_translations` (as on PUT: the whole set). The block tree is left as it is. The same write as PUT: a version when the content changed, `has_pending_changes` on a published page (D70), a new ETag; a stale `If-Match` answers 412. Writes the working copy only (release versions: PUT with `release`).
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['patchPage'];
     trace?: never;
   };
   '/api/v1/manage/pages/{slug}/archive': {
@@ -1527,6 +1533,28 @@ export type paths = {
      *     Takes a management key with scope `webhooks:write`, or a Studio session whose role grants it.
      */
     post: operations['pingWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace the signing secret; the new one is in this answer only
+     * @description Answers a new signing secret (`whsec_…`) once. For `grace_seconds` (default 86400 = 24 h, at most 604800 = 7 days, 0 for none) deliveries are signed with the new and the replaced secret side by side (two space-separated signatures in `webhook-signature`), then with the new one only. `Idempotency-Key` is ignored here: a replay would hand out the secret again.
+     *
+     *     Takes a management key with scope `webhooks:write`, or a Studio session whose role grants it.
+     */
+    post: operations['rotateWebhookSecret'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2740,6 +2768,33 @@ export type components = {
     };
     ReleaseValidationResponse: {
       data: components['schemas']['ReleaseValidation'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** RotatedWebhook */
+    RotatedWebhook: {
+      /** @description content type slugs; empty: all */
+      content_types: string[];
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      description: string | null;
+      enabled: boolean;
+      /** @description event types, `<kind>.*` or `*` */
+      events: string[];
+      /** Format: uuid */
+      id: string;
+      previous_secret_expires_at: string | null;
+      /** @description the new signing secret (`whsec_…`), shown only in this answer */
+      secret: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+      /** @description http:// or https:// URL the events are POSTed to */
+      url: string;
+    };
+    RotatedWebhookResponse: {
+      data: components['schemas']['RotatedWebhook'];
       message: string;
       meta: null;
       /** @enum {boolean} */
@@ -5574,6 +5629,79 @@ export interface operations {
       507: components['responses']['InsufficientStorage'];
     };
   };
+  patchPage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description An ETag of this item: the write happens only if it is still current (else 412). */
+        'If-Match'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description SEO keys to change (title, description, keywords, og_image, canonical); keys not sent keep their value, null clears one */
+          seo?: unknown;
+          /** @description as on PUT: when sent, every SEO translation of the page ({"de": {...}} or [{locale, seo}]) */
+          seo_translations?: unknown;
+          slug?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PageResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `SLUG_TAKEN`: the slug is already used in its scope */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'SLUG_TAKEN';
+          };
+        };
+      };
+      412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
   archivePage: {
     parameters: {
       query?: never;
@@ -7762,6 +7890,54 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description how long the replaced secret keeps signing beside the new one, in seconds (default 86400 = 24 h, at most 604800 = 7 days; 0: not at all) */
+          grace_seconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RotatedWebhookResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
