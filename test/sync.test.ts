@@ -227,6 +227,30 @@ describe.each(dialects())('sync on %s', (dialect) => {
     expect(brief(await delta('preview'))).toEqual(['entry:shown']);
   });
 
+  it('an event recorded before migration 026 (live unknown) counts as seen by production keys', async () => {
+    const { s, delta } = await watched(async (s) => {
+      expect((await manage(s, 'POST', '/content-types/post/entries', { slug: 'old', data: { title: 'Old' } })).status).toBe(201);
+      expect((await manage(s, 'PATCH', '/content-types/post/entries/old/publish')).status).toBe(200);
+    });
+    const entry = (await call(env.app, 'GET', `${M}/content-types/post/entries/old`, { key: s.keys.management })).body.data as { id: string };
+    await env.ctx.db.kysely
+      .insertInto('events')
+      .values({
+        workspace_id: s.workspace.id,
+        type: 'entry.updated',
+        item_kind: 'entry',
+        item_id: entry.id,
+        slug: 'old',
+        content_type: 'post',
+        status: 'published',
+        version: 2,
+        created_at: new Date().toISOString(),
+        live: null,
+      })
+      .execute();
+    expect(brief(await delta('prod'))).toEqual(['entry:old']);
+  });
+
   it("tokens are bound to the key's content type whitelist", async () => {
     const all = await w.deliveryKey({});
     const posts = await w.deliveryKey({ contentTypes: ['post'] });
