@@ -126,7 +126,7 @@ describe.skipIf(skipBrowserSuites())('Studio releases in Chromium', () => {
     await visible(heading(page, 'Post 1'));
     await page.getByRole('button', { name: 'Add to release…' }).click();
     const add = page.getByRole('dialog', { name: /Add “Post 1” to a release/ });
-    await expect(add.getByRole('combobox', { name: 'Release' }).inputValue()).resolves.toBe(releaseId);
+    await until(async () => (await add.getByRole('combobox', { name: 'Release' }).inputValue()) === releaseId, 'the open release chosen');
     await add.getByRole('button', { name: 'Add to release' }).click();
     await add.getByRole('button', { name: 'Edit the release version' }).click();
     await visible(page.getByText('Editing the release version'));

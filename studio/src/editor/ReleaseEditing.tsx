@@ -19,6 +19,7 @@ import { useInvalidate, useWsKey } from '../app/queries';
 import { isEditableRelease, itemInRelease, useReleasePerspective, type ReleasePerspective } from '../app/release-perspective';
 import { useWorkspace } from '../app/workspace';
 import { ErrorAlert } from '../components/ErrorAlert';
+import { Loading } from '../components/Loading';
 import { addItem, createRelease, listEditableReleases, scheduleUnpublish } from '../screens/releases/api';
 import { LazyScheduleDialog } from './LazyScheduleDialog';
 
@@ -169,17 +170,20 @@ function AddToReleaseDialog({ target, onClose }: { target: ReleaseTarget; onClos
         <Stack>
           <Text size="sm">The release gets its own version of {target.title}, copied from the working copy now, which goes live when the release does.</Text>
           <ErrorAlert error={releases.error} title="The releases could not be loaded" />
-          <NativeSelect
-            label="Release"
-            value={chosen}
-            onChange={(e) => setChoice(e.currentTarget.value)}
-            data={[
-              ...options.map((r) => ({ value: r.id, label: r.status === 'open' ? r.title : `${r.title} (${r.status})` })),
-              { value: 'new', label: 'A new release…' },
-            ]}
-            data-autofocus
-          />
-          {chosen === 'new' ? (
+          {releases.isPending ? <Loading label="Loading releases" /> : null}
+          {releases.isPending ? null : (
+            <NativeSelect
+              label="Release"
+              value={chosen}
+              onChange={(e) => setChoice(e.currentTarget.value)}
+              data={[
+                ...options.map((r) => ({ value: r.id, label: r.status === 'open' ? r.title : `${r.title} (${r.status})` })),
+                { value: 'new', label: 'A new release…' },
+              ]}
+              data-autofocus
+            />
+          )}
+          {chosen === 'new' && !releases.isPending ? (
             <TextInput label="Title of the new release" required value={title} maxLength={200} onChange={(e) => setTitle(e.currentTarget.value)} />
           ) : null}
           <ErrorAlert error={error} title="It was not added" />
