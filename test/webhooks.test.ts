@@ -287,6 +287,16 @@ describe.each(dialects())('webhooks on %s', (dialect) => {
     expect(() => verify(replay.body.data.secret, single)).toThrow();
   });
 
+  it('two rotations at once both hold: each answered secret still signs', async () => {
+    const hook = await createHook({});
+    const [a, b] = await Promise.all([req('POST', `/webhooks/${hook.id}/rotate-secret`), req('POST', `/webhooks/${hook.id}/rotate-secret`)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const res = await req('POST', `/webhooks/${hook.id}/ping`);
+    const got = receiver.received.find((r) => r.headers['webhook-id'] === res.body.data.id)!;
+    expect(verify(a.body.data.secret, got)).toMatchObject({ type: 'ping' });
+    expect(verify(b.body.data.secret, got)).toMatchObject({ type: 'ping' });
+  });
+
   it('refuses a grace period out of bounds or other body keys, and an unknown webhook', async () => {
     const hook = await createHook({});
     for (const body of [{ grace_seconds: 604_801 }, { grace_seconds: -1 }, { grace_seconds: 1.5 }, { grace_seconds: '60' }, { grace: 60 }]) {

@@ -38,6 +38,7 @@ import {
   deleteWebhookRow,
   findDeliveryRow,
   findWebhook,
+  findWebhookForUpdate,
   insertDeliveries,
   insertWebhook,
   listDeliveryRows,
@@ -183,7 +184,7 @@ export async function rotateWebhookSecret(ctx: Context, actor: Actor, id: string
   const secret = generateSecret();
   const expires = grace > 0 ? iso(new Date(now.getTime() + grace * 1000)) : null;
   const row = await withTransaction(ctx.db, async (db) => {
-    const current = await findWebhook(db, actor.workspaceId, id);
+    const current = await findWebhookForUpdate(db, actor.workspaceId, id);
     if (!current) throw notFound('Webhook');
     // The sealed value moves as it is: the same webhook id is its additional data.
     const patch = {

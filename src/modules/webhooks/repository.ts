@@ -26,6 +26,15 @@ export async function findWebhook(db: Db, workspaceId: string, id: string): Prom
   return db.kysely.selectFrom('webhooks').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * findWebhook, the row locked until the transaction ends (call inside withTransaction): two
+ * secret rotations of one webhook run one after the other, so neither loses the other's secret.
+ */
+export async function findWebhookForUpdate(db: Db, workspaceId: string, id: string): Promise<WebhookRow | undefined> {
+  await takeWriteLock(db, 'webhooks');
+  return selectForUpdate(db, db.kysely.selectFrom('webhooks').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id)).executeTakeFirst();
+}
+
 /** A page of a workspace's webhooks, oldest first, and how many there are. */
 export async function listWebhookRows(db: Db, workspaceId: string, offset: number, limit: number): Promise<{ rows: WebhookRow[]; total: number }> {
   const rows = await db.kysely
