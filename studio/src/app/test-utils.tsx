@@ -63,15 +63,24 @@ export function fakeApi(answer: (call: FakeCall) => Response | null): FakeCall[]
   return calls;
 }
 
-/** Renders `element` at `url` (route `path`) for a member of workspace "demo" with `role`. */
-export function renderScreen(element: ReactElement, path: string, url: string, role: SessionWorkspace['role']) {
+/**
+ * Renders `element` at `url` (route `path`) for a member of workspace "demo" with `role`; `client`
+ * is a fresh query client unless a test shares one between renders (what is cached).
+ */
+export function renderScreen(
+  element: ReactElement,
+  path: string,
+  url: string,
+  role: SessionWorkspace['role'],
+  client = new QueryClient({ defaultOptions: { queries: { retry: false } } }),
+) {
   const workspace: SessionWorkspace = { id: 'ws-1', slug: 'demo', name: 'Demo', role, capabilities: capabilitiesOf(role) };
   const session: SessionInfo = { user: { id: 1, email: 'a@example.com', name: null }, workspaces: [workspace], csrf_token: 'c' };
   const router = createMemoryRouter([{ path, element }], { initialEntries: [url] });
   return render(
     <MantineProvider env="test">
       <Notifications />
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <QueryClientProvider client={client}>
         <WorkspaceContext.Provider value={workspaceContextValue(session, workspace)}>
           <RouterProvider router={router} />
         </WorkspaceContext.Provider>

@@ -1,9 +1,11 @@
 /**
  * The workspace home in jsdom with a fake API: recent changes and scheduled publications list
  * each item under the title GET /overview gives it (an entry's display value, a page's SEO title,
- * else the slug), linking to its editor; no other request is needed for the titles.
+ * else the slug), linking to its editor; no other request is needed for the titles; opened again,
+ * home reads the overview again (an item renamed meanwhile shows its new title).
  */
-import { screen, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Overview } from '../../api/types';
 import Home from './Home';
@@ -72,5 +74,17 @@ describe('home', () => {
     const scheduled = screen.getByRole('table', { name: 'Scheduled publications' });
     expect(within(scheduled).getByRole('link', { name: 'Coming soon' })).toHaveAttribute('href', '/demo/content/post/soon');
     expect(calls.map((c) => c.path)).toEqual(['/overview']);
+  });
+
+  it('reads the overview again when home opens again, showing the cached one meanwhile', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
+    const first = renderScreen(<Home />, '/:workspace', '/demo', 'editor', client);
+    await screen.findByRole('link', { name: 'Hello Quire' });
+    first.unmount();
+    const renamed = { ...OVERVIEW, recent: [{ ...OVERVIEW.recent[0], title: 'Hello again', version: 3 }] };
+    fakeApi(({ path }) => (path === '/overview' ? ok(renamed) : null));
+    renderScreen(<Home />, '/:workspace', '/demo', 'editor', client);
+    expect(screen.getByRole('link', { name: 'Hello Quire' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Hello again' })).toBeInTheDocument());
   });
 });

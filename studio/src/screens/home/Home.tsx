@@ -44,7 +44,9 @@ function CountLine({ counts }: { counts: Counts }) {
 export default function Home() {
   const { workspace } = useWorkspace();
   const key = useWsKey();
-  const overview = useQuery({ queryKey: key('overview'), queryFn: async () => (await api<Overview>('/overview')).data });
+  // Read again whenever home opens (the cached answer shows meanwhile): an item edited a moment ago
+  // is listed with its new title and version, which no save invalidates here.
+  const overview = useQuery({ queryKey: key('overview'), queryFn: async () => (await api<Overview>('/overview')).data, staleTime: 0 });
   const base = `/${workspace.slug}`;
   const itemLink = (item: { kind: string; slug: string; title: string; content_type: string | null }) =>
     item.kind === 'entry' && item.content_type ? (
