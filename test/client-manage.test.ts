@@ -3,7 +3,7 @@
  * body docs/api.md gives its endpoint, unwraps the envelope, and pages lists. Webhooks (list,
  * get, create, update, delete, rotate-secret, deliveries, retry, ping), releases, people, API
  * keys, workspace settings and overview, fields, block and media usage, media folders, page
- * PATCH and release versions. The writes that answer a secret shown once (webhook creation,
+ * PATCH, release versions and release reads, sessions. The writes that answer a secret shown once (webhook creation,
  * secret rotation, key creation) go without an Idempotency-Key and are never resent.
  */
 import { describe, expect, it } from 'vitest';
@@ -290,5 +290,51 @@ describe('client delivery queries', () => {
       'filter[featured]': 'false',
       'filter[cover][exists]': 'true',
     });
+  });
+});
+
+describe('client reads as a release will make the workspace', () => {
+  it('sends release on entry, page and sync reads', async () => {
+    const { client, sent } = fake((s) => ({
+      data:
+        s.path.endsWith('/entries') || s.path.endsWith('/pages') || s.path.endsWith('/sync')
+          ? []
+          : s.path.includes('/entries/')
+            ? { entry: { data: '{}' } }
+            : { page: {}, blocks: [], seo_translations: [], block_translations: [] },
+      meta: { page_size: 0, next_cursor: null, next_page_token: null, next_sync_token: 't' },
+    }));
+    await client.entries.list('post', { release: 'r1' });
+    await client.entries.get('hello', { type: 'post', release: 'r1' });
+    await client.pages.list({ release: 'r1' });
+    await client.pages.get('home', { release: 'r1' });
+    await client.sync({ initial: true }, { release: 'r1' });
+    expect(sent.map((s) => [s.path, s.query.release])).toEqual([
+      ['/api/v1/public/entries', 'r1'],
+      ['/api/v1/public/entries/hello', 'r1'],
+      ['/api/v1/public/pages', 'r1'],
+      ['/api/v1/public/pages/home', 'r1'],
+      ['/api/v1/public/sync', 'r1'],
+    ]);
+  });
+});
+
+describe('client sessions', () => {
+  it('signs in and out, describes a one-time token, sets a password and accepts an invitation, never resending', async () => {
+    const { client, sent } = fake(() => ({ data: { ok: true } }));
+    await client.manage.session.signIn('demo@quire.local', 'correct horse battery');
+    await client.manage.session.get();
+    await client.manage.session.describeToken('qt_abc');
+    await client.manage.session.setPassword({ token: 'qt_abc', password: 'a new password' });
+    await client.manage.session.acceptInvitation('qt_def');
+    await client.manage.session.signOut();
+    expect(sent.map((s) => [s.method, s.path, s.query, s.body, s.idempotencyKey === null])).toEqual([
+      ['POST', '/api/v1/manage/session', {}, { email: 'demo@quire.local', password: 'correct horse battery' }, true],
+      ['GET', '/api/v1/manage/session', {}, undefined, true],
+      ['GET', '/api/v1/manage/session/token', { token: 'qt_abc' }, undefined, true],
+      ['POST', '/api/v1/manage/session/password', {}, { token: 'qt_abc', password: 'a new password' }, true],
+      ['POST', '/api/v1/manage/session/invitations/accept', {}, { token: 'qt_def' }, true],
+      ['DELETE', '/api/v1/manage/session', {}, undefined, false],
+    ]);
   });
 });

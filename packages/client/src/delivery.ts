@@ -35,11 +35,17 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of the reads a preview key may make as a release will make the workspace (D111, docs/releases.md). */
+export interface ReleaseOption {
+  /** A release id: items at their release version, the rest as published (preview keys; a production key gets 403). */
+  release?: string;
+}
+
 /**
  * Options of an entry list of type `T`. With generated types, `fields`, `filter` and `sort` are
  * checked against the model (src/query.ts) and `fields` narrows the entries' `data`.
  */
-export interface EntryListOptions<T extends string = string, S extends FieldSelection<T> = FieldSelection<T>> extends CallOptions {
+export interface EntryListOptions<T extends string = string, S extends FieldSelection<T> = FieldSelection<T>> extends CallOptions, ReleaseOption {
   /** Resolve `data` for this locale (per-field fallback to the default locale). */
   locale?: string;
   /** Names to return: `['title', 'body_html', 'author.name']` (or a comma-separated string). */
@@ -56,7 +62,7 @@ export interface EntryListOptions<T extends string = string, S extends FieldSele
   filter?: EntryFilter<T>;
 }
 
-export interface EntryGetOptions<T extends string = string, S extends FieldSelection<T> = FieldSelection<T>> extends CallOptions {
+export interface EntryGetOptions<T extends string = string, S extends FieldSelection<T> = FieldSelection<T>> extends CallOptions, ReleaseOption {
   /** The content type, needed when the slug is used by entries of several types. */
   type?: T;
   locale?: string;
@@ -64,7 +70,7 @@ export interface EntryGetOptions<T extends string = string, S extends FieldSelec
   fields?: S;
 }
 
-export interface PageListOptions extends CallOptions {
+export interface PageListOptions extends CallOptions, ReleaseOption {
   locale?: string;
   sort?: string;
   limit?: number;
@@ -187,6 +193,7 @@ export class DeliveryEntries {
     const query: Record<string, QueryValue> = {
       type,
       locale: options.locale,
+      release: options.release,
       fields: fieldList(options.fields),
       sort: options.sort,
       limit: options.limit,
@@ -220,7 +227,7 @@ export class DeliveryEntries {
     const res = await this.t.request<{ entry: { data: unknown }; is_fallback: boolean; locale_requested: string }>(
       'GET',
       `${BASE}/entries/${encodeURIComponent(slug)}`,
-      { ...req(options), query: { type: options.type, locale: options.locale, fields: fieldList(options.fields) } },
+      { ...req(options), query: { type: options.type, locale: options.locale, release: options.release, fields: fieldList(options.fields) } },
     );
     const entry = withData(res.data.entry) as unknown as DeliveryEntry<SelectedData<T, S>>;
     return { ...entry, is_fallback: res.data.is_fallback, locale_requested: res.data.locale_requested };
@@ -244,13 +251,13 @@ export class DeliveryPages {
   }
 
   /** One page with its block tree, every block's `data` parsed (and resolved for `locale`). */
-  async get(slug: string, options: { locale?: string } & CallOptions = {}): Promise<PageTree> {
+  async get(slug: string, options: { locale?: string } & CallOptions & ReleaseOption = {}): Promise<PageTree> {
     const res = await this.t.request<{
       page: Page;
       blocks: { data: unknown }[];
       seo_translations: PageTree['seo_translations'];
       block_translations: { data: unknown }[];
-    }>('GET', `${BASE}/pages/${encodeURIComponent(slug)}`, { ...req(options), query: { locale: options.locale } });
+    }>('GET', `${BASE}/pages/${encodeURIComponent(slug)}`, { ...req(options), query: { locale: options.locale, release: options.release } });
     return {
       page: res.data.page,
       blocks: parseBlocks(res.data.blocks) as PageTree['blocks'],
@@ -350,8 +357,9 @@ export class Delivery {
    * asks what changed since an earlier sync, `{pageToken}` continues a sync. Entry items have
    * their `data` (and translations' `data`) parsed.
    */
-  async sync(start: SyncStart, options?: CallOptions): Promise<SyncPage> {
-    const query = 'initial' in start ? { initial: true } : 'token' in start ? { sync_token: start.token } : { page_token: start.pageToken };
+  async sync(start: SyncStart, options?: CallOptions & ReleaseOption): Promise<SyncPage> {
+    const from = 'initial' in start ? { initial: true } : 'token' in start ? { sync_token: start.token } : { page_token: start.pageToken };
+    const query = { ...from, release: options?.release };
     const res = await this.transport.request<unknown[] | { items: unknown[] }, SyncWireMeta>('GET', `${BASE}/sync`, { ...req(options), query });
     const items = Array.isArray(res.data) ? res.data : (res.data?.items ?? []);
     return {
@@ -366,7 +374,7 @@ export class Delivery {
    * available as `syncToken` on the iterable once the loop has finished:
    * `const it = client.syncAll({initial: true}); for await (const item of it) ...; save(it.syncToken)`.
    */
-  syncAll(start: SyncStart, options?: CallOptions): SyncIteration {
+  syncAll(start: SyncStart, options?: CallOptions & ReleaseOption): SyncIteration {
     const state = { syncToken: null as string | null };
     const sync = (s: SyncStart) => this.sync(s, options);
     async function* run(): AsyncGenerator<SyncItem, string | null, undefined> {

@@ -44,6 +44,7 @@ export type * from './delivery.js';
 export type * from './manage.js';
 export type * from './pages.js';
 export type * from './releases.js';
+export type * from './session.js';
 export type * from './webhooks.js';
 export type * from './workspace.js';
 export type * from './query.js';

@@ -11,6 +11,7 @@ import type { ApiResponse, Transport } from './transport.js';
 import type { ManagedBlock, ManagedPage, ManagedPageRecord, PageCreate, PagePatch, PageReplace } from './pages.js';
 import type { BlockTranslation, FieldsData, ListPage, ManagedEntry, Page, TypeSlug } from './types.js';
 import { ManagedReleases } from './releases.js';
+import { ManagedSession } from './session.js';
 import { nameOf, toBlob, type UploadSource } from './upload.js';
 import { ManagedWebhooks } from './webhooks.js';
 import { ManagedApiKeys, ManagedPeople, ManagedWorkspace } from './workspace.js';
@@ -438,6 +439,8 @@ export class Management {
   /** API keys (owners and admins, on a Studio session). */
   readonly apiKeys: ManagedApiKeys;
   readonly workspace: ManagedWorkspace;
+  /** Studio sessions: sign in and out, one-time links, passwords. */
+  readonly session: ManagedSession;
 
   constructor(private readonly t: Transport) {
     this.entries = new ManagedEntries(t);
@@ -449,6 +452,7 @@ export class Management {
     this.people = new ManagedPeople(t);
     this.apiKeys = new ManagedApiKeys(t);
     this.workspace = new ManagedWorkspace(t);
+    this.session = new ManagedSession(t);
   }
 
   /** Mints a preview token (48 hours) for one entry, for `client.preview(token)` with a delivery key. */
