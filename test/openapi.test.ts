@@ -574,6 +574,7 @@ async function releaseScenario(expectStatus: (status: number, method: Method, ur
   await expectStatus(200, 'GET', `${M}/content-types/post/entries/release-a?release=${rel}`);
   await expectStatus(200, 'POST', items, { body: { kind: 'entry', id: b, action: 'unpublish' } });
   await expectStatus(422, 'POST', `${M}/releases/${rel}/publish`);
+  await expectStatus(200, 'GET', `${M}/releases/${rel}/validation`);
   await expectStatus(200, 'DELETE', `${items}/entry/${b}`);
   await expectStatus(404, 'DELETE', `${items}/entry/${b}`);
   await expectStatus(409, 'POST', `${M}/releases/${rel}/unschedule`);
@@ -582,6 +583,7 @@ async function releaseScenario(expectStatus: (status: number, method: Method, ur
   await expectStatus(200, 'POST', `${M}/releases/${rel}/unschedule`);
   await expectStatus(200, 'POST', `${M}/releases/${rel}/publish`);
   await expectStatus(409, 'POST', `${M}/releases/${rel}/publish`);
+  await expectStatus(409, 'GET', `${M}/releases/${rel}/validation`);
   await expectStatus(409, 'POST', `${M}/releases/${rel}/schedule`, { body: later });
   await expectStatus(409, 'POST', items, { body: { kind: 'entry', id: b, action: 'publish' } });
   await expectStatus(409, 'DELETE', `${items}/entry/${a}`);
