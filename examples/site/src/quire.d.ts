@@ -122,8 +122,18 @@ export interface RichTextBlock {
 
 declare module '@quire/client' {
   interface ContentTypeMap {
-    "author": { fields: AuthorFields; delivered: Author };
-    "post": { fields: PostFields; delivered: Post };
+    "author": {
+      fields: AuthorFields;
+      delivered: Author;
+      filterable: {};
+      sortable: "name";
+    };
+    "post": {
+      fields: PostFields;
+      delivered: Post;
+      filterable: { published_on: "date" };
+      sortable: "title" | "published_on";
+    };
   }
   interface BlockTypeMap {
     "call-to-action": { fields: CallToActionBlockFields; delivered: CallToActionBlock };
