@@ -184,6 +184,10 @@ describe.each(dialects())('pages written back and patched on %s', (dialect) => {
     );
     expect(expectError(await w.req('PATCH', '/pages/strict', { slug: 'Bad Slug' }), 400, 'VALIDATION_FAILED').errors[0].path).toBe('body.slug');
     expectError(await w.req('PATCH', '/pages/missing', { seo: { title: 'x' } }), 404, 'NOT_FOUND');
+    // Release versions are PUT's: a PATCH naming a release is refused rather than writing the working copy.
+    expect(
+      expectError(await w.req('PATCH', `/pages/strict?release=${randomUUID()}`, { seo: { title: 'x' } }), 400, 'VALIDATION_FAILED').errors[0].path,
+    ).toMatch(/^query/);
     expect(await detail('strict')).toEqual(before);
   });
 });

@@ -185,6 +185,8 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
         description:
           'Changes the keys sent: `slug`, `seo` (the SEO keys sent replace theirs, the others stay; null clears one), `seo_translations` (as on PUT: the whole set). The block tree is left as it is. The same write as PUT: a version when the content changed, `has_pending_changes` on a published page (D70), a new ETag; a stale `If-Match` answers 412. Writes the working copy only (release versions: PUT with `release`).',
         params: PageParams,
+        // No `release`: a PATCH that silently wrote the working copy instead would be worse than a 400.
+        querystring: Type.Object({}, { additionalProperties: false }),
         body: PagePatchBody,
         response: { 200: EnvelopeOf(PageSchema) },
         errors: ['SLUG_TAKEN', 'PRECONDITION_FAILED'],
