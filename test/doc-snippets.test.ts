@@ -12,8 +12,8 @@
  *   under the command shows that answer (`# HTTP/1.1 412 …` for a status, `# {"success":false,…
  *   "code":"NOT_FOUND",…}` for an error code), and then the answer must be that one. `npx quire`
  *   runs this repository's CLI on the file's DATA_DIR.
- * - ```ts and ```typescript blocks are written to a module and run by tsx, `@quire/client`
- *   resolving to the built package (packages/client/dist).
+ * - ```ts and ```typescript blocks are stripped of their types (TypeScript's transpileModule) and
+ *   run by node as modules, `@quire/client` resolving to the built package (packages/client/dist).
  * - The environment holds QUIRE_URL and the demo's three keys as QUIRE_MANAGEMENT_KEY,
  *   QUIRE_DELIVERY_KEY and QUIRE_PREVIEW_KEY, the names every doc uses; `http://localhost:3000` in a
  *   block is replaced by the file's server.
@@ -29,7 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from './build.js';
-import { blocksOf, markdownFiles, MAX_SKIPPED, scriptOf, writeFixtures } from './doc-snippets.js';
+import { blocksOf, markdownFiles, MAX_SKIPPED, scriptOf, writeFixtures, type Block } from './doc-snippets.js';
 import { freePort, newestMtime, run, startDemoQuire, startNode, type Child } from './processes.js';
 
 const CLIENT = path.join(ROOT, 'packages/client');
@@ -49,12 +49,28 @@ const all = markdownFiles().flatMap((file) => blocksOf(file, fs.readFileSync(pat
 const runnable = all.filter((b) => b.skip === null);
 const files = [...new Set(runnable.map((b) => b.file))];
 
+/** A counting semaphore: `take` waits while `size` holders have not released. */
+function semaphore(size: number): { take: () => Promise<void>; release: () => void } {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  return {
+    take: () => (free > 0 ? (free--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve))),
+    release: () => {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    },
+  };
+}
+const slots = semaphore(2);
+
 describe('doc snippets', () => {
   let seeded = '';
   let keys = { management: '', delivery: '', preview: '' };
   const temp: string[] = [];
 
   beforeAll(async () => {
+    const started = Date.now();
     ensureBuilt({ studio: false });
     // Only src counts: the build itself rewrites package.json (tshy writes `exports`) after dist.
     if (newestMtime(path.join(CLIENT, 'dist')) < newestMtime(path.join(CLIENT, 'src'))) {
@@ -62,12 +78,13 @@ describe('doc snippets', () => {
     }
     seeded = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-snippets-seed-'));
     temp.push(seeded);
+    const built = Date.now();
     const demo = await startDemoQuire(ROOT, seeded);
     keys = demo.keys;
     await demo.quire.stop();
     const counts = { sh: runnable.filter((b) => b.lang === 'sh').length, ts: runnable.filter((b) => b.lang === 'ts').length };
     process.stdout.write(
-      `[doc snippets] ${runnable.length} blocks run (${counts.sh} shell, ${counts.ts} TypeScript) in ${files.length} files, ${all.length - runnable.length} skipped (no-run)\n`,
+      `[doc snippets] ${runnable.length} blocks run (${counts.sh} shell, ${counts.ts} TypeScript) in ${files.length} files, ${all.length - runnable.length} skipped (no-run); build checked in ${built - started} ms, demo seeded in ${Date.now() - built} ms\n`,
     );
   }, 300_000);
 
@@ -82,11 +99,16 @@ describe('doc snippets', () => {
     expect(runnable.length).toBeGreaterThan(0);
   });
 
-  it.each(files)(
-    '%s: every block runs against a fresh demo',
-    async (file) => {
-      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-snippets-'));
-      temp.push(work);
+  /**
+   * Runs `script(work, base)` with bash against a server of its own on a copy of the seeded demo,
+   * at most two at a time (CI has two cores); resolves with bash's exit code and output.
+   */
+  async function onFreshDemo(script: (work: string, base: string) => string): Promise<{ code: number; output: string }> {
+    await slots.take();
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-snippets-'));
+    temp.push(work);
+    let quire: Child | undefined;
+    try {
       const dataDir = path.join(work, 'data');
       fs.cpSync(seeded, dataDir, { recursive: true });
       // @quire/client of a TypeScript block resolves to the repository's package.
@@ -111,23 +133,59 @@ describe('doc snippets', () => {
         QUIRE_PREVIEW_KEY: keys.preview,
       };
       delete env.DATABASE_URL;
-      let quire: Child | undefined;
-      try {
-        quire = await startNode(path.join(ROOT, 'dist/src/server.js'), ROOT, env, `${base}/readyz`, 60_000);
-        const { code, output } = await bash(
-          scriptOf(
-            runnable.filter((b) => b.file === file),
-            work,
-            base,
-          ),
+      quire = await startNode(path.join(ROOT, 'dist/src/server.js'), ROOT, env, `${base}/readyz`, 60_000);
+      return await bash(script(work, base), work, env);
+    } finally {
+      await quire?.stop();
+      slots.release();
+    }
+  }
+
+  it.concurrent.each(files)(
+    '%s: every block runs against a fresh demo',
+    async (file) => {
+      const { code, output } = await onFreshDemo((work, base) =>
+        scriptOf(
+          runnable.filter((b) => b.file === file),
           work,
-          env,
-        );
-        expect(code, output).toBe(0);
-        expect(output).toContain('@@done');
-      } finally {
-        await quire?.stop();
-      }
+          base,
+        ),
+      );
+      expect(code, output).toBe(0);
+      expect(output).toContain('@@done');
+    },
+    120_000,
+  );
+
+  it.concurrent(
+    'fails a block on an answer it does not show, and on a TypeScript block that throws',
+    async () => {
+      const md = (fence: string, ...lines: string[]) => blocksOf('self-test.md', [fence, ...lines, '```'].join('\n'));
+      const missing = 'curl -H "X-API-Key: $QUIRE_DELIVERY_KEY" "$QUIRE_URL/api/v1/public/entries/nope?type=post"';
+      const list = 'curl -H "X-API-Key: $QUIRE_DELIVERY_KEY" "$QUIRE_URL/api/v1/public/entries?type=post"';
+      const cases: [Block[], string | null][] = [
+        [md('```sh', missing), 'unexpected HTTP 404'],
+        [md('```sh', missing, '# {"success":false,"code":"NOT_FOUND"}'), null],
+        [md('```sh', missing, '# {"success":false,"code":"FORBIDDEN"}'), 'expected error FORBIDDEN, got HTTP 404'],
+        [md('```sh', list, '# HTTP/1.1 404 Not Found'), 'expected HTTP 404, got 200'],
+        [blocksOf('self-test.md', ['```sh', missing, '```', '', '```json', '{"success": false, "code": "NOT_FOUND"}', '```'].join('\n')), null],
+        [md('```ts', "throw new Error('a failing block');"), 'a failing block'],
+      ];
+      // Each case in a bash of its own; the outer script prints what each did.
+      const { code, output } = await onFreshDemo((work, base) =>
+        cases
+          .map(([blocks, failure], n) => {
+            fs.writeFileSync(path.join(work, `case-${n}.sh`), scriptOf(blocks, work, base));
+            const want = failure === null ? 'ok' : 'failed';
+            return `if bash case-${n}.sh >case-${n}.log 2>&1; then r=ok; else r=failed; fi; echo "case ${n}: $r (want ${want})"; cat case-${n}.log`;
+          })
+          .join('\n'),
+      );
+      expect(code, output).toBe(0);
+      cases.forEach(([, failure], n) => {
+        expect(output, output).toContain(`case ${n}: ${failure === null ? 'ok' : 'failed'} (want`);
+        if (failure !== null) expect(output).toContain(failure);
+      });
     },
     120_000,
   );

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import ts from 'typescript';
 import { ROOT } from './build.js';
 
 /** Blocks marked `no-run` in all the docs; raise it only for a block that truly cannot run. */
@@ -161,7 +162,7 @@ curl() {
 npx() {
   if [ "$#" -gt 0 ] && [ "$1" = quire ]; then shift; node "$QUIRE_ROOT/bin/quire.js" "$@"; else command npx "$@"; fi
 }
-__ts() { "$QUIRE_ROOT/node_modules/.bin/tsx" "$1"; }
+__ts() { node "$1"; }
 `;
 
 /** The files the blocks upload, as a reader would have them: small images named as in the docs. */
@@ -180,8 +181,14 @@ export function scriptOf(blocks: Block[], work: string, base: string): string {
     parts.push(`__block='${b.file}:${b.line}'`);
     if (b.lang === 'sh') parts.push(annotateShell(code, b.answer), '__expect ok -');
     else {
-      const file = path.join(work, `block-${n + 1}-line-${b.line}.mts`);
-      fs.writeFileSync(file, `${code}\nexport {};\n`);
+      // TypeScript's own transpiler strips the types in this process; node then runs the module
+      // (a tsx process per block costs a second of CPU more).
+      const file = path.join(work, `block-${n + 1}-line-${b.line}.mjs`);
+      const js = ts.transpileModule(`${code}\nexport {};\n`, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+        reportDiagnostics: false,
+      }).outputText;
+      fs.writeFileSync(file, js);
       parts.push(`__ts '${file}'`);
     }
   });
