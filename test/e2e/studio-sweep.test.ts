@@ -131,6 +131,7 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
   let ws: string;
   let mgmt: string;
   let assetId: string;
+  let releaseId: string;
   const contexts: BrowserContext[] = [];
 
   const manage = async (method: string, path: string, body?: unknown) => {
@@ -206,6 +207,12 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
     await manage('PATCH', '/content-types/post/entries/first/publish');
     await manage('PUT', '/content-types/post/entries/first', { data: { title: 'First post, edited', kind: 'news', cover: assetId } });
     for (const title of ['Second post', 'Third post']) await manage('POST', '/content-types/post/entries', { data: { title } });
+    releaseId = (await manage('POST', '/releases', { title: 'Autumn launch', description: 'The campaign' })).id as string;
+    await manage('POST', `/releases/${releaseId}/items`, {
+      kind: 'entry',
+      id: (await manage('GET', '/content-types/post/entries/first')).id,
+      action: 'publish',
+    });
     await manage('POST', '/pages', {
       slug: 'welcome',
       seo: { title: 'Welcome' },
@@ -360,6 +367,13 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
         dialogFrom('Publish'),
       ],
     },
+    { name: 'releases', path: '/releases', ready: (p) => p.getByRole('table', { name: 'Releases' }), popups: [dialogFrom('New release')] },
+    {
+      name: 'release',
+      path: '/releases/RELEASE',
+      ready: (p) => p.getByRole('table', { name: 'Items of the release' }),
+      popups: [dialogFrom('Changes of Post first'), dialogFrom('Publish now'), dialogFrom('Schedule'), dialogFrom('Delete release')],
+    },
     {
       name: 'media library',
       path: '/media',
@@ -454,7 +468,7 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
           if (violations.length) findings.push(`${label}:\n  ${describeViolations(violations).join('\n  ')}`);
         };
         const open = async (screen: Screen) => {
-          await page.goto(`${ws}${screen.path.replace('ASSET', assetId)}`);
+          await page.goto(`${ws}${screen.path.replace('ASSET', assetId).replace('RELEASE', releaseId)}`);
           await visible(screen.ready(page));
           if (screen.editor && locale === 'de') await switchToGerman(page);
         };
