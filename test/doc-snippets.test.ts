@@ -70,6 +70,11 @@ describe('doc snippets', () => {
   const temp: string[] = [];
 
   beforeAll(async () => {
+    // The blocks call these as a reader's shell would; say so plainly when one is missing.
+    for (const tool of ['bash', 'curl', 'jq'])
+      await run('sh', ['-c', `command -v ${tool}`], ROOT, process.env).catch(() => {
+        throw new Error(`the doc snippets need ${tool} on the PATH`);
+      });
     const started = Date.now();
     ensureBuilt({ studio: false });
     // Only src counts: the build itself rewrites package.json (tshy writes `exports`) after dist.
