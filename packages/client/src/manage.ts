@@ -9,6 +9,7 @@ import { followCursors, followPages, listPage } from './lists.js';
 import { parseBlocks, parseEntry, withData } from './parse.js';
 import type { ApiResponse, Transport } from './transport.js';
 import type { ManagedBlock, ManagedPage, ManagedPageRecord, PageCreate, PagePatch, PageReplace } from './pages.js';
+import type { EntrySort } from './query.js';
 import type { BlockTranslation, FieldsData, ListPage, ManagedEntry, Page, TypeSlug } from './types.js';
 import { ManagedReleases } from './releases.js';
 import { ManagedSession } from './session.js';
@@ -43,7 +44,8 @@ export interface EntryInput<D> {
   translations?: TranslationsInput<D>;
 }
 
-export type EntryListQuery = Omit<WireQuery<'/api/v1/manage/content-types/{slug}/entries', 'get'>, never>;
+/** Query of a management entry list of type `T`; `sort` checked like delivery's (system keys, sortable fields, position on orderable types). */
+export type EntryListQuery<T extends string = string> = Omit<WireQuery<'/api/v1/manage/content-types/{slug}/entries', 'get'>, 'sort'> & { sort?: EntrySort<T> };
 export type EntryVersion = WireData<'/api/v1/manage/content-types/{slug}/entries/{entry_slug}/versions', 'get'>[number];
 export type BulkResult = WireData<'/api/v1/manage/content-types/{slug}/entries/bulk', 'patch'>;
 export type BulkAction = WireBody<'/api/v1/manage/content-types/{slug}/entries/bulk', 'patch'>['action'];
@@ -94,7 +96,7 @@ export class ManagedEntries {
   }
 
   /** One page of entries of `type` (working copies, any status). */
-  async list<T extends TypeSlug>(type: T, query: EntryListQuery = {}, options?: ReadOptions): Promise<ListPage<ManagedEntry<FieldsData<T>>>> {
+  async list<T extends TypeSlug>(type: T, query: EntryListQuery<T> = {}, options?: ReadOptions): Promise<ListPage<ManagedEntry<FieldsData<T>>>> {
     const res = await this.t.request<unknown[], PageMeta>('GET', this.path(type), { query: { ...query }, signal: options?.signal });
     return listPage(
       res.data.map((e) => ({ ...parseEntry(e as { data: unknown; translations: { data: unknown }[] }), etag: null }) as unknown as ManagedEntry<FieldsData<T>>),
@@ -105,7 +107,7 @@ export class ManagedEntries {
   /** Every entry of `type` matching `query`, following cursors. */
   iterate<T extends TypeSlug>(
     type: T,
-    query: Omit<EntryListQuery, 'page'> = {},
+    query: Omit<EntryListQuery<T>, 'page'> = {},
     options?: ReadOptions,
   ): AsyncGenerator<ManagedEntry<FieldsData<T>>, void, undefined> {
     return followCursors((cursor) => this.list(type, { ...query, cursor }, options), query.cursor);

@@ -139,6 +139,13 @@ describe('sort follows the model', () => {
     >();
   });
 
+  it('checks management lists the same way', async () => {
+    await quire.manage.entries.list('author', { sort: 'position:asc', status: 'draft' });
+    await quire.manage.entries.list('post', { sort: 'rank:desc', search: 'quire' });
+    // @ts-expect-error summary is not sortable
+    await quire.manage.entries.list('post', { sort: 'summary:asc' });
+  });
+
   it('refuses other keys and directions', async () => {
     // @ts-expect-error price is filterable, not sortable
     await quire.entries.list('post', { sort: 'price:asc' });
