@@ -234,6 +234,15 @@ describe.skipIf(skipBrowserSuites())('Studio releases in Chromium', () => {
     await visible(heading(page, 'Autumn launch'));
     await visible(page.getByRole('combobox', { name: 'Release perspective' }));
     await expectNoHorizontalScroll(page, 'a release at 390 px');
+    // A member of two workspaces has the workspace select beside it, still within the width.
+    server.cli(['bootstrap', '--workspace', 'second', '--name', 'Second', '--email', server.owner.email, '--json']);
+    await page.reload();
+    await visible(page.getByRole('combobox', { name: 'Workspace' }));
+    await visible(page.getByRole('combobox', { name: 'Release perspective' }));
+    await expectNoHorizontalScroll(page, 'a release at 390 px with two workspaces');
+    const header = await page.locator('header').boundingBox();
+    const select = await page.getByRole('combobox', { name: 'Workspace' }).boundingBox();
+    expect(select!.x + select!.width).toBeLessThanOrEqual(header!.x + header!.width);
     await expectAccessible(page, 'a reverted release at 390 px');
     await screenshot(page, 'releases-detail-390');
   }, 90_000);

@@ -64,7 +64,14 @@ export function StudioShell({ children }: { children: ReactNode }) {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
-            <Text fw={700} component={Link} to={base} style={{ textDecoration: 'none', color: 'inherit' }}>
+            {/* On a phone the two selects (release, workspace) take the header's width; Home is in the navigation. */}
+            <Text
+              fw={700}
+              component={Link}
+              to={base}
+              style={{ textDecoration: 'none', color: 'inherit' }}
+              visibleFrom={session.workspaces.length > 1 ? 'xs' : undefined}
+            >
               Quire Studio
             </Text>
           </Group>
@@ -74,7 +81,7 @@ export function StudioShell({ children }: { children: ReactNode }) {
               <NativeSelect
                 aria-label="Workspace"
                 size="xs"
-                w={180}
+                w={{ base: 130, xs: 180 }}
                 value={workspace.slug}
                 data={session.workspaces.map((w) => ({ value: w.slug, label: w.name }))}
                 onChange={(e) => navigate(`/${e.currentTarget.value}`)}
