@@ -8,7 +8,7 @@ import { listPage, followCursors } from './lists.js';
 import { parseBlocks, parseData, parseEntry, withData } from './parse.js';
 import { parsePage } from './manage.js';
 import type { ManagedBlock, ManagedPage } from './pages.js';
-import type { EntryFilter, EntrySort, FieldSelection, SelectedData } from './query.js';
+import type { EntryFilter, EntrySort, FieldSelection, PageSort, SelectedData } from './query.js';
 import type { QueryValue, RequestOptions, Transport } from './transport.js';
 import type {
   AnyData,
@@ -72,7 +72,8 @@ export interface EntryGetOptions<T extends string = string, S extends FieldSelec
 
 export interface PageListOptions extends CallOptions, ReleaseOption {
   locale?: string;
-  sort?: string;
+  /** `position:asc` (navigation order, the default) or `created_at`, `updated_at`, `published_at`, `slug` with `:asc|desc`. */
+  sort?: PageSort;
   limit?: number;
   page?: number;
   cursor?: string;

@@ -9,7 +9,7 @@ import { followCursors, followPages, listPage } from './lists.js';
 import { parseBlocks, parseEntry, withData } from './parse.js';
 import type { ApiResponse, Transport } from './transport.js';
 import type { ManagedBlock, ManagedPage, ManagedPageRecord, PageCreate, PagePatch, PageReplace } from './pages.js';
-import type { EntrySort } from './query.js';
+import type { EntrySort, PageSort } from './query.js';
 import type { BlockTranslation, FieldsData, ListPage, ManagedEntry, Page, TypeSlug } from './types.js';
 import { ManagedReleases } from './releases.js';
 import { ManagedSession } from './session.js';
@@ -63,7 +63,7 @@ export type BlockUsage = WireData<'/api/v1/manage/content-types/{slug}/block-usa
 export type MediaUsage = WireData<'/api/v1/manage/media/{id}/usage', 'get'>;
 export type MediaFolders = WireData<'/api/v1/manage/media/folders', 'get'>;
 export type PreviewToken = WireData<'/api/v1/manage/preview-tokens', 'post'>;
-export type PageListQuery = WireQuery<'/api/v1/manage/pages', 'get'>;
+export type PageListQuery = Omit<WireQuery<'/api/v1/manage/pages', 'get'>, 'sort'> & { sort?: PageSort };
 /** The answer of a page write: the page record, with its new ETag. */
 export type PageWriteResult = ManagedPageRecord & { etag: string | null };
 

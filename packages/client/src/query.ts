@@ -65,6 +65,9 @@ export type EntrySort<T extends string> = T extends keyof ContentTypeMap
     : string
   : string;
 
+/** `sort` of page lists: navigation order (`position`, the default) or a system key (docs/pages.md). */
+export type PageSort = `${'position' | SystemSortKey}:${'asc' | 'desc'}`;
+
 /** The element of a list value, or the value. */
 type Element<V> = V extends readonly (infer E)[] ? E : V;
 

@@ -146,6 +146,13 @@ describe('sort follows the model', () => {
     await quire.manage.entries.list('post', { sort: 'summary:asc' });
   });
 
+  it('sorts pages by navigation order or a system key', async () => {
+    await quire.pages.list({ sort: 'position:asc' });
+    await quire.manage.pages.list({ sort: 'published_at:desc', status: 'draft' });
+    // @ts-expect-error pages have no field keys to sort by
+    await quire.pages.list({ sort: 'title:asc' });
+  });
+
   it('refuses other keys and directions', async () => {
     // @ts-expect-error price is filterable, not sortable
     await quire.entries.list('post', { sort: 'price:asc' });
