@@ -227,6 +227,25 @@ describe.each(dialects())('sync on %s', (dialect) => {
     expect(brief(await delta('preview'))).toEqual(['entry:shown']);
   });
 
+  it('an item an initial sync showed while it paged is reported removed, though it was created after the sync began', async () => {
+    const s = await seedWorkspace(env.ctx);
+    for (const body of TYPES) await manage(s, 'POST', '/content-types', body);
+    for (let i = 0; i < 101; i++)
+      expect((await manage(s, 'POST', '/content-types/post/entries', { slug: `e-${i}`, data: { title: `${i}` } })).status).toBe(201);
+    const first = await get('?initial=true', s.keys.preview);
+    expect(first.body.data).toHaveLength(100);
+    // Created while the client pages: its id sorts after every listed one, so the next page shows it.
+    expect((await manage(s, 'POST', '/content-types/post/entries', { slug: 'late', data: { title: 'L' } })).status).toBe(201);
+    const rest = await drain(`?page_token=${encodeURIComponent(first.body.meta.next_page_token)}`, s.keys.preview);
+    expect(brief(rest.items)).toEqual(['entry:e-100', 'entry:late']);
+    expect((await manage(s, 'DELETE', '/content-types/post/entries/late')).status).toBe(200);
+    // Created and deleted after the sync ended: never shown, never reported.
+    expect((await manage(s, 'POST', '/content-types/post/entries', { slug: 'later', data: { title: 'L' } })).status).toBe(201);
+    expect((await manage(s, 'DELETE', '/content-types/post/entries/later')).status).toBe(200);
+    const d = await drain(`?sync_token=${encodeURIComponent(rest.token)}`, s.keys.preview);
+    expect(brief(d.items)).toEqual(['deleted_entry:late']);
+  });
+
   it('an event recorded before migration 026 (live unknown) counts as seen by production keys', async () => {
     const { s, delta } = await watched(async (s) => {
       expect((await manage(s, 'POST', '/content-types/post/entries', { slug: 'old', data: { title: 'Old' } })).status).toBe(201);

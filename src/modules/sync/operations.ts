@@ -134,7 +134,7 @@ export async function sync(ctx: Context, actor: Actor, input: SyncInput): Promis
   } else {
     position = decodeSyncToken(ctx.secret, scope, input.sync_token!, 'sync_token', true);
   }
-  return position.kind === 'initial' ? initialPage(run, position) : deltaPage(run, position.cutoff);
+  return position.kind === 'initial' ? initialPage(run, position) : deltaPage(run, position.cutoff, position.horizon ?? position.cutoff);
 }
 
 const NEXT_PHASE: Record<SyncPhase, SyncPhase | null> = { entry: 'page', page: 'media', media: null };
@@ -158,17 +158,19 @@ async function initialPage(run: SyncRun, start: Extract<SyncPosition, { kind: 'i
       return finish(run, items, { kind: 'initial', cutoff: start.cutoff, phase, after: null }, false);
     }
   }
-  return finish(run, items, { kind: 'delta', cutoff: start.cutoff }, true);
+  // Read after every row of the sync: an item any of its pages showed was created by then.
+  return finish(run, items, { kind: 'delta', cutoff: start.cutoff, horizon: await lastEventId(run.ctx.db, run.scope.workspaceId) }, true);
 }
 
 /**
  * The items changed after event `cutoff`, up to SYNC_PAGE_SIZE distinct ones. Events are
  * consumed in id order; the page ends before the event that would add a 101st item, and the
- * next token starts after the last event consumed. An item created among the consumed events did
- * not exist when the client's copy was made, so if it is gone (or out of view) again it is left
- * out rather than reported removed.
+ * next token starts after the last event consumed. An item created after `horizon` (the last
+ * event whose items the client may hold: `cutoff`, or later after an initial sync) was never in
+ * the client's copy, so if it is gone (or out of view) again it is left out rather than reported
+ * removed.
  */
-async function deltaPage(run: SyncRun, cutoff: number): Promise<{ items: SyncItem[]; meta: SyncMeta }> {
+async function deltaPage(run: SyncRun, cutoff: number, horizon: number): Promise<{ items: SyncItem[]; meta: SyncMeta }> {
   const changed = new Map<string, EventRecord>();
   const born = new Set<string>();
   let last = cutoff;
@@ -187,12 +189,12 @@ async function deltaPage(run: SyncRun, cutoff: number): Promise<{ items: SyncIte
       } else if (changed.has(key) && (e.live || !run.liveOnly)) {
         changed.set(key, e);
       }
-      if (e.type.endsWith('.created')) born.add(key);
+      if (e.type.endsWith('.created') && e.id > horizon) born.add(key);
       last = e.id;
     }
   }
   const items = await currentStates(run, [...changed.values()], born);
-  return finish(run, items, { kind: 'delta', cutoff: last }, !more);
+  return finish(run, items, { kind: 'delta', cutoff: last, horizon }, !more);
 }
 
 /**

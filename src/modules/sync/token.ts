@@ -19,8 +19,13 @@ import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/curs
 /** Sync items are listed by kind in this order during an initial sync. */
 export type SyncPhase = 'entry' | 'page' | 'media';
 
-/** Where a sync continues. `cutoff` is the last change event the client is up to date with. */
-export type SyncPosition = { kind: 'initial'; cutoff: number; phase: SyncPhase; after: string | null } | { kind: 'delta'; cutoff: number };
+/**
+ * Where a sync continues. `cutoff` is the last change event the client is up to date with. A
+ * delta's `horizon`, when later than `cutoff`, is the last event whose items the client may hold
+ * all the same: an initial sync lists rows as they are while it pages, so it may show items
+ * created after its cutoff, up to the event that was last when its final page was read.
+ */
+export type SyncPosition = { kind: 'initial'; cutoff: number; phase: SyncPhase; after: string | null } | { kind: 'delta'; cutoff: number; horizon?: number };
 
 /** What a token is valid for: a workspace and a perspective (src/modules/read/perspective.ts perspectiveBinding). */
 export interface SyncScope {
@@ -67,6 +72,7 @@ export function encodeSyncToken(secret: Uint8Array, scope: SyncScope, position: 
     ...(scope.releaseRevision === undefined ? {} : { r: scope.releaseRevision }),
     c: position.cutoff,
     ...(position.kind === 'initial' ? { p: position.phase } : {}),
+    ...(position.kind === 'delta' && position.horizon !== undefined && position.horizon > position.cutoff ? { h: position.horizon } : {}),
   };
   return encodeCursor(secret, BINDING, { value: JSON.stringify(body), id: position.kind === 'initial' ? (position.after ?? '') : '' });
 }
@@ -88,7 +94,7 @@ export function decodeSyncToken(secret: Uint8Array, scope: SyncScope, token: str
     if (err instanceof AppError) throw bad();
     throw err;
   }
-  let body: { w?: unknown; v?: unknown; t?: unknown; r?: unknown; c?: unknown; p?: unknown };
+  let body: { w?: unknown; v?: unknown; t?: unknown; r?: unknown; c?: unknown; p?: unknown; h?: unknown };
   try {
     body = JSON.parse(String(raw.value)) as typeof body;
   } catch {
@@ -107,7 +113,11 @@ export function decodeSyncToken(secret: Uint8Array, scope: SyncScope, token: str
   if (scope.releaseRevision !== undefined && body.r !== scope.releaseRevision) {
     throw invalid(path, `was issued before the release's items or release versions changed; start again with initial=true`);
   }
-  if (body.p === undefined) return { kind: 'delta', cutoff: body.c };
+  if (body.p === undefined) {
+    if (body.h === undefined) return { kind: 'delta', cutoff: body.c };
+    if (typeof body.h !== 'number' || !Number.isSafeInteger(body.h) || body.h < body.c) throw bad();
+    return { kind: 'delta', cutoff: body.c, horizon: body.h };
+  }
   if (!PHASES.includes(body.p as SyncPhase)) throw bad();
   if (deltaOnly) throw invalid(path, 'is a page token of an initial sync; pass it as page_token');
   return { kind: 'initial', cutoff: body.c, phase: body.p as SyncPhase, after: raw.id === '' ? null : raw.id };
