@@ -64,6 +64,13 @@ function semaphore(size: number): { take: () => Promise<void>; release: () => vo
 }
 const slots = semaphore(2);
 
+/** A failed run's story: the harness's own lines (which block, which answer), then the output's end. */
+function report(output: string): string {
+  // A line of the harness may follow an answer without a newline of its own.
+  const harness = output.split('\n').flatMap((l) => (l.includes('@@') ? [l.slice(l.indexOf('@@'))] : []));
+  return `${harness.join('\n')}\n… the output's last 4,000 characters:\n${output.slice(-4000)}`;
+}
+
 describe('doc snippets', () => {
   let seeded = '';
   let keys = { management: '', delivery: '', preview: '' };
@@ -156,7 +163,7 @@ describe('doc snippets', () => {
           base,
         ),
       );
-      expect(code, output).toBe(0);
+      expect(code, report(output)).toBe(0);
       expect(output).toContain('@@done');
     },
     120_000,
