@@ -6,15 +6,16 @@
  */
 import { NativeSelect } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { listReleases } from '../screens/releases/api';
+import { listReleasesIn } from '../screens/releases/api';
 import { useWsKey } from './queries';
 import { PERSPECTIVE_STATUSES, useReleasePerspective } from './release-perspective';
 
 export function ReleaseSwitcher() {
   const key = useWsKey();
   const perspective = useReleasePerspective();
-  const releases = useQuery({ queryKey: key('releases', 'list', 'perspectives'), queryFn: () => listReleases({ limit: 100 }) });
-  const choices = (releases.data?.items ?? []).filter((r) => PERSPECTIVE_STATUSES.includes(r.status));
+  // Asked per status, so published releases, however many, never crowd the ones not live yet out of a page.
+  const releases = useQuery({ queryKey: key('releases', 'list', 'perspectives'), queryFn: () => listReleasesIn(PERSPECTIVE_STATUSES) });
+  const choices = [...(releases.data ?? [])];
   // The chosen release shows even before the list has it (a new release, or a list still loading).
   if (perspective.release && !choices.some((r) => r.id === perspective.release!.id)) choices.unshift(perspective.release);
   const active = !!perspective.id;

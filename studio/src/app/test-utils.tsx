@@ -19,6 +19,8 @@ export interface FakeCall {
   method: string;
   /** relative to /api/v1/manage */
   path: string;
+  /** the query string's parameters */
+  query: URLSearchParams;
   body: unknown;
   ifMatch: string | null;
 }
@@ -53,6 +55,7 @@ export function fakeApi(answer: (call: FakeCall) => Response | null): FakeCall[]
       const call: FakeCall = {
         method: init?.method ?? 'GET',
         path: new URL(input, 'http://studio.test').pathname.replace('/api/v1/manage', ''),
+        query: new URL(input, 'http://studio.test').searchParams,
         body: init?.body ? JSON.parse(String(init.body)) : null,
         ifMatch: headers['If-Match'] ?? null,
       };

@@ -51,7 +51,7 @@ beforeEach(() => {
   window.sessionStorage.clear();
   items = [inRelease];
   calls = fakeApi((c) => {
-    if (c.path === '/releases' && c.method === 'GET') return okList(RELEASES);
+    if (c.path === '/releases' && c.method === 'GET') return okList(RELEASES.filter((r) => !c.query.get('status') || r.status === c.query.get('status')));
     if (c.path === `/releases/${R1}` && c.method === 'GET') return ok(RELEASES[0]);
     if (c.path === `/releases/${R1}/items` && c.method === 'GET') return ok(items);
     if (c.path === `/releases/${R1}/items` && c.method === 'POST') {

@@ -332,7 +332,7 @@ export default function ReleaseDetail() {
         {list.some((i) => i.conflict) && !live ? (
           <Text size="sm" c="dimmed">
             A conflict: the item was published after its release version was copied. Publishing the release replaces that publication with the release version;
-            review its changes (or add it again to copy the working copy) first.
+            review its changes first (to start again from the working copy, remove the item and add it again).
           </Text>
         ) : null}
       </Stack>

@@ -15,11 +15,14 @@ export async function listReleases(q: { page?: number; limit?: number; status?: 
   return { items: res.data, meta: res.meta };
 }
 
-/** The releases whose content may still change (open and failed), the ones an item can be added to. */
-export async function listEditableReleases(): Promise<Release[]> {
-  const [open, failed] = await Promise.all([listReleases({ status: 'open', limit: 100 }), listReleases({ status: 'failed', limit: 100 })]);
-  return [...open.items, ...failed.items];
+/** The releases of the given statuses, newest first within each status (100 of each at most). */
+export async function listReleasesIn(statuses: readonly Release['status'][]): Promise<Release[]> {
+  const pages = await Promise.all(statuses.map((status) => listReleases({ status, limit: 100 })));
+  return pages.flatMap((p) => p.items);
 }
+
+/** The releases whose content may still change (open and failed), the ones an item can be added to. */
+export const listEditableReleases = () => listReleasesIn(['open', 'failed']);
 
 export async function getRelease(id: string): Promise<Release> {
   return (await api<Release>(one(id))).data;
