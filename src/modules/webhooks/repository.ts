@@ -58,8 +58,13 @@ export async function updateWebhookRow(db: Db, id: string, patch: Partial<Omit<W
   await db.kysely.updateTable('webhooks').set(patch).where('id', '=', id).execute();
 }
 
-/** Drops the replaced secrets whose grace period ended by `now` (secret rotation, migration 027). */
+/**
+ * Drops the replaced secrets whose grace period ended by `now` (secret rotation, migration 027).
+ * A read first: most passes find none, and then take no write lock.
+ */
 export async function dropExpiredSecrets(db: Db, now: string): Promise<void> {
+  const expired = await db.kysely.selectFrom('webhooks').select('id').where('previous_secret_expires_at', '<=', now).limit(1).executeTakeFirst();
+  if (!expired) return;
   await db.kysely
     .updateTable('webhooks')
     .set({ previous_secret_encrypted: null, previous_secret_expires_at: null })

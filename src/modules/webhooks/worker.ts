@@ -131,10 +131,8 @@ export async function performAttempt(ctx: Context, claim: ClaimedAttempt, option
 /** One pass: claims up to `batch` due deliveries and sends them in parallel; returns how many. */
 export async function runWebhookWorkerOnce(ctx: Context, options: WorkerOptions = {}): Promise<number> {
   const now = ctx.clock();
-  const claims = await withTransaction(ctx.db, async (db) => {
-    await dropExpiredSecrets(db, iso(now));
-    return claimDue(db, iso(now), leaseEnd(ctx, now), options.batch ?? 20);
-  });
+  await dropExpiredSecrets(ctx.db, iso(now));
+  const claims = await withTransaction(ctx.db, (db) => claimDue(db, iso(now), leaseEnd(ctx, now), options.batch ?? 20));
   await Promise.all(
     claims.map((c) =>
       performAttempt(ctx, c, options).catch((err: unknown) => {
