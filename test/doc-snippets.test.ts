@@ -21,18 +21,24 @@
  *   machine) says so in its info string, `no-run` followed by the reason (```sh no-run starts the
  *   server); the test asserts each has a reason and that there are at most MAX_SKIPPED.
  *
+ * With DATABASE_URL, README.md's blocks also run against a server on PostgreSQL (a schema of its
+ * own), the demo moved there as docs/cli.md says: exported from SQLite with its users, imported,
+ * and new keys created with the CLI.
+ *
  * Prints the count of blocks run and skipped.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from './build.js';
 import { blocksOf, markdownFiles, MAX_SKIPPED, scriptOf, writeFixtures, type Block } from './doc-snippets.js';
 import { freePort, newestMtime, run, startDemoQuire, startNode, type Child } from './processes.js';
 
 const CLIENT = path.join(ROOT, 'packages/client');
+const PG_URL = process.env.DATABASE_URL;
 
 /** Runs bash on `script` in `cwd`; resolves with the exit code and the whole output. */
 function bash(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
@@ -115,7 +121,10 @@ describe('doc snippets', () => {
    * Runs `script(work, base)` with bash against a server of its own on a copy of the seeded demo,
    * at most two at a time (CI has two cores); resolves with bash's exit code and output.
    */
-  async function onFreshDemo(script: (work: string, base: string) => string): Promise<{ code: number; output: string }> {
+  async function onFreshDemo(
+    script: (work: string, base: string) => string,
+    postgres?: { url: string; keys: typeof keys },
+  ): Promise<{ code: number; output: string }> {
     await slots.take();
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-snippets-'));
     temp.push(work);
@@ -140,11 +149,12 @@ describe('doc snippets', () => {
         QUIRE_DEMO: '1',
         QUIRE_ROOT: ROOT,
         QUIRE_URL: base,
-        QUIRE_MANAGEMENT_KEY: keys.management,
-        QUIRE_DELIVERY_KEY: keys.delivery,
-        QUIRE_PREVIEW_KEY: keys.preview,
+        QUIRE_MANAGEMENT_KEY: (postgres?.keys ?? keys).management,
+        QUIRE_DELIVERY_KEY: (postgres?.keys ?? keys).delivery,
+        QUIRE_PREVIEW_KEY: (postgres?.keys ?? keys).preview,
       };
-      delete env.DATABASE_URL;
+      if (postgres) env.DATABASE_URL = postgres.url;
+      else delete env.DATABASE_URL;
       quire = await startNode(path.join(ROOT, 'dist/src/server.js'), ROOT, env, `${base}/readyz`, 60_000);
       return await bash(script(work, base), work, env);
     } finally {
@@ -167,6 +177,49 @@ describe('doc snippets', () => {
       expect(output).toContain('@@done');
     },
     120_000,
+  );
+
+  // One file on PostgreSQL too: the demo moved there as cli.md describes (export, import, new keys).
+  (PG_URL ? it.concurrent : it.skip)(
+    'README.md on PostgreSQL: the demo restored from an export, its blocks run',
+    async () => {
+      const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+      const schema = `snippets_${process.pid}_${Date.now().toString(36)}`;
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-snippets-pg-'));
+      temp.push(work);
+      try {
+        await pool.query(`CREATE SCHEMA "${schema}"`);
+        const url = `${PG_URL}${PG_URL?.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+        const cli = (args: string[], env: NodeJS.ProcessEnv) => run(process.execPath, [path.join(ROOT, 'bin/quire.js'), ...args], work, env);
+        fs.cpSync(seeded, path.join(work, 'data'), { recursive: true });
+        const sqlite = { ...process.env, DATA_DIR: path.join(work, 'data'), DATABASE_URL: '', LOG_LEVEL: 'warn' };
+        await cli(['export', '--workspace', 'demo', '--out', path.join(work, 'demo.tar'), '--with-users'], sqlite);
+        const postgres = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' };
+        await cli(['import', 'quire', path.join(work, 'demo.tar'), '--workspace', 'demo'], postgres);
+        const key = async (...args: string[]) =>
+          (JSON.parse(await cli(['keys', 'create', '--workspace', 'demo', '--json', ...args], postgres)) as { key: string }).key;
+        const pgKeys = {
+          management: await key('--class', 'management'),
+          delivery: await key('--class', 'delivery'),
+          preview: await key('--class', 'delivery', '--environment', 'preview'),
+        };
+        const { code, output } = await onFreshDemo(
+          (dir, base) =>
+            scriptOf(
+              runnable.filter((b) => b.file === 'README.md'),
+              dir,
+              base,
+            ),
+          { url, keys: pgKeys },
+        );
+        expect(code, report(output)).toBe(0);
+        expect(output).toContain('@@done');
+      } finally {
+        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+        await pool.end();
+      }
+    },
+    180_000,
   );
 
   it.concurrent(
