@@ -33,10 +33,30 @@ export interface ReleaseWriteOptions extends WriteOptions {
 }
 
 /** Values of localized fields per locale: `{de: {title: 'Hallo'}}`. */
-export type TranslationsInput<D> = Record<string, { data: Partial<D> }> | { locale: string; data: Partial<D> }[];
+export type TranslationsInput<D> = Record<string, { data: Partial<D> }> | TranslationItemInput<D>[];
 
-/** Body of an entry create or replace. */
-export interface EntryInput<D> {
+/**
+ * One translation in array form. The keys a translation read carries besides `locale` and `data`
+ * are refused by the server (400 "is not a known key"), so they are typed `never`: a read's
+ * translations passed back are a type error, not a 400 (send `{locale, data}` of each).
+ */
+export interface TranslationItemInput<D> {
+  locale: string;
+  data: Partial<D>;
+  id?: never;
+  entry_id?: never;
+  created_at?: never;
+  updated_at?: never;
+}
+
+/**
+ * The keys of an entry read that an entry write does not take: the server refuses them
+ * (additional keys answer 400), so passing a read back as it is must not typecheck either.
+ */
+type EntryReadOnlyKeys = { [K in Exclude<keyof ManagedEntry, 'slug' | 'data' | 'translations'>]?: never };
+
+/** Body of an entry create or replace: `{slug?, data, translations?}`, nothing else. */
+export interface EntryInput<D> extends EntryReadOnlyKeys {
   /** Default: derived from the display field. */
   slug?: string;
   /** Default-locale values (relations and media as ids). */

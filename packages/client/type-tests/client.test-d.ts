@@ -231,3 +231,19 @@ describe('management methods are typed by the wire', () => {
     expectTypeOf((await quire.manage.releases.validate(release.id)).valid).toEqualTypeOf<boolean>();
   });
 });
+
+describe('entry writes refuse what an entry read carries besides its values', () => {
+  it('takes slug, data and translations only', async () => {
+    const read = await quire.manage.entries.get('post', 'hello');
+    await quire.manage.entries.update('post', 'hello', {
+      data: { ...read.data, title: 'New' },
+      translations: read.translations.map(({ locale, data }) => ({ locale, data })),
+    });
+    // @ts-expect-error a read carries id, status, etag …: the server refuses them
+    await quire.manage.entries.update('post', 'hello', { ...read, translations: [] });
+    // @ts-expect-error a translation read carries id and entry_id, which the server refuses
+    await quire.manage.entries.update('post', 'hello', { data: read.data, translations: read.translations });
+    // @ts-expect-error rank holds integers
+    await quire.manage.entries.create('post', { data: { title: 'x', rank: 'high' } });
+  });
+});
