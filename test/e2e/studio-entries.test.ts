@@ -282,7 +282,7 @@ describe.skipIf(skipBrowserSuites())('Studio entries in Chromium', () => {
   }, 30_000);
 
   it('unpublishes and schedules with the date-time picker', async () => {
-    await page.getByRole('button', { name: 'Unpublish' }).click();
+    await page.getByRole('button', { name: 'Unpublish', exact: true }).click();
     await visible(page.getByRole('region', { name: 'Status and actions' }).getByText('draft', { exact: true }));
     expect(await deliveredTitle('hello-quire')).toBeNull();
 
