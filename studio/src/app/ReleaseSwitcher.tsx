@@ -4,6 +4,7 @@
  * its perspective (release-perspective.ts); the select is tinted while one is chosen, so the
  * header says so on every screen.
  */
+import { useEffect } from 'react';
 import { NativeSelect } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { listReleasesIn } from '../screens/releases/api';
@@ -19,6 +20,11 @@ export function ReleaseSwitcher() {
   // The chosen release shows even before the list has it (a new release, or a list still loading).
   if (perspective.release && !choices.some((r) => r.id === perspective.release!.id)) choices.unshift(perspective.release);
   const active = !!perspective.id;
+  const { dropped, set } = perspective;
+  // A release that was deleted or published meanwhile is forgotten, so it is not asked for again.
+  useEffect(() => {
+    if (dropped) set(null);
+  }, [dropped, set]);
   return (
     <NativeSelect
       aria-label="Release perspective"

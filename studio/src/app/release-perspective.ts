@@ -8,7 +8,7 @@
  * useReleasePerspective() answers the chosen release (read again from the API, so a release that
  * was deleted or published meanwhile drops the perspective) and its items.
  */
-import { useSyncExternalStore } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Release, ReleaseItem } from '../api/types';
 import { getRelease, listItems } from '../screens/releases/api';
@@ -57,6 +57,8 @@ export interface ReleasePerspective {
   items: ReleaseItem[] | null;
   /** true while the release or its items load */
   pending: boolean;
+  /** a release was chosen that is gone or went live: no perspective any more (the switcher forgets it) */
+  dropped: boolean;
   set: (id: string | null) => void;
 }
 
@@ -64,6 +66,7 @@ export function useReleasePerspective(): ReleasePerspective {
   const { workspace } = useWorkspace();
   const key = useWsKey();
   const stored = useSyncExternalStore(subscribe, () => read(workspace.id));
+  const set = useCallback((id: string | null) => setReleasePerspective(workspace.id, id), [workspace.id]);
   const release = useQuery({ queryKey: key('releases', stored), queryFn: () => getRelease(stored!), enabled: !!stored, retry: false });
   const items = useQuery({ queryKey: key('releases', stored, 'items'), queryFn: () => listItems(stored!), enabled: !!stored, retry: false });
   // A release that is gone or went live is no perspective any more.
@@ -74,7 +77,8 @@ export function useReleasePerspective(): ReleasePerspective {
     release: dropped ? null : usable,
     items: dropped ? null : (items.data ?? null),
     pending: !!stored && !dropped && (release.isPending || items.isPending),
-    set: (id) => setReleasePerspective(workspace.id, id),
+    dropped,
+    set,
   };
 }
 

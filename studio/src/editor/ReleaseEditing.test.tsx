@@ -53,6 +53,8 @@ beforeEach(() => {
   calls = fakeApi((c) => {
     if (c.path === '/releases' && c.method === 'GET') return okList(RELEASES.filter((r) => !c.query.get('status') || r.status === c.query.get('status')));
     if (c.path === `/releases/${R1}` && c.method === 'GET') return ok(RELEASES[0]);
+    if (c.path === `/releases/${R2}` && c.method === 'GET') return ok(RELEASES[1]);
+    if (c.path === `/releases/${R2}/items` && c.method === 'GET') return ok([]);
     if (c.path === `/releases/${R1}/items` && c.method === 'GET') return ok(items);
     if (c.path === `/releases/${R1}/items` && c.method === 'POST') {
       const body = c.body as { kind: 'entry'; id: string; action: 'publish' };
@@ -97,6 +99,14 @@ describe('release perspective', () => {
     await userEvent.selectOptions(switcher, '');
     await screen.findByText('editing the working copy');
     expect(window.sessionStorage.getItem('quire.release-perspective.ws-1')).toBeNull();
+  });
+
+  it('forgets a chosen release that went live meanwhile', async () => {
+    window.sessionStorage.setItem('quire.release-perspective.ws-1', R2);
+    renderEditor('first-post', 'e1');
+    await waitFor(() => expect(window.sessionStorage.getItem('quire.release-perspective.ws-1')).toBeNull());
+    expect(screen.getByText('editing the working copy')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Release perspective' })).toHaveValue('');
   });
 
   it('says an item is not in the release, adds it from the banner and then edits its release version', async () => {
