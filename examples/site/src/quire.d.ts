@@ -125,7 +125,7 @@ declare module '@quire/client' {
     "author": {
       fields: AuthorFields;
       delivered: Author;
-      filterable: {};
+      filterable: Record<never, never>;
       sortable: "name";
     };
     "post": {

@@ -51,7 +51,9 @@ type Described<T> = T extends keyof ContentTypeMap ? ContentTypeMap[T] : never;
 /** `filter` of a list of type `T`: its filterable fields, typed; the loose Filters for other types. */
 export type EntryFilter<T extends string> = T extends keyof ContentTypeMap
   ? Described<T> extends { filterable: infer F }
-    ? { [K in keyof F & keyof FieldsData<T>]?: FieldFilter<F[K] & string, NonNullable<FieldsData<T>[K]>> }
+    ? [keyof F & keyof FieldsData<T>] extends [never]
+      ? Record<string, never> // no filterable field: an empty object type would take any key
+      : { [K in keyof F & keyof FieldsData<T>]?: FieldFilter<F[K] & string, NonNullable<FieldsData<T>[K]>> }
     : Filters
   : Filters;
 

@@ -218,7 +218,7 @@ function contentTypeEntry(t: ModelType, name: string): string {
     `    ${quote(t.slug)}: {`,
     `      fields: ${name}Fields;`,
     `      delivered: ${name};`,
-    `      filterable: {${filterable.length ? ` ${filterable.join('; ')} ` : ''}};`,
+    `      filterable: ${filterable.length ? `{ ${filterable.join('; ')} }` : 'Record<never, never>'};`,
     `      sortable: ${sortable.length ? sortable.map(quote).join(' | ') : 'never'};`,
     `    };`,
   ].join('\n');

@@ -117,6 +117,10 @@ describe('filters follow the model', () => {
     await quire.entries.list('post', { filter: { category: 'sports' } });
     // @ts-expect-error rank holds integers
     await quire.entries.list('post', { filter: { rank: 'high' } });
+    // @ts-expect-error memo has no filterable field
+    await quire.entries.list('memo', { filter: { text: 'x' } });
+    // @ts-expect-error memo has no sortable field
+    await quire.entries.list('memo', { sort: 'text:asc' });
   });
 });
 
@@ -196,7 +200,7 @@ describe('sync items are typed', () => {
     const item = page.items[0];
     // @ts-expect-error a page or a deletion has no data: narrow first
     void item.data;
-    if (isSyncItem(item, 'entry')) expectTypeOf(item.sys.content_type).toEqualTypeOf<'author' | 'post'>();
+    if (isSyncItem(item, 'entry')) expectTypeOf(item.sys.content_type).toEqualTypeOf<'author' | 'memo' | 'post'>();
     if (isSyncEntry(item, 'post')) {
       expectTypeOf(item.data.author).toEqualTypeOf<string | undefined>();
       expectTypeOf(item.translations[0].data.title).toEqualTypeOf<string | undefined>();

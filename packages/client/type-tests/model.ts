@@ -43,6 +43,7 @@ export const TYPE_TEST_MODEL: ModelType[] = [
     orderable: true,
     fields: [field('name', 'text', { required: true }), field('bio', 'rich_text'), field('website', 'url', { filterable: true })],
   },
+  { slug: 'memo', name: 'Memo', is_block: false, orderable: false, fields: [field('text', 'text')] },
   {
     slug: 'hero',
     name: 'Hero',

@@ -40,6 +40,16 @@ export interface HeroBlock {
   featured_post?: Q.Related<"post"> | null;
 }
 
+/** Memo (content type `memo`): values as stored and written; relations and media as ids. */
+export interface MemoFields {
+  text?: string;
+}
+
+/** Memo (content type `memo`) as delivered: relations and media resolved one level deep. */
+export interface Memo {
+  text?: string;
+}
+
 /** Post (content type `post`): values as stored and written; relations and media as ids. */
 export interface PostFields {
   title: string;
@@ -79,6 +89,12 @@ declare module '@quire/client' {
       delivered: Author;
       filterable: { website: "url" };
       sortable: "position";
+    };
+    "memo": {
+      fields: MemoFields;
+      delivered: Memo;
+      filterable: Record<never, never>;
+      sortable: never;
     };
     "post": {
       fields: PostFields;
