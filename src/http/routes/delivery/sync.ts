@@ -40,7 +40,7 @@ export async function deliverySyncRoutes(app: FastifyInstance, ctx: Context): Pr
         operationId: 'syncDelivery',
         summary: 'Mirror what the key may see: initial=true lists every item, sync_token what changed since (D83)',
         description:
-          'Pages of up to 100 items; meta.next_page_token continues (as page_token), the last page has meta.next_sync_token. Items are entries (default locale plus translations), pages (block tree and translations) and media, or deleted_entry/deleted_page/deleted_media with id and slug. Tokens are signed and bound to the key’s workspace and visibility (400 otherwise).',
+          'Pages of up to 100 items; meta.next_page_token continues (as page_token), the last page has meta.next_sync_token. Items are entries (default locale plus translations), pages (block tree and translations) and media, or deleted_entry/deleted_page/deleted_media with id and slug. A delta lists exactly what the key can see changed: a production key is not told of working copies saved or drafts created or deleted. Tokens are signed and bound to the key’s workspace, visibility, content type whitelist and `release` (400 otherwise).',
         querystring: SyncQuery,
         response: { 200: EnvelopeOf(Type.Array(SyncItemSchema), SyncMetaSchema) },
       },
