@@ -409,6 +409,22 @@ describe('ResponseCache', () => {
     expect(cache.size).toBe(last);
   });
 
+  it('keeps an answer read again while newer ones come and go, without moving it on every hit', () => {
+    const identity = body(1);
+    const entryBytes = identity.length + 'key-00'.length + ENTRY_OVERHEAD_BYTES;
+    const cache = new ResponseCache(10 * entryBytes);
+    for (let i = 0; i < 10; i++) cache.set(`key-0${i}`, keep(identity));
+    // key-00 is the oldest; read between each new answer, it is never the one evicted.
+    for (let i = 10; i < 40; i++) {
+      expect(cache.get('key-00'), `after ${i - 10} newer answers`).toBeDefined();
+      cache.set(`key-${i}`, keep(identity));
+      expect(cache.size).toBe(10);
+    }
+    // One never read again goes after as many newer answers as the cache holds.
+    expect(cache.get('key-01')).toBeUndefined();
+    expect(cache.get('key-39')).toBeDefined();
+  });
+
   it('counts each response with its key and ENTRY_OVERHEAD_BYTES, and refuses one over a sixteenth of its bound', () => {
     const identity = body(1);
     const cache = new ResponseCache(16 * (identity.length + 1));

@@ -120,10 +120,21 @@ async function openSqlite(dataDir: string, options: CreateDbOptions, { timeoutMs
   const statements = new StatementCache(database);
   const gate = new WriteGate(timeoutMs);
   const kysely = new Kysely<Database>({ dialect: gatedSqliteDialect(statements, gate) });
-  const readNow = (sqlText: string, parameters: readonly unknown[]) =>
-    database.inTransaction
-      ? undefined
-      : { row: (statements.prepare(sqlText) as unknown as { get(...values: unknown[]): Record<string, unknown> | undefined }).get(...parameters) };
+  // A readNow answer serves the other requests of the same event-loop turn (many requests parsed
+  // in one poll phase under load each read the workspace revision) unless this connection has
+  // written since; it is forgotten at the turn's end (setImmediate). Another process's commit is
+  // thus seen from the next turn on: as if the request had arrived a moment earlier.
+  const turnReads = new Map<string, { row: Record<string, unknown> | undefined; writes: number }>();
+  const readNow = (sqlText: string, parameters: readonly unknown[]) => {
+    if (database.inTransaction) return undefined;
+    const key = parameters.length === 1 ? `${sqlText}\u0000${String(parameters[0])}` : `${sqlText}\u0000${JSON.stringify(parameters)}`;
+    const seen = turnReads.get(key);
+    if (seen && seen.writes === statements.writes) return { row: seen.row };
+    const row = (statements.prepare(sqlText) as unknown as { get(...values: unknown[]): Record<string, unknown> | undefined }).get(...parameters);
+    if (turnReads.size === 0) setImmediate(() => turnReads.clear());
+    turnReads.set(key, { row, writes: statements.writes });
+    return { row };
+  };
   const inFile = file !== ':memory:' && !file.startsWith('file::memory:');
   const readers = inFile ? new ReaderPool({ file: path.resolve(file), module: resolveModule(sqliteModule()), size: readerThreads, timeoutMs, cacheKib }) : null;
   const heavyReads = readers ? new Kysely<Database>({ dialect: readerDialect(readers) }) : undefined;

@@ -107,6 +107,8 @@ class Mutex {
 /** better-sqlite3 with its prepared statements cached by SQL text. */
 export class StatementCache {
   readonly #cache = new Map<string, SqliteStatement>();
+  /** Statements run that may have changed the database (every non-reader one, `commit` included). */
+  writes = 0;
 
   constructor(readonly database: SqliteHandle) {}
 
@@ -129,6 +131,7 @@ export class StatementCache {
 function run(statements: StatementCache, query: CompiledQuery): QueryResult<unknown> {
   const stmt = statements.prepare(query.sql);
   if (stmt.reader) return { rows: stmt.all(query.parameters) };
+  statements.writes++;
   const { changes, lastInsertRowid } = stmt.run(query.parameters);
   return {
     numAffectedRows: changes === undefined || changes === null ? undefined : BigInt(changes),

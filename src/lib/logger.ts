@@ -70,8 +70,66 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
   return pino({ level, serializers: { req: serializeRequest, err: pino.stdSerializers.err }, redact: { paths, censor: REDACTED } }, stream);
 }
 
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
-type Level = (typeof LEVELS)[number];
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/** See lazyChildLogger; methods on the prototype, so a request pays for one small object. */
+class LazyChild {
+  #child: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly childBindings: pino.Bindings,
+    private readonly options: pino.ChildLoggerOptions,
+  ) {}
+
+  #real(): Logger {
+    return (this.#child ??= this.parent.child(this.childBindings, this.options));
+  }
+
+  #log(level: Level, args: unknown[]): void {
+    if (!(this.#child ?? this.parent).isLevelEnabled(level)) return;
+    (this.#real()[level] as (...a: unknown[]) => void)(...args);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.#log('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.#log('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.#log('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.#log('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.#log('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.#log('trace', args);
+  }
+  silent(): void {}
+
+  child(bindings: pino.Bindings, options?: pino.ChildLoggerOptions): Logger {
+    return this.#real().child(bindings, options);
+  }
+  isLevelEnabled(level: string): boolean {
+    return (this.#child ?? this.parent).isLevelEnabled(level);
+  }
+  bindings(): pino.Bindings {
+    return this.#real().bindings();
+  }
+  flush(cb?: (err?: Error) => void): void {
+    this.parent.flush(cb);
+  }
+  get level(): string {
+    return (this.#child ?? this.parent).level;
+  }
+  set level(value: string) {
+    this.#real().level = value;
+  }
+}
 
 /**
  * A request's logger (Fastify's `childLoggerFactory`) that creates its pino child, with the
@@ -83,27 +141,5 @@ type Level = (typeof LEVELS)[number];
  */
 export function lazyChildLogger(parent: Logger, bindings: pino.Bindings, options: pino.ChildLoggerOptions): Logger {
   if (options.level !== undefined) return parent.child(bindings, options);
-  let child: Logger | undefined;
-  const real = () => (child ??= parent.child(bindings, options));
-  const lazy: Record<string, unknown> = {
-    child: (b: pino.Bindings, o?: pino.ChildLoggerOptions) => real().child(b, o),
-    isLevelEnabled: (level: string) => (child ?? parent).isLevelEnabled(level),
-    bindings: () => real().bindings(),
-    silent: () => {},
-    flush: (cb?: (err?: Error) => void) => parent.flush(cb),
-  };
-  for (const level of LEVELS) {
-    lazy[level] = (...args: unknown[]) => {
-      if (!(child ?? parent).isLevelEnabled(level)) return;
-      (real()[level as Level] as (...a: unknown[]) => void)(...args);
-    };
-  }
-  Object.defineProperty(lazy, 'level', {
-    get: () => (child ?? parent).level,
-    set: (value: string) => {
-      real().level = value;
-    },
-    enumerable: true,
-  });
-  return lazy as unknown as Logger;
+  return new LazyChild(parent, bindings, options) as unknown as Logger;
 }
