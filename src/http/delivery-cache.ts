@@ -344,6 +344,11 @@ export class ResponseCache {
   }
 }
 
+/** Request spellings whose cache key registerDeliveryCache remembers, the oldest forgotten first. */
+const SPELLINGS = 2_000;
+/** Longest URL (path and query) whose spelling is remembered, in characters. */
+const SPELLING_MAX_URL = 2_048;
+
 /** Adds the response cache and the D81 headers to the delivery plugin `app` (hooks; see above). */
 export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void {
   const cache = new ResponseCache(ctx.config.deliveryCacheBytes);
@@ -354,12 +359,28 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
   // Taken in onRequest, before validation coerces and defaults the query in place, so the
   // answer is stored under the key its lookup used; null when the route's cacheArgs refuses it.
   const keys = new WeakMap<FastifyRequest, string | null>();
+  // A client repeating a request spells it the same way, so the key a spelling gave is kept
+  // (SPELLINGS of them, URLs up to SPELLING_MAX_URL): the key depends on nothing but the actor's
+  // rights, the route, the URL's path and query, and `Accept` for routes with cacheArgs (the
+  // GraphQL endpoint, which hashes its query); a hit then neither hashes nor sorts its arguments.
+  const spellings = new Map<string, string | null>();
   const cacheKey = (request: FastifyRequest): string | null => {
     let key = keys.get(request);
     if (key === undefined) {
       const argsOf = request.routeOptions.config?.cacheArgs;
-      const args = argsOf ? argsOf(request) : { params: request.params ?? {}, query: request.query ?? {} };
-      key = args === null ? null : deliveryCacheKey(request.actor, request.routeOptions.url!, args);
+      const spelling =
+        request.url.length <= SPELLING_MAX_URL
+          ? `${rightsPart(request.actor)}${request.routeOptions.url}\n${request.url}${argsOf ? `\n${request.headers.accept ?? ''}` : ''}`
+          : null;
+      key = spelling === null ? undefined : spellings.get(spelling);
+      if (key === undefined) {
+        const args = argsOf ? argsOf(request) : { params: request.params ?? {}, query: request.query ?? {} };
+        key = args === null ? null : deliveryCacheKey(request.actor, request.routeOptions.url!, args);
+        if (spelling !== null) {
+          if (spellings.size >= SPELLINGS) spellings.delete(spellings.keys().next().value as string);
+          spellings.set(spelling, key);
+        }
+      }
       keys.set(request, key);
     }
     return key;
