@@ -1,13 +1,19 @@
 /**
  * Setup of the Studio's component tests (jsdom), run before each test file: jest-dom matchers,
  * the browser APIs that Mantine reads and jsdom lacks (matchMedia, ResizeObserver,
- * scrollIntoView), and a window reset to its first state.
+ * scrollIntoView), a window reset to its first state, and no notification left between tests.
  */
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-afterEach(() => cleanup());
+// Mantine's notifications live in a module-level store, which files of one worker share: a toast
+// left by one test ('Webhook deleted') showed up as a second alert in another file's test.
+afterEach(() => {
+  cleanup();
+  notifications.clean();
+});
 
 // Files share their worker's window (vitest.config.ts: isolate false); each starts from what a
 // fresh jsdom holds: empty storage, and the path of its first URL (http://localhost:3000/).
