@@ -135,11 +135,13 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect, pg
 /**
  * Whether a PostgreSQL error thrown while Kysely's migrator introspects the catalog means that
  * another session dropped what the catalog scan had just listed: 3F000 (schema gone), 42P01
- * (relation gone) or XX000 "cache lookup failed" (an oid gone mid-scan). Such an error, raised
- * before any migration ran, is worth another attempt; any other error is not.
+ * (relation gone), 42703 (column gone: `pg_get_serial_sequence` looks a listed column up by name
+ * after a concurrent DROP SCHEMA or ALTER TABLE removed it) or XX000 "cache lookup failed" (an oid
+ * gone mid-scan). Such an error, raised before any migration ran, is worth another attempt; any
+ * other error is not.
  */
 export function isIntrospectionRace(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === '3F000' || code === '42P01') return true;
+  if (code === '3F000' || code === '42P01' || code === '42703') return true;
   return code === 'XX000' && /cache lookup failed/i.test(error instanceof Error ? error.message : '');
 }
