@@ -9,6 +9,7 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'kysely';
+import type { Configuration as OidcClient } from 'openid-client';
 import type { RoleTable } from './modules/access/roles.js';
 import type { Actor } from './modules/auth/permissions.js';
 import type { Projection } from './modules/delivery/fields-selection.js';
@@ -75,6 +76,8 @@ export interface ContextCaches {
   readonly signInFailures: SignInFailures;
   /** The installation's role rows, read once (src/modules/access/repository.ts: rolesOf, forgetRoles). */
   readonly roles: { table?: Promise<RoleTable> };
+  /** The single sign-on provider as discovered, with its keys (src/modules/auth/oidc-client.ts). */
+  readonly oidc: { client?: Promise<OidcClient>; discoveredAt?: number };
   /** GraphQL schemas by workspace id, rebuilt when the delivery model's fingerprint changes (src/modules/graphql/schema.ts). */
   readonly graphqlSchemas: Map<string, { fingerprint: string; schema: GraphQLSchema }>;
   /** GraphQL queries registered by their hash (automatic persisted queries, src/modules/graphql/apq.ts). */
@@ -100,6 +103,7 @@ export function createCaches(): ContextCaches {
     variantTouches: new Map(),
     signInFailures: { accounts: new Map(), unknownEmails: new Map(), addresses: new Map() },
     roles: {},
+    oidc: {},
     graphqlSchemas: new Map(),
     persistedQueries: new PersistedQueryMemory(),
     rateLimits: new Map(),

@@ -54,10 +54,14 @@
  * (default 10,000), the deepest and costliest query the GraphQL delivery endpoint runs.
  * Many instances (docs/scaling.md): REDIS_URL (redis:// or rediss://; unset: each instance counts
  * rate limits and sign-in failures alone) and REDIS_PREFIX (prefix of every key, default `quire:`).
+ * Single sign-on (docs/access.md "Single sign-on" (D121)): OIDC_ISSUER, OIDC_CLIENT_ID,
+ * OIDC_CLIENT_SECRET, OIDC_ROLE_CLAIM, OIDC_ROLE_MAP, OIDC_ONLY and OIDC_NAME, read and checked by
+ * src/modules/auth/oidc-config.ts.
  */
 import path from 'node:path';
 import { PASSWORD_HASH_LOG2N, PASSWORD_HASH_MAX_LOG2N, PASSWORD_HASH_MIN_LOG2N } from './modules/auth/passwords.js';
 import { DEFAULT_TRANSFORM_SIZES, MAX_DIMENSION } from './modules/media/transform.js';
+import { oidcSettingsFrom, OidcSettingsError, type OidcSettings } from './modules/auth/oidc-config.js';
 
 export interface Config {
   readonly port: number;
@@ -158,6 +162,8 @@ export interface Config {
   readonly redisUrl: string | null;
   /** Prefix of every Redis key Quire writes, so one Redis can serve several installations. */
   readonly redisPrefix: string;
+  /** Single sign-on with OpenID Connect (D121); null when OIDC_ISSUER is unset. */
+  readonly oidc: OidcSettings | null;
 }
 
 export type StorageDriver = 'local' | 's3';
@@ -331,6 +337,16 @@ function httpUrlFrom(name: string, raw: string): string {
   return value;
 }
 
+/** The OIDC_* variables (src/modules/auth/oidc-config.ts), their errors as ConfigErrors. */
+function oidcFrom(env: Record<string, string | undefined>): OidcSettings | null {
+  try {
+    return oidcSettingsFrom(env);
+  } catch (err) {
+    if (err instanceof OidcSettingsError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /**
@@ -393,6 +409,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     graphqlMaxDepth: intFrom(env, 'GRAPHQL_MAX_DEPTH', 12, 1, 1000),
     graphqlMaxCost: intFrom(env, 'GRAPHQL_MAX_COST', 10_000, 1, 1_000_000_000),
     ...redisFrom(env),
+    oidc: oidcFrom(env),
     ...overrides,
   };
   const cost = config.passwordHashLog2n;

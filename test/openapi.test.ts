@@ -196,6 +196,7 @@ async function scenario(env: TestEnv): Promise<World> {
 
   // Studio session: one-time link → password → cookie.
   await expectStatus(404, 'GET', `${M}/session/token?token=nope`, { key: undefined });
+  await expectStatus(200, 'GET', `${M}/session/methods`, { key: undefined });
   const token = new URL(s.setup_url!).searchParams.get('token')!;
   await expectStatus(200, 'GET', `${M}/session/token?token=${token}`, { key: undefined });
   const set = await expectStatus(200, 'POST', `${M}/session/password`, { key: undefined, body: { token, password: 'correct horse battery staple' } });

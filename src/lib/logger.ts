@@ -2,7 +2,8 @@
  * The one logger of a Quire process (pino), shared by the HTTP layer (Fastify's
  * `loggerInstance`), the jobs and the CLI. Secrets never reach a log line (issue 8):
  * - request lines carry the URL with the values of secret-bearing query parameters replaced by
- *   `[redacted]` (preview tokens travel as `?token=`), and no headers at all;
+ *   `[redacted]` (preview tokens travel as `?token=`, single sign-on codes as `?code=`), and no
+ *   headers at all;
  * - fields named like secrets (`authorization`, `x-api-key`, `cookie`, `password`, `secret`,
  *   `token`, `api_key`, `session_id`) are censored wherever a caller logs them, up to three levels
  *   down;
@@ -24,6 +25,8 @@ export const SECRET_QUERY_PARAMS: ReadonlySet<string> = new Set([
   'session_id',
   'signature',
   'sig',
+  // The authorization code of single sign-on's callback (single use, bound to PKCE, still a credential).
+  'code',
 ]);
 
 const REDACTED = '[redacted]';

@@ -70,3 +70,23 @@ export const PasswordBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** GET /session/methods: how people sign in here (D90, D121), read by the Studio before anyone is signed in. */
+export const SignInMethodsSchema = Type.Object(
+  {
+    password: Type.Boolean({ description: 'Email and password sign-in is on (false under OIDC_ONLY)' }),
+    sso: Type.Union(
+      [
+        Type.Object({
+          name: Type.String({ description: 'The provider, as the button "Sign in with <name>" shows it (OIDC_NAME, else the issuer host)' }),
+          start_url: Type.String({ description: 'Where the browser goes to sign in with the provider; `?next=/studio-path` returns there afterwards' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'Single sign-on with OpenID Connect; null when OIDC_ISSUER is unset' },
+    ),
+  },
+  { title: 'SignInMethods' },
+);
+
+export const OidcStartQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: 2000 })) });

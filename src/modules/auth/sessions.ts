@@ -138,18 +138,50 @@ export async function sessionInfo(ctx: Context, session: SessionState): Promise<
  * password, each after one scrypt computation; 429 when throttled (before any hashing).
  */
 export async function signIn(ctx: Context, input: { email: string; password: string }, address: string): Promise<StartedSession> {
+  requirePasswords(ctx);
   const email = input.email.trim().toLowerCase();
   // Whether the account exists only picks the throttle's store (same limits, same answers).
   const user = await findCredentialsByEmail(ctx.db, email);
   const attempt = await claimAttempt(ctx, email, address, user !== null);
   const ok = await verifyPassword(user?.password_hash ?? null, input.password, ctx.config.passwordHashLog2n);
-  if (!user || !ok) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
+  if (!user || !ok) {
+    return concludeSignIn(ctx, { ok: false, method: 'password', email, address, error: new AppError('UNAUTHORIZED', 'Invalid email or password') });
+  }
   await attempt.succeeded();
+  return concludeSignIn(ctx, { ok: true, method: 'password', address, user: { id: user.id, email: user.email, name: user.name } });
+}
+
+/** How a person signed in: email and password (POST /session) or single sign-on (D121). */
+export type SignInMethod = 'password' | 'oidc';
+
+/** How a sign-in attempt ended, as concludeSignIn receives it. */
+export type SignInOutcome =
+  | { ok: true; method: SignInMethod; address: string; user: SessionState['user'] }
+  /** `email` as given or asserted (null when none was), `error` what the caller answers. */
+  | { ok: false; method: SignInMethod; address: string; email: string | null; error: Error };
+
+/**
+ * Where every Studio sign-in ends, by password and by single sign-on alike (D90, D121): a
+ * success sweeps stale sessions and starts one; a failure throws its `error`. What a sign-in
+ * leaves besides the session (the audit log's session.sign_in and session.sign_in_failed, D122)
+ * belongs here, so one call covers both ways in.
+ */
+export async function concludeSignIn(ctx: Context, outcome: SignInOutcome): Promise<StartedSession> {
+  if (!outcome.ok) throw outcome.error;
   // Sessions end lazily when read; those never read again are swept here, at sign-in (a small
   // table: people times browsers).
   const now = ctx.clock();
   await deleteStaleSessions(ctx.db, iso(now), iso(new Date(now.getTime() - ctx.config.sessionIdleHours * 3_600_000)));
-  return startSession(ctx, { id: user.id, email: user.email, name: user.name });
+  return startSession(ctx, outcome.user);
+}
+
+/**
+ * 403 FORBIDDEN when OIDC_ONLY turned passwords off (D121): password sign-in, setting a password
+ * with a setup or invitation link, changing one and `quire users set-password` all refuse.
+ */
+export function requirePasswords(ctx: Context): void {
+  const oidc = ctx.config.oidc;
+  if (oidc?.only) throw new AppError('FORBIDDEN', `Passwords are turned off on this Quire (OIDC_ONLY): sign in with ${oidc.name}`);
 }
 
 /**
@@ -290,6 +322,7 @@ export async function describeToken(
  * signs in. 404 for an unknown, used or expired token.
  */
 export async function redeemToken(ctx: Context, token: string, password: string): Promise<StartedSession> {
+  requirePasswords(ctx);
   checkPassword(password);
   const row = await usableToken(ctx, token);
   if (!row) throw new AppError('NOT_FOUND', TOKEN_GONE);
@@ -316,6 +349,7 @@ export async function changePassword(
   input: { current_password: string; password: string },
   address: string,
 ): Promise<StartedSession> {
+  requirePasswords(ctx);
   checkPassword(input.password);
   const attempt = await claimAttempt(ctx, session.user.email, address, true);
   const user = await findCredentialsById(ctx.db, session.user.id);
@@ -333,6 +367,7 @@ export async function changePassword(
 
 /** `quire users set-password`: sets a member's password directly and ends their sessions. */
 export async function setPasswordForUser(ctx: Context, userId: number, password: string): Promise<void> {
+  requirePasswords(ctx);
   checkPassword(password, 'password');
   const hash = await hashPassword(password, ctx.config.passwordHashLog2n);
   await withTransaction(ctx.db, async (db) => {

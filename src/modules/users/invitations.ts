@@ -42,6 +42,7 @@ import {
   newOneTimeToken,
   oneTimeTokenDigest,
   redeemToken,
+  requirePasswords,
   sessionInfo,
   setupUrl,
   startSession,
@@ -169,7 +170,8 @@ export async function describeLink(ctx: Context, token: string): Promise<LinkInf
       workspace: { slug: invitation.workspace_slug, name: invitation.workspace_name },
       role: invitation.role,
       expires_at: invitation.expires_at,
-      action: brandNew(await accountState(ctx.db, invitation.email)) ? 'set_password' : 'sign_in',
+      // Without passwords (OIDC_ONLY, D121) the invited person signs in with single sign-on and accepts.
+      action: !ctx.config.oidc?.only && brandNew(await accountState(ctx.db, invitation.email)) ? 'set_password' : 'sign_in',
     };
   }
   return { ...(await describeToken(ctx, token)), role: null, action: 'set_password' };
@@ -183,6 +185,7 @@ const ACCOUNT_EXISTS = 'This email already has an account: sign in as it and acc
  * invitation and signs in; for any other account it answers 403 and changes nothing.
  */
 export async function redeemLink(ctx: Context, token: string, password: string): Promise<StartedSession> {
+  requirePasswords(ctx);
   checkPassword(password);
   const digest = oneTimeTokenDigest(token);
   if (!digest) throw new AppError('NOT_FOUND', TOKEN_GONE);

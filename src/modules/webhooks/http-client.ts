@@ -54,7 +54,7 @@ export interface AttemptRequest {
 export class RefusedTarget extends Error {}
 
 /** The refusal message for `address` of `host`, or null when the guard lets it through. */
-function refusal(host: string, address: string): string | null {
+export function refusal(host: string, address: string): string | null {
   const reason = blockedReason(address);
   if (!reason) return null;
   const a = /^[aeiou]/i.test(reason) ? 'an' : 'a';
@@ -66,7 +66,7 @@ function refusal(host: string, address: string): string | null {
  * RefusedTarget if any address of the host is refused (a name with one private address among
  * public ones is refused whole). Only the addresses it returns are connected to.
  */
-function connectLookup(resolve: HostResolver, guard: boolean): LookupFunction {
+export function connectLookup(resolve: HostResolver, guard: boolean): LookupFunction {
   return (hostname, options, callback) => {
     const answer = (list: dns.LookupAddress[]): void => {
       if (guard) {

@@ -1273,6 +1273,28 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/manage/session/methods': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * How people sign in to this Studio: password, single sign-on (OpenID Connect) or both
+     * @description How people sign in to this Studio: password, single sign-on (OpenID Connect) or both
+     *
+     *     No key.
+     */
+    get: operations['getSignInMethods'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/manage/session/password': {
     parameters: {
       query?: never;
@@ -2861,6 +2883,25 @@ export type components = {
     };
     SessionInfoResponse: {
       data: components['schemas']['SessionInfo'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** SignInMethods */
+    SignInMethods: {
+      /** @description Email and password sign-in is on (false under OIDC_ONLY) */
+      password: boolean;
+      /** @description Single sign-on with OpenID Connect; null when OIDC_ISSUER is unset */
+      sso: {
+        /** @description The provider, as the button "Sign in with <name>" shows it (OIDC_NAME, else the issuer host) */
+        name: string;
+        /** @description Where the browser goes to sign in with the provider; `?next=/studio-path` returns there afterwards */
+        start_url: string;
+      } | null;
+    };
+    SignInMethodsResponse: {
+      data: components['schemas']['SignInMethods'];
       message: string;
       meta: null;
       /** @enum {boolean} */
@@ -7169,6 +7210,33 @@ export interface operations {
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getSignInMethods: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignInMethodsResponse'];
+        };
+      };
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   setPassword: {

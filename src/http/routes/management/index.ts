@@ -17,6 +17,7 @@ import { entryRoutes } from './entries.js';
 import { pageRoutes } from './pages.js';
 import { releaseRoutes } from './releases.js';
 import { sessionRoutes } from './session.js';
+import { sessionOidcRoutes } from './session-oidc.js';
 import { studioAdminRoutes } from './studio-admin.js';
 import { webhookRoutes } from './webhooks.js';
 
@@ -34,6 +35,7 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     await entryRoutes(app, ctx);
     await pageRoutes(app, ctx);
     await sessionRoutes(app, ctx);
+    await sessionOidcRoutes(app, ctx);
     await studioAdminRoutes(app, ctx);
     await webhookRoutes(app, ctx);
     await releaseRoutes(app, ctx);
