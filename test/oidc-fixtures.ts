@@ -21,41 +21,64 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-/** Starts the provider on 127.0.0.1:0 with a client whose redirect URI is `redirectUri`. */
-export async function startProvider(redirectUris: string[], accounts: Record<string, AccountClaims>): Promise<TestProvider> {
-  const server = http.createServer();
+export interface OpenedProvider extends TestProvider {
+  /**
+   * Registers the client (its redirect URIs) and starts answering. Apart from startProvider so
+   * that a Quire started later (on a port not known before) can be named: the issuer's URL is
+   * known from the moment it listens.
+   */
+  serve(redirectUris: string[]): void;
+}
+
+/** Listens on 127.0.0.1:0 with no provider behind it yet (503) until `serve`. */
+export async function openProvider(accounts: Record<string, AccountClaims>): Promise<OpenedProvider> {
+  const server = http.createServer((_req, res) => res.writeHead(503).end('not serving yet'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const table = new Map(Object.entries(accounts));
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
-        redirect_uris: redirectUris,
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_basic',
-      },
-    ],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
-    findAccount: (_ctx, id) => {
-      const claims = table.get(id);
-      if (!claims) return undefined;
-      return { accountId: id, claims: () => ({ sub: id, ...claims }) };
-    },
-    pkce: { required: () => true },
-    cookies: { keys: ['test cookie signing key, loopback only'] },
-    features: { devInteractions: { enabled: true } },
-    // Explicit lifetimes (the defaults print a notice each).
-    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
-  });
-  server.on('request', provider.callback());
   return {
     issuer,
     accounts: table,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    serve: (redirectUris) => {
+      const provider = new Provider(issuer, {
+        clients: [
+          {
+            client_id: CLIENT_ID,
+            client_secret: CLIENT_SECRET,
+            redirect_uris: redirectUris,
+            grant_types: ['authorization_code'],
+            response_types: ['code'],
+            token_endpoint_auth_method: 'client_secret_basic',
+          },
+        ],
+        claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
+        findAccount: (_ctx, id) => {
+          const claims = table.get(id);
+          if (!claims) return undefined;
+          return { accountId: id, claims: () => ({ sub: id, ...claims }) };
+        },
+        pkce: { required: () => true },
+        cookies: { keys: ['test cookie signing key, loopback only'] },
+        features: { devInteractions: { enabled: true } },
+        // Explicit lifetimes (the defaults print a notice each).
+        ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
+      });
+      server.removeAllListeners('request');
+      server.on('request', provider.callback());
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
+}
+
+/** Starts the provider on 127.0.0.1:0 with a client whose redirect URIs are `redirectUris`. */
+export async function startProvider(redirectUris: string[], accounts: Record<string, AccountClaims>): Promise<TestProvider> {
+  const provider = await openProvider(accounts);
+  provider.serve(redirectUris);
+  return provider;
 }
 
 /** A cookie jar of one host: name → value. */

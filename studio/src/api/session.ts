@@ -5,9 +5,9 @@
  * refuse and knows no role table of its own.
  */
 import { api } from './client';
-import type { Capability, SessionInfo, SessionWorkspace } from './types';
+import type { Capability, SessionInfo, SessionWorkspace, SignInMethods } from './types';
 
-export type { Capability, Role, Scope, SessionInfo, SessionWorkspace } from './types';
+export type { Capability, Role, Scope, SessionInfo, SessionWorkspace, SignInMethods } from './types';
 
 /** True when the session's capabilities in `workspace` include `capability`. */
 export function workspaceCan(workspace: SessionWorkspace, capability: Capability): boolean {
@@ -16,6 +16,11 @@ export function workspaceCan(workspace: SessionWorkspace, capability: Capability
 
 export async function fetchSession(): Promise<SessionInfo> {
   return (await api<SessionInfo>('/session')).data;
+}
+
+/** How people sign in here (no session needed): the sign-in page's password form and single sign-on button. */
+export async function fetchSignInMethods(): Promise<SignInMethods> {
+  return (await api<SignInMethods>('/session/methods')).data;
 }
 
 export async function signIn(email: string, password: string): Promise<SessionInfo> {

@@ -15,7 +15,7 @@ import type {
 import type { EntrySchema, EntryTranslationSchema, VersionSchema, BulkResultSchema } from '../../../src/http/schemas/entries.js';
 import type { MediaAssetSchema } from '../../../src/http/schemas/media.js';
 import type { PageSchema, PageDetailSchema } from '../../../src/http/schemas/pages.js';
-import type { SessionInfoSchema, TokenInfoSchema } from '../../../src/http/schemas/session.js';
+import type { SessionInfoSchema, SignInMethodsSchema, TokenInfoSchema } from '../../../src/http/schemas/session.js';
 import type {
   ApiKeySchema,
   CreatedApiKeySchema,
@@ -47,6 +47,8 @@ export type PageDetail = Static<typeof PageDetailSchema>;
 export type DeletionImpact = Static<typeof DeletionImpactSchema>;
 export type LocalizationImpact = Static<typeof LocalizationImpactSchema>;
 export type SessionInfo = Static<typeof SessionInfoSchema>;
+/** How people sign in here (GET /session/methods): password, single sign-on or both. */
+export type SignInMethods = Static<typeof SignInMethodsSchema>;
 export type SessionWorkspace = SessionInfo['workspaces'][number];
 /** What a setup or invitation link is for (GET /session/token). */
 export type OneTimeToken = Static<typeof TokenInfoSchema>;
