@@ -24,6 +24,7 @@ import { deliveryRoutes } from './http/routes/delivery/index.js';
 import { mediaFileRoutes } from './http/routes/media-files.js';
 import { studioRoutes } from './http/routes/studio.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { DeliveryReplay } from './http/delivery-replay.js';
 
 /** JSON bodies above this answer 413 PAYLOAD_TOO_LARGE (docs/api.md "Errors"). */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -96,7 +97,11 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   });
   // What the context opened (media storage, for S3 a connection pool; Redis) closes with the app.
   app.addHook('onClose', async () => closeContext(ctx));
-  // One hook for what every request needs first: its id header, shutdown, NUL-free URL.
+  // One hook for what every request needs first: its id header, shutdown, NUL-free URL; then a
+  // delivery GET repeating one the cache has just answered is answered again at once
+  // (src/http/delivery-replay.ts).
+  const replay = new DeliveryReplay(ctx);
+  app.decorate('deliveryReplay', replay);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     assertUrlWithoutNul(request.url);
@@ -104,6 +109,7 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
       reply.header('Connection', 'close');
       throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly');
     }
+    if (replay.enabled && (await replay.answer(request, reply))) return reply;
   });
 
   // The OpenAPI document (src/http/openapi.ts completes what the route schemas say); its
@@ -120,7 +126,7 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   // CORS (D80): before the API plugins, so a preflight is answered before their auth hooks.
   registerCors(app, ctx.config);
   await app.register(managementRoutes(ctx), { prefix: '/api/v1/manage' });
-  await app.register(deliveryRoutes(ctx), { prefix: '/api/v1/public' });
+  await app.register(deliveryRoutes(ctx, replay), { prefix: '/api/v1/public' });
   // The pages a browser renders (the Studio, /docs, media files) in a context of their own, so
   // that their security headers' hooks (src/http/security-headers.ts) run on their requests
   // only: registered at the root, helmet's two onRequest hooks ran on every delivery request.

@@ -124,15 +124,19 @@ async function openSqlite(dataDir: string, options: CreateDbOptions, { timeoutMs
   // in one poll phase under load each read the workspace revision) unless this connection has
   // written since; it is forgotten at the turn's end (setImmediate). Another process's commit is
   // thus seen from the next turn on: as if the request had arrived a moment earlier.
-  const turnReads = new Map<string, { row: Record<string, unknown> | undefined; writes: number }>();
+  // By statement, then by parameters: the statement's text is a constant whose hash V8 keeps, so a
+  // lookup hashes only the (short) parameters instead of a new concatenation of both.
+  const turnReads = new Map<string, Map<string, { row: Record<string, unknown> | undefined; writes: number }>>();
   const readNow = (sqlText: string, parameters: readonly unknown[]) => {
     if (database.inTransaction) return undefined;
-    const key = parameters.length === 1 ? `${sqlText}\u0000${String(parameters[0])}` : `${sqlText}\u0000${JSON.stringify(parameters)}`;
-    const seen = turnReads.get(key);
+    const key = parameters.length === 1 ? String(parameters[0]) : JSON.stringify(parameters);
+    let reads = turnReads.get(sqlText);
+    const seen = reads?.get(key);
     if (seen && seen.writes === statements.writes) return { row: seen.row };
     const row = (statements.prepare(sqlText) as unknown as { get(...values: unknown[]): Record<string, unknown> | undefined }).get(...parameters);
     if (turnReads.size === 0) setImmediate(() => turnReads.clear());
-    turnReads.set(key, { row, writes: statements.writes });
+    if (reads === undefined) turnReads.set(sqlText, (reads = new Map()));
+    reads.set(key, { row, writes: statements.writes });
     return { row };
   };
   const inFile = file !== ':memory:' && !file.startsWith('file::memory:');

@@ -36,6 +36,7 @@ import type { Actor } from '../modules/auth/permissions.js';
 import { addVary, bodyHash, decodeBody, encodeBody, entityTagFor, MIN_COMPRESS_BYTES, negotiateCoding, notModifiedTag, type Coding } from './http-cache.js';
 import { nextScheduledAt } from '../modules/publishing/scheduler-repository.js';
 import { perspectiveOf } from '../modules/read/perspective.js';
+import type { DeliveryReplay } from './delivery-replay.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -349,9 +350,14 @@ const SPELLINGS = 2_000;
 /** Longest URL (path and query) whose spelling is remembered, in characters. */
 const SPELLING_MAX_URL = 2_048;
 
-/** Adds the response cache and the D81 headers to the delivery plugin `app` (hooks; see above). */
-export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void {
+/**
+ * Adds the response cache and the D81 headers to the delivery plugin `app` (hooks; see above).
+ * With `replay`, answers served from the cache are remembered for src/http/delivery-replay.ts; a
+ * hook that adds headers to delivery answers must therefore run before this plugin's onSend hook.
+ */
+export function registerDeliveryCache(app: FastifyInstance, ctx: Context, replay?: DeliveryReplay): void {
   const cache = new ResponseCache(ctx.config.deliveryCacheBytes);
+  replay?.attach(cache);
   const horizons = new Map<string, WorkspaceHorizon>();
 
   const rememberFor = (key: string, entry: CachedResponse) => (coding: Coding, body: Buffer) => cache.remember(key, entry, coding, body);
@@ -420,7 +426,12 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context): void 
   });
 
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (reply.getHeader('X-Cache') === 'HIT') return payload;
+    if (reply.getHeader('X-Cache') === 'HIT') {
+      const key = replay && keys.get(request);
+      const hit = key ? cache.get(key) : undefined;
+      if (hit) replay!.remember(request, reply, key!, hit.hash);
+      return payload;
+    }
     if (reply.statusCode !== 200) {
       if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
       return payload;
