@@ -91,6 +91,7 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
           OIDC_ROLE_MAP: JSON.stringify({
             'quire-admins': { 'sso-alpha': 'admin' },
             'quire-editors': { 'sso-alpha': 'editor', 'sso-beta': 'viewer', 'sso-gone': 'editor' },
+            staff: { 'sso-gamma': 'no-such-role' },
           }),
           OIDC_NAME: 'Test IdP',
         }),
@@ -98,6 +99,7 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     });
     alpha = await seedWorkspace(env.ctx, { slug: 'sso-alpha' });
     beta = await seedWorkspace(env.ctx, { slug: 'sso-beta' });
+    await seedWorkspace(env.ctx, { slug: 'sso-gamma' });
   });
   afterAll(async () => {
     await env?.close();
@@ -141,7 +143,8 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     expect(first.session).toMatch(/^qs_[A-Za-z0-9_-]{43}$/);
     const info = (await sessionOf(first.session!)).body.data;
     expect(info.user).toEqual({ id: expect.any(Number), email: 'alice@example.com', name: 'Alice Liddell' });
-    // sso-gone is no workspace: skipped. One value of the claim grants two workspaces.
+    // sso-gone is no workspace and no-such-role (for sso-gamma) no role: both skipped. One value of
+    // the claim grants two workspaces.
     expect(info.workspaces.map((w: { slug: string; role: string }) => [w.slug, w.role])).toEqual([
       ['sso-alpha', 'editor'],
       ['sso-beta', 'viewer'],
@@ -249,6 +252,22 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     url.searchParams.set('state', new URL(begun.url).searchParams.get('state')!);
     const res = await callback(url, begun.cookie);
     expect([res.status, res.location, res.session]).toEqual([303, '/studio/sign-in?sso_error=provider_error', null]);
+  });
+
+  it('an issuer that cannot be reached sends the browser back to the sign-in page, and the next try discovers again', async () => {
+    const closed = await startProvider([CALLBACK], {});
+    const issuer = closed.issuer;
+    await closed.close();
+    const down = await createTestEnv(dialect, { config: { oidc: { ...env.config.oidc!, issuer } } });
+    try {
+      const res = await down.app.inject({ method: 'GET', url: `${M}/session/oidc/start` });
+      expect([res.statusCode, res.headers.location]).toEqual([303, '/studio/sign-in?sso_error=provider_error']);
+      expect(setCookie(res.headers, 'quire_oidc')).toBeNull();
+      // A failed discovery is not remembered.
+      expect(down.ctx.caches.oidc.client).toBeUndefined();
+    } finally {
+      await down.close();
+    }
   });
 
   it('returns to the Studio path asked for, never elsewhere', async () => {

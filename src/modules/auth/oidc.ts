@@ -167,6 +167,8 @@ export async function finishOidc(ctx: Context, query: string, cookie: string | u
     const session = await concludeSignIn(ctx, { ok: true, method: 'oidc', address, user });
     return { session, next: flow.next };
   } catch (err) {
+    // A refusal is the person's business (info); anything else (a database fault) is Quire's (error).
+    if (!(err instanceof OidcRefusal)) ctx.log.error({ err }, 'single sign-on failed');
     const refusal = err instanceof OidcRefusal ? err : new OidcRefusal('failed', (err as Error).message);
     ctx.log.info({ reason: refusal.reason, detail: refusal.message }, 'single sign-on refused');
     await concludeSignIn(ctx, { ok: false, method: 'oidc', address, email, error: refusal });

@@ -73,7 +73,7 @@ export async function sessionOidcRoutes(app: FastifyInstance, ctx: Context): Pro
       setSessionCookie(ctx, req, reply, session.id, session.state.expiresAt);
       return reply.header('cache-control', 'no-store').redirect(`/studio${next}`, 303);
     } catch (err) {
-      if (!(err instanceof OidcRefusal)) req.log.error({ err }, 'single sign-on failed');
+      // finishOidc logs why; whatever it was, the browser lands on the sign-in page, not an envelope.
       return refuse(reply, err);
     }
   });
