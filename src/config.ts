@@ -18,6 +18,8 @@
  * requests per minute per API key (defaults 1200 and 0; 0 turns the limit off).
  * History (docs/api.md "History" (D72)): VERSION_COALESCE_SECONDS (default 300; 0 turns coalescing off):
  * consecutive updates by one person within this time make one version.
+ * Audit log (docs/access.md "Audit log" (D122)): AUDIT_RETENTION_DAYS (default 365; 0 keeps every
+ * row): rows older than this are pruned every hour.
  * Timeouts (issue 8, docs/security.md): HTTP_HEADERS_TIMEOUT_MS (10 s to send the request
  * headers), HTTP_REQUEST_TIMEOUT_MS (60 s to send the whole request, body included),
  * HTTP_KEEP_ALIVE_TIMEOUT_MS (72 s idle between requests on a connection),
@@ -79,6 +81,8 @@ export interface Config {
   readonly schedulerIntervalMs: number;
   /** D72: consecutive `update` writes by one actor within this many seconds share one version. */
   readonly versionCoalesceSeconds: number;
+  /** D122: audit log rows older than this many days are pruned (0: never). */
+  readonly auditRetentionDays: number;
   readonly demo: boolean;
   /** Where media files live: `local` (DATA_DIR/media) or `s3` (an S3-compatible bucket). */
   readonly storageDriver: StorageDriver;
@@ -377,6 +381,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel,
     schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 2000, 100, 3_600_000),
     versionCoalesceSeconds: intFrom(env, 'VERSION_COALESCE_SECONDS', 300, 0, 86_400),
+    auditRetentionDays: intFrom(env, 'AUDIT_RETENTION_DAYS', 365, 0, 36_500),
     demo: env.QUIRE_DEMO !== '0',
     ...storageFrom(env),
     mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', DEFAULT_MEDIA_MAX_BYTES, 1024, 1024 * 1024 * 1024),

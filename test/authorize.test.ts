@@ -119,6 +119,7 @@ describe.each(dialects())('authorize: the API answers as the check decides, on %
       { action: 'keys:create', method: 'POST', url: `${M}/api-keys`, body: { name: ' ', key_class: 'management' }, allowed: 400 },
       { action: 'keys:revoke', method: 'DELETE', url: `${M}/api-keys/${UNKNOWN}`, allowed: 404 },
       { action: 'settings:update', method: 'PATCH', url: `${M}/workspace`, body: { name: ' ' }, allowed: 400 },
+      { action: 'audit:read', method: 'GET', url: `${M}/audit-log`, allowed: 200 },
     );
   });
 

@@ -496,6 +496,7 @@ async function scenario(env: TestEnv): Promise<World> {
   await expectStatus(200, 'GET', `${M}/api-keys`, sh());
   const spare = await expectStatus(201, 'POST', `${M}/api-keys`, { ...sh(), body: { name: 'spare', key_class: 'management', scopes: ['content:write'] } });
   await expectStatus(200, 'DELETE', `${M}/api-keys/${spare.body.data.id}`, sh());
+  await expectStatus(200, 'GET', `${M}/audit-log?action=key.*&limit=1`, sh());
   await expectStatus(200, 'GET', `${M}/workspace`);
   await expectStatus(200, 'PATCH', `${M}/workspace`, { ...sh(), body: { name: 'Renamed' } });
   await expectStatus(200, 'GET', `${M}/overview`);

@@ -15,6 +15,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { Context } from '../context.js';
 import { parseDuration } from '../lib/time.js';
+import { runAuditExport } from './commands/audit.js';
 import { runBootstrap } from './commands/bootstrap.js';
 import { runExport, runImportQuire } from './commands/export.js';
 import { runImportContentful } from './commands/import-contentful.js';
@@ -188,6 +189,16 @@ function buildProgram(io: RunCliOptions, execute: (run: Runner, json: boolean, w
     .action((o: { workspace: string; out: string; withUsers?: boolean; json?: boolean }) =>
       execute((ctx) => runExport(ctx, { workspace: o.workspace, out: o.out, withUsers: Boolean(o.withUsers) }), Boolean(o.json)),
     );
+
+  program
+    .command('audit')
+    .description('the audit log')
+    .command('export')
+    .description('write the audit log as NDJSON (one row per line, oldest first) to stdout')
+    .requiredOption('--since <iso>', 'rows at or after this ISO 8601 time')
+    .option('--until <iso>', 'rows before this ISO 8601 time')
+    .option('--workspace <slug>', "one workspace's rows (default: the whole installation)")
+    .action((o: { since: string; until?: string; workspace?: string }) => execute((ctx, cliIo) => runAuditExport(ctx, cliIo, o), false));
 
   const imports = program.command('import').description('import content from other systems');
   imports

@@ -40,6 +40,8 @@ export interface CommandResult {
    * result is still printed, then this line goes to stderr and the exit code is 1.
    */
   failure?: string;
+  /** Set when the command wrote its output to stdout itself (`audit export`'s NDJSON): nothing more is printed. */
+  streamed?: boolean;
 }
 
 /** A bad command line detected after parsing (e.g. an unparseable `--expires-in`): exit code 2. */
@@ -56,8 +58,7 @@ export const EXIT_USAGE = 2;
 
 /** Prints a command's result (one JSON object with `--json`, else the summary); returns the exit code. */
 export function printResult(io: CliIo, result: CommandResult, json: boolean): number {
-  if (json) io.stdout.write(`${JSON.stringify(result.json)}\n`);
-  else io.stdout.write(`${result.text}\n`);
+  if (!result.streamed) io.stdout.write(json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
   if (result.failure === undefined) return EXIT_OK;
   io.stderr.write(`quire: ${result.failure}\n`);
   return EXIT_FAILURE;

@@ -43,6 +43,7 @@ import * as m025 from './migrations/025-release-revisions.js';
 import * as m026 from './migrations/026-event-visibility.js';
 import * as m027 from './migrations/027-webhook-secret-rotation.js';
 import * as m028 from './migrations/028-coalesced-revision-bumps.js';
+import * as m029 from './migrations/029-audit-log.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -76,6 +77,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '026-event-visibility': m026,
   '027-webhook-secret-rotation': m027,
   '028-coalesced-revision-bumps': m028,
+  '029-audit-log': m029,
 };
 
 class StaticProvider implements MigrationProvider {

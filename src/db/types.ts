@@ -470,6 +470,29 @@ export interface EventsTable {
   live: number | null;
 }
 
+/** One audit log row (migration 029; src/modules/audit/, D122). Never updated; pruned by age. */
+export interface AuditLogTable {
+  /** UUID v7. */
+  id: string;
+  /** Null for installation-wide rows (sign-in, sign-out, password changes). */
+  workspace_id: string | null;
+  at: string;
+  actor_type: string;
+  actor_id: string | null;
+  actor_label: string | null;
+  /** The person: the user, or a key's creator. */
+  actor_user_id: number | null;
+  action: string;
+  target_kind: string;
+  target_id: string | null;
+  target_slug: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  /** JSON array of top-level field names, or null. */
+  changed_fields: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -504,6 +527,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   releases: ReleasesTable;
   release_items: ReleaseItemsTable;
+  audit_log: AuditLogTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -23,7 +23,7 @@ import type { Context } from '../context.js';
 import { AppError } from '../errors.js';
 import { authorizeCredentials, type Action } from '../modules/access/authorize.js';
 import { authenticate } from '../modules/auth/operations.js';
-import type { Actor, KeyClass } from '../modules/auth/permissions.js';
+import type { Actor, KeyClass, RequestContext } from '../modules/auth/permissions.js';
 import { actorReadingRelease, releaseParam } from '../modules/read/release.js';
 import { readSession, requireCsrf, SESSION_COOKIE, sessionActor, type SessionState } from '../modules/auth/sessions.js';
 
@@ -79,6 +79,11 @@ export async function sessionOfRequest(ctx: Context, request: FastifyRequest, re
   return session;
 }
 
+/** Where a request came from, as the audit log records it (D122). */
+export function requestContextOf(request: FastifyRequest): RequestContext {
+  return { ip: request.ip ?? null, userAgent: firstHeader(request.headers['user-agent']) ?? null, requestId: request.id ?? null };
+}
+
 export function registerAuth(app: FastifyInstance, ctx: Context, keyClass: KeyClass): void {
   app.decorateRequest('actor', null as unknown as Actor);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -92,6 +97,8 @@ export function registerAuth(app: FastifyInstance, ctx: Context, keyClass: KeyCl
       request.actor = await authenticate(ctx, header, keyClass);
     }
     if (config?.action) authorizeCredentials(request.actor, config.action);
+    // The audit log's request context (D122); a copy, since key actors are cached and shared.
+    if (keyClass === 'management') request.actor = { ...request.actor, request: requestContextOf(request) };
     if (keyClass === 'delivery' && config?.readsRelease) {
       const release = releaseParam(request.query);
       if (release !== undefined) request.actor = await actorReadingRelease(ctx, request.actor, release);

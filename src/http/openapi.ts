@@ -149,6 +149,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Studio: people', description: 'Members and invitations (Studio session only).' },
   { name: 'Studio: API keys', description: 'API keys of the workspace (Studio session only).' },
   { name: 'Studio: workspace', description: 'Workspace settings and the Studio home overview.' },
+  { name: 'Studio: audit log', description: 'Who did what: the audit log, read-only (owners and admins, Studio session only; D122).' },
 ];
 
 /** Error codes an operation can answer because of how it is configured and reached. */

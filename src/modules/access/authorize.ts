@@ -68,6 +68,7 @@ export const ACTIONS = {
   'keys:create': { sessionOnly: KEYS, manager: 'manage API keys' },
   'keys:revoke': { sessionOnly: KEYS, manager: 'manage API keys' },
   'settings:update': { sessionOnly: SETTINGS, manager: 'change workspace settings' },
+  'audit:read': { sessionOnly: 'Reading the audit log', manager: 'read the audit log' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof ACTIONS;

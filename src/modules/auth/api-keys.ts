@@ -11,12 +11,12 @@
  * Errors are 400 at `body.<field>`; a key of another workspace answers 404 like an unknown one.
  */
 import type { Context } from '../../context.js';
-import { AppError, invalid } from '../../errors.js';
-import { parseTimestamp, iso } from '../../lib/time.js';
+import { invalid } from '../../errors.js';
+import { parseTimestamp } from '../../lib/time.js';
 import { authorize } from '../access/authorize.js';
-import { createApiKey, type KeyRequestRules } from './operations.js';
+import { createApiKey, revokeApiKey, type KeyRequestRules } from './operations.js';
 import type { Actor, Environment, KeyClass, Scope } from './permissions.js';
-import { findKeyById, listKeysOfWorkspace, revokeKeyById, type ApiKeyRecord } from './repository.js';
+import { findKeyById, listKeysOfWorkspace, type ApiKeyRecord } from './repository.js';
 
 /** An API key as the Studio lists it (never its value or hash). */
 export interface ApiKeyView {
@@ -95,6 +95,7 @@ export async function createKeyForActor(ctx: Context, actor: Actor, body: Create
     actor.userId,
     { keyClass: body.key_class, name, environment: body.environment, contentTypes: body.content_types, scopes: body.scopes, expiresInMs },
     HTTP_KEY_RULES,
+    actor,
   );
   const record = await findKeyById(ctx.db, created.id);
   return { ...toKeyView(record!), key: created.key };
@@ -103,7 +104,5 @@ export async function createKeyForActor(ctx: Context, actor: Actor, body: Create
 /** DELETE /api-keys/{id}: revokes the key at once (404 for an unknown key or one of another workspace). */
 export async function revokeKeyOfWorkspace(ctx: Context, actor: Actor, id: string): Promise<void> {
   authorize(actor, 'keys:revoke');
-  const key = await findKeyById(ctx.db, id);
-  if (!key || key.workspace_id !== actor.workspaceId) throw new AppError('NOT_FOUND', `API key '${id}' not found`);
-  await revokeKeyById(ctx.db, id, iso(ctx.clock()));
+  await revokeApiKey(ctx, id, actor, actor.workspaceId);
 }

@@ -16,6 +16,7 @@ import { cachedActor, rememberActor, revisionOf } from './key-cache.js';
 import { classOfKey, generateKey, hashesEqual, hashKey, keyHint } from './keys.js';
 import { effectiveScopes } from '../access/authorize.js';
 import { rolesOf } from '../access/repository.js';
+import { recordAudit, systemAuditActor, type AuditActor } from '../audit/record.js';
 import { isRole, isScope, SCOPES, type Actor, type Environment, type KeyClass, type Role, type Scope } from './permissions.js';
 import {
   findKeyById,
@@ -140,6 +141,7 @@ export async function createApiKey(
   userId: number,
   input: CreateKeyInput,
   rules: KeyRequestRules = CLI_KEY_RULES,
+  by: Actor | AuditActor = systemAuditActor('cli'),
 ): Promise<CreatedKey> {
   const now = ctx.clock();
   const at = rules.paths;
@@ -172,30 +174,45 @@ export async function createApiKey(
   }
   const key = generateKey(input.keyClass);
   const id = newId();
-  await insertApiKey(ctx.db, {
-    id,
-    workspace_id: workspaceId,
-    key_class: input.keyClass,
-    name: input.name ?? `${input.keyClass} key`,
-    key_hash: hashKey(key),
-    key_hint: keyHint(key),
-    scopes,
-    environment,
-    content_types: [...new Set(input.contentTypes ?? [])],
-    created_by: userId,
-    expires_at: expiresAt,
-    revoked_at: null,
-    created_at: iso(now),
+  const name = input.name ?? `${input.keyClass} key`;
+  await withTransaction(ctx.db, async (db) => {
+    await insertApiKey(db, {
+      id,
+      workspace_id: workspaceId,
+      key_class: input.keyClass,
+      name,
+      key_hash: hashKey(key),
+      key_hint: keyHint(key),
+      scopes,
+      environment,
+      content_types: [...new Set(input.contentTypes ?? [])],
+      created_by: userId,
+      expires_at: expiresAt,
+      revoked_at: null,
+      created_at: iso(now),
+    });
+    await recordAudit(db, { workspaceId, at: now, actor: by, action: 'key.created', target: { kind: 'key', id, slug: name } });
   });
   return { id, key, expires_at: expiresAt };
 }
 
-/** `quire keys revoke`: the key stops working on the next request. */
-export async function revokeApiKey(ctx: Context, id: string): Promise<{ id: string; revoked_at: string }> {
+/**
+ * `quire keys revoke` and DELETE /api-keys/{id} (with `workspaceId`: 404 for another workspace's
+ * key): the key stops working on the next request. Recorded in the audit log as `key.revoked` by `by`.
+ */
+export async function revokeApiKey(
+  ctx: Context,
+  id: string,
+  by: Actor | AuditActor = systemAuditActor('cli'),
+  workspaceId?: string,
+): Promise<{ id: string; revoked_at: string }> {
   const key = await findKeyById(ctx.db, id);
-  if (!key) throw new AppError('NOT_FOUND', `API key '${id}' not found`);
+  if (!key || (workspaceId !== undefined && key.workspace_id !== workspaceId)) throw new AppError('NOT_FOUND', `API key '${id}' not found`);
   const now = iso(ctx.clock());
-  await revokeKeyById(ctx.db, id, now);
+  await withTransaction(ctx.db, async (db) => {
+    await revokeKeyById(db, id, now);
+    await recordAudit(db, { workspaceId: key.workspace_id, at: now, actor: by, action: 'key.revoked', target: { kind: 'key', id, slug: key.name } });
+  });
   return { id, revoked_at: key.revoked_at ?? now };
 }
 
@@ -276,6 +293,7 @@ export async function authenticate(ctx: Context, header: string | undefined, req
     contentTypes: key.content_types,
     revision: revisionOf({ keyClass: key.key_class, environment: key.environment }, key.revisions),
     roles,
+    label: key.name,
   };
   rememberActor(ctx, digest, actor, key.expires_at);
   return actor;

@@ -63,6 +63,20 @@ export interface Actor {
    * unit tests), which are checked against the preset rows.
    */
   roles?: RoleTable;
+  /** How the audit log names this actor (D122): a key's name, a person's email; absent: its id. */
+  label?: string;
+  /**
+   * The request this actor acts in (D122), set by the transport that resolved it; absent for the
+   * CLI and jobs. Operations hand it to the audit log and never read a transport of their own.
+   */
+  request?: RequestContext;
+}
+
+/** Where a request came from, as the audit log records it (D122). */
+export interface RequestContext {
+  ip: string | null;
+  userAgent: string | null;
+  requestId: string | null;
 }
 
 /** The actor of the CLI and jobs: every scope, acting for `userId` (or nobody). */

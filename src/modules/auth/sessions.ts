@@ -32,7 +32,8 @@ import { iso } from '../../lib/time.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from './passwords.js';
 import { capabilitiesOf, effectiveScopes, type Capability } from '../access/authorize.js';
 import { rolesOf } from '../access/repository.js';
-import { SCOPES, type Actor, type Scope } from './permissions.js';
+import { recordAudit, systemAuditActor, type AuditActor } from '../audit/record.js';
+import { SCOPES, type Actor, type RequestContext, type Scope } from './permissions.js';
 import {
   consumeToken,
   deleteSession,
@@ -137,7 +138,7 @@ export async function sessionInfo(ctx: Context, session: SessionState): Promise<
  * POST /session: signs a person in. Same 401 for an unknown email, no password yet and a wrong
  * password, each after one scrypt computation; 429 when throttled (before any hashing).
  */
-export async function signIn(ctx: Context, input: { email: string; password: string }, address: string): Promise<StartedSession> {
+export async function signIn(ctx: Context, input: { email: string; password: string }, address: string, request?: RequestContext): Promise<StartedSession> {
   requirePasswords(ctx);
   const email = input.email.trim().toLowerCase();
   // Whether the account exists only picks the throttle's store (same limits, same answers).
@@ -145,10 +146,10 @@ export async function signIn(ctx: Context, input: { email: string; password: str
   const attempt = await claimAttempt(ctx, email, address, user !== null);
   const ok = await verifyPassword(user?.password_hash ?? null, input.password, ctx.config.passwordHashLog2n);
   if (!user || !ok) {
-    return concludeSignIn(ctx, { ok: false, method: 'password', email, address, error: new AppError('UNAUTHORIZED', 'Invalid email or password') });
+    return concludeSignIn(ctx, { ok: false, method: 'password', email, address, request, error: new AppError('UNAUTHORIZED', 'Invalid email or password') });
   }
   await attempt.succeeded();
-  return concludeSignIn(ctx, { ok: true, method: 'password', address, user: { id: user.id, email: user.email, name: user.name } });
+  return concludeSignIn(ctx, { ok: true, method: 'password', address, request, user: { id: user.id, email: user.email, name: user.name } });
 }
 
 /** How a person signed in: email and password (POST /session) or single sign-on (D121). */
@@ -156,9 +157,9 @@ export type SignInMethod = 'password' | 'oidc';
 
 /** How a sign-in attempt ended, as concludeSignIn receives it. */
 export type SignInOutcome =
-  | { ok: true; method: SignInMethod; address: string; user: SessionState['user'] }
+  | { ok: true; method: SignInMethod; address: string; request?: RequestContext; user: SessionState['user'] }
   /** `email` as given or asserted (null when none was), `error` what the caller answers. */
-  | { ok: false; method: SignInMethod; address: string; email: string | null; error: Error };
+  | { ok: false; method: SignInMethod; address: string; request?: RequestContext; email: string | null; error: Error };
 
 /**
  * Where every Studio sign-in ends, by password and by single sign-on alike (D90, D121): a
@@ -167,12 +168,43 @@ export type SignInOutcome =
  * belongs here, so one call covers both ways in.
  */
 export async function concludeSignIn(ctx: Context, outcome: SignInOutcome): Promise<StartedSession> {
-  if (!outcome.ok) throw outcome.error;
+  const now = ctx.clock();
+  const request = outcome.request ?? { ip: outcome.address, userAgent: null, requestId: null };
+  if (!outcome.ok) {
+    // No change to roll back: the failure is recorded on its own, about the account when the email has one.
+    const known = outcome.email === null ? null : await findCredentialsByEmail(ctx.db, outcome.email);
+    const actor: AuditActor = { type: 'user', id: known ? String(known.id) : null, label: outcome.email, userId: known?.id ?? null, request };
+    const target = { kind: 'user', id: known ? String(known.id) : null, slug: outcome.email };
+    await recordAudit(ctx.db, { workspaceId: null, at: now, actor, action: 'session.sign_in_failed', target, changedFields: [outcome.method] });
+    throw outcome.error;
+  }
   // Sessions end lazily when read; those never read again are swept here, at sign-in (a small
   // table: people times browsers).
-  const now = ctx.clock();
   await deleteStaleSessions(ctx.db, iso(now), iso(new Date(now.getTime() - ctx.config.sessionIdleHours * 3_600_000)));
-  return startSession(ctx, outcome.user);
+  const user = outcome.user;
+  return withTransaction(ctx.db, async (db) => {
+    const started = await startSession({ ...ctx, db }, user);
+    await recordAudit(db, {
+      workspaceId: null,
+      at: now,
+      actor: { type: 'user', id: String(user.id), label: user.email, userId: user.id, request },
+      action: 'session.sign_in',
+      target: userTarget(user),
+      changedFields: [outcome.method],
+    });
+    return started;
+  });
+}
+
+/** How the audit log names a person (D122): installation-wide rows about them show in their workspaces' logs. */
+function userTarget(user: { id: number; email: string }) {
+  return { kind: 'user', id: String(user.id), slug: user.email };
+}
+
+/** The audit row of a person acting on their own account (sign-out, password), in the request `request`. */
+function selfAudit(user: { id: number; email: string }, at: Date, action: string, request?: RequestContext) {
+  const actor: AuditActor = { type: 'user', id: String(user.id), label: user.email, userId: user.id, request };
+  return { workspaceId: null, at, actor, action, target: userTarget(user) };
 }
 
 /**
@@ -204,8 +236,11 @@ export async function readSession(ctx: Context, cookieValue: string | undefined)
 }
 
 /** DELETE /session: ends this session. */
-export async function signOut(ctx: Context, session: SessionState): Promise<void> {
-  await deleteSession(ctx.db, session.digest);
+export async function signOut(ctx: Context, session: SessionState, request?: RequestContext): Promise<void> {
+  await withTransaction(ctx.db, async (db) => {
+    await deleteSession(db, session.digest);
+    await recordAudit(db, selfAudit(session.user, ctx.clock(), 'session.sign_out', request));
+  });
 }
 
 /**
@@ -242,6 +277,7 @@ export async function sessionActor(ctx: Context, session: SessionState, workspac
     contentTypes: [],
     session: { digest: session.digest },
     roles,
+    label: session.user.email,
   };
 }
 
@@ -331,7 +367,9 @@ export async function redeemToken(ctx: Context, token: string, password: string)
     if (!(await consumeToken(db, row.token_hash, iso(ctx.clock())))) throw new AppError('NOT_FOUND', TOKEN_GONE);
     await updatePasswordHash(db, row.user_id, hash);
     await deleteUserSessions(db, row.user_id);
-    return findCredentialsById(db, row.user_id);
+    const user = await findCredentialsById(db, row.user_id);
+    if (user) await recordAudit(db, selfAudit(user, ctx.clock(), 'password.set'));
+    return user;
   });
   if (!user) throw new AppError('NOT_FOUND', TOKEN_GONE);
   await clearAccountFailures(ctx, user.email);
@@ -348,6 +386,7 @@ export async function changePassword(
   session: SessionState,
   input: { current_password: string; password: string },
   address: string,
+  request?: RequestContext,
 ): Promise<StartedSession> {
   requirePasswords(ctx);
   checkPassword(input.password);
@@ -361,6 +400,7 @@ export async function changePassword(
   await withTransaction(ctx.db, async (db) => {
     await updatePasswordHash(db, user.id, hash);
     await deleteUserSessions(db, user.id);
+    await recordAudit(db, selfAudit(user, ctx.clock(), 'password.changed', request ?? { ip: address, userAgent: null, requestId: null }));
   });
   return startSession(ctx, { id: user.id, email: user.email, name: user.name });
 }
@@ -373,5 +413,7 @@ export async function setPasswordForUser(ctx: Context, userId: number, password:
   await withTransaction(ctx.db, async (db) => {
     await updatePasswordHash(db, userId, hash);
     await deleteUserSessions(db, userId);
+    const user = await findCredentialsById(db, userId);
+    if (user) await recordAudit(db, { ...selfAudit(user, ctx.clock(), 'password.set'), actor: systemAuditActor('cli') });
   });
 }

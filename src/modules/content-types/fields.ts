@@ -28,6 +28,7 @@ import {
   updateFieldRow,
 } from './repository.js';
 import { anyFlag, planFlags, recordBuild, waitingFlags } from './index-builds.js';
+import { recordAudit, type AuditTarget } from '../audit/record.js';
 import { recordContentTypeEvent } from '../events/record.js';
 import { ASSET_KINDS, isAssetKind } from '../media/kinds.js';
 
@@ -216,6 +217,7 @@ export async function createField(ctx: Context, actor: Actor, slug: string, inpu
     if (ct.fields.some((f) => f.name === built.name)) throw invalid('body.name', `content type '${slug}' already has a field '${built.name}'`);
     const field = await insertFieldWithIndexes(ctx, db, ct, built);
     await recordContentTypeEvent(db, field.created_at, ct, 'updated');
+    await recordAudit(db, { workspaceId: ct.workspace_id, at: field.created_at, actor, action: 'field.created', target: fieldTarget(ct, field) });
     return field;
   });
   if (created.index_build) ctx.indexBuilds?.kick();
@@ -267,6 +269,8 @@ export async function updateField(
     if (updated.filterable !== field.filterable || updated.sortable !== field.sortable || indexBuild !== field.index_build)
       await syncDataIndex(db, field.name, field.field_type);
     await recordContentTypeEvent(db, now, ct, 'updated');
+    const changedFields = Object.keys(patch).filter((k) => patch[k as keyof typeof patch] !== undefined);
+    await recordAudit(db, { workspaceId: ct.workspace_id, at: now, actor, action: 'field.updated', target: fieldTarget(ct, field), changedFields });
     return updated;
   });
   if (updated.index_build?.state === 'building') ctx.indexBuilds?.kick();
@@ -286,6 +290,14 @@ export async function reorderFields(ctx: Context, actor: Actor, slug: string, or
     const now = iso(ctx.clock());
     for (let i = 0; i < order.length; i++) await updateFieldRow(db, order[i], { sort_order: i }, now);
     await recordContentTypeEvent(db, now, ct, 'updated');
+    await recordAudit(db, {
+      workspaceId: ct.workspace_id,
+      at: now,
+      actor,
+      action: 'content_type.updated',
+      target: { kind: 'content_type', id: ct.id, slug: ct.slug },
+      changedFields: ['fields'],
+    });
   });
 }
 
@@ -314,4 +326,9 @@ export async function fieldLocalizationImpact(
     localizable: field.localizable,
     locales: await countTranslationsWithValue(ctx.db, ct.id, field.name),
   };
+}
+
+/** How the audit log names a field (D122): its id, and `<type slug>.<field name>`. */
+function fieldTarget(ct: { slug: string }, field: { id: string; name: string }): AuditTarget {
+  return { kind: 'field', id: field.id, slug: `${ct.slug}.${field.name}` };
 }

@@ -27,6 +27,7 @@ import {
   updateContentTypeRow,
 } from './repository.js';
 import { blockUsage, type BlockUsage } from './usage.js';
+import { recordAudit, type AuditTarget } from '../audit/record.js';
 import { recordContentTypeEvent } from '../events/record.js';
 
 export interface CreateContentTypeInput {
@@ -111,6 +112,7 @@ export async function createContentType(ctx: Context, actor: Actor, input: Creat
     // Over a big table some flags wait for a background build (index-builds.ts).
     for (let i = 0; i < ct.fields.length; i++) ct.fields[i] = await insertFieldWithIndexes(ctx, db, ct, ct.fields[i]);
     await recordContentTypeEvent(db, now, ct, 'created');
+    await recordAudit(db, { workspaceId: ct.workspace_id, at: now, actor, action: 'content_type.created', target: contentTypeTarget(ct) });
     return ct;
   });
   if (created.fields.some((f) => f.index_build)) ctx.indexBuilds?.kick();
@@ -130,6 +132,8 @@ export async function updateContentType(ctx: Context, actor: Actor, slug: string
     const clean = { ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}) };
     await updateContentTypeRow(db, ct.id, clean, now);
     await recordContentTypeEvent(db, now, ct, 'updated');
+    const changedFields = Object.keys(clean).filter((k) => clean[k as keyof typeof clean] !== undefined);
+    await recordAudit(db, { workspaceId: ct.workspace_id, at: now, actor, action: 'content_type.updated', target: contentTypeTarget(ct), changedFields });
     return { ...ct, ...clean, updated_at: now };
   });
 }
@@ -146,6 +150,7 @@ export async function deleteContentType(ctx: Context, actor: Actor, slug: string
     if (usage.count > 0)
       throw new AppError('CONTENT_TYPE_NOT_EMPTY', `block type '${slug}' is used by ${usage.count} block(s) on ${usage.pages.length} page(s)`);
     await recordContentTypeEvent(db, ctx.clock(), ct, 'deleted');
+    await recordAudit(db, { workspaceId: ct.workspace_id, at: ctx.clock(), actor, action: 'content_type.deleted', target: contentTypeTarget(ct) });
     await dropUniqueIndexes(db, ct.fields);
     await deleteContentTypeRow(db, ct.id);
     for (const f of ct.fields) {
@@ -159,4 +164,9 @@ export async function deleteContentType(ctx: Context, actor: Actor, slug: string
 export async function getBlockUsage(ctx: Context, actor: Actor, slug: string): Promise<BlockUsage & { is_block: boolean }> {
   const ct = await requireContentType(ctx, actor.workspaceId, slug);
   return { ...(await blockUsage(ctx.db, ct.id)), is_block: ct.is_block };
+}
+
+/** How the audit log names a content type (D122). */
+export function contentTypeTarget(ct: { id: string; slug: string }): AuditTarget {
+  return { kind: 'content_type', id: ct.id, slug: ct.slug };
 }

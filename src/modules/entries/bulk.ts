@@ -22,6 +22,7 @@ import type { BulkResult } from './model.js';
 import { requireEntryType } from './operations.js';
 import { applyEntryVerb } from './publishing.js';
 import { deleteEntryRow, findEntryForUpdate } from './repository.js';
+import { recordItemAudit } from '../audit/record.js';
 import { recordItemEvents } from '../events/record.js';
 
 export const MAX_BULK_IDS = 100;
@@ -95,6 +96,7 @@ export async function bulkDeleteEntries(ctx: Context, actor: Actor, typeSlug: st
       const entry = await findEntryForUpdate(db, ct.id, { id });
       if (!entry) throw new AppError('NOT_FOUND', 'entry not found');
       await recordItemEvents(db, ctx.clock(), 'entry', [entry.id], 'deleted');
+      await recordItemAudit(db, ctx.clock(), actor, 'entry', [entry.id], 'deleted');
       await deleteEntryRow(db, entry.id);
     });
   });

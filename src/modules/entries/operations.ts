@@ -33,9 +33,10 @@ import { columnSort, parseSort } from '../publishing/sort.js';
 import { newDraftColumns, writeGoesLive, type Status } from '../publishing/states.js';
 import type { Db } from '../../db/types.js';
 import { entrySpec } from './spec.js';
+import { changedKeys, recordItemAudit } from '../audit/record.js';
 import { recordItemEvents } from '../events/record.js';
 import { findWorkspaceById, type Workspace } from '../workspaces/repository.js';
-import { assertSlugFree, assertUniqueValues, deriveSlug, nextFreeSlug, prepareContent, slugProblem } from './content.js';
+import { assertSlugFree, assertUniqueValues, deriveSlug, nextFreeSlug, prepareContent, slugProblem, type PreparedContent } from './content.js';
 import type { Entry } from './model.js';
 import {
   deleteEntryRow,
@@ -286,6 +287,7 @@ export async function updateEntry(
     await finishContentWrite(db, entrySpec(ct), { ...current, data: content.data }, actor, now, {
       action: opts.action,
       coalesceSeconds: ctx.config.versionCoalesceSeconds,
+      changedFields: entryChangedFields(stored, content, input.slug),
     });
     const updated = await findEntry(db, ct.id, { id: stored.id });
     if (!updated) throw new Error('entry vanished after update');
@@ -302,6 +304,7 @@ export async function deleteEntry(ctx: Context, actor: Actor, typeSlug: string, 
     if (!stored) throw entryNotFound(ct, ref);
     checkIfMatch(opts.ifMatch, stored);
     await recordItemEvents(db, ctx.clock(), 'entry', [stored.id], 'deleted');
+    await recordItemAudit(db, ctx.clock(), actor, 'entry', [stored.id], 'deleted');
     await deleteEntryRow(db, stored.id);
   });
 }
@@ -375,5 +378,23 @@ export async function reorderEntries(ctx: Context, actor: Actor, typeSlug: strin
     }
     // Position is on the delivery wire: a moved entry changed for webhooks and sync (D82, D83).
     await recordItemEvents(db, now, 'entry', moved, 'updated');
+    await recordItemAudit(db, now, actor, 'entry', moved, 'updated', ['position']);
   });
+}
+
+/**
+ * The top-level field names a content write changes (D122's `changed_fields`): default-locale
+ * values, each translation's values (when translations are sent) and `slug`.
+ */
+function entryChangedFields(stored: Entry, content: PreparedContent, slug: string | undefined): string[] {
+  const names = new Set(changedKeys(stored.data, content.data));
+  if (content.translations !== undefined) {
+    const before = new Map(stored.translations.map((t) => [t.locale, t.data]));
+    const after = new Map(content.translations.map((t) => [t.locale, t.data]));
+    for (const locale of new Set([...before.keys(), ...after.keys()])) {
+      for (const name of changedKeys(before.get(locale) ?? {}, after.get(locale) ?? {})) names.add(name);
+    }
+  }
+  if (slug !== undefined && slug !== stored.slug) names.add('slug');
+  return [...names];
 }

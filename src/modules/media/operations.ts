@@ -38,6 +38,7 @@ import type { AssetKind } from './kinds.js';
 import type { SpooledFile } from './spool.js';
 import type { UploadFields } from './upload-form.js';
 import { dropVariants } from './variants.js';
+import { recordAudit, systemAuditActor, type AuditActor, type AuditEntry } from '../audit/record.js';
 import { recordMediaEvent } from '../events/record.js';
 
 /**
@@ -71,6 +72,8 @@ export function cleanOriginalName(name: string): string {
 export interface MediaOwner {
   workspaceId: string;
   userId: number | null;
+  /** Who the audit log names (D122); absent: the importer. */
+  actor?: Actor | AuditActor;
 }
 
 export interface StoreMediaInput extends UploadFields {
@@ -128,6 +131,13 @@ export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMe
       await withTransaction(ctx.db, async (tx) => {
         await (options.id ? upsertMedia(tx, record) : insertMedia(tx, record));
         await recordMediaEvent(tx, now, owner.workspaceId, id, options.replace ? 'updated' : 'created');
+        await recordAudit(tx, {
+          workspaceId: owner.workspaceId,
+          at: now,
+          actor: owner.actor ?? systemAuditActor('import'),
+          action: options.replace ? 'media.updated' : 'media.created',
+          target: { kind: 'media', id, slug: record.original_name },
+        });
       });
     } catch (err) {
       if (options.replace?.storage_key !== key) {
@@ -157,7 +167,7 @@ export async function uploadMedia(ctx: Context, actor: Actor, workspaceHeader: s
     await input.file.dispose();
     throw err;
   }
-  return toManagementMedia(ctx.config, await storeMedia(ctx, { workspaceId: actor.workspaceId, userId: actor.userId }, input));
+  return toManagementMedia(ctx.config, await storeMedia(ctx, { workspaceId: actor.workspaceId, userId: actor.userId, actor }, input));
 }
 
 async function requireMedia(ctx: Context, workspaceId: string, id: string): Promise<MediaRecord> {
@@ -252,12 +262,14 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
       await withTransaction(ctx.db, async (tx) => {
         await updateMediaFields(tx, current.id, fields, now);
         await recordMediaEvent(tx, now, current.workspace_id, current.id, 'updated');
+        await recordAudit(tx, mediaUpdated(actor, current, now, moving ? [...Object.keys(fields), 'folder'] : Object.keys(fields)));
       });
     } else if (current.storage_key === null) {
       // A remote asset (imported by URL) has no file: only its folder label changes.
       await withTransaction(ctx.db, async (tx) => {
         await moveMediaRecord(tx, current.id, null, { ...fields, folder, storage_key: null }, now);
         await recordMediaEvent(tx, now, current.workspace_id, current.id, 'updated');
+        await recordAudit(tx, mediaUpdated(actor, current, now, moving ? [...Object.keys(fields), 'folder'] : Object.keys(fields)));
       });
     } else {
       const from = current.storage_key;
@@ -268,6 +280,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
           const n = await moveMediaRecord(tx, current.id, from, { ...fields, folder, storage_key: to }, now);
           if (n === 0) return false; // moved meanwhile by another request: read again
           await recordMediaEvent(tx, now, current.workspace_id, current.id, 'updated');
+          await recordAudit(tx, mediaUpdated(actor, current, now, [...Object.keys(fields), 'folder']));
           await storage.move(from, to);
           moved = true;
           return true;
@@ -298,7 +311,16 @@ export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: s
   const deleted = await withTransaction(ctx.db, async (tx) => {
     const at = iso(ctx.clock());
     const done = await softDeleteMediaRecord(tx, media.workspace_id, media.id, at);
-    if (done) await recordMediaEvent(tx, at, media.workspace_id, media.id, 'deleted');
+    if (done) {
+      await recordMediaEvent(tx, at, media.workspace_id, media.id, 'deleted');
+      await recordAudit(tx, {
+        workspaceId: media.workspace_id,
+        at,
+        actor,
+        action: 'media.deleted',
+        target: { kind: 'media', id: media.id, slug: media.original_name },
+      });
+    }
     return done;
   });
   if (!deleted) throw notFound(`media '${id}'`);
@@ -313,4 +335,16 @@ export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: s
 /** Delivery GET /media/{id}: metadata of the key's workspace only; 404 for others or deleted. */
 export async function getDeliveryMedia(ctx: Context, actor: Actor, id: string): Promise<DeliveryMedia> {
   return toDeliveryMedia(ctx.config, await requireMedia(ctx, actor.workspaceId, id));
+}
+
+/** The audit row of a media update (D122): the names of the fields it changed. */
+function mediaUpdated(actor: Actor, current: MediaRecord, at: string, changedFields: string[]): AuditEntry {
+  return {
+    workspaceId: current.workspace_id,
+    at,
+    actor,
+    action: 'media.updated',
+    target: { kind: 'media', id: current.id, slug: current.original_name },
+    changedFields,
+  };
 }

@@ -47,6 +47,7 @@ import { PAGE_TABLES, type VersionAction } from '../publishing/repository.js';
 import { columnSort, parseSort, type SortSpec } from '../publishing/sort.js';
 import { newDraftColumns, writeGoesLive, type Status } from '../publishing/states.js';
 import { pageSpec } from './spec.js';
+import { changedKeys, recordItemAudit } from '../audit/record.js';
 import { recordItemEvents } from '../events/record.js';
 import type { Workspace } from '../workspaces/repository.js';
 import { prepareBlocks } from './blocks.js';
@@ -264,7 +265,11 @@ export async function updatePage(ctx: Context, actor: Actor, ref: PageRef, sourc
     }
     await updatePageRow(db, stored.id, { slug: input.slug ?? stored.slug, seo: parsed.seo });
     if (parsed.seoTranslations !== undefined) await replaceSeoTranslations(db, stored.id, parsed.seoTranslations, at);
-    await finishContentWrite(db, pageSpec, current, actor, now, { action: opts.action, coalesceSeconds: ctx.config.versionCoalesceSeconds });
+    // D122's changed_fields: the page's top-level parts (a sent block tree counts as changed).
+    const changedFields = changedKeys({ slug: stored.slug, seo: stored.seo }, { slug: input.slug ?? stored.slug, seo: parsed.seo });
+    if (parsed.seoTranslations !== undefined) changedFields.push('seo_translations');
+    if (!opts.keepBlocks) changedFields.push('blocks');
+    await finishContentWrite(db, pageSpec, current, actor, now, { action: opts.action, coalesceSeconds: ctx.config.versionCoalesceSeconds, changedFields });
     return (await findPage(db, ws.id, { id: stored.id }))!;
   });
 }
@@ -312,6 +317,7 @@ export async function deletePage(ctx: Context, actor: Actor, ref: PageRef, opts:
     // Later pages move up a position, which delivery shows: they changed too (D82, D83).
     const later = (await pagePositions(db, actor.workspaceId)).filter((p) => p.position > stored.position).map((p) => p.id);
     await recordItemEvents(db, now, 'page', [stored.id], 'deleted');
+    await recordItemAudit(db, now, actor, 'page', [stored.id], 'deleted');
     await deletePageRow(db, stored.id);
     await closePositionGap(db, actor.workspaceId, stored.position, now);
     await recordItemEvents(db, now, 'page', later, 'updated');
@@ -384,6 +390,7 @@ export async function reorderPages(ctx: Context, actor: Actor, order: string[]):
     }
     // Position is on the delivery wire: a moved page changed for webhooks and sync (D82, D83).
     await recordItemEvents(db, now, 'page', moved, 'updated');
+    await recordItemAudit(db, now, actor, 'page', moved, 'updated', ['position']);
   });
 }
 
@@ -437,7 +444,11 @@ export async function reorderBlocks(ctx: Context, actor: Actor, ref: PageRef, in
     const byId = new Map(siblings.map((b) => [b.id, b]));
     for (let i = 0; i < order.length; i++) if (byId.get(order[i])!.position !== i) await setBlockPosition(db, stored.id, order[i], i, at);
     // Block order is part of the page's content: a version, pending changes on a published page.
-    await finishContentWrite(db, pageSpec, current, actor, now, { action: opts.action, coalesceSeconds: ctx.config.versionCoalesceSeconds });
+    await finishContentWrite(db, pageSpec, current, actor, now, {
+      action: opts.action,
+      coalesceSeconds: ctx.config.versionCoalesceSeconds,
+      changedFields: ['blocks'],
+    });
     return (await findPage(db, actor.workspaceId, { id: stored.id }))!;
   });
 }

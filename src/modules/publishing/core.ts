@@ -37,6 +37,7 @@ import { offsetMeta, offsetPage, type OffsetMeta } from '../../lib/pagination.js
 import { iso } from '../../lib/time.js';
 import type { Actor } from '../auth/permissions.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
+import { recordItemAudit, SCHEDULER } from '../audit/record.js';
 import { recordItemEvents, visibleToProduction, type ItemAction } from '../events/record.js';
 import { checkIfMatch } from './preconditions.js';
 import {
@@ -117,13 +118,10 @@ export async function beginWrite<T extends PublishedItem>(db: Db, tables: ItemTa
  */
 export async function publishDueItems(db: Db, tables: ItemTables, now: string, id?: string): ReturnType<typeof publishDue> {
   const done = await publishDue(db, tables, now, id);
-  await recordItemEvents(
-    db,
-    now,
-    kindOf(tables),
-    done.map((d) => d.id),
-    'published',
-  );
+  const ids = done.map((d) => d.id);
+  await recordItemEvents(db, now, kindOf(tables), ids, 'published');
+  // The schedule published them, whoever's write caught up with it (D122).
+  await recordItemAudit(db, now, SCHEDULER, kindOf(tables), ids, 'published');
   return done;
 }
 
@@ -139,6 +137,8 @@ export interface ContentWriteOptions {
   action?: VersionAction;
   /** Seconds within which consecutive `update`s by one actor share a version (D72; 0: never). */
   coalesceSeconds: number;
+  /** The top-level field names the write changed, for the audit log (D122). */
+  changedFields?: readonly string[];
 }
 
 /**
@@ -188,6 +188,7 @@ export async function finishContentWrite<T extends PublishedItem, S>(
     action === 'restore' ? 'restored' : 'updated',
     (s) => visibleToProduction(s, now) && s.slug !== current.slug,
   );
+  await recordItemAudit(db, now, actor, spec.kind, [current.id], action === 'restore' ? 'restored' : 'updated', opts.changedFields);
 }
 
 /**
@@ -240,6 +241,7 @@ export async function recordFirstVersion<T extends PublishedItem, S>(
     snapshot,
   });
   await recordItemEvents(db, now, spec.kind, [item.id], 'created');
+  await recordItemAudit(db, now, actor, spec.kind, [item.id], 'created');
 }
 
 export interface VerbOptions {
@@ -286,6 +288,7 @@ export async function applyVerb<T extends PublishedItem, S>(
   await updatePublication(db, spec.tables, current.id, step.columns);
   // Production readers saw the change when the item was live before it or is after it (D83).
   await recordItemEvents(db, now, spec.kind, [current.id], VERB_EVENTS[verb], current.status === 'published' || verb === 'publish');
+  await recordItemAudit(db, now, actor, spec.kind, [current.id], VERB_EVENTS[verb]);
 }
 
 /** The query of a versions list: an offset page, or the page after a previous page's `next_cursor`. */

@@ -27,6 +27,7 @@ import type { Actor } from '../auth/permissions.js';
 import { listAllContentTypes } from '../content-types/repository.js';
 import { findEntriesByIds } from '../entries/repository.js';
 import { entrySnapshotOf } from '../entries/snapshot.js';
+import { recordAudit, type AuditActor, type AuditEntry } from '../audit/record.js';
 import { recordReleaseEvent } from '../events/record.js';
 import { findPage, loadPageContent } from '../pages/repository.js';
 import { pageSnapshotOf } from '../pages/snapshot.js';
@@ -110,7 +111,10 @@ export async function createRelease(ctx: Context, actor: Actor, input: CreateRel
     updated_by: actor.userId,
   };
   const { failure: _failure, ...row } = release;
-  await insertRelease(ctx.db, row);
+  await withTransaction(ctx.db, async (db) => {
+    await insertRelease(db, row);
+    await recordAudit(db, releaseAudit(actor, release, now, 'release.created'));
+  });
   return present(release, 0);
 }
 
@@ -127,6 +131,8 @@ export async function updateRelease(ctx: Context, actor: Actor, id: string, inpu
       updated_by: actor.userId,
     };
     await updateReleaseRow(db, id, patch);
+    const changedFields = ['title', 'description'].filter((k) => k in patch);
+    await recordAudit(db, { ...releaseAudit(actor, { ...release, ...patch }, patch.updated_at, 'release.updated'), changedFields });
     return presentOne({ ...ctx, db }, { ...release, ...patch });
   });
 }
@@ -138,6 +144,7 @@ export async function deleteRelease(ctx: Context, actor: Actor, id: string): Pro
     const release = await findReleaseForUpdate(db, actor.workspaceId, id);
     if (!release) throw releaseNotFound(id);
     if (release.status === 'published') throw new AppError('INVALID_STATE_TRANSITION', "release cannot be deleted from status 'published'");
+    await recordAudit(db, releaseAudit(actor, release, iso(ctx.clock()), 'release.deleted'));
     await deleteReleaseRows(db, id);
   });
 }
@@ -235,6 +242,7 @@ export async function addReleaseItem(ctx: Context, actor: Actor, id: string, inp
     };
     await putItem(db, item);
     await updateReleaseRow(db, release.id, { updated_at: now, updated_by: actor.userId });
+    await recordAudit(db, { ...releaseAudit(actor, release, now, 'release.item_added'), changedFields: ['items'] });
     return (await presentItems(tx, actor.workspaceId, [item]))[0];
   });
 }
@@ -246,6 +254,7 @@ export async function removeReleaseItem(ctx: Context, actor: Actor, id: string, 
     const release = await lockEditableRelease(db, actor.workspaceId, id);
     if (!(await removeItem(db, release.id, kind, itemId.toLowerCase()))) throw notFound(`${kind} '${itemId}' in release '${id}'`);
     await updateReleaseRow(db, release.id, { updated_at: iso(ctx.clock()), updated_by: actor.userId });
+    await recordAudit(db, { ...releaseAudit(actor, release, iso(ctx.clock()), 'release.item_removed'), changedFields: ['items'] });
   });
 }
 
@@ -262,6 +271,7 @@ export async function scheduleRelease(ctx: Context, actor: Actor, id: string, pu
     const next: ReleaseRecord = { ...release, status: 'scheduled', publish_at: publishAt, failure: null, updated_at: now, updated_by: actor.userId };
     await updateReleaseRow(db, id, { status: 'scheduled', publish_at: publishAt, failure: null, updated_at: now, updated_by: actor.userId });
     await recordReleaseEvent(db, clock, next, 'scheduled');
+    await recordAudit(db, releaseAudit(actor, next, now, 'release.scheduled'));
     return presentOne({ ...ctx, db }, next);
   });
 }
@@ -276,6 +286,12 @@ export async function unscheduleRelease(ctx: Context, actor: Actor, id: string):
     const now = iso(ctx.clock());
     const next: ReleaseRecord = { ...release, status: 'open', publish_at: null, updated_at: now, updated_by: actor.userId };
     await updateReleaseRow(db, id, { status: 'open', publish_at: null, updated_at: now, updated_by: actor.userId });
+    await recordAudit(db, releaseAudit(actor, next, now, 'release.unscheduled'));
     return presentOne({ ...ctx, db }, next);
   });
+}
+
+/** The audit row of a release action (D122): the release by id and title. */
+export function releaseAudit(actor: Actor | AuditActor, release: { id: string; workspace_id: string; title: string }, at: string, action: string): AuditEntry {
+  return { workspaceId: release.workspace_id, at, actor, action, target: { kind: 'release', id: release.id, slug: release.title } };
 }

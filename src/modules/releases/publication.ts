@@ -28,6 +28,7 @@ import { iso } from '../../lib/time.js';
 import { authorize } from '../access/authorize.js';
 import { systemActor, type Actor } from '../auth/permissions.js';
 import { entrySnapshotKind } from '../entries/spec.js';
+import { recordAudit, SCHEDULER } from '../audit/record.js';
 import { recordReleaseEvent } from '../events/record.js';
 import { pageSnapshotKind } from '../pages/spec.js';
 import { findVersionSnapshots } from '../publishing/repository.js';
@@ -47,6 +48,7 @@ import {
   type ItemHead,
 } from './repository.js';
 import { releaseProblems, type ReleaseRows } from './validation.js';
+import { releaseAudit } from './operations.js';
 import { releaseNotFound } from './variants.js';
 
 const KINDS: Record<ReleaseItemKind, SnapshotKind<unknown>> = {
@@ -113,6 +115,7 @@ async function publishIn(db: Db, release: ReleaseRecord, actor: Actor, now: Date
     updated_by: actor.userId,
   });
   await recordReleaseEvent(db, now, published, 'published');
+  await recordAudit(db, releaseAudit(actor, release, at, 'release.published'));
 }
 
 /**
@@ -164,7 +167,7 @@ export async function publishDueReleases(ctx: Context): Promise<{ published: num
         const release = await findReleaseForUpdate(db, due.workspace_id, due.id);
         if (!release || !(await claimDueRelease(db, release.id, at))) return false;
         // The release is published by whoever scheduled it, checked as such when it was scheduled.
-        await publishIn(db, release, systemActor(release.workspace_id, release.updated_by ?? release.created_by ?? 0), now);
+        await publishIn(db, release, { ...systemActor(release.workspace_id, release.updated_by ?? release.created_by ?? 0), label: 'scheduler' }, now);
         return true;
       });
       if (done) published++;
@@ -176,6 +179,7 @@ export async function publishDueReleases(ctx: Context): Promise<{ published: num
         const release = await findReleaseForUpdate(db, due.workspace_id, due.id);
         if (!release || !(await markFailed(db, release.id, reasons, at))) return false;
         await recordReleaseEvent(db, now, { ...release, status: 'failed' }, 'failed');
+        await recordAudit(db, releaseAudit(SCHEDULER, release, at, 'release.failed'));
         return true;
       });
       if (marked) failed++;
@@ -237,5 +241,6 @@ export async function revertRelease(ctx: Context, actor: Actor, id: string, opts
       if (moves.length) await applySnapshotMoves(db, k, rows[kind], moves, actor, now, null);
     }
     await updateRelease(db, release.id, { reverted_at: at, updated_at: at, updated_by: actor.userId });
+    await recordAudit(db, releaseAudit(actor, release, at, 'release.reverted'));
   });
 }

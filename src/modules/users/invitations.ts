@@ -28,6 +28,7 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
+import { recordAudit, type AuditActor } from '../audit/record.js';
 import { AppError, invalid } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
@@ -113,6 +114,13 @@ export async function invite(ctx: Context, actor: Actor, input: { email: string;
       throw new AppError('ALREADY_MEMBER', `${email} is already a member of this workspace`);
     await deleteExpiredInvitations(db, row.created_at);
     await replaceInvitation(db, row);
+    await recordAudit(db, {
+      workspaceId: actor.workspaceId,
+      at: now,
+      actor,
+      action: 'invitation.created',
+      target: { kind: 'invitation', id: row.id, slug: email },
+    });
   });
   const url = setupUrl(ctx, token);
   let emailed = false;
@@ -139,6 +147,13 @@ export async function cancelInvitation(ctx: Context, actor: Actor, id: string): 
     if (!row) throw new AppError('NOT_FOUND', `invitation ${id} not found in this workspace`);
     authorize(actor, 'people:cancel-invitation', { role: row.role });
     await deleteInvitation(db, actor.workspaceId, id);
+    await recordAudit(db, {
+      workspaceId: actor.workspaceId,
+      at: ctx.clock(),
+      actor,
+      action: 'invitation.cancelled',
+      target: { kind: 'invitation', id, slug: row.email },
+    });
   });
 }
 
@@ -202,6 +217,7 @@ export async function redeemLink(ctx: Context, token: string, password: string):
     if (!(await consumeInvitation(db, digest, now))) throw new AppError('NOT_FOUND', TOKEN_GONE);
     await upsertMembership(db, invitation.workspace_id, id, invitation.role, now);
     await deleteUserSessions(db, id);
+    await recordAudit(db, accepted(invitation, { id, email: invitation.email }, now));
     return id;
   });
   const user = (await findCredentialsById(ctx.db, userId))!;
@@ -227,6 +243,19 @@ export async function acceptInvitation(ctx: Context, session: SessionState, toke
     if (!(await consumeInvitation(db, digest, now))) throw new AppError('NOT_FOUND', TOKEN_GONE);
     if (!(await findMembershipRole(db, invitation.workspace_id, session.user.id)))
       await upsertMembership(db, invitation.workspace_id, session.user.id, invitation.role, now);
+    await recordAudit(db, accepted(invitation, session.user, now));
   });
   return sessionInfo(ctx, session);
+}
+
+/** The audit row of an accepted invitation (D122): the person who accepted it is the actor. */
+function accepted(invitation: { id: string; workspace_id: string; email: string }, user: { id: number; email: string }, at: string) {
+  const actor: AuditActor = { type: 'user', id: String(user.id), label: user.email, userId: user.id };
+  return {
+    workspaceId: invitation.workspace_id,
+    at,
+    actor,
+    action: 'invitation.accepted',
+    target: { kind: 'invitation', id: invitation.id, slug: invitation.email },
+  };
 }

@@ -18,6 +18,7 @@ import type { Context } from '../../context.js';
 import type { Db } from '../../db/types.js';
 import { lockRows } from '../../db/lock.js';
 import { withTransaction } from '../../db/transaction.js';
+import { recordAudit } from '../audit/record.js';
 import { AppError, invalid } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import { authorize } from '../access/authorize.js';
@@ -108,6 +109,14 @@ export async function changeRole(ctx: Context, actor: Actor, userId: number, inp
     if (member.role === role) return toMember(member);
     authorize(actor, 'people:change-role', { role: member.role, grant: role, owners: await ownersIfOwner(db, actor, member.role) });
     await upsertMembership(db, actor.workspaceId, userId, role, iso(ctx.clock()));
+    await recordAudit(db, {
+      workspaceId: actor.workspaceId,
+      at: ctx.clock(),
+      actor,
+      action: 'member.role_changed',
+      target: { kind: 'user', id: String(userId), slug: member.email },
+      changedFields: ['role'],
+    });
     return toMember({ ...member, role });
   });
 }
@@ -124,5 +133,12 @@ export async function removeMember(ctx: Context, actor: Actor, userId: number): 
     await deleteUserSessions(db, userId);
     // An invitation into this workspace must not outlive the membership it was for.
     await retireWorkspaceTokens(db, userId, actor.workspaceId, iso(ctx.clock()));
+    await recordAudit(db, {
+      workspaceId: actor.workspaceId,
+      at: ctx.clock(),
+      actor,
+      action: 'member.removed',
+      target: { kind: 'user', id: String(userId), slug: member.email },
+    });
   });
 }

@@ -13,6 +13,7 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
+import { recordAudit, type AuditEntry } from '../audit/record.js';
 import { AppError, notFound, validationError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
@@ -133,7 +134,10 @@ export async function createWebhook(ctx: Context, actor: Actor, input: CreateWeb
     created_at: now,
     updated_at: now,
   };
-  await insertWebhook(ctx.db, row);
+  await withTransaction(ctx.db, async (db) => {
+    await insertWebhook(db, row);
+    await recordAudit(db, webhookAudit(actor, row, now, 'webhook.created'));
+  });
   return { ...present(row), secret };
 }
 
@@ -156,7 +160,7 @@ export async function getWebhook(ctx: Context, actor: Actor, id: string): Promis
 /** PATCH /webhooks/{id}: changes the given fields (same checks as create). */
 export async function updateWebhook(ctx: Context, actor: Actor, id: string, input: UpdateWebhookInput): Promise<WebhookRecord> {
   authorize(actor, 'webhooks:write');
-  await requireWebhook(ctx, actor, id);
+  const current = await requireWebhook(ctx, actor, id);
   await checkInput(ctx, actor, input);
   const patch: Partial<WebhookRow> = { updated_at: iso(ctx.clock()) };
   if (input.url !== undefined) patch.url = input.url;
@@ -164,7 +168,11 @@ export async function updateWebhook(ctx: Context, actor: Actor, id: string, inpu
   if (input.events !== undefined) patch.events = JSON.stringify([...new Set(input.events)]);
   if (input.content_types !== undefined) patch.content_types = JSON.stringify([...new Set(input.content_types)]);
   if (input.enabled !== undefined) patch.enabled = input.enabled ? 1 : 0;
-  await updateWebhookRow(ctx.db, id, patch);
+  await withTransaction(ctx.db, async (db) => {
+    await updateWebhookRow(db, id, patch);
+    const changedFields = Object.keys(patch).filter((k) => k !== 'updated_at');
+    await recordAudit(db, { ...webhookAudit(actor, { id, url: input.url ?? current.url }, patch.updated_at!, 'webhook.updated'), changedFields });
+  });
   return present(await requireWebhook(ctx, actor, id));
 }
 
@@ -194,6 +202,7 @@ export async function rotateWebhookSecret(ctx: Context, actor: Actor, id: string
       updated_at: iso(now),
     };
     await updateWebhookRow(db, id, patch);
+    await recordAudit(db, webhookAudit(actor, current, patch.updated_at, 'webhook.secret_rotated'));
     return { ...current, ...patch };
   });
   return { ...present(row), secret, previous_secret_expires_at: expires };
@@ -202,7 +211,11 @@ export async function rotateWebhookSecret(ctx: Context, actor: Actor, id: string
 /** DELETE /webhooks/{id}: the webhook and its delivery log; pending deliveries are dropped. */
 export async function deleteWebhook(ctx: Context, actor: Actor, id: string): Promise<void> {
   authorize(actor, 'webhooks:write');
-  if (!(await deleteWebhookRow(ctx.db, actor.workspaceId, id))) throw notFound('Webhook');
+  await withTransaction(ctx.db, async (db) => {
+    const current = await findWebhookForUpdate(db, actor.workspaceId, id);
+    if (!current || !(await deleteWebhookRow(db, actor.workspaceId, id))) throw notFound('Webhook');
+    await recordAudit(db, webhookAudit(actor, current, iso(ctx.clock()), 'webhook.deleted'));
+  });
 }
 
 /** GET /webhooks/{id}/deliveries: newest first, each with its attempts. */
@@ -262,4 +275,18 @@ export async function pingWebhook(ctx: Context, actor: Actor, id: string): Promi
   });
   if (claim === null || claim === 'busy') throw new AppError('INTERNAL_ERROR', 'The ping could not be queued');
   return attemptNow(ctx, id, claim);
+}
+
+/**
+ * The audit row of a webhook action (D122). The target's slug is the address's host only: a
+ * webhook URL may carry credentials in its path or query, and the log never holds secrets.
+ */
+function webhookAudit(actor: Actor, hook: { id: string; url: string }, at: string, action: string): AuditEntry {
+  let host: string | null;
+  try {
+    host = new URL(hook.url).host;
+  } catch {
+    host = null;
+  }
+  return { workspaceId: actor.workspaceId, at, actor, action, target: { kind: 'webhook', id: hook.id, slug: host } };
 }

@@ -9,6 +9,7 @@ import type { Context } from '../../../context.js';
 import { registerAuth } from '../../auth-hooks.js';
 import { registerRateLimit } from '../../rate-limit.js';
 import { registerIdempotency } from '../../idempotency.js';
+import { auditLogRoutes } from './audit-log.js';
 import { contentTypeRoutes } from './content-types.js';
 import { fieldRoutes } from './fields.js';
 import { mediaRoutes } from './media.js';
@@ -39,5 +40,6 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     await studioAdminRoutes(app, ctx);
     await webhookRoutes(app, ctx);
     await releaseRoutes(app, ctx);
+    await auditLogRoutes(app, ctx);
   };
 }

@@ -9,7 +9,7 @@ import type { Context } from '../../../context.js';
 import { invalid } from '../../../errors.js';
 import { changePassword, sessionInfo, signIn, signOut } from '../../../modules/auth/sessions.js';
 import { acceptInvitation, describeLink, redeemLink } from '../../../modules/users/invitations.js';
-import { clearSessionCookie, sessionOfRequest, setSessionCookie } from '../../auth-hooks.js';
+import { clearSessionCookie, requestContextOf, sessionOfRequest, setSessionCookie } from '../../auth-hooks.js';
 import { EmptyEnvelope, EnvelopeOf, ok } from '../../envelope.js';
 import { AcceptInvitationBody, PasswordBody, SessionInfoSchema, SignInBody, TokenInfoSchema, TokenQuery } from '../../schemas/session.js';
 
@@ -34,7 +34,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
       },
     },
     async (req, reply) => {
-      const started = await signIn(ctx, req.body, req.ip);
+      const started = await signIn(ctx, req.body, req.ip, requestContextOf(req));
       setSessionCookie(ctx, req, reply, started.id, started.state.expiresAt);
       return ok(started.info);
     },
@@ -70,7 +70,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
       },
     },
     async (req, reply) => {
-      await signOut(ctx, await sessionOfRequest(ctx, req, reply, true));
+      await signOut(ctx, await sessionOfRequest(ctx, req, reply, true), requestContextOf(req));
       clearSessionCookie(ctx, req, reply);
       return ok(null);
     },
@@ -117,7 +117,13 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
       const started =
         token !== undefined
           ? await redeemLink(ctx, token, password)
-          : await changePassword(ctx, await sessionOfRequest(ctx, req, reply, true), { current_password: current_password!, password }, req.ip);
+          : await changePassword(
+              ctx,
+              await sessionOfRequest(ctx, req, reply, true),
+              { current_password: current_password!, password },
+              req.ip,
+              requestContextOf(req),
+            );
       setSessionCookie(ctx, req, reply, started.id, started.state.expiresAt);
       return ok(started.info);
     },
