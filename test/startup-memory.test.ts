@@ -4,8 +4,9 @@
  *
  * - The modules a ready app loads, having answered a delivery request, in a process of its own
  *   (test/startup-modules-child.mjs): the other database's driver, sharp, the S3 client, ioredis,
- *   nodemailer, file-type, jsdom and DOMPurify stay unloaded; sanitize-html, RE2JS and jose load
- *   only when rich-text HTML, a field pattern or a preview token needs them.
+ *   nodemailer, file-type, jsdom, DOMPurify and openid-client (single sign-on) stay unloaded;
+ *   sanitize-html, RE2JS and jose load only when rich-text HTML, a field pattern or a preview token
+ *   needs them.
  * - Every SQLite connection, the main one and each reader thread's, keeps at most
  *   SQLITE_CACHE_BYTES of database pages (better-sqlite3's own default is 16 MiB each).
  */
@@ -24,7 +25,7 @@ import { dialects } from './helpers.js';
 const run = promisify(execFile);
 
 /** Loaded only when the configuration or a request needs them, never at start. */
-const NEVER_AT_START = ['sharp', '@aws-sdk/client-s3', 'ioredis', 'nodemailer', 'file-type', 'jsdom', 'dompurify'];
+const NEVER_AT_START = ['sharp', '@aws-sdk/client-s3', 'ioredis', 'nodemailer', 'file-type', 'jsdom', 'dompurify', 'openid-client', 'oauth4webapi'];
 /** Loaded on first use by the child: rich-text HTML, a field pattern, a preview token. */
 const ON_FIRST_USE = ['sanitize-html', 're2js', 'jose'];
 

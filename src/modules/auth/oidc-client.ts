@@ -8,7 +8,7 @@
  * Errors: rejects with openid-client's error when the issuer cannot be discovered (the callers
  * turn it into a refused sign-in, never a 500 page).
  */
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type { Context } from '../../context.js';
 import { AppError } from '../../errors.js';
 import type { OidcSettings } from './oidc-config.js';
@@ -31,10 +31,19 @@ export function redirectUri(ctx: Context): string {
   return `${ctx.config.publicUrl.replace(/\/+$/, '')}/api/v1/manage/session/oidc/callback`;
 }
 
-async function discover(ctx: Context, settings: OidcSettings): Promise<oidc.Configuration> {
+/**
+ * openid-client, loaded on first use: a Quire without single sign-on never loads it, nor the JOSE
+ * library it brings (docs/scaling.md "Memory": what a serving process loads).
+ */
+export function openidClient(): Promise<typeof Oidc> {
+  return import('openid-client');
+}
+
+async function discover(ctx: Context, settings: OidcSettings): Promise<Oidc.Configuration> {
+  const oidc = await openidClient();
   const issuer = new URL(settings.issuer);
   const fetch = guardedFetch(issuer.hostname, ctx.resolveHost);
-  const metadata: Partial<oidc.ClientMetadata> = { redirect_uris: [redirectUri(ctx)], response_types: ['code'] };
+  const metadata: Partial<Oidc.ClientMetadata> = { redirect_uris: [redirectUri(ctx)], response_types: ['code'] };
   const auth = settings.clientSecret === null ? oidc.None() : oidc.ClientSecretBasic(settings.clientSecret);
   const config = await oidc.discovery(issuer, settings.clientId, metadata, auth, {
     [oidc.customFetch]: fetch,
@@ -48,7 +57,7 @@ async function discover(ctx: Context, settings: OidcSettings): Promise<oidc.Conf
 }
 
 /** The discovered provider of this context (discovering it when needed). */
-export function oidcClient(ctx: Context): Promise<oidc.Configuration> {
+export function oidcClient(ctx: Context): Promise<Oidc.Configuration> {
   const settings = oidcSettings(ctx);
   const slot = ctx.caches.oidc;
   const now = Date.now();

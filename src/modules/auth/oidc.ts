@@ -17,9 +17,9 @@
  * shows it on the Studio's sign-in page), never an error envelope.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type { Context } from '../../context.js';
-import { oidcClient, oidcSettings, redirectUri } from './oidc-client.js';
+import { oidcClient, oidcSettings, openidClient, redirectUri } from './oidc-client.js';
 import { personForClaims, OidcRefusal, claimValues, verifiedEmail, type Claims } from './oidc-people.js';
 import { concludeSignIn, type StartedSession } from './sessions.js';
 
@@ -76,7 +76,8 @@ export function studioNext(next: string | undefined): string {
 /** GET /session/oidc/start: the provider's authorization URL and the flow cookie to set. */
 export async function startOidc(ctx: Context, next: string | undefined): Promise<{ url: string; cookie: string; expires: Date }> {
   oidcSettings(ctx);
-  let client: oidc.Configuration;
+  const oidc = await openidClient();
+  let client: Oidc.Configuration;
   try {
     client = await oidcClient(ctx);
   } catch (err) {
@@ -121,14 +122,14 @@ function whyRefused(err: unknown): string {
 }
 
 /** The ID token's claims, completed from userinfo when the email or the role claim is missing. */
-async function claimsOf(ctx: Context, client: oidc.Configuration, tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers): Promise<Claims> {
+async function claimsOf(ctx: Context, client: Oidc.Configuration, tokens: Oidc.TokenEndpointResponse & Oidc.TokenEndpointResponseHelpers): Promise<Claims> {
   const idClaims = tokens.claims();
   if (!idClaims) throw new OidcRefusal('failed', 'the provider answered no ID token');
   const claims: Claims = { ...idClaims };
   const settings = oidcSettings(ctx);
   const complete = verifiedEmail(claims) !== null && (settings.roleMap.length === 0 || claimValues(claims, settings.roleClaim).length > 0);
   if (!complete && client.serverMetadata().userinfo_endpoint) {
-    const info = await oidc.fetchUserInfo(client, tokens.access_token, idClaims.sub);
+    const info = await (await openidClient()).fetchUserInfo(client, tokens.access_token, idClaims.sub);
     for (const [name, value] of Object.entries(info)) if (!(name in claims)) claims[name] = value;
   }
   return claims;
@@ -149,6 +150,7 @@ export async function finishOidc(ctx: Context, query: string, cookie: string | u
     const providerError = params.get('error');
     if (providerError) throw new OidcRefusal('provider_error', `the provider answered ${providerError}: ${params.get('error_description') ?? ''}`.trim());
     const client = await oidcClient(ctx);
+    const oidc = await openidClient();
     let tokens;
     try {
       tokens = await oidc.authorizationCodeGrant(client, new URL(`${redirectUri(ctx)}?${params.toString()}`), {
