@@ -132,9 +132,12 @@ describe('doc snippets', () => {
     try {
       const dataDir = path.join(work, 'data');
       fs.cpSync(seeded, dataDir, { recursive: true });
-      // @quire/client of a TypeScript block resolves to the repository's package.
+      // @quire/client of a TypeScript block resolves to the repository's package, and
+      // @vercel/stega (docs/visual-editing.md) to the repository's copy.
       fs.mkdirSync(path.join(work, 'node_modules/@quire'), { recursive: true });
       fs.symlinkSync(CLIENT, path.join(work, 'node_modules/@quire/client'));
+      fs.mkdirSync(path.join(work, 'node_modules/@vercel'), { recursive: true });
+      fs.symlinkSync(path.join(ROOT, 'node_modules/@vercel/stega'), path.join(work, 'node_modules/@vercel/stega'));
       await writeFixtures(work);
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;

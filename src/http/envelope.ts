@@ -3,6 +3,7 @@
  * Errors are shaped by the error handler (src/http/error-handler.ts), never here.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
+import { SourceMapSchema } from './schemas/source-map.js';
 
 export interface Envelope<T, M = unknown> {
   success: true;
@@ -28,6 +29,7 @@ export const PageMeta = Type.Object(
     total_pages: Type.Optional(Type.Integer()),
     next_cursor: Type.Union([Type.String(), Type.Null()]),
     locale_requested: Type.Optional(Type.String()),
+    source_map: Type.Optional(SourceMapSchema),
   },
   { title: 'PageMeta' },
 );

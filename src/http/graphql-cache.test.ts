@@ -11,7 +11,7 @@ describe('graphqlCacheArgsOf', () => {
     const byText = graphqlCacheArgsOf({ query: Q }, 'application/json');
     const byHash = graphqlCacheArgsOf({ extensions: ext(H) }, 'application/json');
     const both = graphqlCacheArgsOf({ query: Q, extensions: ext(H) }, 'application/json');
-    expect(byText).toEqual({ hash: H, variables: '{}', operationName: '', accept: 'application/json' });
+    expect(byText).toEqual({ hash: H, variables: '{}', operationName: '', accept: 'application/json', trace: '' });
     expect(byHash).toEqual(byText);
     expect(both).toEqual(byText);
   });
@@ -24,13 +24,24 @@ describe('graphqlCacheArgsOf', () => {
       variables: '{"a":[2,1],"b":1}',
       operationName: 'Posts',
       accept: 'application/graphql-response+json,application/json;q=0.9',
+      trace: '',
     });
     expect(graphqlCacheArgsOf({ query: Q, variables: 'null', operationName: '' }, undefined)).toEqual({
       hash: H,
       variables: '{}',
       operationName: '',
       accept: '',
+      trace: '',
     });
+  });
+
+  it('keeps the trace switches of extensions apart (D140): an answer with a source map or stega is not one without', () => {
+    const trace = (extensions: unknown) => graphqlCacheArgsOf({ query: Q, extensions: JSON.stringify(extensions) }, undefined)?.trace;
+    expect(trace({})).toBe('');
+    expect(trace({ sourceMaps: true })).toBe('map');
+    expect(trace({ stega: true })).toBe('stega');
+    expect(trace({ sourceMaps: true, stega: true })).toBe('map+stega');
+    expect(trace({ sourceMaps: 'yes', stega: false })).toBe('');
   });
 
   it('refuses what cannot run: no query, bad JSON, a mismatching hash, repeated parameters, an unsupported version', () => {

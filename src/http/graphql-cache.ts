@@ -5,7 +5,8 @@
  * - graphqlCacheArgs is the route's `config.cacheArgs`: what a GET answer depends on besides the
  *   key's rights and the content. The query is named by its SHA-256 (the persisted hash, or the
  *   hash of the query sent, so both spellings share one entry), with its variables (keys sorted
- *   by deliveryCacheKey), `operationName`, and the `Accept` header (Yoga answers
+ *   by deliveryCacheKey), `operationName`, the trace switches of `extensions` (`sourceMaps`,
+ *   `stega`: D140, an answer with them is never served to a request without), and the `Accept` header (Yoga answers
  *   `application/graphql-response+json` or `application/json` by it, hence `Vary: Accept`). A
  *   request that cannot run (no query, variables or extensions that are not JSON, a hash that does
  *   not match its query) is not cached: GraphQL Yoga answers it.
@@ -20,6 +21,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Plugin } from 'graphql-yoga';
 import { stableStringify } from '../lib/json.js';
 import { persistedHashOf, queryHash } from '../modules/graphql/apq.js';
+import { traceFlags } from '../modules/graphql/source-maps.js';
 
 /**
  * Arguments of a GraphQL GET as the delivery cache keys them, all strings (deliveryCacheKey's
@@ -30,6 +32,11 @@ export interface GraphqlCacheArgs {
   variables: string;
   operationName: string;
   accept: string;
+  /**
+   * The trace switches of `extensions` (D140): `sourceMaps` and `stega` change the answer (an
+   * `extensions.sourceMap`, encoded strings), so `map`, `stega`, both (`map+stega`) or none (``).
+   */
+  trace: string;
 }
 
 /** `value` parsed as JSON when it is a string; undefined when absent; throws when not JSON or repeated. */
@@ -55,7 +62,9 @@ export function graphqlCacheArgsOf(query: Record<string, unknown>, accept: strin
     if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) return null;
     const operationName = query.operationName;
     if (operationName !== undefined && typeof operationName !== 'string') return null;
-    return { hash, variables: stableStringify(variables), operationName: operationName ?? '', accept: (accept ?? '').toLowerCase().replace(/\s+/g, '') };
+    const flags = traceFlags(extensions);
+    const trace = [flags.sourceMaps ? 'map' : '', flags.stega ? 'stega' : ''].filter((f) => f !== '').join('+');
+    return { hash, variables: stableStringify(variables), operationName: operationName ?? '', accept: (accept ?? '').toLowerCase().replace(/\s+/g, ''), trace };
   } catch {
     return null;
   }

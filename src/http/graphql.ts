@@ -23,6 +23,7 @@ import type { Context } from '../context.js';
 import { graphqlRequest, type GraphqlRequest } from '../modules/graphql/context.js';
 import { toGraphqlError } from '../modules/graphql/errors.js';
 import { graphqlSchemaOf } from '../modules/graphql/schema.js';
+import { graphqlTrace, useSourceMapExtension } from '../modules/graphql/source-maps.js';
 import type { AppError } from '../errors.js';
 
 /** The path both methods answer on. */
@@ -105,7 +106,10 @@ export function createGraphqlServer(ctx: Context, options: { plugins?: Plugin<Re
   return createYoga<GraphqlServerContext, { quire: GraphqlRequest }>({
     graphqlEndpoint: GRAPHQL_PATH,
     schema: async ({ req }) => (await lookup(req)).schema,
-    context: async ({ req }) => ({ quire: graphqlRequest(ctx, req.actor, (await lookup(req)).model) }),
+    context: async ({ req, params }) => {
+      const { model } = await lookup(req);
+      return { quire: graphqlRequest(ctx, req.actor, model, graphqlTrace(ctx.config.publicUrl, req.actor, model, params.extensions)) };
+    },
     graphiql: false,
     landingPage: false,
     // Yoga's own health and readiness routes are not ours to answer.
@@ -117,7 +121,7 @@ export function createGraphqlServer(ctx: Context, options: { plugins?: Plugin<Re
       error: (...args) => ctx.log.error({ args }, 'graphql'),
     },
     maskedErrors: { maskError: (error) => toGraphqlError(error, ctx.log) },
-    plugins: [useQuireErrorCodes(), ...(options.plugins ?? [])],
+    plugins: [useQuireErrorCodes(), useSourceMapExtension(), ...(options.plugins ?? [])],
   });
 }
 

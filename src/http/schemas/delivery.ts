@@ -10,6 +10,7 @@ import { Type } from '@sinclair/typebox';
 import { JsonObjectString, NullableString, NullableTimestamp, ReleaseParam, Timestamp, Uuid } from './common.js';
 import { EntrySchema, EntryTranslationSchema } from './entries.js';
 import { PageDetailSchema } from './pages.js';
+import { TraceQuery } from './source-map.js';
 
 const Locale = Type.String({ minLength: 2, maxLength: 10, description: 'a locale of the workspace (2 to 10 characters)' });
 const Fields = Type.String({ maxLength: 4000, description: 'comma-separated field names; <rich>_html, <rich>_text, <relation>.<field>' });
@@ -26,12 +27,13 @@ export const ListEntriesQuery = Type.Object(
     sort: Type.Optional(Type.String({ maxLength: 100, description: '<field>:asc or <field>:desc' })),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'meta.next_cursor of the previous page' })),
     release: ReleaseParam,
+    ...TraceQuery,
   },
   { additionalProperties: false, patternProperties: { '^filter\\[': Type.String({ maxLength: 4000 }) } },
 );
 
 export const EntryDetailQuery = Type.Object(
-  { type: Type.Optional(TypeSlug), locale: Type.Optional(Locale), fields: Type.Optional(Fields), release: ReleaseParam },
+  { type: Type.Optional(TypeSlug), locale: Type.Optional(Locale), fields: Type.Optional(Fields), release: ReleaseParam, ...TraceQuery },
   { additionalProperties: false },
 );
 

@@ -7,6 +7,7 @@
  * (`body.blocks.0.children.2.data.title`), including the depth and size limits of a tree.
  */
 import { Type } from '@sinclair/typebox';
+import { TraceQuery } from './source-map.js';
 import { STATUSES, type Status } from '../../modules/publishing/states.js';
 import { MAX_BLOCKS } from '../../modules/pages/tree.js';
 import { JsonObjectString, NullableString, NullableTimestamp, PageQuery, ReleaseParam, SlugParam, Timestamp, Uuid } from './common.js';
@@ -175,6 +176,7 @@ export const DeliveryPageListQuery = Type.Object(
     ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'meta.next_cursor of the previous page' })),
     release: ReleaseParam,
+    ...TraceQuery,
   },
   { additionalProperties: false },
 );
@@ -185,6 +187,7 @@ export const DeliveryPageQuery = Type.Object(
     workspace_id: Type.Optional(Type.String({ maxLength: 64, description: "the key's workspace (optional: D14)" })),
     locale: Type.Optional(Locale),
     release: ReleaseParam,
+    ...TraceQuery,
   },
   { additionalProperties: false },
 );

@@ -29,13 +29,26 @@ export function resolveRequestedLocale(workspace: DeliveryWorkspace, locale: str
   return { locale, requested: locale, isDefault: locale === workspace.default_locale };
 }
 
+/** Whether localizedValue takes `field` from the translation (else from the default data). */
+export function fromTranslation(field: Pick<Field, 'name' | 'localizable'>, translation: Record<string, unknown> | null): boolean {
+  if (!field.localizable || !translation) return false;
+  const v = translation[field.name];
+  return v !== undefined && v !== null;
+}
+
 /** The value of `field` for the requested locale (per-field fallback to the default data). */
 export function localizedValue(field: Field, data: Record<string, unknown>, translation: Record<string, unknown> | null): unknown {
-  if (field.localizable && translation) {
-    const v = translation[field.name];
-    if (v !== undefined && v !== null) return v;
-  }
-  return data[field.name];
+  return fromTranslation(field, translation) ? translation![field.name] : data[field.name];
+}
+
+/** The locale localizedValue read `field` in: the requested one when the translation held it, else the default (D140's `locale`). */
+export function valueLocale(
+  field: Pick<Field, 'name' | 'localizable'>,
+  translation: Record<string, unknown> | null,
+  locale: RequestedLocale,
+  defaultLocale: string,
+): string {
+  return fromTranslation(field, translation) ? locale.locale : defaultLocale;
 }
 
 /** D40: fallback when a non-default locale was asked for and the entry has no translation in it. */

@@ -5,6 +5,7 @@
  * the wire entry the routes send.
  */
 import type { Field } from '../content-types/model.js';
+import type { SourceMap } from '../read/source-map.js';
 
 /** The workspace as delivery needs it: identity and locales. */
 export interface DeliveryWorkspace {
@@ -105,4 +106,6 @@ export interface DeliveryListMeta {
   total_pages?: number;
   next_cursor: string | null;
   locale_requested?: string;
+  /** D140: the answer's Content Source Map, when asked for (preview keys). */
+  source_map?: SourceMap;
 }

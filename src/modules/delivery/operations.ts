@@ -31,6 +31,8 @@ import { loadDeliverySchema } from './schema-cache.js';
 import { parseSort, type SortSpec } from './sort.js';
 import { perspectiveBinding, perspectiveOf, type Perspective } from '../read/perspective.js';
 import { canReadEntriesOf, requireEntryType } from './visibility.js';
+import { sourceMapOf, type SourceMap } from '../read/source-map.js';
+import { checkTraceRequest, openTrace, restTraceRequest } from '../read/trace.js';
 
 export interface ListEntriesInput {
   type: string;
@@ -42,6 +44,9 @@ export interface ListEntriesInput {
   cursor?: string;
   /** Raw `filter[...]` query keys and values (parsed by parseFilters). */
   filters?: Readonly<Record<string, unknown>>;
+  /** D140: `meta.source_map` and stega strings (preview keys only). */
+  source_maps?: boolean;
+  stega?: boolean;
 }
 
 /** A list of entries checked and resolved, ready to read: what REST lists and GraphQL collections share. */
@@ -136,6 +141,8 @@ export async function countEntryList(ctx: Context, plan: EntryListPlan): Promise
  * or block type).
  */
 export async function listEntries(ctx: Context, actor: Actor, input: ListEntriesInput): Promise<{ items: DeliveryEntry[]; meta: DeliveryListMeta }> {
+  const traceRequest = restTraceRequest(input);
+  checkTraceRequest(actor, traceRequest);
   let projection: Projection | undefined;
   const plan = await planEntryList(ctx, actor, input.type, input.locale, (schema, type) => {
     projection = parseFieldSelection(schema, type, input.fields);
@@ -162,7 +169,9 @@ export async function listEntries(ctx: Context, actor: Actor, input: ListEntries
     if (!exact) meta.total_is_exact = false;
   }
   if (locale.requested !== null) meta.locale_requested = locale.requested;
-  const presented = await presentEntries(ctx, schema, actor, perspective, now, locale, projection!, rows);
+  const trace = openTrace(ctx.config.publicUrl, actor, schema.workspace, traceRequest);
+  const presented = await presentEntries(ctx, schema, actor, perspective, now, locale, projection!, rows, trace && { trace, at: (i) => `$[${i}].data` });
+  if (trace?.map) meta.source_map = sourceMapOf(trace);
   return { items: presented.map((p) => p.entry), meta };
 }
 
@@ -175,6 +184,9 @@ export interface GetEntryInput {
   type?: string;
   locale?: string;
   fields?: string;
+  /** D140 (preview keys only). */
+  source_maps?: boolean;
+  stega?: boolean;
 }
 
 export interface EntryDetail {
@@ -189,12 +201,32 @@ export interface EntryDetail {
  * or the default locale (D40). Errors: 400, 403 (type outside the whitelist), 404.
  */
 export async function getEntryBySlug(ctx: Context, actor: Actor, slug: string, input: GetEntryInput): Promise<EntryDetail> {
+  return (await readEntryDetail(ctx, actor, slug, input)).data;
+}
+
+/**
+ * getEntryBySlug with its Content Source Map (D140): `sourceMap` when `input.source_maps`, strings
+ * with stega when `input.stega`; paths start at the envelope's `data` (`$.entry.data.title`).
+ * Errors: getEntryBySlug's, and 400 at `query.source_maps`/`query.stega` for a production key.
+ */
+export async function readEntryDetail(
+  ctx: Context,
+  actor: Actor,
+  slug: string,
+  input: GetEntryInput,
+): Promise<{ data: EntryDetail; sourceMap: SourceMap | null }> {
+  const traceRequest = restTraceRequest(input);
+  checkTraceRequest(actor, traceRequest);
   const found = await readEntryBySlug(ctx, actor, slug, input.type, input.locale);
   const { schema, type, locale, perspective, now, row } = found;
   // `fields` is checked against the entry's type, which may only be known now.
   const projection = parseFieldSelection(schema, type, input.fields);
-  const [presented] = await presentEntries(ctx, schema, actor, perspective, now, locale, projection, [row]);
-  return { entry: presented.entry, is_fallback: presented.isFallback, locale_requested: locale.locale };
+  const trace = openTrace(ctx.config.publicUrl, actor, schema.workspace, traceRequest);
+  const [presented] = await presentEntries(ctx, schema, actor, perspective, now, locale, projection, [row], trace && { trace, at: () => '$.entry.data' });
+  return {
+    data: { entry: presented.entry, is_fallback: presented.isFallback, locale_requested: locale.locale },
+    sourceMap: trace?.map ? sourceMapOf(trace) : null,
+  };
 }
 
 /** One visible entry as read, with what reading it resolved. */

@@ -15,41 +15,64 @@ import type { DeliveryEntry, DeliverySchema, EntryRow } from './model.js';
 import type { Perspective } from '../read/perspective.js';
 import { mediaObject, objectColumn, relatedObject, resolveReferences, richTextLinks, type LocalizedData, type ResolvedReferences } from './relations.js';
 import { projectedStringify } from '../../lib/json.js';
+import { entryOrigin, jsonPath, traceField, type OriginItem, type Trace } from '../read/source-map.js';
+
+/**
+ * Where one item's delivered values go and come from when the answer is traced (D140,
+ * src/modules/read/source-map.ts): the trace, the JSONPath of its `data` (as the object it
+ * encodes), the item, and the locale the request resolved.
+ */
+export interface ItemTrace {
+  trace: Trace;
+  at: string;
+  origin: OriginItem;
+  locale: RequestedLocale;
+}
 
 /**
  * The delivered `data` of one item for `projection`: locale-resolved values, rich-text renderings,
  * relations and media resolved from `refs`. Shared with page blocks (src/modules/pages/delivery.ts).
+ * With `t`, every string is traced (source map, stega) where it lands.
  */
-export function projectData(projection: Projection, item: LocalizedData, refs: ResolvedReferences): Record<string, unknown> {
+export function projectData(projection: Projection, item: LocalizedData, refs: ResolvedReferences, t: ItemTrace | null = null): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const pf of projection.fields) {
     const value = localizedValue(pf.field, item.data, item.translation);
     if (value === undefined) continue;
+    const at = t === null ? '' : jsonPath(t.at, pf.key);
+    const sub = t === null ? null : { trace: t.trace, at, locale: t.locale };
     switch (pf.kind) {
       case 'value':
-        out[pf.key] = value;
+        out[pf.key] = t === null ? value : traceField(t.trace, at, t.origin, pf.field, item.translation, t.locale, value);
         break;
       case 'html':
-        out[pf.key] = richTextToHtml(value, richTextLinks(refs));
+      case 'text': {
+        const rendered = pf.kind === 'html' ? richTextToHtml(value, richTextLinks(refs)) : richTextToText(value);
+        out[pf.key] = t === null ? rendered : traceField(t.trace, at, t.origin, pf.field, item.translation, t.locale, rendered, pf.kind);
         break;
-      case 'text':
-        out[pf.key] = richTextToText(value);
-        break;
+      }
       case 'relation':
-        out[pf.key] = relatedObject(refs, value, pf.sub);
+        out[pf.key] = relatedObject(refs, value, pf.sub, sub);
         break;
       case 'relation_list':
-        out[pf.key] = Array.isArray(value) ? value.map((id) => relatedObject(refs, id, pf.sub)).filter((o) => o !== null) : [];
+        out[pf.key] = Array.isArray(value)
+          ? visibleIds(value, refs.entries).map((id, i) => relatedObject(refs, id, pf.sub, sub && { ...sub, at: jsonPath(at, i) }))
+          : [];
         break;
       case 'media':
-        out[pf.key] = mediaObject(refs, value);
+        out[pf.key] = mediaObject(refs, value, sub);
         break;
       case 'media_list':
-        out[pf.key] = Array.isArray(value) ? value.map((id) => mediaObject(refs, id)).filter((o) => o !== null) : [];
+        out[pf.key] = Array.isArray(value) ? visibleIds(value, refs.media).map((id, i) => mediaObject(refs, id, sub && { ...sub, at: jsonPath(at, i) })) : [];
         break;
     }
   }
   return out;
+}
+
+/** The ids of a list field that resolved (the others are dropped from the list, so traced positions follow the delivered list). */
+function visibleIds(value: unknown[], resolved: ReadonlyMap<string, unknown>): string[] {
+  return value.filter((id): id is string => typeof id === 'string' && resolved.has(id));
 }
 
 /** The delivery entry of `row` (its effective status already applied) with `data` as delivered (JSON-encoded here). */
@@ -84,6 +107,7 @@ export async function presentEntries(
   locale: RequestedLocale,
   projection: Projection,
   rows: EntryRow[],
+  tracing: { trace: Trace; at(index: number): string } | null = null,
 ): Promise<{ entry: DeliveryEntry; isFallback: boolean }[]> {
   const items: LocalizedData[] = rows.map((r) => ({
     data: objectColumn(r.data),
@@ -93,7 +117,13 @@ export async function presentEntries(
   return rows.map((raw, i) => {
     const row = effectiveStatus(raw, now);
     const fallback = isFallback(locale, items[i].translation !== null);
-    const entry = deliveryEntryOf(row, projectData(projection, items[i], refs));
+    const t: ItemTrace | null = tracing && {
+      trace: tracing.trace,
+      at: tracing.at(i),
+      origin: entryOrigin(tracing.trace, { id: row.id, type: schema.byId.get(row.content_type_id)?.slug ?? '', slug: row.slug }),
+      locale,
+    };
+    const entry = deliveryEntryOf(row, projectData(projection, items[i], refs, t));
     if (locale.requested !== null) entry.is_fallback = fallback;
     return { entry, isFallback: fallback };
   });

@@ -30,6 +30,8 @@ import { findMediaByIds } from '../media/repository.js';
 import { toDeliveryMedia, type DeliveryMedia } from '../media/model.js';
 import { findRelatedRows } from './query/repository.js';
 import { canReadEntriesOf } from './visibility.js';
+import type { Field } from '../content-types/model.js';
+import { entryOrigin, jsonPath, traceAsset, traceField, type Trace } from '../read/source-map.js';
 
 /** Parsed data of an entry: default-locale values and the requested locale's translation. */
 export interface LocalizedData {
@@ -160,19 +162,30 @@ export function renderKey(sk: SubKey, type: DeliveryType, item: LocalizedData, r
   return sk.kind === 'html' ? richTextToHtml(value, refs && richTextLinks(refs)) : richTextToText(value);
 }
 
+/** Where a resolved relation or asset goes in a traced answer (D140): the trace, its JSONPath, the request's locale. */
+export interface RefTrace {
+  trace: Trace;
+  at: string;
+  locale: RequestedLocale;
+}
+
 /**
  * The object a relation resolves to: `{id, slug, type}` plus every field of the related entry
- * (`sub` null) or the selected ones; null when the entry is not visible.
+ * (`sub` null) or the selected ones; null when the entry is not visible. With `t`, its field values
+ * are traced as the related entry's.
  */
-export function relatedObject(refs: ResolvedReferences, id: unknown, sub: string[] | null): Record<string, unknown> | null {
+export function relatedObject(refs: ResolvedReferences, id: unknown, sub: string[] | null, t: RefTrace | null = null): Record<string, unknown> | null {
   if (typeof id !== 'string') return null;
   const rel = refs.entries.get(id);
   if (!rel) return null;
   const out: Record<string, unknown> = { id: rel.id, slug: rel.slug, type: rel.type.slug };
+  const origin = t && entryOrigin(t.trace, { id: rel.id, type: rel.type.slug, slug: rel.slug });
+  const traced = (key: string, field: Field, v: unknown, render: 'html' | 'text' | null) =>
+    t === null ? v : traceField(t.trace, jsonPath(t.at, key), origin!, field, rel.translation, t.locale, v, render);
   if (sub === null) {
     for (const f of rel.type.fields) {
       const v = localizedValue(f, rel.data, rel.translation);
-      if (v !== undefined) out[f.name] = v;
+      if (v !== undefined) out[f.name] = traced(f.name, f, v, null);
     }
     return out;
   }
@@ -180,12 +193,13 @@ export function relatedObject(refs: ResolvedReferences, id: unknown, sub: string
     const sk = subKeyFor(rel.type, name);
     if (!sk) continue;
     const v = renderKey(sk, rel.type, rel, refs);
-    if (v !== undefined) out[name] = v;
+    if (v !== undefined) out[name] = traced(name, rel.type.fieldsByName.get(sk.source)!, v, sk.kind === 'value' ? null : sk.kind);
   }
   return out;
 }
 
-/** The delivery media object for an id, or null when missing or deleted. */
-export function mediaObject(refs: ResolvedReferences, id: unknown): DeliveryMedia | null {
-  return typeof id === 'string' ? (refs.media.get(id) ?? null) : null;
+/** The delivery media object for an id, or null when missing or deleted; with `t`, its text fields traced. */
+export function mediaObject(refs: ResolvedReferences, id: unknown, t: RefTrace | null = null): DeliveryMedia | null {
+  const media = typeof id === 'string' ? (refs.media.get(id) ?? null) : null;
+  return media === null || t === null ? media : traceAsset(t.trace, t.at, media);
 }

@@ -18,6 +18,7 @@ import { readPageBlocks, type LoadedBlock } from '../pages/delivery.js';
 import { perspectiveOf, type Perspective } from '../read/perspective.js';
 import type { DeliveredPage } from '../pages/delivery.js';
 import type { DeliveryPageRow } from '../pages/delivery-repository.js';
+import type { Trace } from '../read/source-map.js';
 
 /** An entry as resolvers see it: its row, type, localized data, the locale it was read in. */
 export interface EntryNode extends LocalizedData, VisibleEntry {
@@ -35,6 +36,9 @@ export interface BlockNode extends LocalizedData {
   position: number;
   children: BlockNode[];
   locale: RequestedLocale;
+  /** Its page, and its place in it (`blocks.0.children.1`): what source maps name (D140). */
+  pageId: string;
+  path: string;
 }
 
 /** A delivered page read in `locale`; `blocksTranslated` is known for list rows, else read with the blocks. */
@@ -57,6 +61,10 @@ export interface GraphqlRequest {
   media: DataLoader<string, DeliveryMedia | null>;
   /** Root blocks (children nested) by page id. */
   blocks(locale: RequestedLocale): DataLoader<string, { roots: BlockNode[]; translated: boolean }>;
+  /** D140: the answer's trace (source map, stega), null when not asked for. */
+  trace: Trace | null;
+  /** Slugs of the pages whose blocks were asked for, by id (a block's Studio URL names its page). */
+  pageSlugs: Map<string, string>;
 }
 
 /** The node of a visible entry read in `locale`. */
@@ -76,7 +84,7 @@ function blockTree(schema: DeliverySchema, blocks: readonly LoadedBlock[], local
   const nodes = new Map<string, BlockNode>();
   for (const b of blocks) {
     const type = schema.byId.get(b.block_type_id);
-    if (type) nodes.set(b.id, { kind: 'block', id: b.id, type, position: b.position, children: [], locale, ...b.item });
+    if (type) nodes.set(b.id, { kind: 'block', id: b.id, type, position: b.position, children: [], locale, pageId: b.page_id, path: '', ...b.item });
   }
   const roots: BlockNode[] = [];
   for (const b of blocks) {
@@ -86,11 +94,14 @@ function blockTree(schema: DeliverySchema, blocks: readonly LoadedBlock[], local
     if (b.parent_id === null) roots.push(node);
     else if (parent) parent.children.push(node);
   }
-  const order = (list: BlockNode[]) => {
+  const order = (list: BlockNode[], at: string) => {
     list.sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
-    list.forEach((n) => order(n.children));
+    list.forEach((n, i) => {
+      n.path = `${at}.${i}`;
+      order(n.children, `${n.path}.children`);
+    });
   };
-  order(roots);
+  order(roots, 'blocks');
   return roots;
 }
 
@@ -108,7 +119,7 @@ function perLocale<V>(make: (locale: RequestedLocale) => DataLoader<string, V>):
 }
 
 /** The state of one GraphQL request by `actor` against the workspace's `schema`. */
-export function graphqlRequest(ctx: Context, actor: Actor, schema: DeliverySchema): GraphqlRequest {
+export function graphqlRequest(ctx: Context, actor: Actor, schema: DeliverySchema, trace: Trace | null = null): GraphqlRequest {
   const now = iso(ctx.clock());
   const perspective = perspectiveOf(actor);
   return {
@@ -117,6 +128,8 @@ export function graphqlRequest(ctx: Context, actor: Actor, schema: DeliverySchem
     schema,
     perspective,
     now,
+    trace,
+    pageSlugs: new Map(),
     entries: perLocale(
       (locale) =>
         new DataLoader<string, EntryNode | null>(async (ids) => {

@@ -34,6 +34,8 @@ import type { DeliverySchema, DeliveryType } from '../delivery/model.js';
 import { loadDeliveryModel, type ModelReader } from '../delivery/schema-cache.js';
 import type { BlockNode, EntryNode } from './context.js';
 import { nameTypes, type TypeNames } from './names.js';
+import { traceField } from '../read/source-map.js';
+import { nodeOrigin, pathOf } from './source-maps.js';
 import { assetCollectionRoot, assetRoot, entryCollectionRoot, entryRoot, pageCollectionRoot, pageRoot } from './resolvers.js';
 import { fixedTypes, type FixedTypes, type ResolverContext } from './types.js';
 
@@ -86,7 +88,7 @@ function fieldResolver(field: Field, target: DeliveryType | undefined): GraphQLF
     case 'rich_text':
       return (n) => {
         const v = value(n);
-        return v === undefined || v === null ? null : { value: v, node: n };
+        return v === undefined || v === null ? null : { value: v, node: n, field };
       };
     case 'media':
       return (n, _a, c) => {
@@ -107,6 +109,23 @@ function fieldResolver(field: Field, target: DeliveryType | undefined): GraphQLF
     default:
       return (n) => value(n) ?? null;
   }
+}
+
+/** Field types whose GraphQL value is the field's own strings (not an object resolved further: rich text, assets, relations). */
+const SCALAR_TEXT: ReadonlySet<string> = new Set(['text', 'textarea', 'email', 'url', 'select', 'multi_select', 'tags', 'date', 'datetime', 'json']);
+
+/**
+ * A content field's resolver that, in a traced request (D140), traces the strings it returns at
+ * the field's JSONPath with the read model's walker, as REST does.
+ */
+function traced(field: Field, resolve: GraphQLFieldConfig<Node, ResolverContext>['resolve']): GraphQLFieldConfig<Node, ResolverContext>['resolve'] {
+  if (!SCALAR_TEXT.has(field.field_type) || resolve === undefined) return resolve;
+  return (n, args, c, info) => {
+    const v = resolve(n, args, c, info) as unknown;
+    const trace = c.quire.trace;
+    if (trace === null || v === null) return v;
+    return traceField(trace, pathOf(info), nodeOrigin(c.quire, trace, n), field, n.translation, n.locale, v);
+  };
 }
 
 /** The REST sort text of each order enum value: `<field>_ASC` for sortable fields, `sys_*`, `position_*` on orderable types. */
@@ -169,7 +188,7 @@ export function buildGraphqlSchema(model: DeliverySchema): GraphQLSchema {
       out[nameOf(type).fields.get(f.name) ?? f.name] = {
         type: fieldType(f, t, objectOf),
         description: f.label,
-        resolve: fieldResolver(f, target && !target.is_block ? target : undefined),
+        resolve: traced(f, fieldResolver(f, target && !target.is_block ? target : undefined)),
       };
     }
     return out;

@@ -19,17 +19,25 @@ import {
   GraphQLScalarType,
   GraphQLString,
   Kind,
+  type GraphQLFieldResolver,
   type GraphQLInputType,
   type GraphQLOutputType,
+  type GraphQLResolveInfo,
   type ValueNode,
 } from 'graphql';
 import { richTextTargets, richTextToHtml, richTextToText } from '../richtext/render.js';
-import { localizedValue } from '../delivery/localization.js';
+import { localizedValue, valueLocale } from '../delivery/localization.js';
 import { mediaBaseUrl } from '../media/locations.js';
 import { RASTER_IMAGE_TYPES, SVG_MIME, PDF_MIME, type DeliveryMedia, type MediaKind } from '../media/model.js';
 import { FITS, FORMATS, parseTransform } from '../media/transform.js';
 import { entryIsFallback, type BlockNode, type EntryNode, type GraphqlRequest, type PageNode } from './context.js';
 import { toGraphqlError } from './errors.js';
+import type { Field } from '../content-types/model.js';
+import { objectColumn } from '../delivery/relations.js';
+import type { Seo } from '../pages/model.js';
+import { pickSeo, SEO_TRACED_FIELDS } from '../pages/seo.js';
+import { ASSET_FIELDS, assetOrigin, pageOrigin, traceField, traceValue } from '../read/source-map.js';
+import { nodeOrigin, pathOf } from './source-maps.js';
 
 const nonNull = <T extends GraphQLOutputType | GraphQLInputType>(t: T) => new GraphQLNonNull(t);
 const listOf = <T extends GraphQLOutputType>(t: T) => new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t)));
@@ -103,6 +111,45 @@ function assetUrl(q: GraphqlRequest, asset: DeliveryMedia, t: TransformArgs | nu
 export interface RichTextValue {
   value: unknown;
   node: EntryNode | BlockNode;
+  /** The rich_text field it is the value of (source maps, D140). */
+  field: Field;
+}
+
+/** A rich-text value or rendering traced at the field's JSONPath in a traced request (D140), else as it is. */
+function tracedRichText(rt: RichTextValue, value: unknown, render: 'html' | 'text' | null, c: ResolverContext, info: GraphQLResolveInfo): unknown {
+  const trace = c.quire.trace;
+  if (trace === null) return value;
+  return traceField(trace, pathOf(info), nodeOrigin(c.quire, trace, rt.node), rt.field, rt.node.translation, rt.node.locale, value, render);
+}
+
+/** An asset's text field traced in a traced request (D140), else as it is. */
+function assetText(key: keyof typeof ASSET_FIELDS): GraphQLFieldResolver<DeliveryMedia, ResolverContext> {
+  return (a, _args, c, info) => {
+    const v = a[key];
+    const trace = c.quire.trace;
+    if (trace === null || v === null) return v;
+    return traceValue(trace, pathOf(info), assetOrigin(trace, a), ASSET_FIELDS[key], trace.defaultLocale, v);
+  };
+}
+
+/** What the `Seo` type resolves from: the delivered SEO object and its page. */
+interface SeoValue {
+  seo: Seo;
+  page: PageNode;
+}
+
+/** An SEO key of a page, traced as field `seo.<key>` in the locale it came from in a traced request (D140). */
+function seoValue(key: keyof Seo): GraphQLFieldResolver<SeoValue, ResolverContext> {
+  const field = SEO_TRACED_FIELDS.find((f) => f.name === key)!;
+  return (s, _args, c, info) => {
+    const v = key === 'keywords' ? (s.seo.keywords ?? []) : (s.seo[key] ?? null);
+    const trace = c.quire.trace;
+    if (trace === null || v === null) return v;
+    const row = s.page.row;
+    const translation = row.tr_seo === null || row.tr_seo === undefined ? null : pickSeo(objectColumn(row.tr_seo));
+    const locale = valueLocale({ name: key, localizable: true }, translation, s.page.locale, trace.defaultLocale);
+    return traceValue(trace, pathOf(info), pageOrigin(trace, s.page.page), { name: `seo.${key}`, field_type: field.field_type }, locale, v);
+  };
 }
 
 /** The HTML of a rich-text value, its linked entries and assets loaded by this request's loaders (REST renders them alike). */
@@ -194,9 +241,9 @@ export function fixedTypes(typeNameOf: (node: EntryNode | BlockNode) => string |
       mimeType: { type: nonNull(GraphQLString), resolve: (a) => a.mime_type },
       width: { type: GraphQLInt },
       height: { type: GraphQLInt },
-      altText: { type: GraphQLString, resolve: (a) => a.alt_text },
-      title: { type: GraphQLString },
-      description: { type: GraphQLString },
+      altText: { type: GraphQLString, resolve: assetText('alt_text') },
+      title: { type: GraphQLString, resolve: assetText('title') },
+      description: { type: GraphQLString, resolve: assetText('description') },
       focalX: { type: GraphQLFloat, resolve: (a) => a.focal_x },
       focalY: { type: GraphQLFloat, resolve: (a) => a.focal_y },
     },
@@ -205,24 +252,28 @@ export function fixedTypes(typeNameOf: (node: EntryNode | BlockNode) => string |
   const RichText = new GraphQLObjectType<RichTextValue, ResolverContext>({
     name: 'RichText',
     fields: {
-      json: { type: nonNull(JSONScalar), resolve: (rt) => rt.value },
-      html: { type: nonNull(GraphQLString), resolve: (rt, _args, c) => richTextHtml(c.quire, rt) },
-      text: { type: nonNull(GraphQLString), resolve: (rt) => richTextToText(rt.value) ?? '' },
+      json: { type: nonNull(JSONScalar), resolve: (rt, _args, c, info) => tracedRichText(rt, rt.value, null, c, info) },
+      html: { type: nonNull(GraphQLString), resolve: async (rt, _args, c, info) => tracedRichText(rt, await richTextHtml(c.quire, rt), 'html', c, info) },
+      text: { type: nonNull(GraphQLString), resolve: (rt, _args, c, info) => tracedRichText(rt, richTextToText(rt.value) ?? '', 'text', c, info) },
     },
   });
 
-  const Seo = new GraphQLObjectType<{ keywords?: string[]; og_image?: string | null }, ResolverContext>({
+  const SeoType = new GraphQLObjectType<SeoValue, ResolverContext>({
     name: 'Seo',
     fields: {
-      title: { type: GraphQLString },
-      description: { type: GraphQLString },
-      keywords: { type: listOf(GraphQLString), resolve: (s) => s.keywords ?? [] },
-      ogImage: { type: GraphQLString, resolve: (s) => s.og_image ?? null },
-      canonical: { type: GraphQLString },
+      title: { type: GraphQLString, resolve: seoValue('title') },
+      description: { type: GraphQLString, resolve: seoValue('description') },
+      keywords: { type: listOf(GraphQLString), resolve: seoValue('keywords') },
+      ogImage: { type: GraphQLString, resolve: seoValue('og_image') },
+      canonical: { type: GraphQLString, resolve: seoValue('canonical') },
     },
   });
 
-  const pageBlocks = (p: PageNode, c: ResolverContext) => c.quire.blocks(p.locale).load(p.page.id);
+  const pageBlocks = (p: PageNode, c: ResolverContext) => {
+    // A block's Studio URL names its page (source maps, D140).
+    c.quire.pageSlugs.set(p.page.id, p.page.slug);
+    return c.quire.blocks(p.locale).load(p.page.id);
+  };
   const Page = new GraphQLObjectType<PageNode, ResolverContext>({
     name: 'Page',
     fields: {
@@ -240,7 +291,7 @@ export function fixedTypes(typeNameOf: (node: EntryNode | BlockNode) => string |
           return !(p.blocksTranslated ?? (await pageBlocks(p, c)).translated);
         },
       },
-      seo: { type: nonNull(Seo), resolve: (p) => p.page.seo },
+      seo: { type: nonNull(SeoType), resolve: (p): SeoValue => ({ seo: p.page.seo, page: p }) },
       blocks: { type: listOf(Block), resolve: async (p, _args, c) => (await pageBlocks(p, c)).roots },
     },
   });
@@ -307,7 +358,7 @@ export function fixedTypes(typeNameOf: (node: EntryNode | BlockNode) => string |
     Block,
     Asset,
     RichText,
-    Seo,
+    Seo: SeoType,
     Page,
     PageInfo,
     PageConnection: connection('Page', Page),

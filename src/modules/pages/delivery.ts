@@ -52,10 +52,25 @@ import {
   type DeliveryPageQuery,
   type DeliveryPageRow,
 } from './delivery-repository.js';
-import type { Block, BlockTranslation, Page, PageContent, SeoTranslation } from './model.js';
+import type { Block, BlockTranslation, Page, PageContent, SeoOverrides, SeoTranslation } from './model.js';
 import { parsePageSort } from './operations.js';
 import { toPage } from './repository.js';
-import { overlaySeo, pickSeo } from './seo.js';
+import { overlaySeo, pickSeo, SEO_TRACED_FIELDS } from './seo.js';
+import { treePaths } from './tree.js';
+import {
+  blockOrigin,
+  jsonPath,
+  jsonPathOfDotted,
+  pageOrigin,
+  sourceMapOf,
+  traceSeo,
+  traceValue,
+  type OriginItem,
+  type SourceMap,
+  type Trace,
+  type TracedField,
+} from '../read/source-map.js';
+import { checkTraceRequest, openTrace, restTraceRequest } from '../read/trace.js';
 
 export interface DeliveryPageListInput {
   workspace_id?: string;
@@ -64,11 +79,17 @@ export interface DeliveryPageListInput {
   limit?: number;
   sort?: string;
   cursor?: string;
+  /** D140 (preview keys only). */
+  source_maps?: boolean;
+  stega?: boolean;
 }
 
 export interface DeliveryPageInput {
   workspace_id?: string;
   locale?: string;
+  /** D140 (preview keys only). */
+  source_maps?: boolean;
+  stega?: boolean;
 }
 
 /** A delivered page: `is_fallback` only when a locale was requested (D40). */
@@ -95,9 +116,20 @@ function pageSort(raw: string | undefined): SortSpec {
  * A delivered page: effective status (D21) and, for a requested locale, SEO overlaid (D45) and
  * `is_fallback` (docs/pages.md "Translations and localization" rule 4: no translation of the page in that locale at all).
  */
-function presentPage(row: DeliveryPageRow, now: string, locale: RequestedLocale, blocksTranslated: boolean): DeliveredPage {
+function presentPage(
+  row: DeliveryPageRow,
+  now: string,
+  locale: RequestedLocale,
+  blocksTranslated: boolean,
+  tracing: { trace: Trace; at: string } | null = null,
+): DeliveredPage {
   const page = effectiveStatus(toPage(row), now);
-  const seo = row.tr_seo === null || row.tr_seo === undefined ? page.seo : overlaySeo(page.seo, pickSeo(objectColumn(row.tr_seo)));
+  const translation = row.tr_seo === null || row.tr_seo === undefined ? null : pickSeo(objectColumn(row.tr_seo));
+  let seo = translation === null ? page.seo : overlaySeo(page.seo, translation);
+  if (tracing) {
+    const origin = pageOrigin(tracing.trace, page);
+    seo = traceSeo(tracing.trace, jsonPath(tracing.at, 'seo'), origin, seo, SEO_TRACED_FIELDS, translation, locale);
+  }
   const delivered: DeliveredPage = { ...page, seo };
   if (locale.requested !== null) delivered.is_fallback = isFallback(locale, row.tr_id !== null || blocksTranslated);
   return delivered;
@@ -168,8 +200,8 @@ export async function countPageList(ctx: Context, plan: PageListPlan): Promise<n
 }
 
 /** A list row as delivered: effective status, SEO in the locale, `is_fallback` (from the row's block-translation flag). */
-export function deliveredListPage(plan: PageListPlan, row: DeliveryPageRow): DeliveredPage {
-  return presentPage(row, plan.now, plan.locale, flag(row.tr_blocks));
+export function deliveredListPage(plan: PageListPlan, row: DeliveryPageRow, tracing: { trace: Trace; at: string } | null = null): DeliveredPage {
+  return presentPage(row, plan.now, plan.locale, flag(row.tr_blocks), tracing);
 }
 
 /**
@@ -177,6 +209,8 @@ export function deliveredListPage(plan: PageListPlan, row: DeliveryPageRow): Del
  * PAGE_TOO_DEEP (page > 1000 in offset mode), 403 (workspace_id of another workspace).
  */
 export async function listDeliveryPages(ctx: Context, actor: Actor, input: DeliveryPageListInput): Promise<{ items: DeliveredPage[]; meta: DeliveryListMeta }> {
+  const traceRequest = restTraceRequest(input);
+  checkTraceRequest(actor, traceRequest);
   const plan = await planPageList(ctx, actor, input);
   const { locale, query } = plan;
   let rows: DeliveryPageRow[];
@@ -195,7 +229,10 @@ export async function listDeliveryPages(ctx: Context, actor: Actor, input: Deliv
     meta = offsetMeta(window, total, rows.length, more ? pageCursor(ctx, plan, rows[rows.length - 1]) : null);
   }
   if (locale.requested !== null) meta.locale_requested = locale.requested;
-  return { items: rows.map((r) => deliveredListPage(plan, r)), meta };
+  const trace = openTrace(ctx.config.publicUrl, actor, plan.schema.workspace, traceRequest);
+  const items = rows.map((r, i) => deliveredListPage(plan, r, trace && { trace, at: `$[${i}]` }));
+  if (trace?.map) meta.source_map = sourceMapOf(trace);
+  return { items, meta };
 }
 
 /** The projection of a block type, built once per loaded schema (ctx.caches.blockProjections). */
@@ -222,7 +259,25 @@ export interface LoadedBlock extends Block {
  * locale), 403 (workspace_id of another workspace), 404 (no visible page with that slug).
  */
 export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, input: DeliveryPageInput): Promise<DeliveredPageContent> {
+  return (await readDeliveryPage(ctx, actor, slug, input)).content;
+}
+
+/**
+ * getDeliveryPage with its Content Source Map (D140): `sourceMap` when `input.source_maps`,
+ * strings with stega when `input.stega`; paths start at the envelope's `data` as the wire nests it
+ * (`$.page.seo.title`, `$.blocks[0].children[1].data.headline`, `$.block_translations[0].data.x`).
+ * Errors: getDeliveryPage's, and 400 at `query.source_maps`/`query.stega` for a production key.
+ */
+export async function readDeliveryPage(
+  ctx: Context,
+  actor: Actor,
+  slug: string,
+  input: DeliveryPageInput,
+): Promise<{ content: DeliveredPageContent; sourceMap: SourceMap | null }> {
+  const traceRequest = restTraceRequest(input);
+  checkTraceRequest(actor, traceRequest);
   const { schema, locale, perspective, now, row } = await findVisiblePage(ctx, actor, slug, input);
+  const trace = openTrace(ctx.config.publicUrl, actor, schema.workspace, traceRequest);
   const joined = locale.isDefault ? null : locale.locale;
 
   const [blockRows, allSeo, allBlockTr] = await Promise.all([
@@ -232,6 +287,9 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
   ]);
   const blocks = loadBlocks(ctx, schema, blockRows);
   const refs = await resolveReferenceGroups(ctx, schema, actor, perspective, now, locale, groupByProjection(blocks));
+  // Where each block lands in the nested wire tree (toWireBlocks nests by the same order).
+  const paths = trace === null ? null : treePaths(blocks);
+  const originOf = (b: LoadedBlock) => blockOrigin(trace!, { id: b.id, type: b.type, path: paths!.get(b.id) ?? '' }, row);
   const resolved: Block[] = blocks.map((b) => ({
     id: b.id,
     page_id: b.page_id,
@@ -239,7 +297,7 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
     type: b.type,
     parent_id: b.parent_id,
     position: b.position,
-    data: projectData(b.projection, b.item, refs),
+    data: projectData(b.projection, b.item, refs, trace && { trace, at: `${jsonPathOfDotted(paths!.get(b.id) ?? '')}.data`, origin: originOf(b), locale }),
   }));
 
   let seoTranslations: SeoTranslation[];
@@ -256,17 +314,56 @@ export async function getDeliveryPage(ctx: Context, actor: Actor, slug: string, 
   // By block id, then locale, in code-point order: the rows come in whatever order each database
   // gives (and collations differ), and an answer must be the same bytes on SQLite and PostgreSQL.
   blockTranslations.sort((a, b) => codePointCompare(a.block_id, b.block_id) || codePointCompare(a.locale, b.locale));
-  return {
+  if (trace !== null) {
+    const byId = new Map(blocks.map((b) => [b.id, b]));
+    const pageItem = pageOrigin(trace, row);
+    seoTranslations = seoTranslations.map((t, i) => ({
+      ...t,
+      seo: traceRaw(trace, `$.seo_translations[${i}].seo`, pageItem, t.seo as Record<string, unknown>, (key) => seoField(key), t.locale) as SeoOverrides,
+    }));
+    blockTranslations = blockTranslations.map((t, i) => {
+      const b = byId.get(t.block_id);
+      if (!b) return t;
+      const type = schema.byId.get(b.block_type_id)!;
+      return { ...t, data: traceRaw(trace, `$.block_translations[${i}].data`, originOf(b), t.data, (key) => type.fieldsByName.get(key), t.locale) };
+    });
+  }
+  const content: DeliveredPageContent = {
     page: presentPage(
       row,
       now,
       locale,
       blocks.some((b) => b.trId !== null),
+      trace && { trace, at: '$.page' },
     ),
     blocks: resolved,
     seoTranslations,
     blockTranslations,
   };
+  return { content, sourceMap: trace?.map ? sourceMapOf(trace) : null };
+}
+
+/** An SEO key as a traced field (`seo.<key>`), or undefined for another key. */
+function seoField(key: string): TracedField | undefined {
+  const f = SEO_TRACED_FIELDS.find((s) => s.name === key);
+  return f && { name: `seo.${f.name}`, field_type: f.field_type };
+}
+
+/** Stored values of one locale (a translation as delivered) at `at`, each key traced as its field; unknown keys as they are. */
+function traceRaw(
+  trace: Trace,
+  at: string,
+  item: OriginItem,
+  values: Record<string, unknown>,
+  fieldOf: (key: string) => TracedField | undefined,
+  locale: string,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(values)) {
+    const field = fieldOf(key);
+    out[key] = field ? traceValue(trace, jsonPath(at, key), item, field, locale, v) : v;
+  }
+  return out;
 }
 
 /** A visible page as read, with what reading it resolved. */

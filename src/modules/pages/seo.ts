@@ -53,6 +53,12 @@ const SCALAR_FIELDS: Field[] = [
   seoField('canonical', 'url', null),
 ];
 
+/** Every SEO key with the field type its values follow (`keywords` as tags): what source maps and stega go by (D140). */
+export const SEO_TRACED_FIELDS: readonly { name: string; field_type: FieldType }[] = [
+  ...SCALAR_FIELDS.map((f) => ({ name: f.name, field_type: f.field_type })),
+  { name: 'keywords', field_type: 'tags' },
+];
+
 function checkKeywords(value: unknown, path: string, errors: ErrorDetail[]): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) {

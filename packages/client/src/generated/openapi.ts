@@ -53,6 +53,28 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/manage/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit log, newest first (owners and admins, Studio session)
+     * @description Who did what: every management write, sign-in (and failed sign-in), sign-out, key, member, invitation, settings, webhook, release, export and restore action, recorded in the change's own transaction. Filters: `actor` (`user:<id>`, `key:<id>`, `system`), `action` (exact, or a prefix such as `entry.*`), `target` (`<kind>:<id>`), `from` (inclusive) and `to` (exclusive). Pages by cursor: pass `meta.next_cursor` back as `cursor` with the same filters.
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    get: operations['listAuditLog'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/manage/content-types': {
     parameters: {
       query?: never;
@@ -1886,6 +1908,39 @@ export type components = {
       /** @enum {boolean} */
       success: true;
     };
+    /** AuditEntry */
+    AuditEntry: {
+      /** @description `<kind>.<verb>`, e.g. `entry.updated`, `session.sign_in_failed` */
+      action: string;
+      actor: {
+        id: string | null;
+        label: string | null;
+        type: 'user' | 'key' | 'system';
+        /** @description the person: the user, or a key's creator */
+        user_id: number | null;
+      };
+      /** @description ISO 8601 UTC with milliseconds */
+      at: string;
+      /** @description top-level field names an update changed (names only, never values) */
+      changed_fields?: string[];
+      /** Format: uuid */
+      id: string;
+      ip: string | null;
+      request_id: string | null;
+      target: {
+        id: string | null;
+        kind: string;
+        slug: string | null;
+      };
+      user_agent: string | null;
+    };
+    AuditEntryListResponse: {
+      data: components['schemas']['AuditEntry'][];
+      message: string;
+      meta: components['schemas']['PageMeta'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
     /** Block */
     Block: {
       /** Format: uuid */
@@ -2060,10 +2115,10 @@ export type components = {
       is_fallback: boolean;
       locale_requested: string;
     };
-    DeliveryEntryDetailResponse: {
+    DeliveryEntryDetailSourceMapMetaResponse: {
       data: components['schemas']['DeliveryEntryDetail'];
       message: string;
-      meta: null;
+      meta: components['schemas']['SourceMapMeta'] | null;
       /** @enum {boolean} */
       success: true;
     };
@@ -2635,6 +2690,13 @@ export type components = {
       /** @enum {boolean} */
       success: true;
     };
+    PageDetailSourceMapMetaResponse: {
+      data: components['schemas']['PageDetail'];
+      message: string;
+      meta: components['schemas']['SourceMapMeta'] | null;
+      /** @enum {boolean} */
+      success: true;
+    };
     PageDetailVersionResponse: {
       data: components['schemas']['PageDetail'];
       message: string;
@@ -2655,6 +2717,7 @@ export type components = {
       locale_requested?: string;
       next_cursor: string | null;
       page_size: number;
+      source_map?: components['schemas']['SourceMap'];
       total_data?: number;
       /** @description false when total_data is a lower bound (filtered delivery lists count at most 1,000 entries past the page) */
       total_is_exact?: boolean;
@@ -2872,6 +2935,7 @@ export type components = {
           | 'keys:create'
           | 'keys:revoke'
           | 'settings:update'
+          | 'audit:read'
           | 'owners:manage'
         )[];
         id: string;
@@ -2906,6 +2970,30 @@ export type components = {
       meta: null;
       /** @enum {boolean} */
       success: true;
+    };
+    /** SourceMap */
+    SourceMap: {
+      /** @description by JSONPath from `data` ($), a JSON-encoded data string read as the object it encodes */
+      mappings: {
+        [key: string]: components['schemas']['SourceMapping'];
+      };
+    };
+    /** SourceMapMeta */
+    SourceMapMeta: {
+      source_map: components['schemas']['SourceMap'];
+    };
+    /** SourceMapping */
+    SourceMapping: {
+      /** @description the entry’s content type or the block’s block type (slug) */
+      content_type?: string;
+      /** @description the field name; seo.<key> for a page’s SEO values */
+      field: string;
+      id: string;
+      kind: 'entry' | 'page' | 'block' | 'asset';
+      /** @description the locale the value was read from, after fallback */
+      locale: string;
+      /** @description a block’s place in its page: blocks.0.children.1 */
+      path?: string;
     };
     /** SyncDeleted */
     SyncDeleted: {
@@ -3477,6 +3565,53 @@ export interface operations {
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listAuditLog: {
+    parameters: {
+      query?: {
+        /** @description an action (`entry.updated`) or a prefix (`entry.*`) */
+        action?: string;
+        /** @description `user:<id>`, `key:<id>`, or a type alone: `user`, `key`, `system` */
+        actor?: string;
+        /** @description meta.next_cursor of the previous page */
+        cursor?: string;
+        /** @description ISO 8601 time: rows at or after it */
+        from?: string;
+        limit?: number;
+        /** @description `<kind>:<id>` (`entry:<uuid>`, `user:12`) or a kind alone */
+        target?: string;
+        /** @description ISO 8601 time: rows before it */
+        to?: string;
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditEntryListResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
     };
   };
   listContentTypes: {
@@ -8122,6 +8257,10 @@ export interface operations {
         release?: string;
         /** @description <field>:asc or <field>:desc */
         sort?: string;
+        /** @description add meta.source_map: the origin of every content string (preview keys only) */
+        source_maps?: boolean;
+        /** @description hide each text string’s origin in it with @vercel/stega (preview keys only) */
+        stega?: boolean;
         /** @description content type slug */
         type: string;
       };
@@ -8189,6 +8328,10 @@ export interface operations {
         locale?: string;
         /** @description a release id: read the workspace as that release will make it (preview keys only) */
         release?: string;
+        /** @description add meta.source_map: the origin of every content string (preview keys only) */
+        source_maps?: boolean;
+        /** @description hide each text string’s origin in it with @vercel/stega (preview keys only) */
+        stega?: boolean;
         /** @description content type slug */
         type?: string;
       };
@@ -8216,7 +8359,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DeliveryEntryDetailResponse'];
+          'application/json': components['schemas']['DeliveryEntryDetailSourceMapMetaResponse'];
         };
       };
       /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
@@ -8760,6 +8903,10 @@ export interface operations {
         release?: string;
         /** @description position (default, asc), created_at, updated_at, published_at or slug, then :asc or :desc */
         sort?: string;
+        /** @description add meta.source_map: the origin of every content string (preview keys only) */
+        source_maps?: boolean;
+        /** @description hide each text string’s origin in it with @vercel/stega (preview keys only) */
+        stega?: boolean;
         /** @description the key's workspace (optional: D14) */
         workspace_id?: string;
       };
@@ -8824,6 +8971,10 @@ export interface operations {
         locale?: string;
         /** @description a release id: read the workspace as that release will make it (preview keys only) */
         release?: string;
+        /** @description add meta.source_map: the origin of every content string (preview keys only) */
+        source_maps?: boolean;
+        /** @description hide each text string’s origin in it with @vercel/stega (preview keys only) */
+        stega?: boolean;
         /** @description the key's workspace (optional: D14) */
         workspace_id?: string;
       };
@@ -8851,7 +9002,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['PageDetailResponse'];
+          'application/json': components['schemas']['PageDetailSourceMapMetaResponse'];
         };
       };
       /** @description Not modified: the `If-None-Match` ETag still matches (no body). */

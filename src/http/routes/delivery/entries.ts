@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
-import { getEntryBySlug, listEntries } from '../../../modules/delivery/operations.js';
+import { listEntries, readEntryDetail } from '../../../modules/delivery/operations.js';
 import { EnvelopeOf, ok, PageMeta } from '../../envelope.js';
+import { SourceMapMeta } from '../../schemas/source-map.js';
 import { DeliveryEntrySchema, EntryDetailQuery, EntryDetailSchema, EntrySlugParams, ListEntriesQuery } from '../../schemas/delivery.js';
 
 const tags = ['Delivery: entries'];
@@ -46,9 +47,12 @@ export async function deliveryEntryRoutes(app: FastifyInstance, ctx: Context): P
         errors: ['FORBIDDEN'],
         params: EntrySlugParams,
         querystring: EntryDetailQuery,
-        response: { 200: EnvelopeOf(EntryDetailSchema) },
+        response: { 200: EnvelopeOf(EntryDetailSchema, SourceMapMeta) },
       },
     },
-    async (req) => ok(await getEntryBySlug(ctx, req.actor, req.params.entrySlug, req.query)),
+    async (req) => {
+      const { data, sourceMap } = await readEntryDetail(ctx, req.actor, req.params.entrySlug, req.query);
+      return ok(data, sourceMap && { source_map: sourceMap });
+    },
   );
 }

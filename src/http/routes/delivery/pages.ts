@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
-import { getDeliveryPage, listDeliveryPages } from '../../../modules/pages/delivery.js';
+import { listDeliveryPages, readDeliveryPage } from '../../../modules/pages/delivery.js';
 import { EnvelopeOf, ok, PageMeta } from '../../envelope.js';
+import { SourceMapMeta } from '../../schemas/source-map.js';
 import { toDeliveredWirePage, toDeliveredWirePageDetail } from '../../wire/pages.js';
 import { DeliveryPageListQuery, DeliveryPageQuery, PageDetailSchema, PageParams, PageSchema } from '../../schemas/pages.js';
 
@@ -47,9 +48,12 @@ export async function deliveryPageRoutes(app: FastifyInstance, ctx: Context): Pr
         errors: ['FORBIDDEN'],
         params: PageParams,
         querystring: DeliveryPageQuery,
-        response: { 200: EnvelopeOf(PageDetailSchema) },
+        response: { 200: EnvelopeOf(PageDetailSchema, SourceMapMeta) },
       },
     },
-    async (req) => ok(toDeliveredWirePageDetail(await getDeliveryPage(ctx, req.actor, req.params.slug, req.query))),
+    async (req) => {
+      const { content, sourceMap } = await readDeliveryPage(ctx, req.actor, req.params.slug, req.query);
+      return ok(toDeliveredWirePageDetail(content), sourceMap && { source_map: sourceMap });
+    },
   );
 }
