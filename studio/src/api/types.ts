@@ -27,6 +27,7 @@ import type {
 } from '../../../src/http/schemas/studio.js';
 import type { ReleaseItemSchema, ReleaseSchema, ReleaseValidationSchema } from '../../../src/http/schemas/releases.js';
 import type { CreatedWebhookSchema, WebhookDeliverySchema, WebhookSchema } from '../../../src/http/schemas/webhooks.js';
+import type { AuditEntrySchema } from '../../../src/http/schemas/audit.js';
 
 export type { Role, Scope, KeyClass, Environment } from '../../../src/modules/auth/permissions.js';
 export type { Capability } from '../../../src/modules/access/authorize.js';
@@ -65,6 +66,7 @@ export type WebhookDelivery = Static<typeof WebhookDeliverySchema>;
 export type Release = Static<typeof ReleaseSchema>;
 export type ReleaseItem = Static<typeof ReleaseItemSchema>;
 export type ReleaseValidation = Static<typeof ReleaseValidationSchema>;
+export type AuditEntry = Static<typeof AuditEntrySchema>;
 
 /** `meta` of list responses (docs/api.md "Pagination"). */
 export interface PageMeta {

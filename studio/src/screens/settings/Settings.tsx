@@ -1,7 +1,8 @@
 /**
  * /studio/:workspace/settings/:tab — General (name, preview URL template), Locales, API keys,
- * Webhooks and People (D91, D82). Owners and admins edit; other roles see General, Locales and
- * People read-only and no API keys or Webhooks tab (the server refuses those to them anyway).
+ * Webhooks, People and the Audit log (D91, D82, D122). Owners and admins edit; other roles see
+ * General, Locales and People read-only and no API keys, Webhooks or Audit log tab (the server
+ * refuses those to them anyway).
  */
 import { lazy, Suspense } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
@@ -9,12 +10,14 @@ import { Tabs } from '@mantine/core';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useWorkspace } from '../../app/workspace';
+import { workspaceCan } from '../../api/session';
 
 const GeneralTab = lazy(() => import('./GeneralTab'));
 const LocalesTab = lazy(() => import('./LocalesTab'));
 const ApiKeysTab = lazy(() => import('./ApiKeysTab'));
 const PeopleTab = lazy(() => import('./PeopleTab'));
 const WebhooksTab = lazy(() => import('./WebhooksTab'));
+const AuditLogTab = lazy(() => import('./AuditLogTab'));
 
 export default function Settings() {
   const { tab } = useParams();
@@ -30,6 +33,7 @@ export default function Settings() {
         ]
       : []),
     { value: 'people', label: 'People', Panel: PeopleTab },
+    ...(workspaceCan(workspace, 'audit:read') ? [{ value: 'audit-log', label: 'Audit log', Panel: AuditLogTab }] : []),
   ];
   if (!tabs.some((t) => t.value === tab)) return <Navigate to={`/${workspace.slug}/settings/general`} replace />;
   return (
