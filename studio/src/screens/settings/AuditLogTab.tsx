@@ -27,6 +27,8 @@ interface Filters {
 
 const EMPTY: Filters = { actor: '', action: '', target: '', from: '', to: '' };
 
+const COLUMNS = ['Time', 'Actor', 'Action', 'Target', 'Changed', 'From'];
+
 /** Local midnight of `day` (a `YYYY-MM-DD`) plus `days`, as an ISO instant; undefined for an empty day. */
 function dayStart(day: string, days = 0): string | undefined {
   if (!day) return undefined;
@@ -103,12 +105,9 @@ export default function AuditLogTab() {
           <Table striped aria-label="Audit log" verticalSpacing={4}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Time</Table.Th>
-                <Table.Th>Actor</Table.Th>
-                <Table.Th>Action</Table.Th>
-                <Table.Th>Target</Table.Th>
-                <Table.Th>Changed</Table.Th>
-                <Table.Th>From</Table.Th>
+                {COLUMNS.map((c) => (
+                  <Table.Th key={c}>{c}</Table.Th>
+                ))}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
