@@ -169,6 +169,17 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     ]);
     const rows = await env.ctx.db.kysely.selectFrom('users').select('id').where('email', '=', 'alice@example.com').execute();
     expect(rows).toHaveLength(1);
+
+    // One call records password and single sign-ons alike in the audit log (D122), with where the callback came from.
+    const audit = await env.ctx.db.kysely
+      .selectFrom('audit_log')
+      .select(['action', 'actor_user_id', 'actor_label', 'changed_fields', 'user_agent', 'request_id'])
+      .where('action', '=', 'session.sign_in')
+      .where('actor_user_id', '=', info.user.id)
+      .execute();
+    expect(audit).toHaveLength(2);
+    expect(audit[0]).toMatchObject({ actor_label: 'alice@example.com', changed_fields: JSON.stringify(['oidc']), request_id: expect.stringMatching(/^req_/) });
+    expect(audit[0].user_agent).toEqual(expect.any(String));
   });
 
   it('the first entry of the map naming a workspace decides its role', async () => {
@@ -202,6 +213,17 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     expect(unmapped.location).toBe('/studio/sign-in?sso_error=not_mapped');
     expect(unmapped.session).toBeNull();
     expect(await findUserByEmail(env.ctx.db, 'carol@example.com')).toBeNull();
+    const failed = await env.ctx.db.kysely
+      .selectFrom('audit_log')
+      .select(['target_slug', 'changed_fields'])
+      .where('action', '=', 'session.sign_in_failed')
+      .where('target_slug', 'in', ['bob@example.com', 'carol@example.com'])
+      .orderBy('target_slug')
+      .execute();
+    expect(failed).toEqual([
+      { target_slug: 'bob@example.com', changed_fields: JSON.stringify(['oidc']) },
+      { target_slug: 'carol@example.com', changed_fields: JSON.stringify(['oidc']) },
+    ]);
   });
 
   it('refuses a state that does not match, a nonce that does not match, a replayed code and a missing flow cookie', async () => {

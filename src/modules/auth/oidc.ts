@@ -21,6 +21,7 @@ import type * as Oidc from 'openid-client';
 import type { Context } from '../../context.js';
 import { oidcClient, oidcSettings, openidClient, redirectUri } from './oidc-client.js';
 import { personForClaims, OidcRefusal, claimValues, verifiedEmail, type Claims } from './oidc-people.js';
+import type { RequestContext } from './permissions.js';
 import { concludeSignIn, type StartedSession } from './sessions.js';
 
 export const OIDC_COOKIE = 'quire_oidc';
@@ -137,10 +138,17 @@ async function claimsOf(ctx: Context, client: Oidc.Configuration, tokens: Oidc.T
 
 /**
  * GET /session/oidc/callback: finishes the flow begun in this browser (`cookie`) with the URL the
- * provider sent the person back to (`query`, the raw query string). Answers the new session and
- * the Studio path to open.
+ * provider sent the person back to (`query`, the raw query string); `request` is where the
+ * request came from, for the audit log of the sign-in (D122). Answers the new session and the
+ * Studio path to open.
  */
-export async function finishOidc(ctx: Context, query: string, cookie: string | undefined, address: string): Promise<{ session: StartedSession; next: string }> {
+export async function finishOidc(
+  ctx: Context,
+  query: string,
+  cookie: string | undefined,
+  request: RequestContext,
+): Promise<{ session: StartedSession; next: string }> {
+  const address = request.ip ?? '';
   const settings = oidcSettings(ctx);
   const params = new URLSearchParams(query);
   let email: string | null = null;
@@ -166,14 +174,14 @@ export async function finishOidc(ctx: Context, query: string, cookie: string | u
     const claims = await claimsOf(ctx, client, tokens);
     email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
     const user = await personForClaims(ctx, settings, claims);
-    const session = await concludeSignIn(ctx, { ok: true, method: 'oidc', address, user });
+    const session = await concludeSignIn(ctx, { ok: true, method: 'oidc', address, request, user });
     return { session, next: flow.next };
   } catch (err) {
     // A refusal is the person's business (info); anything else (a database fault) is Quire's (error).
     if (!(err instanceof OidcRefusal)) ctx.log.error({ err }, 'single sign-on failed');
     const refusal = err instanceof OidcRefusal ? err : new OidcRefusal('failed', (err as Error).message);
     ctx.log.info({ reason: refusal.reason, detail: refusal.message }, 'single sign-on refused');
-    await concludeSignIn(ctx, { ok: false, method: 'oidc', address, email, error: refusal });
+    await concludeSignIn(ctx, { ok: false, method: 'oidc', address, request, email, error: refusal });
     throw refusal; // concludeSignIn throws it already; this line is for the type checker
   }
 }

@@ -11,7 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { finishOidc, OIDC_COOKIE, OIDC_COOKIE_PATH, startOidc } from '../../../modules/auth/oidc.js';
 import { OidcRefusal } from '../../../modules/auth/oidc-people.js';
-import { setSessionCookie } from '../../auth-hooks.js';
+import { requestContextOf, setSessionCookie } from '../../auth-hooks.js';
 import { EnvelopeOf, ok } from '../../envelope.js';
 import { OidcStartQuery, SignInMethodsSchema } from '../../schemas/session.js';
 
@@ -69,7 +69,7 @@ export async function sessionOidcRoutes(app: FastifyInstance, ctx: Context): Pro
     // The flow is over whatever happens: its cookie goes.
     reply.clearCookie(OIDC_COOKIE, flowCookieOptions(ctx, req));
     try {
-      const { session, next } = await finishOidc(ctx, query, req.cookies[OIDC_COOKIE], req.ip);
+      const { session, next } = await finishOidc(ctx, query, req.cookies[OIDC_COOKIE], requestContextOf(req));
       setSessionCookie(ctx, req, reply, session.id, session.state.expiresAt);
       return reply.header('cache-control', 'no-store').redirect(`/studio${next}`, 303);
     } catch (err) {
