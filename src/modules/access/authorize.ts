@@ -9,10 +9,10 @@
  * - key ∩ role: a management key's power is its own scopes intersected with the scopes its
  *   creator's current role allows (the role is read on every request); a Studio session has the
  *   role's scopes only;
- * - session-only actions: API keys cannot list or change people, mint, list or revoke keys, or
- *   change workspace settings: only a signed-in person can (D91);
+ * - session-only actions: API keys cannot list or change people, mint, list or revoke keys,
+ *   change workspace settings or read the audit log: only a signed-in person can (D91, D122);
  * - the manager rule: only roles that manage the workspace (owners and admins) change people,
- *   keys and settings;
+ *   keys and settings and read the audit log;
  * - the owner rules: only a role that owns the workspace grants or takes the owner role, invites
  *   an owner, cancels an owner's invitation or removes an owner; the last owner is never demoted
  *   or removed (409 LAST_OWNER);
@@ -40,6 +40,8 @@ interface ActionRule {
   scope?: Scope;
   /** What the action is, when only a Studio session may do it: "<label> needs a Studio session". */
   sessionOnly?: string;
+  /** What keys cannot do, in the refusal of a session-only action; default: mint keys or change members. */
+  keysCannot?: string;
   /** What the action does, when only managing roles may: "Only owners and admins can <manager>". */
   manager?: string;
   /** The delivery whitelist applies. */
@@ -68,7 +70,11 @@ export const ACTIONS = {
   'keys:create': { sessionOnly: KEYS, manager: 'manage API keys' },
   'keys:revoke': { sessionOnly: KEYS, manager: 'manage API keys' },
   'settings:update': { sessionOnly: SETTINGS, manager: 'change workspace settings' },
-  'audit:read': { sessionOnly: 'Reading the audit log', manager: 'read the audit log' },
+  'audit:read': {
+    sessionOnly: 'Reading the audit log',
+    keysCannot: 'read the audit log (export it with quire audit export)',
+    manager: 'read the audit log',
+  },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof ACTIONS;
@@ -152,7 +158,7 @@ export function decideCredentials(actor: Actor, action: Action): Denial | null {
     return denied('FORBIDDEN', `${r.notProduction} needs a preview delivery key: production keys read published content only`);
   }
   if (r.sessionOnly !== undefined && !actor.session) {
-    return denied('FORBIDDEN', `${r.sessionOnly} needs a Studio session: keys cannot mint keys or change members`);
+    return denied('FORBIDDEN', `${r.sessionOnly} needs a Studio session: keys cannot ${r.keysCannot ?? 'mint keys or change members'}`);
   }
   if (r.scope) return scopeDenial(actor, r.scope);
   return null;
