@@ -6,6 +6,9 @@
  * filters, cursor pages, owners and admins in a session only. The retention prune and
  * `quire audit export` (NDJSON).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRow } from '../src/modules/audit/repository.js';
 import { withTransaction } from '../src/db/transaction.js';
@@ -204,6 +207,18 @@ describe.each(dialects())('audit log on %s', (dialect) => {
     expect(JSON.stringify(keyRow)).not.toContain(created.body.data.key);
     expect((await oneRow(() => owner.call('DELETE', `${M}/api-keys/${created.body.data.id}`))).action).toBe('key.revoked');
 
+    // An invitation accepted by setting a first password: the invited person is the actor.
+    const accepted = await owner.call('POST', `${M}/users/invitations`, { body: { email: `joiner-${dialect}@example.com`, role: 'author' } });
+    await newRows();
+    const token = new URL(accepted.body.data.invitation_url).searchParams.get('token');
+    const joiner = new Browser(env.app);
+    const acceptance = await oneRow(() => joiner.call('POST', `${M}/session/password`, { body: { token, password: PASSWORD } }));
+    expect(acceptance).toMatchObject({
+      action: 'invitation.accepted',
+      actor_type: 'user',
+      actor_label: `joiner-${dialect}@example.com`,
+      workspace_id: s.workspace.id,
+    });
     const inv = await owner.call('POST', `${M}/users/invitations`, { body: { email: 'new@example.com', role: 'editor' } });
     expect(inv.status).toBe(201);
     expect((await newRows()).map((r) => r.action)).toEqual(['invitation.created']);
@@ -325,6 +340,32 @@ describe.each(dialects())('audit log on %s', (dialect) => {
     expect(await pruneAuditLog(env.ctx)).toBe(3);
     expect(await count()).toBe(total - 3);
     expect(await pruneAuditLog(env.ctx)).toBe(0);
+  });
+
+  it('quire export and quire import quire are recorded as the command line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-audit-'));
+    await newRows();
+    try {
+      const out = path.join(dir, 'ws');
+      expect((await cli(['export', '--workspace', s.workspace.slug, '--out', out], { context: env.ctx })).code).toBe(0);
+      expect((await newRows()).map((r) => [r.action, r.actor_type, r.actor_label, r.target_slug])).toEqual([
+        ['workspace.exported', 'system', 'cli', s.workspace.slug],
+      ]);
+      // Into this database the ids clash: the restore rolls back, and so does its row.
+      expect((await cli(['import', 'quire', out, '--workspace', `copy-${dialect}`], { context: env.ctx })).code).toBe(1);
+      expect(await newRows()).toEqual([]);
+      const other = await createTestEnv(dialect);
+      try {
+        const restored = await cli(['import', 'quire', out, '--workspace', `copy-${dialect}`], { context: other.ctx });
+        expect(restored.code, restored.stderr).toBe(0);
+        const rows = await other.ctx.db.kysely.selectFrom('audit_log').selectAll().execute();
+        expect(rows.map((r) => [r.action, r.actor_type, r.actor_label, r.target_slug])).toEqual([['workspace.restored', 'system', 'cli', `copy-${dialect}`]]);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('quire audit export writes NDJSON, oldest first, within the range and workspace', async () => {
