@@ -368,6 +368,30 @@ describe.each(dialects())('audit log on %s', (dialect) => {
     }
   });
 
+  it('a Contentful import is one workspace.imported row, its writes named import', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-audit-'));
+    try {
+      const file = path.join(dir, 'space.json');
+      const type = {
+        sys: { id: 'note', type: 'ContentType' },
+        name: 'Note',
+        displayField: 'title',
+        fields: [{ id: 'title', name: 'Title', type: 'Symbol', localized: false, required: false }],
+      };
+      fs.writeFileSync(file, JSON.stringify({ locales: [{ code: 'en-US', default: true, name: 'English' }], contentTypes: [type], entries: [], assets: [] }));
+      await newRows();
+      const run = await cli(['import', 'contentful', file, '--workspace', `imported-${dialect}`], { context: env.ctx });
+      expect(run.code, run.stderr).toBe(0);
+      const rows = await newRows();
+      expect(rows.filter((r) => r.action === 'workspace.imported').map((r) => [r.actor_type, r.actor_label, r.target_slug])).toEqual([
+        ['system', 'import', `imported-${dialect}`],
+      ]);
+      expect(rows.find((r) => r.action === 'content_type.created')).toMatchObject({ actor_type: 'system', actor_label: 'import', target_slug: 'note' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('quire audit export writes NDJSON, oldest first, within the range and workspace', async () => {
     const other = await seedWorkspace(env.ctx);
     await call(env.app, 'POST', `${M}/content-types`, { key: other.keys.management, body: ARTICLE_TYPE });

@@ -23,6 +23,7 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
+import { recordAudit } from '../audit/record.js';
 import { AppError, invalid } from '../../errors.js';
 import { bootstrap } from '../auth/operations.js';
 import { systemActor, type Actor } from '../auth/permissions.js';
@@ -126,18 +127,23 @@ interface Target {
   keys?: ImportResult['keys'];
 }
 
+/** The import's actor: the owner's rights, named `import` in the audit log (D122). */
+function importer(workspaceId: string, ownerId: number): Actor {
+  return { ...systemActor(workspaceId, ownerId), label: 'import' };
+}
+
 /** Finds or creates the workspace and brings its locales up to the export's (in the caller's transaction). */
 async function prepareWorkspace(ctx: Context, slug: string, exportDefault: string, others: string[]): Promise<Target> {
   const existing = await findWorkspaceBySlug(ctx.db, slug);
   if (!existing) {
     const boot = await bootstrap(ctx, { slug, name: slug, default_locale: exportDefault, locales: [exportDefault, ...others] });
     const ws = (await findWorkspaceBySlug(ctx.db, slug))!;
-    return { ws, actor: systemActor(ws.id, boot.user.id), created: true, added: ws.locales, keys: boot.keys };
+    return { ws, actor: importer(ws.id, boot.user.id), created: true, added: ws.locales, keys: boot.keys };
   }
   const ws = await addWorkspaceLocales(ctx, existing, others);
   const owner = await findWorkspaceOwner(ctx.db, ws.id);
   if (!owner) throw new AppError('NOT_FOUND', `workspace '${slug}' has no owner to import as; add one with quire users create --role owner`);
-  return { ws, actor: systemActor(ws.id, owner.id), created: false, added: ws.locales.filter((l) => !existing.locales.includes(l)) };
+  return { ws, actor: importer(ws.id, owner.id), created: false, added: ws.locales.filter((l) => !existing.locales.includes(l)) };
 }
 
 /** Content type ids, relation field names and the slugs other entries already hold, per type. */
@@ -348,6 +354,14 @@ async function importSource(ctx: Context, source: ExportSource, input: ImportCon
     warnings.push(...explainDroppedLinks(imported.warnings, pageModel));
   }
 
+  // The import commits batch by batch; its one audit row (D122) follows the last batch.
+  await recordAudit(ctx.db, {
+    workspaceId: ws.id,
+    at: ctx.clock(),
+    actor,
+    action: 'workspace.imported',
+    target: { kind: 'workspace', id: ws.id, slug: ws.slug },
+  });
   return {
     workspace: { id: ws.id, slug: ws.slug, created: target.created },
     locales: { default: ws.default_locale, locales: ws.locales, added: target.added },
