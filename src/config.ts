@@ -54,6 +54,9 @@
  * since each workspace sets its own preview URL template at run time).
  * GraphQL (docs/graphql.md "Limits" (D103)): GRAPHQL_MAX_DEPTH (default 12) and GRAPHQL_MAX_COST
  * (default 10,000), the deepest and costliest query the GraphQL delivery endpoint runs.
+ * Live updates (docs/front-ends.md "Live updates" (D142)): LIVE_HEARTBEAT_MS (default 15,000),
+ * LIVE_HISTORY_SECONDS (resumable history, default 600, at least 300), LIVE_POLL_MS (a reader's
+ * read without a wake-up, default 5,000) and LIVE_MAX_CONNECTIONS_PER_KEY (per instance, 1,000).
  * Many instances (docs/scaling.md): REDIS_URL (redis:// or rediss://; unset: each instance counts
  * rate limits and sign-in failures alone) and REDIS_PREFIX (prefix of every key, default `quire:`).
  * Single sign-on (docs/access.md "Single sign-on" (D121)): OIDC_ISSUER, OIDC_CLIENT_ID,
@@ -162,6 +165,14 @@ export interface Config {
   readonly graphqlMaxDepth: number;
   /** Costliest GraphQL delivery query run, as computed before it runs (D103). */
   readonly graphqlMaxCost: number;
+  /** Milliseconds between two heartbeat comments of a live stream (D142). */
+  readonly liveHeartbeatMs: number;
+  /** Seconds of event history a live stream resumes from with Last-Event-ID (D142). */
+  readonly liveHistorySeconds: number;
+  /** Milliseconds after which a live reader with subscribers reads without a wake-up. */
+  readonly livePollMs: number;
+  /** Live streams one delivery key may hold open on one instance (more: 429). */
+  readonly liveMaxConnectionsPerKey: number;
   /** Redis shared by the instances (rate limits, sign-in throttling); null: per instance. */
   readonly redisUrl: string | null;
   /** Prefix of every Redis key Quire writes, so one Redis can serve several installations. */
@@ -413,6 +424,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     studioPreviewOrigins: env.STUDIO_PREVIEW_ORIGINS?.trim() ? originsFrom(env, 'STUDIO_PREVIEW_ORIGINS', false) : null,
     graphqlMaxDepth: intFrom(env, 'GRAPHQL_MAX_DEPTH', 12, 1, 1000),
     graphqlMaxCost: intFrom(env, 'GRAPHQL_MAX_COST', 10_000, 1, 1_000_000_000),
+    liveHeartbeatMs: intFrom(env, 'LIVE_HEARTBEAT_MS', 15_000, 1_000, 300_000),
+    liveHistorySeconds: intFrom(env, 'LIVE_HISTORY_SECONDS', 600, 300, 604_800),
+    livePollMs: intFrom(env, 'LIVE_POLL_MS', 5_000, 100, 600_000),
+    liveMaxConnectionsPerKey: intFrom(env, 'LIVE_MAX_CONNECTIONS_PER_KEY', 1_000, 1, 1_000_000),
     ...redisFrom(env),
     oidc: oidcFrom(env),
     ...overrides,

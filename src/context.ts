@@ -18,6 +18,7 @@ import { ContextStorage } from './storage/index.js';
 import { IndexBuilder } from './modules/content-types/index-builds.js';
 import { RevisionChecker } from './modules/workspaces/revision-checker.js';
 import { systemResolver, type HostResolver } from './modules/webhooks/http-client.js';
+import { LiveHub } from './modules/live/hub.js';
 
 export interface Context {
   readonly config: Readonly<Config>;
@@ -47,6 +48,8 @@ export interface Context {
    * answers when a webhook is saved and at connect time. Tests replace it to play DNS rebinding.
    */
   readonly resolveHost: HostResolver;
+  /** The Live Content API's subscribers and readers (src/modules/live/hub.ts, D142); closed with the app. */
+  readonly live: LiveHub;
 }
 
 /**
@@ -78,7 +81,7 @@ export interface ContextOptions {
 
 export async function createContext(config: Readonly<Config>, db: Db, options: ContextOptions = {}): Promise<Context> {
   const log = options.log ?? createLogger(config.logLevel);
-  return {
+  const ctx = {
     config,
     db,
     clock: options.clock ?? systemClock,
@@ -91,13 +94,15 @@ export async function createContext(config: Readonly<Config>, db: Db, options: C
     indexBuilds: options.indexBuilds === false ? null : new IndexBuilder({ db, log, clock: options.clock ?? systemClock }),
     resolveHost: options.resolveHost ?? systemResolver,
   };
+  return { ...ctx, live: new LiveHub({ db, log, clock: ctx.clock, redis: ctx.redis, config }) };
 }
 
 /**
- * Closes what the context opened (the index builder, the revision check's connection, media
+ * Closes what the context opened (live streams, the index builder, the revision check's connection, media
  * storage, Redis); the database is its owner's to close.
  */
 export async function closeContext(ctx: Context): Promise<void> {
+  await ctx.live.close();
   await ctx.indexBuilds?.stop();
   await ctx.revisions?.close();
   await ctx.storage.close();

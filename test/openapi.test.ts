@@ -28,6 +28,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Statuses the replay does not provoke: server faults, covered by the fault suites. */
 const NOT_REPLAYED = new Set([500, 503, 507]);
+/** Answers the recorder cannot see: a stream takes its response over before onSend (test/live.test.ts replays it over a socket). */
+const STREAMED = new Set(['getLiveEvents 200']);
 
 async function documentOf(env: TestEnv): Promise<Json> {
   return (await call(env.app, 'GET', '/api/v1/openapi.json')).body;
@@ -158,7 +160,7 @@ describe.each(dialects())('replaying every route and status against the document
     for (const { method, path: p, op } of operations(doc)) {
       const got = seen.get(`${method} ${p}`) ?? new Set<number>();
       for (const status of Object.keys(op.responses).map(Number)) {
-        if (!NOT_REPLAYED.has(status) && !got.has(status)) missing.push(`${op.operationId} ${status}`);
+        if (!NOT_REPLAYED.has(status) && !got.has(status) && !STREAMED.has(`${op.operationId} ${status}`)) missing.push(`${op.operationId} ${status}`);
       }
     }
     expect(missing).toEqual([]);

@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import type { Db } from './types.js';
 
 const IN_TX = Symbol('inTransaction');
+const AFTER_COMMIT = Symbol('afterCommit');
 
 /** Attempts of a transaction that PostgreSQL aborted for a deadlock or a serialization failure. */
 const MAX_ATTEMPTS = 3;
@@ -26,22 +27,37 @@ function retryable(err: unknown): boolean {
 export async function withTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   if ((db as Db & { [IN_TX]?: boolean })[IN_TX]) return fn(db);
   for (let attempt = 1; ; attempt++) {
+    // Callbacks of an attempt that rolled back are dropped with it.
+    const committed: (() => void)[] = [];
     try {
-      return await db.kysely.transaction().execute(async (trx) => {
-        const tx: Db & { [IN_TX]: boolean } = {
+      const result = await db.kysely.transaction().execute(async (trx) => {
+        const tx: Db & { [IN_TX]: boolean; [AFTER_COMMIT]: (() => void)[] } = {
           kysely: trx,
           dialect: db.dialect,
           close: async () => {},
           memo: db.memo,
           [IN_TX]: true,
+          [AFTER_COMMIT]: committed,
         };
         return fn(tx);
       });
+      for (const callback of committed) callback();
+      return result;
     } catch (err) {
       if (db.dialect !== 'postgres' || attempt >= MAX_ATTEMPTS || !retryable(err)) throw err;
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
     }
   }
+}
+
+/**
+ * Runs `callback` once the transaction of `db` has committed (never when it rolls back), or at
+ * once when `db` is no transaction. It must not throw; it runs before withTransaction returns.
+ */
+export function afterCommit(db: Db, callback: () => void): void {
+  const list = (db as Db & { [AFTER_COMMIT]?: (() => void)[] })[AFTER_COMMIT];
+  if (list) list.push(callback);
+  else callback();
 }
 
 /**

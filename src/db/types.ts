@@ -541,6 +541,12 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DbMemo {
   /** Field `validation.pattern` sources compiled (null: not a valid pattern); src/modules/entries/validation.ts. */
   readonly fieldPatterns: Map<string, Pattern | null>;
+  /**
+   * Called with a workspace id after a transaction that recorded change events of it commits
+   * (src/modules/events/record.ts): the live stream's readers of this process wake up at once
+   * (src/modules/live/hub.ts) instead of waiting for a notification.
+   */
+  readonly eventWatchers: Set<(workspaceId: string) => void>;
 }
 
 /** The database handle every repository receives. */

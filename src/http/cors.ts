@@ -29,7 +29,17 @@ import { FILES_PATH } from '../modules/media/locations.js';
 export const CORS_MAX_AGE = 600;
 
 /** Response headers a browser script may read, on both APIs. */
-const EXPOSED = ['ETag', 'X-Request-Id', 'X-Cache', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].join(', ');
+const EXPOSED = [
+  'ETag',
+  'X-Request-Id',
+  'X-Cache',
+  'Cache-Tag',
+  'Surrogate-Key',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+].join(', ');
 
 interface Policy {
   /** null: any origin. */
@@ -63,7 +73,7 @@ export function corsPolicies(config: Pick<Config, 'corsDeliveryOrigins' | 'corsM
       config.corsDeliveryOrigins === null ? null : new Set(config.corsDeliveryOrigins),
       false,
       ['GET', 'HEAD', 'OPTIONS'],
-      ['X-API-Key', 'Idempotency-Key', 'If-None-Match', 'Content-Type'],
+      ['X-API-Key', 'Idempotency-Key', 'If-None-Match', 'Content-Type', 'Last-Event-ID'],
       'delivery API',
       'CORS_DELIVERY_ORIGINS',
     ),

@@ -35,6 +35,7 @@ import { iso } from '../lib/time.js';
 import type { Actor } from '../modules/auth/permissions.js';
 import { addVary, bodyHash, decodeBody, encodeBody, entityTagFor, MIN_COMPRESS_BYTES, negotiateCoding, notModifiedTag, type Coding } from './http-cache.js';
 import { nextScheduledAt } from '../modules/publishing/scheduler-repository.js';
+import { registerAnswerTags, setTagHeaders } from './cache-tags.js';
 import { perspectiveOf } from '../modules/read/perspective.js';
 import type { DeliveryReplay } from './delivery-replay.js';
 
@@ -158,6 +159,8 @@ export interface ResponseToKeep extends Representation {
   contentType: string;
   /** The `Vary` the route answered with, sent again with each hit (the cache adds its own names). */
   vary?: string;
+  /** The answer's cache tags (src/http/cache-tags.ts), sent again with each hit. */
+  tags?: readonly string[];
 }
 
 /** A response as ResponseCache keeps it. */
@@ -358,6 +361,7 @@ const SPELLING_MAX_URL = 2_048;
 export function registerDeliveryCache(app: FastifyInstance, ctx: Context, replay?: DeliveryReplay): void {
   const cache = new ResponseCache(ctx.config.deliveryCacheBytes);
   replay?.attach(cache);
+  const answerTags = registerAnswerTags(app, ctx);
   const horizons = new Map<string, WorkspaceHorizon>();
 
   const rememberFor = (key: string, entry: CachedResponse) => (coding: Coding, body: Buffer) => cache.remember(key, entry, coding, body);
@@ -420,6 +424,7 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context, replay
     }
     reply.header('X-Cache', 'HIT');
     if (hit.vary) reply.header('Vary', hit.vary);
+    if (hit.tags) setTagHeaders(reply, hit.tags);
     reply.code(200).type(hit.contentType);
     const body = await represent(ctx, request, reply, hit, rememberFor(key, hit));
     return reply.send(body ?? undefined);
@@ -436,6 +441,8 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context, replay
       if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
       return payload;
     }
+    const tags = answerTags(request);
+    if (tags) setTagHeaders(reply, tags);
     if ((request.method !== 'GET' && request.method !== 'HEAD') || typeof payload !== 'string') return payload;
     const identity = Buffer.from(payload, 'utf8');
     const rep: Representation = { length: identity.length, hash: bodyHash(identity), identity };
@@ -465,6 +472,7 @@ export function registerDeliveryCache(app: FastifyInstance, ctx: Context, replay
       validUntil,
       contentType,
       ...(vary === undefined ? {} : { vary: String(vary) }),
+      ...(tags ? { tags } : {}),
     });
     if (!entry) return represent(ctx, request, reply, { ...rep, [coding]: body });
     reply.header('X-Cache', 'MISS');

@@ -135,6 +135,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Delivery: schema', description: 'The content model a delivery key may read.' },
   { name: 'Delivery: preview', description: 'An entry of any status named by a signed preview token.' },
   { name: 'Delivery: sync', description: 'Everything a key may see, then what changed since (sync tokens).' },
+  { name: 'Delivery: live', description: 'Server-Sent Events naming the cache tags of each change the key may see (D142).' },
   { name: 'Delivery: GraphQL', description: 'The delivery API over GraphQL (docs/graphql.md): queries by GET or POST, and the schema as SDL.' },
   { name: 'Files', description: 'Media files behind the `url` of media assets, with image transforms. No key.' },
   { name: 'Management: content types', description: 'Content types and block types.' },
@@ -392,7 +393,9 @@ function completeOperation(op: Json, f: RouteFacts, sharedResponses: Record<stri
   if (f.codes.includes('PRECONDITION_FAILED')) {
     addParam(op, param('If-Match', 'header', 'An ETag of this item: the write happens only if it is still current (else 412).'));
   }
-  const conditionalGet = f.method === 'GET' && (f.api === 'delivery' || f.api === 'files');
+  // A stream (GET /live) has no entity tag.
+  const stream = op.operationId === 'getLiveEvents';
+  const conditionalGet = f.method === 'GET' && (f.api === 'delivery' || f.api === 'files') && !stream;
   if (conditionalGet) addParam(op, param('If-None-Match', 'header', 'An ETag from an earlier answer: 304 without a body when it still matches.'));
   if (f.hasFilters) {
     addParam(op, {
@@ -419,6 +422,10 @@ function completeOperation(op: Json, f: RouteFacts, sharedResponses: Record<stri
     if (f.etag || conditionalGet) headers.ETag = ETAG;
     if (idempotent(f)) headers['Idempotent-Replayed'] = header('`true` when this is the stored answer of an earlier request with the same Idempotency-Key.');
     if (conditionalGet) headers['Cache-Control'] = header('Caching policy of the answer.');
+    if (f.api === 'delivery' && !stream) {
+      headers['Cache-Tag'] = header('The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN).');
+      headers['Surrogate-Key'] = header('The same tags, space-separated (Fastly).');
+    }
     if (f.api === 'management' && op.operationId && /^(signIn|setPassword)$/.test(String(op.operationId))) {
       headers['Set-Cookie'] = header(`The \`${SESSION_COOKIE}\` session cookie (HttpOnly, SameSite=Lax).`);
     }

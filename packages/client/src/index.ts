@@ -8,6 +8,7 @@
  * ```
  */
 import { Delivery } from './delivery.js';
+import { Live } from './live.js';
 import { Management } from './manage.js';
 import { Transport, type TransportOptions } from './transport.js';
 
@@ -20,12 +21,15 @@ export class QuireClient extends Delivery {
   readonly manage: Management;
   /** The transport: `request(method, path, options)` for endpoints without a method here. */
   readonly http: Transport;
+  /** The Live Content API: `live.subscribe(handler)` (D142). */
+  readonly live: Live;
 
   constructor(options: ClientOptions = {}) {
     const transport = new Transport(options);
     super(transport);
     this.http = transport;
     this.manage = new Management(transport);
+    this.live = new Live(transport);
   }
 }
 
@@ -50,5 +54,6 @@ export type * from './workspace.js';
 export type * from './query.js';
 export type * from './types.js';
 export type { UploadSource } from './upload.js';
+export type { LiveEvent, LiveSubscribeOptions } from './live.js';
 export type { PageMeta } from './wire.js';
 export type { paths as ApiPaths } from './generated/openapi.js';

@@ -17,6 +17,7 @@ import type { RequestedLocale } from './localization.js';
 import type { DeliverySchema, DeliveryType, EntryRow } from './model.js';
 import { findEntryRowsByIds } from './query/repository.js';
 import { canReadEntriesOf } from './visibility.js';
+import { noteEntries, noteMedia } from '../read/cache-tags.js';
 
 /** A visible entry with its type; `row.status` is its effective status at `now` (D21). */
 export interface VisibleEntry {
@@ -47,12 +48,20 @@ export async function readEntriesByIds(
     if (!type || !canReadEntriesOf(actor, type)) continue;
     out.set(row.id, { row: effectiveStatus(row, now), type });
   }
+  // Every id asked for is a dependency, found or not: its publication changes the answer.
+  noteEntries(
+    ctx,
+    schema.workspace.id,
+    [...new Set(ids)].filter(isUuid).map((id) => ({ id, typeSlug: out.get(id)?.type.slug ?? null })),
+  );
   return out;
 }
 
 /** The workspace's live assets among `ids` as delivery objects (D41, D51): one query. */
 export async function readMediaByIds(ctx: Context, workspaceId: string, ids: readonly string[]): Promise<Map<string, DeliveryMedia>> {
-  const records = await findMediaByIds(ctx.db, workspaceId, [...new Set(ids)].filter(isUuid));
+  const wanted = [...new Set(ids)].filter(isUuid);
+  noteMedia(ctx, workspaceId, wanted);
+  const records = await findMediaByIds(ctx.db, workspaceId, wanted);
   const out = new Map<string, DeliveryMedia>();
   for (const record of records.values()) out.set(record.id, toDeliveryMedia(ctx.config, record));
   return out;

@@ -33,6 +33,7 @@ import { perspectiveBinding, perspectiveOf, type Perspective } from '../read/per
 import { canReadEntriesOf, requireEntryType } from './visibility.js';
 import { sourceMapOf, type SourceMap } from '../read/source-map.js';
 import { checkTraceRequest, openTrace, restTraceRequest } from '../read/trace.js';
+import { noteEntries, noteEntryList } from '../read/cache-tags.js';
 
 export interface ListEntriesInput {
   type: string;
@@ -87,6 +88,7 @@ export async function planEntryList(
   const type = requireEntryType(schema, actor, typeSlug);
   const locale = resolveRequestedLocale(schema.workspace, localeText);
   const { sort, filters, where = null } = parse(schema, type);
+  noteEntryList(ctx, schema.workspace.id, type.slug);
   const perspective = perspectiveOf(actor);
   const now = iso(ctx.clock());
   const query: EntryListQuery = { contentTypeId: type.id, perspective, now, locale: locale.isDefault ? null : locale.locale, filters, where, sort };
@@ -126,6 +128,11 @@ export async function readEntryWindow(
   // One row more than asked tells whether more follow.
   const fetched = await listEntryRows(heavyReader(ctx.db), query, { limit: page.limit + 1, after });
   const rows = fetched.slice(0, page.limit);
+  noteEntries(
+    ctx,
+    plan.schema.workspace.id,
+    rows.map((r) => ({ id: r.id, typeSlug: plan.type.slug })),
+  );
   return { rows: page.backward ? rows.reverse() : rows, more: fetched.length > page.limit };
 }
 
@@ -276,6 +283,7 @@ export async function readEntryBySlug(
     throw invalid('query.type', `entry slug '${slug}' exists in several content types (${slugs.join(', ')}); pass type to choose one`);
   }
   const row = readable[0];
+  noteEntries(ctx, schema.workspace.id, [{ id: row.id, typeSlug: schema.byId.get(row.content_type_id)!.slug }]);
   return { schema, type: named ?? schema.byId.get(row.content_type_id)!, locale, perspective, now, row };
 }
 

@@ -16,6 +16,7 @@ import type { Perspective } from '../read/perspective.js';
 import { mediaObject, objectColumn, relatedObject, resolveReferences, richTextLinks, type LocalizedData, type ResolvedReferences } from './relations.js';
 import { projectedStringify } from '../../lib/json.js';
 import { entryOrigin, jsonPath, traceField, type OriginItem, type Trace } from '../read/source-map.js';
+import { noteEntries } from '../read/cache-tags.js';
 
 /**
  * Where one item's delivered values go and come from when the answer is traced (D140,
@@ -114,6 +115,11 @@ export async function presentEntries(
     translation: r.tr_data === null || r.tr_data === undefined ? null : objectColumn(r.tr_data),
   }));
   const refs = await resolveReferences(ctx, schema, actor, perspective, now, locale, projection, items);
+  noteEntries(
+    ctx,
+    schema.workspace.id,
+    rows.map((r) => ({ id: r.id, typeSlug: schema.byId.get(r.content_type_id)?.slug ?? null })),
+  );
   return rows.map((raw, i) => {
     const row = effectiveStatus(raw, now);
     const fallback = isFallback(locale, items[i].translation !== null);

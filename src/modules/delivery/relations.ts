@@ -32,6 +32,7 @@ import { findRelatedRows } from './query/repository.js';
 import { canReadEntriesOf } from './visibility.js';
 import type { Field } from '../content-types/model.js';
 import { entryOrigin, jsonPath, traceAsset, traceField, type Trace } from '../read/source-map.js';
+import { noteEntries, noteMedia } from '../read/cache-tags.js';
 
 /** Parsed data of an entry: default-locale values and the requested locale's translation. */
 export interface LocalizedData {
@@ -132,6 +133,13 @@ export async function resolveReferenceGroups(
   }
   const mediaById = new Map<string, DeliveryMedia>();
   for (const record of media.values()) mediaById.set(record.id, toDeliveryMedia(ctx.config, record));
+  // Every reference is a dependency, resolved or not: its publication changes this answer.
+  noteEntries(
+    ctx,
+    schema.workspace.id,
+    [...entryIds].map((id) => ({ id, typeSlug: entries.get(id)?.type.slug ?? null })),
+  );
+  noteMedia(ctx, schema.workspace.id, mediaIds);
   return { entries, media: mediaById };
 }
 

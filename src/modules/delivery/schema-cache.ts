@@ -20,6 +20,7 @@ import type { Actor } from '../auth/permissions.js';
 import { actorRevisionKind } from '../read/resolver.js';
 import type { ContentType } from '../content-types/model.js';
 import type { DeliverySchema, DeliveryType } from './model.js';
+import { noteModel } from '../read/cache-tags.js';
 import { loadWorkspaceModel, readWorkspaceFingerprint } from './query/schema-repository.js';
 
 const MAX_AGE_MS = 30_000;
@@ -59,6 +60,7 @@ export async function loadDeliverySchema(ctx: Context, reader: ModelReader): Pro
 export async function loadDeliveryModel(ctx: Context, reader: ModelReader): Promise<{ schema: DeliverySchema; fingerprint: string }> {
   if (typeof reader === 'string') reader = { workspaceId: reader, keyClass: 'management', environment: null };
   const { workspaceId } = reader;
+  noteModel(ctx, workspaceId);
   const cache = ctx.caches.deliverySchemas;
   const cached = cache.get(workspaceId);
   const now = Date.now();

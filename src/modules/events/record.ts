@@ -16,7 +16,8 @@ import { iso } from '../../lib/time.js';
 import { deliveryRow, enqueueDeliveries, eventPayload } from '../webhooks/outbox.js';
 import { matchesEvent } from '../webhooks/events.js';
 import { enabledWebhooks, insertDeliveries } from '../webhooks/repository.js';
-import { insertEvent, insertEvents, itemSubjects, type ItemSubject } from './repository.js';
+import { afterCommit } from '../../db/transaction.js';
+import { insertEvent, insertEvents, itemSubjects, notifyEvents, type ItemSubject } from './repository.js';
 
 /** Kinds of items events are about. */
 export type EventItemKind = 'entry' | 'page' | 'media' | 'content_type' | 'release';
@@ -75,6 +76,7 @@ export async function recordEvent(trx: Db, at: Date | string, input: EventInput)
   const event = eventOf(input, typeof at === 'string' ? at : iso(at));
   const id = await insertEvent(trx, event);
   await enqueueDeliveries(trx, { id, ...event });
+  await announce(trx, [input.workspaceId]);
   return id;
 }
 
@@ -99,6 +101,19 @@ export async function recordEvents(trx: Db, at: Date | string, inputs: readonly 
       .map((w) => deliveryRow(w.id, e.workspaceId, ids[i], e.type, eventPayload(e), e.createdAt)),
   );
   for (let i = 0; i < deliveries.length; i += 200) await insertDeliveries(trx, deliveries.slice(i, i + 200));
+  await announce(trx, workspaces);
+}
+
+/**
+ * Announces new events of these workspaces to live readers (docs/front-ends.md "Live updates",
+ * D142): on PostgreSQL a notification delivered at commit to every instance; in this process the
+ * database handle's eventWatchers, called after the commit. A rolled-back write announces nothing.
+ */
+async function announce(trx: Db, workspaceIds: readonly string[]): Promise<void> {
+  for (const id of workspaceIds) await notifyEvents(trx, id);
+  afterCommit(trx, () => {
+    for (const watch of trx.memo.eventWatchers) for (const id of workspaceIds) watch(id);
+  });
 }
 
 /**

@@ -5,6 +5,7 @@
  * workspace, slug, content type slug, status and history version) when a write changed several
  * rows at once (the scheduler, reorders).
  */
+import { sql } from 'kysely';
 import type { Db } from '../../db/types.js';
 import type { OutboxEvent } from '../webhooks/outbox.js';
 
@@ -53,6 +54,34 @@ export async function insertEvents(db: Db, events: readonly Omit<EventRecord, 'i
     ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
   }
   return ids;
+}
+
+/**
+ * The PostgreSQL channel on which a committed write's events are announced (payload: the
+ * workspace id); the live stream's readers LISTEN on it (src/modules/live/transports.ts).
+ */
+export const EVENTS_CHANNEL = 'quire_events';
+
+/**
+ * PostgreSQL: announces new events of `workspaceId` on EVENTS_CHANNEL inside the write's
+ * transaction `trx`; PostgreSQL delivers the notification when (and only if) it commits, once
+ * per transaction and workspace. SQLite: nothing (one process; record.ts wakes its readers).
+ */
+export async function notifyEvents(trx: Db, workspaceId: string): Promise<void> {
+  if (trx.dialect === 'postgres') await sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${workspaceId})`.execute(trx.kysely);
+}
+
+/** The creation time of the workspace's first event with id > `afterId`, null when there is none. */
+export async function firstEventTimeAfter(db: Db, workspaceId: string, afterId: number): Promise<string | null> {
+  const row = await db.kysely
+    .selectFrom('events')
+    .select('created_at')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.created_at ?? null;
 }
 
 /** Up to `limit` events of the workspace with id > `afterId`, oldest first. */

@@ -11,6 +11,7 @@ import type { Actor } from '../auth/permissions.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
 import { perspectiveOf, visibilityOfPerspective } from '../read/perspective.js';
 import { toDeliveryMedia, type DeliveryMedia } from './model.js';
+import { noteMedia } from '../read/cache-tags.js';
 import { countDeliveryMediaRows, listDeliveryMediaRows } from './repository.js';
 
 export interface DeliveryMediaWindowInput {
@@ -44,6 +45,12 @@ export async function listDeliveryMediaWindow(
     limit: input.limit + 1,
   });
   const page = rows.slice(0, input.limit);
+  noteMedia(
+    ctx,
+    actor.workspaceId,
+    page.map((r) => r.id),
+    true,
+  );
   return {
     items: page.map((r) => toDeliveryMedia(ctx.config, r)),
     cursors: page.map((r) => encodeCursor(ctx.secret, binding, { value: r.created_at, id: r.id })),

@@ -18,6 +18,7 @@ import { isUuid, newId } from '../../lib/ids.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
 import { authorize } from '../access/authorize.js';
+import { noteMedia } from '../read/cache-tags.js';
 import type { Actor } from '../auth/permissions.js';
 import { folderProblem, parseFolder } from './folders.js';
 import { originalKey, storedFilename } from './locations.js';
@@ -334,6 +335,7 @@ export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: s
 
 /** Delivery GET /media/{id}: metadata of the key's workspace only; 404 for others or deleted. */
 export async function getDeliveryMedia(ctx: Context, actor: Actor, id: string): Promise<DeliveryMedia> {
+  noteMedia(ctx, actor.workspaceId, [id]);
   return toDeliveryMedia(ctx.config, await requireMedia(ctx, actor.workspaceId, id));
 }
 

@@ -55,6 +55,7 @@ import {
 import type { Block, BlockTranslation, Page, PageContent, SeoOverrides, SeoTranslation } from './model.js';
 import { parsePageSort } from './operations.js';
 import { toPage } from './repository.js';
+import { notePages } from '../read/cache-tags.js';
 import { overlaySeo, pickSeo, SEO_TRACED_FIELDS } from './seo.js';
 import { treePaths } from './tree.js';
 import {
@@ -164,6 +165,7 @@ export async function planPageList(
   const schema = model ?? (await loadDeliverySchema(ctx, actor));
   const locale = resolveRequestedLocale(schema.workspace, input.locale);
   const sort = pageSort(input.sort);
+  notePages(ctx, schema.workspace.id, [], true);
   const perspective = perspectiveOf(actor);
   const now = iso(ctx.clock());
   const query = { workspaceId: schema.workspace.id, perspective, now, locale: locale.isDefault ? null : locale.locale, sort };
@@ -191,6 +193,11 @@ export async function readPageWindow(
 ): Promise<{ rows: DeliveryPageRow[]; more: boolean }> {
   const after = page.cursor === undefined ? undefined : decodeCursor(ctx.secret, plan.binding, page.cursor);
   const fetched = await listDeliveryPageRows(ctx.db, plan.query, { limit: page.limit + 1, after });
+  notePages(
+    ctx,
+    plan.schema.workspace.id,
+    fetched.slice(0, page.limit).map((r) => r.id),
+  );
   return { rows: fetched.slice(0, page.limit), more: fetched.length > page.limit };
 }
 
@@ -223,6 +230,11 @@ export async function listDeliveryPages(ctx: Context, actor: Actor, input: Deliv
   } else {
     const window = offsetPage(input.page, input.limit);
     rows = await listDeliveryPageRows(ctx.db, query, { limit: window.limit, offset: window.offset });
+    notePages(
+      ctx,
+      plan.schema.workspace.id,
+      rows.map((r) => r.id),
+    );
     // A short, non-empty page tells the total without counting.
     const total = rows.length > 0 && rows.length < window.limit ? window.offset + rows.length : await countDeliveryPageRows(ctx.db, query);
     const more = rows.length > 0 && window.offset + rows.length < total;
@@ -387,6 +399,7 @@ export async function findVisiblePage(ctx: Context, actor: Actor, slug: string, 
   const now = iso(ctx.clock());
   const row = await findDeliveryPageRow(ctx.db, { workspaceId: schema.workspace.id, slug, perspective, now, locale: locale.isDefault ? null : locale.locale });
   if (!row) throw notFound(`page '${slug}'`);
+  notePages(ctx, schema.workspace.id, [row.id]);
   return { schema, locale, perspective, now, row };
 }
 

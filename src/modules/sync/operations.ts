@@ -40,6 +40,7 @@ import { toPage } from '../pages/repository.js';
 import { pickSeo } from '../pages/seo.js';
 import { effectiveStatus } from '../publishing/states.js';
 import { syncEntryRows, syncEntryTranslations, syncMediaRows, syncPageRows, type RowSelection, type SyncQuery } from './repository.js';
+import { noteAnyChange } from '../read/cache-tags.js';
 import { decodeSyncToken, encodeSyncToken, whitelistBinding, type SyncPhase, type SyncPosition, type SyncScope } from './token.js';
 
 /** Most items in one response (D83). */
@@ -107,6 +108,8 @@ export async function sync(ctx: Context, actor: Actor, input: SyncInput): Promis
   const given = [input.initial === true, input.page_token !== undefined, input.sync_token !== undefined].filter(Boolean).length;
   if (given !== 1) throw invalid('query', 'pass exactly one of initial=true, page_token or sync_token');
   const schema = await loadDeliverySchema(ctx, actor);
+  // A delta may list any change of the workspace.
+  noteAnyChange(ctx, actor.workspaceId);
   const perspective = perspectiveOf(actor);
   // Tokens carry the wire's word for the perspective (the key's visibility, or the release).
   const release = releaseOf(perspective);

@@ -6,6 +6,7 @@
  */
 import type { Db } from '../../db/types.js';
 import { newId } from '../../lib/ids.js';
+import { changeTags } from '../read/cache-tags.js';
 import { matchesEvent } from './events.js';
 import { enabledWebhooks, insertDeliveries, type DeliveryRow } from './repository.js';
 import { RETRY_WINDOW_MS } from './worker.js';
@@ -28,13 +29,17 @@ export interface OutboxEvent {
   createdAt: string;
 }
 
-/** The D82 body: `{type, timestamp, workspace_id, data: {id, slug, content_type?, status, version}}`. */
-export function eventPayload(event: Omit<OutboxEvent, 'id' | 'itemKind'>): string {
+/**
+ * The D82 body: `{type, timestamp, workspace_id, data: {id, slug, content_type?, status, version},
+ * tags}`, where `tags` are the cache tags of the changed item (D142, changeTags in
+ * src/modules/read/cache-tags.ts): purge them at the CDN.
+ */
+export function eventPayload(event: Omit<OutboxEvent, 'id'>): string {
   const data: Record<string, unknown> = { id: event.itemId, slug: event.slug };
   if (event.contentType !== null) data.content_type = event.contentType;
   data.status = event.status;
   data.version = event.version;
-  return JSON.stringify({ type: event.type, timestamp: event.createdAt, workspace_id: event.workspaceId, data });
+  return JSON.stringify({ type: event.type, timestamp: event.createdAt, workspace_id: event.workspaceId, data, tags: changeTags(event) });
 }
 
 /** A new pending outbox row, due at `dueAt`, retried until 24 h after it. */

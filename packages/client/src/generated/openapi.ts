@@ -1727,6 +1727,28 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/public/live': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Server-Sent Events: one event {id, tags} per change the key may see
+     * @description A `text/event-stream` (D142): `id: N` and `data: {"id":N,"tags":[...]}` for every change the key may see (production keys: publications, unpublications, deletions, releases; preview keys: every save), where `tags` are the cache tags of the answers it changes (`Cache-Tag`). `Last-Event-ID` (or `?last_event_id=`) resumes after that event; an id older than the history kept answers one `event: reset` (refetch everything) carrying the current id. A `: ping` comment every 15 s. 429 past the per-key connection cap.
+     *
+     *     Takes a delivery key (`svc_live_…`).
+     */
+    get: operations['getLiveEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/public/media/{id}': {
     parameters: {
       query?: never;
@@ -8278,7 +8300,11 @@ export interface operations {
         headers: {
           /** @description Caching policy of the answer. */
           'Cache-Control'?: string;
+          /** @description The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN). */
+          'Cache-Tag'?: string;
           ETag: components['headers']['ETag'];
+          /** @description The same tags, space-separated (Fastly). */
+          'Surrogate-Key'?: string;
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
           'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
           'x-ratelimit-reset': components['headers']['RateLimitReset'];
@@ -8351,7 +8377,11 @@ export interface operations {
         headers: {
           /** @description Caching policy of the answer. */
           'Cache-Control'?: string;
+          /** @description The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN). */
+          'Cache-Tag'?: string;
           ETag: components['headers']['ETag'];
+          /** @description The same tags, space-separated (Fastly). */
+          'Surrogate-Key'?: string;
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
           'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
           'x-ratelimit-reset': components['headers']['RateLimitReset'];
@@ -8397,7 +8427,11 @@ export interface operations {
         headers: {
           /** @description Caching policy of the answer. */
           'Cache-Control'?: string;
+          /** @description The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN). */
+          'Cache-Tag'?: string;
           ETag: components['headers']['ETag'];
+          /** @description The same tags, space-separated (Fastly). */
+          'Surrogate-Key'?: string;
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
           'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
           'x-ratelimit-reset': components['headers']['RateLimitReset'];
@@ -8569,6 +8603,10 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
+          /** @description The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN). */
+          'Cache-Tag'?: string;
+          /** @description The same tags, space-separated (Fastly). */
+          'Surrogate-Key'?: string;
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
           'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
           'x-ratelimit-reset': components['headers']['RateLimitReset'];
@@ -8817,7 +8855,11 @@ export interface operations {
         headers: {
           /** @description Caching policy of the answer. */
           'Cache-Control'?: string;
+          /** @description The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN). */
+          'Cache-Tag'?: string;
           ETag: components['headers']['ETag'];
+          /** @description The same tags, space-separated (Fastly). */
+          'Surrogate-Key'?: string;
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
           'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
           'x-ratelimit-reset': components['headers']['RateLimitReset'];
@@ -8834,6 +8876,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getLiveEvents: {
+    parameters: {
+      query?: {
+        /** @description Resume after this event id (as the Last-Event-ID header). */
+        last_event_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream (never ends by itself). */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
       };
       400: components['responses']['ValidationFailed'];
       401: components['responses']['Unauthorized'];
@@ -8861,7 +8935,11 @@ export interface operations {
         headers: {
           /** @description Caching policy of the answer. */
           'Cache-Control'?: string;
+          /** @description The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN). */
+          'Cache-Tag'?: string;
           ETag: components['headers']['ETag'];
+          /** @description The same tags, space-separated (Fastly). */
+          'Surrogate-Key'?: string;
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
           'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
           'x-ratelimit-reset': components['headers']['RateLimitReset'];
@@ -8924,7 +9002,11 @@ export interface operations {
         headers: {
           /** @description Caching policy of the answer. */
           'Cache-Control'?: string;
+          /** @description The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN). */
+          'Cache-Tag'?: string;
           ETag: components['headers']['ETag'];
+          /** @description The same tags, space-separated (Fastly). */
+          'Surrogate-Key'?: string;
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
           'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
           'x-ratelimit-reset': components['headers']['RateLimitReset'];
@@ -8994,7 +9076,11 @@ export interface operations {
         headers: {
           /** @description Caching policy of the answer. */
           'Cache-Control'?: string;
+          /** @description The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN). */
+          'Cache-Tag'?: string;
           ETag: components['headers']['ETag'];
+          /** @description The same tags, space-separated (Fastly). */
+          'Surrogate-Key'?: string;
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
           'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
           'x-ratelimit-reset': components['headers']['RateLimitReset'];
@@ -9042,7 +9128,11 @@ export interface operations {
         headers: {
           /** @description Caching policy of the answer. */
           'Cache-Control'?: string;
+          /** @description The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN). */
+          'Cache-Tag'?: string;
           ETag: components['headers']['ETag'];
+          /** @description The same tags, space-separated (Fastly). */
+          'Surrogate-Key'?: string;
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
           'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
           'x-ratelimit-reset': components['headers']['RateLimitReset'];
@@ -9088,7 +9178,11 @@ export interface operations {
         headers: {
           /** @description Caching policy of the answer. */
           'Cache-Control'?: string;
+          /** @description The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN). */
+          'Cache-Tag'?: string;
           ETag: components['headers']['ETag'];
+          /** @description The same tags, space-separated (Fastly). */
+          'Surrogate-Key'?: string;
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
           'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
           'x-ratelimit-reset': components['headers']['RateLimitReset'];
@@ -9141,7 +9235,11 @@ export interface operations {
         headers: {
           /** @description Caching policy of the answer. */
           'Cache-Control'?: string;
+          /** @description The cache tags of what the answer depends on, comma-separated (D142; purge them at the CDN). */
+          'Cache-Tag'?: string;
           ETag: components['headers']['ETag'];
+          /** @description The same tags, space-separated (Fastly). */
+          'Surrogate-Key'?: string;
           'x-ratelimit-limit': components['headers']['RateLimitLimit'];
           'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
           'x-ratelimit-reset': components['headers']['RateLimitReset'];
