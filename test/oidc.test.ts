@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { oidcSettingsFrom } from '../src/modules/auth/oidc-config.js';
 import { setMemberRole } from '../src/modules/auth/operations.js';
 import { findUserByEmail } from '../src/modules/auth/repository.js';
+import { setPasswordForUser } from '../src/modules/auth/sessions.js';
 import { call, createTestEnv, dialects, expectError, seedWorkspace, type TestEnv } from './helpers.js';
 import { CLIENT_ID, CLIENT_SECRET, startProvider, walkProvider, type TestProvider } from './oidc-fixtures.js';
 import { memberWithPassword, PASSWORD } from './studio-helpers.js';
@@ -319,6 +320,21 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
       expect(res.status).toBe(303);
       const info = (await call(only.app, 'GET', `${M}/session`, { headers: { cookie: `quire_session=${res.session}` } })).body.data;
       expect(info.workspaces.map((w: { slug: string; role: string }) => w.role)).toEqual(['owner']);
+
+      // Changing a password on a session, and the CLI's set-password, refuse too.
+      const session = { cookie: `quire_session=${res.session}`, 'x-csrf-token': info.csrf_token, 'x-workspace-id': ws.workspace.id };
+      const change = await call(only.app, 'POST', `${M}/session/password`, {
+        headers: session,
+        body: { current_password: PASSWORD, password: 'a new password 123' },
+      });
+      expect(expectError(change, 403, 'FORBIDDEN').message).toMatch(/OIDC_ONLY/);
+      await expect(setPasswordForUser(only.ctx, ws.user.id, PASSWORD)).rejects.toThrow(/OIDC_ONLY/);
+      // An invitation asks the invited person to sign in (with the provider) and accept, never for a password.
+      const invited = await call(only.app, 'POST', `${M}/users/invitations`, { headers: session, body: { email: 'newcomer@example.com', role: 'author' } });
+      expect(invited.status).toBe(201);
+      const link = new URL(invited.body.data.invitation_url).searchParams.get('token')!;
+      expect((await call(only.app, 'GET', `${M}/session/token?token=${link}`)).body.data.action).toBe('sign_in');
+      expectError(await call(only.app, 'POST', `${M}/session/password`, { body: { token: link, password: PASSWORD } }), 403, 'FORBIDDEN');
     } finally {
       await only.close();
     }
