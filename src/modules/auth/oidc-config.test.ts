@@ -15,7 +15,8 @@ describe('OIDC settings', () => {
 
   it('read the issuer, client and defaults', () => {
     expect(oidcSettingsFrom({ ...BASE, OIDC_CLIENT_SECRET: 's3cret', OIDC_ONLY: 'true' })).toEqual({
-      issuer: 'https://sso.example.com/realms/acme',
+      // As written: the provider's discovery document must name exactly this issuer.
+      issuer: 'https://sso.example.com/realms/acme/',
       clientId: 'quire',
       clientSecret: 's3cret',
       roleClaim: 'groups',

@@ -27,7 +27,10 @@ import { SLUG_PATTERN } from '../../lib/slugs.js';
 export type RoleGrants = Readonly<Record<string, string>>;
 
 export interface OidcSettings {
-  /** The issuer URL as configured, without a trailing slash. */
+  /**
+   * The issuer URL exactly as configured (and as the provider's discovery document states it: a
+   * trailing slash is kept, since `https://host/realms/acme/` and `…/acme` are different issuers).
+   */
   readonly issuer: string;
   readonly clientId: string;
   /** null: a public client (no secret, PKCE only). */
@@ -69,7 +72,7 @@ function issuerFrom(raw: string): { issuer: string; host: string; loopback: bool
   if (url.search || url.hash || url.username || url.password) {
     throw new OidcSettingsError(`OIDC_ISSUER must have no query, fragment or credentials, got '${raw}'`);
   }
-  return { issuer: url.href.replace(/\/+$/, ''), host: url.hostname, loopback };
+  return { issuer: raw.trim(), host: url.hostname, loopback };
 }
 
 /**

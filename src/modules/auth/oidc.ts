@@ -82,8 +82,9 @@ export async function startOidc(ctx: Context, next: string | undefined): Promise
   try {
     client = await oidcClient(ctx);
   } catch (err) {
-    ctx.log.warn({ err: (err as Error).message }, 'single sign-on: the issuer could not be discovered');
-    throw new OidcRefusal('provider_error', `the issuer could not be discovered: ${(err as Error).message}`);
+    const why = whyRefused(err);
+    ctx.log.warn({ detail: why }, 'single sign-on: the issuer could not be discovered');
+    throw new OidcRefusal('provider_error', `the issuer could not be discovered: ${why}`);
   }
   const verifier = oidc.randomPKCECodeVerifier();
   const flow: FlowState = {
