@@ -47,6 +47,23 @@ function fromFrame(data: unknown, source: Window | null = frame()?.contentWindow
 afterEach(() => vi.unstubAllGlobals());
 
 describe('LivePreview', () => {
+  it('hands a click-to-edit request from its own frame to the editor, and ignores one from elsewhere (D141)', async () => {
+    const onEdit = vi.fn();
+    const mint = vi.fn(async () => ({ token: 't', expires_at: new Date(Date.now() + 3600_000).toISOString() }));
+    renderScreen(
+      <LivePreview target={TARGET} locale="en" template={TEMPLATE} savedAt="x" mint={mint} builtin={<p>b</p>} onClose={() => {}} onEdit={onEdit} />,
+      '/demo/content/post/hello',
+      '/demo/content/post/hello',
+      'editor',
+    );
+    await waitFor(() => expect(frame()).not.toBeNull());
+    const edit = { type: 'quire:edit', kind: 'entry', id: 'e1', field: 'title', locale: 'de', href: 'http://localhost/studio/demo/content/post/hello' };
+    fromFrame(edit, window);
+    expect(onEdit).not.toHaveBeenCalled();
+    fromFrame(edit);
+    expect(onEdit).toHaveBeenCalledWith(edit);
+  });
+
   it('frames the filled template with a minted token', async () => {
     fakeApi(() => null);
     const { mint } = show();

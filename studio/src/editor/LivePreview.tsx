@@ -22,7 +22,7 @@ import { useWorkspace } from '../app/workspace';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Loading } from '../components/Loading';
 import { LivePreviewToggle } from './LivePreviewToggle';
-import { previewUrl, readFrontEndMessage, updateMessage, type PreviewTarget } from './preview-protocol';
+import { previewUrl, readFrontEndMessage, updateMessage, type EditRequest, type PreviewTarget } from './preview-protocol';
 
 const OPEN_KEY = 'quire:live-preview';
 /** A token is renewed an hour before it expires, so a long editing session never shows a 401. */
@@ -63,9 +63,11 @@ export interface LivePreviewProps {
   /** with no template: said above the built-in preview instead of where a template is set (a release version, which a site's preview cannot show) */
   builtinNote?: string;
   onClose: () => void;
+  /** a click on content in the framed page (`quire:edit`, D141): the editor goes to that field */
+  onEdit?: (edit: EditRequest) => void;
 }
 
-export function LivePreview({ target, locale, template, savedAt, mint, builtin, builtinNote, onClose }: LivePreviewProps) {
+export function LivePreview({ target, locale, template, savedAt, mint, builtin, builtinNote, onClose, onEdit }: LivePreviewProps) {
   const key = useWsKey();
   const { workspace, administers } = useWorkspace();
   // With a template, the editor may still choose the built-in preview (e.g. while the site is down).
@@ -93,12 +95,18 @@ export function LivePreview({ target, locale, template, savedAt, mint, builtin, 
     setReloads((n) => n + 1);
   }, []);
 
+  const editRef = useRef(onEdit);
+  useEffect(() => {
+    editRef.current = onEdit;
+  });
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       if (!frame.current || event.source !== frame.current.contentWindow) return;
       const message = readFrontEndMessage(event.data);
       if (!message) return;
-      if (message.type === 'quire:preview-ready') {
+      if (message.type === 'quire:edit') {
+        editRef.current?.(message);
+      } else if (message.type === 'quire:preview-ready') {
         listener.current.origin = event.origin;
         setState((s) => ({ ...s, mode: 'listening' }));
       } else {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { previewUrl, readFrontEndMessage, updateMessage } from './preview-protocol';
+import { editGoalOf, previewUrl, readFrontEndMessage, studioRoute, updateMessage } from './preview-protocol';
 
 describe('live preview protocol', () => {
   it('fills the preview URL template, encoding each value', () => {
@@ -29,5 +29,47 @@ describe('live preview protocol', () => {
     });
     expect(readFrontEndMessage({ type: 'quire:preview-updated', id: 5 })).toEqual({ type: 'quire:preview-updated', id: null, updated_at: null });
     for (const other of [null, 'quire:preview-ready', 42, {}, { type: 'quire:update' }, { type: 'webpackOk' }]) expect(readFrontEndMessage(other)).toBeNull();
+  });
+
+  it('reads a click-to-edit request, keeping only what the editor uses (D141)', () => {
+    const edit = {
+      type: 'quire:edit',
+      origin: 'quire',
+      kind: 'block',
+      id: 'b1',
+      content_type: 'hero',
+      field: 'headline',
+      locale: 'de',
+      path: 'blocks.0',
+      href: 'http://cms.test/studio/demo/pages/home',
+    };
+    expect(readFrontEndMessage(edit)).toEqual({
+      type: 'quire:edit',
+      kind: 'block',
+      id: 'b1',
+      field: 'headline',
+      locale: 'de',
+      href: 'http://cms.test/studio/demo/pages/home',
+    });
+    expect(readFrontEndMessage({ ...edit, kind: 'user' })).toBeNull();
+    expect(readFrontEndMessage({ ...edit, id: 7 })).toBeNull();
+    expect(readFrontEndMessage({ ...edit, href: undefined })).toBeNull();
+  });
+
+  it('turns a Studio URL into a route of this Studio only, and reads the field an editor URL names', () => {
+    expect(studioRoute('http://cms.test/studio/demo/content/post/hello?field=title&locale=de', 'http://cms.test')).toBe(
+      '/demo/content/post/hello?field=title&locale=de',
+    );
+    expect(studioRoute('http://evil.test/studio/demo/pages/home', 'http://cms.test')).toBeNull();
+    expect(studioRoute('http://cms.test/api/v1/manage/pages', 'http://cms.test')).toBeNull();
+    expect(studioRoute('not a url', 'http://cms.test')).toBeNull();
+    const locales = ['en', 'de'];
+    expect(editGoalOf(new URLSearchParams('block=b1&path=blocks.0&field=headline&locale=de'), locales)).toEqual({
+      field: 'headline',
+      locale: 'de',
+      blockId: 'b1',
+    });
+    expect(editGoalOf(new URLSearchParams('field=title&locale=xx'), locales)).toEqual({ field: 'title', locale: null, blockId: null });
+    expect(editGoalOf(new URLSearchParams('locale=de'), locales)).toBeNull();
   });
 });

@@ -7,7 +7,12 @@
  * - Studio → front end, after each autosave: `{type: 'quire:update', kind, id, slug, locale,
  *   updated_at}` (`kind` is `entry` or `page`, `updated_at` the saved working copy's ISO time);
  * - front end → Studio, once the new content shows: `{type: 'quire:preview-updated', id,
- *   updated_at}`.
+ *   updated_at}`;
+ * - front end → Studio, on a click on a piece of content (`@quire/client/visual-editing`,
+ *   docs/visual-editing.md "Click to edit", D141): `{type: 'quire:edit', kind, id, field, locale,
+ *   href, ...}`, the origin stega carried in the clicked string; the editor goes to that field
+ *   (its locale shown, its block and the blocks around it expanded) or, for another item, opens
+ *   that item's editor at the field.
  *
  * A front end that never says it is ready is reloaded after each autosave instead.
  */
@@ -31,7 +36,21 @@ export interface PreviewUpdate {
   updated_at: string;
 }
 
-export type FrontEndMessage = { type: 'quire:preview-ready' } | { type: 'quire:preview-updated'; id: string | null; updated_at: string | null };
+/** A click-to-edit request: the origin of the clicked content (D140's stega payload). */
+export interface EditRequest {
+  type: 'quire:edit';
+  kind: 'entry' | 'page' | 'block' | 'asset';
+  id: string;
+  /** a field name, `seo.<key>` for a page's SEO value */
+  field: string;
+  locale: string;
+  /** the Studio URL editing it */
+  href: string;
+}
+
+export type FrontEndMessage = { type: 'quire:preview-ready' } | { type: 'quire:preview-updated'; id: string | null; updated_at: string | null } | EditRequest;
+
+const EDIT_KINDS: ReadonlySet<string> = new Set(['entry', 'page', 'block', 'asset']);
 
 /** The update event the Studio posts after an autosave of `target`. */
 export function updateMessage(target: PreviewTarget, locale: string, updatedAt: string): PreviewUpdate {
@@ -47,7 +66,37 @@ export function readFrontEndMessage(data: unknown): FrontEndMessage | null {
     const text = (v: unknown) => (typeof v === 'string' ? v : null);
     return { type: 'quire:preview-updated', id: text(record.id), updated_at: text(record.updated_at) };
   }
+  if (record.type === 'quire:edit') {
+    const { kind, id, field, locale, href } = record;
+    if (typeof kind !== 'string' || !EDIT_KINDS.has(kind)) return null;
+    if (typeof id !== 'string' || typeof field !== 'string' || typeof locale !== 'string' || typeof href !== 'string') return null;
+    return { type: 'quire:edit', kind: kind as EditRequest['kind'], id, field, locale, href };
+  }
   return null;
+}
+
+/**
+ * The Studio route (below the router's `/studio` basename) of a Studio URL on `origin`:
+ * `https://cms.example/studio/demo/pages/home?field=x` → `/demo/pages/home?field=x`; null for a URL
+ * elsewhere (a message never takes the Studio off its own origin).
+ */
+export function studioRoute(href: string, origin: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return null;
+  }
+  if (url.origin !== origin || !url.pathname.startsWith('/studio/')) return null;
+  return `${url.pathname.slice('/studio'.length)}${url.search}`;
+}
+
+/** What an editor's URL asks it to go to (`?field=title&locale=de&block=<id>`, a click-to-edit link), or null. */
+export function editGoalOf(search: URLSearchParams, locales: readonly string[]): { field: string; locale: string | null; blockId: string | null } | null {
+  const field = search.get('field');
+  if (!field) return null;
+  const locale = search.get('locale');
+  return { field, locale: locale !== null && locales.includes(locale) ? locale : null, blockId: search.get('block') };
 }
 
 /**

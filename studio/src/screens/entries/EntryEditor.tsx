@@ -32,6 +32,7 @@ import { ConflictAlert, useStatusActions } from '../../editor/actions';
 import { StatusActions } from '../../editor/StatusActions';
 import { EditorColumns, useLivePreviewPane } from '../../editor/LivePreview';
 import { fieldTargets, revealTarget, type ErrorTarget } from '../../editor/field-errors';
+import { useEditRequests } from '../../editor/edit-requests';
 import { FieldErrorsAlert } from '../../editor/FieldErrorsAlert';
 import { EntryForm } from './EntryForm';
 import { diffDrafts, displayValue, draftOf, mapErrors, type Draft } from './model';
@@ -192,6 +193,8 @@ function Editor({
       : undefined,
     savedAt: entry.updated_at,
     mint: () => mintPreviewToken(entry.id),
+    // A click on content in the site's preview (D141): this entry's field, or another item's editor.
+    onEdit: (edit) => onEdit(edit),
     builtin: (
       <BuiltinPreview
         title={displayValue({ ...entry, data: JSON.stringify(draft.data) }, ct)}
@@ -306,6 +309,12 @@ function Editor({
     setGoal({ ...target });
   };
   useEffect(() => (goal ? revealTarget(goal) : undefined), [goal]);
+  const onEdit = useEditRequests({
+    locales: settings.locales,
+    defaultLocale: settings.default_locale,
+    goTo,
+    owns: (edit) => edit.kind === 'entry' && edit.id === entry.id,
+  });
   // A refused publish (or schedule) takes the editor to the first refused field at once, once per refusal.
   const [seenRefusal, setSeenRefusal] = useState<unknown>(null);
   if (actionError !== seenRefusal) {

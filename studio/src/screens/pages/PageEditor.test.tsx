@@ -5,7 +5,7 @@
  * focuses it, and a click in that list expands a collapsed block and focuses its field (below
  * 900 px from the live preview's tab too: the Edit tab first).
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeField } from '../../fields/shared/test-utils';
@@ -41,8 +41,11 @@ const PAGE = {
 const BLOCK_ID = '01a20571-0bb3-71f2-96d0-a30739092b27';
 let calls: FakeCall[] = [];
 
+/** The suite's fake answers (beforeEach), for a test that adds some of its own. */
+let answerOf: (call: FakeCall) => Response | null = () => null;
+
 beforeEach(() => {
-  calls = fakeApi(({ method, path }) => {
+  answerOf = ({ method, path }) => {
     if (path === '/content-types') return okList([SECTION]);
     if (path === '/workspace') return ok({ id: 'ws-1', slug: 'demo', name: 'Demo', locales: ['en', 'de'], default_locale: 'en', preview_url_template: null });
     if (path === '/pages/home' && method === 'GET')
@@ -57,7 +60,8 @@ beforeEach(() => {
       return refusal(400, 'VALIDATION_FAILED', 'Validation failed', [{ path: 'blocks.0.data.heading', message: 'is required' }]);
     if (path.endsWith('/versions') || path === '/users') return okList([]);
     return null;
-  });
+  };
+  calls = fakeApi(answerOf);
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -111,6 +115,47 @@ describe('page editor', () => {
     await userEvent.click(screen.getByRole('button', { name: /^Collapse Section/ }));
     expect(screen.queryByRole('textbox', { name: 'Heading' })).toBeNull();
     await userEvent.click(go);
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Heading' })).toHaveFocus());
+  });
+
+  it('goes to the field a click-to-edit link names: ?block=…&field=…&locale=… (D141)', async () => {
+    renderScreen(<PageEditor />, '/:workspace/pages/:slug', `/demo/pages/home?block=${BLOCK_ID}&path=blocks.0&field=heading&locale=en`, 'editor');
+    const heading = await screen.findByRole('textbox', { name: 'Heading' }, { timeout: 5000 });
+    await waitFor(() => expect(heading).toHaveFocus());
+  });
+
+  it('goes to a block field clicked in the site preview, expanding its block (quire:edit, D141)', async () => {
+    const page = (path: string, method: string) =>
+      path === '/workspace'
+        ? ok({
+            id: 'ws-1',
+            slug: 'demo',
+            name: 'Demo',
+            locales: ['en', 'de'],
+            default_locale: 'en',
+            preview_url_template: 'http://site.test/p?slug={slug}&token={token}',
+          })
+        : path === '/preview-tokens' && method === 'POST'
+          ? ok({ token: 't', expires_at: new Date(Date.now() + 3600_000).toISOString() })
+          : null;
+    calls = fakeApi((call) => page(call.path, call.method) ?? answerOf(call));
+    renderEditor();
+    await screen.findByRole('heading', { name: 'Home', level: 1 }, { timeout: 5000 });
+    await userEvent.click(screen.getByRole('button', { name: 'Live preview' }));
+    await waitFor(() => expect(document.querySelector('iframe')).not.toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: /^Collapse Section/ }));
+    expect(screen.queryByRole('textbox', { name: 'Heading' })).toBeNull();
+    const edit = {
+      type: 'quire:edit',
+      kind: 'block',
+      id: BLOCK_ID,
+      field: 'heading',
+      locale: 'en',
+      href: `http://localhost/studio/demo/pages/home?block=${BLOCK_ID}`,
+    };
+    act(() => {
+      window.dispatchEvent(new MessageEvent('message', { data: edit, origin: 'http://site.test', source: document.querySelector('iframe')!.contentWindow }));
+    });
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'Heading' })).toHaveFocus());
   });
 

@@ -30,6 +30,7 @@ import { ConflictAlert, useStatusActions } from '../../editor/actions';
 import { StatusActions } from '../../editor/StatusActions';
 import { EditorColumns, useLivePreviewPane } from '../../editor/LivePreview';
 import { revealTarget, type ErrorTarget } from '../../editor/field-errors';
+import { useEditRequests } from '../../editor/edit-requests';
 import { FieldErrorsAlert } from '../../editor/FieldErrorsAlert';
 import { PublishDialog } from '../../editor/PublishDialog';
 import { previewUrl } from '../../editor/preview-protocol';
@@ -201,6 +202,8 @@ function Editor({
       : undefined,
     savedAt: page.updated_at,
     mint: () => mintPagePreviewToken(page.id),
+    // A click on content in the site's preview (D141): this page's field or block, or another item's editor.
+    onEdit: (edit) => onEdit(edit),
     builtin: (
       <BuiltinPreview
         title={pageTitle({
@@ -358,6 +361,12 @@ function Editor({
     setGoal({ target, ids: target.blockId ? blockLineage(draft.blocks, target.blockId) : [] });
   };
   useEffect(() => (goal ? revealTarget(goal.target) : undefined), [goal]);
+  const onEdit = useEditRequests({
+    locales: settings.locales,
+    defaultLocale: settings.default_locale,
+    goTo,
+    owns: (edit) => (edit.kind === 'page' && edit.id === page.id) || (edit.kind === 'block' && blockLineage(draft.blocks, edit.id).length > 0),
+  });
   // A refused publish (or schedule) takes the editor to the first refused field at once, once per refusal.
   const [seenRefusal, setSeenRefusal] = useState<unknown>(null);
   if (actionError !== seenRefusal) {
