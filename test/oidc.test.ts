@@ -7,6 +7,8 @@
  * and code checks, and OIDC_ONLY turning passwords off.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { createContext } from '../src/context.js';
 import { oidcSettingsFrom } from '../src/modules/auth/oidc-config.js';
 import { setMemberRole } from '../src/modules/auth/operations.js';
 import { findUserByEmail } from '../src/modules/auth/repository.js';
@@ -181,6 +183,21 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     expect(audit).toHaveLength(2);
     expect(audit[0]).toMatchObject({ actor_label: 'alice@example.com', changed_fields: JSON.stringify(['oidc']), request_id: expect.stringMatching(/^req_/) });
     expect(audit[0].user_agent).toEqual(expect.any(String));
+  });
+
+  it('another instance on the same database finishes a sign-in this one began (nothing kept in memory)', async () => {
+    const ctx = await createContext(env.config, env.ctx.db, { log: env.ctx.log, clock: () => now });
+    const other = await buildApp(ctx, { logger: false });
+    try {
+      const begun = await start();
+      const back = await walkProvider(begun.url, 'alice', CALLBACK);
+      const done = await callback(back, begun.cookie, other);
+      expect([done.status, done.location]).toEqual([303, '/studio/']);
+      expect((await sessionOf(done.session!)).body.data.user.email).toBe('alice@example.com');
+    } finally {
+      // Only the app: the database is the suite's.
+      await other.close();
+    }
   });
 
   it('the first entry of the map naming a workspace decides its role', async () => {
