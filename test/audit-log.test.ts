@@ -255,6 +255,11 @@ describe.each(dialects())('audit log on %s', (dialect) => {
     expect((await oneRow(() => owner.call('POST', `${M}/releases/${relId}/items`, { body: { kind: 'entry', id: entryId, action: 'unpublish' } }))).action).toBe(
       'release.item_added',
     );
+    const b2 = (await key('GET', `${E}/b2`)).body.data.id;
+    await owner.call('POST', `${M}/releases/${relId}/items`, { body: { kind: 'entry', id: b2, action: 'publish' } });
+    await newRows();
+    const variant = await oneRow(() => owner.call('PUT', `${M}${E}/b2?release=${relId}`, { body: { data: { title: 'b2 next' } } }));
+    expect(variant).toMatchObject({ action: 'release.item_updated', target_kind: 'release', target_id: relId, changed_fields: '["title"]' });
     const at = new Date(now.getTime() + 3_600_000).toISOString();
     expect((await oneRow(() => owner.call('POST', `${M}/releases/${relId}/schedule`, { body: { publish_at: at } }))).action).toBe('release.scheduled');
     expect((await oneRow(() => owner.call('POST', `${M}/releases/${relId}/unschedule`))).action).toBe('release.unscheduled');
@@ -390,6 +395,30 @@ describe.each(dialects())('audit log on %s', (dialect) => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the command line: bootstrap, users create, users set-role and keys are the system actor cli', async () => {
+    await newRows();
+    const boot = await cli(['bootstrap', '--workspace', `cli-${dialect}`, '--email', `cli-${dialect}@example.com`, '--json'], { context: env.ctx });
+    expect(boot.code, boot.stderr).toBe(0);
+    const rows = await newRows();
+    expect(rows.map((r) => r.action)).toEqual(['workspace.created', 'member.added', 'key.created', 'key.created', 'key.created']);
+    for (const r of rows) expect(r).toMatchObject({ actor_type: 'system', actor_label: 'cli', workspace_id: boot.json().workspace.id, ip: null });
+    expect(
+      (await cli(['users', 'create', '--workspace', `cli-${dialect}`, '--email', `w-${dialect}@example.com`, '--role', 'author'], { context: env.ctx })).code,
+    ).toBe(0);
+    expect((await newRows()).map((r) => [r.action, r.target_slug])).toEqual([['member.added', `w-${dialect}@example.com`]]);
+    expect(
+      (await cli(['users', 'set-role', '--workspace', `cli-${dialect}`, '--email', `w-${dialect}@example.com`, '--role', 'editor'], { context: env.ctx })).code,
+    ).toBe(0);
+    expect((await newRows()).map((r) => [r.action, r.changed_fields])).toEqual([['member.role_changed', '["role"]']]);
+    const made = await cli(['keys', 'create', '--workspace', `cli-${dialect}`, '--class', 'delivery', '--json'], { context: env.ctx });
+    const revoked = await cli(['keys', 'revoke', '--id', made.json().id], { context: env.ctx });
+    expect(revoked.code).toBe(0);
+    expect((await newRows()).map((r) => [r.action, r.target_id, r.actor_label])).toEqual([
+      ['key.created', made.json().id, 'cli'],
+      ['key.revoked', made.json().id, 'cli'],
+    ]);
   });
 
   it('quire audit export writes NDJSON, oldest first, within the range and workspace', async () => {

@@ -183,6 +183,18 @@ describe.each(dialects())('single sign-on on %s', (dialect) => {
     expect(audit).toHaveLength(2);
     expect(audit[0]).toMatchObject({ actor_label: 'alice@example.com', changed_fields: JSON.stringify(['oidc']), request_id: expect.stringMatching(/^req_/) });
     expect(audit[0].user_agent).toEqual(expect.any(String));
+    // The memberships the role map made are recorded too, once each, by the system actor 'oidc'.
+    const added = await env.ctx.db.kysely
+      .selectFrom('audit_log')
+      .select(['workspace_id', 'actor_type', 'actor_label'])
+      .where('action', '=', 'member.added')
+      .where('target_id', '=', String(info.user.id))
+      .execute();
+    expect(added.map((r) => [r.actor_type, r.actor_label])).toEqual([
+      ['system', 'oidc'],
+      ['system', 'oidc'],
+    ]);
+    expect(added.map((r) => r.workspace_id)).toContain(alpha.workspace.id);
   });
 
   it('another instance on the same database finishes a sign-in this one began (nothing kept in memory)', async () => {

@@ -51,6 +51,23 @@ export interface AuditEntry {
   changedFields?: readonly string[];
 }
 
+/** An entry of `action` on `target` in workspace `workspaceId` (null: installation-wide), by `actor` at `at`. */
+export function auditEntry(
+  workspaceId: string | null,
+  at: Date | string,
+  actor: Actor | AuditActor,
+  action: string,
+  target: AuditTarget,
+  changedFields?: readonly string[],
+): AuditEntry {
+  return { workspaceId, at, actor, action, target, changedFields };
+}
+
+/** How the audit log names a workspace. */
+export function workspaceTarget(ws: { id: string; slug: string }): AuditTarget {
+  return { kind: 'workspace', id: ws.id, slug: ws.slug };
+}
+
 /** A job or tool acting on its own (no person, no request), named `label`: `scheduler`, `import`, `retention`. */
 export function systemAuditActor(label: string): AuditActor {
   return { type: 'system', id: null, label, userId: null };

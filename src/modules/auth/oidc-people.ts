@@ -17,6 +17,7 @@ import { ensureUserRow } from '../users/repository.js';
 import { findWorkspaceBySlug } from '../workspaces/repository.js';
 import type { OidcSettings } from './oidc-config.js';
 import type { Role } from './permissions.js';
+import { recordAudit, systemAuditActor } from '../audit/record.js';
 import { upsertMembership } from './repository.js';
 import { findCredentialsByEmail, listUserWorkspaces } from './session-repository.js';
 import type { SessionState } from './sessions.js';
@@ -120,7 +121,12 @@ export async function personForClaims(ctx: Context, settings: OidcSettings, clai
     const userId = await ensureUserRow(db, email, displayName(claims), now);
     // Checked again inside the transaction: a first sign-in racing another keeps one set.
     if ((await listUserWorkspaces(db, userId)).length === 0) {
-      for (const m of memberships) await upsertMembership(db, m.workspaceId, userId, m.role as Role, now);
+      for (const m of memberships) {
+        await upsertMembership(db, m.workspaceId, userId, m.role as Role, now);
+        // D122: the role map made this membership at the person's first single sign-on.
+        const target = { kind: 'user', id: String(userId), slug: email };
+        await recordAudit(db, { workspaceId: m.workspaceId, at: now, actor: systemAuditActor('oidc'), action: 'member.added', target });
+      }
     }
     return userId;
   });

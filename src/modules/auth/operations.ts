@@ -16,7 +16,7 @@ import { cachedActor, rememberActor, revisionOf } from './key-cache.js';
 import { classOfKey, generateKey, hashesEqual, hashKey, keyHint } from './keys.js';
 import { effectiveScopes } from '../access/authorize.js';
 import { rolesOf } from '../access/repository.js';
-import { recordAudit, systemAuditActor, type AuditActor } from '../audit/record.js';
+import { auditEntry, recordAudit, systemAuditActor, workspaceTarget, type AuditActor } from '../audit/record.js';
 import { isRole, isScope, SCOPES, type Actor, type Environment, type KeyClass, type Role, type Scope } from './permissions.js';
 import {
   findKeyById,
@@ -64,7 +64,9 @@ export async function createMember(ctx: Context, workspaceSlug: string, email: s
   const ws = await requireWorkspace(ctx, workspaceSlug);
   return withTransaction(ctx.db, async (db) => {
     const user = await ensureUser({ ...ctx, db }, email);
+    const before = await findMembershipRole(db, ws.id, user.id);
     await upsertMembership(db, ws.id, user.id, role, iso(ctx.clock()));
+    await recordAudit(db, cliMemberAudit(ws.id, user, ctx.clock(), before ? 'member.role_changed' : 'member.added'));
     return { id: user.id, email: user.email, role };
   });
 }
@@ -75,8 +77,17 @@ export async function setMemberRole(ctx: Context, workspaceSlug: string, email: 
   const ws = await requireWorkspace(ctx, workspaceSlug);
   const user = await findUserByEmail(ctx.db, email.trim().toLowerCase());
   if (!user || !(await findMembershipRole(ctx.db, ws.id, user.id))) throw new AppError('NOT_FOUND', `user '${email}' is not a member of '${workspaceSlug}'`);
-  await upsertMembership(ctx.db, ws.id, user.id, role, iso(ctx.clock()));
+  await withTransaction(ctx.db, async (db) => {
+    await upsertMembership(db, ws.id, user.id, role, iso(ctx.clock()));
+    await recordAudit(db, cliMemberAudit(ws.id, user, ctx.clock(), 'member.role_changed'));
+  });
   return { id: user.id, email: user.email, role };
+}
+
+/** The audit row of a membership the command line changed (D122). */
+function cliMemberAudit(workspaceId: string, user: { id: number; email: string }, at: Date, action: 'member.added' | 'member.role_changed') {
+  const target = { kind: 'user', id: String(user.id), slug: user.email };
+  return { workspaceId, at, actor: systemAuditActor('cli'), action, target, changedFields: action === 'member.role_changed' ? ['role'] : undefined };
 }
 
 /** A member of a workspace found by email; 404 NOT_FOUND when the user or the membership is missing. */
@@ -236,8 +247,10 @@ export async function bootstrap(ctx: Context, input: BootstrapInput): Promise<Bo
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
     const ws = await createWorkspace(tx, input);
+    await recordAudit(db, auditEntry(ws.id, ctx.clock(), systemAuditActor('cli'), 'workspace.created', workspaceTarget(ws)));
     const user = await ensureUser(tx, input.email ?? `owner@${ws.slug}.local`);
     await upsertMembership(db, ws.id, user.id, 'owner', iso(ctx.clock()));
+    await recordAudit(db, cliMemberAudit(ws.id, user, ctx.clock(), 'member.added'));
     const management = await createApiKey(tx, ws.id, user.id, { keyClass: 'management', name: 'bootstrap management key' });
     const delivery = await createApiKey(tx, ws.id, user.id, { keyClass: 'delivery', name: 'bootstrap delivery key', environment: 'production' });
     const preview = await createApiKey(tx, ws.id, user.id, { keyClass: 'delivery', name: 'bootstrap preview key', environment: 'preview' });

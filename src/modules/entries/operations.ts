@@ -386,7 +386,11 @@ export async function reorderEntries(ctx: Context, actor: Actor, typeSlug: strin
  * The top-level field names a content write changes (D122's `changed_fields`): default-locale
  * values, each translation's values (when translations are sent) and `slug`.
  */
-function entryChangedFields(stored: Entry, content: PreparedContent, slug: string | undefined): string[] {
+export function entryChangedFields(
+  stored: Pick<Entry, 'data' | 'slug'> & { translations: readonly { locale: string; data: Entry['data'] }[] },
+  content: PreparedContent,
+  slug: string | undefined,
+): string[] {
   const names = new Set(changedKeys(stored.data, content.data));
   if (content.translations !== undefined) {
     const before = new Map(stored.translations.map((t) => [t.locale, t.data]));

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../context.js';
 import { readOneSnapshot, withTransaction } from '../../db/transaction.js';
-import { recordAudit, systemAuditActor } from '../audit/record.js';
+import { auditEntry, recordAudit, systemAuditActor, workspaceTarget } from '../audit/record.js';
 import type { Db } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { fromJsonColumn, stableStringify } from '../../lib/json.js';
@@ -187,8 +187,7 @@ export async function exportWorkspace(ctx: Context, opts: ExportOptions): Promis
       bytes = fs.statSync(opts.out).size;
     }
     // An export changes nothing, so it has no change transaction: its row follows the finished export.
-    const target = { kind: 'workspace', id: ws.id, slug: ws.slug };
-    await recordAudit(ctx.db, { workspaceId: ws.id, at: ctx.clock(), actor: systemAuditActor('cli'), action: 'workspace.exported', target });
+    await recordAudit(ctx.db, auditEntry(ws.id, ctx.clock(), systemAuditActor('cli'), 'workspace.exported', workspaceTarget(ws)));
     return { workspace: { id: ws.id, slug: ws.slug }, out: opts.out, kind, counts, missing_files: missing, bytes };
   } catch (err) {
     if (kind === 'directory') fs.rmSync(path.join(dir, MANIFEST_FILE), { force: true });

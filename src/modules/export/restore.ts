@@ -46,7 +46,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { recordAudit, systemAuditActor } from '../audit/record.js';
+import { auditEntry, recordAudit, systemAuditActor, workspaceTarget } from '../audit/record.js';
 import type { Db } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { isPlainObject } from '../../lib/json.js';
@@ -732,13 +732,10 @@ export async function restoreWorkspaceExport(ctx: Context, opts: RestoreOptions)
       for (const spec of TABLES) counts[spec.file] = await restoreTable(r, spec, stored, webhooks);
       counts.media_files = stored.length;
       const renumbered = [...r.renumbered.values()].reduce((n, m) => n + m.size, 0);
-      await recordAudit(db, {
-        workspaceId: ws.id,
-        at: ctx.clock(),
-        actor: systemAuditActor('cli'),
-        action: 'workspace.restored',
-        target: { kind: 'workspace', id: ws.id, slug: opts.workspace },
-      });
+      await recordAudit(
+        db,
+        auditEntry(ws.id, ctx.clock(), systemAuditActor('cli'), 'workspace.restored', workspaceTarget({ id: ws.id, slug: opts.workspace })),
+      );
       return { ws, renumbered };
     });
     return {

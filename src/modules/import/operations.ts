@@ -23,7 +23,7 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { recordAudit } from '../audit/record.js';
+import { auditEntry, recordAudit, workspaceTarget } from '../audit/record.js';
 import { AppError, invalid } from '../../errors.js';
 import { bootstrap } from '../auth/operations.js';
 import { systemActor, type Actor } from '../auth/permissions.js';
@@ -355,13 +355,7 @@ async function importSource(ctx: Context, source: ExportSource, input: ImportCon
   }
 
   // The import commits batch by batch; its one audit row (D122) follows the last batch.
-  await recordAudit(ctx.db, {
-    workspaceId: ws.id,
-    at: ctx.clock(),
-    actor,
-    action: 'workspace.imported',
-    target: { kind: 'workspace', id: ws.id, slug: ws.slug },
-  });
+  await recordAudit(ctx.db, auditEntry(ws.id, ctx.clock(), actor, 'workspace.imported', workspaceTarget(ws)));
   return {
     workspace: { id: ws.id, slug: ws.slug, created: target.created },
     locales: { default: ws.default_locale, locales: ws.locales, added: target.added },

@@ -39,7 +39,7 @@ import type { AssetKind } from './kinds.js';
 import type { SpooledFile } from './spool.js';
 import type { UploadFields } from './upload-form.js';
 import { dropVariants } from './variants.js';
-import { recordAudit, systemAuditActor, type AuditActor, type AuditEntry } from '../audit/record.js';
+import { auditEntry, recordAudit, systemAuditActor, type AuditActor, type AuditEntry } from '../audit/record.js';
 import { recordMediaEvent } from '../events/record.js';
 
 /**
@@ -341,12 +341,5 @@ export async function getDeliveryMedia(ctx: Context, actor: Actor, id: string): 
 
 /** The audit row of a media update (D122): the names of the fields it changed. */
 function mediaUpdated(actor: Actor, current: MediaRecord, at: string, changedFields: string[]): AuditEntry {
-  return {
-    workspaceId: current.workspace_id,
-    at,
-    actor,
-    action: 'media.updated',
-    target: { kind: 'media', id: current.id, slug: current.original_name },
-    changedFields,
-  };
+  return auditEntry(current.workspace_id, at, actor, 'media.updated', { kind: 'media', id: current.id, slug: current.original_name }, changedFields);
 }

@@ -27,7 +27,8 @@ import type { Actor } from '../auth/permissions.js';
 import { listAllContentTypes } from '../content-types/repository.js';
 import { findEntriesByIds } from '../entries/repository.js';
 import { entrySnapshotOf } from '../entries/snapshot.js';
-import { recordAudit, type AuditActor, type AuditEntry } from '../audit/record.js';
+import { recordAudit } from '../audit/record.js';
+import { releaseAudit } from './audit.js';
 import { recordReleaseEvent } from '../events/record.js';
 import { findPage, loadPageContent } from '../pages/repository.js';
 import { pageSnapshotOf } from '../pages/snapshot.js';
@@ -132,7 +133,7 @@ export async function updateRelease(ctx: Context, actor: Actor, id: string, inpu
     };
     await updateReleaseRow(db, id, patch);
     const changedFields = ['title', 'description'].filter((k) => k in patch);
-    await recordAudit(db, { ...releaseAudit(actor, { ...release, ...patch }, patch.updated_at, 'release.updated'), changedFields });
+    await recordAudit(db, releaseAudit(actor, { ...release, ...patch }, patch.updated_at, 'release.updated', changedFields));
     return presentOne({ ...ctx, db }, { ...release, ...patch });
   });
 }
@@ -242,7 +243,7 @@ export async function addReleaseItem(ctx: Context, actor: Actor, id: string, inp
     };
     await putItem(db, item);
     await updateReleaseRow(db, release.id, { updated_at: now, updated_by: actor.userId });
-    await recordAudit(db, { ...releaseAudit(actor, release, now, 'release.item_added'), changedFields: ['items'] });
+    await recordAudit(db, releaseAudit(actor, release, now, 'release.item_added', ['items']));
     return (await presentItems(tx, actor.workspaceId, [item]))[0];
   });
 }
@@ -254,7 +255,7 @@ export async function removeReleaseItem(ctx: Context, actor: Actor, id: string, 
     const release = await lockEditableRelease(db, actor.workspaceId, id);
     if (!(await removeItem(db, release.id, kind, itemId.toLowerCase()))) throw notFound(`${kind} '${itemId}' in release '${id}'`);
     await updateReleaseRow(db, release.id, { updated_at: iso(ctx.clock()), updated_by: actor.userId });
-    await recordAudit(db, { ...releaseAudit(actor, release, iso(ctx.clock()), 'release.item_removed'), changedFields: ['items'] });
+    await recordAudit(db, releaseAudit(actor, release, iso(ctx.clock()), 'release.item_removed', ['items']));
   });
 }
 
@@ -289,9 +290,4 @@ export async function unscheduleRelease(ctx: Context, actor: Actor, id: string):
     await recordAudit(db, releaseAudit(actor, next, now, 'release.unscheduled'));
     return presentOne({ ...ctx, db }, next);
   });
-}
-
-/** The audit row of a release action (D122): the release by id and title. */
-export function releaseAudit(actor: Actor | AuditActor, release: { id: string; workspace_id: string; title: string }, at: string, action: string): AuditEntry {
-  return { workspaceId: release.workspace_id, at, actor, action, target: { kind: 'release', id: release.id, slug: release.title } };
 }

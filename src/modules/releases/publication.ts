@@ -48,7 +48,7 @@ import {
   type ItemHead,
 } from './repository.js';
 import { releaseProblems, type ReleaseRows } from './validation.js';
-import { releaseAudit } from './operations.js';
+import { releaseAudit } from './audit.js';
 import { releaseNotFound } from './variants.js';
 
 const KINDS: Record<ReleaseItemKind, SnapshotKind<unknown>> = {

@@ -19,11 +19,13 @@ import type { Db } from '../../db/types.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import { authorize } from '../access/authorize.js';
+import { changedKeys, recordAudit } from '../audit/record.js';
+import { releaseAudit } from './audit.js';
 import type { Actor } from '../auth/permissions.js';
 import { listAllContentTypes } from '../content-types/repository.js';
 import { assertUniqueValues, prepareContent } from '../entries/content.js';
 import type { Entry } from '../entries/model.js';
-import { entryNotFound, requireEntryType, requireWorkspaceOf, type EntryWriteInput } from '../entries/operations.js';
+import { entryChangedFields, entryNotFound, requireEntryType, requireWorkspaceOf, type EntryWriteInput } from '../entries/operations.js';
 import { findEntry, type EntryRef } from '../entries/repository.js';
 import { entrySnapshotFromJson, type EntrySnapshot } from '../entries/snapshot.js';
 import { prepareBlocks } from '../pages/blocks.js';
@@ -120,6 +122,8 @@ export async function updateEntryVariant(
             }),
     };
     await updateItemSnapshot(db, release.id, 'entry', entry.id, snapshot, now, actor.userId);
+    const changedFields = entryChangedFields({ slug: entry.slug, data: old.data, translations: old.translations }, content, undefined);
+    await recordAudit(db, releaseAudit(actor, release, now, 'release.item_updated', changedFields));
     return entryWithSnapshot(presentItem(entry, ctx.clock()), snapshot);
   });
 }
@@ -184,6 +188,12 @@ export async function updatePageVariant(ctx: Context, actor: Actor, ref: PageRef
       ),
     };
     await updateItemSnapshot(db, release.id, 'page', page.id, snapshot, iso(ctx.clock()), actor.userId);
+    const changedFields = [
+      ...changedKeys({ seo: old.seo }, { seo: snapshot.seo }),
+      'blocks',
+      ...(parsed.seoTranslations === undefined ? [] : ['seo_translations']),
+    ];
+    await recordAudit(db, releaseAudit(actor, release, iso(ctx.clock()), 'release.item_updated', changedFields));
     return pageWithSnapshot({ page: presentItem(page, ctx.clock()) }, snapshot);
   });
 }

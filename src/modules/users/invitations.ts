@@ -28,7 +28,7 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { recordAudit, type AuditActor } from '../audit/record.js';
+import { auditEntry, recordAudit, type AuditActor } from '../audit/record.js';
 import { AppError, invalid } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
@@ -251,11 +251,5 @@ export async function acceptInvitation(ctx: Context, session: SessionState, toke
 /** The audit row of an accepted invitation (D122): the person who accepted it is the actor. */
 function accepted(invitation: { id: string; workspace_id: string; email: string }, user: { id: number; email: string }, at: string) {
   const actor: AuditActor = { type: 'user', id: String(user.id), label: user.email, userId: user.id };
-  return {
-    workspaceId: invitation.workspace_id,
-    at,
-    actor,
-    action: 'invitation.accepted',
-    target: { kind: 'invitation', id: invitation.id, slug: invitation.email },
-  };
+  return auditEntry(invitation.workspace_id, at, actor, 'invitation.accepted', { kind: 'invitation', id: invitation.id, slug: invitation.email });
 }

@@ -19,7 +19,7 @@ import { newId } from '../../lib/ids.js';
 import { SLUG_PATTERN } from '../../lib/slugs.js';
 import { iso } from '../../lib/time.js';
 import { withTransaction } from '../../db/transaction.js';
-import { changedKeys, recordAudit } from '../audit/record.js';
+import { auditEntry, changedKeys, recordAudit, workspaceTarget } from '../audit/record.js';
 import { lockRows } from '../../db/lock.js';
 import type { Actor } from '../auth/permissions.js';
 import { authorize } from '../access/authorize.js';
@@ -163,14 +163,7 @@ export async function updateWorkspace(ctx: Context, actor: Actor, patch: Workspa
     await updateWorkspaceSettings(db, ws.id, next, now);
     const before = { name: ws.name, default_locale: ws.default_locale, locales: ws.locales, preview_url_template: ws.preview_url_template };
     const changedFields = changedKeys(before, next);
-    await recordAudit(db, {
-      workspaceId: ws.id,
-      at: now,
-      actor,
-      action: 'workspace.settings_updated',
-      target: { kind: 'workspace', id: ws.id, slug: ws.slug },
-      changedFields,
-    });
+    await recordAudit(db, auditEntry(ws.id, now, actor, 'workspace.settings_updated', workspaceTarget(ws), changedFields));
     return { ...ws, ...next, updated_at: now };
   });
 }
