@@ -11,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRow } from '../src/modules/audit/repository.js';
+import { sql } from 'kysely';
+import { createDb } from '../src/db/create-db.js';
 import { withTransaction } from '../src/db/transaction.js';
 import { pruneAuditLog } from '../src/modules/audit/operations.js';
 import { authenticate } from '../src/modules/auth/operations.js';
@@ -345,6 +347,27 @@ describe.each(dialects())('audit log on %s', (dialect) => {
     expect(await pruneAuditLog(env.ctx)).toBe(3);
     expect(await count()).toBe(total - 3);
     expect(await pruneAuditLog(env.ctx)).toBe(0);
+
+    // Two instances pruning at once (on PostgreSQL a second pool, as a second instance has) delete each old row once, and all of them.
+    const many = Array.from({ length: 2500 }, (_, i) => ({
+      ...old,
+      id: `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`,
+      at: new Date(now.getTime() - (500 + (i % 50)) * 86_400_000).toISOString(),
+    }));
+    for (let i = 0; i < many.length; i += 250)
+      await env.ctx.db.kysely
+        .insertInto('audit_log')
+        .values(many.slice(i, i + 250))
+        .execute();
+    const schema = dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(env.ctx.db.kysely)).rows[0].s : null;
+    const other = schema ? await createDb(env.config, { pgSchema: schema, poolSize: 2 }) : env.ctx.db;
+    try {
+      const [a, b] = await Promise.all([pruneAuditLog(env.ctx), pruneAuditLog({ ...env.ctx, db: other })]);
+      expect(a + b).toBe(2500);
+    } finally {
+      if (other !== env.ctx.db) await other.close();
+    }
+    expect(await count()).toBe(total - 3);
   });
 
   it('quire export and quire import quire are recorded as the command line', async () => {

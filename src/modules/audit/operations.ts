@@ -156,8 +156,9 @@ const PRUNE_BATCH = 1000;
 
 /**
  * Deletes rows older than `AUDIT_RETENTION_DAYS` (config.auditRetentionDays; 0 keeps every row),
- * in batches; returns how many went. Safe on several instances at once: each batch deletes what
- * is still there.
+ * in batches; returns how many this call deleted. Safe on several instances at once: each batch
+ * deletes what is still there, and a pass stops only at a batch that found nothing, so a batch
+ * shortened by another instance's deletes does not end it early.
  */
 export async function pruneAuditLog(ctx: Context): Promise<number> {
   const days = ctx.config.auditRetentionDays;
@@ -167,6 +168,6 @@ export async function pruneAuditLog(ctx: Context): Promise<number> {
   for (;;) {
     const n = await pruneAuditRows(ctx.db, before, PRUNE_BATCH);
     total += n;
-    if (n < PRUNE_BATCH) return total;
+    if (n === 0) return total;
   }
 }
