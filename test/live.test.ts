@@ -129,6 +129,20 @@ describe.each(dialects())('live updates on %s', (dialect) => {
     old.close();
   });
 
+  it('a key with a content-type whitelist sees only the changes of its types', async () => {
+    ok(await w.req('POST', '/content-types', { name: 'Note', slug: 'note', fields: [{ name: 'title', field_type: 'text' }] }), 201);
+    const { key } = await createApiKey(env.ctx, w.workspaceId, w.userId, { keyClass: 'delivery', environment: 'production', contentTypes: ['note'] });
+    const s = await open(key);
+    const article = await w.article('not-a-note', 'Article');
+    const note = ok(await w.req('POST', '/content-types/note/entries', { slug: 'n1', data: { title: 'N' } }), 201).body.data.id as string;
+    ok(await w.req('PATCH', '/content-types/note/entries/n1/publish'));
+    await s.waitFor('the note', () => about(s, `e:${note}`).length === 1);
+    // The article was published first: had it been visible, it would have come first.
+    expect(about(s, `e:${article}`)).toEqual([]);
+    expect(s.frames.every((f) => f.data.tags.includes(`t:${w.workspaceId}:note`) || !f.data.tags.some((t: string) => t.startsWith('e:')))).toBe(true);
+    s.close();
+  });
+
   it('sends a heartbeat comment on an idle stream', async () => {
     const s = await open(w.keys.delivery);
     await s.waitFor('heartbeat', () => s.comments.includes('ping'), 3_000);
