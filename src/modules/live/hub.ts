@@ -94,8 +94,8 @@ class WorkspaceReader {
   readonly subscribers = new Set<Subscriber>();
   /** Subscribers joined or joining: the reader is forgotten when none is left. */
   members = 0;
-  /** The last event id read (and handed out). */
-  position = 0;
+  /** The last event id read (and handed out); -1 until it could be read. */
+  position = -1;
   #chain: Promise<void>;
   #readQueued = false;
 
@@ -103,9 +103,12 @@ class WorkspaceReader {
     readonly workspaceId: string,
     private readonly hub: LiveHub,
   ) {
-    this.#chain = this.#task(async () => {
-      this.position = await lastEventId(hub.deps.db, workspaceId);
-    });
+    this.#chain = this.#task(() => this.#locate());
+  }
+
+  /** Reads the workspace's newest event id as the position, unless known. */
+  async #locate(): Promise<void> {
+    if (this.position < 0) this.position = await lastEventId(this.hub.deps.db, this.workspaceId);
   }
 
   /** Runs `fn` after every task queued before it. */
@@ -122,6 +125,13 @@ class WorkspaceReader {
     this.#readQueued = true;
     void this.#task(async () => {
       this.#readQueued = false;
+      if (this.position < 0) {
+        // The position could not be read (the database was unreachable): what changed meanwhile
+        // is unknown, so every subscriber starts over from the newest event.
+        await this.#locate();
+        for (const s of this.subscribers) this.hub.send(s, resetFrame(this.position, 'events could not be read for a while'));
+        return;
+      }
       for (;;) {
         const events = await listEventsAfter(this.hub.deps.db, this.workspaceId, this.position, READ_BATCH);
         for (const event of events) {
@@ -141,7 +151,14 @@ class WorkspaceReader {
   /** Adds `sub` after replaying what follows `lastEventId` (or a reset), between two reads. */
   join(sub: Subscriber, lastEventId: string | undefined): Promise<void> {
     return this.#task(async () => {
-      if (lastEventId !== undefined) await this.#replay(sub, lastEventId.trim());
+      try {
+        await this.#locate();
+        if (lastEventId !== undefined) await this.#replay(sub, lastEventId.trim());
+      } catch (err) {
+        // Ended, so the client reconnects and resumes, rather than waiting for events never sent.
+        this.hub.end(sub);
+        throw err;
+      }
       if (this.hub.isOpen(sub)) this.subscribers.add(sub);
     });
   }
@@ -231,6 +248,11 @@ export class LiveHub {
   /** Whether `sub` is still open. */
   isOpen(sub: Subscriber): boolean {
     return this.#open.has(sub);
+  }
+
+  /** Ends `sub`'s stream. */
+  end(sub: Subscriber): void {
+    this.#leave(sub, true);
   }
 
   /** Writes `frame` to `sub`, closing it when its backlog passes MAX_BACKLOG_BYTES. */
