@@ -8890,7 +8890,10 @@ export interface operations {
         /** @description Resume after this event id (as the Last-Event-ID header). */
         last_event_id?: string;
       };
-      header?: never;
+      header?: {
+        /** @description Resume after this event id (the `id` of the last event received). */
+        'last-event-id'?: string;
+      };
       path?: never;
       cookie?: never;
     };

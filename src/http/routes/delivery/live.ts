@@ -33,6 +33,9 @@ export async function deliveryLiveRoutes(app: FastifyInstance, ctx: Context): Pr
           'A `text/event-stream` (D142): `id: N` and `data: {"id":N,"tags":[...]}` for every change the key may see (production keys: publications, unpublications, deletions, releases; preview keys: every save), where `tags` are the cache tags of the answers it changes (`Cache-Tag`). `Last-Event-ID` (or `?last_event_id=`) resumes after that event; an id older than the history kept answers one `event: reset` (refetch everything) carrying the current id. A `: ping` comment every 15 s. 429 past the per-key connection cap.',
         errors: ['RATE_LIMITED'],
         querystring: LiveQuery,
+        headers: Type.Object({
+          'last-event-id': Type.Optional(Type.String({ description: 'Resume after this event id (the `id` of the last event received).' })),
+        }),
         response: {
           200: {
             description: 'The event stream (never ends by itself).',
