@@ -15,10 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createContext } from '../src/context.js';
 import { createDb } from '../src/db/create-db.js';
-import { createApiKey } from '../src/modules/auth/operations.js';
+import { authenticate, createApiKey } from '../src/modules/auth/operations.js';
+import { MAX_BACKLOG_BYTES } from '../src/modules/live/hub.js';
 import type { Config } from '../src/config.js';
 import { createTestEnv, dialects, expectError, type Res, type TestEnv } from './helpers.js';
-import { openLive, type LiveStream } from './live-client.js';
+import { openLive, until, type LiveStream } from './live-client.js';
 import { createPageWorld, type PageWorld } from './pages-fixtures.js';
 
 const E = '/content-types/article/entries';
@@ -141,6 +142,18 @@ describe.each(dialects())('live updates on %s', (dialect) => {
     expect(about(s, `e:${article}`)).toEqual([]);
     expect(s.frames.every((f) => f.data.tags.includes(`t:${w.workspaceId}:note`) || !f.data.tags.some((t: string) => t.startsWith('e:')))).toBe(true);
     s.close();
+  });
+
+  it('ends a stream whose client stops reading once its unsent output passes the bound', async () => {
+    const actor = await authenticate(env.ctx, w.keys.preview, 'delivery');
+    let ended = false;
+    await until('earlier streams closed', () => env.ctx.live.size === 0);
+    // A sink whose client reads nothing: every write leaves more than the bound unsent.
+    await env.ctx.live.start(actor, { write: () => MAX_BACKLOG_BYTES + 1, end: () => (ended = true) }, undefined);
+    // Its first write (a heartbeat or this publication's event) ends it.
+    await w.article('unread', 'Unread');
+    await until('the stream ended', () => ended);
+    expect(env.ctx.live.size).toBe(0);
   });
 
   it('sends a heartbeat comment on an idle stream', async () => {
