@@ -171,12 +171,12 @@ describe.each(dialects())('audit log on %s', (dialect) => {
     const b = new Browser(env.app);
     const res = await b.signIn(email, PASSWORD);
     const signIn = (await newRows())[0];
-    expect(signIn).toMatchObject({ workspace_id: null, action: 'session.sign_in', actor_type: 'user', actor_label: email, target_kind: 'user', ip: b.address });
+    expect(signIn).toMatchObject({ workspace_id: '', action: 'session.sign_in', actor_type: 'user', actor_label: email, target_kind: 'user', ip: b.address });
     expect(signIn.request_id).toBe(res.headers['x-request-id']);
     expect(signIn.user_agent).toBeTruthy();
 
     const bad = await oneRow(() => new Browser(env.app).signIn(email, 'wrong password!'), 401);
-    expect(bad).toMatchObject({ action: 'session.sign_in_failed', target_kind: 'user', target_id: signIn.target_id, target_slug: email, workspace_id: null });
+    expect(bad).toMatchObject({ action: 'session.sign_in_failed', target_kind: 'user', target_id: signIn.target_id, target_slug: email, workspace_id: '' });
     const unknown = await oneRow(() => new Browser(env.app).signIn('nobody@example.com', 'whatever pass'), 401);
     expect(unknown).toMatchObject({ action: 'session.sign_in_failed', target_id: null, target_slug: 'nobody@example.com' });
     expect(JSON.stringify(unknown)).not.toContain('whatever pass');
@@ -302,6 +302,14 @@ describe.each(dialects())('audit log on %s', (dialect) => {
     expect(entries.every((r) => r.action.startsWith('entry.'))).toBe(true);
     expect((await q('action=entry.updated')).every((r) => r.action === 'entry.updated')).toBe(true);
     expect((await q('action=entry_x.*')).length).toBe(0);
+    // Members' sign-ins come from the installation-wide rows, merged into the workspace's order.
+    const sessions = await q('action=session.*');
+    expect(sessions.length).toBeGreaterThan(2);
+    expect(sessions.every((r) => r.action.startsWith('session.'))).toBe(true);
+    expect(sessions.map((r) => r.at)).toEqual([...sessions.map((r) => r.at)].sort().reverse());
+    const ownerRows = await q(`target=user:${sessions[0].target.id}`);
+    expect(ownerRows.length).toBeGreaterThan(0);
+    expect(ownerRows.every((r) => r.target.kind === 'user' && r.target.id === sessions[0].target.id)).toBe(true);
     const byKey = await q(`actor=key:${keyId}`);
     expect(byKey.length).toBeGreaterThan(0);
     expect(byKey.every((r) => r.actor.type === 'key' && r.actor.id === keyId)).toBe(true);

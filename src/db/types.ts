@@ -474,8 +474,8 @@ export interface EventsTable {
 export interface AuditLogTable {
   /** UUID v7. */
   id: string;
-  /** Null for installation-wide rows (sign-in, sign-out, password changes). */
-  workspace_id: string | null;
+  /** '' for installation-wide rows (sign-in, sign-out, password changes). */
+  workspace_id: string;
   at: string;
   actor_type: string;
   actor_id: string | null;

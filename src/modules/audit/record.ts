@@ -17,7 +17,7 @@ import { stableStringify } from '../../lib/json.js';
 import { iso } from '../../lib/time.js';
 import type { Actor, RequestContext } from '../auth/permissions.js';
 import { itemSubjects } from '../events/repository.js';
-import { insertAuditRow } from './repository.js';
+import { INSTALLATION, insertAuditRow } from './repository.js';
 
 /** Who did it, as a row names them. */
 export interface AuditActor {
@@ -98,7 +98,7 @@ export async function recordAudit(trx: Db, entry: AuditEntry): Promise<void> {
   const request = who.request;
   await insertAuditRow(trx, {
     id: newId(),
-    workspace_id: entry.workspaceId,
+    workspace_id: entry.workspaceId ?? INSTALLATION,
     at: typeof entry.at === 'string' ? entry.at : iso(entry.at),
     actor_type: who.type,
     actor_id: who.id,
