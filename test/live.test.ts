@@ -91,6 +91,15 @@ describe.each(dialects())('live updates on %s', (dialect) => {
     preview.close();
   });
 
+  it('a write of several items in one transaction sends an event for each (bulk publish)', async () => {
+    const s = await open(w.keys.delivery);
+    const ids: string[] = [];
+    for (const slug of ['bulk-1', 'bulk-2', 'bulk-3']) ids.push(ok(await w.req('POST', E, { slug, data: { title: slug } }), 201).body.data.id);
+    ok(await w.req('PATCH', `${E}/bulk`, { action: 'publish', ids }));
+    await s.waitFor('three events', () => ids.every((id) => about(s, `e:${id}`).length === 1));
+    s.close();
+  });
+
   it('Last-Event-ID resumes after that event, in order; a too old or malformed id answers reset', async () => {
     const first = await open(w.keys.delivery);
     const a = await w.article('resume-a', 'A');

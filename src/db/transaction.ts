@@ -50,6 +50,11 @@ export async function withTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Pr
   }
 }
 
+/** Whether `db` is the handle of an open transaction (made by withTransaction). */
+export function inTransaction(db: Db): boolean {
+  return (db as Db & { [IN_TX]?: boolean })[IN_TX] === true;
+}
+
 /**
  * Runs `callback` once the transaction of `db` has committed (never when it rolls back), or at
  * once when `db` is no transaction. It must not throw; it runs before withTransaction returns.

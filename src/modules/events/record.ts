@@ -16,7 +16,7 @@ import { iso } from '../../lib/time.js';
 import { deliveryRow, enqueueDeliveries, eventPayload } from '../webhooks/outbox.js';
 import { matchesEvent } from '../webhooks/events.js';
 import { enabledWebhooks, insertDeliveries } from '../webhooks/repository.js';
-import { afterCommit } from '../../db/transaction.js';
+import { afterCommit, inTransaction } from '../../db/transaction.js';
 import { insertEvent, insertEvents, itemSubjects, notifyEvents, type ItemSubject } from './repository.js';
 
 /** Kinds of items events are about. */
@@ -104,15 +104,30 @@ export async function recordEvents(trx: Db, at: Date | string, inputs: readonly 
   await announce(trx, workspaces);
 }
 
+/** The workspaces each open transaction (its handle) has announced, so a write of many items announces each once. */
+const announced = new WeakMap<Db, Set<string>>();
+
 /**
  * Announces new events of these workspaces to live readers (docs/front-ends.md "Live updates",
- * D142): on PostgreSQL a notification delivered at commit to every instance; in this process the
- * database handle's eventWatchers, called after the commit. A rolled-back write announces nothing.
+ * D142), once per transaction and workspace: on PostgreSQL a notification delivered at commit to
+ * every instance; in this process the database handle's eventWatchers, called after the commit.
+ * A rolled-back write announces nothing.
  */
 async function announce(trx: Db, workspaceIds: readonly string[]): Promise<void> {
-  for (const id of workspaceIds) await notifyEvents(trx, id);
+  // Outside a transaction every call announces (its write has committed already).
+  let done = inTransaction(trx) ? announced.get(trx) : new Set<string>();
+  if (!done) {
+    done = new Set();
+    announced.set(trx, done);
+  }
+  const fresh = workspaceIds.filter((id) => !done.has(id));
+  if (fresh.length === 0) return;
+  for (const id of fresh) {
+    done.add(id);
+    await notifyEvents(trx, id);
+  }
   afterCommit(trx, () => {
-    for (const watch of trx.memo.eventWatchers) for (const id of workspaceIds) watch(id);
+    for (const watch of trx.memo.eventWatchers) for (const id of fresh) watch(id);
   });
 }
 
