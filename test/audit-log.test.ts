@@ -215,6 +215,7 @@ describe.each(dialects())('audit log on %s', (dialect) => {
     const token = new URL(accepted.body.data.invitation_url).searchParams.get('token');
     const joiner = new Browser(env.app);
     const acceptance = await oneRow(() => joiner.call('POST', `${M}/session/password`, { body: { token, password: PASSWORD } }));
+    expect(acceptance.ip).toBe(joiner.address);
     expect(acceptance).toMatchObject({
       action: 'invitation.accepted',
       actor_type: 'user',

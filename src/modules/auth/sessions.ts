@@ -357,7 +357,7 @@ export async function describeToken(
  * POST /session/password with a token: sets the password (ending the user's other sessions) and
  * signs in. 404 for an unknown, used or expired token.
  */
-export async function redeemToken(ctx: Context, token: string, password: string): Promise<StartedSession> {
+export async function redeemToken(ctx: Context, token: string, password: string, request?: RequestContext): Promise<StartedSession> {
   requirePasswords(ctx);
   checkPassword(password);
   const row = await usableToken(ctx, token);
@@ -368,7 +368,7 @@ export async function redeemToken(ctx: Context, token: string, password: string)
     await updatePasswordHash(db, row.user_id, hash);
     await deleteUserSessions(db, row.user_id);
     const user = await findCredentialsById(db, row.user_id);
-    if (user) await recordAudit(db, selfAudit(user, ctx.clock(), 'password.set'));
+    if (user) await recordAudit(db, selfAudit(user, ctx.clock(), 'password.set', request));
     return user;
   });
   if (!user) throw new AppError('NOT_FOUND', TOKEN_GONE);

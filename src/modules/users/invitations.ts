@@ -35,6 +35,7 @@ import { iso } from '../../lib/time.js';
 import { normalizeEmail } from '../auth/operations.js';
 import { hashPassword } from '../auth/passwords.js';
 import { isRole, ROLES, type Actor, type Role } from '../auth/permissions.js';
+import type { RequestContext } from '../auth/permissions.js';
 import { findMembershipRole, findUserByEmail, upsertMembership } from '../auth/repository.js';
 import { deleteUserSessions, findCredentialsById } from '../auth/session-repository.js';
 import {
@@ -199,13 +200,13 @@ const ACCOUNT_EXISTS = 'This email already has an account: sign in as it and acc
  * link. An invitation link sets the first password of a brand-new account, accepts the
  * invitation and signs in; for any other account it answers 403 and changes nothing.
  */
-export async function redeemLink(ctx: Context, token: string, password: string): Promise<StartedSession> {
+export async function redeemLink(ctx: Context, token: string, password: string, request?: RequestContext): Promise<StartedSession> {
   requirePasswords(ctx);
   checkPassword(password);
   const digest = oneTimeTokenDigest(token);
   if (!digest) throw new AppError('NOT_FOUND', TOKEN_GONE);
   const invitation = await findInvitationByToken(ctx.db, digest, iso(ctx.clock()));
-  if (!invitation) return redeemToken(ctx, token, password);
+  if (!invitation) return redeemToken(ctx, token, password, request);
   if (!brandNew(await accountState(ctx.db, invitation.email))) throw new AppError('FORBIDDEN', ACCOUNT_EXISTS);
   const hash = await hashPassword(password, ctx.config.passwordHashLog2n);
   const userId = await withTransaction(ctx.db, async (db) => {
@@ -217,7 +218,7 @@ export async function redeemLink(ctx: Context, token: string, password: string):
     if (!(await consumeInvitation(db, digest, now))) throw new AppError('NOT_FOUND', TOKEN_GONE);
     await upsertMembership(db, invitation.workspace_id, id, invitation.role, now);
     await deleteUserSessions(db, id);
-    await recordAudit(db, accepted(invitation, { id, email: invitation.email }, now));
+    await recordAudit(db, accepted(invitation, { id, email: invitation.email }, now, request));
     return id;
   });
   const user = (await findCredentialsById(ctx.db, userId))!;
@@ -230,7 +231,7 @@ export async function redeemLink(ctx: Context, token: string, password: string):
  * 403 when the invitation is for another email; 404 when the link is unknown, used, cancelled or
  * expired. A person already a member keeps their role. Answers the session's new SessionInfo.
  */
-export async function acceptInvitation(ctx: Context, session: SessionState, token: string): Promise<SessionInfo> {
+export async function acceptInvitation(ctx: Context, session: SessionState, token: string, request?: RequestContext): Promise<SessionInfo> {
   const digest = oneTimeTokenDigest(token);
   if (!digest) throw new AppError('NOT_FOUND', TOKEN_GONE);
   await withTransaction(ctx.db, async (db) => {
@@ -243,13 +244,13 @@ export async function acceptInvitation(ctx: Context, session: SessionState, toke
     if (!(await consumeInvitation(db, digest, now))) throw new AppError('NOT_FOUND', TOKEN_GONE);
     if (!(await findMembershipRole(db, invitation.workspace_id, session.user.id)))
       await upsertMembership(db, invitation.workspace_id, session.user.id, invitation.role, now);
-    await recordAudit(db, accepted(invitation, session.user, now));
+    await recordAudit(db, accepted(invitation, session.user, now, request));
   });
   return sessionInfo(ctx, session);
 }
 
 /** The audit row of an accepted invitation (D122): the person who accepted it is the actor. */
-function accepted(invitation: { id: string; workspace_id: string; email: string }, user: { id: number; email: string }, at: string) {
-  const actor: AuditActor = { type: 'user', id: String(user.id), label: user.email, userId: user.id };
+function accepted(invitation: { id: string; workspace_id: string; email: string }, user: { id: number; email: string }, at: string, request?: RequestContext) {
+  const actor: AuditActor = { type: 'user', id: String(user.id), label: user.email, userId: user.id, request };
   return auditEntry(invitation.workspace_id, at, actor, 'invitation.accepted', { kind: 'invitation', id: invitation.id, slug: invitation.email });
 }

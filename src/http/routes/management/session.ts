@@ -116,7 +116,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
       }
       const started =
         token !== undefined
-          ? await redeemLink(ctx, token, password)
+          ? await redeemLink(ctx, token, password, requestContextOf(req))
           : await changePassword(
               ctx,
               await sessionOfRequest(ctx, req, reply, true),
@@ -145,6 +145,6 @@ export async function sessionRoutes(app: FastifyInstance, ctx: Context): Promise
         response: { 200: EnvelopeOf(SessionInfoSchema) },
       },
     },
-    async (req, reply) => ok(await acceptInvitation(ctx, await sessionOfRequest(ctx, req, reply, true), req.body.token)),
+    async (req, reply) => ok(await acceptInvitation(ctx, await sessionOfRequest(ctx, req, reply, true), req.body.token, requestContextOf(req))),
   );
 }
