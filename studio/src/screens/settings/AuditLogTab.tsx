@@ -15,6 +15,7 @@ import { formatDateTime } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { ScrollTable } from '../../components/ScrollTable';
 import { useWsKey } from '../../app/queries';
+import { useMemberNames } from '../entries/members';
 
 interface Filters {
   actor: string;
@@ -55,6 +56,7 @@ function actorText(a: AuditEntry['actor']): string {
 
 export default function AuditLogTab() {
   const wsKey = useWsKey();
+  const nameOf = useMemberNames();
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const log = useInfiniteQuery({
@@ -118,7 +120,7 @@ export default function AuditLogTab() {
                     <Text size="sm">{actorText(r.actor)}</Text>
                     {r.actor.type === 'key' && r.actor.user_id !== null ? (
                       <Text size="xs" c="dimmed">
-                        created by user {r.actor.user_id}
+                        created by {nameOf(r.actor.user_id)}
                       </Text>
                     ) : null}
                   </Table.Td>
