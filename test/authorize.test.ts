@@ -120,6 +120,9 @@ describe.each(dialects())('authorize: the API answers as the check decides, on %
       { action: 'keys:revoke', method: 'DELETE', url: `${M}/api-keys/${UNKNOWN}`, allowed: 404 },
       { action: 'settings:update', method: 'PATCH', url: `${M}/workspace`, body: { name: ' ' }, allowed: 400 },
       { action: 'audit:read', method: 'GET', url: `${M}/audit-log`, allowed: 200 },
+      { action: 'roles:list', method: 'GET', url: `${M}/roles`, allowed: 200 },
+      { action: 'roles:write', method: 'POST', url: `${M}/roles`, body: { name: ' ', permissions: [] }, allowed: 400 },
+      { action: 'roles:write', method: 'DELETE', url: `${M}/roles/${UNKNOWN}`, allowed: 404 },
     );
   });
 

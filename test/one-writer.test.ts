@@ -214,7 +214,7 @@ describe.each(dialects())('the bulk writer stores what the publishing core store
       },
     });
     expect(type.status).toBe(201);
-    ct = await requireEntryType(env.ctx, actor.workspaceId, 'card');
+    ct = await requireEntryType(env.ctx, actor, 'card');
     targetId = (await createEntry(env.ctx, actor, 'card', { slug: 'target', data: { title: 'Target' } })).id;
   });
   afterAll(async () => env?.close());

@@ -499,6 +499,13 @@ async function scenario(env: TestEnv): Promise<World> {
   const spare = await expectStatus(201, 'POST', `${M}/api-keys`, { ...sh(), body: { name: 'spare', key_class: 'management', scopes: ['content:write'] } });
   await expectStatus(200, 'DELETE', `${M}/api-keys/${spare.body.data.id}`, sh());
   await expectStatus(200, 'GET', `${M}/audit-log?action=key.*&limit=1`, sh());
+  // Custom roles (D120).
+  await expectStatus(200, 'GET', `${M}/roles`, sh());
+  const role = await expectStatus(201, 'POST', `${M}/roles`, { ...sh(), body: { name: 'Reader', permissions: [{ resource: 'entries', actions: ['read'] }] } });
+  await expectStatus(200, 'GET', `${M}/roles/${role.body.data.id}`, sh());
+  await expectStatus(200, 'PATCH', `${M}/roles/${role.body.data.id}`, { ...sh(), body: { description: 'reads entries' } });
+  await expectStatus(404, 'PATCH', `${M}/roles/no-such-role`, { ...sh(), body: { description: 'x' } });
+  await expectStatus(200, 'DELETE', `${M}/roles/${role.body.data.id}`, sh());
   await expectStatus(200, 'GET', `${M}/workspace`);
   await expectStatus(200, 'PATCH', `${M}/workspace`, { ...sh(), body: { name: 'Renamed' } });
   await expectStatus(200, 'GET', `${M}/overview`);

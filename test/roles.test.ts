@@ -44,7 +44,11 @@ describe.each(dialects())('roles as data (%s)', (dialect) => {
         manages: Number(r.manages_workspace) === 1,
         ownsWorkspace: Number(r.owns_workspace) === 1,
       })),
-    ).toEqual([...PRESET_ROLES].sort((a, b) => a.name.localeCompare(b.name)).map((r) => ({ ...r, scopes: [...r.scopes] })));
+    ).toEqual(
+      [...PRESET_ROLES]
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map((r) => ({ name: r.name, scopes: [...r.scopes], manages: r.manages, ownsWorkspace: r.ownsWorkspace })),
+    );
     for (const r of rows) {
       expect(r.name).toBe(r.key);
       expect(Number(r.is_preset)).toBe(1);
@@ -78,7 +82,14 @@ describe.each(dialects())('roles as data (%s)', (dialect) => {
       .execute();
     try {
       const roles = (await readRoles(env.ctx.db))!;
-      expect(roles.row('reviewer')).toEqual({ name: 'reviewer', scopes: ['content:write'], manages: false, ownsWorkspace: false });
+      expect(roles.row('reviewer')).toMatchObject({
+        name: 'reviewer',
+        label: 'Reviewer',
+        scopes: ['content:write'],
+        manages: false,
+        ownsWorkspace: false,
+        preset: false,
+      });
       const role = 'reviewer' as Role;
       const keyScopes = new Set<Scope>(['content:write', 'content:publish']);
       const actor: Actor = {
@@ -97,9 +108,9 @@ describe.each(dialects())('roles as data (%s)', (dialect) => {
       expect(decide(actor, 'content:write')).toBeNull();
       expect(decide(actor, 'content:publish')).toEqual({
         code: 'FORBIDDEN',
-        message: "The key's creator (role 'reviewer') lacks permission for 'content:publish'",
+        message: "The key's creator (role 'Reviewer') lacks permission for 'content:publish' (may not publish entries, pages or releases)",
       });
-      expect(decide({ ...actor, session: { digest: 'd' } }, 'keys:list')?.message).toBe('Only owners and admins can manage API keys (your role: reviewer)');
+      expect(decide({ ...actor, session: { digest: 'd' } }, 'keys:list')?.message).toBe('Only owners and admins can manage API keys (your role: Reviewer)');
     } finally {
       await db.deleteFrom('roles').where('key', '=', 'reviewer').execute();
     }

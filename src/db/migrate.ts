@@ -44,6 +44,7 @@ import * as m026 from './migrations/026-event-visibility.js';
 import * as m027 from './migrations/027-webhook-secret-rotation.js';
 import * as m028 from './migrations/028-coalesced-revision-bumps.js';
 import * as m029 from './migrations/029-audit-log.js';
+import * as m030 from './migrations/030-workspace-roles.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -78,6 +79,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '027-webhook-secret-rotation': m027,
   '028-coalesced-revision-bumps': m028,
   '029-audit-log': m029,
+  '030-workspace-roles': m030,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -82,6 +82,11 @@ export interface RolesTable {
   owns_workspace: number;
   is_preset: number;
   created_at: string;
+  /** Migration 030: the workspace of a custom role (D120); null for the presets. */
+  workspace_id: Generated<string | null>;
+  description: Generated<string>;
+  /** JSON array of permissions (D120); null for the presets, whose permissions follow from their scopes. */
+  permissions: Generated<string | null>;
 }
 
 export interface MembershipsTable {

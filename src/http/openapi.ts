@@ -84,6 +84,7 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   IDEMPOTENCY_KEY_IN_USE: 'a request with the same Idempotency-Key is still being processed',
   ALREADY_MEMBER: 'the person is already a member of the workspace',
   LAST_OWNER: 'the workspace would be left without an owner',
+  ROLE_IN_USE: 'a member or pending invitation holds the role',
   RELEASE_TOO_LARGE: 'the release already holds 1,000 items',
   RELEASE_CONFLICT: 'items of the release were published again since; `errors` lists them (send `force` to revert anyway)',
   RELEASE_INVALID: 'the release cannot be published as it is; `errors` lists each item and field',
@@ -113,6 +114,7 @@ const CODE_EXAMPLES: Record<ErrorCode, string> = {
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still being processed; retry shortly',
   ALREADY_MEMBER: 'This person is already a member of the workspace',
   LAST_OWNER: 'The workspace needs at least one owner',
+  ROLE_IN_USE: 'The role is in use: give its members and invitations another role first',
   RELEASE_TOO_LARGE: 'A release holds at most 1000 items',
   RELEASE_CONFLICT: '2 items were published again since this release; send {"force": true} to revert anyway',
   RELEASE_INVALID: 'The release cannot be published: 3 problems',
@@ -151,6 +153,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Studio: API keys', description: 'API keys of the workspace (Studio session only).' },
   { name: 'Studio: workspace', description: 'Workspace settings and the Studio home overview.' },
   { name: 'Studio: audit log', description: 'Who did what: the audit log, read-only (owners and admins, Studio session only; D122).' },
+  { name: 'Studio: roles', description: 'Custom roles and their permissions; the five presets listed read-only (owners and admins, Studio session only; D120).' },
 ];
 
 /** Error codes an operation can answer because of how it is configured and reached. */

@@ -1,9 +1,9 @@
 /** Wire schemas of the Studio's management endpoints (D91): people, API keys, workspace, overview. */
 import { Type } from '@sinclair/typebox';
-import { ROLES, type Environment, type KeyClass, type Role } from '../../modules/auth/permissions.js';
+import type { Environment, KeyClass, Role } from '../../modules/auth/permissions.js';
 import { NullableTimestamp, Timestamp } from './common.js';
 
-const RoleSchema = Type.Unsafe<Role>(Type.String({ enum: [...ROLES] }));
+const RoleSchema = Type.Unsafe<Role>(Type.String({ description: 'a preset role (owner, admin, editor, author, viewer) or a custom role id (D120)' }));
 
 export const MemberSchema = Type.Object(
   {
@@ -30,7 +30,7 @@ export const MemberSchema = Type.Object(
 export const InvitationBody = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 320 }),
-    role: Type.String({ maxLength: 20, description: 'owner, admin, editor, author or viewer' }),
+    role: Type.String({ maxLength: 100, description: 'a preset role (owner, admin, editor, author, viewer), or a custom role by id or name' }),
     name: Type.Optional(Type.String({ maxLength: 200 })),
   },
   { additionalProperties: false },
@@ -51,7 +51,7 @@ export const InvitationSchema = Type.Object(
 export const InvitationParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 export const UserParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
-export const RoleBody = Type.Object({ role: Type.String({ maxLength: 20 }) }, { additionalProperties: false });
+export const RoleBody = Type.Object({ role: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
 
 export const ApiKeySchema = Type.Object(
   {

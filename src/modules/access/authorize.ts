@@ -24,11 +24,17 @@
  *   is for preview delivery keys and management actors; a production delivery key reads
  *   published content only.
  *
+ * - a role's permissions (D120, permission-rules.ts): per resource and action, narrowed to content
+ *   types, to the locales a write may change, with fields it may not change, or to the person's
+ *   own items; operations ask `authorizeItem` once they know the item (type, locales and fields
+ *   changed, creator), inside the write's transaction, so a refusal changes nothing.
+ *
  * Roles are rows (roles.ts), read from the actor's context (Actor.roles); nothing here names a role. Refusals are 403 FORBIDDEN (409
  * LAST_OWNER for the last owner), with messages that say what is missing.
  */
 import { AppError, type ErrorCode } from '../../errors.js';
 import { SCOPES, type Actor, type Role, type Scope } from '../auth/permissions.js';
+import { describeRefusal, refusalOf, scopeOfRequest, type ItemRequest } from './permission-rules.js';
 import { PRESET_TABLE, type RoleTable } from './roles.js';
 
 const PEOPLE = 'Managing people';
@@ -70,6 +76,8 @@ export const ACTIONS = {
   'keys:create': { sessionOnly: KEYS, manager: 'manage API keys' },
   'keys:revoke': { sessionOnly: KEYS, manager: 'manage API keys' },
   'settings:update': { sessionOnly: SETTINGS, manager: 'change workspace settings' },
+  'roles:list': { sessionOnly: 'Managing roles', keysCannot: 'manage roles', manager: 'manage roles' },
+  'roles:write': { sessionOnly: 'Managing roles', keysCannot: 'manage roles', manager: 'manage roles' },
   'audit:read': {
     sessionOnly: 'Reading the audit log',
     keysCannot: 'read the audit log (export it with quire audit export)',
@@ -137,14 +145,25 @@ function denied(code: ErrorCode, message: string): Denial {
   return { code, message };
 }
 
+/** What each scope covers, in the words of custom roles' permissions. */
+const SCOPE_COVERS: Record<Scope, string> = {
+  'content:write': 'may not create, update or delete entries, pages or releases',
+  'content:publish': 'may not publish entries, pages or releases',
+  'media:write': 'may not create, update or delete media',
+  'schema:write': 'may not create, update or delete content_types',
+  'webhooks:write': 'may not read or write webhooks',
+};
+
 /** The refusal of a missing scope; the message says whether the key, its creator or the session's role lacks it. */
 function scopeDenial(actor: Actor, scope: Scope): Denial | null {
   const row = rolesFor(actor).row(actor.role);
   if (actor.keyScopes.has(scope) && row?.scopes.includes(scope)) return null;
-  const role = actor.role ?? 'none';
-  if (actor.session) return denied('FORBIDDEN', `Your role '${role}' lacks permission for '${scope}'`);
+  const role = row?.label ?? actor.role ?? 'none';
+  // A custom role's refusal names what the scope covers, as its permissions do (D120).
+  const covers = row && !row.preset ? ` (${SCOPE_COVERS[scope]})` : '';
+  if (actor.session) return denied('FORBIDDEN', `Your role '${role}' lacks permission for '${scope}'${covers}`);
   if (!actor.keyScopes.has(scope)) return denied('FORBIDDEN', `This API key lacks the '${scope}' scope`);
-  return denied('FORBIDDEN', `The key's creator (role '${role}') lacks permission for '${scope}'`);
+  return denied('FORBIDDEN', `The key's creator (role '${role}') lacks permission for '${scope}'${covers}`);
 }
 
 /**
@@ -206,7 +225,7 @@ export function decide(actor: Actor, action: Action, resource: Resource = {}): D
   if (first) return first;
   const r = rule(action);
   if (r.manager !== undefined && !rolesFor(actor).row(actor.role)?.manages) {
-    return denied('FORBIDDEN', `Only owners and admins can ${r.manager} (your role: ${actor.role ?? 'none'})`);
+    return denied('FORBIDDEN', `Only owners and admins can ${r.manager} (your role: ${rolesFor(actor).row(actor.role)?.label ?? actor.role ?? 'none'})`);
   }
   if (r.whitelist && resource.contentType !== undefined && !whitelistAllows(actor, resource.contentType)) {
     return denied('FORBIDDEN', `This API key may not read content type '${resource.contentType}'`);
@@ -218,6 +237,53 @@ export function decide(actor: Actor, action: Action, resource: Resource = {}): D
 export function authorize(actor: Actor, action: Action, resource?: Resource): void {
   const denial = decide(actor, action, resource);
   if (denial) throw new AppError(denial.code, denial.message);
+}
+
+/**
+ * Whether `actor` may do `req` to one item (D120): the scope it needs (key ∩ role, D12), then
+ * the role's permissions with their limits. Delivery keys read as their whitelist says (D13).
+ * Null when allowed, else a 403 naming the resource, action and the type, locale or field.
+ */
+export function decideItem(actor: Actor, req: ItemRequest): Denial | null {
+  if (actor.keyClass === 'delivery') {
+    if (req.action !== 'read') return denied('FORBIDDEN', 'Delivery keys cannot write');
+    return req.contentType !== undefined && !whitelistAllows(actor, req.contentType)
+      ? denied('FORBIDDEN', `This API key may not read content type '${req.contentType}'`)
+      : null;
+  }
+  const scope = scopeOfRequest(req.resource, req.action);
+  if (scope) {
+    const missing = scopeDenial(actor, scope);
+    if (missing) return missing;
+  }
+  const row = rolesFor(actor).row(actor.role);
+  const refusal = row ? refusalOf(row.permissions, req, actor.userId) : { reason: 'action' as const };
+  if (!refusal) return null;
+  const words = describeRefusal(req, refusal);
+  const role = row?.label ?? actor.role ?? 'none';
+  return denied('FORBIDDEN', actor.session ? `Your role '${role}' ${words}` : `The key's creator (role '${role}') ${words}`);
+}
+
+/** Throws the refusal of `decideItem` as 403 FORBIDDEN; returns when allowed. */
+export function authorizeItem(actor: Actor, req: ItemRequest): void {
+  const denial = decideItem(actor, req);
+  if (denial) throw new AppError(denial.code, denial.message);
+}
+
+/** Whether `actor` may read the entries of content type `slug` (a type it may not read is answered 404 and listed nowhere). */
+export function canReadType(actor: Actor, slug: string): boolean {
+  return decideItem(actor, { resource: 'entries', action: 'read', contentType: slug }) === null;
+}
+
+/**
+ * The entry types `actor` may read: null for every type, else their slugs (type lists and the
+ * schema leave the others out, D120). Block types are not entries and stay listed.
+ */
+export function readableTypes(actor: Actor): readonly string[] | null {
+  if (actor.keyClass === 'delivery') return actor.contentTypes.length === 0 ? null : actor.contentTypes;
+  const grants = (rolesFor(actor).row(actor.role)?.permissions ?? []).filter((p) => p.resource === 'entries' && p.actions.includes('read'));
+  if (grants.some((p) => !p.content_types)) return null;
+  return [...new Set(grants.flatMap((p) => p.content_types ?? []))];
 }
 
 /** `authorize` as a boolean. */

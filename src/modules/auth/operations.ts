@@ -15,7 +15,7 @@ import { createWorkspace, type CreateWorkspaceInput } from '../workspaces/operat
 import { cachedActor, rememberActor, revisionOf } from './key-cache.js';
 import { classOfKey, generateKey, hashesEqual, hashKey, keyHint } from './keys.js';
 import { effectiveScopes } from '../access/authorize.js';
-import { rolesOf } from '../access/repository.js';
+import { rolesOfWorkspace } from '../access/repository.js';
 import { auditEntry, recordAudit, systemAuditActor, workspaceTarget, type AuditActor } from '../audit/record.js';
 import { isRole, isScope, SCOPES, type Actor, type Environment, type KeyClass, type Role, type Scope } from './permissions.js';
 import {
@@ -293,7 +293,7 @@ export async function authenticate(ctx: Context, header: string | undefined, req
     throw new AppError('UNAUTHORIZED', 'This API key is no longer valid: its creator is not a member of the workspace');
   }
   const keyScopes = new Set(key.scopes);
-  const roles = await rolesOf(ctx);
+  const roles = await rolesOfWorkspace(ctx, key.workspace_id);
   const actor: Actor = {
     keyId: key.id,
     keyClass: key.key_class,

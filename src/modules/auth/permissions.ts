@@ -33,7 +33,8 @@ export interface Actor {
   keyClass: KeyClass;
   workspaceId: string;
   userId: number;
-  role: Role | null;
+  /** The role key: a preset's name or a custom role's id (D120). */
+  role: string | null;
   keyScopes: ReadonlySet<Scope>;
   scopes: ReadonlySet<Scope>;
   environment: Environment | null;

@@ -31,7 +31,7 @@ import { AppError, invalid } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from './passwords.js';
 import { capabilitiesOf, effectiveScopes, type Capability } from '../access/authorize.js';
-import { rolesOf } from '../access/repository.js';
+import { rolesOfWorkspace } from '../access/repository.js';
 import { recordAudit, systemAuditActor, type AuditActor } from '../audit/record.js';
 import { SCOPES, type Actor, type RequestContext, type Scope } from './permissions.js';
 import {
@@ -129,8 +129,9 @@ export async function startSession(ctx: Context, user: SessionState['user']): Pr
 
 /** SessionInfo of a valid session: the person, their workspaces with roles and capabilities (read now) and the CSRF token. */
 export async function sessionInfo(ctx: Context, session: SessionState): Promise<SessionInfo> {
-  const roles = await rolesOf(ctx);
-  const workspaces = (await listUserWorkspaces(ctx.db, session.user.id)).map((w) => ({ ...w, capabilities: capabilitiesOf(w.role, roles) }));
+  const workspaces = await Promise.all(
+    (await listUserWorkspaces(ctx.db, session.user.id)).map(async (w) => ({ ...w, capabilities: capabilitiesOf(w.role, await rolesOfWorkspace(ctx, w.id)) })),
+  );
   return { user: session.user, workspaces, csrf_token: csrfTokenFor(ctx, session.digest) };
 }
 
@@ -263,7 +264,7 @@ export async function sessionActor(ctx: Context, session: SessionState, workspac
   } else {
     throw invalid('headers.x-workspace-id', 'you belong to several workspaces: name one with the X-Workspace-ID header');
   }
-  const roles = await rolesOf(ctx);
+  const roles = await rolesOfWorkspace(ctx, membership.id);
   return {
     keyId: `session:${session.user.id}:${membership.id}`,
     keyClass: 'management',

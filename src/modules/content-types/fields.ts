@@ -14,7 +14,7 @@ import { isPlainObject } from '../../lib/json.js';
 import { compilePattern } from '../../lib/pattern.js';
 import { assertCompleteOrder } from '../../lib/order.js';
 import { iso } from '../../lib/time.js';
-import { authorize } from '../access/authorize.js';
+import { authorizeItem } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { requireContentType } from './lookup.js';
 import { fieldCapProblem, FIELD_NAME_PATTERN, FIELD_TYPES, INDEXABLE_TYPES, UNIQUE_TYPES, type ContentType, type Field, type FieldType } from './model.js';
@@ -203,7 +203,7 @@ export async function insertFieldWithIndexes(ctx: Context, db: Db, ct: Pick<Cont
  * locked first, so concurrent additions count each other's fields.
  */
 export async function createField(ctx: Context, actor: Actor, slug: string, input: FieldInput): Promise<Field> {
-  authorize(actor, 'schema:write');
+  authorizeItem(actor, { resource: 'content_types', action: 'update' });
   const created = await withTransaction(ctx.db, async (db) => {
     const found = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
     await lockRows(db, 'content_types', { id: found.id });
@@ -237,7 +237,7 @@ export async function updateField(
   fieldId: string,
   patch: { label?: string; filterable?: boolean; sortable?: boolean },
 ): Promise<Field> {
-  authorize(actor, 'schema:write');
+  authorizeItem(actor, { resource: 'content_types', action: 'update' });
   const updated = await withTransaction(ctx.db, async (db) => {
     const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
     const field = requireField(ct, fieldId);
@@ -279,7 +279,7 @@ export async function updateField(
 
 /** PATCH .../fields/reorder: `order` must be exactly the set of the type's field ids (D34). */
 export async function reorderFields(ctx: Context, actor: Actor, slug: string, order: string[]): Promise<void> {
-  authorize(actor, 'schema:write');
+  authorizeItem(actor, { resource: 'content_types', action: 'update' });
   await withTransaction(ctx.db, async (db) => {
     const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
     assertCompleteOrder(

@@ -5,12 +5,12 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { AppError, invalid, validationError, type ErrorDetail } from '../../errors.js';
+import { AppError, invalid, notFound, validationError, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { SLUG_PATTERN, slugify } from '../../lib/slugs.js';
 import { iso } from '../../lib/time.js';
-import { authorize } from '../access/authorize.js';
+import { authorizeItem, canReadType, readableTypes } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { buildField, insertFieldWithIndexes, type FieldInput } from './fields.js';
 import { waitingFlags } from './index-builds.js';
@@ -50,12 +50,20 @@ export async function listContentTypes(
   q: { page?: number; limit?: number; is_block?: boolean },
 ): Promise<{ items: ContentType[]; total: number; window: OffsetPage }> {
   const window = offsetPage(q.page, q.limit);
-  const { items, total } = await listContentTypesRows(ctx.db, actor.workspaceId, { isBlock: q.is_block, offset: window.offset, limit: window.limit });
+  const { items, total } = await listContentTypesRows(ctx.db, actor.workspaceId, {
+    isBlock: q.is_block,
+    entryTypes: readableTypes(actor),
+    offset: window.offset,
+    limit: window.limit,
+  });
   return { items, total, window };
 }
 
+/** GET /content-types/{slug}: 404 also for an entry type the actor's role may not read (D120). */
 export async function getContentType(ctx: Context, actor: Actor, slug: string): Promise<ContentType> {
-  return requireContentType(ctx, actor.workspaceId, slug);
+  const ct = await requireContentType(ctx, actor.workspaceId, slug);
+  if (!ct.is_block && !canReadType(actor, slug)) throw notFound(`content type '${slug}'`);
+  return ct;
 }
 
 function checkDisplayField(displayField: string | null | undefined, fields: Pick<Field, 'name' | 'field_type'>[], errors: ErrorDetail[]): void {
@@ -69,7 +77,7 @@ function checkDisplayField(displayField: string | null | undefined, fields: Pick
  * and at most MAX_FIELDS_PER_TYPE of them (400 at `body.fields`).
  */
 export async function createContentType(ctx: Context, actor: Actor, input: CreateContentTypeInput): Promise<ContentType> {
-  authorize(actor, 'schema:write');
+  authorizeItem(actor, { resource: 'content_types', action: 'create' });
   const errors: ErrorDetail[] = [];
   const name = input.name.trim();
   if (!name) errors.push({ path: 'body.name', message: 'must not be empty' });
@@ -121,7 +129,7 @@ export async function createContentType(ctx: Context, actor: Actor, input: Creat
 
 /** PATCH /content-types/{slug}: only presentation metadata (docs/api.md "Content types"); `is_block` is refused by the schema. */
 export async function updateContentType(ctx: Context, actor: Actor, slug: string, patch: UpdateContentTypeInput): Promise<ContentType> {
-  authorize(actor, 'schema:write');
+  authorizeItem(actor, { resource: 'content_types', action: 'update' });
   return withTransaction(ctx.db, async (db) => {
     const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
     const errors: ErrorDetail[] = [];
@@ -140,7 +148,7 @@ export async function updateContentType(ctx: Context, actor: Actor, slug: string
 
 /** DELETE /content-types/{slug}: 409 CONTENT_TYPE_NOT_EMPTY while entries (or blocks) use it. */
 export async function deleteContentType(ctx: Context, actor: Actor, slug: string): Promise<void> {
-  authorize(actor, 'schema:write');
+  authorizeItem(actor, { resource: 'content_types', action: 'delete' });
   await withTransaction(ctx.db, async (db) => {
     const ct = await requireContentType({ ...ctx, db }, actor.workspaceId, slug);
     const entries = await countEntriesOfType(db, ct.id);

@@ -117,6 +117,8 @@ export async function listAllContentTypes(db: Db, workspaceId: string): Promise<
 
 export interface ContentTypeListQuery {
   isBlock?: boolean;
+  /** The entry types listed (block types always are); absent: every type (D120). */
+  entryTypes?: readonly string[] | null;
   offset: number;
   limit: number;
 }
@@ -124,6 +126,8 @@ export interface ContentTypeListQuery {
 export async function listContentTypes(db: Db, workspaceId: string, q: ContentTypeListQuery): Promise<{ items: ContentType[]; total: number }> {
   let base = db.kysely.selectFrom('content_types').where('workspace_id', '=', workspaceId);
   if (q.isBlock !== undefined) base = base.where('is_block', '=', q.isBlock ? 1 : 0);
+  const readable = q.entryTypes;
+  if (readable) base = base.where((eb) => (readable.length ? eb.or([eb('is_block', '=', 1), eb('slug', 'in', readable)]) : eb('is_block', '=', 1)));
   const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
   const rows = await base.selectAll().orderBy('name').orderBy('id').offset(q.offset).limit(q.limit).execute();
   return { items: await withFields(db, rows), total: Number(n) };

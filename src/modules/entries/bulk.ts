@@ -15,7 +15,7 @@ import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError, invalid, validationError, type ErrorDetail } from '../../errors.js';
 import { isUuid } from '../../lib/ids.js';
-import { authorize } from '../access/authorize.js';
+import { authorize, authorizeItem } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { isVerb, parsePublishAt, type Verb } from '../publishing/states.js';
 import type { BulkResult } from './model.js';
@@ -80,7 +80,7 @@ export async function bulkEntryAction(ctx: Context, actor: Actor, typeSlug: stri
   let publishAt: string | undefined;
   if (verb === 'schedule') publishAt = parsePublishAt(input.publish_at, now);
   else if (input.publish_at !== undefined) throw invalid('body.publish_at', 'is only accepted with action schedule');
-  const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
+  const ct = await requireEntryType(ctx, actor, typeSlug);
   return eachId(input.ids, async (id) => {
     await withTransaction(ctx.db, (db) => applyEntryVerb(db, now, actor, ct, { id }, verb, { publishAt }));
   });
@@ -90,11 +90,12 @@ export async function bulkEntryAction(ctx: Context, actor: Actor, typeSlug: stri
 export async function bulkDeleteEntries(ctx: Context, actor: Actor, typeSlug: string, ids: string[]): Promise<BulkResult> {
   authorize(actor, 'content:write');
   checkIds(ids);
-  const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
+  const ct = await requireEntryType(ctx, actor, typeSlug);
   return eachId(ids, async (id) => {
     await withTransaction(ctx.db, async (db) => {
       const entry = await findEntryForUpdate(db, ct.id, { id });
       if (!entry) throw new AppError('NOT_FOUND', 'entry not found');
+      authorizeItem(actor, { resource: 'entries', action: 'delete', contentType: ct.slug, createdBy: entry.created_by });
       await recordItemEvents(db, ctx.clock(), 'entry', [entry.id], 'deleted');
       await recordItemAudit(db, ctx.clock(), actor, 'entry', [entry.id], 'deleted');
       await deleteEntryRow(db, entry.id);

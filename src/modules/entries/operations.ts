@@ -22,7 +22,7 @@ import { dataFieldStoredSql } from '../../db/dialect.js';
 import { offsetMeta, offsetPage, type OffsetMeta } from '../../lib/pagination.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
 import { iso } from '../../lib/time.js';
-import { authorize } from '../access/authorize.js';
+import { authorize, authorizeItem, canReadType } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { requireContentType } from '../content-types/lookup.js';
 import type { ContentType } from '../content-types/model.js';
@@ -33,6 +33,7 @@ import { columnSort, parseSort } from '../publishing/sort.js';
 import { newDraftColumns, writeGoesLive, type Status } from '../publishing/states.js';
 import type { Db } from '../../db/types.js';
 import { entrySpec } from './spec.js';
+import { entryWriteScope } from './write-scope.js';
 import { changedKeys, recordItemAudit } from '../audit/record.js';
 import { recordItemEvents } from '../events/record.js';
 import { findWorkspaceById, type Workspace } from '../workspaces/repository.js';
@@ -123,8 +124,10 @@ function defaultSort(ct: ContentType) {
 }
 
 /** 404 unless the content type exists in the workspace; 400 for a block type (no entries). */
-export async function requireEntryType(ctx: Context, workspaceId: string, slug: string): Promise<ContentType> {
-  const ct = await requireContentType(ctx, workspaceId, slug);
+export async function requireEntryType(ctx: Context, actor: Actor, slug: string): Promise<ContentType> {
+  // A type the actor's role may not read is answered as absent (D120).
+  if (!canReadType(actor, slug)) throw notFound(`content type '${slug}'`);
+  const ct = await requireContentType(ctx, actor.workspaceId, slug);
   if (ct.is_block) throw invalid('params.slug', `'${slug}' is a block type: its content lives in page blocks, not entries`);
   return ct;
 }
@@ -152,7 +155,7 @@ function present(ctx: Context, entry: Entry): Entry {
  * search; another query's cursor answers 400 at `query.cursor`.
  */
 export async function listEntries(ctx: Context, actor: Actor, typeSlug: string, q: ListEntriesQuery = {}): Promise<{ items: Entry[]; meta: EntryListMeta }> {
-  const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
+  const ct = await requireEntryType(ctx, actor, typeSlug);
   const sort = parseSort(
     { label: `content type '${ct.slug}'`, orderable: ct.orderable, fields: new Map(ct.fields.map((f) => [f.name, f])), default: defaultSort(ct) },
     q.sort,
@@ -188,7 +191,7 @@ export async function listEntries(ctx: Context, actor: Actor, typeSlug: string, 
 
 /** GET …/entries/{entry_slug} (or by id for the importer). 404 when absent. */
 export async function getEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef): Promise<Entry> {
-  const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
+  const ct = await requireEntryType(ctx, actor, typeSlug);
   const entry = await findEntry(ctx.db, ct.id, ref);
   if (!entry) throw entryNotFound(ct, ref);
   return present(ctx, entry);
@@ -213,9 +216,11 @@ export async function createEntry(
   }
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
-    const ct = await requireEntryType(tx, actor.workspaceId, typeSlug);
+    const ct = await requireEntryType(tx, actor, typeSlug);
     const ws = await requireWorkspaceOf(tx, actor);
     const content = await prepareContent(db, ws, ct, input, { requireRequired: false });
+    const written = entryWriteScope(null, { slug: input.slug, data: content.data, translations: content.translations }, ws.default_locale);
+    authorizeItem(actor, { resource: 'entries', action: 'create', contentType: ct.slug, ...written });
     await lockContentType(db, ct.id);
     const id = input.id?.toLowerCase() ?? newId();
     if (input.id !== undefined && (await entryExists(db, id))) throw invalid('id', `an entry with id '${id}' already exists`);
@@ -271,7 +276,7 @@ export async function updateEntry(
   }
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
-    const ct = await requireEntryType(tx, actor.workspaceId, typeSlug);
+    const ct = await requireEntryType(tx, actor, typeSlug);
     await lockContentType(db, ct.id);
     const stored = await findEntryForUpdate(db, ct.id, ref);
     if (!stored) throw entryNotFound(ct, ref);
@@ -280,6 +285,8 @@ export async function updateEntry(
     const input = typeof source === 'function' ? await source(db, ct, stored) : source;
     const ws = await requireWorkspaceOf(tx, actor);
     const content = await prepareContent(db, ws, ct, input, { requireRequired: writeGoesLive(current) });
+    const written = entryWriteScope(stored, { slug: input.slug, data: content.data, translations: content.translations }, ws.default_locale);
+    authorizeItem(actor, { resource: 'entries', action: 'update', contentType: ct.slug, createdBy: stored.created_by, ...written });
     await assertUniqueValues(db, ct, content.data, stored.id);
     if (input.slug !== undefined && input.slug !== stored.slug) await assertSlugFree(db, ct, input.slug, stored.id);
     await updateEntryRow(db, stored.id, { slug: input.slug ?? stored.slug, data: content.data });
@@ -299,9 +306,10 @@ export async function updateEntry(
 export async function deleteEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, opts: WriteOptions = {}): Promise<void> {
   authorize(actor, 'content:write');
   await withTransaction(ctx.db, async (db) => {
-    const ct = await requireEntryType({ ...ctx, db }, actor.workspaceId, typeSlug);
+    const ct = await requireEntryType({ ...ctx, db }, actor, typeSlug);
     const stored = await findEntryForUpdate(db, ct.id, ref);
     if (!stored) throw entryNotFound(ct, ref);
+    authorizeItem(actor, { resource: 'entries', action: 'delete', contentType: ct.slug, createdBy: stored.created_by });
     checkIfMatch(opts.ifMatch, stored);
     await recordItemEvents(db, ctx.clock(), 'entry', [stored.id], 'deleted');
     await recordItemAudit(db, ctx.clock(), actor, 'entry', [stored.id], 'deleted');
@@ -318,12 +326,15 @@ export async function deleteEntry(ctx: Context, actor: Actor, typeSlug: string, 
 export async function duplicateEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef): Promise<Entry> {
   authorize(actor, 'content:write');
   return withTransaction(ctx.db, async (db) => {
-    const ct = await requireEntryType({ ...ctx, db }, actor.workspaceId, typeSlug);
+    const ct = await requireEntryType({ ...ctx, db }, actor, typeSlug);
     await lockContentType(db, ct.id);
     const source = await findEntry(db, ct.id, ref);
     if (!source) throw entryNotFound(ct, ref);
     const unique = new Set(ct.fields.filter((f) => f.is_unique).map((f) => f.name));
     const data = Object.fromEntries(Object.entries(source.data).filter(([k]) => !unique.has(k)));
+    const ws = await requireWorkspaceOf({ ...ctx, db }, actor);
+    const written = entryWriteScope(null, { slug: `${source.slug}-copy`, data, translations: source.translations }, ws.default_locale);
+    authorizeItem(actor, { resource: 'entries', action: 'create', contentType: ct.slug, ...written });
     const id = newId();
     const clock = ctx.clock();
     const now = iso(clock);
@@ -358,8 +369,10 @@ export async function duplicateEntry(ctx: Context, actor: Actor, typeSlug: strin
 export async function reorderEntries(ctx: Context, actor: Actor, typeSlug: string, order: string[]): Promise<void> {
   authorize(actor, 'content:write');
   await withTransaction(ctx.db, async (db) => {
-    const ct = await requireEntryType({ ...ctx, db }, actor.workspaceId, typeSlug);
+    const ct = await requireEntryType({ ...ctx, db }, actor, typeSlug);
     if (!ct.orderable) throw invalid('params.slug', `content type '${ct.slug}' is not orderable; make it orderable to reorder its entries`);
+    // Moving every entry of the type: not an item of one's own (D120's own_only refuses it).
+    authorizeItem(actor, { resource: 'entries', action: 'update', contentType: ct.slug, createdBy: null });
     await lockContentType(db, ct.id);
     const current = await entryPositions(db, ct.id);
     assertCompleteOrder(

@@ -15,7 +15,7 @@
 import type { Context } from '../../context.js';
 import type { Db } from '../../db/types.js';
 import { withTransaction } from '../../db/transaction.js';
-import { authorize } from '../access/authorize.js';
+import { authorize, authorizeItem } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import type { ContentType } from '../content-types/model.js';
 import { applyVerb, itemVersion, itemVersions, parseVersionNumber, presentItem, type VersionListMeta, type VersionListQuery } from '../publishing/core.js';
@@ -40,6 +40,8 @@ export interface StateChangeOptions extends WriteOptions {
 export async function applyEntryVerb(db: Db, now: Date, actor: Actor, ct: ContentType, ref: EntryRef, verb: Verb, opts: StateChangeOptions): Promise<Entry> {
   const stored = await findEntryForUpdate(db, ct.id, ref);
   if (!stored) throw entryNotFound(ct, ref);
+  // Publishing, unpublishing, archiving and scheduling are all the role's `publish` (D120).
+  authorizeItem(actor, { resource: 'entries', action: 'publish', contentType: ct.slug, createdBy: stored.created_by });
   await applyVerb(db, entrySpec(ct), stored, actor, now, verb, opts);
   const updated = await findEntry(db, ct.id, { id: stored.id });
   if (!updated) throw new Error('entry vanished after update');
@@ -59,7 +61,7 @@ export async function changeEntryStatus(
   const now = ctx.clock();
   const publishAt = verb === 'schedule' ? parsePublishAt(opts.publishAt, now) : undefined;
   return withTransaction(ctx.db, async (db) => {
-    const ct = await requireEntryType({ ...ctx, db }, actor.workspaceId, typeSlug);
+    const ct = await requireEntryType({ ...ctx, db }, actor, typeSlug);
     return applyEntryVerb(db, now, actor, ct, ref, verb, { ...opts, publishAt });
   });
 }
@@ -85,7 +87,7 @@ export function scheduleEntry(ctx: Context, actor: Actor, typeSlug: string, ref:
 }
 
 async function requireEntry(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef): Promise<{ ct: ContentType; entry: Entry }> {
-  const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
+  const ct = await requireEntryType(ctx, actor, typeSlug);
   const entry = await findEntry(ctx.db, ct.id, ref);
   if (!entry) throw entryNotFound(ct, ref);
   return { ct, entry };

@@ -17,7 +17,7 @@ import { AppError, invalid, notFound } from '../../errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
-import { authorize } from '../access/authorize.js';
+import { authorize, authorizeItem } from '../access/authorize.js';
 import { noteMedia } from '../read/cache-tags.js';
 import type { Actor } from '../auth/permissions.js';
 import { folderProblem, parseFolder } from './folders.js';
@@ -163,6 +163,7 @@ export async function storeMedia(ctx: Context, owner: MediaOwner, input: StoreMe
 export async function uploadMedia(ctx: Context, actor: Actor, workspaceHeader: string | undefined, input: StoreMediaInput): Promise<MediaAsset> {
   try {
     authorize(actor, 'media:write');
+    authorizeItem(actor, { resource: 'media', action: 'create' });
     checkWorkspaceHeader(actor, workspaceHeader);
   } catch (err) {
     await input.file.dispose();
@@ -250,6 +251,7 @@ export async function updateMedia(ctx: Context, actor: Actor, workspaceHeader: s
   const storage = ctx.storage.backend();
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await requireMedia(ctx, actor.workspaceId, id);
+    authorizeItem(actor, { resource: 'media', action: 'update', createdBy: current.uploaded_by });
     const now = iso(ctx.clock());
     const fields: MediaFieldChanges = {
       ...(input.original_name !== undefined ? { original_name: cleanOriginalName(input.original_name) } : {}),
@@ -309,6 +311,7 @@ export async function deleteMedia(ctx: Context, actor: Actor, workspaceHeader: s
   authorize(actor, 'media:write');
   checkWorkspaceHeader(actor, workspaceHeader);
   const media = await requireMedia(ctx, actor.workspaceId, id);
+  authorizeItem(actor, { resource: 'media', action: 'delete', createdBy: media.uploaded_by });
   const deleted = await withTransaction(ctx.db, async (tx) => {
     const at = iso(ctx.clock());
     const done = await softDeleteMediaRecord(tx, media.workspace_id, media.id, at);

@@ -37,7 +37,7 @@ import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { firstFreeSlug, slugProblem } from '../../lib/slugs.js';
 import { isPlainObject } from '../../lib/json.js';
 import { iso } from '../../lib/time.js';
-import { authorize } from '../access/authorize.js';
+import { authorize, authorizeItem } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { listAllContentTypes } from '../content-types/repository.js';
 import { requireWorkspaceOf } from '../entries/operations.js';
@@ -201,6 +201,7 @@ export async function getPage(ctx: Context, actor: Actor, ref: PageRef): Promise
  */
 export async function createPage(ctx: Context, actor: Actor, input: CreatePageInput, opts: { action?: VersionAction } = {}): Promise<Page> {
   authorize(actor, 'content:write');
+  authorizeItem(actor, { resource: 'pages', action: 'create' });
   if (input.id !== undefined && !isUuid(input.id)) throw invalid('id', 'must be a uuid');
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
@@ -249,6 +250,7 @@ export async function updatePage(ctx: Context, actor: Actor, ref: PageRef, sourc
     await lockWorkspacePages(db, ws.id);
     const stored = await findPageForUpdate(db, ws.id, ref);
     if (!stored) throw pageNotFound(ref);
+    authorizeItem(actor, { resource: 'pages', action: 'update', createdBy: stored.created_by });
     const now = ctx.clock();
     const current = await beginWrite(db, PAGE_TABLES, stored, opts.ifMatch, now);
     const input = typeof source === 'function' ? await source(db, stored) : source;
@@ -312,6 +314,7 @@ export async function deletePage(ctx: Context, actor: Actor, ref: PageRef, opts:
     await lockWorkspacePages(db, actor.workspaceId);
     const stored = await findPageForUpdate(db, actor.workspaceId, ref);
     if (!stored) throw pageNotFound(ref);
+    authorizeItem(actor, { resource: 'pages', action: 'delete', createdBy: stored.created_by });
     checkIfMatch(opts.ifMatch, stored);
     const now = iso(ctx.clock());
     // Later pages move up a position, which delivery shows: they changed too (D82, D83).
@@ -327,6 +330,7 @@ export async function deletePage(ctx: Context, actor: Actor, ref: PageRef, opts:
 /** POST /pages/{slug}/duplicate (D26): a draft copy with new block ids, appended last. */
 export async function duplicatePage(ctx: Context, actor: Actor, ref: PageRef): Promise<Page> {
   authorize(actor, 'content:write');
+  authorizeItem(actor, { resource: 'pages', action: 'create' });
   return withTransaction(ctx.db, async (db) => {
     await lockWorkspacePages(db, actor.workspaceId);
     const source = await findPage(db, actor.workspaceId, ref);
@@ -371,6 +375,8 @@ export async function duplicatePage(ctx: Context, actor: Actor, ref: PageRef): P
  */
 export async function reorderPages(ctx: Context, actor: Actor, order: string[]): Promise<void> {
   authorize(actor, 'content:write');
+  // Moving every page: not an item of one's own (D120's own_only refuses it).
+  authorizeItem(actor, { resource: 'pages', action: 'update', createdBy: null });
   await withTransaction(ctx.db, async (db) => {
     await lockWorkspacePages(db, actor.workspaceId);
     const current = await pagePositions(db, actor.workspaceId);
@@ -413,6 +419,7 @@ export async function reorderBlocks(ctx: Context, actor: Actor, ref: PageRef, in
   return withTransaction(ctx.db, async (db) => {
     const stored = await findPageForUpdate(db, actor.workspaceId, ref);
     if (!stored) throw pageNotFound(ref);
+    authorizeItem(actor, { resource: 'pages', action: 'update', createdBy: stored.created_by });
     const now = ctx.clock();
     const current = await beginWrite(db, PAGE_TABLES, stored, opts.ifMatch, now);
     const order = input.order.map((id) => id.toLowerCase());

@@ -14,7 +14,7 @@
  */
 import type { Context } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
-import { authorize } from '../access/authorize.js';
+import { authorize, authorizeItem } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { applyVerb, itemVersion, itemVersions, parseVersionNumber, presentItem, type VersionListMeta, type VersionListQuery } from '../publishing/core.js';
 import { PAGE_TABLES, type VersionAction, type VersionRecord } from '../publishing/repository.js';
@@ -41,6 +41,7 @@ export async function changePageStatus(ctx: Context, actor: Actor, ref: PageRef,
   return withTransaction(ctx.db, async (db) => {
     const stored = await findPageForUpdate(db, actor.workspaceId, ref);
     if (!stored) throw pageNotFound(ref);
+    authorizeItem(actor, { resource: 'pages', action: 'publish', createdBy: stored.created_by });
     await applyVerb(db, pageSpec, stored, actor, now, verb, { ifMatch: opts.ifMatch, publishAt, action: opts.action });
     return (await findPage(db, actor.workspaceId, { id: stored.id }))!;
   });

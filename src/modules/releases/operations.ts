@@ -22,7 +22,7 @@ import { AppError, notFound } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
-import { authorize } from '../access/authorize.js';
+import { authorize, authorizeItem } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
 import { listAllContentTypes } from '../content-types/repository.js';
 import { findEntriesByIds } from '../entries/repository.js';
@@ -95,6 +95,7 @@ export async function getRelease(ctx: Context, actor: Actor, id: string): Promis
 /** POST /releases `{title, description?}`: an open release. */
 export async function createRelease(ctx: Context, actor: Actor, input: CreateReleaseInput): Promise<ReleaseWire> {
   authorize(actor, 'releases:write');
+  authorizeItem(actor, { resource: 'releases', action: 'create' });
   const now = iso(ctx.clock());
   const release: ReleaseRecord = {
     id: newId(),
@@ -125,6 +126,7 @@ export async function updateRelease(ctx: Context, actor: Actor, id: string, inpu
   return withTransaction(ctx.db, async (db) => {
     const release = await findReleaseForUpdate(db, actor.workspaceId, id);
     if (!release) throw releaseNotFound(id);
+    authorizeItem(actor, { resource: 'releases', action: 'update', createdBy: release.created_by });
     const patch = {
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
@@ -144,6 +146,7 @@ export async function deleteRelease(ctx: Context, actor: Actor, id: string): Pro
   await withTransaction(ctx.db, async (db) => {
     const release = await findReleaseForUpdate(db, actor.workspaceId, id);
     if (!release) throw releaseNotFound(id);
+    authorizeItem(actor, { resource: 'releases', action: 'delete', createdBy: release.created_by });
     if (release.status === 'published') throw new AppError('INVALID_STATE_TRANSITION', "release cannot be deleted from status 'published'");
     await recordAudit(db, releaseAudit(actor, release, iso(ctx.clock()), 'release.deleted'));
     await deleteReleaseRows(db, id);
@@ -205,6 +208,7 @@ export async function addReleaseItem(ctx: Context, actor: Actor, id: string, inp
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
     const release = await lockEditableRelease(db, actor.workspaceId, id);
+    authorizeItem(actor, { resource: 'releases', action: 'update', createdBy: release.created_by });
     const itemId = input.id.toLowerCase();
     const existing = await findItem(db, release.id, input.kind, itemId);
     if (existing && existing.action === input.action) return (await presentItems(tx, actor.workspaceId, [existing]))[0];
@@ -253,6 +257,7 @@ export async function removeReleaseItem(ctx: Context, actor: Actor, id: string, 
   authorize(actor, 'releases:write');
   await withTransaction(ctx.db, async (db) => {
     const release = await lockEditableRelease(db, actor.workspaceId, id);
+    authorizeItem(actor, { resource: 'releases', action: 'update', createdBy: release.created_by });
     if (!(await removeItem(db, release.id, kind, itemId.toLowerCase()))) throw notFound(`${kind} '${itemId}' in release '${id}'`);
     await updateReleaseRow(db, release.id, { updated_at: iso(ctx.clock()), updated_by: actor.userId });
     await recordAudit(db, releaseAudit(actor, release, iso(ctx.clock()), 'release.item_removed', ['items']));
@@ -267,6 +272,7 @@ export async function scheduleRelease(ctx: Context, actor: Actor, id: string, pu
   return withTransaction(ctx.db, async (db) => {
     const release = await findReleaseForUpdate(db, actor.workspaceId, id);
     if (!release) throw releaseNotFound(id);
+    authorizeItem(actor, { resource: 'releases', action: 'publish', createdBy: release.created_by });
     if (release.status === 'published') throw new AppError('INVALID_STATE_TRANSITION', "release cannot be scheduled from status 'published'");
     const now = iso(clock);
     const next: ReleaseRecord = { ...release, status: 'scheduled', publish_at: publishAt, failure: null, updated_at: now, updated_by: actor.userId };
@@ -283,6 +289,7 @@ export async function unscheduleRelease(ctx: Context, actor: Actor, id: string):
   return withTransaction(ctx.db, async (db) => {
     const release = await findReleaseForUpdate(db, actor.workspaceId, id);
     if (!release) throw releaseNotFound(id);
+    authorizeItem(actor, { resource: 'releases', action: 'publish', createdBy: release.created_by });
     if (release.status !== 'scheduled') throw new AppError('INVALID_STATE_TRANSITION', `release cannot be unscheduled from status '${release.status}'`);
     const now = iso(ctx.clock());
     const next: ReleaseRecord = { ...release, status: 'open', publish_at: null, updated_at: now, updated_by: actor.userId };

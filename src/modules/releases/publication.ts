@@ -25,7 +25,7 @@ import type { Db } from '../../db/types.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { iso } from '../../lib/time.js';
-import { authorize } from '../access/authorize.js';
+import { authorize, authorizeItem } from '../access/authorize.js';
 import { systemActor, type Actor } from '../auth/permissions.js';
 import { entrySnapshotKind } from '../entries/spec.js';
 import { recordAudit, SCHEDULER } from '../audit/record.js';
@@ -128,6 +128,7 @@ export async function publishRelease(ctx: Context, actor: Actor, id: string): Pr
   await withTransaction(ctx.db, async (db) => {
     const release = await findReleaseForUpdate(db, actor.workspaceId, id);
     if (!release) throw releaseNotFound(id);
+    authorizeItem(actor, { resource: 'releases', action: 'publish', createdBy: release.created_by });
     if (release.status === 'published') throw new AppError('INVALID_STATE_TRANSITION', "release cannot be published from status 'published'");
     await publishIn(db, { ...release, publish_at: null }, actor, now);
   });
@@ -200,6 +201,7 @@ export async function revertRelease(ctx: Context, actor: Actor, id: string, opts
   await withTransaction(ctx.db, async (db) => {
     const release = await findReleaseForUpdate(db, actor.workspaceId, id);
     if (!release) throw releaseNotFound(id);
+    authorizeItem(actor, { resource: 'releases', action: 'publish', createdBy: release.created_by });
     if (release.status !== 'published' || release.reverted_at !== null) {
       const why = release.reverted_at !== null ? 'reverted' : release.status;
       throw new AppError('INVALID_STATE_TRANSITION', `release cannot be reverted from status '${why}'`);

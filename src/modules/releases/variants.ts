@@ -18,7 +18,7 @@ import { withTransaction } from '../../db/transaction.js';
 import type { Db } from '../../db/types.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { iso } from '../../lib/time.js';
-import { authorize } from '../access/authorize.js';
+import { authorize, authorizeItem } from '../access/authorize.js';
 import { changedKeys, recordAudit } from '../audit/record.js';
 import { releaseAudit } from './audit.js';
 import type { Actor } from '../auth/permissions.js';
@@ -28,6 +28,7 @@ import type { Entry } from '../entries/model.js';
 import { entryChangedFields, entryNotFound, requireEntryType, requireWorkspaceOf, type EntryWriteInput } from '../entries/operations.js';
 import { findEntry, type EntryRef } from '../entries/repository.js';
 import { entrySnapshotFromJson, type EntrySnapshot } from '../entries/snapshot.js';
+import { entryWriteScope } from '../entries/write-scope.js';
 import { prepareBlocks } from '../pages/blocks.js';
 import type { PageContent } from '../pages/model.js';
 import { pageNotFound, parseWrite, type PageWriteInput } from '../pages/operations.js';
@@ -79,7 +80,7 @@ function entryWithSnapshot(entry: Entry, snapshot: EntrySnapshot): Entry {
 /** GET …/entries/{entry_slug}?release={id}: the entry with its release version's content. */
 export async function getEntryVariant(ctx: Context, actor: Actor, typeSlug: string, ref: EntryRef, releaseId: string): Promise<Entry> {
   const release = await requireRelease(ctx, actor, releaseId);
-  const ct = await requireEntryType(ctx, actor.workspaceId, typeSlug);
+  const ct = await requireEntryType(ctx, actor, typeSlug);
   const entry = await findEntry(ctx.db, ct.id, ref);
   if (!entry) throw entryNotFound(ct, ref);
   const item = await requireVariant(ctx, release, 'entry', entry.id, `entry '${entry.slug}'`);
@@ -99,7 +100,7 @@ export async function updateEntryVariant(
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
     const release = await lockEditableRelease(db, actor.workspaceId, releaseId);
-    const ct = await requireEntryType(tx, actor.workspaceId, typeSlug);
+    const ct = await requireEntryType(tx, actor, typeSlug);
     const entry = await findEntry(db, ct.id, ref);
     if (!entry) throw entryNotFound(ct, ref);
     if (input.slug !== undefined && input.slug !== entry.slug)
@@ -108,6 +109,10 @@ export async function updateEntryVariant(
     const old = entrySnapshotFromJson(item.snapshot);
     const ws = await requireWorkspaceOf(tx, actor);
     const content = await prepareContent(db, ws, ct, input, { requireRequired: false });
+    // A release version of an entry is a write of that entry (D120): its type, locales, fields, creator.
+    const written = entryWriteScope({ slug: entry.slug, data: old.data, translations: old.translations }, { ...content, slug: undefined }, ws.default_locale);
+    authorizeItem(actor, { resource: 'releases', action: 'update', createdBy: release.created_by });
+    authorizeItem(actor, { resource: 'entries', action: 'update', contentType: ct.slug, createdBy: entry.created_by, ...written });
     await assertUniqueValues(db, ct, content.data, entry.id);
     const now = iso(ctx.clock());
     const oldByLocale = new Map(old.translations.map((t) => [t.locale, t]));
@@ -154,6 +159,7 @@ export async function updatePageVariant(ctx: Context, actor: Actor, ref: PageRef
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
     const release = await lockEditableRelease(db, actor.workspaceId, releaseId);
+    authorizeItem(actor, { resource: 'releases', action: 'update', createdBy: release.created_by });
     const ws = await requireWorkspaceOf(tx, actor);
     const parsed = parseWrite(input, ws, false);
     const page = await findPage(db, ws.id, ref);

@@ -34,8 +34,9 @@ import { newId } from '../../lib/ids.js';
 import { iso } from '../../lib/time.js';
 import { normalizeEmail } from '../auth/operations.js';
 import { hashPassword } from '../auth/passwords.js';
-import { isRole, ROLES, type Actor, type Role } from '../auth/permissions.js';
+import { ROLES, type Actor, type Role } from '../auth/permissions.js';
 import type { RequestContext } from '../auth/permissions.js';
+import { PRESET_TABLE } from '../access/roles.js';
 import { findMembershipRole, findUserByEmail, upsertMembership } from '../auth/repository.js';
 import { deleteUserSessions, findCredentialsById } from '../auth/session-repository.js';
 import {
@@ -80,9 +81,12 @@ export interface InviteResult {
   emailed: boolean;
 }
 
-function parseRole(role: string): Role {
-  if (!isRole(role)) throw invalid('body.role', `must be one of ${ROLES.join(', ')}`);
-  return role;
+/** The role key `ref` names (a preset's name, a custom role's id or name, D120); 400 at body.role otherwise. */
+function parseRole(actor: Actor, ref: string): Role {
+  const key = (actor.roles ?? PRESET_TABLE).resolve(ref, actor.workspaceId);
+  if (key === undefined) throw invalid('body.role', `must be one of ${ROLES.join(', ')} or a custom role of this workspace (its id or name)`);
+  // A custom role's key is its id: the Role type names the presets, the check reads any key.
+  return key as Role;
 }
 
 /**
@@ -92,7 +96,7 @@ function parseRole(role: string): Role {
  */
 export async function invite(ctx: Context, actor: Actor, input: { email: string; role: string; name?: string }): Promise<InviteResult> {
   authorize(actor, 'people:invite');
-  const role = parseRole(input.role);
+  const role = parseRole(actor, input.role);
   authorize(actor, 'people:invite', { grant: role });
   const email = normalizeEmail(input.email, 'body.email');
   const name = input.name?.trim() ? input.name.trim() : null;

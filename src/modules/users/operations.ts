@@ -22,8 +22,8 @@ import { recordAudit } from '../audit/record.js';
 import { AppError, invalid } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import { authorize } from '../access/authorize.js';
-import { roleRow } from '../access/roles.js';
-import { isRole, ROLES, type Actor, type Role } from '../auth/permissions.js';
+import { PRESET_TABLE, roleRow } from '../access/roles.js';
+import { ROLES, type Actor, type Role } from '../auth/permissions.js';
 import { deleteMembership, upsertMembership } from '../auth/repository.js';
 import { deleteUserSessions, retireWorkspaceTokens } from '../auth/session-repository.js';
 import { countOwners, findMember, listInvitations, listMembers, type InvitationRow, type MemberRow } from './repository.js';
@@ -74,9 +74,12 @@ export function pendingMember(row: InvitationRow): Member {
   };
 }
 
-function parseRole(role: string): Role {
-  if (!isRole(role)) throw invalid('body.role', `must be one of ${ROLES.join(', ')}`);
-  return role;
+/** The role key `ref` names (a preset's name, a custom role's id or name, D120); 400 at body.role otherwise. */
+function parseRole(actor: Actor, ref: string): Role {
+  const key = (actor.roles ?? PRESET_TABLE).resolve(ref, actor.workspaceId);
+  if (key === undefined) throw invalid('body.role', `must be one of ${ROLES.join(', ')} or a custom role of this workspace (its id or name)`);
+  // A custom role's key is its id: the Role type names the presets, the check reads any key.
+  return key as Role;
 }
 
 /** The workspace's owner count when `role` owns the workspace (the last-owner rule needs it), else undefined. */
@@ -101,7 +104,7 @@ async function requireMember(ctx: Context, workspaceId: string, userId: number):
 /** PATCH /users/{id}: changes a member's role; takes effect on their next request (D12). */
 export async function changeRole(ctx: Context, actor: Actor, userId: number, input: { role: string }): Promise<Member> {
   authorize(actor, 'people:change-role');
-  const role = parseRole(input.role);
+  const role = parseRole(actor, input.role);
   return withTransaction(ctx.db, async (db) => {
     const tx = { ...ctx, db };
     await lockRows(db, 'workspaces', { id: actor.workspaceId });

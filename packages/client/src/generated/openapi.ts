@@ -1239,6 +1239,68 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/manage/roles': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The workspace's roles: the five presets (read-only) and its custom roles, with their permissions (owners and admins, Studio session)
+     * @description The workspace's roles: the five presets (read-only) and its custom roles, with their permissions (owners and admins, Studio session)
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    get: operations['listRoles'];
+    put?: never;
+    /**
+     * Create a custom role (owners and admins, Studio session)
+     * @description Permissions name resources (entries, pages, media, releases, content_types, webhooks) and actions (read, create, update, delete, publish), with `content_types`, `locales` and `deny_fields` for entries and `own_only` for entries, pages, media and releases. An unknown resource, action, type, locale or field answers 400 VALIDATION_FAILED with the path of each.
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    post: operations['createRole'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/roles/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A role by id (or a custom role by name)
+     * @description A role by id (or a custom role by name)
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    get: operations['getRole'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a custom role; presets answer 403, a role held by a member or pending invitation 409 ROLE_IN_USE
+     * @description Delete a custom role; presets answer 403, a role held by a member or pending invitation 409 ROLE_IN_USE
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    delete: operations['deleteRole'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a custom role's name, description or permissions; presets answer 403
+     * @description Takes effect on the next request of every member holding the role and of every key they created.
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    patch: operations['updateRole'];
+    trace?: never;
+  };
   '/api/v1/manage/session': {
     parameters: {
       query?: never;
@@ -2322,6 +2384,7 @@ export type components = {
         | 'IDEMPOTENCY_KEY_IN_USE'
         | 'ALREADY_MEMBER'
         | 'LAST_OWNER'
+        | 'ROLE_IN_USE'
         | 'RELEASE_TOO_LARGE'
         | 'RELEASE_CONFLICT'
         | 'REQUEST_TIMEOUT'
@@ -2570,8 +2633,8 @@ export type components = {
       last_sign_in_at: string | null;
       /** @description for a pending invitation, the name the inviting admin typed */
       name: string | null;
-      /** @enum {string} */
-      role: 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
+      /** @description a preset role (owner, admin, editor, author, viewer) or a custom role id (D120) */
+      role: string;
       /**
        * @description active: a member with a password; invited: a member without a password yet; pending: an invitation not accepted yet (not a member)
        * @enum {string}
@@ -2757,6 +2820,20 @@ export type components = {
       /** @enum {boolean} */
       success: true;
     };
+    /** Permission */
+    Permission: {
+      /** @description read, create, update, delete, publish (media, content types and webhooks: no publish) */
+      actions: ('read' | 'create' | 'update' | 'delete' | 'publish')[];
+      /** @description entries only: the entry types this permission covers (others cannot be read: 404) */
+      content_types?: string[];
+      /** @description entries only: fields that stay readable but may not be changed */
+      deny_fields?: string[];
+      /** @description entries only: the locales whose values a write may change (the default locale is written through `data`) */
+      locales?: string[];
+      /** @description entries, pages, media, releases: update, delete and publish only what the person created */
+      own_only?: boolean;
+      resource: 'entries' | 'pages' | 'media' | 'releases' | 'content_types' | 'webhooks';
+    };
     /** Preview */
     Preview: {
       entry: components['schemas']['Entry'];
@@ -2880,6 +2957,30 @@ export type components = {
       /** @enum {boolean} */
       success: true;
     };
+    /** Role */
+    Role: {
+      description: string;
+      /** @description a preset's name, a custom role's uuid */
+      id: string;
+      name: string;
+      permissions: components['schemas']['Permission'][];
+      /** @description one of the five built-in roles: read-only */
+      preset: boolean;
+    };
+    RoleArrayResponse: {
+      data: components['schemas']['Role'][];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    RoleResponse: {
+      data: components['schemas']['Role'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
     /** RotatedWebhook */
     RotatedWebhook: {
       /** @description content type slugs; empty: all */
@@ -2957,6 +3058,8 @@ export type components = {
           | 'keys:create'
           | 'keys:revoke'
           | 'settings:update'
+          | 'roles:list'
+          | 'roles:write'
           | 'audit:read'
           | 'owners:manage'
         )[];
@@ -7226,6 +7329,265 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  listRoles: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoleArrayResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createRole: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string;
+          name: string;
+          permissions: {
+            /** @description read, create, update, delete, publish (media, content types and webhooks: no publish) */
+            actions: string[];
+            /** @description entries only: the entry types this permission covers (others cannot be read: 404) */
+            content_types?: string[];
+            /** @description entries only: fields that stay readable but may not be changed */
+            deny_fields?: string[];
+            /** @description entries only: the locales whose values a write may change (the default locale is written through `data`) */
+            locales?: string[];
+            /** @description entries, pages, media, releases: update, delete and publish only what the person created */
+            own_only?: boolean;
+            resource: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoleResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getRole: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoleResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteRole: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `ROLE_IN_USE`: a member or pending invitation holds the role */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'ROLE_IN_USE';
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  updateRole: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string;
+          name?: string;
+          permissions?: {
+            /** @description read, create, update, delete, publish (media, content types and webhooks: no publish) */
+            actions: string[];
+            /** @description entries only: the entry types this permission covers (others cannot be read: 404) */
+            content_types?: string[];
+            /** @description entries only: fields that stay readable but may not be changed */
+            deny_fields?: string[];
+            /** @description entries only: the locales whose values a write may change (the default locale is written through `data`) */
+            locales?: string[];
+            /** @description entries, pages, media, releases: update, delete and publish only what the person created */
+            own_only?: boolean;
+            resource: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoleResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
   getSession: {
     parameters: {
       query?: never;
@@ -7648,7 +8010,7 @@ export interface operations {
         'application/json': {
           email: string;
           name?: string;
-          /** @description owner, admin, editor, author or viewer */
+          /** @description a preset role (owner, admin, editor, author, viewer), or a custom role by id or name */
           role: string;
         };
       };

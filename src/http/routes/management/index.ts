@@ -10,6 +10,7 @@ import { registerAuth } from '../../auth-hooks.js';
 import { registerRateLimit } from '../../rate-limit.js';
 import { registerIdempotency } from '../../idempotency.js';
 import { auditLogRoutes } from './audit-log.js';
+import { roleRoutes } from './roles.js';
 import { contentTypeRoutes } from './content-types.js';
 import { fieldRoutes } from './fields.js';
 import { mediaRoutes } from './media.js';
@@ -41,5 +42,6 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     await webhookRoutes(app, ctx);
     await releaseRoutes(app, ctx);
     await auditLogRoutes(app, ctx);
+    await roleRoutes(app, ctx);
   };
 }
