@@ -42,10 +42,23 @@ export interface ReleaseOption {
 }
 
 /**
+ * Options of the delivery reads that can carry the origin of each text (D140, docs/visual-editing.md).
+ * Preview keys only: a production key asking for it gets 400 VALIDATION_FAILED.
+ */
+export interface StegaOption {
+  /**
+   * Hide, at the end of each text string, where it comes from (item, field, locale, block), with
+   * the invisible encoding of `@vercel/stega`, for click-to-edit (`@quire/client/visual-editing`).
+   * Ids, slugs, URLs, dates and select values stay byte-identical.
+   */
+  stega?: boolean;
+}
+
+/**
  * Options of an entry list of type `T`. With generated types, `fields`, `filter` and `sort` are
  * checked against the model (src/query.ts) and `fields` narrows the entries' `data`.
  */
-export interface EntryListOptions<T extends string = string, S extends FieldSelection<T> = FieldSelection<T>> extends CallOptions, ReleaseOption {
+export interface EntryListOptions<T extends string = string, S extends FieldSelection<T> = FieldSelection<T>> extends CallOptions, ReleaseOption, StegaOption {
   /** Resolve `data` for this locale (per-field fallback to the default locale). */
   locale?: string;
   /** Names to return: `['title', 'body_html', 'author.name']` (or a comma-separated string). */
@@ -62,7 +75,7 @@ export interface EntryListOptions<T extends string = string, S extends FieldSele
   filter?: EntryFilter<T>;
 }
 
-export interface EntryGetOptions<T extends string = string, S extends FieldSelection<T> = FieldSelection<T>> extends CallOptions, ReleaseOption {
+export interface EntryGetOptions<T extends string = string, S extends FieldSelection<T> = FieldSelection<T>> extends CallOptions, ReleaseOption, StegaOption {
   /** The content type, needed when the slug is used by entries of several types. */
   type?: T;
   locale?: string;
@@ -70,7 +83,7 @@ export interface EntryGetOptions<T extends string = string, S extends FieldSelec
   fields?: S;
 }
 
-export interface PageListOptions extends CallOptions, ReleaseOption {
+export interface PageListOptions extends CallOptions, ReleaseOption, StegaOption {
   locale?: string;
   /** `position:asc` (navigation order, the default) or `created_at`, `updated_at`, `published_at`, `slug` with `:asc|desc`. */
   sort?: PageSort;
@@ -195,6 +208,7 @@ export class DeliveryEntries {
       type,
       locale: options.locale,
       release: options.release,
+      stega: options.stega,
       fields: fieldList(options.fields),
       sort: options.sort,
       limit: options.limit,
@@ -228,7 +242,10 @@ export class DeliveryEntries {
     const res = await this.t.request<{ entry: { data: unknown }; is_fallback: boolean; locale_requested: string }>(
       'GET',
       `${BASE}/entries/${encodeURIComponent(slug)}`,
-      { ...req(options), query: { type: options.type, locale: options.locale, release: options.release, fields: fieldList(options.fields) } },
+      {
+        ...req(options),
+        query: { type: options.type, locale: options.locale, release: options.release, stega: options.stega, fields: fieldList(options.fields) },
+      },
     );
     const entry = withData(res.data.entry) as unknown as DeliveryEntry<SelectedData<T, S>>;
     return { ...entry, is_fallback: res.data.is_fallback, locale_requested: res.data.locale_requested };
@@ -252,13 +269,16 @@ export class DeliveryPages {
   }
 
   /** One page with its block tree, every block's `data` parsed (and resolved for `locale`). */
-  async get(slug: string, options: { locale?: string } & CallOptions & ReleaseOption = {}): Promise<PageTree> {
+  async get(slug: string, options: { locale?: string } & CallOptions & ReleaseOption & StegaOption = {}): Promise<PageTree> {
     const res = await this.t.request<{
       page: Page;
       blocks: { data: unknown }[];
       seo_translations: PageTree['seo_translations'];
       block_translations: { data: unknown }[];
-    }>('GET', `${BASE}/pages/${encodeURIComponent(slug)}`, { ...req(options), query: { locale: options.locale, release: options.release } });
+    }>('GET', `${BASE}/pages/${encodeURIComponent(slug)}`, {
+      ...req(options),
+      query: { locale: options.locale, release: options.release, stega: options.stega },
+    });
     return {
       page: res.data.page,
       blocks: parseBlocks(res.data.blocks) as PageTree['blocks'],
@@ -332,7 +352,7 @@ export class Delivery {
    * The entry a preview token names, in any status, as its working copy (the management shape:
    * default-locale `data` and every translation, parsed). Needs a delivery key of the workspace.
    */
-  async preview<T extends TypeSlug = string>(token: string, options?: CallOptions): Promise<Omit<ManagedEntry<FieldsData<T>>, 'etag'>> {
+  async preview<T extends TypeSlug = string>(token: string, options?: CallOptions & StegaOption): Promise<Omit<ManagedEntry<FieldsData<T>>, 'etag'>> {
     const item = await this.previewItem<T>(token, options);
     if (item.kind === 'page') throw new TypeError('This preview token names a page, not an entry: read it with previewItem(token)');
     return item.entry;
@@ -342,9 +362,10 @@ export class Delivery {
    * What a preview token names, entry or page, as its working copy: `{kind: 'entry', entry}` (as
    * `preview`) or `{kind: 'page', page}` (the page record, its block tree and translations, `data`
    * parsed). For front ends that receive tokens of both kinds from the Studio's live preview.
+   * `stega: true` (a preview key, entry tokens only) hides each text value's origin in it.
    */
-  async previewItem<T extends TypeSlug = string>(token: string, options?: CallOptions): Promise<PreviewItem<T>> {
-    const res = await this.transport.request<PreviewWire>('GET', `${BASE}/preview`, { ...req(options), query: { token } });
+  async previewItem<T extends TypeSlug = string>(token: string, options?: CallOptions & StegaOption): Promise<PreviewItem<T>> {
+    const res = await this.transport.request<PreviewWire>('GET', `${BASE}/preview`, { ...req(options), query: { token, stega: options?.stega } });
     const data = res.data;
     if ('page' in data) {
       const { etag: _etag, ...page } = parsePage({ ...res, data });

@@ -55,6 +55,18 @@ export interface GraphqlOptions {
   /** Extra headers of this request. */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * Hide each text string's origin in it (`extensions.stega`, D140): `@vercel/stega`'s invisible
+   * encoding, read by `@quire/client/visual-editing`. Preview keys only (else 400 BAD_REQUEST).
+   */
+  stega?: boolean;
+  /** Ask for the Content Source Map (`extensions.sourceMaps`): the answer's `extensions.sourceMap`. Preview keys only. */
+  sourceMaps?: boolean;
+}
+
+/** The trace switches of `options` as request `extensions` (only those asked for). */
+function traceExtensions(options: GraphqlOptions): Record<string, true> {
+  return { ...(options.stega ? { stega: true as const } : {}), ...(options.sourceMaps ? { sourceMaps: true as const } : {}) };
 }
 
 /** The text of a query (a DocumentNode without its source cannot be sent: print it first). */
@@ -122,17 +134,23 @@ export async function runGraphql<TResult, TVariables>(
     operationName: options.operationName,
     ...extra,
   });
+  const trace = traceExtensions(options);
+  const traced = Object.keys(trace).length > 0;
   if (options.persisted) {
-    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: await sha256(text) } });
+    const extensions = JSON.stringify({ ...trace, persistedQuery: { version: 1, sha256Hash: await sha256(text) } });
     const first = await t.send('GET', GRAPHQL_PATH, { ...common, query: params({ extensions }) }, read);
     if (!first.errors?.some((e) => e.extensions?.code === 'PERSISTED_QUERY_NOT_FOUND')) return first;
     // Unknown hash: the query with its hash registers it; the hash alone works from then on.
     return t.send('GET', GRAPHQL_PATH, { ...common, query: params({ query: text, extensions }) }, read);
   }
-  if (options.method === 'GET') return t.send('GET', GRAPHQL_PATH, { ...common, query: params({ query: text }) }, read);
+  if (options.method === 'GET') {
+    const query = params({ query: text, extensions: traced ? JSON.stringify(trace) : undefined });
+    return t.send('GET', GRAPHQL_PATH, { ...common, query }, read);
+  }
   const body: Record<string, unknown> = { query: text };
   if (variables !== undefined) body.variables = variables;
   if (options.operationName) body.operationName = options.operationName;
+  if (traced) body.extensions = trace;
   return t.send('POST', GRAPHQL_PATH, { ...common, body }, read);
 }
 

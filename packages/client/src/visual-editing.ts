@@ -16,7 +16,7 @@
  * It watches the page (MutationObserver), so content rendered later is found too. Only for
  * previews: production answers carry no origins. Browser-only; decoding is `@vercel/stega`'s.
  */
-import { vercelStegaDecode, vercelStegaSplit } from '@vercel/stega';
+import { vercelStegaClean, vercelStegaDecode, vercelStegaSplit } from '@vercel/stega';
 
 /** Where a string comes from, as Quire encodes it. */
 export interface EditTarget {
@@ -62,6 +62,15 @@ export function readEditTarget(text: string | null | undefined): EditTarget | nu
   const decoded = vercelStegaDecode<Record<string, unknown>>(text);
   if (!decoded || decoded.origin !== 'quire' || typeof decoded.href !== 'string' || typeof decoded.field !== 'string') return null;
   return decoded as unknown as EditTarget;
+}
+
+/**
+ * `value` without hidden origins: a string cleaned, arrays and objects cleaned throughout
+ * (`vercelStegaClean`). For text that must stay plain in a stega preview: `<title>`, meta tags,
+ * navigation labels, values compared or formatted. Usable on the server too.
+ */
+export function stegaClean<T>(value: T): T {
+  return vercelStegaClean(value);
 }
 
 const MARK = 'data-quire-edit';

@@ -94,7 +94,7 @@ export const DeliverySchemaDocument = Type.Object(
   { title: 'DeliverySchema' },
 );
 
-export const PreviewQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false });
+export const PreviewQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }), ...TraceQuery }, { additionalProperties: false });
 
 /** The entry a preview token names, in the management shape (D6), and its translations. */
 export const EntryPreviewSchema = Type.Object({ entry: EntrySchema, translations: Type.Array(EntryTranslationSchema) }, { title: 'Preview' });

@@ -13,6 +13,9 @@
  * unpublished content. A token of another workspace answers 404 (nothing is revealed), an
  * expired, tampered or malformed token 401 UNAUTHORIZED, and an entry whose content type is
  * outside the key's whitelist 403 (D13).
+ *
+ * With a preview key, an entry's working copy can carry the origin of each value (`stega`,
+ * `source_maps`; D140), as the delivery reads do: the same check (trace.ts) and walker.
  */
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors.js';
@@ -24,7 +27,11 @@ import { findEntry } from '../entries/repository.js';
 import type { PageContent } from '../pages/model.js';
 import { getPage } from '../pages/operations.js';
 import { findPage } from '../pages/repository.js';
+import { loadDeliverySchema } from '../delivery/schema-cache.js';
 import { effectiveStatus } from '../publishing/states.js';
+import { sourceMapOf, type SourceMap } from '../read/source-map.js';
+import { checkTraceRequest, openTrace, restTraceRequest } from '../read/trace.js';
+import { traceWorkingCopy } from '../read/trace-working-copy.js';
 import { findPreviewTarget } from './repository.js';
 import { signPreviewToken, verifyPreviewToken, type PreviewKind } from './tokens.js';
 
@@ -71,4 +78,31 @@ export async function getPreview(ctx: Context, actor: Actor, token: string): Pro
   const entry = await findEntry(ctx.db, target.content_type_id, { id: claims.id });
   if (!entry) throw notFound('entry');
   return { kind: 'entry', entry: effectiveStatus(entry, iso(now)) };
+}
+
+/**
+ * getPreview with the origins of an entry's values (D140): strings with stega when `input.stega`,
+ * `sourceMap` when `input.source_maps`, paths from the envelope's `data` (`$.entry.data.title`,
+ * `$.entry.translations[0].data.title`, `$.translations[0].data.title`). A page token's answer
+ * stays plain: a front end cannot tell the kinds of the tokens the Studio hands it apart before
+ * reading them, and a page's origins come with GET /pages/{slug} and the preview key. Errors:
+ * getPreview's, and 400 at `query.source_maps`/`query.stega` for a production key (before the
+ * token is read).
+ */
+export async function readPreview(
+  ctx: Context,
+  actor: Actor,
+  token: string,
+  input: { source_maps?: boolean; stega?: boolean },
+): Promise<{ item: PreviewItem; sourceMap: SourceMap | null }> {
+  const request = restTraceRequest(input);
+  checkTraceRequest(actor, request);
+  const item = await getPreview(ctx, actor, token);
+  if (item.kind === 'page' || (request.sourceMaps !== true && request.stega !== true)) return { item, sourceMap: null };
+  const schema = await loadDeliverySchema(ctx, actor);
+  const type = schema.byId.get(item.entry.content_type_id);
+  const trace = openTrace(ctx.config.publicUrl, actor, schema.workspace, request);
+  if (!trace || !type) return { item, sourceMap: null };
+  const entry = traceWorkingCopy(trace, item.entry, type, '$.entry', ['$.translations']);
+  return { item: { kind: 'entry', entry }, sourceMap: trace.map ? sourceMapOf(trace) : null };
 }

@@ -1886,7 +1886,7 @@ export type paths = {
     };
     /**
      * The entry (or page) a preview token names, any status, with its translations
-     * @description The working copy of the entry a signed preview token names (minted by POST /api/v1/manage/preview-tokens or the CLI, valid 48 hours), in the management shape with all its translations: `{entry, translations}`. A token minted for a page (`{page_id}`) answers the page in the management shape instead: `{page, blocks, seo_translations, block_translations}`. An expired or tampered token answers 401; a token of another workspace, or of an item deleted since, 404. Never cached.
+     * @description The working copy of the entry a signed preview token names (minted by POST /api/v1/manage/preview-tokens or the CLI, valid 48 hours), in the management shape with all its translations: `{entry, translations}`. A token minted for a page (`{page_id}`) answers the page in the management shape instead: `{page, blocks, seo_translations, block_translations}`. With a preview key, `stega=true` hides each text value’s origin in it and `source_maps=true` adds `meta.source_map` (entry tokens; a page token’s answer stays plain; D140). An expired or tampered token answers 401; a token of another workspace, or of an item deleted since, 404. Never cached.
      *
      *     Takes a delivery key (`svc_live_…`).
      */
@@ -2841,10 +2841,10 @@ export type components = {
     };
     /** PreviewItem */
     PreviewItem: components['schemas']['Preview'] | components['schemas']['PageDetail'];
-    PreviewItemResponse: {
+    PreviewItemSourceMapMetaResponse: {
       data: components['schemas']['PreviewItem'];
       message: string;
-      meta: null;
+      meta: components['schemas']['SourceMapMeta'] | null;
       /** @enum {boolean} */
       success: true;
     };
@@ -9477,6 +9477,10 @@ export interface operations {
   getPreview: {
     parameters: {
       query: {
+        /** @description add meta.source_map: the origin of every content string (preview keys only) */
+        source_maps?: boolean;
+        /** @description hide each text string’s origin in it with @vercel/stega (preview keys only) */
+        stega?: boolean;
         token: string;
       };
       header?: {
@@ -9505,7 +9509,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['PreviewItemResponse'];
+          'application/json': components['schemas']['PreviewItemSourceMapMetaResponse'];
         };
       };
       /** @description Not modified: the `If-None-Match` ETag still matches (no body). */
