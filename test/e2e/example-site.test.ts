@@ -23,34 +23,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { vercelStegaClean, vercelStegaDecode } from '@vercel/stega';
 import { Webhook } from 'standardwebhooks';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Response as PwResponse } from 'playwright-core';
-import { freePort, newestMtime, run, startDemoQuire, startNode, type Child } from '../processes.js';
+import type { Browser, BrowserContext, Locator, Page, Response as PwResponse } from 'playwright-core';
+import { freePort, startDemoQuire, type Child } from '../processes.js';
+import { ensureSiteBuilt, signInAndAimPreview, SITE, siteFrame, startSite, stopAll } from './site.js';
 import { ROOT, ensureBuilt, expectAccessible, expectNoHorizontalScroll, launchBrowser, recordCspViolations, screenshot, skipBrowserSuites } from './harness.js';
-
-const SITE = path.join(ROOT, 'examples/site');
-const SITE_ENTRY = path.join(SITE, 'dist/server/entry.mjs');
-const CLIENT = path.join(ROOT, 'packages/client');
-
-/**
- * Builds the client when its dist is older than its sources, and the site when its build is older
- * than its inputs: `astro build`, and `astro check` beside it (strict TypeScript of every .astro
- * and .ts file, the generated types included), so a type error in the site fails this suite.
- */
-async function ensureSiteBuilt(): Promise<void> {
-  const env = { ...process.env, NODE_ENV: 'production', ASTRO_TELEMETRY_DISABLED: '1' };
-  if (fs.existsSync(path.join(CLIENT, 'src')) && newestMtime(path.join(CLIENT, 'dist')) < newestMtime(path.join(CLIENT, 'src'))) {
-    await run('npm', ['run', 'build', '-w', '@quire/client'], ROOT, env);
-  }
-  const inputs = Math.max(
-    ...['src', 'astro.config.mjs', 'package.json', 'tsconfig.json'].map((p) => newestMtime(path.join(SITE, p))),
-    newestMtime(path.join(CLIENT, 'dist')),
-  );
-  if (newestMtime(SITE_ENTRY) >= inputs) return;
-  await Promise.all([run('npx', ['astro', 'check'], SITE, env), run('npx', ['astro', 'build', '--silent'], SITE, env)]);
-}
 
 /** Every `as` assertion, `<T>x` assertion and non-null `!` in a piece of TypeScript, as "line: text". */
 function assertionsIn(source: string, file: string): string[] {
@@ -73,6 +53,11 @@ function scriptsOf(file: string): string[] {
   const front = /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '';
   const scripts = [...text.matchAll(/<script(?![^>]*is:inline)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
   return [front, ...scripts];
+}
+
+/** A locator's text without the origins a stega preview hides in it (docs/visual-editing.md). */
+async function plainText(locator: Locator): Promise<string | null> {
+  return vercelStegaClean(await locator.textContent());
 }
 
 function siteFiles(dir: string): string[] {
@@ -201,29 +186,15 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
     // The site's build and Quire's start with its setup are independent: both at once.
     await Promise.all([ensureSiteBuilt(), startQuire(sitePort)]);
     const ready = Date.now();
-    const siteEnv = {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(sitePort),
-      QUIRE_URL: quireBase,
-      QUIRE_DELIVERY_KEY: keys.delivery,
-      QUIRE_PREVIEW_KEY: keys.preview,
+    site = await startSite(sitePort, quireBase, keys, {
       QUIRE_WEBHOOK_SECRET: webhookSecret,
-      PUBLIC_QUIRE_URL: quireBase,
       PUBLIC_QUIRE_DELIVERY_KEY: keys.delivery,
       SITE_CACHE_SECONDS: '300',
-    };
-    site = await startNode(SITE_ENTRY, SITE, siteEnv, `${siteBase}/api/preview`);
+    });
     process.stderr.write(`[example site] build and Quire setup ${ready - started} ms, site start ${Date.now() - ready} ms\n`);
   }, 240_000);
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
-    await browser?.close();
-    await site?.stop();
-    await quire?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => stopAll({ contexts, browser, site, quire, dataDir }));
 
   it('renders the home page as its block tree, in English and German', async () => {
     const page = await open('/en');
@@ -375,16 +346,24 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
     // What the Studio opens from the workspace's preview URL template.
     await page.goto(`${siteBase}/api/preview?type=post&slug=${slug}&locale=de&token=${encodeURIComponent(token)}`);
     expect(new URL(page.url()).pathname).toBe(`/de/blog/${slug}`);
-    await expect(page.locator('h1').textContent()).resolves.toBe('Ein Eintrag, viele Sprachen (Entwurf)');
+    await expect(plainText(page.locator('h1'))).resolves.toBe('Ein Eintrag, viele Sprachen (Entwurf)');
+    // The working copy is read with the preview key and stega: its title carries where it is stored.
+    expect(vercelStegaDecode((await page.locator('h1').textContent()) ?? '')).toMatchObject({ kind: 'entry', id: entry.id, field: 'title', locale: 'de' });
     await expect(page.locator('[data-preview-banner]').isVisible()).resolves.toBe(true);
     const cookie = (await context.cookies()).find((c) => c.name === 'quire_preview');
     expect(cookie?.httpOnly).toBe(true);
     await page.goto(`${siteBase}/en/blog/${slug}`);
-    await expect(page.locator('h1').textContent()).resolves.toBe('One entry, many languages (draft)');
+    await expect(plainText(page.locator('h1'))).resolves.toBe('One entry, many languages (draft)');
     await shot(page, 'preview-en');
     // the list shows the working copy too
     await page.goto(`${siteBase}/en/blog`);
-    await expect(page.locator(`[data-post=${slug}] h2`).textContent()).resolves.toBe('One entry, many languages (draft)');
+    await expect(plainText(page.locator(`[data-post=${slug}] h2`))).resolves.toBe('One entry, many languages (draft)');
+    // The other posts are read with the preview key and stega: each title carries its origin, unseen.
+    const other = (await page.locator('[data-post=welcome-to-quire] h2').textContent()) ?? '';
+    expect(vercelStegaDecode(other)).toMatchObject({ origin: 'quire', kind: 'entry', field: 'title', locale: 'en' });
+    expect(vercelStegaClean(other)).toBe('Welcome to the Quire demo blog');
+    // Click-to-edit is on: the title is reachable with Tab (docs/visual-editing.md "Click to edit").
+    await page.locator('[data-post=welcome-to-quire] h2 [data-quire-edit], [data-post=welcome-to-quire] h2[data-quire-edit]').first().waitFor();
 
     await page.goto(`${siteBase}/en/blog/${slug}`);
     await page.locator('[data-preview-banner] a').click();
@@ -394,36 +373,17 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
   });
 
   it('Studio live preview: the framed site shows an entry edit and a page edit within 1 s of the autosave, without a reload', async () => {
-    const setupUrl = /(http\S+\/studio\/setup\?token=\S+)/.exec(quire.output())?.[1];
-    if (!setupUrl) throw new Error(`no setup link in the demo banner:\n${quire.output()}`);
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     contexts.push(context);
     // The Studio's CSP (frame-src, connect-src) lets the framed site load and talk to it.
     const cspViolations = await recordCspViolations(context);
     const page = await context.newPage();
-    await page.goto(setupUrl);
-    await page.getByLabel(/^New password/).fill('owner password 123');
-    await page.getByLabel(/^Repeat the password/).fill('owner password 123');
-    await page.getByRole('button', { name: 'Set password and continue' }).click();
-    await page.waitForURL(/\/studio\/demo/);
-
     // The workspace's preview URL template points at the site's preview route (Settings > General).
-    await page.goto(`${quireBase}/studio/demo/settings/general`);
-    await page.getByLabel('Preview URL template').fill(`${siteBase}/api/preview?type={type}&slug={slug}&locale={locale}&token={token}`);
-    await page.getByRole('button', { name: /^Save/ }).click();
-    await page.getByText(/saved/i).first().waitFor();
+    await signInAndAimPreview(page, quire.output(), quireBase, siteBase);
 
     /** The site's frame once it said it listens; marks its window so a full reload would show. */
     const liveFrame = async () => {
-      await page.locator('[data-preview-state=listening]').waitFor({ timeout: 15_000 });
-      const frame = page.frames().find((f) => f.url().startsWith(siteBase));
-      if (!frame)
-        throw new Error(
-          `no site frame among ${page
-            .frames()
-            .map((f) => f.url())
-            .join(', ')}`,
-        );
+      const frame = await siteFrame(page, siteBase);
       await frame.evaluate(() => Object.assign(window, { quireMarker: 'not reloaded' }));
       return frame;
     };
@@ -447,7 +407,7 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
     await page.getByRole('button', { name: 'Live preview' }).click();
     const postFrame = await liveFrame();
     expect(new URL(postFrame.url()).pathname).toBe('/en/blog/welcome-to-quire');
-    const entryMs = await editAndMeasure(/^Title/, 'Welcome, live', async () => (await postFrame.locator('h1').textContent()) === 'Welcome, live');
+    const entryMs = await editAndMeasure(/^Title/, 'Welcome, live', async () => (await plainText(postFrame.locator('h1'))) === 'Welcome, live');
     expect(await postFrame.evaluate(() => (window as unknown as { quireMarker?: string }).quireMarker)).toBe('not reloaded');
     await page.locator('[data-preview-state=listening]', { hasText: 'last at' }).waitFor();
     await expectAccessible(page, 'entry editor with live preview');

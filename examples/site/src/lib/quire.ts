@@ -9,9 +9,14 @@
  * bypass the cache; the entry the token names is shown as its working copy from
  * `GET /public/preview` (resolved for the locale here: the default-locale `data` overlaid with the
  * locale's translation), and, when QUIRE_PREVIEW_KEY is set, everything else is read with that
- * preview-environment key, so drafts appear in lists and pages too.
+ * preview-environment key, so drafts appear in lists and pages too. Those reads ask for stega
+ * (`stega: true`): each text string carries its origin invisibly, which the click-to-edit module
+ * of the Base layout turns into links to the Studio field (docs/visual-editing.md, D141). Text
+ * that must stay plain (navigation labels, the document title) is cleaned where it is made. The
+ * working copy a token names is read with stega too (GET /public/preview takes it for entries).
  */
 import { createClient, isQuireError, type DeliveryEntry, type Page, type QuireClient, type TypedBlock } from '@quire/client';
+import { stegaClean } from '@quire/client/visual-editing';
 import type { Author, Post } from '../quire';
 import { TaggedCache } from './cache';
 import { siteConfig, type SiteConfig } from './config';
@@ -99,6 +104,8 @@ interface Runtime {
   live: QuireClient;
   /** Reads in preview mode: the preview key when configured, else the production key. */
   preview: QuireClient;
+  /** Preview reads ask for stega: only with a preview key (a production key gets 400 for it). */
+  previewStega: boolean;
 }
 
 // Made on first use, not at import: `astro build` loads this module without the run-time environment.
@@ -113,6 +120,7 @@ function runtime(): Runtime {
       cache: new TaggedCache(config.cacheSeconds * 1000),
       live,
       preview: config.previewKey ? createClient({ url: config.quireUrl, apiKey: config.previewKey }) : live,
+      previewStega: config.previewKey !== null,
     };
   }
   return state;
@@ -131,6 +139,11 @@ export function siteCache(): TaggedCache {
 /** The client for a read: the preview one in preview mode, else the production one. */
 function clientFor(preview: PreviewSession | null): QuireClient {
   return preview ? runtime().preview : runtime().live;
+}
+
+/** Whether a read carries stega: in preview mode with a preview key, never for published pages. */
+function stega(preview: PreviewSession | null): boolean {
+  return preview !== null && runtime().previewStega;
 }
 
 const isSite = (v: unknown): v is Site => isRecord(v) && typeof v.defaultLocale === 'string' && Array.isArray(v.postFields);
@@ -256,7 +269,7 @@ function previewedPost(preview: PreviewSession | null): preview is PreviewSessio
 /** The authors in `locale` (used to resolve a working copy's author id). */
 export async function listAuthors(locale: string, preview: PreviewSession | null): Promise<AuthorView[]> {
   return cached(preview, `authors:${locale}`, isAuthors, async () => {
-    const { items } = await clientFor(preview).entries.list('author', { locale, limit: 100 });
+    const { items } = await clientFor(preview).entries.list('author', { locale, limit: 100, stega: stega(preview) });
     const authors = items.map((e) => authorView(e.id, e.slug, e.data));
     return { value: authors, tags: ['type:author', ...authors.map((a) => `entry:${a.id}`)] };
   });
@@ -346,7 +359,11 @@ function postNodeView(node: PostNode): PostView {
 export async function listPosts(locale: string, preview: PreviewSession | null, limit = 20): Promise<PostView[]> {
   const site = await getSite();
   const posts = await cached(preview, `posts:${locale}:${limit}`, isPosts, async () => {
-    const { data, errors } = await clientFor(preview).graphql<BlogListQuery>(blogListQuery(site.postFields.includes('cover')), { locale, first: limit });
+    const { data, errors } = await clientFor(preview).graphql<BlogListQuery>(
+      blogListQuery(site.postFields.includes('cover')),
+      { locale, first: limit },
+      { stega: stega(preview) },
+    );
     if (!data) throw new Error(`GraphQL blog list failed: ${errors?.map((e) => e.message).join('; ') ?? 'no data'}`);
     const nodes = data.postCollection.nodes;
     const tags = new Set(['type:post', ...nodes.map((n) => `entry:${n.sys.id}`)]);
@@ -365,19 +382,20 @@ export async function listPosts(locale: string, preview: PreviewSession | null, 
 export async function getPost(locale: string, slug: string, preview: PreviewSession | null): Promise<PostView> {
   if (previewedPost(preview) && preview.itemSlug === slug) return previewPost(preview, locale);
   return cached(preview, `post:${locale}:${slug}`, isPost, async () => {
-    const entry = await clientFor(preview).entries.get(slug, { type: 'post', locale });
+    const entry = await clientFor(preview).entries.get(slug, { type: 'post', locale, stega: stega(preview) });
     return { value: postView(entry, entry.is_fallback), tags: ['type:post', `entry:${entry.id}`, ...relatedTags(entry.data)] };
   });
 }
 
+/** A navigation link: its label stays plain in a stega preview, so a click navigates rather than edits. */
 function navItem(page: Page): NavItem {
-  return { slug: page.slug, title: page.seo.title ?? page.slug };
+  return { slug: page.slug, title: stegaClean(page.seo.title) ?? page.slug };
 }
 
 /** Pages for the navigation, in their order, with titles in `locale`. */
 export async function listPages(locale: string, preview: PreviewSession | null): Promise<NavItem[]> {
   return cached(preview, `pages:${locale}`, isNav, async () => {
-    const { items } = await clientFor(preview).pages.list({ locale, limit: 20 });
+    const { items } = await clientFor(preview).pages.list({ locale, limit: 20, stega: stega(preview) });
     return { value: items.map(navItem), tags: ['pages', ...items.map((p) => `page:${p.id}`)] };
   });
 }
@@ -385,7 +403,7 @@ export async function listPages(locale: string, preview: PreviewSession | null):
 /** One page with its block tree in `locale`; throws the client's QuireError NOT_FOUND when there is none. */
 export async function getPage(locale: string, slug: string, preview: PreviewSession | null): Promise<PageView> {
   return cached(preview, `page:${locale}:${slug}`, isPage, async () => {
-    const { page, blocks } = await clientFor(preview).pages.get(slug, { locale });
+    const { page, blocks } = await clientFor(preview).pages.get(slug, { locale, stega: stega(preview) });
     return {
       value: {
         id: page.id,
@@ -406,7 +424,9 @@ export async function getPage(locale: string, slug: string, preview: PreviewSess
  */
 export async function openPreview(token: string): Promise<PreviewSession | null> {
   try {
-    const [item, schema] = await Promise.all([runtime().live.previewItem(token), getSite()]);
+    // With a preview key the working copy carries stega too, so the edited entry is click-to-edit as well.
+    const { preview, previewStega } = runtime();
+    const [item, schema] = await Promise.all([preview.previewItem(token, { stega: previewStega }), getSite()]);
     if (item.kind === 'page') {
       // A page's working copy is read through the preview key (getPage); the token only opens preview mode.
       const { page } = item.page;
