@@ -5,7 +5,8 @@
  * must be the very same expression), index DDL, text in byte order, and whether the database is
  * embedded. Beside it: lock.ts (row and write locks), transaction.ts (retries, snapshot reads),
  * catalog.ts (index state, planner statistics, sequences), bulk.ts (batched updates, settings
- * for large writes), planner.ts (planner behaviour queries are written around), and the
+ * for large writes), planner.ts (planner behaviour queries are written around), notify.ts
+ * (announcements to other instances on commit), and the
  * migrations' column types. Everything else is one Kysely code path.
  */
 import { sql, type RawBuilder } from 'kysely';

@@ -5,7 +5,7 @@
  * workspace, slug, content type slug, status and history version) when a write changed several
  * rows at once (the scheduler, reorders).
  */
-import { sql } from 'kysely';
+import { notifyOnCommit } from '../../db/notify.js';
 import type { Db } from '../../db/types.js';
 import type { OutboxEvent } from '../webhooks/outbox.js';
 
@@ -68,7 +68,7 @@ export const EVENTS_CHANNEL = 'quire_events';
  * per transaction and workspace. SQLite: nothing (one process; record.ts wakes its readers).
  */
 export async function notifyEvents(trx: Db, workspaceId: string): Promise<void> {
-  if (trx.dialect === 'postgres') await sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${workspaceId})`.execute(trx.kysely);
+  await notifyOnCommit(trx, EVENTS_CHANNEL, workspaceId);
 }
 
 /** The creation time of the workspace's first event with id > `afterId`, null when there is none. */
