@@ -399,6 +399,7 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
     { name: 'settings webhooks', path: '/settings/webhooks', ready: (p) => p.getByText('No webhooks yet.'), popups: [dialogFrom('Add webhook')] },
     { name: 'settings people', path: '/settings/people', ready: (p) => p.getByRole('table', { name: 'People' }), popups: [dialogFrom('Invite person')] },
     { name: 'settings audit log', path: '/settings/audit-log', ready: (p) => p.getByRole('table', { name: 'Audit log' }), popups: [] },
+    { name: 'settings roles', path: '/settings/roles', ready: (p) => p.getByRole('table', { name: 'Roles' }), popups: [dialogFrom('Create role')] },
     { name: 'graphql explorer', path: '/graphql', ready: (p) => p.getByRole('heading', { name: 'GraphQL explorer', level: 1 }), popups: [] },
     { name: 'not found', path: '/no-such-screen', ready: (p) => p.getByRole('heading', { level: 1 }), popups: [] },
   ];

@@ -12,8 +12,11 @@ import type { Role } from '../../api/session';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatDateTime } from '../../components/format';
-import { useInvalidate } from '../../app/queries';
+import { useQuery } from '@tanstack/react-query';
+import { useInvalidate, useWsKey } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
+import { workspaceCan } from '../../api/session';
+import type { RoleWire } from '../../../../src/modules/access/custom-roles';
 import type { Invitation } from '../../api/types';
 
 export type { Member } from '../../api/types';
@@ -26,8 +29,24 @@ export function roleOptions(managesOwners: boolean): { value: Role; label: strin
   return roles.map((r) => ({ value: r, label: ROLE_LABELS[r] }));
 }
 
+/**
+ * The roles a manager may grant, with the workspace's custom roles (D120) after the built-in ones
+ * when the session may list them: their value is the role's id, their label its name.
+ */
+export function useRoleOptions(): { value: string; label: string }[] {
+  const { workspace, managesOwners } = useWorkspace();
+  const wsKey = useWsKey();
+  const roles = useQuery({
+    queryKey: wsKey('roles'),
+    queryFn: async () => (await api<RoleWire[]>('/roles')).data,
+    enabled: workspaceCan(workspace, 'roles:list'),
+  });
+  const custom = (roles.data ?? []).filter((r) => !r.preset).map((r) => ({ value: r.id, label: r.name }));
+  return [...roleOptions(managesOwners), ...custom];
+}
+
 export function InviteDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const { managesOwners } = useWorkspace();
+  const options = useRoleOptions();
   const invalidate = useInvalidate();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
@@ -104,7 +123,7 @@ export function InviteDialog({ opened, onClose }: { opened: boolean; onClose: ()
         <Stack>
           <TextInput label="Email" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} data-autofocus />
           <TextInput label="Name" description="Optional" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <Select label="Role" allowDeselect={false} data={roleOptions(managesOwners)} value={role} onChange={(v) => v && setRole(v as Role)} />
+          <Select label="Role" allowDeselect={false} data={options} value={role} onChange={(v) => v && setRole(v as Role)} />
           <ErrorAlert error={error} title="The invitation was not created" />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>

@@ -68,3 +68,27 @@ describe('People tab', () => {
     expect(within(table).queryByText('nia@example.com')).toBeNull();
   });
 });
+
+describe('People tab with custom roles (D120)', () => {
+  it("offers the workspace's custom roles by name and sends the role's id", async () => {
+    const translator = { id: '01a2e000-0000-7000-8000-0000000000aa', name: 'Translator', description: '', preset: false, permissions: [] };
+    let people = [me, { ...member, role: translator.id }];
+    const calls = fakeApi((c) => {
+      if (c.method === 'GET' && c.path === '/users') return ok(people);
+      if (c.method === 'GET' && c.path === '/roles') return ok([translator]);
+      if (c.method === 'PATCH' && c.path === '/users/2') {
+        people = [me, { ...member, role: 'viewer' }];
+        return ok(people[1]);
+      }
+      return null;
+    });
+    renderScreen(<PeopleTab />, '/:workspace/settings/people', '/demo/settings/people', 'owner');
+    const user = userEvent.setup();
+    const table = await screen.findByRole('table', { name: 'People' });
+    const select = (await within(table).findAllByLabelText('Role of bo@example.com'))[0] as HTMLInputElement;
+    await vi.waitFor(() => expect(select.value).toBe('Translator'));
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: 'viewer', hidden: true }));
+    await vi.waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ role: 'viewer' }));
+  });
+});

@@ -18,7 +18,7 @@ import { formatDateTime } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { useInvalidate, useWsKey } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
-import { InviteDialog, roleOptions, type Member } from './InviteDialog';
+import { InviteDialog, useRoleOptions, type Member } from './InviteDialog';
 import { ScrollTable } from '../../components/ScrollTable';
 
 export default function PeopleTab() {
@@ -29,13 +29,16 @@ export default function PeopleTab() {
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [changing, setChanging] = useState<number | null>(null);
+  const options = useRoleOptions();
+  // A custom role's member carries its id: show its name where the list knows it.
+  const roleLabel = (role: string) => options.find((o) => o.value === role)?.label ?? role;
 
   const changeRole = async (member: Member, role: Role) => {
     setChanging(member.id);
     try {
       await api(`/users/${member.id}`, { method: 'PATCH', body: { role } });
       await invalidate('users');
-      notifications.show({ color: 'teal', message: `${member.email} is now ${role}` });
+      notifications.show({ color: 'teal', message: `${member.email} is now ${roleLabel(role)}` });
     } catch (err) {
       notifications.show({ color: 'red', title: 'The role was not changed', message: errorMessage(err), autoClose: 10_000 });
     } finally {
@@ -100,13 +103,13 @@ export default function PeopleTab() {
                         size="xs"
                         w={120}
                         allowDeselect={false}
-                        data={roleOptions(managesOwners)}
+                        data={options}
                         value={m.role}
                         disabled={changing === m.id}
                         onChange={(v) => v && v !== m.role && void changeRole(m, v as Role)}
                       />
                     ) : (
-                      <Badge variant="light">{m.role}</Badge>
+                      <Badge variant="light">{roleLabel(m.role)}</Badge>
                     )}
                   </Table.Td>
                   <Table.Td>

@@ -1,6 +1,6 @@
 /**
  * /studio/:workspace/settings/:tab — General (name, preview URL template), Locales, API keys,
- * Webhooks, People and the Audit log (D91, D82, D122). Owners and admins edit; other roles see
+ * Webhooks, People, Roles and the Audit log (D91, D82, D120, D122). Owners and admins edit; other roles see
  * General, Locales and People read-only and no API keys, Webhooks or Audit log tab (the server
  * refuses those to them anyway).
  */
@@ -18,6 +18,7 @@ const ApiKeysTab = lazy(() => import('./ApiKeysTab'));
 const PeopleTab = lazy(() => import('./PeopleTab'));
 const WebhooksTab = lazy(() => import('./WebhooksTab'));
 const AuditLogTab = lazy(() => import('./AuditLogTab'));
+const RolesTab = lazy(() => import('./RolesTab'));
 
 export default function Settings() {
   const { tab } = useParams();
@@ -33,6 +34,7 @@ export default function Settings() {
         ]
       : []),
     { value: 'people', label: 'People', Panel: PeopleTab },
+    ...(workspaceCan(workspace, 'roles:list') ? [{ value: 'roles', label: 'Roles', Panel: RolesTab }] : []),
     ...(workspaceCan(workspace, 'audit:read') ? [{ value: 'audit-log', label: 'Audit log', Panel: AuditLogTab }] : []),
   ];
   if (!tabs.some((t) => t.value === tab)) return <Navigate to={`/${workspace.slug}/settings/general`} replace />;
