@@ -287,6 +287,46 @@ describe.each(dialects())('custom roles (%s)', (dialect) => {
     });
   });
 
+  describe('releases publish their items as the role may', () => {
+    it('a role that publishes releases but only its own blog posts cannot add, nor publish, anything else', async () => {
+      const made = await owner.call('POST', `${M}/roles`, {
+        body: {
+          name: 'Release freelancer',
+          permissions: [
+            { resource: 'entries', actions: ['read', 'create', 'update', 'publish'], content_types: ['blog-post'], own_only: true },
+            { resource: 'releases', actions: ['read', 'create', 'update', 'publish'] },
+          ],
+        },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      await person('releaser', 'Release freelancer');
+      const r = people.releaser;
+      const send = (method: 'POST' | 'GET', url: string, body?: unknown) => r.browser.call(method, `${M}${url}`, { body });
+      const own = await send('POST', '/content-types/blog-post/entries', { slug: 'release-own', data: { title: 'Own' } });
+      expect(own.status).toBe(201);
+      const others = (await ownerReq('POST', '/content-types/blog-post/entries', { slug: 'release-other', data: { title: 'Other' } })).body.data;
+      const news = (await ownerReq('POST', '/content-types/news/entries', { slug: 'release-news', data: { title: 'News' } })).body.data;
+      const rel = (await send('POST', '/releases', { title: 'Mine' })).body.data;
+      expect((await send('POST', `/releases/${rel.id}/items`, { kind: 'entry', id: own.body.data.id, action: 'publish' })).status).toBe(200);
+      forbidden(
+        await send('POST', `/releases/${rel.id}/items`, { kind: 'entry', id: others.id, action: 'publish' }),
+        /may not publish entries of content type 'blog-post' created by someone else/,
+      );
+      forbidden(
+        await send('POST', `/releases/${rel.id}/items`, { kind: 'entry', id: news.id, action: 'publish' }),
+        /may not publish entries of content type 'news'/,
+      );
+      // An item someone else added is checked when the release is published: nothing is published.
+      expect((await ownerReq('POST', `/releases/${rel.id}/items`, { kind: 'entry', id: others.id, action: 'publish' })).status).toBe(200);
+      forbidden(await send('POST', `/releases/${rel.id}/publish`), /created by someone else/);
+      expect((await ownerReq('GET', `/releases/${rel.id}`)).body.data.status).toBe('open');
+      expect((await entry('blog-post', 'release-own')).status).toBe('draft');
+      expect((await ownerReq('DELETE', `/releases/${rel.id}/items/entry/${others.id}`)).status).toBe(200);
+      expect((await send('POST', `/releases/${rel.id}/publish`)).status).toBe(200);
+      expect((await entry('blog-post', 'release-own')).status).toBe('published');
+    });
+  });
+
   describe('deny_fields and releases', () => {
     it('a denied field is readable, sent unchanged it passes, changed it is refused; also in a release version', async () => {
       const role = await owner.call('POST', `${M}/roles`, {

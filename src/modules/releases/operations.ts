@@ -24,7 +24,7 @@ import { offsetPage, type OffsetPage } from '../../lib/pagination.js';
 import { iso } from '../../lib/time.js';
 import { authorize, authorizeItem } from '../access/authorize.js';
 import type { Actor } from '../auth/permissions.js';
-import { listAllContentTypes } from '../content-types/repository.js';
+import { findContentTypeById, listAllContentTypes } from '../content-types/repository.js';
 import { findEntriesByIds } from '../entries/repository.js';
 import { entrySnapshotOf } from '../entries/snapshot.js';
 import { recordAudit } from '../audit/record.js';
@@ -220,11 +220,15 @@ export async function addReleaseItem(ctx: Context, actor: Actor, id: string, inp
     if (input.kind === 'entry') {
       const [entry] = await findEntriesByIds(db, [itemId]);
       if (!entry || entry.workspace_id !== actor.workspaceId) throw notFound(`entry '${itemId}'`);
+      // The release will publish or unpublish the entry: the role must be able to (D120).
+      const type = await findContentTypeById(db, entry.content_type_id);
+      authorizeItem(actor, { resource: 'entries', action: 'publish', contentType: type?.slug, createdBy: entry.created_by });
       base = entry.latest_version;
       if (input.action === 'publish') snapshot = entrySnapshotOf(entry);
     } else {
       const page = await findPage(db, actor.workspaceId, { id: itemId });
       if (!page) throw notFound(`page '${itemId}'`);
+      authorizeItem(actor, { resource: 'pages', action: 'publish', createdBy: page.created_by });
       base = page.latest_version;
       if (input.action === 'publish') snapshot = pageSnapshotOf(await loadPageContent(db, page));
     }

@@ -27,6 +27,7 @@ import { AppError, type ErrorDetail } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import { authorize, authorizeItem } from '../access/authorize.js';
 import { systemActor, type Actor } from '../auth/permissions.js';
+import { listAllContentTypes } from '../content-types/repository.js';
 import { entrySnapshotKind } from '../entries/spec.js';
 import { recordAudit, SCHEDULER } from '../audit/record.js';
 import { recordReleaseEvent } from '../events/record.js';
@@ -67,6 +68,18 @@ async function lockRows(db: Db, workspaceId: string, items: readonly ReleaseItem
   return { entry: await read('entry'), page: await read('page') };
 }
 
+/**
+ * A release publishes (or unpublishes) each of its items: the actor's role must be able to publish
+ * every one of them (D120: its type, and its creator under own_only), whoever added it.
+ */
+async function authorizeItems(db: Db, actor: Actor, workspaceId: string, rows: ReleaseRows): Promise<void> {
+  const slugs = new Map((await listAllContentTypes(db, workspaceId)).map((t) => [t.id, t.slug]));
+  for (const row of rows.entry.values()) {
+    authorizeItem(actor, { resource: 'entries', action: 'publish', contentType: slugs.get(row.content_type_id ?? ''), createdBy: row.created_by });
+  }
+  for (const row of rows.page.values()) authorizeItem(actor, { resource: 'pages', action: 'publish', createdBy: row.created_by });
+}
+
 /** 422 RELEASE_INVALID listing every problem. */
 function invalidRelease(problems: ErrorDetail[]): AppError {
   return new AppError('RELEASE_INVALID', `The release cannot be published: ${problems.length} problem${problems.length === 1 ? '' : 's'}`, problems);
@@ -81,6 +94,7 @@ async function publishIn(db: Db, release: ReleaseRecord, actor: Actor, now: Date
   const at = iso(now);
   const items = await listItems(db, release.id);
   const rows = await lockRows(db, release.workspace_id, items, at);
+  await authorizeItems(db, actor, release.workspace_id, rows);
   const problems = await releaseProblems(db, release.workspace_id, items, rows, at);
   if (problems.length) throw invalidRelease(problems);
   const outcomes: Parameters<typeof recordOutcomes>[2][number][] = [];
@@ -208,6 +222,7 @@ export async function revertRelease(ctx: Context, actor: Actor, id: string, opts
     }
     const items = await listItems(db, release.id);
     const rows = await lockRows(db, release.workspace_id, items, at);
+    await authorizeItems(db, actor, release.workspace_id, rows);
     const conflicts: ErrorDetail[] = [];
     for (const i of items) {
       const row = rows[i.kind].get(i.item_id);
