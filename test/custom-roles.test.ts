@@ -175,6 +175,17 @@ describe.each(dialects())('custom roles (%s)', (dialect) => {
     });
   });
 
+  it("the Studio session's capabilities follow the custom role's scopes (what the Studio shows and hides)", async () => {
+    const caps = async (label: string) => {
+      const res = await people[label].browser.call('GET', `${M}/session`);
+      return (res.body.data.workspaces as { id: string; capabilities: string[] }[]).find((w) => w.id === wsId)!.capabilities.sort();
+    };
+    // Every member lists people (D91); the rest is the role's.
+    expect(await caps('translator')).toEqual(['content:write', 'people:list']);
+    expect(await caps('freelancer')).toEqual(['content:publish', 'content:write', 'media:write', 'people:list']);
+    expect(await caps('reviewer')).toEqual(['people:list']);
+  });
+
   describe('the translator: writes German only', () => {
     it('a PUT that changes only the German values passes, sending the English data unchanged', async () => {
       await ownerReq('POST', '/content-types/news/entries', { slug: 'storm', data: { title: 'Storm', body: 'Wind' } });
