@@ -104,6 +104,9 @@ describe.each(dialects())('property-based requests on %s', (dialect) => {
     });
     const doc = (await call(env.app, 'GET', '/api/v1/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     for (const [p, ops] of Object.entries(doc.paths)) {
+      // The live stream (Server-Sent Events) never ends for a valid key, so inject() would wait
+      // forever; test/live.test.ts covers it over real sockets, refusals included.
+      if (p === '/api/v1/public/live') continue;
       for (const m of Object.keys(ops)) if (['get', 'post', 'put', 'patch', 'delete'].includes(m)) routes.push({ method: m.toUpperCase() as Method, path: p });
     }
     routes.push({ method: 'GET', path: '/healthz' }, { method: 'GET', path: '/readyz' }, { method: 'GET', path: '/media/files/{key}' });
