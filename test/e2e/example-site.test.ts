@@ -29,7 +29,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page, Response as PwResponse } from 'playwright-core';
 import { freePort, startDemoQuire, type Child } from '../processes.js';
-import { ensureSiteBuilt, signInAndAimPreview, SITE, siteFrame, startSite, stopAll } from './site.js';
+import { ensureSiteBuilt, manageCall, signInAndAimPreview, SITE, siteFrame, startSite, stopAll } from './site.js';
 import { ROOT, ensureBuilt, expectAccessible, expectNoHorizontalScroll, launchBrowser, recordCspViolations, screenshot, skipBrowserSuites } from './harness.js';
 
 /** Every `as` assertion, `<T>x` assertion and non-null `!` in a piece of TypeScript, as "line: text". */
@@ -82,16 +82,7 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
   const shots = process.env.EXAMPLE_SITE_SCREENSHOTS;
 
   /** A management API call; returns the envelope's data (throws on an error answer). */
-  const manage = async (method: string, urlPath: string, body?: unknown): Promise<any> => {
-    const res = await fetch(`${quireBase}/api/v1/manage${urlPath}`, {
-      method,
-      headers: { 'X-API-Key': keys.management, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as { success: boolean; data: unknown; message: string };
-    if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${json.message}`);
-    return json.data;
-  };
+  const manage = (method: string, urlPath: string, body?: unknown): Promise<any> => manageCall(quireBase, keys.management, method, urlPath, body);
 
   const open = async (urlPath: string): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
@@ -190,6 +181,9 @@ describe.skipIf(skipBrowserSuites())('example site (Astro) on the demo workspace
       QUIRE_WEBHOOK_SECRET: webhookSecret,
       PUBLIC_QUIRE_DELIVERY_KEY: keys.delivery,
       SITE_CACHE_SECONDS: '300',
+      // Live events would drop cached answers by themselves; this suite tests the webhook path
+      // alone (example-site-live.test.ts tests live updates).
+      SITE_LIVE_UPDATES: 'off',
     });
     process.stderr.write(`[example site] build and Quire setup ${ready - started} ms, site start ${Date.now() - ready} ms\n`);
   }, 240_000);

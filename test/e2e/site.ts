@@ -110,6 +110,21 @@ export function startSite(port: number, quireBase: string, keys: { delivery: str
   return startNode(SITE_ENTRY, SITE, siteEnv, `http://127.0.0.1:${port}/api/preview`);
 }
 
+/**
+ * A management API call to the Quire at `quireBase` with `key`; returns the envelope's data and
+ * throws naming the call on an error answer. `any`: suites read the fields they need.
+ */
+export async function manageCall(quireBase: string, key: string, method: string, urlPath: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${quireBase}/api/v1/manage${urlPath}`, {
+    method,
+    headers: { 'X-API-Key': key, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { success: boolean; data: unknown; message: string };
+  if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${json.message}`);
+  return json.data;
+}
+
 /** Closes what a suite opened: browser contexts, the browser, the site, Quire and its data directory. */
 export async function stopAll(opened: { contexts: BrowserContext[]; browser?: Browser; site?: Child; quire?: Child; dataDir: string }): Promise<void> {
   for (const c of opened.contexts) await c.close().catch(() => {});

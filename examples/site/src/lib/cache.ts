@@ -1,9 +1,11 @@
 /**
  * The site's small in-memory cache of delivery answers. Each value carries tags naming what it was
- * built from (`entry:<id>`, `type:<content type>`, `page:<slug>`, `pages`, `schema`), so a webhook
- * about one entry or page drops exactly the answers that showed it (src/pages/api/revalidate.ts)
- * and the next request reads Quire again. Values also expire after `ttlMs` (a safety net when no
- * webhook is configured), and at most `maxEntries` are kept, least recently used dropped first.
+ * built from: the site's own (`entry:<id>`, `type:<content type>`, `page:<slug>`, `pages`,
+ * `schema`), which a webhook names (src/pages/api/revalidate.ts), and Quire's `Cache-Tag` values
+ * of the answers read, which a live event names (src/lib/live.ts); either drops exactly the
+ * answers that showed the change, and the next request reads Quire again. Values also expire
+ * after `ttlMs` (a safety net when no webhook or live stream is configured), and at most
+ * `maxEntries` are kept, least recently used dropped first.
  *
  * Concurrent misses for one key share one load, so a burst of requests after a webhook reaches
  * Quire once.
@@ -23,7 +25,7 @@ export interface Loaded<T> {
 
 export class TaggedCache {
   private readonly slots = new Map<string, Slot>();
-  private readonly pending = new Map<string, Promise<unknown>>();
+  private readonly pending = new Map<string, Promise<Loaded<unknown>>>();
   /** Bumped by every invalidation: a load that started before one does not store its value. */
   private generation = 0;
 
@@ -34,30 +36,39 @@ export class TaggedCache {
 
   /**
    * The cached value of `key`, or `load()`'s, stored with its tags. `isValue` checks what the map
-   * holds, so a value comes back typed without a cast. A ttl of 0 turns caching off.
+   * holds, so a value comes back typed without a cast. A ttl of 0 turns caching off. `onTags`, when
+   * given, hears the tags of the value returned (cached or loaded), so a page knows what it shows.
    */
-  async get<T>(key: string, isValue: (v: unknown) => v is T, load: () => Promise<Loaded<T>>): Promise<T> {
+  async get<T>(key: string, isValue: (v: unknown) => v is T, load: () => Promise<Loaded<T>>, onTags?: (tags: Iterable<string>) => void): Promise<T> {
     const now = Date.now();
     const slot = this.slots.get(key);
     if (slot && slot.expires > now && isValue(slot.value)) {
       // Re-inserting moves the key to the end: the Map's order is the recency order.
       this.slots.delete(key);
       this.slots.set(key, slot);
+      onTags?.(slot.tags);
       return slot.value;
     }
     const running = this.pending.get(key);
     if (running) {
-      const value = await running;
-      if (isValue(value)) return value;
+      const loaded = await running;
+      if (isValue(loaded.value)) {
+        onTags?.(loaded.tags);
+        return loaded.value;
+      }
     }
     const started = this.generation;
-    const promise = load().then((loaded) => {
+    const promise = load().then((loaded): Loaded<unknown> => {
       if (this.ttlMs > 0 && started === this.generation) this.store(key, loaded);
-      return loaded.value;
+      return loaded;
     });
     this.pending.set(key, promise);
     try {
-      return await promise;
+      const loaded = await promise;
+      onTags?.(loaded.tags);
+      // load() produced a T; the map only widened it.
+      if (isValue(loaded.value)) return loaded.value;
+      throw new Error(`cache: the value loaded for ${key} does not have the expected shape`);
     } finally {
       if (this.pending.get(key) === promise) this.pending.delete(key);
     }

@@ -16,7 +16,10 @@
  *   site; only its `postMessage` update events refresh a preview. Defaults to the origin of
  *   PUBLIC_QUIRE_URL (the Studio is served by Quire at /studio);
  * - `SITE_CACHE_SECONDS` (optional, default 300): how long a delivery answer stays in the site's
- *   cache when no webhook drops it first.
+ *   cache when no webhook or live event drops it first;
+ * - `SITE_LIVE_UPDATES` (optional, default `on`): `off` stops the site's subscription to Quire's
+ *   live events (src/lib/live.ts): cached answers then change by webhook or expiry only, and open
+ *   pages no longer refresh themselves.
  */
 
 export interface SiteConfig {
@@ -28,6 +31,7 @@ export interface SiteConfig {
   publicDeliveryKey: string | null;
   studioOrigin: string;
   cacheSeconds: number;
+  liveUpdates: boolean;
 }
 
 function optional(name: string): string | null {
@@ -46,6 +50,8 @@ export function siteConfig(): SiteConfig {
   const quireUrl = required('QUIRE_URL').replace(/\/+$/, '');
   const seconds = Number(optional('SITE_CACHE_SECONDS') ?? '300');
   if (!Number.isFinite(seconds) || seconds < 0) throw new Error('SITE_CACHE_SECONDS must be a number of seconds (0 turns the cache off)');
+  const live = optional('SITE_LIVE_UPDATES') ?? 'on';
+  if (live !== 'on' && live !== 'off') throw new Error('SITE_LIVE_UPDATES must be on or off');
   return {
     quireUrl,
     deliveryKey: required('QUIRE_DELIVERY_KEY'),
@@ -55,5 +61,6 @@ export function siteConfig(): SiteConfig {
     publicDeliveryKey: optional('PUBLIC_QUIRE_DELIVERY_KEY'),
     studioOrigin: new URL(optional('QUIRE_STUDIO_ORIGIN') ?? optional('PUBLIC_QUIRE_URL') ?? quireUrl).origin,
     cacheSeconds: seconds,
+    liveUpdates: live === 'on',
   };
 }

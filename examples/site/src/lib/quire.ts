@@ -19,6 +19,7 @@ import { createClient, isQuireError, type DeliveryEntry, type Page, type QuireCl
 import { stegaClean } from '@quire/client/visual-editing';
 import type { Author, Post } from '../quire';
 import { TaggedCache } from './cache';
+import { LiveHub, notePageTags, recordAnswerTags, recordingFetch } from './live';
 import { siteConfig, type SiteConfig } from './config';
 import { imageField, toMedia, type Media } from './images';
 import { toRichText, type RichTextNode } from './rich-text';
@@ -102,6 +103,8 @@ interface Runtime {
   cache: TaggedCache;
   /** Reads with the production delivery key. */
   live: QuireClient;
+  /** The subscription to Quire's live events that drops cached answers and tells open pages. */
+  hub: LiveHub;
   /** Reads in preview mode: the preview key when configured, else the production key. */
   preview: QuireClient;
   /** Preview reads ask for stega: only with a preview key (a production key gets 400 for it). */
@@ -114,11 +117,14 @@ let state: Runtime | null = null;
 function runtime(): Runtime {
   if (!state) {
     const config = siteConfig();
-    const live = createClient({ url: config.quireUrl, apiKey: config.deliveryKey });
+    // The recording fetch notes each answer's Cache-Tag, which live events name (src/lib/live.ts).
+    const live = createClient({ url: config.quireUrl, apiKey: config.deliveryKey, fetch: recordingFetch });
+    const cache = new TaggedCache(config.cacheSeconds * 1000);
     state = {
       config,
-      cache: new TaggedCache(config.cacheSeconds * 1000),
+      cache,
       live,
+      hub: new LiveHub(live, cache, config.liveUpdates),
       preview: config.previewKey ? createClient({ url: config.quireUrl, apiKey: config.previewKey }) : live,
       previewStega: config.previewKey !== null,
     };
@@ -129,6 +135,11 @@ function runtime(): Runtime {
 /** The origin of the Studio allowed to refresh a framed preview (QUIRE_STUDIO_ORIGIN). */
 export function studioOrigin(): string {
   return runtime().config.studioOrigin;
+}
+
+/** The live-event hub, for the site's own stream to open pages (src/pages/api/live.ts). */
+export function liveHub(): LiveHub {
+  return runtime().hub;
 }
 
 /** The site's cache, for the revalidation endpoint. */
@@ -169,19 +180,35 @@ function relatedTags(value: unknown, into: Set<string> = new Set()): Set<string>
   return into;
 }
 
-/** Runs `load` through the cache, except in preview mode (working copies are never cached). */
+/**
+ * Runs `load` through the cache, except in preview mode (working copies are never cached). A
+ * cached value carries the site's tags and the `Cache-Tag` values of the answers `load` read, and
+ * the page being rendered notes them all (src/lib/live.ts), so a live event naming one refreshes it.
+ */
 async function cached<T>(
   preview: PreviewSession | null,
   key: string,
   isValue: (v: unknown) => v is T,
   load: () => Promise<{ value: T; tags: string[] }>,
 ): Promise<T> {
-  return preview ? (await load()).value : runtime().cache.get(key, isValue, load);
+  if (preview) return (await load()).value;
+  const { cache, hub } = runtime();
+  // The first production read starts the subscription, before anything is cached.
+  hub.start();
+  return cache.get(
+    key,
+    isValue,
+    async () => {
+      const { value, quireTags } = await recordAnswerTags(load);
+      return { value: value.value, tags: [...value.tags, ...quireTags] };
+    },
+    notePageTags,
+  );
 }
 
 /** The workspace's name, locales and content types (cached; any content-model change drops it). */
 export async function getSite(): Promise<Site> {
-  return runtime().cache.get('schema', isSite, async () => {
+  return cached(null, 'schema', isSite, async () => {
     const { workspace, content_types } = await runtime().live.schema();
     return {
       value: {
