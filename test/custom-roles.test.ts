@@ -184,6 +184,9 @@ describe.each(dialects())('custom roles (%s)', (dialect) => {
     expect(await caps('translator')).toEqual(['content:write', 'people:list']);
     expect(await caps('freelancer')).toEqual(['content:publish', 'content:write', 'media:write', 'people:list']);
     expect(await caps('reviewer')).toEqual(['people:list']);
+    // The role's permissions come with the session, for the editors to show limits ahead.
+    const session = await people.translator.browser.call('GET', `${M}/session`);
+    expect(session.body.data.workspaces.find((w: { id: string }) => w.id === wsId).permissions).toEqual(TRANSLATOR.permissions);
   });
 
   describe('the translator: writes German only', () => {

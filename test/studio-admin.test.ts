@@ -7,6 +7,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../src/modules/access/authorize.js';
+import { PRESET_ROLES } from '../src/modules/access/roles.js';
 import type { BootstrapResult } from '../src/modules/auth/operations.js';
 import { AppError } from '../src/errors.js';
 import { readSession, sessionActor, setPasswordForUser } from '../src/modules/auth/sessions.js';
@@ -155,7 +156,14 @@ describe.each(dialects())('Studio people, keys, workspace and overview on %s', (
     const set = await b.call('POST', `${M}/session/password`, { body: { token: tokenOf(url), password: 'editor password 1' } });
     expect(set.status).toBe(200);
     expect(set.body.data.workspaces).toEqual([
-      { id: ws.workspace.id, slug: ws.workspace.slug, name: 'Test workspace', role: 'editor', capabilities: capabilitiesOf('editor') },
+      {
+        id: ws.workspace.id,
+        slug: ws.workspace.slug,
+        name: 'Test workspace',
+        role: 'editor',
+        permissions: PRESET_ROLES[2].permissions,
+        capabilities: capabilitiesOf('editor'),
+      },
     ]);
     const people = (await owner.call('GET', `${M}/users`)).body.data;
     expect(people.filter((p: { email: string }) => p.email === 'new.editor@example.com')).toEqual([

@@ -6,6 +6,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilitiesOf } from '../src/modules/access/authorize.js';
+import { PRESET_ROLES } from '../src/modules/access/roles.js';
 import { buildApp } from '../src/app.js';
 import { createLogger } from '../src/lib/logger.js';
 import { demoBanner, seedDemo } from '../src/modules/demo/seed.js';
@@ -56,7 +57,16 @@ describe.each(dialects())('Studio sessions on %s', (dialect) => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       user: { id: ws.user.id, email: ws.user.email, name: null },
-      workspaces: [{ id: ws.workspace.id, slug: ws.workspace.slug, name: 'Test workspace', role: 'owner', capabilities: capabilitiesOf('owner') }],
+      workspaces: [
+        {
+          id: ws.workspace.id,
+          slug: ws.workspace.slug,
+          name: 'Test workspace',
+          role: 'owner',
+          permissions: PRESET_ROLES[0].permissions,
+          capabilities: capabilitiesOf('owner'),
+        },
+      ],
       csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     const line = sessionCookieLine(res)!;

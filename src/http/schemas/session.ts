@@ -1,8 +1,9 @@
 /** Wire schemas of Studio sign-in (D90; /api/v1/manage/session*). */
 import { Type, type Static } from '@sinclair/typebox';
 import { CAPABILITIES, type Capability } from '../../modules/access/authorize.js';
-import { ROLES, type Role } from '../../modules/auth/permissions.js';
+import type { Role } from '../../modules/auth/permissions.js';
 import { Timestamp } from './common.js';
+import { PermissionSchema } from './roles.js';
 
 export const SignInBody = Type.Object(
   {
@@ -20,7 +21,13 @@ export const SessionInfoSchema = Type.Object(
         id: Type.String(),
         slug: Type.String(),
         name: Type.String(),
-        role: Type.Unsafe<Role>(Type.String({ enum: [...ROLES] })),
+        role: Type.Unsafe<Role>(Type.String({ description: "a built-in role's name, or a custom role's id (D120)" })),
+        permissions: Type.Optional(
+          Type.Array(PermissionSchema, {
+            description:
+              "The role's permissions (D120), so the Studio shows ahead which locales and fields the person may change; the server checks every request again",
+          }),
+        ),
         capabilities: Type.Array(Type.Unsafe<Capability>(Type.String({ enum: [...CAPABILITIES] })), {
           description:
             "What the person's role may do in this workspace, as the server's permission check decides it: the scopes (content:write, content:publish, media:write, schema:write, webhooks:write), the people, key and settings actions, and owners:manage (grant, take and remove the owner role). The server checks every request again",
@@ -40,7 +47,7 @@ export const TokenInfoSchema = Type.Object(
     purpose: Type.Unsafe<'setup' | 'invitation'>(Type.String({ enum: ['setup', 'invitation'] })),
     email: Type.String(),
     workspace: Type.Union([Type.Object({ slug: Type.String(), name: Type.String() }), Type.Null()]),
-    role: Type.Union([Type.Unsafe<Role>(Type.String({ enum: [...ROLES] })), Type.Null()], {
+    role: Type.Union([Type.Unsafe<Role>(Type.String()), Type.Null()], {
       description: 'the role an invitation offers; null for a setup link',
     }),
     expires_at: Timestamp,

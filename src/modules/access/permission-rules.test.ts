@@ -8,13 +8,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SCOPES, type Actor, type Scope } from '../auth/permissions.js';
 import { decideItem } from './authorize.js';
-import { PERMISSION_ACTIONS, RESOURCES, scopesOfPermissions, type ItemRequest, type Permission } from './permission-rules.js';
+import { entryWriteLimits, PERMISSION_ACTIONS, refusalOf, RESOURCES, scopesOfPermissions, type ItemRequest, type Permission } from './permission-rules.js';
 import { PRESET_TABLE, type RoleRow } from './roles.js';
 
 const TYPES = ['post', 'news', 'page'];
 const LOCALES = ['en', 'de', 'fr'];
 const FIELDS = ['title', 'body', 'note'];
 const ME = 7;
+const NEVER_PUBLISHED: readonly string[] = ['media', 'content_types', 'webhooks'];
 
 const subset = <T>(items: readonly T[]) => fc.subarray([...items]);
 
@@ -63,7 +64,7 @@ function neededScope(req: ItemRequest): Scope | null {
 
 /** The reference: some permission allows every part of the request. */
 function reference(permissions: readonly Permission[], keyScopes: ReadonlySet<Scope>, req: ItemRequest): boolean {
-  if (req.action === 'publish' && ['media', 'content_types', 'webhooks'].includes(req.resource)) return false;
+  if (req.action === 'publish' && NEVER_PUBLISHED.includes(req.resource)) return false;
   const scope = neededScope(req);
   if (scope) {
     if (!keyScopes.has(scope)) return false;
@@ -71,7 +72,9 @@ function reference(permissions: readonly Permission[], keyScopes: ReadonlySet<Sc
     let roleHas = false;
     for (const p of permissions) {
       for (const a of p.actions) {
-        if (a !== 'read' && neededScope({ ...req, resource: p.resource, action: a }) === scope) roleHas = true;
+        // Only an action the resource has grants its scope (media, content types and webhooks are never published).
+        const exists = !(a === 'publish' && NEVER_PUBLISHED.includes(p.resource));
+        if (a !== 'read' && exists && neededScope({ ...req, resource: p.resource, action: a }) === scope) roleHas = true;
       }
     }
     if (!roleHas) return false;
@@ -145,6 +148,22 @@ describe('decideItem against the reference decision (fast-check)', () => {
         const allowed = scope === null || row.scopes.includes(scope);
         const noPublish = req.action === 'publish' && ['media', 'content_types', 'webhooks'].includes(req.resource);
         expect(decideItem(actor, req) === null).toBe(allowed && !noPublish);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('entryWriteLimits: what the Studio shows ahead agrees with the check', () => {
+  it('a locale is writable, a field read-only, exactly when refusalOf says so for a write of that one value', () => {
+    fc.assert(
+      fc.property(fc.array(permission, { maxLength: 4 }), fc.constantFrom(...TYPES), (permissions, type) => {
+        const limits = entryWriteLimits(permissions, type);
+        const allows = (locales: string[], fields: string[]) =>
+          refusalOf(permissions, { resource: 'entries', action: 'update', contentType: type, locales, fields, createdBy: ME }, ME) === null;
+        // A write of one locale's values of no denied field: the fields limit plays no part.
+        for (const l of LOCALES) expect(limits.canUpdate && (limits.locales === null || limits.locales.includes(l))).toBe(allows([l], []));
+        for (const f of FIELDS) expect(limits.canUpdate && !limits.readOnlyFields.has(f)).toBe(allows([], [f]));
       }),
       { numRuns: 2000 },
     );

@@ -165,3 +165,25 @@ export function describeRefusal(req: ItemRequest, refusal: ItemRefusal): string 
       return base;
   }
 }
+
+/**
+ * What a role may change in the entries of type `typeSlug`, as the Studio shows it ahead: the
+ * locales it may write (null: every locale) and the fields it may not change, for an item of the
+ * person's own. Derived from refusalOf's rule (one permission must allow the whole write), so a
+ * locale is writable when some update permission for the type allows it, and a field read-only
+ * when every such permission denies it. No update permission: no locale, every field allowed to
+ * none (`canUpdate` false).
+ */
+export function entryWriteLimits(
+  permissions: readonly Permission[],
+  typeSlug: string,
+): { canUpdate: boolean; locales: readonly string[] | null; readOnlyFields: ReadonlySet<string> } {
+  const grants = permissions.filter(
+    (p) => p.resource === 'entries' && p.actions.includes('update') && (!p.content_types || p.content_types.includes(typeSlug)),
+  );
+  if (grants.length === 0) return { canUpdate: false, locales: [], readOnlyFields: new Set() };
+  const locales = grants.some((p) => !p.locales) ? null : [...new Set(grants.flatMap((p) => p.locales ?? []))];
+  const denied = grants.map((p) => new Set(p.deny_fields ?? []));
+  const readOnlyFields = new Set([...denied[0]].filter((f) => denied.every((d) => d.has(f))));
+  return { canUpdate: true, locales, readOnlyFields };
+}

@@ -31,6 +31,7 @@ import { AppError, invalid } from '../../errors.js';
 import { iso } from '../../lib/time.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from './passwords.js';
 import { capabilitiesOf, effectiveScopes, type Capability } from '../access/authorize.js';
+import type { Permission } from '../access/permission-rules.js';
 import { rolesOfWorkspace } from '../access/repository.js';
 import { recordAudit, systemAuditActor, type AuditActor } from '../audit/record.js';
 import { SCOPES, type Actor, type RequestContext, type Scope } from './permissions.js';
@@ -71,7 +72,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 export interface SessionInfo {
   user: { id: number; email: string; name: string | null };
   /** Each workspace with the person's role there and what that role may do (authorize's capabilities). */
-  workspaces: { id: string; slug: string; name: string; role: string; capabilities: Capability[] }[];
+  workspaces: { id: string; slug: string; name: string; role: string; permissions: Permission[]; capabilities: Capability[] }[];
   csrf_token: string;
 }
 
@@ -130,7 +131,11 @@ export async function startSession(ctx: Context, user: SessionState['user']): Pr
 /** SessionInfo of a valid session: the person, their workspaces with roles and capabilities (read now) and the CSRF token. */
 export async function sessionInfo(ctx: Context, session: SessionState): Promise<SessionInfo> {
   const workspaces = await Promise.all(
-    (await listUserWorkspaces(ctx.db, session.user.id)).map(async (w) => ({ ...w, capabilities: capabilitiesOf(w.role, await rolesOfWorkspace(ctx, w.id)) })),
+    (await listUserWorkspaces(ctx.db, session.user.id)).map(async (w) => {
+      const roles = await rolesOfWorkspace(ctx, w.id);
+      const permissions = (roles.row(w.role)?.permissions ?? []).map((p) => ({ ...p }));
+      return { ...w, permissions, capabilities: capabilitiesOf(w.role, roles) };
+    }),
   );
   return { user: session.user, workspaces, csrf_token: csrfTokenFor(ctx, session.digest) };
 }

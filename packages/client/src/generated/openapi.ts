@@ -2668,7 +2668,7 @@ export type components = {
       /** @enum {string} */
       purpose: 'setup' | 'invitation';
       /** @description the role an invitation offers; null for a setup link */
-      role: ('owner' | 'admin' | 'editor' | 'author' | 'viewer') | null;
+      role: string | null;
       workspace: {
         name: string;
         slug: string;
@@ -3065,8 +3065,10 @@ export type components = {
         )[];
         id: string;
         name: string;
-        /** @enum {string} */
-        role: 'owner' | 'admin' | 'editor' | 'author' | 'viewer';
+        /** @description The role's permissions (D120), so the Studio shows ahead which locales and fields the person may change; the server checks every request again */
+        permissions?: components['schemas']['Permission'][];
+        /** @description a built-in role's name, or a custom role's id (D120) */
+        role: string;
         slug: string;
       }[];
     };

@@ -41,6 +41,7 @@ import { previewUrl } from '../../editor/preview-protocol';
 import { VersionHistory } from './VersionHistory';
 import { BuiltinPreview } from '../../editor/BuiltinPreview';
 import { ReleaseActions, ReleaseBanner, useReleaseVariant, type ReleaseVariant } from '../../editor/ReleaseEditing';
+import { entryWriteLimits, type Permission } from '../../../../src/modules/access/permission-rules';
 
 export default function EntryEditorScreen() {
   const { type = '', entry: slug } = useParams();
@@ -205,7 +206,10 @@ function Editor({
       />
     ),
   });
-  const canWrite = can('content:write') && !variant.readOnly;
+  // What the role may change in this type, shown ahead (D120); the server checks every save again.
+  const limits = workspace.permissions ? entryWriteLimits(workspace.permissions as Permission[], ct.slug) : null;
+  const localeWritable = !limits || limits.locales === null || limits.locales.includes(locale);
+  const canWrite = can('content:write') && !variant.readOnly && (limits === null || limits.canUpdate);
   const canPublish = can('content:publish') && !releaseId;
   const fieldNames = ct.fields.map((f) => f.name);
 
@@ -350,13 +354,14 @@ function Editor({
         showForm={goal}
         main={
           <Stack>
-            <LocaleSwitch settings={settings} locale={locale} onChange={setLocale} />
+            <LocaleSwitch settings={settings} locale={locale} onChange={setLocale} writable={limits?.locales ?? null} />
             <EntryForm
               fields={ct.fields}
               draft={draft}
               locale={locale}
               defaultLocale={settings.default_locale}
-              readOnly={!canWrite}
+              readOnly={!canWrite || !localeWritable}
+              readOnlyFields={limits?.readOnlyFields}
               errors={mapped.byField}
               revision={revision}
               onChange={change}

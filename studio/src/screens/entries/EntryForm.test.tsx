@@ -14,7 +14,7 @@ const fields = [
 ];
 const draft = { data: { title: 'Hello', summary: 'Short', minutes: 3 }, translations: { de: { title: 'Hallo' } } };
 
-function show(locale: string, readOnly = false) {
+function show(locale: string, readOnly = false, readOnlyFields?: ReadonlySet<string>) {
   const onChange = vi.fn();
   render(
     <MantineProvider>
@@ -26,6 +26,7 @@ function show(locale: string, readOnly = false) {
             locale={locale}
             defaultLocale="en"
             readOnly={readOnly}
+            readOnlyFields={readOnlyFields}
             errors={new Map([['summary@de', 'is too long']])}
             revision={0}
             onChange={onChange}
@@ -59,5 +60,10 @@ describe('entry form', () => {
   it('read-only: no field can be edited', () => {
     show('en', true);
     for (const name of ['Title', 'Summary', 'Minutes']) expect(screen.getByRole('textbox', { name })).toHaveAttribute('readonly');
+  });
+  it("a role's read-only fields (D120 deny_fields) are shown but cannot be edited, in every locale", () => {
+    show('en', false, new Set(['summary']));
+    expect(screen.getByRole('textbox', { name: 'Summary' })).toHaveAttribute('readonly');
+    expect(screen.getByRole('textbox', { name: 'Title' })).not.toHaveAttribute('readonly');
   });
 });

@@ -17,19 +17,22 @@ export interface EntryFormProps {
   locale: string;
   defaultLocale: string;
   readOnly: boolean;
+  /** Fields the person's role may read but not change (D120 deny_fields): shown read-only. */
+  readOnlyFields?: ReadonlySet<string>;
   errors: Map<string, string>;
   /** bumped when the draft is replaced from outside (reload, restore): widgets start afresh */
   revision: number;
   onChange: (locale: string, field: string, value: unknown) => void;
 }
 
-export function EntryForm({ fields, draft, locale, defaultLocale, readOnly, errors, revision, onChange }: EntryFormProps) {
+export function EntryForm({ fields, draft, locale, defaultLocale, readOnly: formReadOnly, readOnlyFields, errors, revision, onChange }: EntryFormProps) {
   const isDefault = locale === defaultLocale;
   const ordered = [...fields].sort((a, b) => a.sort_order - b.sort_order);
   return (
     <Stack gap="lg">
       {ordered.map((field) => {
         const Widget = widgetFor(field.field_type).component;
+        const readOnly = formReadOnly || readOnlyFields?.has(field.name) === true;
         const base = draft.data[field.name];
         // Widgets may hold state of their own (JSON text, the rich-text editor): one mount per locale and revision.
         const key = `${field.name}@${locale}#${revision}`;
