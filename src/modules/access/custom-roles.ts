@@ -115,6 +115,19 @@ export async function createRole(ctx: Context, actor: Actor, input: RoleInput): 
   });
 }
 
+/**
+ * A custom role read from a workspace export (src/modules/export/restore.ts), inside the restore's
+ * transaction: checked as POST /roles checks one (against the restored content types and locales;
+ * 400 VALIDATION_FAILED with every problem) and inserted under a new key, which it returns. An
+ * export is outside input: its roles get no power beyond what their permissions grant.
+ */
+export async function restoreCustomRole(tx: Context, workspaceId: string, input: RoleInput): Promise<string> {
+  const values = await validRole(tx, workspaceId, input, null);
+  const id = newId();
+  await insertCustomRole(tx.db, workspaceId, id, values, iso(tx.clock()));
+  return id;
+}
+
 /** PATCH /roles/{id}: name, description and permissions (each optional); presets 403. */
 export async function updateRole(ctx: Context, actor: Actor, ref: string, input: RoleInput): Promise<RoleWire> {
   authorize(actor, 'roles:write');

@@ -25,6 +25,7 @@ import {
   EXPORT_VERSION,
   MANIFEST_FILE,
   MEMBERS_FILE,
+  ROLES_FILE,
   TABLES,
   WORKSPACE_SPEC,
   mediaFile,
@@ -33,7 +34,7 @@ import {
   type ManifestFile,
   type TableSpec,
 } from './format.js';
-import { readBatch, readMembers } from './repository.js';
+import { readBatch, readCustomRoles, readMembers } from './repository.js';
 import { packDirectory } from './tar.js';
 
 /** Rows read and written per batch. */
@@ -163,6 +164,13 @@ export async function exportWorkspace(ctx: Context, opts: ExportOptions): Promis
         for (const m of await readMembers(db, ws.id)) await writer.line(stableStringify({ ...m, user_id: Number(m.user_id) }));
         counts[MEMBERS_FILE] = writer.lines;
         files[tableFile({ file: MEMBERS_FILE })] = await writer.close();
+      }
+      const roles = await readCustomRoles(db, ws.id);
+      if (roles.length) {
+        const writer = new HashingWriter(path.join(dir, tableFile({ file: ROLES_FILE })));
+        for (const role of roles) await writer.line(stableStringify(role));
+        counts[ROLES_FILE] = writer.lines;
+        files[tableFile({ file: ROLES_FILE })] = await writer.close();
       }
     });
     counts.media_files = Object.keys(files).filter((f) => f.startsWith('media/')).length;

@@ -289,6 +289,13 @@ export const TABLES: readonly TableSpec[] = [
 /** The members file (`--with-users`): one line per membership with the user's email and name, no password. */
 export const MEMBERS_FILE = 'members';
 
+/**
+ * The custom roles file (docs/access.md "Roles and permissions"), written when the workspace has
+ * custom roles: one line per role, `{key, name, description, permissions}`. A restore checks each
+ * role as the roles API does and gives it a new key; memberships holding it follow.
+ */
+export const ROLES_FILE = 'roles';
+
 export interface ManifestFile {
   bytes: number;
   sha256: string;

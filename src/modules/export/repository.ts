@@ -59,6 +59,18 @@ export async function readMembers(db: Db, workspaceId: string): Promise<Record<s
     .execute();
 }
 
+/** The workspace's custom roles (D120), oldest first: key, name, description and permissions (parsed). */
+export async function readCustomRoles(db: Db, workspaceId: string): Promise<Record<string, unknown>[]> {
+  const rows = await db.kysely
+    .selectFrom('roles')
+    .select(['key', 'name', 'description', 'permissions'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('key')
+    .execute();
+  return rows.map((r) => ({ ...r, permissions: JSON.parse(r.permissions ?? '[]') as unknown }));
+}
+
 /** Inserts rows (column values ready for the database) into `table` in one statement. */
 export async function insertRows(db: Db, table: TableName, rows: Record<string, unknown>[]): Promise<void> {
   if (!rows.length) return;

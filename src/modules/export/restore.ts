@@ -54,6 +54,7 @@ import { isUuid, newId } from '../../lib/ids.js';
 import { SLUG_PATTERN } from '../../lib/slugs.js';
 import { tmpDirOf } from '../../storage/index.js';
 import { isRole } from '../auth/permissions.js';
+import { restoreCustomRole } from '../access/custom-roles.js';
 import { folderProblem } from '../media/folders.js';
 import { originalKey, storedFilename } from '../media/locations.js';
 import { probeFile } from '../media/probe.js';
@@ -86,6 +87,7 @@ import {
   MANIFEST_FILE,
   OLDEST_EXPORT_VERSION,
   MEMBERS_FILE,
+  ROLES_FILE,
   TABLES,
   WORKSPACE_SPEC,
   mediaFile,
@@ -619,15 +621,16 @@ async function restoreVersions(
 }
 
 /** Restores the members file: users matched by email or created without a password. */
-async function restoreMembers(r: Restore): Promise<{ created: number; matched: number }> {
+async function restoreMembers(r: Restore): Promise<{ created: number; matched: number; custom: CustomMembership[] }> {
   let created = 0;
   let matched = 0;
+  const custom: CustomMembership[] = [];
   for await (const lines of batches(r.root, tableFile({ file: MEMBERS_FILE }))) {
     for (const { line, row: m } of lines) {
       const where = `${tableFile({ file: MEMBERS_FILE })} line ${line}`;
       if (typeof m.email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(m.email) || m.email.length > 320) throw bad(`${where}: email is not an email address`);
       if (typeof m.user_id !== 'number' || !Number.isSafeInteger(m.user_id) || m.user_id < 1) throw bad(`${where}: user_id is not a user id`);
-      if (typeof m.role !== 'string' || !isRole(m.role)) throw bad(`${where}: role ${showValue(m.role)} is not a role`);
+      if (typeof m.role !== 'string' || (!isRole(m.role) && !isUuid(m.role))) throw bad(`${where}: role ${showValue(m.role)} is not a role`);
       const email = m.email.toLowerCase();
       const oldId = m.user_id;
       let id = await userIdByEmail(r.db, email);
@@ -649,13 +652,59 @@ async function restoreMembers(r: Restore): Promise<{ created: number; matched: n
         .where('workspace_id', '=', r.workspaceId)
         .where('user_id', '=', id)
         .executeTakeFirst();
-      if (!member)
-        await insertRows(r.db, 'memberships', [
-          { workspace_id: r.workspaceId, user_id: id, role: String(m.role), created_at: String(m.created_at), updated_at: String(m.updated_at) },
-        ]);
+      const membership = { workspace_id: r.workspaceId, user_id: id, role: m.role, created_at: String(m.created_at), updated_at: String(m.updated_at) };
+      // A custom role's membership waits for the roles file, restored after the content types
+      // its permissions name (restoreRoles).
+      if (!member && !isRole(m.role)) custom.push({ ...membership, where });
+      else if (!member) await insertRows(r.db, 'memberships', [membership]);
     }
   }
-  return { created, matched };
+  return { created, matched, custom };
+}
+
+/** A membership holding a custom role of the export, inserted once its role is restored. */
+interface CustomMembership {
+  workspace_id: string;
+  user_id: number;
+  role: string;
+  created_at: string;
+  updated_at: string;
+  /** Its line, for errors. */
+  where: string;
+}
+
+/**
+ * Restores the custom roles file (ROLES_FILE), each role checked as the roles API checks it and
+ * given a new key, then the memberships holding them; a membership naming a role the export does
+ * not hold is refused. Returns the number of roles.
+ */
+async function restoreRoles(r: Restore, memberships: CustomMembership[]): Promise<number> {
+  const keys = new Map<string, string>();
+  const name = tableFile({ file: ROLES_FILE });
+  if (r.files.has(name)) {
+    for await (const lines of batches(r.root, name)) {
+      for (const { line, row } of lines) {
+        const where = `${name} line ${line}`;
+        if (typeof row.key !== 'string' || !isUuid(row.key) || keys.has(row.key)) throw bad(`${where}: key is not a role key`);
+        if (!Array.isArray(row.permissions)) throw bad(`${where}: permissions is not a list`);
+        const input = { name: row.name as string, description: typeof row.description === 'string' ? row.description : '', permissions: row.permissions };
+        try {
+          keys.set(row.key, await restoreCustomRole({ ...r.ctx, db: r.db }, r.workspaceId, input));
+        } catch (err) {
+          if (err instanceof AppError && err.code === 'VALIDATION_FAILED') {
+            throw bad(`${where}: ${(err.errors ?? []).map((e) => `${e.path.replace(/^body\./, '')} ${e.message}`).join('; ') || err.message}`);
+          }
+          throw err;
+        }
+      }
+    }
+  }
+  for (const { where, ...m } of memberships) {
+    const key = keys.get(m.role);
+    if (key === undefined) throw bad(`${where}: role ${showValue(m.role)} is not a role of this export`);
+    await insertRows(r.db, 'memberships', [{ ...m, role: key }]);
+  }
+  return keys.size;
 }
 
 /** Creates the target workspace or fills in the empty one with the exported settings. */
@@ -728,8 +777,10 @@ export async function restoreWorkspaceExport(ctx: Context, opts: RestoreOptions)
         webhooks: opts.webhooks ?? 'disabled',
         version: manifest.version,
       };
-      if (manifest.files[tableFile({ file: MEMBERS_FILE })]) users = await restoreMembers(r);
+      let custom: CustomMembership[] = [];
+      if (manifest.files[tableFile({ file: MEMBERS_FILE })]) ({ custom, ...users } = await restoreMembers(r));
       for (const spec of TABLES) counts[spec.file] = await restoreTable(r, spec, stored, webhooks);
+      counts[ROLES_FILE] = await restoreRoles(r, custom);
       counts.media_files = stored.length;
       const renumbered = [...r.renumbered.values()].reduce((n, m) => n + m.size, 0);
       await recordAudit(
