@@ -13,7 +13,9 @@
  *     and (issue 3 item 7) GET /api/v1/public/pages/bench-home?locale=de: a published page of 50
  *     blocks in three levels (block types hero, rich text, feature grid, feature item, call to
  *     action), de translations, relations to posts and authors in some blocks;
- *  4. starts a bare Fastify server returning the same bytes and measures it the same way;
+ *  4. starts a bare Fastify server returning the same bytes (the body and Quire's response headers,
+ *     but for date, connection, length and request id; BENCH_BARE=body: the body and its content
+ *     type only) and measures it the same way;
  *  5. prints req/s, p50, p99, the ratio to bare Fastify, each server's CPU time per request (and
  *     their ratio) and the server's peak RSS (VmHWM).
  * `list-put` repeats the list request while a separate loop sends one management PUT per second on
@@ -417,6 +419,16 @@ function rawRequest(url, headers, method = 'GET', body = undefined) {
 
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
+/** BENCH_BARE=body: the bare server sends the body with a content type only (the baseline before cache tags). */
+const bareBodyOnly = process.env.BENCH_BARE === 'body';
+/** Headers every server makes for itself, left out of the bare server's copy of Quire's answer. */
+const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'x-request-id']);
+
+/** Quire's response headers as the bare server repeats them. */
+function sameHeaders(headers) {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !OWN_HEADERS.has(name)));
+}
+
 /**
  * `n` requests one after the other on one kept-alive connection (after 10 discarded), each timed
  * from sending to the last byte: p50, p90, p99 and mean in ms.
@@ -478,7 +490,7 @@ function compressionTable(bodies) {
   return rows;
 }
 
-async function startBare(body, encoding) {
+async function startBare(body, encoding, headers = null) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-bare-'));
   const file = path.join(dir, 'body.json');
   fs.writeFileSync(file, body);
@@ -488,7 +500,9 @@ async function startBare(body, encoding) {
     const body = fs.readFileSync(${JSON.stringify(file)});
     const app = Fastify({ logger: false });
     const encoding = ${JSON.stringify(encoding ?? null)};
+    const headers = ${JSON.stringify(headers)};
     const handler = async (req, reply) => {
+      if (headers) return reply.headers(headers).send(body);
       if (encoding) reply.header('content-encoding', encoding).header('vary', 'Accept-Encoding');
       return reply.type('application/json; charset=utf-8').send(body);
     };
@@ -616,7 +630,9 @@ async function main() {
       }
       const counted = Object.values(cache).reduce((a, b) => a + b, 0);
       cacheCounts[s.name] = cache;
-      const bare = await startBare(bytes, s.encoding);
+      // The same bytes: the body, and (unless BENCH_BARE=body) the headers Quire answered with,
+      // but for those each server makes itself (date, connection, length, its request id).
+      const bare = await startBare(bytes, s.encoding, bareBodyOnly ? null : sameHeaders(sample.headers));
       let baseline;
       try {
         baseline = await cannonCpu(bare.child.pid, bare.base + s.url, s.body ? { 'content-type': 'application/json' } : {}, undefined, s);
