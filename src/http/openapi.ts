@@ -153,7 +153,10 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Studio: API keys', description: 'API keys of the workspace (Studio session only).' },
   { name: 'Studio: workspace', description: 'Workspace settings and the Studio home overview.' },
   { name: 'Studio: audit log', description: 'Who did what: the audit log, read-only (owners and admins, Studio session only; D122).' },
-  { name: 'Studio: roles', description: 'Custom roles and their permissions; the five presets listed read-only (owners and admins, Studio session only; D120).' },
+  {
+    name: 'Studio: roles',
+    description: 'Custom roles and their permissions; the five presets listed read-only (owners and admins, Studio session only; D120).',
+  },
 ];
 
 /** Error codes an operation can answer because of how it is configured and reached. */
