@@ -4,7 +4,8 @@
  * production key only what production readers see; `Last-Event-ID` resumes, an id too old or
  * malformed answers `reset`; a heartbeat comment; the per-key cap (429 in the envelope); CORS;
  * streams end when the app closes; and on PostgreSQL a change made on one instance reaches the
- * subscribers of another sharing the database, through LISTEN/NOTIFY and through Redis.
+ * subscribers of the others sharing the database (three instances), through LISTEN/NOTIFY and
+ * through Redis.
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -233,9 +234,10 @@ async function secondInstance(env: TestEnv, config: Partial<Config> = {}): Promi
 }
 
 const fanOut = process.env.DATABASE_URL ? ['LISTEN/NOTIFY', 'Redis'] : [];
-describe.each(fanOut)('live updates across two instances on PostgreSQL through %s', (how) => {
+describe.each(fanOut)('live updates across three instances on PostgreSQL through %s', (how) => {
   let env: TestEnv;
   let second: Awaited<ReturnType<typeof secondInstance>>;
+  let third: Awaited<ReturnType<typeof secondInstance>>;
   let w: PageWorld;
   const redis: Partial<Config> =
     how === 'Redis' ? { redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', redisPrefix: `quire-live-${randomBytes(4).toString('hex')}:` } : {};
@@ -244,20 +246,25 @@ describe.each(fanOut)('live updates across two instances on PostgreSQL through %
     env = await createTestEnv('postgres', { config: { ...QUIET, ...redis } });
     w = await createPageWorld(env.ctx, env.app);
     second = await secondInstance(env);
+    third = await secondInstance(env);
     await listen(env.app);
   });
   afterAll(async () => {
     await second?.close();
+    await third?.close();
     await env?.close();
   });
 
-  it('a publication on one instance reaches a stream on the other, and back', async () => {
+  it('a publication on one instance reaches streams on the two others, and back', async () => {
     expect(env.ctx.redis !== null).toBe(how === 'Redis');
     const s = await openLive(second.port, w.keys.delivery);
+    const t = await openLive(third.port, w.keys.delivery);
     const id = await w.article(`across-${how.length}`, 'Across');
     const frame = await s.waitFor('event from the other instance', () => about(s, `e:${id}`)[0], 5_000);
     expect(frame.data.tags).toContain(`t:${w.workspaceId}:article`);
-    // A write through the second instance reaches a stream on the first.
+    const onThird = await t.waitFor('event on the third instance', () => about(t, `e:${id}`)[0], 5_000);
+    expect(onThird.data.id).toBe(frame.data.id);
+    // A write through the second instance reaches streams on the first and the third.
     const back = await openLive((env.app.server.address() as AddressInfo).port, w.keys.delivery);
     const res = await second.app.inject({
       method: 'PATCH',
@@ -266,7 +273,9 @@ describe.each(fanOut)('live updates across two instances on PostgreSQL through %
     });
     expect(res.statusCode).toBe(200);
     await back.waitFor('event back', () => about(back, `e:${id}`).length === 1, 5_000);
+    await t.waitFor('the unpublication on the third instance', () => about(t, `e:${id}`).length === 2, 5_000);
     s.close();
+    t.close();
     back.close();
   });
 });

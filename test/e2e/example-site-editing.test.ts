@@ -3,7 +3,8 @@
  * in Chromium: the Studio's page editor with its live preview pane showing the site in preview
  * mode (pages read with the preview key and stega, `enableVisualEditing()` on). A click on the
  * hero's headline inside the frame focuses that block's Headline field in the editor; typing there
- * shows in the frame within 1 s of the autosave, and the swapped-in content is editable again. In
+ * shows in the frame within 1 s of the last key (the Studio saves 300 ms after it while the pane is
+ * open) and of the autosave, and the swapped-in content is editable again. In
  * the entry editor, a click on the post's title (its working copy, read through the preview token
  * with stega) focuses the Title field. A
  * published page (no preview cookie) carries no origins and no click-to-edit: even the site's own
@@ -90,6 +91,7 @@ describe.skipIf(skipBrowserSuites())('example site: click-to-edit in the Studioâ
     await page.keyboard.press('End');
     const typedAt = Date.now();
     await page.keyboard.type(', edited');
+    const lastKeyAt = Date.now();
     await saved;
     const savedAt = Date.now();
     const shows = async () => vercelStegaClean(await frame.locator('[data-block=hero] h1').textContent()) === `${HEADLINE}, edited`;
@@ -99,9 +101,13 @@ describe.skipIf(skipBrowserSuites())('example site: click-to-edit in the Studioâ
     }
     const shownAt = Date.now();
     process.stderr.write(
-      `[example site editing] headline typed â†’ shown ${shownAt - typedAt} ms (autosave answered after ${savedAt - typedAt} ms, frame updated ${shownAt - savedAt} ms later)\n`,
+      `[example site editing] headline typed â†’ shown ${shownAt - typedAt} ms, ${shownAt - lastKeyAt} ms after the last key (autosave answered after ${savedAt - typedAt} ms, frame updated ${shownAt - savedAt} ms later)\n`,
     );
     expect(shownAt - savedAt).toBeLessThanOrEqual(1000);
+    // With the pane open the Studio saves 300 ms after the last key, so the frame follows the
+    // typing within a second (620 ms measured with a CI run beside it; 1.2 s and more with the
+    // 1 s pause of a closed pane).
+    expect(shownAt - lastKeyAt).toBeLessThanOrEqual(1000);
     expect(await frame.evaluate(() => (window as unknown as { quireMarker?: string }).quireMarker)).toBe('not reloaded');
 
     // The swapped-in <main> is editable too: the new headline leads back to its field.

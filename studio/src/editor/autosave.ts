@@ -1,5 +1,6 @@
 /**
- * Autosave of a working copy (an entry's or a page's): a change waits `delayMs` (1 s) after the
+ * Autosave of a working copy (an entry's or a page's): a change waits `delayMs` (AUTOSAVE_DELAY_MS,
+ * 1 s; PREVIEW_AUTOSAVE_DELAY_MS, 300 ms, while the editor's live preview pane is open) after the
  * last edit, then PUTs the whole draft with `If-Match` (D5). Saves never overlap: edits made during a save are
  * saved right after it. A 412 stops autosaving and reports a conflict (someone else saved first)
  * until the editor reloads; a 400 reports the API's field errors and waits for the next edit.
@@ -14,6 +15,14 @@ export interface Saved {
 }
 
 export type SaveState = 'saved' | 'dirty' | 'saving' | 'error' | 'conflict';
+
+/** How long an edit waits for the next one before it is saved. */
+export const AUTOSAVE_DELAY_MS = 1000;
+/**
+ * The same while the live preview pane is open: the pane shows what is saved, and typing must show
+ * there within a second (docs/visual-editing.md), so the pause is shorter; saves never overlap.
+ */
+export const PREVIEW_AUTOSAVE_DELAY_MS = 300;
 
 export interface Autosave<Draft> {
   state: SaveState;
@@ -80,7 +89,7 @@ export function useAutosave<Draft, R extends Saved>(
   save: (draft: Draft, etag: string | null) => Promise<R>,
   initialEtag: string | null,
   onSaved: (result: R) => void,
-  delayMs = 1000,
+  delayMs = AUTOSAVE_DELAY_MS,
 ): Autosave<Draft> {
   const [state, setState] = useState<SaveState>('saved');
   const [error, setError] = useState<unknown>(null);

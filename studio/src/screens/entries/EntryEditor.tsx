@@ -25,7 +25,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
 import { changeState, createEntry, deleteEntry, duplicateEntry, getEntry, getVersion, mintPreviewToken, restoreVersion, saveEntry } from './api';
-import { useAutosave } from '../../editor/autosave';
+import { AUTOSAVE_DELAY_MS, PREVIEW_AUTOSAVE_DELAY_MS, useAutosave } from '../../editor/autosave';
 import { LocaleSwitch } from '../../editor/LocaleSwitch';
 import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
 import { ConflictAlert, useStatusActions } from '../../editor/actions';
@@ -221,7 +221,7 @@ function Editor({
     },
     [invalidate, ct.slug],
   );
-  const autosave = useAutosave(save, initialEtag, onSaved);
+  const autosave = useAutosave(save, initialEtag, onSaved, live.pane ? PREVIEW_AUTOSAVE_DELAY_MS : AUTOSAVE_DELAY_MS);
   const actions = useStatusActions(autosave, {
     changeState: (verb, etag, publishAt) => changeState(ct.slug, initial.slug, verb, etag, publishAt),
     refresh: () => refresh(),

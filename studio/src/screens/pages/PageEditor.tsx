@@ -23,7 +23,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { useAutosave } from '../../editor/autosave';
+import { AUTOSAVE_DELAY_MS, PREVIEW_AUTOSAVE_DELAY_MS, useAutosave } from '../../editor/autosave';
 import { LocaleSwitch } from '../../editor/LocaleSwitch';
 import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
 import { ConflictAlert, useStatusActions } from '../../editor/actions';
@@ -228,7 +228,7 @@ function Editor({
     },
     [invalidateList],
   );
-  const autosave = useAutosave(save, initial.etag, onSaved);
+  const autosave = useAutosave(save, initial.etag, onSaved, live.pane ? PREVIEW_AUTOSAVE_DELAY_MS : AUTOSAVE_DELAY_MS);
   const {
     busy,
     dialog,
