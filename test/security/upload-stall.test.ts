@@ -140,10 +140,13 @@ describe.each(dialects())('uploads and the event loop on %s', (dialect) => {
     }
     const latencies: number[] = [];
     let done = false;
+    // Probes 2 ms apart: about 200 during the uploads, so the p99 below leaves out the worst one or
+    // two (with ~90 probes 10 ms apart it was the single worst, and one scheduler hiccup on a
+    // loaded CI machine failed the run).
     const probe = (async () => {
       while (!done) {
         latencies.push(await healthz());
-        await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 2));
       }
     })();
     const { statuses, ms: elapsed } = await uploadFromChild(port, UPLOADS, requestFile);
@@ -160,7 +163,7 @@ describe.each(dialects())('uploads and the event loop on %s', (dialect) => {
         `/healthz ${latencies.length} probes: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms (at rest p50 ${idleP50.toFixed(1)} ms)\n`,
     );
     expect(statuses.filter((s) => s !== 201)).toEqual([]);
-    expect(latencies.length).toBeGreaterThanOrEqual(20);
+    expect(latencies.length).toBeGreaterThanOrEqual(100);
     // 100 ms on a machine that answers /healthz at rest within 2 ms (24-26 ms measured there); a
     // slower machine slows every probe alike, so the bound is 50 times its median at rest when
     // that is larger (2.8 ms at rest gave 115 ms on a VM about 4 times slower).
