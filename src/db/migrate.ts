@@ -45,6 +45,7 @@ import * as m027 from './migrations/027-webhook-secret-rotation.js';
 import * as m028 from './migrations/028-coalesced-revision-bumps.js';
 import * as m029 from './migrations/029-audit-log.js';
 import * as m030 from './migrations/030-workspace-roles.js';
+import * as m031 from './migrations/031-activity-notifications.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -80,6 +81,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '028-coalesced-revision-bumps': m028,
   '029-audit-log': m029,
   '030-workspace-roles': m030,
+  '031-activity-notifications': m031,
 };
 
 class StaticProvider implements MigrationProvider {

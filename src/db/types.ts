@@ -498,6 +498,45 @@ export interface AuditLogTable {
   changed_fields: string | null;
 }
 
+/** One row of the Studio's activity log (migration 031; src/modules/activity/, D133). Pruned by age. */
+export interface ActivityTable {
+  /** Grows per row; per workspace also in commit order. PostgreSQL returns it as text (bigint). */
+  id: Generated<number>;
+  workspace_id: string;
+  /** `item`, `comment`, `notification` or `presence`. */
+  type: string;
+  item_kind: string | null;
+  item_id: string | null;
+  content_type: string | null;
+  /** Set: only this person's streams hear it. */
+  user_id: number | null;
+  /** JSON object: what the stream frame carries. */
+  data: string;
+  created_at: string;
+}
+
+/** One notification of one person (migration 031; src/modules/notifications/, D132). */
+export interface NotificationsTable {
+  /** UUID v7. */
+  id: string;
+  workspace_id: string;
+  /** The person told. */
+  user_id: number;
+  kind: string;
+  actor_user_id: number | null;
+  item_kind: string | null;
+  item_id: string | null;
+  release_id: string | null;
+  comment_id: string | null;
+  /** JSON `{id, name}` of a stage, or null. */
+  stage: string | null;
+  /** JSON snapshot of what the item or release was called: `{content_type, slug, title}` or `{name}`. */
+  subject: string | null;
+  message: string;
+  created_at: string;
+  read_at: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -533,6 +572,8 @@ export interface Database {
   releases: ReleasesTable;
   release_items: ReleaseItemsTable;
   audit_log: AuditLogTable;
+  activity: ActivityTable;
+  notifications: NotificationsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

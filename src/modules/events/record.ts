@@ -108,12 +108,12 @@ export async function recordEvents(trx: Db, at: Date | string, inputs: readonly 
 const announced = new WeakMap<Db, Set<string>>();
 
 /**
- * Announces new events of these workspaces to live readers (docs/front-ends.md "Live updates",
- * D142), once per transaction and workspace: on PostgreSQL a notification delivered at commit to
+ * Announces new events (or Studio activity rows, src/modules/activity/record.ts) of these
+ * workspaces to live readers (docs/front-ends.md "Live updates", D142), once per transaction and workspace: on PostgreSQL a notification delivered at commit to
  * every instance; in this process the database handle's eventWatchers, called after the commit.
  * A rolled-back write announces nothing.
  */
-async function announce(trx: Db, workspaceIds: readonly string[]): Promise<void> {
+export async function announce(trx: Db, workspaceIds: readonly string[]): Promise<void> {
   // Outside a transaction every call announces (its write has committed already).
   let done = inTransaction(trx) ? announced.get(trx) : new Set<string>();
   if (!done) {
