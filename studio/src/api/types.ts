@@ -76,3 +76,62 @@ export interface PageMeta {
   total_pages?: number;
   next_cursor?: string | null;
 }
+
+/** A person as the workflow, comment and notification APIs show one (docs/workflow.md). */
+export interface Person {
+  id: number;
+  email: string;
+  name: string | null;
+}
+
+/** One stage of a review workflow (D130); `roles` null: any role that may write the item. */
+export interface WorkflowStage {
+  id: string;
+  name: string;
+  required_approvals: number;
+  roles: string[] | null;
+}
+
+/** A review workflow (GET /workflows, docs/workflow.md "Workflows"). */
+export interface Workflow {
+  id: string;
+  name: string;
+  content_types: string[];
+  pages: boolean;
+  stages: WorkflowStage[];
+  publish_stage: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A stage as a POST or PATCH /workflows names it: `id` for a stage kept, none for a new one. */
+export interface WorkflowStageInput {
+  id?: string;
+  name: string;
+  required_approvals: number;
+  roles: string[] | null;
+}
+
+export interface WorkflowInput {
+  name: string;
+  content_types: string[];
+  pages: boolean;
+  stages: WorkflowStageInput[];
+  /** a stage's id, or its name (a new stage has no id yet) */
+  publish_stage: string;
+}
+
+/** An item's place in its workflow: `workflow` of a covered entry or page (null when none covers it). */
+export interface WorkflowState {
+  workflow_id: string;
+  stage: { id: string; name: string };
+  required_approvals: number;
+  approvals: { user: Person; at: string }[];
+  assignees: Person[];
+  stage_changed_at: string | null;
+}
+
+/** What an entry or page carries of its workflow (absent before the server knows workflows). */
+export interface WithWorkflow {
+  workflow?: WorkflowState | null;
+}

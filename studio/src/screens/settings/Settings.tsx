@@ -1,6 +1,6 @@
 /**
  * /studio/:workspace/settings/:tab — General (name, preview URL template), Locales, API keys,
- * Webhooks, People, Roles and the Audit log (D91, D82, D120, D122). Owners and admins edit; other roles see
+ * Webhooks, People, Roles, Workflows and the Audit log (D91, D82, D120, D130, D122). Owners and admins edit; other roles see
  * General, Locales and People read-only and no API keys, Webhooks or Audit log tab (the server
  * refuses those to them anyway).
  */
@@ -19,6 +19,7 @@ const PeopleTab = lazy(() => import('./PeopleTab'));
 const WebhooksTab = lazy(() => import('./WebhooksTab'));
 const AuditLogTab = lazy(() => import('./AuditLogTab'));
 const RolesTab = lazy(() => import('./RolesTab'));
+const WorkflowsTab = lazy(() => import('./WorkflowsTab'));
 
 export default function Settings() {
   const { tab } = useParams();
@@ -35,6 +36,7 @@ export default function Settings() {
       : []),
     { value: 'people', label: 'People', Panel: PeopleTab },
     ...(workspaceCan(workspace, 'roles:list') ? [{ value: 'roles', label: 'Roles', Panel: RolesTab }] : []),
+    ...(administers ? [{ value: 'workflows', label: 'Workflows', Panel: WorkflowsTab }] : []),
     ...(workspaceCan(workspace, 'audit:read') ? [{ value: 'audit-log', label: 'Audit log', Panel: AuditLogTab }] : []),
   ];
   if (!tabs.some((t) => t.value === tab)) return <Navigate to={`/${workspace.slug}/settings/general`} replace />;
