@@ -7,11 +7,20 @@ import { StatusActions, type Publishable } from './StatusActions';
 const entry = (status: string, pending = false): Publishable => ({ status, has_pending_changes: pending, publish_at: null, published_at: null });
 const names = () => screen.queryAllByRole('button').map((b) => b.textContent);
 
-function show(e: Publishable, canPublish: boolean, canWrite: boolean, withPreview = true) {
+function show(e: Publishable, canPublish: boolean, canWrite: boolean, withPreview = true, publishBlocked: string | null = null) {
   const onAction = vi.fn();
   render(
     <MantineProvider>
-      <StatusActions item={e} saveState="saved" canPublish={canPublish} canWrite={canWrite} busy={null} onAction={onAction} withPreview={withPreview} />
+      <StatusActions
+        item={e}
+        saveState="saved"
+        canPublish={canPublish}
+        canWrite={canWrite}
+        busy={null}
+        onAction={onAction}
+        withPreview={withPreview}
+        publishBlocked={publishBlocked}
+      />
     </MantineProvider>,
   );
   return onAction;
@@ -47,5 +56,13 @@ describe('status bar of the entry and page editors', () => {
   it('pages (no preview): publish, archive, schedule, duplicate, delete', () => {
     show(entry('draft'), true, true, false);
     expect(names()).toEqual(['Publish', 'Archive', 'Schedule', 'Duplicate', 'Delete']);
+  });
+  it("outside the workflow's publish stage: Publish and Schedule disabled, saying why; Archive still works", () => {
+    show(entry('draft'), true, true, true, 'Publishing happens in the stage “Ready”; this item is in “Review”. Move it there first.');
+    const publish = screen.getByRole('button', { name: 'Publish' });
+    expect(publish).toBeDisabled();
+    expect(publish).toHaveAccessibleDescription('Publishing happens in the stage “Ready”; this item is in “Review”. Move it there first.');
+    expect(screen.getByRole('button', { name: 'Schedule' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Archive' })).toBeEnabled();
   });
 });

@@ -3,7 +3,8 @@
  * state, and the actions the role allows (D12): Publish or "Publish changes" (D71), Unpublish,
  * Archive and Schedule for content:publish; Duplicate, Open preview (unless `withPreview` is false)
  * and Delete for content:write. Which state actions show follows D20's transitions from the
- * current status.
+ * current status. `publishBlocked` (the item's review workflow is not in its publish stage, D130)
+ * disables Publish and Schedule and says why.
  */
 import { Anchor, Badge, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconCheck, IconExternalLink } from '@tabler/icons-react';
@@ -42,6 +43,7 @@ export function StatusActions({
   busy,
   onAction,
   withPreview = true,
+  publishBlocked = null,
 }: {
   item: Publishable;
   saveState: SaveState;
@@ -50,13 +52,23 @@ export function StatusActions({
   busy: StatusAction | null;
   onAction: (action: StatusAction) => void;
   withPreview?: boolean;
+  /** why Publish and Schedule are unavailable now (the workflow's stage, WORKFLOW_STAGE); null: they are not held back */
+  publishBlocked?: string | null;
 }) {
   const s = entry.status;
   const withoutAsking = usePublishWithoutAsking();
   const publishLabel = s === 'published' ? 'Publish changes' : 'Publish';
   const canPublishNow = s !== 'published' || entry.has_pending_changes;
   const button = (action: StatusAction, label: string, props: Record<string, unknown> = {}) => (
-    <Button key={action} size="xs" loading={busy === action} disabled={busy !== null && busy !== action} onClick={() => onAction(action)} {...props}>
+    <Button
+      key={action}
+      size="xs"
+      loading={busy === action}
+      disabled={(busy !== null && busy !== action) || (publishBlocked !== null && (action === 'publish' || action === 'schedule'))}
+      aria-describedby={publishBlocked !== null && (action === 'publish' || action === 'schedule') ? 'publish-blocked-note' : undefined}
+      onClick={() => onAction(action)}
+      {...props}
+    >
       {label}
     </Button>
   );
@@ -79,6 +91,11 @@ export function StatusActions({
             {s !== 'archived' ? button('archive', 'Archive', { variant: 'default' }) : null}
             {s !== 'published' ? button('schedule', s === 'scheduled' ? 'Reschedule' : 'Schedule', { variant: 'default' }) : null}
           </Group>
+        ) : null}
+        {canPublish && publishBlocked !== null && canPublishNow ? (
+          <Text size="xs" c="orange.9" id="publish-blocked-note">
+            {publishBlocked}
+          </Text>
         ) : null}
         {canPublish && canPublishNow && withoutAsking ? (
           <Text size="xs" c="dimmed">

@@ -3,7 +3,9 @@
  * status with the "changed" badge (D70), last update and who made it; search on the display field
  * and slug (debounced), status filter, sort (dates, slug, position, sortable fields); keyset
  * pagination with `meta.next_cursor` when the server gives one, pages otherwise; row selection
- * with bulk publish, unpublish, archive, schedule and delete, reported item by item (D23).
+ * with bulk publish, unpublish, archive, schedule and delete, reported item by item (D23). When a
+ * review workflow covers the type (D130): a Stage column, and filters by stage and assignee
+ * (`?stage=`, `?assignee=me|<id>`), kept in the address like the others.
  */
 import '@mantine/dates/styles.css';
 import { useMemo, useState } from 'react';
@@ -13,6 +15,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import type { BulkResult, ContentType } from '../../api/types';
+import { useWorkflows, workflowCovering } from '../../api/workflows';
+import { StageBadge, WorkflowFilters } from '../../editor/WorkflowFilters';
 import { useContentTypes, useInvalidate, useWsKey } from '../../app/queries';
 import { useWorkspace } from '../../app/workspace';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -65,12 +69,16 @@ function EntriesTable({ ct }: { ct: ContentType }) {
   const nameOf = useMemberNames();
   const [params, setParams] = useSearchParams();
   const status = params.get('status') ?? '';
+  const workflows = useWorkflows();
+  const workflow = workflowCovering(workflows.data, ct.slug);
+  const stage = workflow ? (params.get('stage') ?? '') : '';
+  const assignee = workflow ? (params.get('assignee') ?? '') : '';
   const sort = params.get('sort') ?? (ct.orderable ? 'position:asc' : 'updated_at:desc');
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
   // Where this page starts: an offset page, or a cursor (the cursors of earlier pages are kept for
   // "Previous"). A change of filter, sort or search starts again at page 1.
-  const filterKey = JSON.stringify([status, sort, debouncedSearch]);
+  const filterKey = JSON.stringify([status, sort, debouncedSearch, stage, assignee]);
   const [stored, setPosition] = useState<{ key: string; page: number; cursors: (string | null)[] }>({ key: filterKey, page: 1, cursors: [null] });
   const position = stored.key === filterKey ? stored : { key: filterKey, page: 1, cursors: [null] };
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
@@ -88,7 +96,16 @@ function EntriesTable({ ct }: { ct: ContentType }) {
   };
 
   const cursor = position.cursors[position.page - 1] ?? undefined;
-  const query = { limit: PAGE_SIZE, status: status || undefined, sort, search: debouncedSearch || undefined, page: position.page, cursor };
+  const query = {
+    limit: PAGE_SIZE,
+    status: status || undefined,
+    sort,
+    search: debouncedSearch || undefined,
+    page: position.page,
+    cursor,
+    stage: stage || undefined,
+    assignee: assignee || undefined,
+  };
   const list = useQuery({ queryKey: key('entries', ct.slug, query), queryFn: () => listEntries(ct.slug, query), placeholderData: keepPreviousData });
   const items = useMemo(() => list.data?.items ?? [], [list.data]);
   const meta = list.data?.meta;
@@ -161,6 +178,7 @@ function EntriesTable({ ct }: { ct: ContentType }) {
           allowDeselect={false}
           w={160}
         />
+        {workflow ? <WorkflowFilters workflow={workflow} stage={stage} assignee={assignee} onChange={setParam} /> : null}
         <Select label="Sort" data={sortOptions(ct)} value={sort} onChange={(v) => setParam('sort', v ?? '')} allowDeselect={false} w={200} />
       </Group>
 
@@ -218,6 +236,7 @@ function EntriesTable({ ct }: { ct: ContentType }) {
                 <Table.Th>Title</Table.Th>
                 <Table.Th>Slug</Table.Th>
                 <Table.Th>Status</Table.Th>
+                {workflow ? <Table.Th>Stage</Table.Th> : null}
                 <Table.Th>Updated</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -245,6 +264,11 @@ function EntriesTable({ ct }: { ct: ContentType }) {
                       </Text>
                     ) : null}
                   </Table.Td>
+                  {workflow ? (
+                    <Table.Td>
+                      <StageBadge item={e} />
+                    </Table.Td>
+                  ) : null}
                   <Table.Td>
                     <Text size="sm">{formatDateTime(e.updated_at)}</Text>
                     <Text size="xs" c="dimmed">
@@ -257,8 +281,8 @@ function EntriesTable({ ct }: { ct: ContentType }) {
           </Table>
           {!items.length ? (
             <Text c="dimmed" ta="center" py="lg">
-              {debouncedSearch || status ? 'No entries match.' : 'No entries yet.'}
-              {canWrite && !debouncedSearch && !status ? (
+              {debouncedSearch || status || stage || assignee ? 'No entries match.' : 'No entries yet.'}
+              {canWrite && !debouncedSearch && !status && !stage && !assignee ? (
                 <>
                   {' '}
                   <Anchor component="button" onClick={() => void navigate(`${base}/new`)}>

@@ -24,7 +24,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
-import { changeState, createEntry, deleteEntry, duplicateEntry, getEntry, getVersion, mintPreviewToken, restoreVersion, saveEntry } from './api';
+import { changeState, createEntry, deleteEntry, duplicateEntry, entryPath, getEntry, getVersion, mintPreviewToken, restoreVersion, saveEntry } from './api';
 import { AUTOSAVE_DELAY_MS, PREVIEW_AUTOSAVE_DELAY_MS, useAutosave } from '../../editor/autosave';
 import { LocaleSwitch } from '../../editor/LocaleSwitch';
 import { LazyScheduleDialog } from '../../editor/LazyScheduleDialog';
@@ -41,6 +41,8 @@ import { previewUrl } from '../../editor/preview-protocol';
 import { VersionHistory } from './VersionHistory';
 import { BuiltinPreview } from '../../editor/BuiltinPreview';
 import { ReleaseActions, ReleaseBanner, useReleaseVariant, type ReleaseVariant } from '../../editor/ReleaseEditing';
+import { publishBlockedReason, withWorkflowAfterSave, WorkflowBar, workflowOf } from '../../editor/WorkflowBar';
+import { useWorkflows } from '../../api/workflows';
 import { entryWriteLimits, type Permission } from '../../../../src/modules/access/permission-rules';
 
 export default function EntryEditorScreen() {
@@ -212,11 +214,14 @@ function Editor({
   const canWrite = can('content:write') && !variant.readOnly && (limits === null || limits.canUpdate);
   const canPublish = can('content:publish') && !releaseId;
   const fieldNames = ct.fields.map((f) => f.name);
+  // The review workflow (D130): its panel beside the status bar, and Publish held back outside its publish stage.
+  const workflows = useWorkflows();
+  const workflowState = releaseId ? null : workflowOf(entry);
 
   const save = useCallback((d: Draft, etag: string | null) => saveEntry(ct.slug, initial.slug, d, etag, releaseId), [ct.slug, initial.slug, releaseId]);
   const onSaved = useCallback(
     ({ entry: e }: { entry: Entry }) => {
-      setEntry(e);
+      setEntry((prev) => withWorkflowAfterSave(e, prev));
       void invalidate('entries', ct.slug);
     },
     [invalidate, ct.slug],
@@ -378,7 +383,18 @@ function Editor({
               busy={busy}
               onAction={onAction}
               withPreview={!releaseId}
+              publishBlocked={publishBlockedReason(workflowState, workflows.data)}
             />
+            {workflowState ? (
+              <WorkflowBar
+                state={workflowState}
+                item={entryPath(ct.slug, initial.slug)}
+                lastEditor={entry.updated_by}
+                canWrite={canWrite}
+                flush={() => autosave.flush()}
+                onChange={(w) => setEntry((e) => ({ ...e, workflow: w }))}
+              />
+            ) : null}
             <ReleaseActions target={releaseTarget} status={entry.status} />
             {releaseId ? null : (
               <VersionHistory

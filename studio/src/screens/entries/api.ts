@@ -12,6 +12,8 @@ export type StateVerb = 'publish' | 'unpublish' | 'archive' | 'schedule';
 
 const base = (type: string) => `/content-types/${encodeURIComponent(type)}/entries`;
 const one = (type: string, slug: string) => `${base(type)}/${encodeURIComponent(slug)}`;
+/** An entry's path under /api/v1/manage (its workflow actions, api/workflows.ts). */
+export const entryPath = one;
 
 export interface ListQuery {
   limit: number;
@@ -20,6 +22,10 @@ export interface ListQuery {
   search?: string;
   page?: number;
   cursor?: string;
+  /** a review workflow stage (id or name, D130) */
+  stage?: string;
+  /** `me` or a user id: items assigned to them */
+  assignee?: string;
 }
 
 export async function listEntries(type: string, q: ListQuery): Promise<{ items: Entry[]; meta: PageMeta }> {

@@ -38,6 +38,8 @@ import { BuiltinPreview } from '../../editor/BuiltinPreview';
 import { previewBlocks } from '../../editor/builtin-preview';
 import { useRestore, VersionDialog, VersionList } from '../../editor/VersionHistory';
 import { ReleaseActions, ReleaseBanner, useReleaseVariant, type ReleaseVariant } from '../../editor/ReleaseEditing';
+import { publishBlockedReason, withWorkflowAfterSave, WorkflowBar, workflowOf } from '../../editor/WorkflowBar';
+import { useWorkflows } from '../../api/workflows';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
 import {
@@ -49,6 +51,8 @@ import {
   listPageVersions,
   pageTitle,
   mintPagePreviewToken,
+  pagePath,
+  pageOf,
   restorePageVersion,
   savePage,
   type PageWithTag,
@@ -186,7 +190,7 @@ function Editor({
   const client = useQueryClient();
   const key = useWsKey();
   const slug = initial.detail.page.slug;
-  const [page, setPage] = useState<Page>(initial.detail.page);
+  const [page, setPage] = useState<Page>(() => pageOf(initial.detail));
   const [draft, setDraft] = useState<PageDraft>(() => draftOfPage(initial.detail));
   const [revision, setRevision] = useState(0);
   const [locale, setLocale] = useState(settings.default_locale);
@@ -218,12 +222,15 @@ function Editor({
   });
   const canWrite = can('content:write') && !variant.readOnly;
   const canPublish = can('content:publish') && !releaseId;
+  // The review workflow (D130): its panel beside the status bar, and Publish held back outside its publish stage.
+  const workflows = useWorkflows();
+  const workflowState = releaseId ? null : workflowOf(page);
   const invalidateList = useCallback(() => client.invalidateQueries({ queryKey: key('pages') }), [client, key]);
 
   const save = useCallback((d: PageDraft, etag: string | null) => savePage(slug, d, etag, undefined, releaseId), [slug, releaseId]);
   const onSaved = useCallback(
     ({ page: p }: SavedPage) => {
-      setPage(p);
+      setPage((prev) => withWorkflowAfterSave(p, prev));
       void invalidateList();
     },
     [invalidateList],
@@ -303,7 +310,7 @@ function Editor({
     );
 
   const adopt = (fresh: PageWithTag) => {
-    setPage(fresh.detail.page);
+    setPage(pageOf(fresh.detail));
     setDraft(draftOfPage(fresh.detail));
     setRevision((r) => r + 1);
     autosave.reset(fresh.etag);
@@ -314,7 +321,7 @@ function Editor({
   };
   const refresh = async () => {
     const fresh = await getPage(slug, releaseId);
-    setPage(fresh.detail.page);
+    setPage(pageOf(fresh.detail));
     autosave.setEtag(fresh.etag);
     await invalidateList();
   };
@@ -443,7 +450,18 @@ function Editor({
               busy={busy}
               onAction={onAction}
               withPreview={!releaseId}
+              publishBlocked={publishBlockedReason(workflowState, workflows.data)}
             />
+            {workflowState ? (
+              <WorkflowBar
+                state={workflowState}
+                item={pagePath(slug)}
+                lastEditor={page.updated_by}
+                canWrite={canWrite}
+                flush={() => autosave.flush()}
+                onChange={(w) => setPage((p) => ({ ...p, workflow: w }))}
+              />
+            ) : null}
             <ReleaseActions target={releaseTarget} status={page.status} />
             {releaseId ? null : (
               <VersionList

@@ -1,6 +1,8 @@
 /**
  * The page list in jsdom with a fake API: pages in navigation order with their state badges;
- * "Move … down" sends the whole new order to PATCH /pages/reorder; a viewer gets no controls.
+ * "Move … down" sends the whole new order to PATCH /pages/reorder; a viewer gets no controls;
+ * with a review workflow over pages, each page shows its stage and the list filters by stage and
+ * assignee (sent to GET /pages, kept in the address), without reordering a filtered list.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -27,9 +29,38 @@ const page = (id: string, slug: string, title: string | null, status: string, po
 });
 let pages = [page('p1', 'home', 'Home', 'published', 0, true), page('p2', 'about', null, 'draft', 1), page('p3', 'contact', 'Contact', 'scheduled', 2)];
 let calls: FakeCall[] = [];
+let covered = false;
+const WORKFLOW = {
+  id: 'w1',
+  name: 'Site review',
+  content_types: [],
+  pages: true,
+  stages: [
+    { id: 's1', name: 'Draft', required_approvals: 0, roles: null },
+    { id: 's2', name: 'Review', required_approvals: 1, roles: null },
+  ],
+  publish_stage: 's2',
+  created_at: '2026-11-24T08:00:00.000Z',
+  updated_at: '2026-11-24T08:00:00.000Z',
+};
+const inStage = (id: string, name: string) => ({
+  workflow_id: 'w1',
+  stage: { id, name },
+  required_approvals: 0,
+  approvals: [],
+  assignees: [],
+  stage_changed_at: null,
+});
 
 beforeEach(() => {
-  calls = fakeApi(({ method, path, body }) => {
+  covered = false;
+  calls = fakeApi(({ method, path, body, query }) => {
+    if (path === '/workflows') return ok(covered ? [WORKFLOW] : []);
+    if (path === '/users') return okList([]);
+    if (path === '/pages' && method === 'GET' && covered) {
+      const withStages = pages.map((p) => ({ ...p, workflow: p.slug === 'home' ? inStage('s2', 'Review') : inStage('s1', 'Draft') }));
+      return okList(query.get('stage') ? withStages.filter((p) => p.workflow.stage.id === query.get('stage')) : withStages);
+    }
     if (path === '/pages' && method === 'GET') return okList(pages);
     if (path === '/pages/reorder' && method === 'PATCH') {
       const order = (body as { order: string[] }).order;
@@ -66,5 +97,24 @@ describe('page list', () => {
     renderAs('viewer');
     await screen.findByRole('link', { name: 'Home' });
     for (const name of ['New page', 'Move Home down', 'Drag Home', 'Delete Home', 'Duplicate Home']) expect(screen.queryByRole('button', { name })).toBeNull();
+  });
+
+  it("shows each page's stage and filters by stage, without reordering the filtered list", async () => {
+    covered = true;
+    renderAs('editor');
+    await screen.findByRole('link', { name: 'Home' });
+    const nav = screen.getByRole('list', { name: 'Pages in navigation order' });
+    await waitFor(() => expect(within(nav).getByText('Review')).toBeInTheDocument());
+    expect(within(nav).getAllByText('Draft')).toHaveLength(2);
+    const stage = screen.getByRole('combobox', { name: 'Stage' });
+    await userEvent.click(stage);
+    const list = document.getElementById(stage.getAttribute('aria-controls') ?? '')!;
+    await userEvent.click(within(list).getByRole('option', { name: 'Review', hidden: true }));
+    await waitFor(() => expect(titles()).toEqual(['Home']));
+    expect(calls.some((c) => c.path === '/pages' && c.query.get('stage') === 's2')).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Drag Home' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Move Home down' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Delete Home' })).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Assignee' })).toHaveValue('Anyone');
   });
 });

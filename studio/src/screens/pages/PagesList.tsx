@@ -4,10 +4,12 @@
  * The order changes by dragging a row's handle (mouse, or keyboard: focus the handle, Space,
  * arrows, Space) or with the Move up / Move down buttons; the new order is saved at once with
  * PATCH /pages/reorder (every page id). Roles with content:write create pages (a title and a slug
- * derived from it), duplicate and delete them (asks first).
+ * derived from it), duplicate and delete them (asks first). When a review workflow covers pages
+ * (D130), each page shows its stage, and the list filters by stage and assignee (`?stage=`,
+ * `?assignee=me|<id>`, kept in the address); a filtered list is not reordered.
  */
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ActionIcon, Anchor, Button, Code, Group, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
@@ -26,6 +28,8 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { slugify } from '../model/field-types';
+import { useWorkflows, workflowCovering } from '../../api/workflows';
+import { StageBadge, WorkflowFilters } from '../../editor/WorkflowFilters';
 import { createPage, deletePage, duplicatePage, listAllPages, pageTitle, reorderPages } from './api';
 
 function PageRow(props: {
@@ -33,13 +37,15 @@ function PageRow(props: {
   index: number;
   count: number;
   canWrite: boolean;
+  /** may drag and move (not in a filtered list) */
+  canReorder: boolean;
   onMove: (from: number, to: number) => void;
   onDuplicate: (p: Page) => void;
   onDelete: (p: Page) => void;
 }) {
-  const { page: p, index, count, canWrite } = props;
+  const { page: p, index, count, canWrite, canReorder } = props;
   const { workspace } = useWorkspace();
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: p.id, disabled: !canWrite });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: p.id, disabled: !canReorder });
   const title = pageTitle(p);
   return (
     <Paper
@@ -50,7 +56,7 @@ function PageRow(props: {
       style={{ transform: CSS.Transform.toString(transform), transition, opacity: isDragging ? 0.6 : 1, listStyle: 'none' }}
     >
       <Group gap="xs" wrap="nowrap" align="center">
-        {canWrite ? (
+        {canReorder ? (
           <ActionIcon variant="subtle" color="gray" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Drag ${title}`}>
             <IconGripVertical size={16} />
           </ActionIcon>
@@ -61,6 +67,7 @@ function PageRow(props: {
               {title}
             </Anchor>
             <StatusBadge status={p.status} pendingChanges={p.has_pending_changes} />
+            <StageBadge item={p} inline />
           </Group>
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             <Code>/{p.slug}</Code> · updated {formatDateTime(p.updated_at)}
@@ -68,12 +75,16 @@ function PageRow(props: {
         </Stack>
         {canWrite ? (
           <Group gap={2} wrap="nowrap">
-            <ActionIcon variant="subtle" aria-label={`Move ${title} up`} disabled={index === 0} onClick={() => props.onMove(index, index - 1)}>
-              <IconArrowUp size={16} />
-            </ActionIcon>
-            <ActionIcon variant="subtle" aria-label={`Move ${title} down`} disabled={index === count - 1} onClick={() => props.onMove(index, index + 1)}>
-              <IconArrowDown size={16} />
-            </ActionIcon>
+            {canReorder ? (
+              <>
+                <ActionIcon variant="subtle" aria-label={`Move ${title} up`} disabled={index === 0} onClick={() => props.onMove(index, index - 1)}>
+                  <IconArrowUp size={16} />
+                </ActionIcon>
+                <ActionIcon variant="subtle" aria-label={`Move ${title} down`} disabled={index === count - 1} onClick={() => props.onMove(index, index + 1)}>
+                  <IconArrowDown size={16} />
+                </ActionIcon>
+              </>
+            ) : null}
             <ActionIcon variant="subtle" aria-label={`Duplicate ${title}`} onClick={() => props.onDuplicate(p)}>
               <IconCopy size={16} />
             </ActionIcon>
@@ -155,7 +166,20 @@ export default function PagesList() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const key = useWsKey();
-  const pages = useQuery({ queryKey: key('pages'), queryFn: listAllPages });
+  const [params, setParams] = useSearchParams();
+  const workflow = workflowCovering(useWorkflows().data, 'pages');
+  const stage = workflow ? (params.get('stage') ?? '') : '';
+  const assignee = workflow ? (params.get('assignee') ?? '') : '';
+  const filtered = !!(stage || assignee);
+  const filters = { stage: stage || undefined, assignee: assignee || undefined };
+  // The unfiltered list keeps key('pages') (the order is written into it at once); a filtered one a key of its own.
+  const pages = useQuery({ queryKey: filtered ? key('pages', filters) : key('pages'), queryFn: () => listAllPages(filters) });
+  const setParam = (name: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Page | null>(null);
   const canWrite = can('content:write');
@@ -209,10 +233,17 @@ export default function PagesList() {
           ) : null
         }
       />
+      {workflow ? (
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <WorkflowFilters workflow={workflow} stage={stage} assignee={assignee} onChange={setParam} />
+        </Group>
+      ) : null}
       <ErrorAlert error={pages.error} title="The pages could not be loaded" />
       {pages.isPending ? <Loading label="Loading pages" /> : null}
-      {pages.data && list.length === 0 ? <Text size="sm">No pages yet. A page is built from blocks of the workspace&apos;s block types.</Text> : null}
-      {canWrite && list.length > 1 ? (
+      {pages.data && list.length === 0 ? (
+        <Text size="sm">{filtered ? 'No pages match.' : "No pages yet. A page is built from blocks of the workspace's block types."}</Text>
+      ) : null}
+      {canWrite && list.length > 1 && !filtered ? (
         <Text size="xs" c="dimmed">
           Drag a page by its handle to reorder, or focus the handle and use Space and the arrow keys, or the arrow buttons. The order is saved at once.
         </Text>
@@ -233,6 +264,7 @@ export default function PagesList() {
                   index={i}
                   count={list.length}
                   canWrite={canWrite}
+                  canReorder={canWrite && !filtered}
                   onMove={(from, to) => void move(from, to)}
                   onDuplicate={(x) => void duplicate(x)}
                   onDelete={setDeleting}

@@ -5,20 +5,34 @@
  * whole working copy: SEO, SEO translations and the block tree with ids and translations.
  */
 import { api } from '../../api/client';
-import type { Page, PageDetail, PageMeta, Version } from '../../api/types';
+import type { Page, PageDetail, PageMeta, Version, WithWorkflow } from '../../api/types';
 import type { StateVerb } from '../entries/api';
 import { wireOfDraft, type PageDraft, type SeoOverrides } from './tree';
 
 const one = (slug: string) => `/pages/${encodeURIComponent(slug)}`;
+/** A page's path under /api/v1/manage (its workflow actions, api/workflows.ts). */
+export const pagePath = one;
+
+/** The page of a detail read, with its review workflow state (D130) wherever the read carries it. */
+export function pageOf(detail: PageDetail): Page {
+  const outer = (detail as PageDetail & WithWorkflow).workflow;
+  return outer !== undefined && (detail.page as Page & WithWorkflow).workflow === undefined ? ({ ...detail.page, workflow: outer } as Page) : detail.page;
+}
 
 /** A page's display title: its SEO title, else its slug. */
 export const pageTitle = (p: Pick<Page, 'slug' | 'seo'>) => p.seo.title?.trim() || p.slug;
 
-/** Every page of the workspace in navigation order (all pages of GET /pages, 100 at a time). */
-export async function listAllPages(): Promise<Page[]> {
+/** Review workflow filters of the page list (D130): a stage (id or name), an assignee (`me` or a user id). */
+export interface PageFilters {
+  stage?: string;
+  assignee?: string;
+}
+
+/** Every page of the workspace in navigation order (all pages of GET /pages, 100 at a time), or those the filters keep. */
+export async function listAllPages(filters: PageFilters = {}): Promise<Page[]> {
   const all: Page[] = [];
   for (let page = 1; page <= 200; page += 1) {
-    const res = await api<Page[], PageMeta>('/pages', { query: { page, limit: 100, sort: 'position:asc' } });
+    const res = await api<Page[], PageMeta>('/pages', { query: { page, limit: 100, sort: 'position:asc', ...filters } });
     all.push(...res.data);
     if (!res.meta.total_pages || page >= res.meta.total_pages) break;
   }

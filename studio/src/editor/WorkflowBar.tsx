@@ -1,0 +1,277 @@
+/**
+ * The review workflow of an entry or page in its editor (D130; docs/studio.md "Review
+ * workflows"): the stage it is in, its approvals ("1 of 2 approvals"), "Move to stage…" (each
+ * other stage, disabled with the reason when the role may not move it there or the approvals to
+ * leave are missing; a refusal of the server, 403 or 409, is shown as it came), "Approve" (not
+ * for the working copy's last editor), "Request changes" (a dialog asking what, required) and
+ * the assignees (members of the workspace). Pending edits are saved first, since approvals are of
+ * the working copy. Its own panel, so the comment and presence controls can sit beside it.
+ */
+import { useState, type FormEvent } from 'react';
+import { Badge, Button, Group, Menu, Modal, MultiSelect, Paper, Stack, Text, Textarea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconChevronDown } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { Person, WithWorkflow, Workflow, WorkflowStage, WorkflowState } from '../api/types';
+import { approveItem, moveToStage, requestChanges, setAssignees, useWorkflows } from '../api/workflows';
+import { useWsKey } from '../app/queries';
+import { useWorkspace } from '../app/workspace';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { listMembers } from '../screens/entries/api';
+
+export const personName = (p: Person) => p.name || p.email;
+
+/** The workflow state an entry or page carries; null when no workflow covers it. */
+export function workflowOf(item: object): WorkflowState | null {
+  return (item as WithWorkflow).workflow ?? null;
+}
+
+/**
+ * The record after a save, with its workflow state: the answer's when it carries one, else the
+ * previous state without approvals (a change of the working copy withdraws them, docs/workflow.md).
+ */
+export function withWorkflowAfterSave<T extends object>(saved: T, previous: object): T {
+  if ((saved as WithWorkflow).workflow !== undefined) return saved;
+  const before = workflowOf(previous);
+  return before ? { ...saved, workflow: { ...before, approvals: [] } } : saved;
+}
+
+/** "Publishing happens in …" when the item's workflow keeps it from being published now; else null. */
+export function publishBlockedReason(state: WorkflowState | null | undefined, workflows: Workflow[] | undefined): string | null {
+  if (!state) return null;
+  const workflow = workflows?.find((w) => w.id === state.workflow_id);
+  if (!workflow || state.stage.id === workflow.publish_stage) return null;
+  const publish = workflow.stages.find((s) => s.id === workflow.publish_stage);
+  return `Publishing happens in the stage “${publish?.name ?? workflow.publish_stage}”; this item is in “${state.stage.name}”. Move it there first.`;
+}
+
+/**
+ * The reason the person cannot move the item to `target` now, or null when they may try: the
+ * stage's roles (owners always may), and moving on (to a later stage) needs the current stage's
+ * approvals by people other than the last editor; moving back needs none (docs/workflow.md).
+ */
+export function moveBlockedReason(
+  state: WorkflowState,
+  stages: WorkflowStage[],
+  target: WorkflowStage,
+  role: string,
+  lastEditor: number | null,
+): string | null {
+  if (role !== 'owner' && target.roles !== null && !target.roles.includes(role)) return 'Your role cannot move items to this stage';
+  const forward = stages.findIndex((s) => s.id === target.id) > stages.findIndex((s) => s.id === state.stage.id);
+  const given = state.approvals.filter((a) => a.user.id !== lastEditor).length;
+  if (forward && given < state.required_approvals) {
+    return `Needs ${state.required_approvals} approval${state.required_approvals === 1 ? '' : 's'} to leave “${state.stage.name}” (${given} given)`;
+  }
+  return null;
+}
+
+export interface WorkflowBarProps {
+  /** the item's workflow state (`workflow` of the entry or page) */
+  state: WorkflowState;
+  /** the item's path under /api/v1/manage */
+  item: string;
+  /** who last changed the working copy: they cannot approve it */
+  lastEditor: number | null;
+  /** may change the item (the workflow's actions need update permission) */
+  canWrite: boolean;
+  /** saves pending edits first */
+  flush?: () => Promise<unknown>;
+  onChange: (state: WorkflowState) => void;
+}
+
+export function WorkflowBar({ state, item, lastEditor, canWrite, flush, onChange }: WorkflowBarProps) {
+  const { session, workspace } = useWorkspace();
+  const key = useWsKey();
+  const workflows = useWorkflows();
+  const members = useQuery({ queryKey: key('users'), queryFn: listMembers, staleTime: 60_000 });
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [requesting, setRequesting] = useState(false);
+  const workflow = workflows.data?.find((w) => w.id === state.workflow_id);
+  const me = session.user.id;
+  const approvedByMe = state.approvals.some((a) => a.user.id === me);
+  const lastEditorIsMe = lastEditor !== null && lastEditor === me;
+
+  const run = async (what: string, call: () => Promise<WorkflowState>, done: string) => {
+    setBusy(what);
+    setError(null);
+    try {
+      await flush?.();
+      onChange(await call());
+      notifications.show({ color: 'green', message: done });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const people = (members.data ?? []).filter((m): m is typeof m & { id: number } => m.id !== null && m.status !== 'pending');
+  const assigneeOptions = [
+    ...people.map((m) => ({ value: String(m.id), label: m.name || m.email })),
+    // Someone assigned who is no longer listed (or before the members load) still shows.
+    ...state.assignees.filter((a) => !people.some((m) => m.id === a.id)).map((a) => ({ value: String(a.id), label: personName(a) })),
+  ];
+
+  return (
+    <Paper withBorder p="sm" component="section" aria-label="Review workflow">
+      <Stack gap="xs">
+        <Group justify="space-between" gap="xs">
+          <Group gap={6}>
+            <Text size="sm" fw={600}>
+              Stage
+            </Text>
+            <Badge variant="light" color="violet">
+              {state.stage.name}
+            </Badge>
+          </Group>
+          {state.required_approvals > 0 ? (
+            <Text size="sm" c={state.approvals.length >= state.required_approvals ? 'teal.8' : 'dimmed'}>
+              {state.approvals.length} of {state.required_approvals} approvals
+            </Text>
+          ) : null}
+        </Group>
+        {state.approvals.length ? (
+          <Text size="xs" c="dimmed">
+            Approved by {state.approvals.map((a) => personName(a.user)).join(', ')}
+          </Text>
+        ) : null}
+        {canWrite ? (
+          <Group gap="xs">
+            <Menu position="bottom-start" withinPortal>
+              <Menu.Target>
+                <Button size="xs" variant="default" rightSection={<IconChevronDown size={14} aria-hidden />} loading={busy === 'move'} disabled={!workflow}>
+                  Move to stage…
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>Move to stage</Menu.Label>
+                {(workflow?.stages ?? [])
+                  .filter((s) => s.id !== state.stage.id)
+                  .map((s) => {
+                    const reason = moveBlockedReason(state, workflow?.stages ?? [], s, workspace.role, lastEditor);
+                    return (
+                      <Menu.Item key={s.id} disabled={reason !== null} onClick={() => void run('move', () => moveToStage(item, s.id), `Moved to ${s.name}`)}>
+                        <Text size="sm">{s.name}</Text>
+                        {reason ? (
+                          <Text size="xs" c="dimmed">
+                            {reason}
+                          </Text>
+                        ) : null}
+                      </Menu.Item>
+                    );
+                  })}
+              </Menu.Dropdown>
+            </Menu>
+            {state.required_approvals > 0 && !approvedByMe ? (
+              <Button
+                size="xs"
+                leftSection={<IconCheck size={14} aria-hidden />}
+                loading={busy === 'approve'}
+                disabled={lastEditorIsMe || busy !== null}
+                aria-describedby={lastEditorIsMe ? 'workflow-approve-note' : undefined}
+                onClick={() => void run('approve', () => approveItem(item), 'Approved')}
+              >
+                Approve
+              </Button>
+            ) : null}
+            <Button size="xs" variant="light" color="orange" disabled={busy !== null} onClick={() => setRequesting(true)}>
+              Request changes
+            </Button>
+          </Group>
+        ) : null}
+        {canWrite && state.required_approvals > 0 && lastEditorIsMe && !approvedByMe ? (
+          <Text size="xs" c="dimmed" id="workflow-approve-note">
+            You made the latest changes, so someone else approves them.
+          </Text>
+        ) : null}
+        {approvedByMe ? (
+          <Text size="xs" c="teal.8">
+            You approved this version.
+          </Text>
+        ) : null}
+        <MultiSelect
+          label="Assignees"
+          size="xs"
+          placeholder={state.assignees.length ? undefined : 'Nobody'}
+          data={assigneeOptions}
+          value={state.assignees.map((a) => String(a.id))}
+          readOnly={!canWrite}
+          disabled={busy === 'assign'}
+          searchable
+          onChange={(ids) =>
+            void run(
+              'assign',
+              () =>
+                setAssignees(
+                  item,
+                  ids.map((id) => Number(id)),
+                ),
+              'Assignees saved',
+            )
+          }
+        />
+        <ErrorAlert error={error} title="The workflow action failed" />
+      </Stack>
+      <RequestChangesDialog
+        opened={requesting}
+        onClose={() => setRequesting(false)}
+        onSubmit={async (comment) => {
+          await flush?.();
+          onChange(await requestChanges(item, comment));
+          notifications.show({ color: 'orange', message: 'Changes requested' });
+        }}
+      />
+    </Paper>
+  );
+}
+
+/** "Request changes": what needs to change (required), sent as a comment on the item. */
+function RequestChangesDialog({ opened, onClose, onSubmit }: { opened: boolean; onClose: () => void; onSubmit: (comment: string) => Promise<void> }) {
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!comment.trim()) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit(comment.trim());
+      setComment('');
+      onClose();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title="Request changes" centered>
+      <form onSubmit={(e) => void submit(e)}>
+        <Stack>
+          <Textarea
+            label="What needs to change"
+            description="Sent as a comment to the last editor and the assignees; your approval, if any, is withdrawn."
+            required
+            rows={4}
+            maxLength={10000}
+            value={comment}
+            data-autofocus
+            onChange={(e) => setComment(e.currentTarget.value)}
+          />
+          <ErrorAlert error={error} title="The request was not sent" />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" color="orange" loading={busy} disabled={!comment.trim()}>
+              Request changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
