@@ -46,6 +46,7 @@ import * as m028 from './migrations/028-coalesced-revision-bumps.js';
 import * as m029 from './migrations/029-audit-log.js';
 import * as m030 from './migrations/030-workspace-roles.js';
 import * as m031 from './migrations/031-activity-notifications.js';
+import * as m033 from './migrations/033-comments.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -82,6 +83,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '029-audit-log': m029,
   '030-workspace-roles': m030,
   '031-activity-notifications': m031,
+  '033-comments': m033,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -537,6 +537,37 @@ export interface NotificationsTable {
   read_at: string | null;
 }
 
+/** A comment on an entry or page (migration 033; src/modules/comments/, docs/workflow.md "Comments"). */
+export interface CommentsTable {
+  /** UUID v7. */
+  id: string;
+  workspace_id: string;
+  /** entry | page */
+  item_kind: string;
+  entry_id: string | null;
+  page_id: string | null;
+  /** The thread's first comment, for a reply. */
+  parent_id: string | null;
+  /** The field path it is anchored to (`title`, `seo.title`, `blocks.<id>.<field>`, an entry field), or null. */
+  field: string | null;
+  locale: string | null;
+  body: string;
+  author_id: number | null;
+  /** Set on a thread's first comment when resolved. */
+  resolved_at: string | null;
+  resolved_by: number | null;
+  created_at: string;
+  updated_at: string;
+  /** When the body last changed after it was written; null: never. */
+  edited_at: string | null;
+}
+
+/** A member mentioned in a comment (migration 033). */
+export interface CommentMentionsTable {
+  comment_id: string;
+  user_id: number;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -574,6 +605,8 @@ export interface Database {
   audit_log: AuditLogTable;
   activity: ActivityTable;
   notifications: NotificationsTable;
+  comments: CommentsTable;
+  comment_mentions: CommentMentionsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

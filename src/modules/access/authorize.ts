@@ -270,6 +270,20 @@ export function authorizeItem(actor: Actor, req: ItemRequest): void {
   if (denial) throw new AppError(denial.code, denial.message);
 }
 
+/**
+ * Throws 403 FORBIDDEN unless `actor` may change a comment written by `authorId`
+ * (docs/workflow.md "Comments"): its text only by its author; deleting it by its author or by
+ * owners and admins (roles that manage the workspace). A key acts for its creator. Resolving and
+ * reopening need only what commenting needs: reading the item (the operation checks that).
+ */
+export function authorizeComment(actor: Actor, change: 'edit' | 'delete', authorId: number | null): void {
+  if (authorId !== null && actor.userId === authorId) return;
+  if (change === 'edit') throw new AppError('FORBIDDEN', "Only a comment's author can change its text");
+  const row = rolesFor(actor).row(actor.role);
+  if (row?.manages) return;
+  throw new AppError('FORBIDDEN', `Only a comment's author, owners and admins can delete it (your role: ${row?.label ?? actor.role ?? 'none'})`);
+}
+
 /** Whether `actor` may read the entries of content type `slug` (a type it may not read is answered 404 and listed nowhere). */
 export function canReadType(actor: Actor, slug: string): boolean {
   return decideItem(actor, { resource: 'entries', action: 'read', contentType: slug }) === null;

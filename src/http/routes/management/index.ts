@@ -11,6 +11,8 @@ import { registerRateLimit } from '../../rate-limit.js';
 import { registerIdempotency } from '../../idempotency.js';
 import { auditLogRoutes } from './audit-log.js';
 import { roleRoutes } from './roles.js';
+import { commentRoutes } from './comments.js';
+import { notificationRoutes } from './notifications.js';
 import { contentTypeRoutes } from './content-types.js';
 import { fieldRoutes } from './fields.js';
 import { mediaRoutes } from './media.js';
@@ -43,5 +45,7 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     await releaseRoutes(app, ctx);
     await auditLogRoutes(app, ctx);
     await roleRoutes(app, ctx);
+    await commentRoutes(app, ctx);
+    await notificationRoutes(app, ctx);
   };
 }

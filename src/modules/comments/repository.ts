@@ -1,0 +1,101 @@
+/**
+ * SQL of comments (docs/workflow.md "Comments"; migration 033): comment rows, their mentions, and
+ * the people they name. A list of an item's comments is three statements whatever its length
+ * (comments, mentions, people).
+ */
+import type { CommentsTable, Db } from '../../db/types.js';
+import type { Person } from '../notifications/model.js';
+
+export type CommentRow = CommentsTable;
+export type ItemKind = 'entry' | 'page';
+
+const itemColumn = (kind: ItemKind) => (kind === 'entry' ? 'entry_id' : 'page_id');
+
+/** Every comment of one item, oldest first (ties by id, which grows with time). */
+export async function listCommentRows(db: Db, kind: ItemKind, itemId: string): Promise<CommentRow[]> {
+  return db.kysely.selectFrom('comments').selectAll().where(itemColumn(kind), '=', itemId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** One comment of the workspace, or null. */
+export async function findCommentRow(db: Db, workspaceId: string, id: string): Promise<CommentRow | null> {
+  return (await db.kysely.selectFrom('comments').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** The comments with these ids (a thread's first comments, for replies' resolved state). */
+export async function commentRowsByIds(db: Db, ids: readonly string[]): Promise<CommentRow[]> {
+  if (ids.length === 0) return [];
+  return db.kysely
+    .selectFrom('comments')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+export async function insertCommentRow(db: Db, row: CommentRow): Promise<void> {
+  await db.kysely.insertInto('comments').values(row).execute();
+}
+
+export async function updateCommentRow(db: Db, id: string, values: Partial<Omit<CommentRow, 'id'>>): Promise<void> {
+  await db.kysely.updateTable('comments').set(values).where('id', '=', id).execute();
+}
+
+/** Deletes a comment; its replies and mentions go with it (ON DELETE CASCADE). */
+export async function deleteCommentRow(db: Db, id: string): Promise<void> {
+  await db.kysely.deleteFrom('comments').where('id', '=', id).execute();
+}
+
+/** The ids of a comment's replies. */
+export async function replyIds(db: Db, parentId: string): Promise<string[]> {
+  return (await db.kysely.selectFrom('comments').select('id').where('parent_id', '=', parentId).execute()).map((r) => r.id);
+}
+
+/** The mentioned user ids of these comments, by comment id. */
+export async function mentionsOf(db: Db, commentIds: readonly string[]): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>();
+  if (commentIds.length === 0) return out;
+  const rows = await db.kysely
+    .selectFrom('comment_mentions')
+    .select(['comment_id', 'user_id'])
+    .where('comment_id', 'in', [...commentIds])
+    .orderBy('user_id')
+    .execute();
+  for (const r of rows) out.set(r.comment_id, [...(out.get(r.comment_id) ?? []), Number(r.user_id)]);
+  return out;
+}
+
+/** Makes a comment's mentions exactly `userIds`. */
+export async function replaceMentions(db: Db, commentId: string, userIds: readonly number[]): Promise<void> {
+  await db.kysely.deleteFrom('comment_mentions').where('comment_id', '=', commentId).execute();
+  if (userIds.length > 0)
+    await db.kysely
+      .insertInto('comment_mentions')
+      .values(userIds.map((user_id) => ({ comment_id: commentId, user_id })))
+      .execute();
+}
+
+/** Members of the workspace whose e-mail (compared in lower case) is one of `emails`. */
+export async function membersByEmail(db: Db, workspaceId: string, emails: readonly string[]): Promise<Person[]> {
+  if (emails.length === 0) return [];
+  const rows = await db.kysely
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.email', 'users.name'])
+    .where('memberships.workspace_id', '=', workspaceId)
+    .where((eb) =>
+      eb(
+        eb.fn('lower', ['users.email']),
+        'in',
+        emails.map((e) => e.toLowerCase()),
+      ),
+    )
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), email: r.email, name: r.name }));
+}
+
+/** The people with these ids (absent ids are left out), in one query. */
+export async function peopleByIds(db: Db, ids: readonly number[]): Promise<Map<number, Person>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.kysely.selectFrom('users').select(['id', 'email', 'name']).where('id', 'in', wanted).execute();
+  return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), email: r.email, name: r.name }]));
+}
