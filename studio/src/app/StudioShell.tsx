@@ -2,7 +2,7 @@
  * The Studio's frame (Mantine AppShell): a header with the menu button (below 768 px), the
  * product name and the workspace switcher (when the person belongs to several), and a navbar with
  * Home, Content (one link per entry type), Pages, Media, Releases, Content model, Settings, GraphQL explorer, and the signed-in person's
- * email, role and Sign out. The header also holds the release switcher (ReleaseSwitcher: the editors' release perspective). On phones the navbar is a drawer that closes after navigating.
+ * email, role and Sign out. The header also holds the notification bell (NotificationBell) and the release switcher (ReleaseSwitcher: the editors' release perspective). On phones the navbar is a drawer that closes after navigating.
  */
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -15,6 +15,7 @@ import { setCsrfToken, setWorkspaceId } from '../api/client';
 import { notifications } from '@mantine/notifications';
 import { errorMessage } from '../components/ErrorAlert';
 import { useContentTypes } from './queries';
+import { NotificationBell } from './NotificationBell';
 import { ReleaseSwitcher } from './ReleaseSwitcher';
 import { useWorkspace } from './workspace';
 
@@ -76,6 +77,7 @@ export function StudioShell({ children }: { children: ReactNode }) {
             </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            <NotificationBell />
             <ReleaseSwitcher />
             {session.workspaces.length > 1 ? (
               <NativeSelect

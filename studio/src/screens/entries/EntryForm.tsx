@@ -3,11 +3,13 @@
  * (studio/src/fields). In the default locale every field edits `data`. In another locale a
  * localizable field edits that locale's translation, shows the default-locale value under its
  * label and says when it falls back (no translation value); other fields are read-only there,
- * since every locale shares them.
+ * since every locale shares them. Inside an editor that provides comments, each field has its
+ * comment button beside its label (editor/comments/FieldComments.tsx).
  */
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { Field } from '../../api/types';
 import { widgetFor } from '../../fields';
+import { FieldComments } from '../../editor/comments/FieldComments';
 import type { Draft } from './model';
 import { errorKey, summarize } from './model';
 
@@ -39,27 +41,31 @@ export function EntryForm({ fields, draft, locale, defaultLocale, readOnly: form
         if (isDefault) {
           return (
             <div key={key} data-field={field.name}>
-              <Widget
-                field={field}
-                value={base}
-                readOnly={readOnly}
-                error={errors.get(errorKey(locale, field.name))}
-                onChange={(v) => onChange(locale, field.name, v)}
-              />
+              <FieldComments field={field.name} label={field.label} localized={field.localizable}>
+                <Widget
+                  field={field}
+                  value={base}
+                  readOnly={readOnly}
+                  error={errors.get(errorKey(locale, field.name))}
+                  onChange={(v) => onChange(locale, field.name, v)}
+                />
+              </FieldComments>
             </div>
           );
         }
         if (!field.localizable) {
           return (
             <div key={key} data-field={field.name}>
-              <Widget
-                field={field}
-                value={base}
-                readOnly
-                label={field.label}
-                description={`Not localizable: the same in every locale (edit it in ${defaultLocale}).`}
-                onChange={() => {}}
-              />
+              <FieldComments field={field.name} label={field.label} localized={field.localizable}>
+                <Widget
+                  field={field}
+                  value={base}
+                  readOnly
+                  label={field.label}
+                  description={`Not localizable: the same in every locale (edit it in ${defaultLocale}).`}
+                  onChange={() => {}}
+                />
+              </FieldComments>
             </div>
           );
         }
@@ -67,26 +73,28 @@ export function EntryForm({ fields, draft, locale, defaultLocale, readOnly: form
         const fallsBack = value === undefined || value === null;
         return (
           <div key={key} data-field={field.name}>
-            <Widget
-              field={field}
-              value={value}
-              readOnly={readOnly}
-              label={`${field.label} (${locale})`}
-              error={errors.get(errorKey(locale, field.name))}
-              description={
-                <Group gap={6} component="span" wrap="nowrap" align="flex-start">
-                  {fallsBack ? (
-                    <Badge size="xs" color="yellow.4" variant="filled" autoContrast component="span">
-                      falls back to {defaultLocale}
-                    </Badge>
-                  ) : null}
-                  <Text span size="xs" c="dimmed">
-                    {defaultLocale}: {summarize(field, base)}
-                  </Text>
-                </Group>
-              }
-              onChange={(v) => onChange(locale, field.name, v)}
-            />
+            <FieldComments field={field.name} label={field.label} localized={field.localizable}>
+              <Widget
+                field={field}
+                value={value}
+                readOnly={readOnly}
+                label={`${field.label} (${locale})`}
+                error={errors.get(errorKey(locale, field.name))}
+                description={
+                  <Group gap={6} component="span" wrap="nowrap" align="flex-start">
+                    {fallsBack ? (
+                      <Badge size="xs" color="yellow.4" variant="filled" autoContrast component="span">
+                        falls back to {defaultLocale}
+                      </Badge>
+                    ) : null}
+                    <Text span size="xs" c="dimmed">
+                      {defaultLocale}: {summarize(field, base)}
+                    </Text>
+                  </Group>
+                }
+                onChange={(v) => onChange(locale, field.name, v)}
+              />
+            </FieldComments>
           </div>
         );
       })}

@@ -45,6 +45,7 @@ import {
 import type { ContentType } from '../../api/types';
 import { dndAccessibility } from '../../components/dnd';
 import { EntryForm } from '../entries/EntryForm';
+import { FieldPrefixContext } from '../../editor/comments/context';
 import { mapErrors, summarize } from '../entries/model';
 import {
   canAddUnder,
@@ -342,16 +343,18 @@ function BlockRow(props: RowProps) {
             ) : null}
             {type ? (
               type.fields.length ? (
-                <EntryForm
-                  fields={type.fields}
-                  draft={node}
-                  locale={locale}
-                  defaultLocale={defaultLocale}
-                  readOnly={readOnly}
-                  errors={mapped.byField}
-                  revision={props.revision}
-                  onChange={update}
-                />
+                <FieldPrefixContext.Provider value={{ path: `blocks.${node.id}.`, label: `${label} › ` }}>
+                  <EntryForm
+                    fields={type.fields}
+                    draft={node}
+                    locale={locale}
+                    defaultLocale={defaultLocale}
+                    readOnly={readOnly}
+                    errors={mapped.byField}
+                    revision={props.revision}
+                    onChange={update}
+                  />
+                </FieldPrefixContext.Provider>
               ) : (
                 <Text size="sm" c="dimmed">
                   This block type has no fields.

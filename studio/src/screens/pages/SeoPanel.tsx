@@ -5,10 +5,12 @@
  * overrides, showing the default value under each label and "falls back to en" where the
  * translation has none (docs/pages.md "Translations and localization" rule 1: readers get the default value there). The title is
  * always shown; the other values fold behind "More SEO fields" (open when one of them has an error).
+ * Each value has its comment button (`seo.<key>`, editor/comments/FieldComments.tsx).
  */
 import { useState, type ReactNode } from 'react';
 import { Badge, Button, Collapse, Group, Paper, Stack, TagsInput, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
+import { FieldComments } from '../../editor/comments/FieldComments';
 import type { Seo, SeoKey, SeoOverrides } from './tree';
 
 export const SEO_LABELS: Record<SeoKey, string> = {
@@ -71,7 +73,9 @@ export function SeoPanel({ seo, translations, locale, defaultLocale, readOnly, e
         <Title order={2} size="h4" id="seo-title">
           Title and SEO
         </Title>
-        <TextInput {...props('title')} maxLength={300} value={text('title')} onChange={(e) => set('title')(e.currentTarget.value)} />
+        <FieldComments field="seo.title" label={SEO_LABELS.title} localized>
+          <TextInput {...props('title')} maxLength={300} value={text('title')} onChange={(e) => set('title')(e.currentTarget.value)} />
+        </FieldComments>
         <Group>
           <Button
             variant="subtle"
@@ -86,23 +90,31 @@ export function SeoPanel({ seo, translations, locale, defaultLocale, readOnly, e
         </Group>
         <Collapse expanded={open} id="seo-more">
           <Stack gap="sm">
-            <Textarea
-              {...props('description')}
-              autosize
-              minRows={2}
-              maxLength={1000}
-              value={text('description')}
-              onChange={(e) => set('description')(e.currentTarget.value)}
-            />
-            <TagsInput
-              {...props('keywords')}
-              maxTags={50}
-              placeholder={readOnly ? undefined : 'Type a keyword, then Enter'}
-              value={Array.isArray(own.keywords) ? own.keywords : []}
-              onChange={set('keywords')}
-            />
-            <TextInput {...props('og_image')} type="url" value={text('og_image')} onChange={(e) => set('og_image')(e.currentTarget.value)} />
-            <TextInput {...props('canonical')} type="url" value={text('canonical')} onChange={(e) => set('canonical')(e.currentTarget.value)} />
+            <FieldComments field="seo.description" label={SEO_LABELS.description} localized>
+              <Textarea
+                {...props('description')}
+                autosize
+                minRows={2}
+                maxLength={1000}
+                value={text('description')}
+                onChange={(e) => set('description')(e.currentTarget.value)}
+              />
+            </FieldComments>
+            <FieldComments field="seo.keywords" label={SEO_LABELS.keywords} localized>
+              <TagsInput
+                {...props('keywords')}
+                maxTags={50}
+                placeholder={readOnly ? undefined : 'Type a keyword, then Enter'}
+                value={Array.isArray(own.keywords) ? own.keywords : []}
+                onChange={set('keywords')}
+              />
+            </FieldComments>
+            <FieldComments field="seo.og_image" label={SEO_LABELS.og_image} localized>
+              <TextInput {...props('og_image')} type="url" value={text('og_image')} onChange={(e) => set('og_image')(e.currentTarget.value)} />
+            </FieldComments>
+            <FieldComments field="seo.canonical" label={SEO_LABELS.canonical} localized>
+              <TextInput {...props('canonical')} type="url" value={text('canonical')} onChange={(e) => set('canonical')(e.currentTarget.value)} />
+            </FieldComments>
           </Stack>
         </Collapse>
       </Stack>

@@ -1,0 +1,46 @@
+/**
+ * Calls of the signed-in person's notifications (D132; docs/studio.md "Comments, notifications and
+ * who else is here"): the newest first with the unread count, and marking them read.
+ */
+import { api } from './client';
+import type { CommentPerson } from './comments';
+
+export type NotificationKind = 'assigned' | 'mentioned' | 'approval_requested' | 'changes_requested' | 'stage_changed' | 'release_failed';
+
+export interface StudioNotification {
+  id: string;
+  kind: NotificationKind;
+  read: boolean;
+  created_at: string;
+  actor: CommentPerson | null;
+  item: { kind: 'entry' | 'page'; id: string; content_type: string | null; slug: string; title: string | null } | null;
+  release: { id: string; name: string } | null;
+  comment_id: string | null;
+  stage: { id: string; name: string } | null;
+  message: string;
+}
+
+export interface NotificationList {
+  items: StudioNotification[];
+  unread: number;
+}
+
+/** GET /notifications: the newest `limit`, and how many are unread in all. */
+export async function listNotifications(limit = 20): Promise<NotificationList> {
+  const res = await api<StudioNotification[], { unread: number; next_cursor: string | null }>('/notifications', { query: { limit } });
+  return { items: res.data, unread: res.meta?.unread ?? res.data.filter((n) => !n.read).length };
+}
+
+/** POST /notifications/read: the given ones, or all of the person's. */
+export async function markNotificationsRead(which: { ids: string[] } | { all: true }): Promise<number> {
+  return (await api<{ read: number }>('/notifications/read', { method: 'POST', body: which })).data.read;
+}
+
+/** Where a notification leads in the Studio: its entry's or page's editor, or its release; null for none. */
+export function notificationLink(workspace: string, n: Pick<StudioNotification, 'item' | 'release'>): string | null {
+  if (n.item?.kind === 'entry' && n.item.content_type)
+    return `/${workspace}/content/${encodeURIComponent(n.item.content_type)}/${encodeURIComponent(n.item.slug)}`;
+  if (n.item?.kind === 'page') return `/${workspace}/pages/${encodeURIComponent(n.item.slug)}`;
+  if (n.release) return `/${workspace}/releases/${encodeURIComponent(n.release.id)}`;
+  return null;
+}
