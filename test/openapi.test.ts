@@ -518,6 +518,7 @@ async function scenario(env: TestEnv): Promise<World> {
   };
   await webhookScenario(env, expectStatus, world);
   await releaseScenario(expectStatus, world);
+  await commentScenario(expectStatus);
   await expectStatus(200, 'DELETE', `${M}/media/${doomed}`, wh);
   await expectStatus(200, 'DELETE', `${M}/users/${writerId}`, sh());
   await expectStatus(404, 'POST', `${M}/session/password`, { key: undefined, body: { token: 'unknown-token', password: 'correct horse battery staple 3' } });
@@ -608,6 +609,20 @@ async function releaseScenario(expectStatus: (status: number, method: Method, ur
   world.values.releaseId = rel;
   world.values.kind = 'entry';
   world.values.item_id = a;
+}
+
+/** Comments and notifications (docs/workflow.md "Comments", "Notifications"): every operation. */
+async function commentScenario(expectStatus: (status: number, method: Method, url: string, opts?: Parameters<typeof call>[3]) => Promise<Res>) {
+  const M = '/api/v1/manage';
+  const onEntry = `${M}/content-types/post/entries/first/comments`;
+  const c = await expectStatus(201, 'POST', onEntry, { body: { body: 'Looks good', field: 'title' } });
+  await expectStatus(200, 'GET', `${onEntry}?status=open`);
+  await expectStatus(200, 'PATCH', `${M}/comments/${c.body.data.id}`, { body: { resolved: true } });
+  await expectStatus(201, 'POST', `${M}/pages/home/comments`, { body: { body: 'Hero?', field: 'title' } });
+  await expectStatus(200, 'GET', `${M}/pages/home/comments`);
+  await expectStatus(200, 'DELETE', `${M}/comments/${c.body.data.id}`);
+  await expectStatus(200, 'GET', `${M}/notifications?unread=true&limit=5`);
+  await expectStatus(200, 'POST', `${M}/notifications/read`, { body: { all: true } });
 }
 
 /** Path parameter values: real ones (`real`) or ones naming nothing. */

@@ -148,6 +148,14 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Management: preview tokens', description: 'Signed 48-hour tokens for previewing one entry.' },
   { name: 'Management: webhooks', description: 'Webhooks signed with Standard Webhooks, their deliveries and retries.' },
   { name: 'Management: releases', description: 'Releases: changes to entries and pages that go live together (docs/releases.md).' },
+  {
+    name: 'Management: comments',
+    description: 'Comments on entries and pages: anchored to fields and locales, threads, mentions (docs/workflow.md "Comments").',
+  },
+  {
+    name: 'Management: notifications',
+    description: 'Your notifications: assigned, mentioned, approvals, changes requested, stage changes, failed releases (docs/workflow.md "Notifications").',
+  },
   { name: 'Studio: session', description: 'Studio sign-in with email and password (session cookie).' },
   { name: 'Studio: people', description: 'Members and invitations (Studio session only).' },
   { name: 'Studio: API keys', description: 'API keys of the workspace (Studio session only).' },

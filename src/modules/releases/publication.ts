@@ -51,6 +51,7 @@ import {
 import { releaseProblems, type ReleaseRows } from './validation.js';
 import { releaseAudit } from './audit.js';
 import { releaseNotFound } from './variants.js';
+import { notifyReleaseFailed } from './failure-notice.js';
 
 const KINDS: Record<ReleaseItemKind, SnapshotKind<unknown>> = {
   entry: entrySnapshotKind as SnapshotKind<unknown>,
@@ -195,6 +196,7 @@ export async function publishDueReleases(ctx: Context): Promise<{ published: num
         if (!release || !(await markFailed(db, release.id, reasons, at))) return false;
         await recordReleaseEvent(db, now, { ...release, status: 'failed' }, 'failed');
         await recordAudit(db, releaseAudit(SCHEDULER, release, at, 'release.failed'));
+        await notifyReleaseFailed(db, ctx, at, release, reasons);
         return true;
       });
       if (marked) failed++;
