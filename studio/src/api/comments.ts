@@ -9,33 +9,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useWsKey } from '../app/queries';
 import { api } from './client';
 import type { Person } from './types';
+import type { Static } from '@sinclair/typebox';
+import type { CommentSchema } from '../../../src/http/schemas/comments.js';
 
 /** A person as comments and notifications show one. */
 export type CommentPerson = Person;
 
-export interface CommentItem {
-  kind: 'entry' | 'page';
-  id: string;
-  content_type: string | null;
-  slug: string;
-}
-
-export interface Comment {
-  id: string;
-  item: CommentItem;
-  field: string | null;
-  locale: string | null;
-  parent_id: string | null;
-  body: string;
-  author: CommentPerson;
-  mentions: CommentPerson[];
-  resolved: boolean;
-  resolved_by: CommentPerson | null;
-  resolved_at: string | null;
-  created_at: string;
-  updated_at: string;
-  edited: boolean;
-}
+/** A comment (GET {item}/comments); `author` is null once the account is deleted. */
+export type Comment = Static<typeof CommentSchema>;
+export type CommentItem = Comment['item'];
 
 export interface NewComment {
   body: string;
@@ -45,7 +27,7 @@ export interface NewComment {
 }
 
 /** A person's name as the Studio shows it: the name, else the e-mail address. */
-export const personName = (p: CommentPerson | null | undefined): string => (p ? p.name || p.email : 'Someone');
+export const personName = (p: CommentPerson | null | undefined): string => (p ? p.name || p.email : 'A former member');
 
 /** GET {item}/comments: all of the item's comments, oldest first. */
 export async function listComments(item: string): Promise<Comment[]> {

@@ -3,22 +3,12 @@
  * who else is here"): the newest first with the unread count, and marking them read.
  */
 import { api } from './client';
-import type { CommentPerson } from './comments';
+import type { Static } from '@sinclair/typebox';
+import type { NotificationSchema } from '../../../src/http/schemas/notifications.js';
 
-export type NotificationKind = 'assigned' | 'mentioned' | 'approval_requested' | 'changes_requested' | 'stage_changed' | 'release_failed';
-
-export interface StudioNotification {
-  id: string;
-  kind: NotificationKind;
-  read: boolean;
-  created_at: string;
-  actor: CommentPerson | null;
-  item: { kind: 'entry' | 'page'; id: string; content_type: string | null; slug: string; title: string | null } | null;
-  release: { id: string; name: string } | null;
-  comment_id: string | null;
-  stage: { id: string; name: string } | null;
-  message: string;
-}
+/** A notification (GET /notifications): `message` is one sentence shown after the actor's name. */
+export type StudioNotification = Static<typeof NotificationSchema>;
+export type NotificationKind = StudioNotification['kind'];
 
 export interface NotificationList {
   items: StudioNotification[];
@@ -39,8 +29,8 @@ export async function markNotificationsRead(which: { ids: string[] } | { all: tr
 /** Where a notification leads in the Studio: its entry's or page's editor, or its release; null for none. */
 export function notificationLink(workspace: string, n: Pick<StudioNotification, 'item' | 'release'>): string | null {
   if (n.item?.kind === 'entry' && n.item.content_type)
-    return `/${workspace}/content/${encodeURIComponent(n.item.content_type)}/${encodeURIComponent(n.item.slug)}`;
-  if (n.item?.kind === 'page') return `/${workspace}/pages/${encodeURIComponent(n.item.slug)}`;
+    return `/${workspace}/content/${encodeURIComponent(n.item.content_type)}/${encodeURIComponent(n.item.slug ?? n.item.id)}`;
+  if (n.item?.kind === 'page' && n.item.slug) return `/${workspace}/pages/${encodeURIComponent(n.item.slug)}`;
   if (n.release) return `/${workspace}/releases/${encodeURIComponent(n.release.id)}`;
   return null;
 }

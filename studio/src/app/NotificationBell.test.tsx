@@ -69,9 +69,9 @@ describe('notification bell', () => {
     const popover = await screen.findByRole('dialog', { name: 'Notifications' });
     const items = within(popover).getAllByRole('listitem');
     expect(items.map((i) => i.textContent)).toEqual([
-      expect.stringMatching(/^Unread: Bob Reviewer: requested changesHello world/),
-      expect.stringMatching(/^Unread: Bob Reviewer: mentioned you in a commentHello world/),
-      expect.stringMatching(/^Bob Reviewer: assigned youAbout us/),
+      expect.stringMatching(/^Unread: Bob Reviewer requested changesHello world/),
+      expect.stringMatching(/^Unread: Bob Reviewer mentioned you in a commentHello world/),
+      expect.stringMatching(/^Bob Reviewer assigned youAbout us/),
     ]);
     await userEvent.click(within(items[0]!).getByRole('button'));
     await waitFor(() => expect(calls.find((c) => c.path === '/notifications/read')?.body).toEqual({ ids: ['n2'] }));

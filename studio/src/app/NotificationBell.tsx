@@ -111,12 +111,12 @@ export function NotificationBell({ live = false }: { live?: boolean }) {
                     <Stack gap={2} style={{ minWidth: 0 }}>
                       <Text size="sm" fw={n.read ? 400 : 600}>
                         {!n.read ? <VisuallyHidden>Unread: </VisuallyHidden> : null}
-                        {n.actor ? `${personName(n.actor)}: ` : ''}
-                        {n.message}
+                        {n.actor ? `${personName(n.actor)} ` : ''}
+                        {n.actor ? n.message : n.message.charAt(0).toUpperCase() + n.message.slice(1)}
                       </Text>
                       {n.item?.title || n.release ? (
                         <Text size="xs" truncate>
-                          {n.item ? (n.item.title ?? n.item.slug) : n.release?.name}
+                          {n.item ? (n.item.title ?? n.item.slug) : (n.release?.name ?? 'a release')}
                         </Text>
                       ) : null}
                       <Text size="xs" c="dimmed" component="time" dateTime={n.created_at}>

@@ -93,7 +93,7 @@ export function StatusActions({
           </Group>
         ) : null}
         {canPublish && publishBlocked !== null && canPublishNow ? (
-          <Text size="xs" c="orange.9" id="publish-blocked-note">
+          <Text size="xs" fw={500} id="publish-blocked-note">
             {publishBlocked}
           </Text>
         ) : null}

@@ -179,7 +179,7 @@ function ThreadView({ thread, item, fieldLabel, onChanged }: { thread: Thread; i
 
 function CommentView({ comment, onChanged }: { comment: Comment; onChanged: () => Promise<void> }) {
   const { session, workspace } = useWorkspace();
-  const own = comment.author.id === session.user.id;
+  const own = comment.author?.id === session.user.id;
   const mayDelete = own || workspace.role === 'owner' || workspace.role === 'admin';
   const [editing, setEditing] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -195,7 +195,7 @@ function CommentView({ comment, onChanged }: { comment: Comment; onChanged: () =
   return (
     <Stack gap={4} data-testid={`comment-${comment.id}`}>
       <Group gap="xs" wrap="nowrap">
-        <PersonAvatar person={comment.author} size="xs" decorative />
+        {comment.author ? <PersonAvatar person={comment.author} size="xs" decorative /> : null}
         <Text size="sm" fw={600} truncate>
           {by}
         </Text>

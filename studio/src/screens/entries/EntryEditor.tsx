@@ -43,6 +43,8 @@ import { BuiltinPreview } from '../../editor/BuiltinPreview';
 import { ReleaseActions, ReleaseBanner, useReleaseVariant, type ReleaseVariant } from '../../editor/ReleaseEditing';
 import { publishBlockedReason, withWorkflowAfterSave, WorkflowBar, workflowOf } from '../../editor/WorkflowBar';
 import { useWorkflows } from '../../api/workflows';
+import { useItemCollab } from '../../editor/collab/ItemCollab';
+import { CommentsContext } from '../../editor/comments/context';
 import { entryWriteLimits, type Permission } from '../../../../src/modules/access/permission-rules';
 
 export default function EntryEditorScreen() {
@@ -214,6 +216,16 @@ function Editor({
   const canWrite = can('content:write') && !variant.readOnly && (limits === null || limits.canUpdate);
   const canPublish = can('content:publish') && !releaseId;
   const fieldNames = ct.fields.map((f) => f.name);
+  // Comments on fields, who else is here, and others' changes (docs/studio.md "Comments, notifications and who else is here").
+  const collab = useItemCollab({
+    kind: 'entry',
+    id: entry.id,
+    path: entryPath(ct.slug, initial.slug),
+    what: 'entry',
+    locale,
+    enabled: !releaseId,
+    onReload: () => void reload(),
+  });
   // The review workflow (D130): its panel beside the status bar, and Publish held back outside its publish stage.
   const workflows = useWorkflows();
   const workflowState = releaseId ? null : workflowOf(entry);
@@ -345,9 +357,15 @@ function Editor({
             </Text>
           </Group>
         }
-        actions={live.toggle}
+        actions={
+          <>
+            {collab.header}
+            {live.toggle}
+          </>
+        }
       />
       <ReleaseBanner variant={variant} target={releaseTarget} />
+      {collab.notice}
       {conflict ? <ConflictAlert what="entry" onReload={() => void reload()} /> : null}
       {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
       {!conflict && actionError && !(actionErrors?.length && !otherErrors.length) ? <ErrorAlert error={actionError} title="The action failed" /> : null}
@@ -360,17 +378,19 @@ function Editor({
         main={
           <Stack>
             <LocaleSwitch settings={settings} locale={locale} onChange={setLocale} writable={limits?.locales ?? null} />
-            <EntryForm
-              fields={ct.fields}
-              draft={draft}
-              locale={locale}
-              defaultLocale={settings.default_locale}
-              readOnly={!canWrite || !localeWritable}
-              readOnlyFields={limits?.readOnlyFields}
-              errors={mapped.byField}
-              revision={revision}
-              onChange={change}
-            />
+            <CommentsContext.Provider value={collab.scope}>
+              <EntryForm
+                fields={ct.fields}
+                draft={draft}
+                locale={locale}
+                defaultLocale={settings.default_locale}
+                readOnly={!canWrite || !localeWritable}
+                readOnlyFields={limits?.readOnlyFields}
+                errors={mapped.byField}
+                revision={revision}
+                onChange={change}
+              />
+            </CommentsContext.Provider>
           </Stack>
         }
         side={

@@ -40,6 +40,8 @@ import { useRestore, VersionDialog, VersionList } from '../../editor/VersionHist
 import { ReleaseActions, ReleaseBanner, useReleaseVariant, type ReleaseVariant } from '../../editor/ReleaseEditing';
 import { publishBlockedReason, withWorkflowAfterSave, WorkflowBar, workflowOf } from '../../editor/WorkflowBar';
 import { useWorkflows } from '../../api/workflows';
+import { useItemCollab } from '../../editor/collab/ItemCollab';
+import { CommentsContext } from '../../editor/comments/context';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
 import {
@@ -222,6 +224,8 @@ function Editor({
   });
   const canWrite = can('content:write') && !variant.readOnly;
   const canPublish = can('content:publish') && !releaseId;
+  // Comments on fields, who else is here, and others' changes (docs/studio.md "Comments, notifications and who else is here").
+  const collab = useItemCollab({ kind: 'page', id: page.id, path: pagePath(slug), what: 'page', locale, enabled: !releaseId, onReload: () => void reload() });
   // The review workflow (D130): its panel beside the status bar, and Publish held back outside its publish stage.
   const workflows = useWorkflows();
   const workflowState = releaseId ? null : workflowOf(page);
@@ -400,9 +404,15 @@ function Editor({
             ) : null}
           </Group>
         }
-        actions={live.toggle}
+        actions={
+          <>
+            {collab.header}
+            {live.toggle}
+          </>
+        }
       />
       <ReleaseBanner variant={variant} target={releaseTarget} />
+      {collab.notice}
       {conflict ? <ConflictAlert what="page" onReload={() => void reload()} /> : null}
       {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
       {!conflict && actionError && !actionErrors?.length ? <ErrorAlert error={actionError} title="The action failed" /> : null}
@@ -415,29 +425,31 @@ function Editor({
         main={
           <Stack>
             <LocaleSwitch settings={settings} locale={locale} onChange={setLocale} />
-            <SeoPanel
-              seo={draft.seo}
-              translations={draft.seoTranslations}
-              locale={locale}
-              defaultLocale={settings.default_locale}
-              readOnly={!canWrite}
-              errors={seoErrors}
-              onChange={changeSeo}
-            />
-            <Title order={2} size="h4">
-              Blocks
-            </Title>
-            <BlockTree
-              blocks={draft.blocks}
-              types={blockTypes}
-              locale={locale}
-              defaultLocale={settings.default_locale}
-              readOnly={!canWrite}
-              revision={revision}
-              errors={split.byBlock}
-              onChange={(blocks) => edit({ ...draft, blocks })}
-              reveal={goal}
-            />
+            <CommentsContext.Provider value={collab.scope}>
+              <SeoPanel
+                seo={draft.seo}
+                translations={draft.seoTranslations}
+                locale={locale}
+                defaultLocale={settings.default_locale}
+                readOnly={!canWrite}
+                errors={seoErrors}
+                onChange={changeSeo}
+              />
+              <Title order={2} size="h4">
+                Blocks
+              </Title>
+              <BlockTree
+                blocks={draft.blocks}
+                types={blockTypes}
+                locale={locale}
+                defaultLocale={settings.default_locale}
+                readOnly={!canWrite}
+                revision={revision}
+                errors={split.byBlock}
+                onChange={(blocks) => edit({ ...draft, blocks })}
+                reveal={goal}
+              />
+            </CommentsContext.Provider>
           </Stack>
         }
         side={
