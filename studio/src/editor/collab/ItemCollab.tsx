@@ -3,8 +3,8 @@
  * (docs/studio.md "Comments, notifications and who else is here"):
  *
  *   const collab = useItemCollab({ kind: 'entry', id, path, what: 'entry', locale, enabled, onReload });
- *   header actions: {collab.header}   — who else is here, and the "Comments" button (all threads)
- *   under the title: {collab.notice}  — "Ada changed this entry — Reload", and the comment panel
+ *   header actions: {collab.header}   — who else is here, the "Comments" button (all threads), the comment panel
+ *   under the title: {collab.notice}  — "Ada changed this entry — Reload" (left out while a 412 conflict shows)
  *   around the form: <CommentsContext.Provider value={collab.scope}> — each field's comment button
  *
  * `enabled` is false where comments do not apply (a release's version of the item).
@@ -82,22 +82,6 @@ export function useItemCollab(o: ItemCollabOptions): ItemCollab {
       >
         Comments{total ? ` (${total})` : ''}
       </Button>
-    </Group>
-  ) : null;
-
-  const notice = o.enabled ? (
-    <>
-      {change ? (
-        <ItemChangedNotice
-          change={change}
-          what={o.what}
-          onDismiss={() => setChange(null)}
-          onReload={() => {
-            setChange(null);
-            o.onReload();
-          }}
-        />
-      ) : null}
       <CommentPanel
         opened={opened}
         onClose={() => setOpened(false)}
@@ -110,7 +94,20 @@ export function useItemCollab(o: ItemCollabOptions): ItemCollab {
         onShowAll={setShowAll}
         labelOf={labelOf}
       />
-    </>
+    </Group>
   ) : null;
+
+  const notice =
+    o.enabled && change ? (
+      <ItemChangedNotice
+        change={change}
+        what={o.what}
+        onDismiss={() => setChange(null)}
+        onReload={() => {
+          setChange(null);
+          o.onReload();
+        }}
+      />
+    ) : null;
   return { scope, header, notice };
 }

@@ -412,7 +412,7 @@ function Editor({
         }
       />
       <ReleaseBanner variant={variant} target={releaseTarget} />
-      {collab.notice}
+      {conflict ? null : collab.notice}
       {conflict ? <ConflictAlert what="page" onReload={() => void reload()} /> : null}
       {!conflict && autosave.state === 'error' && !saveErrors?.length ? <ErrorAlert error={autosave.error} title="Your changes could not be saved" /> : null}
       {!conflict && actionError && !actionErrors?.length ? <ErrorAlert error={actionError} title="The action failed" /> : null}
