@@ -106,7 +106,13 @@ function EntriesTable({ ct }: { ct: ContentType }) {
     stage: stage || undefined,
     assignee: assignee || undefined,
   };
-  const list = useQuery({ queryKey: key('entries', ct.slug, query), queryFn: () => listEntries(ct.slug, query), placeholderData: keepPreviousData });
+  // The workflows first: a ?stage= or ?assignee= in the address applies only when one covers the type.
+  const list = useQuery({
+    queryKey: key('entries', ct.slug, query),
+    queryFn: () => listEntries(ct.slug, query),
+    placeholderData: keepPreviousData,
+    enabled: !workflows.isPending,
+  });
   const items = useMemo(() => list.data?.items ?? [], [list.data]);
   const meta = list.data?.meta;
   const hasNext = meta?.next_cursor ? true : meta?.total_pages ? position.page < meta.total_pages : false;

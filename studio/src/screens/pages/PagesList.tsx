@@ -167,13 +167,19 @@ export default function PagesList() {
   const client = useQueryClient();
   const key = useWsKey();
   const [params, setParams] = useSearchParams();
-  const workflow = workflowCovering(useWorkflows().data, 'pages');
+  const workflows = useWorkflows();
+  const workflow = workflowCovering(workflows.data, 'pages');
   const stage = workflow ? (params.get('stage') ?? '') : '';
   const assignee = workflow ? (params.get('assignee') ?? '') : '';
   const filtered = !!(stage || assignee);
   const filters = { stage: stage || undefined, assignee: assignee || undefined };
   // The unfiltered list keeps key('pages') (the order is written into it at once); a filtered one a key of its own.
-  const pages = useQuery({ queryKey: filtered ? key('pages', filters) : key('pages'), queryFn: () => listAllPages(filters) });
+  const pages = useQuery({
+    queryKey: filtered ? key('pages', filters) : key('pages'),
+    queryFn: () => listAllPages(filters),
+    // The workflows first: a ?stage= or ?assignee= in the address applies only when one covers the pages.
+    enabled: !workflows.isPending,
+  });
   const setParam = (name: string, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
