@@ -105,7 +105,7 @@ describe('review workflow in the page editor', () => {
 
     await userEvent.click(within(bar).getByRole('button', { name: 'Move to stage…' }));
     expect(await stageItem(/^Ready/)).toBeDisabled();
-    expect(await stageItem(/^Ready/)).toHaveTextContent('Needs 1 approval to leave “Review” (0 given)');
+    expect(await stageItem(/^Ready/)).toHaveTextContent('Needs 1 approval to move on from “Review” (0 given)');
     expect(await stageItem(/^Legal/)).toHaveTextContent('Your role cannot move items to this stage');
     // Moving back needs no approvals.
     expect(await stageItem(/^Draft/)).toBeEnabled();

@@ -2,7 +2,7 @@
  * The review workflow of an entry or page in its editor (D130; docs/studio.md "Review
  * workflows"): the stage it is in, its approvals ("1 of 2 approvals"), "Move to stage…" (each
  * other stage, disabled with the reason when the role may not move it there or the approvals to
- * leave are missing; a refusal of the server, 403 or 409, is shown as it came), "Approve" (not
+ * move on are missing; a refusal of the server, 403 or 409, is shown as it came), "Approve" (not
  * for the working copy's last editor), "Request changes" (a dialog asking what, required) and
  * the assignees (members of the workspace). Pending edits are saved first, since approvals are of
  * the working copy. Its own panel, so the comment and presence controls can sit beside it.
@@ -61,7 +61,7 @@ export function moveBlockedReason(
   const forward = stages.findIndex((s) => s.id === target.id) > stages.findIndex((s) => s.id === state.stage.id);
   const given = state.approvals.filter((a) => a.user.id !== lastEditor).length;
   if (forward && given < state.required_approvals) {
-    return `Needs ${state.required_approvals} approval${state.required_approvals === 1 ? '' : 's'} to leave “${state.stage.name}” (${given} given)`;
+    return `Needs ${state.required_approvals} approval${state.required_approvals === 1 ? '' : 's'} to move on from “${state.stage.name}” (${given} given)`;
   }
   return null;
 }

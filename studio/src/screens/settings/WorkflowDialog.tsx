@@ -1,7 +1,7 @@
 /**
  * The editor of a review workflow (D130), for a new one (POST /workflows) and for changing one
  * (PATCH /workflows/{id}): its name, the content types and whether pages go through it, its
- * stages in order (name, approvals required to leave, roles that may move items into it) and the
+ * stages in order (name, approvals needed to move on, roles that may move items into it) and the
  * stage in which items may be published. Kept stages are sent with their id, new ones without;
  * the publish stage by id, or by name for a new stage. The server checks everything again and its
  * refusal (with the path of each problem) stays in the dialog (docs/studio.md "Review workflows").
@@ -83,15 +83,15 @@ function StageEditor(props: {
           </Group>
         </Group>
         <NumberInput
-          label="Approvals required to leave"
-          description="By people other than the last editor of the item"
+          label="Approvals needed to move on"
+          description="By people other than the item's last editor; moving back needs none"
           min={0}
           max={20}
           allowDecimal={false}
           allowNegative={false}
           value={stage.required_approvals}
           onChange={(v) => props.onChange({ ...stage, required_approvals: typeof v === 'number' ? v : Number(v) || 0 })}
-          w={260}
+          w={360}
         />
         <MultiSelect
           label="Roles that may move items into this stage"
@@ -189,7 +189,7 @@ export function WorkflowDialog({
             Stages
           </Text>
           <Text size="xs" c="dimmed">
-            In order: new items start in the first stage. Leaving a stage needs its approvals; removing a stage moves its items to the first.
+            In order: new items start in the first stage. Moving on from a stage needs its approvals; removing a stage moves its items to the first.
           </Text>
           {stages.map((s, i) => (
             <StageEditor

@@ -94,7 +94,7 @@ describe('workflows settings', () => {
       within(cells[2])
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['Draft', 'Legal · 2 approvals to leave · moved here by Legal teampublish stage']);
+    ).toEqual(['Draft', 'Legal · 2 approvals to move on · moved here by Legal teampublish stage']);
   });
 
   it('creates a workflow from the editor, with stages in order and a publish stage by name', async () => {
@@ -115,8 +115,8 @@ describe('workflows settings', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add stage' }));
     const fourth = within(dialog).getByRole('group', { name: 'Stage 4' });
     await userEvent.type(within(fourth).getByRole('textbox', { name: /Stage 4 name/ }), 'Legal');
-    await userEvent.clear(within(fourth).getByRole('textbox', { name: /Approvals required/ }));
-    await userEvent.type(within(fourth).getByRole('textbox', { name: /Approvals required/ }), '2');
+    await userEvent.clear(within(fourth).getByRole('textbox', { name: /Approvals needed/ }));
+    await userEvent.type(within(fourth).getByRole('textbox', { name: /Approvals needed/ }), '2');
     await pick(within(fourth).getByRole('combobox', { name: /Roles that may move/ }), 'Legal team');
     await pick(within(dialog).getByRole('combobox', { name: /Publish stage/ }), 'Ready to publish');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create workflow' }));

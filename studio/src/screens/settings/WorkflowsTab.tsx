@@ -46,8 +46,8 @@ export default function WorkflowsTab() {
     <Stack>
       <Group justify="space-between">
         <Text size="sm" maw={640}>
-          A review workflow takes entries of some content types, or pages, through stages such as Draft, Review and Ready. Leaving a stage can need approvals,
-          moving into one can be limited to some roles, and items are published only from the publish stage.
+          A review workflow takes entries of some content types, or pages, through stages such as Draft, Review and Ready. Moving on from a stage can need
+          approvals, moving into one can be limited to some roles, and items are published only from the publish stage.
         </Text>
         <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
           Create workflow
@@ -87,7 +87,7 @@ export default function WorkflowsTab() {
                           <Text span fw={600} size="xs">
                             {s.name}
                           </Text>
-                          {s.required_approvals ? ` · ${s.required_approvals} approval${s.required_approvals === 1 ? '' : 's'} to leave` : ''}
+                          {s.required_approvals ? ` · ${s.required_approvals} approval${s.required_approvals === 1 ? '' : 's'} to move on` : ''}
                           {s.roles?.length ? ` · moved here by ${s.roles.map(roleName).join(', ')}` : ''}
                           {s.id === w.publish_stage ? (
                             <Badge ml={6} size="xs" variant="light" color="green">
