@@ -57,6 +57,8 @@
  * Live updates (docs/front-ends.md "Live updates" (D142)): LIVE_HEARTBEAT_MS (default 15,000),
  * LIVE_HISTORY_SECONDS (resumable history, default 600, at least 300), LIVE_POLL_MS (a reader's
  * read without a wake-up, default 5,000) and LIVE_MAX_CONNECTIONS_PER_KEY (per instance, 1,000).
+ * The Studio's event stream (docs/workflow.md "Who else is here" (D133)) shares the heartbeat and
+ * poll, and takes STUDIO_MAX_STREAMS_PER_PERSON (per person and instance, default 20).
  * Many instances (docs/scaling.md): REDIS_URL (redis:// or rediss://; unset: each instance counts
  * rate limits and sign-in failures alone) and REDIS_PREFIX (prefix of every key, default `quire:`).
  * Single sign-on (docs/access.md "Single sign-on" (D121)): OIDC_ISSUER, OIDC_CLIENT_ID,
@@ -173,6 +175,8 @@ export interface Config {
   readonly livePollMs: number;
   /** Live streams one delivery key may hold open on one instance (more: 429). */
   readonly liveMaxConnectionsPerKey: number;
+  /** Studio event streams one person may hold open on one instance (more: 429, D133). */
+  readonly studioMaxStreamsPerPerson: number;
   /** Redis shared by the instances (rate limits, sign-in throttling); null: per instance. */
   readonly redisUrl: string | null;
   /** Prefix of every Redis key Quire writes, so one Redis can serve several installations. */
@@ -428,6 +432,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     liveHistorySeconds: intFrom(env, 'LIVE_HISTORY_SECONDS', 600, 300, 604_800),
     livePollMs: intFrom(env, 'LIVE_POLL_MS', 5_000, 100, 600_000),
     liveMaxConnectionsPerKey: intFrom(env, 'LIVE_MAX_CONNECTIONS_PER_KEY', 1_000, 1, 1_000_000),
+    studioMaxStreamsPerPerson: intFrom(env, 'STUDIO_MAX_STREAMS_PER_PERSON', 20, 1, 10_000),
     ...redisFrom(env),
     oidc: oidcFrom(env),
     ...overrides,

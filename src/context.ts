@@ -19,6 +19,8 @@ import { IndexBuilder } from './modules/content-types/index-builds.js';
 import { RevisionChecker } from './modules/workspaces/revision-checker.js';
 import { systemResolver, type HostResolver } from './modules/webhooks/http-client.js';
 import { LiveHub } from './modules/live/hub.js';
+import { StudioHub } from './modules/live/studio-hub.js';
+import { WakeUps } from './modules/live/wake-ups.js';
 
 export interface Context {
   readonly config: Readonly<Config>;
@@ -50,6 +52,13 @@ export interface Context {
   readonly resolveHost: HostResolver;
   /** The Live Content API's subscribers and readers (src/modules/live/hub.ts, D142); closed with the app. */
   readonly live: LiveHub;
+  /** The Studio's event streams and presence (src/modules/live/studio-hub.ts, D133); closed with the app. */
+  readonly studio: StudioHub;
+  /**
+   * How this instance's stream readers hear of commits, here and on other instances (one
+   * transport for both hubs: src/modules/live/wake-ups.ts); closed with the context.
+   */
+  readonly wakeUps: WakeUps;
 }
 
 /**
@@ -94,15 +103,23 @@ export async function createContext(config: Readonly<Config>, db: Db, options: C
     indexBuilds: options.indexBuilds === false ? null : new IndexBuilder({ db, log, clock: options.clock ?? systemClock }),
     resolveHost: options.resolveHost ?? systemResolver,
   };
-  return { ...ctx, live: new LiveHub({ db, log, clock: ctx.clock, redis: ctx.redis, config }) };
+  const wakeUps = new WakeUps({ db, log, redis: ctx.redis, config });
+  return {
+    ...ctx,
+    wakeUps,
+    live: new LiveHub({ db, log, clock: ctx.clock, config, wakeUps }),
+    studio: new StudioHub({ db, log, clock: ctx.clock, config, wakeUps }),
+  };
 }
 
 /**
- * Closes what the context opened (live streams, the index builder, the revision check's connection, media
+ * Closes what the context opened (live and Studio streams, their wake-ups, the index builder, the revision check's connection, media
  * storage, Redis); the database is its owner's to close.
  */
 export async function closeContext(ctx: Context): Promise<void> {
   await ctx.live.close();
+  await ctx.studio.close();
+  await ctx.wakeUps.close();
   await ctx.indexBuilds?.stop();
   await ctx.revisions?.close();
   await ctx.storage.close();

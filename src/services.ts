@@ -1,11 +1,12 @@
 /**
  * Background services started with the server: the demo workspace on an empty embedded database
  * (D60), the scheduled-publishing job (D21), the webhook delivery worker (D82) and the passes of
- * the index builder (Context.indexBuilds, stopped with the context) and the audit log's
- * retention prune (D122). Returns a
+ * the index builder (Context.indexBuilds, stopped with the context), the audit log's
+ * retention prune (D122) and the Studio activity log's prune (D133). Returns a
  * handle that stops them.
  */
 import type { Context } from './context.js';
+import { startActivityPruner } from './modules/activity/pruner.js';
 import { startAuditPruner } from './modules/audit/pruner.js';
 import { demoBanner, seedDemo } from './modules/demo/seed.js';
 import { startScheduler } from './modules/publishing/scheduler.js';
@@ -26,6 +27,7 @@ export async function startServices(ctx: Context, options: ServicesOptions = {})
   const scheduler = startScheduler(ctx);
   const webhooks = startWebhookWorker(ctx);
   const auditPruner = startAuditPruner(ctx);
+  const activityPruner = startActivityPruner(ctx);
   // Index builds a stopped instance (or this one, before a restart) left under way.
   ctx.indexBuilds?.start();
   return {
@@ -33,6 +35,7 @@ export async function startServices(ctx: Context, options: ServicesOptions = {})
       await scheduler.stop();
       await webhooks.stop();
       await auditPruner.stop();
+      await activityPruner.stop();
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * A Server-Sent Events reader over a real socket for the live suites (test/live.test.ts): opens
- * GET /api/v1/public/live, parses frames as they arrive and lets a test wait for them.
+ * A Server-Sent Events reader over a real socket for the live suites (test/live.test.ts,
+ * test/studio-events.test.ts): opens GET /api/v1/public/live (or another stream), parses frames as
+ * they arrive and lets a test wait for them.
  */
 import http from 'node:http';
 
@@ -44,8 +45,13 @@ export interface LiveStream {
 
 /** Opens the stream on `port` with `key` (and `headers`), resolving once its headers arrived. */
 export function openLive(port: number, key: string, headers: Record<string, string> = {}, query = ''): Promise<LiveStream> {
+  return openStream(port, `/api/v1/public/live${query}`, { 'x-api-key': key, ...headers });
+}
+
+/** Opens any Server-Sent Events stream at `path` on `port` with `headers` (the Studio's: test/studio-events.test.ts). */
+export function openStream(port: number, path: string, headers: Record<string, string>): Promise<LiveStream> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: `/api/v1/public/live${query}`, headers: { 'x-api-key': key, ...headers } }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port, path, headers }, (res) => {
       let buffer = '';
       const stream: LiveStream = {
         status: res.statusCode ?? 0,

@@ -29,7 +29,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** Statuses the replay does not provoke: server faults, covered by the fault suites. */
 const NOT_REPLAYED = new Set([500, 503, 507]);
 /** Answers the recorder cannot see: a stream takes its response over before onSend (test/live.test.ts replays it over a socket). */
-const STREAMED = new Set(['getLiveEvents 200']);
+const STREAMED = new Set(['getLiveEvents 200', 'getStudioEvents 200']);
 
 async function documentOf(env: TestEnv): Promise<Json> {
   return (await call(env.app, 'GET', '/api/v1/openapi.json')).body;
@@ -506,6 +506,22 @@ async function scenario(env: TestEnv): Promise<World> {
   await expectStatus(200, 'PATCH', `${M}/roles/${role.body.data.id}`, { ...sh(), body: { description: 'reads entries' } });
   await expectStatus(404, 'PATCH', `${M}/roles/no-such-role`, { ...sh(), body: { description: 'x' } });
   await expectStatus(200, 'DELETE', `${M}/roles/${role.body.data.id}`, sh());
+  // Studio presence: a stream's row as GET /events stores it (test/studio-events.test.ts opens real streams).
+  await env.ctx.db.kysely
+    .insertInto('presence')
+    .values({
+      stream_id: 'openapi-stream',
+      workspace_id: s.workspace.id,
+      user_id: s.user.id,
+      item_kind: null,
+      item_id: null,
+      since: '2026-01-01T00:00:00.000Z',
+      instance: 'openapi',
+      expires_at: '2999-01-01T00:00:00.000Z',
+    })
+    .execute();
+  await expectStatus(200, 'PUT', `${M}/events/openapi-stream/presence`, { ...sh(), body: { item: null } });
+  await expectStatus(404, 'PUT', `${M}/events/no-such-stream/presence`, { ...sh(), body: { item: null } });
   await expectStatus(200, 'GET', `${M}/workspace`);
   await expectStatus(200, 'PATCH', `${M}/workspace`, { ...sh(), body: { name: 'Renamed' } });
   await expectStatus(200, 'GET', `${M}/overview`);

@@ -47,6 +47,7 @@ import * as m029 from './migrations/029-audit-log.js';
 import * as m030 from './migrations/030-workspace-roles.js';
 import * as m031 from './migrations/031-activity-notifications.js';
 import * as m033 from './migrations/033-comments.js';
+import * as m034 from './migrations/034-presence.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void>; down?(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -84,6 +85,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '030-workspace-roles': m030,
   '031-activity-notifications': m031,
   '033-comments': m033,
+  '034-presence': m034,
 };
 
 class StaticProvider implements MigrationProvider {

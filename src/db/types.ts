@@ -568,6 +568,22 @@ export interface CommentMentionsTable {
   user_id: number;
 }
 
+/** One open Studio event stream and the item it shows (migration 034; src/modules/presence/, D133). */
+export interface PresenceTable {
+  /** The id the stream's `hello` frame carries. */
+  stream_id: string;
+  workspace_id: string;
+  user_id: number;
+  /** `entry` or `page`, with item_id; both null when the stream shows no item. */
+  item_kind: string | null;
+  item_id: string | null;
+  /** When the stream started showing the item (or opened). */
+  since: string;
+  /** The instance holding the stream (it refreshes expires_at every heartbeat). */
+  instance: string;
+  expires_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -607,6 +623,7 @@ export interface Database {
   notifications: NotificationsTable;
   comments: CommentsTable;
   comment_mentions: CommentMentionsTable;
+  presence: PresenceTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

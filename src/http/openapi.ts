@@ -162,6 +162,10 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Studio: workspace', description: 'Workspace settings and the Studio home overview.' },
   { name: 'Studio: audit log', description: 'Who did what: the audit log, read-only (owners and admins, Studio session only; D122).' },
   {
+    name: 'Studio: events',
+    description: 'What changes around an open Studio, and who else has an item open: an event stream and presence (Studio session only; D133).',
+  },
+  {
     name: 'Studio: roles',
     description: 'Custom roles and their permissions; the five presets listed read-only (owners and admins, Studio session only; D120).',
   },

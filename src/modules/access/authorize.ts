@@ -10,7 +10,8 @@
  *   creator's current role allows (the role is read on every request); a Studio session has the
  *   role's scopes only;
  * - session-only actions: API keys cannot list or change people, mint, list or revoke keys,
- *   change workspace settings or read the audit log: only a signed-in person can (D91, D122);
+ *   change workspace settings, read the audit log or open the Studio's event stream: only a
+ *   signed-in person can (D91, D122, D133);
  * - the manager rule: only roles that manage the workspace (owners and admins) change people,
  *   keys and settings and read the audit log;
  * - the owner rules: only a role that owns the workspace grants or takes the owner role, invites
@@ -78,6 +79,7 @@ export const ACTIONS = {
   'settings:update': { sessionOnly: SETTINGS, manager: 'change workspace settings' },
   'roles:list': { sessionOnly: 'Managing roles', keysCannot: 'manage roles', manager: 'manage roles' },
   'roles:write': { sessionOnly: 'Managing roles', keysCannot: 'manage roles', manager: 'manage roles' },
+  'studio:events': { sessionOnly: "The Studio's event stream", keysCannot: 'open it (it follows a person signed in to the Studio)' },
   'audit:read': {
     sessionOnly: 'Reading the audit log',
     keysCannot: 'read the audit log (export it with quire audit export)',
@@ -91,8 +93,14 @@ export const ACTION_NAMES = Object.keys(ACTIONS) as Action[];
 /** A capability the Studio reads besides the actions: the role may grant, take and remove the owner role. */
 export const MANAGE_OWNERS = 'owners:manage';
 export type Capability = Action | typeof MANAGE_OWNERS;
-/** Every capability a session can be given (the delivery whitelist's `content:read` is a key's, not a role's). */
-export const CAPABILITIES: readonly Capability[] = [...ACTION_NAMES.filter((a) => a !== 'content:read' && !a.startsWith('releases:')), MANAGE_OWNERS];
+/**
+ * Every capability a session can be given (the delivery whitelist's `content:read` is a key's, not
+ * a role's; every session has the Studio's event stream).
+ */
+export const CAPABILITIES: readonly Capability[] = [
+  ...ACTION_NAMES.filter((a) => a !== 'content:read' && a !== 'studio:events' && !a.startsWith('releases:')),
+  MANAGE_OWNERS,
+];
 
 /**
  * What an action is done to, when the rule depends on it. People actions: `role` is the role the

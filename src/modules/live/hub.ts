@@ -17,14 +17,14 @@
  *   and releases).
  * - Wake-ups: this process's commits call db.memo.eventWatchers; other instances' arrive through
  *   a transport (transports.ts: PostgreSQL LISTEN/NOTIFY, or Redis pub/sub when REDIS_URL is
- *   set); every LIVE_POLL_MS readers with subscribers read anyway (writes of a process that
- *   announces nowhere, such as the CLI with Redis).
+ *   set), both shared with the Studio's event stream (wake-ups.ts); every LIVE_POLL_MS readers
+ *   with subscribers read anyway (writes of a process that announces nowhere, such as the CLI
+ *   with Redis).
  * - Bounds: LIVE_MAX_CONNECTIONS_PER_KEY subscribers per key on this instance (more: 429);
  *   a subscriber whose unsent output passes MAX_BACKLOG_BYTES is closed (it resumes with its
  *   Last-Event-ID); events are read READ_BATCH at a time. One heartbeat timer (a `: ping`
  *   comment every LIVE_HEARTBEAT_MS) serves every subscriber.
  */
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/types.js';
 import { AppError } from '../../errors.js';
@@ -32,7 +32,7 @@ import type { Clock } from '../../lib/time.js';
 import type { Actor } from '../auth/permissions.js';
 import { firstEventTimeAfter, lastEventId, listEventsAfter, type EventRecord } from '../events/repository.js';
 import { changeTags } from '../read/cache-tags.js';
-import { listenTransport, publishWakeUp, redisTransport, type LiveTransport } from './transports.js';
+import type { WakeUps } from './wake-ups.js';
 
 /** Events read per query. */
 const READ_BATCH = 500;
@@ -55,15 +55,15 @@ export interface LiveSettings {
   liveHistorySeconds: number;
   liveMaxConnectionsPerKey: number;
   livePollMs: number;
-  redisPrefix: string;
 }
 
 export interface LiveDeps {
   db: Db;
   log: Logger;
   clock: Clock;
-  redis: Redis | null;
   config: LiveSettings;
+  /** The instance's wake-ups, shared with the Studio's event stream. */
+  wakeUps: WakeUps;
 }
 
 interface Subscriber {
@@ -201,26 +201,19 @@ class WorkspaceReader {
 
 /**
  * The live subscribers of one app and their workspaces' readers (ctx.live). Resources (the
- * transport, the timers) are started by the first subscriber and released by close().
+ * wake-ups' listener, the timers) are started by the first subscriber and released by close().
  */
 export class LiveHub {
   readonly #readers = new Map<string, WorkspaceReader>();
   readonly #perKey = new Map<string, number>();
   readonly #open = new Set<Subscriber>();
-  #transport: LiveTransport | null = null;
+  #unlisten: (() => void) | null = null;
   #heartbeat: NodeJS.Timeout | undefined;
   #poll: NodeJS.Timeout | undefined;
   #started = false;
   #closed = false;
-  readonly #onCommit = (workspaceId: string) => {
-    this.#readers.get(workspaceId)?.wake();
-    if (this.deps.redis) publishWakeUp(this.deps.redis, this.deps.config.redisPrefix, workspaceId);
-  };
 
-  /** Watches this process's commits from the start: with Redis, the other instances' subscribers depend on it. */
-  constructor(readonly deps: LiveDeps) {
-    deps.db.memo.eventWatchers.add(this.#onCommit);
-  }
+  constructor(readonly deps: LiveDeps) {}
 
   /** Subscribers open on this instance. */
   get size(): number {
@@ -275,15 +268,14 @@ export class LiveHub {
     if (sub.sink.write(frame) > MAX_BACKLOG_BYTES) this.#leave(sub, true);
   }
 
-  /** Ends every stream and releases the transport and timers (the app closes). */
+  /** Ends every stream and releases the wake-ups and timers (the app closes). */
   async close(): Promise<void> {
     this.#closed = true;
     for (const sub of [...this.#open]) this.#leave(sub, true);
     clearInterval(this.#heartbeat);
     clearInterval(this.#poll);
-    this.deps.db.memo.eventWatchers.delete(this.#onCommit);
-    await this.#transport?.close();
-    this.#transport = null;
+    this.#unlisten?.();
+    this.#unlisten = null;
   }
 
   #leave(sub: Subscriber, end: boolean): void {
@@ -305,13 +297,12 @@ export class LiveHub {
   #startShared(): void {
     if (this.#started) return;
     this.#started = true;
-    const { db, log, redis, config } = this.deps;
+    const { config } = this.deps;
     const wake = (workspaceId: string | null) => {
       if (workspaceId === null) for (const r of this.#readers.values()) r.wake();
       else this.#readers.get(workspaceId)?.wake();
     };
-    if (redis) this.#transport = redisTransport(redis, config.redisPrefix, wake);
-    else if (db.connectDedicated) this.#transport = listenTransport(db.connectDedicated, log, wake);
+    this.#unlisten = this.deps.wakeUps.listen(wake);
     this.#heartbeat = setInterval(() => {
       for (const sub of this.#open) this.send(sub, ': ping\n\n');
     }, config.liveHeartbeatMs);

@@ -23,6 +23,7 @@ import { releaseRoutes } from './releases.js';
 import { sessionRoutes } from './session.js';
 import { sessionOidcRoutes } from './session-oidc.js';
 import { studioAdminRoutes } from './studio-admin.js';
+import { studioEventRoutes } from './studio-events.js';
 import { webhookRoutes } from './webhooks.js';
 
 export function managementRoutes(ctx: Context): FastifyPluginAsync {
@@ -45,6 +46,7 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     await releaseRoutes(app, ctx);
     await auditLogRoutes(app, ctx);
     await roleRoutes(app, ctx);
+    await studioEventRoutes(app, ctx);
     await commentRoutes(app, ctx);
     await notificationRoutes(app, ctx);
   };
