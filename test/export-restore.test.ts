@@ -35,12 +35,13 @@ const M = '/api/v1/manage';
 
 /**
  * Makes the export in `dir` one of an older format version without releases (versions 1 to 3
- * had none): no release files, and version rows without `release_id` (or, with `keepNull`, with
+ * had none, nor comments, which came with version 5): no release or comment files, and version
+ * rows without `release_id` (or, with `keepNull`, with
  * it null, as exports written before this format version by a Quire that had releases did).
  */
 async function withoutReleases(dir: string, version: number, keepNull = false): Promise<void> {
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
-  for (const file of ['releases', 'release_items']) {
+  for (const file of ['releases', 'release_items', 'comments']) {
     fs.rmSync(path.join(dir, `${file}.ndjson`));
     delete manifest.files[`${file}.ndjson`];
     delete manifest.counts[file];
@@ -234,7 +235,7 @@ describe('workspace export and restore', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const manifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ format: 'quire-export', version: 4, workspace: { slug: 'demo' }, options: { with_users: true } });
+    expect(manifest).toMatchObject({ format: 'quire-export', version: 5, workspace: { slug: 'demo' }, options: { with_users: true } });
     expect(manifest.counts).toMatchObject({
       entries: 12,
       media: demoMedia.length + 2,
@@ -463,9 +464,9 @@ describe('workspace export and restore', () => {
     const bad = await cli(['import', 'quire', damaged, '--workspace', 'fresh'], { context: env.ctx });
     expect(bad.stderr).toMatch(/file 'entries.ndjson' does not match the manifest/);
     const manifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8'));
-    fs.writeFileSync(path.join(damaged, 'manifest.json'), JSON.stringify({ ...manifest, version: 5 }));
+    fs.writeFileSync(path.join(damaged, 'manifest.json'), JSON.stringify({ ...manifest, version: 6 }));
     const newer = await cli(['import', 'quire', damaged, '--workspace', 'fresh'], { context: env.ctx });
-    expect(newer.stderr).toMatch(/version 5 is not supported by this Quire \(it reads versions 1 to 4\)/);
+    expect(newer.stderr).toMatch(/version 6 is not supported by this Quire \(it reads versions 1 to 5\)/);
     // An older version's manifest listing a release file was not written by Quire (its rows would be dropped).
     const relabelled = path.join(tmp, 'relabelled');
     fs.cpSync(first, relabelled, { recursive: true });

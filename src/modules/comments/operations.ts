@@ -42,6 +42,7 @@ import { SEO_KEYS } from '../pages/model.js';
 import { findPage } from '../pages/repository.js';
 import { findWorkspaceById } from '../workspaces/repository.js';
 import {
+  commentBodies,
   commentRowsByIds,
   deleteCommentRow,
   findCommentRow,
@@ -453,4 +454,29 @@ export async function deleteComment(ctx: Context, actor: Actor, id: string): Pro
     await recordCommentWrite(trx, at, actor, item, row.id, 'deleted', 'deleted');
     await deleteCommentRow(trx, row.id);
   });
+}
+
+/**
+ * A restored workspace's mentions (docs/workflow.md "Comments"): read again from each comment's
+ * text against the workspace's members as restored, since user ids differ between
+ * installations. Notifies no one (a restore tells nothing new). Returns how many were stored.
+ */
+export async function restoreMentions(db: Db, workspaceId: string): Promise<number> {
+  let count = 0;
+  let after: string | null = null;
+  for (;;) {
+    const rows = await commentBodies(db, workspaceId, after, 500);
+    for (const row of rows) {
+      const people = await mentionedMembers(db, workspaceId, row.body);
+      if (people.length === 0) continue;
+      await replaceMentions(
+        db,
+        row.id,
+        people.map((p) => p.id),
+      );
+      count += people.length;
+    }
+    if (rows.length < 500) return count;
+    after = rows[rows.length - 1].id;
+  }
 }

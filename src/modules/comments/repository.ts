@@ -99,3 +99,33 @@ export async function peopleByIds(db: Db, ids: readonly number[]): Promise<Map<n
   const rows = await db.kysely.selectFrom('users').select(['id', 'email', 'name']).where('id', 'in', wanted).execute();
   return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), email: r.email, name: r.name }]));
 }
+
+/**
+ * Sets the parent of a reply restored without one (a restore inserts comments before their
+ * parents may exist): only to a thread's first comment of the same item and workspace. Returns
+ * false when `parentId` names no such comment.
+ */
+export async function linkReply(db: Db, workspaceId: string, id: string, parentId: string): Promise<boolean> {
+  const parent = await db.kysely
+    .selectFrom('comments')
+    .select(['entry_id', 'page_id', 'parent_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', parentId)
+    .executeTakeFirst();
+  const reply = await db.kysely
+    .selectFrom('comments')
+    .select(['entry_id', 'page_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!parent || !reply || parent.parent_id !== null || parent.entry_id !== reply.entry_id || parent.page_id !== reply.page_id || id === parentId) return false;
+  await db.kysely.updateTable('comments').set({ parent_id: parentId }).where('id', '=', id).execute();
+  return true;
+}
+
+/** The id and text of every comment of the workspace, `limit` at a time after `afterId` (id order). */
+export async function commentBodies(db: Db, workspaceId: string, afterId: string | null, limit: number): Promise<{ id: string; body: string }[]> {
+  let q = db.kysely.selectFrom('comments').select(['id', 'body']).where('workspace_id', '=', workspaceId);
+  if (afterId !== null) q = q.where('id', '>', afterId);
+  return q.orderBy('id').limit(limit).execute();
+}

@@ -3,7 +3,7 @@
  * `quire export` writes and `quire import quire` reads.
  *
  * An export is a directory (or a tar of one, same paths) holding:
- * - `manifest.json`: {format: 'quire-export', version: 4, quire_version, workspace {id, slug,
+ * - `manifest.json`: {format: 'quire-export', version: 5, quire_version, workspace {id, slug,
  *   name}, options {with_users}, counts {table: rows}, files {path: {bytes, sha256}}}. No time of
  *   export and nothing per installation, so exporting the same content twice gives the same bytes.
  * - one `<table>.ndjson` per table below: a JSON object per line, keys sorted, rows in primary-key
@@ -11,7 +11,9 @@
  *   numbers whatever the database, so SQLite and PostgreSQL export the same content identically.
  * - `media/<media id>`: the stored file of each media record that has one.
  *
- * Versions: 4 (this one) adds the workspace's releases (migration 023): `releases.ndjson`,
+ * Versions: 5 (this one) adds comments on entries and pages (migration 033): `comments.ndjson`.
+ * Mentions are not a file: a restore reads them again from each comment's text against the
+ * restored members (docs/workflow.md "Comments"), and tells no one. Version 4 adds the workspace's releases (migration 023): `releases.ndjson`,
  * `release_items.ndjson`, and `release_id` on version rows (the release a `publish` version came
  * from). Versions 1 to 3 hold none of them and are still read: their workspace gets no releases,
  * and a version 1 to 3 manifest listing a release file is refused (TableSpec.since). Version 3
@@ -30,7 +32,7 @@ import type { Database } from '../../db/types.js';
 import { RELEASE_ITEM_ACTIONS, RELEASE_ITEM_KINDS, RELEASE_STATUSES } from '../releases/model.js';
 
 export const EXPORT_FORMAT = 'quire-export';
-export const EXPORT_VERSION = 4;
+export const EXPORT_VERSION = 5;
 /** The oldest format version restore reads. */
 export const OLDEST_EXPORT_VERSION = 1;
 export const MANIFEST_FILE = 'manifest.json';
@@ -275,6 +277,23 @@ export const TABLES: readonly TableSpec[] = [
       { column: 'item_id', table: 'pages', when: { column: 'kind', is: 'page' } },
     ],
     since: 4,
+  },
+  // After the entries and pages they are about. A reply's parent is set once all comments exist.
+  {
+    table: 'comments',
+    file: 'comments',
+    key: ['id'],
+    scope: 'workspace_id = ?',
+    users: ['author_id', 'resolved_by'],
+    usersReferenced: true,
+    ids: ['id'],
+    optionalIds: ['entry_id', 'page_id', 'parent_id'],
+    words: { item_kind: ['entry', 'page'] },
+    parents: [
+      { column: 'entry_id', table: 'entries' },
+      { column: 'page_id', table: 'pages' },
+    ],
+    since: 5,
   },
   {
     table: 'webhooks',

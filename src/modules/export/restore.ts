@@ -12,6 +12,7 @@
  *   installation's absolute `url`) and version 2 ones (without `title` and `description`) are
  *   read as version 3 ones: media URLs are computed here, titles and descriptions are null.
  *   Versions 1 to 3 hold no releases (format.ts TableSpec.since): none are restored.
+ *   Versions 1 to 4 hold no comments.
  * - One transaction for the whole restore, writing BATCH rows per statement: a failed restore
  *   leaves the database as it was (and removes the media files it had stored).
  * - Ids are kept, so a database that already holds one of the items (the original workspace
@@ -25,8 +26,9 @@
  * - Members (exports made with `--with-users`) are matched to users here by email; missing users
  *   are created without a password (set one with `quire users set-password --link`) and user ids
  *   in the content are mapped to them. Without members, user ids are kept as numbers, except
- *   in releases and their items, whose user columns reference users: there an id no member
- *   maps is restored as null.
+ *   in releases and their items and in comments, whose user columns reference users: there an
+ *   id no member maps is restored as null. Comments' mentions are read again from their text
+ *   against the restored members (a restore notifies no one).
  *
  * An export is hostile input (issue 23; docs/cli.md "What a restore refuses"): a file of it may
  * have been written by anyone. So every file is read through confined.ts (only export names,
@@ -55,6 +57,8 @@ import { SLUG_PATTERN } from '../../lib/slugs.js';
 import { tmpDirOf } from '../../storage/index.js';
 import { isRole } from '../auth/permissions.js';
 import { restoreCustomRole } from '../access/custom-roles.js';
+import { MAX_COMMENT_LENGTH, restoreMentions } from '../comments/operations.js';
+import { linkReply } from '../comments/repository.js';
 import { folderProblem } from '../media/folders.js';
 import { originalKey, storedFilename } from '../media/locations.js';
 import { probeFile } from '../media/probe.js';
@@ -301,7 +305,7 @@ interface Restore {
 }
 
 /** Tables whose rows carry the workspace id (replaced by the target's on restore). */
-const WORKSPACE_TABLES = new Set(['content_types', 'media', 'releases', 'entries', 'pages', 'webhooks']);
+const WORKSPACE_TABLES = new Set(['content_types', 'media', 'releases', 'entries', 'pages', 'comments', 'webhooks']);
 
 /** A value from the export in a refusal: as JSON (control characters escaped), shortened. */
 const showValue = (v: unknown) => printable(JSON.stringify(v)?.slice(0, 80) ?? String(v));
@@ -495,6 +499,24 @@ function checkReleaseItem(line: number, row: Record<string, unknown>): void {
   if (row.action === 'unpublish' && row.snapshot !== null && row.snapshot !== undefined) throw bad(`${where}: an unpublish item holds no snapshot`);
 }
 
+/**
+ * Refuses a comment the comments API could not have made (docs/workflow.md "Comments"): it is
+ * about exactly the entry or the page its `item_kind` names, its text is 1 to 10,000 characters,
+ * its anchor strings or null. Anchors are not checked against the fields: a comment keeps its
+ * anchor when a field or block goes.
+ */
+function checkComment(line: number, row: Record<string, unknown>): void {
+  const where = `comments.ndjson line ${line}`;
+  const entry = row.item_kind === 'entry';
+  if (entry ? !row.entry_id || row.page_id : !row.page_id || row.entry_id)
+    throw bad(`${where}: a comment is about exactly the ${String(row.item_kind)} its item_kind names`);
+  if (typeof row.body !== 'string' || row.body.trim().length === 0 || row.body.length > MAX_COMMENT_LENGTH)
+    throw bad(`${where}: body must be text of 1 to ${MAX_COMMENT_LENGTH} characters`);
+  for (const c of ['field', 'locale'])
+    if (row[c] !== null && row[c] !== undefined && (typeof row[c] !== 'string' || (row[c] as string).length > 300))
+      throw bad(`${where}: ${c} ${showValue(row[c])} is not a field path or locale`);
+}
+
 async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webhooks: RestoreResult['webhooks']): Promise<number> {
   if (!inVersion(spec, r.version)) return 0;
   let count = 0;
@@ -510,12 +532,13 @@ async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webho
     for (const { line, row } of lines) checkRow(spec, line, row, columns);
     if (spec.table === 'fields') for (const { line, row } of lines) checkField(line, row);
     if (spec.table === 'release_items') for (const { line, row } of lines) checkReleaseItem(line, row);
+    if (spec.table === 'comments') for (const { line, row } of lines) checkComment(line, row);
     const rows = lines.map((l) => l.row);
     await refuseExisting(r, spec, rows);
     await checkParents(r, spec, lines);
     let values = lines.map(({ line, row }) => dbRow(r, spec, line, row));
     // A child block may come before its parent in key order: parents are set once all blocks exist.
-    if (spec.table === 'blocks') values = values.map((v) => ({ ...v, parent_id: null }));
+    if (spec.table === 'blocks' || spec.table === 'comments') values = values.map((v) => ({ ...v, parent_id: null }));
     if (spec.table === 'media') {
       const withFiles: Record<string, unknown>[] = [];
       for (const [k, v] of values.entries()) withFiles.push(await storeMediaFile(r, lines[k].line, v, stored));
@@ -570,6 +593,14 @@ async function restoreTable(r: Restore, spec: TableSpec, stored: string[], webho
     // Parents within the block's own page only (setBlockParent matches page and id).
     for await (const lines of batches(r.root, tableFile(spec)))
       for (const { row: b } of lines) if (b.parent_id) await setBlockParent(r.db, String(b.page_id), String(b.id), String(b.parent_id));
+  }
+  if (spec.table === 'comments') {
+    // A reply answers a thread's first comment of its own item; mentions follow the restored members.
+    for await (const lines of batches(r.root, tableFile(spec)))
+      for (const { line, row: c } of lines)
+        if (c.parent_id && !(await linkReply(r.db, r.workspaceId, String(c.id), String(c.parent_id))))
+          throw bad(`${tableFile(spec)} line ${line}: parent_id ${String(c.parent_id)} names no thread of the same item in this export`);
+    await restoreMentions(r.db, r.workspaceId);
   }
   if (spec.table === 'fields') {
     // The field cap holds here as on every other path that adds fields (content-types/model.ts).
