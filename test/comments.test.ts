@@ -266,6 +266,23 @@ describe.each(dialects())('comments (%s)', (dialect) => {
     expect(mine.map((d) => d.action)).toEqual(['created', 'updated', 'updated', 'deleted']);
   });
 
+  it('answers 404 for the comments of an entry whose type the role may not read', async () => {
+    const role = await owner.call('POST', `${M}/roles`, { body: { name: 'Pages only', permissions: [{ resource: 'pages', actions: ['read'] }] } });
+    expect(role.status, JSON.stringify(role.body)).toBe(201);
+    const m = await memberWithPassword(
+      env.ctx,
+      (await env.ctx.db.kysely.selectFrom('workspaces').select('slug').where('id', '=', wsId).executeTakeFirstOrThrow()).slug,
+      'viewer',
+    );
+    expect((await owner.call('PATCH', `${M}/users/${m.id}`, { body: { role: role.body.data.id } })).status).toBe(200);
+    const narrow = await signedIn(env.app, m.email, wsId);
+    const c = created(await as('editor', 'POST', '/content-types/post/entries/hello/comments', { body: 'Hidden from pages-only people' }));
+    expectError(await narrow.call('GET', `${M}/content-types/post/entries/hello/comments`), 404, 'NOT_FOUND');
+    expectError(await narrow.call('POST', `${M}/content-types/post/entries/hello/comments`, { body: { body: 'x' } }), 404, 'NOT_FOUND');
+    expectError(await narrow.call('PATCH', `${M}/comments/${c.id}`, { body: { resolved: true } }), 404, 'NOT_FOUND');
+    expect((await narrow.call('GET', `${M}/pages/home/comments`)).status).toBe(200);
+  });
+
   it('deletes an item’s comments with the item', async () => {
     const entry = created(await ownerReq('POST', '/content-types/post/entries', { slug: 'doomed', data: { title: 'Doomed' } }));
     const c = created(await as('viewer', 'POST', '/content-types/post/entries/doomed/comments', { body: 'Bye' }));
@@ -279,5 +296,14 @@ describe.each(dialects())('comments (%s)', (dialect) => {
     created(await as('viewer', 'POST', '/pages/gone/comments', { body: 'Bye' }));
     expect((await ownerReq('DELETE', '/pages/gone')).status).toBe(200);
     expect(await env.ctx.db.kysely.selectFrom('comments').select('id').where('page_id', '=', page.id).execute()).toEqual([]);
+  });
+
+  it('deletes a workspace’s comments with the workspace', async () => {
+    const other = await seedWorkspace(env.ctx);
+    const key = other.keys.management;
+    created(await call(env.app, 'POST', `${M}/pages`, { key, body: { slug: 'p' } }));
+    const c = created(await call(env.app, 'POST', `${M}/pages/p/comments`, { key, body: { body: 'Going' } }));
+    await env.ctx.db.kysely.deleteFrom('workspaces').where('id', '=', other.workspace.id).execute();
+    expect(await env.ctx.db.kysely.selectFrom('comments').select('id').where('id', '=', c.id).execute()).toEqual([]);
   });
 });
