@@ -75,6 +75,34 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/manage/comments/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a comment and its replies (its author, owners and admins)
+     * @description Delete a comment and its replies (its author, owners and admins)
+     *
+     *     Takes any management key or a Studio session.
+     */
+    delete: operations['deleteComment'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a comment's text (its author only) or resolve / reopen its thread (anyone who may comment)
+     * @description A reply answers 400 at `body.resolved`: its thread is resolved on its first comment. People newly mentioned by a changed text are notified.
+     *
+     *     Takes any management key or a Studio session.
+     */
+    patch: operations['updateComment'];
+    trace?: never;
+  };
   '/api/v1/manage/content-types': {
     parameters: {
       query?: never;
@@ -241,6 +269,34 @@ export type paths = {
      *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
      */
     patch: operations['archiveEntry'];
+    trace?: never;
+  };
+  '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/comments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An entry's comments, oldest first (`status`: open, resolved or all threads)
+     * @description An entry's comments, oldest first (`status`: open, resolved or all threads)
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listEntryComments'];
+    put?: never;
+    /**
+     * Comment on an entry
+     * @description Anyone who may read the item may comment (viewers too). `field` anchors the comment to a field path (an entry's field; a page's `title`, `slug`, `seo.<key>` or `blocks.<blockId>.<field>`), `locale` to a workspace locale: a wrong one answers 400 VALIDATION_FAILED at `body.field` / `body.locale` naming it. `parent_id` makes it a reply in that thread (threads are one level deep). `@email` tokens naming members of the workspace become `mentions` and notify them.
+     *
+     *     Takes any management key or a Studio session.
+     */
+    post: operations['createEntryComment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/duplicate': {
@@ -563,6 +619,50 @@ export type paths = {
     patch: operations['reorderFields'];
     trace?: never;
   };
+  '/api/v1/manage/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Server-Sent Events: what changes around the person's Studio (Studio session only)
+     * @description A `text/event-stream` (D133): first `event: hello` `{stream, user}`; then `event: item` `{item: {kind, id, content_type, slug}, type, by}` for changes of entries and pages the person may read (saves, publications, workflow moves and approvals), `event: comment` `{item, comment_id, action}`, `event: notification` (a Notification, to its person only) and `event: presence` `{item, people}` for the item the stream said it shows (PUT /events/{stream}/presence). A `: ping` comment every 15 s. No resume: a stream that reconnects gets a new hello (refetch what is shown). API keys: 403. 429 past the per-person cap of open streams on one server.
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    get: operations['getStudioEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/events/{stream}/presence': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Say which entry or page the Studio of an event stream shows (Studio session only)
+     * @description Sets the item the stream's Studio shows (`null`: none) and answers the people on it. The people of the item left and of the item joined get `event: presence` on their streams. Only the stream's own person may: 404 for a stream that is unknown, closed, expired or someone else's, and for an item that does not exist or that the person may not read. Presence expires about three heartbeats (45 s) after the stream's server stops refreshing it.
+     *
+     *     Studio session only (owners and admins): an API key is refused with 403.
+     */
+    put: operations['setStudioPresence'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/manage/media': {
     parameters: {
       query?: never;
@@ -679,6 +779,50 @@ export type paths = {
      *     Takes a management key with scope `media:write`, or a Studio session whose role grants it.
      */
     post: operations['uploadMedia'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your notifications in this workspace, newest first (`unread=true`: unread only)
+     * @description Kinds: assigned, mentioned, approval_requested, changes_requested, stage_changed, release_failed. `meta.unread` counts your unread notifications whatever the page. Pages by cursor: pass `meta.next_cursor` back as `cursor` with the same `unread`.
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listNotifications'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/notifications/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mark your notifications read: `{ids}` or `{all: true}`
+     * @description Ids of other people's notifications, or already read, change nothing; `data.read` says how many were marked.
+     *
+     *     Takes any management key or a Studio session.
+     */
+    post: operations['readNotifications'];
     delete?: never;
     options?: never;
     head?: never;
@@ -817,6 +961,34 @@ export type paths = {
      *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
      */
     patch: operations['reorderBlocks'];
+    trace?: never;
+  };
+  '/api/v1/manage/pages/{slug}/comments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A page's comments, oldest first (`status`: open, resolved or all threads)
+     * @description A page's comments, oldest first (`status`: open, resolved or all threads)
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listPageComments'];
+    put?: never;
+    /**
+     * Comment on a page
+     * @description Anyone who may read the item may comment (viewers too). `field` anchors the comment to a field path (an entry's field; a page's `title`, `slug`, `seo.<key>` or `blocks.<blockId>.<field>`), `locale` to a workspace locale: a wrong one answers 400 VALIDATION_FAILED at `body.field` / `body.locale` naming it. `parent_id` makes it a reply in that thread (threads are one level deep). `@email` tokens naming members of the workspace become `mentions` and notify them.
+     *
+     *     Takes any management key or a Studio session.
+     */
+    post: operations['createPageComment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/v1/manage/pages/{slug}/duplicate': {
@@ -2086,6 +2258,52 @@ export type components = {
       /** @enum {boolean} */
       success: true;
     };
+    /** Comment */
+    Comment: {
+      /** @description null once the account is deleted */
+      author: components['schemas']['Person'] | null;
+      /** @description plain text */
+      body: string;
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      /** @description the text changed after it was written */
+      edited: boolean;
+      /** @description the field path it is about: an entry's field, or a page's `title`, `slug`, `seo.<key>`, `blocks.<blockId>.<field>`; null: the whole item */
+      field: string | null;
+      /** Format: uuid */
+      id: string;
+      item: {
+        content_type: string | null;
+        id: string;
+        kind: 'entry' | 'page';
+        slug: string;
+      };
+      locale: string | null;
+      /** @description members named by `@email` in the text */
+      mentions: components['schemas']['Person'][];
+      /** @description the thread's first comment, for a reply */
+      parent_id: string | null;
+      /** @description the thread's state (replies show their thread's) */
+      resolved: boolean;
+      resolved_at: string | null;
+      resolved_by: components['schemas']['Person'] | null;
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+    };
+    CommentArrayResponse: {
+      data: components['schemas']['Comment'][];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    CommentResponse: {
+      data: components['schemas']['Comment'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
     /** ContentType */
     ContentType: {
       /** @description ISO 8601 UTC with milliseconds */
@@ -2655,6 +2873,42 @@ export type components = {
       /** @enum {boolean} */
       success: true;
     };
+    /** Notification */
+    Notification: {
+      /** @description who acted; null for the system (a scheduled release) */
+      actor: components['schemas']['Person'] | null;
+      comment_id: string | null;
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      /** Format: uuid */
+      id: string;
+      item: {
+        content_type: string | null;
+        id: string;
+        kind: 'entry' | 'page';
+        slug: string | null;
+        title: string | null;
+      } | null;
+      kind: 'assigned' | 'mentioned' | 'approval_requested' | 'changes_requested' | 'stage_changed' | 'release_failed';
+      /** @description one sentence, shown after the actor’s name */
+      message: string;
+      read: boolean;
+      release: {
+        id: string;
+        name: string | null;
+      } | null;
+      stage: {
+        id: string;
+        name: string;
+      } | null;
+    };
+    /** NotificationListMeta */
+    NotificationListMeta: {
+      next_cursor: string | null;
+      page_size: number;
+      /** @description the caller's unread notifications in this workspace, whatever the page */
+      unread: number;
+    };
     /** OneTimeToken */
     OneTimeToken: {
       /**
@@ -2833,6 +3087,12 @@ export type components = {
       /** @description entries, pages, media, releases: update, delete and publish only what the person created */
       own_only?: boolean;
       resource: 'entries' | 'pages' | 'media' | 'releases' | 'content_types' | 'webhooks';
+    };
+    /** Person */
+    Person: {
+      email: string;
+      id: number;
+      name: string | null;
     };
     /** Preview */
     Preview: {
@@ -3741,6 +4001,109 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  deleteComment: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  updateComment: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the new text (its author only) */
+          body?: string;
+          /** @description resolve (true) or reopen (false) the thread; on its first comment */
+          resolved?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CommentResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
   listContentTypes: {
     parameters: {
       query?: {
@@ -4416,6 +4779,104 @@ export interface operations {
         };
       };
       412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listEntryComments: {
+    parameters: {
+      query?: {
+        /** @description default all */
+        status?: 'open' | 'resolved' | 'all';
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CommentArrayResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createEntryComment: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description plain text, 1 to 10,000 characters; `@email` mentions a member */
+          body: string;
+          field?: string | null;
+          locale?: string | null;
+          parent_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CommentResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['IdempotencyKeyReused'];
@@ -5282,6 +5743,111 @@ export interface operations {
       507: components['responses']['InsufficientStorage'];
     };
   };
+  getStudioEvents: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream (never ends by itself). */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  setStudioPresence: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        /** @description the `stream` of the stream's `hello` frame */
+        stream: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the item the Studio shows now; null: none */
+          item: {
+            /** @description the entry's or page's id */
+            id: string;
+            kind: 'entry' | 'page';
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description the people whose Studio shows the item, each once, in the order they came (you included); [] for none */
+              people: {
+                email: string;
+                id: number;
+                name: string | null;
+              }[];
+            };
+            message: string;
+            meta: null;
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
   listMedia: {
     parameters: {
       query?: {
@@ -5596,6 +6162,116 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MediaAssetResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listNotifications: {
+    parameters: {
+      query?: {
+        /** @description meta.next_cursor of the previous page */
+        cursor?: string;
+        limit?: number;
+        /** @description true: unread notifications only */
+        unread?: boolean;
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Notification'][];
+            message: string;
+            meta: components['schemas']['NotificationListMeta'] | null;
+            /** @enum {boolean} */
+            success: true;
+          };
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  readNotifications: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description `{ids}` marks those of your notifications read; `{all: true}` every one of them */
+    requestBody: {
+      content: {
+        'application/json':
+          | {
+              ids: string[];
+            }
+          | {
+              /** @enum {boolean} */
+              all: true;
+            };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description how many were unread and are read now */
+              read: number;
+            };
+            message: string;
+            meta: null;
+            /** @enum {boolean} */
+            success: true;
+          };
         };
       };
       400: components['responses']['ValidationFailed'];
@@ -6119,6 +6795,102 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['IdempotencyKeyInUse'];
       412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listPageComments: {
+    parameters: {
+      query?: {
+        /** @description default all */
+        status?: 'open' | 'resolved' | 'all';
+      };
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CommentArrayResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createPageComment: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description plain text, 1 to 10,000 characters; `@email` mentions a member */
+          body: string;
+          field?: string | null;
+          locale?: string | null;
+          parent_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CommentResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['IdempotencyKeyReused'];
