@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   ROLE_IN_USE: 409,
   RELEASE_TOO_LARGE: 409,
   RELEASE_CONFLICT: 409,
+  WORKFLOW_STAGE: 409,
+  APPROVALS_MISSING: 409,
   REQUEST_TIMEOUT: 408,
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
@@ -38,9 +40,17 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 /**
  * Codes whose envelope lists details in `errors`: VALIDATION_FAILED, a release that cannot be
  * published (RELEASE_INVALID: each item and field) and a revert that would undo later
- * publications (RELEASE_CONFLICT: each item); `errors` is null for every other code.
+ * publications (RELEASE_CONFLICT: each item), a publication outside the workflow's publish stage
+ * (WORKFLOW_STAGE: each item) and a stage move short of approvals (APPROVALS_MISSING: required
+ * and given); `errors` is null for every other code.
  */
-export const CODES_WITH_DETAILS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['VALIDATION_FAILED', 'RELEASE_INVALID', 'RELEASE_CONFLICT']);
+export const CODES_WITH_DETAILS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'VALIDATION_FAILED',
+  'RELEASE_INVALID',
+  'RELEASE_CONFLICT',
+  'WORKFLOW_STAGE',
+  'APPROVALS_MISSING',
+]);
 
 /** One item of `errors` on VALIDATION_FAILED: a dotted location and what is wrong there. */
 export interface ErrorDetail {

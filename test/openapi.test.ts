@@ -17,7 +17,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beginIdempotent, requestFingerprint } from '../src/modules/idempotency/operations.js';
+import { createApiKey } from '../src/modules/auth/operations.js';
 import { call, createTestEnv, dialects, seedWorkspace, type Res, type TestEnv } from './helpers.js';
+import { memberWithPassword } from './studio-helpers.js';
 import { multipart, png } from './media-fixtures.js';
 import { checkAgainstDocument, operationKey, recordTraffic, type Exchange } from './traffic-recorder.js';
 
@@ -535,6 +537,7 @@ async function scenario(env: TestEnv): Promise<World> {
   await webhookScenario(env, expectStatus, world);
   await releaseScenario(expectStatus, world);
   await commentScenario(expectStatus);
+  await workflowScenario(env, expectStatus, s);
   await expectStatus(200, 'DELETE', `${M}/media/${doomed}`, wh);
   await expectStatus(200, 'DELETE', `${M}/users/${writerId}`, sh());
   await expectStatus(404, 'POST', `${M}/session/password`, { key: undefined, body: { token: 'unknown-token', password: 'correct horse battery staple 3' } });
@@ -774,4 +777,40 @@ async function probeRateLimits(env: TestEnv, doc: Json): Promise<void> {
           : { key: s.keys.management };
     await call(env.app, method, url, opts);
   }
+}
+
+/** Review workflows (docs/workflow.md): CRUD, and a stage move, approval, change request and assignees on the entry and the page. */
+async function workflowScenario(
+  env: TestEnv,
+  expectStatus: (status: number, method: Method, url: string, opts?: Parameters<typeof call>[3]) => Promise<Res>,
+  s: { workspace: { id: string; slug: string }; user: { email: string } },
+) {
+  const M = '/api/v1/manage';
+  // Someone other than the items' last editor, to approve them.
+  const reviewer = await memberWithPassword(env.ctx, s.workspace.slug, 'editor');
+  const reviewerKey = (await createApiKey(env.ctx, s.workspace.id, reviewer.id, { keyClass: 'management', name: 'reviewer' })).key;
+  await expectStatus(200, 'GET', `${M}/workflows`);
+  const body = {
+    name: 'Editorial',
+    content_types: ['post'],
+    pages: true,
+    stages: [{ name: 'Draft' }, { name: 'Review', required_approvals: 1 }, { name: 'Done' }],
+  };
+  const wf = (await expectStatus(201, 'POST', `${M}/workflows`, { body })).body.data.id as string;
+  await expectStatus(200, 'GET', `${M}/workflows/${wf}`);
+  await expectStatus(200, 'PATCH', `${M}/workflows/${wf}`, { body: { name: 'Editorial desk' } });
+  await expectStatus(404, 'PATCH', `${M}/workflows/${randomUUID()}`, { body: { name: 'x' } });
+  for (const item of [`${M}/content-types/post/entries/first`, `${M}/pages/home`]) {
+    const missing = item.replace(/[^/]+$/, 'no-such-item');
+    await expectStatus(200, 'POST', `${item}/stage`, { body: { stage: 'Review' } });
+    await expectStatus(409, 'POST', `${item}/stage`, { body: { stage: 'Done' } });
+    await expectStatus(404, 'POST', `${missing}/stage`, { body: { stage: 'Done' } });
+    await expectStatus(200, 'POST', `${item}/approve`, { key: reviewerKey });
+    await expectStatus(404, 'POST', `${missing}/approve`);
+    await expectStatus(200, 'POST', `${item}/request-changes`, { body: { comment: 'Shorter, please' } });
+    await expectStatus(404, 'POST', `${missing}/request-changes`, { body: { comment: 'x' } });
+    await expectStatus(200, 'PATCH', `${item}/assignees`, { body: { assignees: [s.user.email] } });
+    await expectStatus(404, 'PATCH', `${missing}/assignees`, { body: { assignees: [] } });
+  }
+  await expectStatus(200, 'DELETE', `${M}/workflows/${wf}`);
 }

@@ -46,6 +46,7 @@ import * as m028 from './migrations/028-coalesced-revision-bumps.js';
 import * as m029 from './migrations/029-audit-log.js';
 import * as m030 from './migrations/030-workspace-roles.js';
 import * as m031 from './migrations/031-activity-notifications.js';
+import * as m032 from './migrations/032-workflows.js';
 import * as m033 from './migrations/033-comments.js';
 import * as m034 from './migrations/034-presence.js';
 
@@ -84,6 +85,7 @@ export const MIGRATIONS: Record<string, DialectMigration> = {
   '029-audit-log': m029,
   '030-workspace-roles': m030,
   '031-activity-notifications': m031,
+  '032-workflows': m032,
   '033-comments': m033,
   '034-presence': m034,
 };

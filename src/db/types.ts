@@ -584,6 +584,45 @@ export interface PresenceTable {
   expires_at: string;
 }
 
+/** A review workflow (migration 032). */
+export interface WorkflowsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** JSON array of content type ids. */
+  content_type_ids: string;
+  /** 1 when the workflow covers the workspace's pages. */
+  pages: number;
+  /** JSON array of {id, name, required_approvals, roles}. */
+  stages: string;
+  publish_stage: string;
+  created_at: string;
+  updated_at: string;
+  created_by: number | null;
+  updated_by: number | null;
+}
+
+/** An entry's or page's stored place in its workflow (migration 032); exactly one of entry_id, page_id. */
+export interface WorkflowItemsTable {
+  id: string;
+  workspace_id: string;
+  workflow_id: string;
+  /** entry | page */
+  item_kind: string;
+  entry_id: string | null;
+  page_id: string | null;
+  stage_id: string;
+  stage_changed_at: string | null;
+  stage_changed_by: number | null;
+}
+
+/** An assignee or an approval of an item's workflow state (migration 032). */
+export interface WorkflowPeopleTable {
+  workflow_item_id: string;
+  user_id: number;
+  created_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -621,6 +660,10 @@ export interface Database {
   audit_log: AuditLogTable;
   activity: ActivityTable;
   notifications: NotificationsTable;
+  workflows: WorkflowsTable;
+  workflow_items: WorkflowItemsTable;
+  workflow_assignees: WorkflowPeopleTable;
+  workflow_approvals: WorkflowPeopleTable;
   comments: CommentsTable;
   comment_mentions: CommentMentionsTable;
   presence: PresenceTable;

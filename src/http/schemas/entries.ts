@@ -4,6 +4,7 @@
  * `data` and `translations` of write bodies are declared loosely here (their D2 forms are
  * checked by the entries module, which names the exact field in each error).
  */
+import { ItemWorkflowProperty, WorkflowListQuery } from './workflows.js';
 import { Type } from '@sinclair/typebox';
 import { VERSION_ACTIONS } from '../../modules/publishing/repository.js';
 import { STATUSES, VERBS, type Status } from '../../modules/publishing/states.js';
@@ -39,6 +40,7 @@ export const EntrySchema = Type.Object(
     updated_by: Type.Union([Type.Integer(), Type.Null()]),
     has_pending_changes: Type.Boolean({ description: 'the working copy differs from the published version (publish to make it live)' }),
     published_version: Type.Union([Type.Integer(), Type.Null()], { description: 'the history version production readers see; null when not published' }),
+    workflow: ItemWorkflowProperty,
   },
   { title: 'Entry' },
 );
@@ -109,6 +111,7 @@ export const EntryListQuery = Type.Object(
       }),
     ),
     cursor: Type.Optional(Type.String({ maxLength: 4096, description: 'meta.next_cursor of the previous page (keyset pagination; page is then ignored)' })),
+    ...WorkflowListQuery,
   },
   { additionalProperties: false },
 );

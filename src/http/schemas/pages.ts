@@ -6,6 +6,7 @@
  * loosely here: the pages module checks them and names the exact place of each problem
  * (`body.blocks.0.children.2.data.title`), including the depth and size limits of a tree.
  */
+import { ItemWorkflowProperty, WorkflowListQuery } from './workflows.js';
 import { Type } from '@sinclair/typebox';
 import { TraceQuery } from './source-map.js';
 import { STATUSES, type Status } from '../../modules/publishing/states.js';
@@ -54,6 +55,7 @@ export const PageSchema = Type.Object(
     is_fallback: Type.Optional(Type.Boolean({ description: 'delivery with locale: true when the page has no translation in that locale' })),
     has_pending_changes: Type.Optional(Type.Boolean({ description: 'management only: the working copy differs from the published version' })),
     published_version: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'management only: the history version production readers see' })),
+    workflow: ItemWorkflowProperty,
   },
   { title: 'Page' },
 );
@@ -140,6 +142,7 @@ export const PageListQuery = Type.Object(
     ...PageQuery,
     status: Type.Optional(Type.Unsafe<Status>(Type.String({ enum: [...STATUSES] }))),
     sort: Type.Optional(Type.String({ maxLength: 100, description: 'position, created_at, updated_at, published_at or slug, then :asc or :desc' })),
+    ...WorkflowListQuery,
   },
   { additionalProperties: false },
 );

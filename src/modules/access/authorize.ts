@@ -292,6 +292,19 @@ export function authorizeComment(actor: Actor, change: 'edit' | 'delete', author
   throw new AppError('FORBIDDEN', `Only a comment's author, owners and admins can delete it (your role: ${row?.label ?? actor.role ?? 'none'})`);
 }
 
+/**
+ * Throws 403 FORBIDDEN unless `actor`'s role may move items into workflow stage `stage`: any
+ * role when the stage names none (`roles` null), else one it names; owners always may, so no
+ * item can be stuck (docs/workflow.md "Workflows and stages").
+ */
+export function authorizeStage(actor: Actor, stage: { name: string; roles: readonly string[] | null }): void {
+  if (stage.roles === null) return;
+  const row = rolesFor(actor).row(actor.role);
+  if (row?.ownsWorkspace || (actor.role !== null && stage.roles.includes(actor.role))) return;
+  const role = row?.label ?? actor.role ?? 'none';
+  throw new AppError('FORBIDDEN', `${actor.session ? 'Your role' : "The key's creator's role"} '${role}' may not move items into stage '${stage.name}'`);
+}
+
 /** Whether `actor` may read the entries of content type `slug` (a type it may not read is answered 404 and listed nowhere). */
 export function canReadType(actor: Actor, slug: string): boolean {
   return decideItem(actor, { resource: 'entries', action: 'read', contentType: slug }) === null;

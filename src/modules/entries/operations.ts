@@ -18,6 +18,7 @@ import { type AppError, invalid, notFound } from '../../errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { assertCompleteOrder } from '../../lib/order.js';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { workflowListCondition } from '../workflows/filters.js';
 import { dataFieldStoredSql } from '../../db/dialect.js';
 import { offsetMeta, offsetPage, type OffsetMeta } from '../../lib/pagination.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
@@ -88,6 +89,10 @@ export interface ListEntriesQuery {
   sort?: string;
   /** Case-insensitive substring of the display field's default-locale value or of the slug (at most 200 characters). */
   search?: string;
+  /** A workflow stage (id or name): the entries in it (docs/workflow.md). */
+  stage?: string;
+  /** A user id or `me`: the entries assigned to that person (docs/workflow.md). */
+  assignee?: string;
   /** `meta.next_cursor` of the previous page: keyset pagination, no total. */
   cursor?: string;
 }
@@ -165,11 +170,22 @@ export async function listEntries(ctx: Context, actor: Actor, typeSlug: string, 
   const binding: CursorBinding = {
     contentTypeId: ct.id,
     sort: sort.text,
-    filters: JSON.stringify({ status: q.status ?? null, search: search ?? null }),
+    // The workflow filters join the binding only when given, so earlier cursors stay valid.
+    filters: JSON.stringify({
+      status: q.status ?? null,
+      search: search ?? null,
+      ...(q.stage !== undefined ? { stage: q.stage } : {}),
+      ...(q.assignee !== undefined ? { assignee: q.assignee } : {}),
+    }),
     locale: null,
     environment: 'management',
   };
-  const base = { status: q.status, now: iso(ctx.clock()), sort, where: search === undefined ? undefined : searchCondition(ctx, ct, search) };
+  const conditions = [
+    ...(search === undefined ? [] : [searchCondition(ctx, ct, search)]),
+    ...[await workflowListCondition(ctx.db, actor, 'entry', ct.id, q)].filter((c) => c !== undefined),
+  ];
+  const where = conditions.length === 0 ? undefined : conditions.length === 1 ? conditions[0] : sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
+  const base = { status: q.status, now: iso(ctx.clock()), sort, where };
   if (q.cursor !== undefined) {
     const limit = offsetPage(1, q.limit).limit;
     const after = decodeCursor(ctx.secret, binding, q.cursor);

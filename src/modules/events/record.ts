@@ -22,8 +22,8 @@ import { insertEvent, insertEvents, itemSubjects, notifyEvents, type ItemSubject
 /** Kinds of items events are about. */
 export type EventItemKind = 'entry' | 'page' | 'media' | 'content_type' | 'release';
 
-/** What happened to an entry or page (D82). */
-export type ItemAction = 'created' | 'updated' | 'deleted' | 'published' | 'unpublished' | 'archived' | 'scheduled' | 'restored';
+/** What happened to an entry or page (D82; `stage_changed`: a review workflow move, docs/workflow.md). */
+export type ItemAction = 'created' | 'updated' | 'deleted' | 'published' | 'unpublished' | 'archived' | 'scheduled' | 'restored' | 'stage_changed';
 
 /** D82 event types: `entry.<action>`, `page.<action>`, `media.created|updated|deleted`, `content_type.created|updated|deleted`. */
 export type EventType = `${'entry' | 'page'}.${ItemAction}` | `${'media' | 'content_type'}.${'created' | 'updated' | 'deleted'}` | `release.${ReleaseAction}`;
@@ -48,6 +48,8 @@ export interface EventInput {
    * By default: for an entry or page, whether it is published after the write; any other change is.
    */
   live?: boolean;
+  /** `<kind>.stage_changed`: the stage the item entered (webhook payloads carry it as `data.stage`). */
+  stage?: { id: string; name: string };
 }
 
 /** The stored form of an event input at `createdAt` (absent facts as null). */
@@ -63,6 +65,7 @@ function eventOf(input: EventInput, createdAt: string) {
     version: input.version ?? null,
     createdAt,
     live: input.live ?? (input.itemKind === 'entry' || input.itemKind === 'page' ? input.status === 'published' : true),
+    ...(input.stage ? { stage: input.stage } : {}),
   };
 }
 

@@ -77,6 +77,7 @@ import {
 } from './repository.js';
 import { completeSeo, parseSeoTranslations, parseSeoValues } from './seo.js';
 import { parseBlockTree, preorder } from './tree.js';
+import { workflowListCondition } from '../workflows/filters.js';
 
 export type { PageRef } from './repository.js';
 
@@ -114,6 +115,10 @@ export interface ListPagesQuery {
   status?: Status;
   /** `<field>:<asc|desc>` with position, created_at, updated_at, published_at or slug. */
   sort?: string;
+  /** A workflow stage (id or name): the pages in it (docs/workflow.md). */
+  stage?: string;
+  /** A user id or `me`: the pages assigned to that person (docs/workflow.md). */
+  assignee?: string;
 }
 
 /** Parses a page list `sort` (default `position:asc`, the navigation order); 400 at `query.sort` otherwise. */
@@ -181,6 +186,7 @@ export async function listPages(ctx: Context, actor: Actor, q: ListPagesQuery = 
     status: q.status,
     now: iso(ctx.clock()),
     sort: parsePageSort(q.sort),
+    where: await workflowListCondition(ctx.db, actor, 'page', null, q),
     offset: window.offset,
     limit: window.limit,
   });

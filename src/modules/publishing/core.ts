@@ -39,6 +39,7 @@ import type { Actor } from '../auth/permissions.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../delivery/cursor.js';
 import { recordItemAudit, SCHEDULER } from '../audit/record.js';
 import { recordItemEvents, visibleToProduction, type ItemAction } from '../events/record.js';
+import { assertPublishStage, workingCopyChanged } from '../workflows/state.js';
 import { checkIfMatch } from './preconditions.js';
 import {
   copyLatestVersion,
@@ -176,6 +177,8 @@ export async function finishContentWrite<T extends PublishedItem, S>(
       snapshot,
     });
   }
+  // Approvals are of the working copy they saw (docs/workflow.md "Approvals"): a change voids them, every writer alike.
+  if (changed) await workingCopyChanged(db, spec.kind, current.id);
   // A scheduled item goes live as its working copy is at publish_at (D71): keep its copy current.
   if (step.published === 'copy') await spec.copyToPublished(db, current);
   await updatePublication(db, spec.tables, current.id, step.columns);
@@ -255,7 +258,8 @@ export interface VerbOptions {
 /**
  * Applies `verb` to a locked item (D20, D71): If-Match, catch-up, the transition (409
  * INVALID_STATE_TRANSITION; `publish` from `published` only with pending changes), required
- * values for publish and schedule (400), the published copy (publish and schedule copy the
+ * values for publish and schedule (400), the workflow's publish stage for publish and schedule
+ * (409 WORKFLOW_STAGE; not for the importer's `import` action), the published copy (publish and schedule copy the
  * working copy; unpublish and archive remove it), a version and the publication columns.
  */
 export async function applyVerb<T extends PublishedItem, S>(
@@ -273,6 +277,8 @@ export async function applyVerb<T extends PublishedItem, S>(
   if (verb === 'publish' || verb === 'schedule') {
     const missing = await spec.missingRequired(db, current);
     if (missing.length) throw validationError(missing);
+    // The publish guard (docs/workflow.md "The publish guard"); the importer's writes bypass it.
+    if (opts.action !== 'import') await assertPublishStage(db, workspaceOf(current), [guardedItem(spec.kind, current)]);
   }
   const step = verbStep(spec.kind, verb, current, now, actor.userId, opts.publishAt);
   if (step.published === 'copy') await spec.copyToPublished(db, current);
@@ -289,6 +295,17 @@ export async function applyVerb<T extends PublishedItem, S>(
   // Production readers saw the change when the item was live before it or is after it (D83).
   await recordItemEvents(db, now, spec.kind, [current.id], VERB_EVENTS[verb], current.status === 'published' || verb === 'publish');
   await recordItemAudit(db, now, actor, spec.kind, [current.id], VERB_EVENTS[verb]);
+}
+
+/** The workspace of an entry or page row (both carry it; PublishedItem leaves it out). */
+function workspaceOf(item: PublishedItem): string {
+  return (item as PublishedItem & { workspace_id: string }).workspace_id;
+}
+
+/** An item as the publish guard reads it: an entry's content type, a page's none. */
+function guardedItem(kind: ItemKind, item: PublishedItem) {
+  const contentTypeId = (item as PublishedItem & { content_type_id?: string }).content_type_id ?? null;
+  return { kind, id: item.id, slug: item.slug, contentTypeId: kind === 'entry' ? contentTypeId : null };
 }
 
 /** The query of a versions list: an offset page, or the page after a previous page's `next_cursor`. */

@@ -4,7 +4,7 @@
  *
  * A publication is one transaction, all or nothing: the release's row and its items' rows are
  * locked, the release is checked as it will be (validation.ts; 422 RELEASE_INVALID listing
- * every problem, nothing changed), then every item moves at once through the publishing core's
+ * every problem, nothing changed; then the workflows' publish guard, 409 WORKFLOW_STAGE), then every item moves at once through the publishing core's
  * batch (src/modules/publishing/snapshots.ts): variants become published versions (a `publish`
  * version carrying the release id), `unpublish` items are unpublished. Production readers see
  * either none of it or all of it: the published copies, the workspace revision that delivery
@@ -50,6 +50,7 @@ import {
 } from './repository.js';
 import { releaseProblems, type ReleaseRows } from './validation.js';
 import { releaseAudit } from './audit.js';
+import { publishStageProblems, workflowStageError } from '../workflows/state.js';
 import { releaseNotFound } from './variants.js';
 import { notifyReleaseFailed } from './failure-notice.js';
 
@@ -81,6 +82,15 @@ async function authorizeItems(db: Db, actor: Actor, workspaceId: string, rows: R
   for (const row of rows.page.values()) authorizeItem(actor, { resource: 'pages', action: 'publish', createdBy: row.created_by });
 }
 
+/** The publish guard's problems for the items the release publishes (its unpublications need none). */
+function workflowProblems(db: Db, workspaceId: string, items: readonly ReleaseItemRecord[], rows: ReleaseRows): Promise<ErrorDetail[]> {
+  const publishing = items.flatMap((i) => {
+    const row = i.action === 'publish' ? rows[i.kind].get(i.item_id) : undefined;
+    return row ? [{ kind: i.kind, id: i.item_id, slug: row.slug, contentTypeId: row.content_type_id ?? null }] : [];
+  });
+  return publishStageProblems(db, workspaceId, publishing);
+}
+
 /** 422 RELEASE_INVALID listing every problem. */
 function invalidRelease(problems: ErrorDetail[]): AppError {
   return new AppError('RELEASE_INVALID', `The release cannot be published: ${problems.length} problem${problems.length === 1 ? '' : 's'}`, problems);
@@ -98,6 +108,9 @@ async function publishIn(db: Db, release: ReleaseRecord, actor: Actor, now: Date
   await authorizeItems(db, actor, release.workspace_id, rows);
   const problems = await releaseProblems(db, release.workspace_id, items, rows, at);
   if (problems.length) throw invalidRelease(problems);
+  // The publish guard (docs/workflow.md "The publish guard"): 409 WORKFLOW_STAGE; a scheduled release fails with it.
+  const offStage = await workflowProblems(db, release.workspace_id, items, rows);
+  if (offStage.length) throw workflowStageError(offStage);
   const outcomes: Parameters<typeof recordOutcomes>[2][number][] = [];
   for (const kind of ['entry', 'page'] as const) {
     const mine = items.filter((i) => i.kind === kind && rows[kind].has(i.item_id));
@@ -163,7 +176,7 @@ export async function validateRelease(ctx: Context, actor: Actor, id: string): P
     if (release.status === 'published') throw new AppError('INVALID_STATE_TRANSITION', "release cannot be validated in status 'published': it went live");
     const items = await listItems(db, release.id);
     const rows = await lockRows(db, release.workspace_id, items, at, false);
-    return releaseProblems(db, release.workspace_id, items, rows, at);
+    return [...(await releaseProblems(db, release.workspace_id, items, rows, at)), ...(await workflowProblems(db, release.workspace_id, items, rows))];
   });
 }
 

@@ -9,8 +9,8 @@ const STATE_ACTIONS = ['created', 'updated', 'deleted', 'published', 'unpublishe
 
 /** Every event type a webhook can receive, by item kind. */
 export const EVENT_TYPES: Record<string, readonly string[]> = {
-  entry: STATE_ACTIONS.map((a) => `entry.${a}`),
-  page: STATE_ACTIONS.map((a) => `page.${a}`),
+  entry: [...STATE_ACTIONS.map((a) => `entry.${a}`), 'entry.stage_changed'],
+  page: [...STATE_ACTIONS.map((a) => `page.${a}`), 'page.stage_changed'],
   media: ['media.created', 'media.updated', 'media.deleted'],
   content_type: ['content_type.created', 'content_type.updated', 'content_type.deleted'],
   release: ['release.scheduled', 'release.published', 'release.failed'],

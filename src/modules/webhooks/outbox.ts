@@ -27,6 +27,8 @@ export interface OutboxEvent {
   version: number | null;
   /** ISO instant the event was recorded. */
   createdAt: string;
+  /** `<kind>.stage_changed` only: the stage entered (not stored in `events`; the payload carries it). */
+  stage?: { id: string; name: string };
 }
 
 /**
@@ -39,6 +41,7 @@ export function eventPayload(event: Omit<OutboxEvent, 'id'>): string {
   if (event.contentType !== null) data.content_type = event.contentType;
   data.status = event.status;
   data.version = event.version;
+  if (event.stage) data.stage = event.stage;
   return JSON.stringify({ type: event.type, timestamp: event.createdAt, workspace_id: event.workspaceId, data, tags: changeTags(event) });
 }
 

@@ -249,6 +249,28 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve the working copy of an entry
+     * @description The last editor of the working copy cannot approve it (403); approving twice changes nothing. A content change clears the approvals.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['approveEntry'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/archive': {
     parameters: {
       query?: never;
@@ -269,6 +291,28 @@ export type paths = {
      *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
      */
     patch: operations['archiveEntry'];
+    trace?: never;
+  };
+  '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/assignees': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Set the assignees of an entry (user ids or emails of members)
+     * @description Replaces the list; each must be a member of the workspace (400 names `body.assignees.<i>`). The newly assigned are notified.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['setEntryAssignees'];
     trace?: never;
   };
   '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/comments': {
@@ -343,6 +387,28 @@ export type paths = {
     patch: operations['publishEntry'];
     trace?: never;
   };
+  '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/request-changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Request changes to an entry
+     * @description Withdraws the person's own approval and tells the last editor and the assignees; the stage stays.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['requestChangesEntry'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/schedule': {
     parameters: {
       query?: never;
@@ -363,6 +429,28 @@ export type paths = {
      *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
      */
     patch: operations['scheduleEntry'];
+    trace?: never;
+  };
+  '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/stage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move an entry to a workflow stage (by id or name)
+     * @description 403 when the person's role may not enter the stage (owners always may); 409 APPROVALS_MISSING when moving on from a stage whose required approvals of the working copy (by people other than its last editor) are missing; 400 for an unknown stage or an item no workflow covers. Approvals are cleared: each stage gathers its own.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['moveEntryStage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/v1/manage/content-types/{slug}/entries/{entry_slug}/unpublish': {
@@ -919,6 +1007,28 @@ export type paths = {
     patch: operations['patchPage'];
     trace?: never;
   };
+  '/api/v1/manage/pages/{slug}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve the working copy of a page
+     * @description The last editor of the working copy cannot approve it (403); approving twice changes nothing. A content change clears the approvals.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['approvePage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/manage/pages/{slug}/archive': {
     parameters: {
       query?: never;
@@ -939,6 +1049,28 @@ export type paths = {
      *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
      */
     patch: operations['archivePage'];
+    trace?: never;
+  };
+  '/api/v1/manage/pages/{slug}/assignees': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Set the assignees of a page (user ids or emails of members)
+     * @description Replaces the list; each must be a member of the workspace (400 names `body.assignees.<i>`). The newly assigned are notified.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['setPageAssignees'];
     trace?: never;
   };
   '/api/v1/manage/pages/{slug}/blocks/reorder': {
@@ -1035,6 +1167,28 @@ export type paths = {
     patch: operations['publishPage'];
     trace?: never;
   };
+  '/api/v1/manage/pages/{slug}/request-changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Request changes to a page
+     * @description Withdraws the person's own approval and tells the last editor and the assignees; the stage stays.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['requestChangesPage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/manage/pages/{slug}/schedule': {
     parameters: {
       query?: never;
@@ -1055,6 +1209,28 @@ export type paths = {
      *     Takes a management key with scope `content:publish`, or a Studio session whose role grants it.
      */
     patch: operations['schedulePage'];
+    trace?: never;
+  };
+  '/api/v1/manage/pages/{slug}/stage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move a page to a workflow stage (by id or name)
+     * @description 403 when the person's role may not enter the stage (owners always may); 409 APPROVALS_MISSING when moving on from a stage whose required approvals of the working copy (by people other than its last editor) are missing; 400 for an unknown stage or an item no workflow covers. Approvals are cleared: each stage gathers its own.
+     *
+     *     Takes a management key with scope `content:write`, or a Studio session whose role grants it.
+     */
+    post: operations['movePageStage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/v1/manage/pages/{slug}/unpublish': {
@@ -1839,6 +2015,68 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/manage/workflows': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The workspace's review workflows, oldest first (any member or management key)
+     * @description The workspace's review workflows, oldest first (any member or management key)
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['listWorkflows'];
+    put?: never;
+    /**
+     * Create a review workflow (owners and admins, or a key with schema:write)
+     * @description Stages get their ids from the server; `publish_stage` names one by id or name (default: the last). A content type, or the pages, belong to at most one workflow: 400 VALIDATION_FAILED names `body.content_types.<i>` or `body.pages`.
+     *
+     *     Takes a management key with scope `schema:write`, or a Studio session whose role grants it.
+     */
+    post: operations['createWorkflow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/manage/workflows/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A review workflow
+     * @description A review workflow
+     *
+     *     Takes any management key or a Studio session.
+     */
+    get: operations['getWorkflow'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a workflow and every item's state in it
+     * @description Delete a workflow and every item's state in it
+     *
+     *     Takes a management key with scope `schema:write`, or a Studio session whose role grants it.
+     */
+    delete: operations['deleteWorkflow'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a workflow's name, types, pages, stages or publish stage
+     * @description `stages` replaces the list: a stage with `id` is kept, one without is new. Items of a removed stage move to the first stage and lose their approvals; items of a type (or the pages) no longer covered lose their workflow state.
+     *
+     *     Takes a management key with scope `schema:write`, or a Studio session whose role grants it.
+     */
+    patch: operations['updateWorkflow'];
+    trace?: never;
+  };
   '/api/v1/manage/workspace': {
     parameters: {
       query?: never;
@@ -2523,6 +2761,8 @@ export type components = {
       /** @description ISO 8601 UTC with milliseconds */
       updated_at: string;
       updated_by: number | null;
+      /** @description management reads: the item's place in its review workflow; null when none covers it */
+      workflow?: components['schemas']['WorkflowState'] | null;
       /** Format: uuid */
       workspace_id: string;
     };
@@ -2605,6 +2845,8 @@ export type components = {
         | 'ROLE_IN_USE'
         | 'RELEASE_TOO_LARGE'
         | 'RELEASE_CONFLICT'
+        | 'WORKFLOW_STAGE'
+        | 'APPROVALS_MISSING'
         | 'REQUEST_TIMEOUT'
         | 'PRECONDITION_FAILED'
         | 'PAYLOAD_TOO_LARGE'
@@ -3011,6 +3253,8 @@ export type components = {
       /** @description ISO 8601 UTC with milliseconds */
       updated_at: string;
       updated_by: number | null;
+      /** @description management reads: the item's place in its review workflow; null when none covers it */
+      workflow?: components['schemas']['WorkflowState'] | null;
       /** Format: uuid */
       workspace_id: string;
     };
@@ -3469,6 +3713,8 @@ export type components = {
       /** @description ISO 8601 UTC with milliseconds */
       updated_at: string;
       updated_by: number | null;
+      /** @description management reads: the item's place in its review workflow; null when none covers it */
+      workflow?: components['schemas']['WorkflowState'] | null;
       /** Format: uuid */
       workspace_id: string;
     };
@@ -3577,6 +3823,74 @@ export type components = {
     };
     WebhookResponse: {
       data: components['schemas']['Webhook'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** Workflow */
+    Workflow: {
+      /** @description slugs of the entry types it covers */
+      content_types: string[];
+      /** @description ISO 8601 UTC with milliseconds */
+      created_at: string;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @description whether it covers the pages */
+      pages: boolean;
+      /** @description the id of the stage an item must be in to be published */
+      publish_stage: string;
+      /** @description in order; new items start in the first */
+      stages: components['schemas']['WorkflowStage'][];
+      /** @description ISO 8601 UTC with milliseconds */
+      updated_at: string;
+    };
+    WorkflowArrayResponse: {
+      data: components['schemas']['Workflow'][];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    WorkflowResponse: {
+      data: components['schemas']['Workflow'];
+      message: string;
+      meta: null;
+      /** @enum {boolean} */
+      success: true;
+    };
+    /** WorkflowStage */
+    WorkflowStage: {
+      /** @description assigned by the server */
+      id: string;
+      name: string;
+      /** @description approvals of the working copy, by people other than its last editor, needed to move on from this stage */
+      required_approvals: number;
+      /** @description role keys (a preset name or a custom role id) that may move items into this stage; null: any role that may update the item. Owners always may. */
+      roles: string[] | null;
+    };
+    /** WorkflowState */
+    WorkflowState: {
+      /** @description of the current working copy */
+      approvals: {
+        /** @description ISO 8601 UTC with milliseconds */
+        at: string;
+        user: components['schemas']['Person'];
+      }[];
+      assignees: components['schemas']['Person'][];
+      /** @description the current stage's */
+      required_approvals: number;
+      stage: {
+        id: string;
+        name: string;
+      };
+      stage_changed_at: string | null;
+      /** Format: uuid */
+      workflow_id: string;
+    };
+    WorkflowStateResponse: {
+      data: components['schemas']['WorkflowState'];
       message: string;
       meta: null;
       /** @enum {boolean} */
@@ -4430,6 +4744,8 @@ export interface operations {
   listEntries: {
     parameters: {
       query?: {
+        /** @description a user id, or 'me': the items assigned to that person */
+        assignee?: string;
         /** @description meta.next_cursor of the previous page (keyset pagination; page is then ignored) */
         cursor?: string;
         limit?: number;
@@ -4438,6 +4754,8 @@ export interface operations {
         search?: string;
         /** @description <field>:asc|desc */
         sort?: string;
+        /** @description a workflow stage id or name: the items in it */
+        stage?: string;
         status?: 'draft' | 'scheduled' | 'published' | 'archived';
       };
       header?: {
@@ -4724,6 +5042,54 @@ export interface operations {
       507: components['responses']['InsufficientStorage'];
     };
   };
+  approveEntry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowStateResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
   archiveEntry: {
     parameters: {
       query?: never;
@@ -4779,6 +5145,61 @@ export interface operations {
         };
       };
       412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  setEntryAssignees: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description user ids or emails of members; replaces the list */
+          assignees: (number | string)[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowStateResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['IdempotencyKeyReused'];
@@ -4999,6 +5420,62 @@ export interface operations {
       507: components['responses']['InsufficientStorage'];
     };
   };
+  requestChangesEntry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          comment: string;
+          field?: string;
+          locale?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowStateResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
   scheduleEntry: {
     parameters: {
       query?: never;
@@ -5061,6 +5538,74 @@ export interface operations {
         };
       };
       412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  moveEntryStage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        entry_slug: string;
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          comment?: string;
+          /** @description a stage id or name */
+          stage: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowStateResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `APPROVALS_MISSING`: the stage the item leaves requires more approvals of its working copy; `errors` says required and given */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'APPROVALS_MISSING';
+          };
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['IdempotencyKeyReused'];
@@ -6323,10 +6868,14 @@ export interface operations {
   listPages: {
     parameters: {
       query?: {
+        /** @description a user id, or 'me': the items assigned to that person */
+        assignee?: string;
         limit?: number;
         page?: number;
         /** @description position, created_at, updated_at, published_at or slug, then :asc or :desc */
         sort?: string;
+        /** @description a workflow stage id or name: the items in it */
+        stage?: string;
         status?: 'draft' | 'scheduled' | 'published' | 'archived';
       };
       header?: {
@@ -6681,6 +7230,53 @@ export interface operations {
       507: components['responses']['InsufficientStorage'];
     };
   };
+  approvePage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowStateResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
   archivePage: {
     parameters: {
       query?: never;
@@ -6735,6 +7331,60 @@ export interface operations {
         };
       };
       412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  setPageAssignees: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description user ids or emails of members; replaces the list */
+          assignees: (number | string)[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowStateResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['IdempotencyKeyReused'];
@@ -7011,6 +7661,61 @@ export interface operations {
       507: components['responses']['InsufficientStorage'];
     };
   };
+  requestChangesPage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          comment: string;
+          field?: string;
+          locale?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowStateResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
   schedulePage: {
     parameters: {
       query?: never;
@@ -7072,6 +7777,73 @@ export interface operations {
         };
       };
       412: components['responses']['PreconditionFailed'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  movePageStage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          comment?: string;
+          /** @description a stage id or name */
+          stage: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowStateResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: a request with the same Idempotency-Key is still being processed; `APPROVALS_MISSING`: the stage the item leaves requires more approvals of its working copy; `errors` says required and given */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'IDEMPOTENCY_KEY_IN_USE' | 'APPROVALS_MISSING';
+          };
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['IdempotencyKeyReused'];
@@ -9299,6 +10071,255 @@ export interface operations {
       404: components['responses']['NotFound'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  listWorkflows: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowArrayResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createWorkflow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description entry type slugs; each belongs to at most one workflow */
+          content_types?: string[];
+          name: string;
+          /** @description cover the pages (at most one workflow does) */
+          pages?: boolean;
+          /** @description a stage id or name; default: the last stage */
+          publish_stage?: string;
+          stages: {
+            /** @description the id of a stage kept (PATCH); leave out for a new stage */
+            id?: string;
+            name: string;
+            /** @default 0 */
+            required_approvals?: number;
+            /** @description role names or ids; null or absent: any */
+            roles?: string[] | null;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getWorkflow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deleteWorkflow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmptyResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  updateWorkflow: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A UUID making the write safe to retry: a repeat replays the first answer (24 h). */
+        'Idempotency-Key'?: string;
+        /** @description The session’s CSRF token (`csrf_token` of GET /session); required on Studio-session writes. */
+        'X-CSRF-Token'?: string;
+        /** @description Workspace id. With a Studio session: the workspace acted in (needed when the person belongs to several). With a key: must be the key’s workspace when sent. */
+        'X-Workspace-ID'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description entry type slugs; each belongs to at most one workflow */
+          content_types?: string[];
+          name?: string;
+          /** @description cover the pages (at most one workflow does) */
+          pages?: boolean;
+          /** @description a stage id or name; default: the last stage */
+          publish_stage?: string;
+          stages?: {
+            /** @description the id of a stage kept (PATCH); leave out for a new stage */
+            id?: string;
+            name: string;
+            /** @default 0 */
+            required_approvals?: number;
+            /** @description role names or ids; null or absent: any */
+            roles?: string[] | null;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+          'Idempotent-Replayed'?: string;
+          'x-ratelimit-limit': components['headers']['RateLimitLimit'];
+          'x-ratelimit-remaining': components['headers']['RateLimitRemaining'];
+          'x-ratelimit-reset': components['headers']['RateLimitReset'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowResponse'];
+        };
+      };
+      400: components['responses']['ValidationFailed'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['IdempotencyKeyReused'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

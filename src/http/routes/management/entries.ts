@@ -17,6 +17,7 @@ import { ReleaseQuery } from '../../schemas/releases.js';
 import { createEntry, deleteEntry, duplicateEntry, getEntry, listEntries, reorderEntries, updateEntry } from '../../../modules/entries/operations.js';
 import { changeEntryStatus, getEntryVersion, listEntryVersions, restoreEntryVersion } from '../../../modules/entries/publishing.js';
 import type { Verb } from '../../../modules/publishing/states.js';
+import { itemWorkflows } from '../../../modules/workflows/operations.js';
 import { EmptyEnvelope, EnvelopeOf, ok, PageMeta } from '../../envelope.js';
 import { ifMatchOf, setEntityTag } from '../../etag.js';
 import {
@@ -65,7 +66,11 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
     },
     async (req) => {
       const { items, meta } = await listEntries(ctx, req.actor, req.params.slug, req.query);
-      return ok(items.map(toWireEntry), meta);
+      const workflows = await itemWorkflows(ctx, req.actor, 'entry', items);
+      return ok(
+        items.map((e) => ({ ...toWireEntry(e), workflow: workflows.get(e.id) ?? null })),
+        meta,
+      );
     },
   );
 
@@ -170,7 +175,8 @@ export async function entryRoutes(app: FastifyInstance, ctx: Context): Promise<v
           ? await getEntryVariant(ctx, req.actor, req.params.slug, ref, req.query.release)
           : await getEntry(ctx, req.actor, req.params.slug, ref);
       setEntityTag(reply, entry);
-      return ok(toWireEntry(entry));
+      const workflows = await itemWorkflows(ctx, req.actor, 'entry', [entry]);
+      return ok({ ...toWireEntry(entry), workflow: workflows.get(entry.id) ?? null });
     },
   );
 

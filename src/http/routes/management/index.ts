@@ -25,6 +25,7 @@ import { sessionOidcRoutes } from './session-oidc.js';
 import { studioAdminRoutes } from './studio-admin.js';
 import { studioEventRoutes } from './studio-events.js';
 import { webhookRoutes } from './webhooks.js';
+import { workflowRoutes } from './workflows.js';
 
 export function managementRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
@@ -46,6 +47,7 @@ export function managementRoutes(ctx: Context): FastifyPluginAsync {
     await releaseRoutes(app, ctx);
     await auditLogRoutes(app, ctx);
     await roleRoutes(app, ctx);
+    await workflowRoutes(app, ctx);
     await studioEventRoutes(app, ctx);
     await commentRoutes(app, ctx);
     await notificationRoutes(app, ctx);

@@ -16,6 +16,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { offsetMeta } from '../../../lib/pagination.js';
 import { toManagedWirePage, toWirePageDetail } from '../../wire/pages.js';
+import { itemWorkflows } from '../../../modules/workflows/operations.js';
 import { getPageVariant, updatePageVariant } from '../../../modules/releases/variants.js';
 import { ReleaseQuery } from '../../schemas/releases.js';
 import {
@@ -74,7 +75,11 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
     },
     async (req) => {
       const { items, total, window } = await listPages(ctx, req.actor, req.query);
-      return ok(items.map(toManagedWirePage), offsetMeta(window, total, items.length));
+      const workflows = await itemWorkflows(ctx, req.actor, 'page', items);
+      return ok(
+        items.map((p) => ({ ...toManagedWirePage(p), workflow: workflows.get(p.id) ?? null })),
+        offsetMeta(window, total, items.length),
+      );
     },
   );
 
@@ -142,7 +147,9 @@ export async function pageRoutes(app: FastifyInstance, ctx: Context): Promise<vo
           ? await getPageVariant(ctx, req.actor, { slug: req.params.slug }, req.query.release)
           : await getPage(ctx, req.actor, { slug: req.params.slug });
       setEntityTag(reply, content.page);
-      return ok(toWirePageDetail(content));
+      const detail = toWirePageDetail(content);
+      const workflows = await itemWorkflows(ctx, req.actor, 'page', [content.page]);
+      return ok({ ...detail, page: { ...detail.page, workflow: workflows.get(content.page.id) ?? null } });
     },
   );
 
