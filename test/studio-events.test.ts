@@ -145,7 +145,24 @@ describe.each(dialects())('Studio event stream on %s', (dialect) => {
         data: { item: { kind: 'entry', id: note, content_type: 'note', slug: 'seen' }, comment_id: 'c-2', action: 'created' },
       }),
     );
+    // A workflow change (recorded as the workflows module does) of each.
+    for (const [id, type, slug] of [
+      [article, 'article', 'hidden'],
+      [note, 'note', 'seen'],
+    ] as const)
+      await withTransaction(env.ctx.db, (db) =>
+        recordActivity(db, env.ctx.clock(), {
+          workspaceId: w.workspaceId,
+          type: 'item',
+          item: { kind: 'entry', id, contentType: type },
+          data: { item: { kind: 'entry', id, content_type: type, slug }, type: 'entry.workflow_changed', change: 'approved', by: people.ann.id },
+        }),
+      );
     await nora.waitFor('the note comment', () => nora.frames.some((f) => f.event === 'comment' && f.data.comment_id === 'c-2'));
+    await ann.waitFor('both approvals', () => ann.frames.filter((f) => f.event === 'item' && f.data.change === 'approved').length === 2);
+    expect(nora.frames.filter((f) => f.event === 'item' && f.data.change === 'approved').map((f) => f.data)).toEqual([
+      { item: { kind: 'entry', id: note, content_type: 'note', slug: 'seen' }, type: 'entry.workflow_changed', change: 'approved', by: people.ann.id },
+    ]);
     await ann.waitFor('both comments', () => ann.frames.filter((f) => f.event === 'comment').length === 2);
     expect(nora.frames.filter((f) => f.event === 'comment')).toHaveLength(1);
     expect(ann.frames.find((f) => f.event === 'comment')!.data).toEqual({
@@ -379,6 +396,17 @@ describe.each(fanOut)('Studio event stream across two instances on PostgreSQL th
     // Bob's stream (first instance) closes: Ann (second) hears it.
     bobStream.close();
     await annStream.waitFor('bob left', () => presenceFrames(annStream).at(-1)!.data.people.length === 1, 5_000);
+    // Carl's instance shuts down with his stream on the item: Ann hears him leave.
+    const third = await secondInstance(env);
+    const c = await memberWithPassword(env.ctx, slug, 'viewer');
+    const carl = await signedIn(third.app, c.email, w.workspaceId);
+    const carlStream = await openStudio(third.port, carl);
+    const carlId = await helloOf(carlStream);
+    expect((await carl.call('PUT', `${M}/events/${carlId}/presence`, { body: { item: { kind: 'entry', id: item } } })).status).toBe(200);
+    await annStream.waitFor('carl joined', () => presenceFrames(annStream).at(-1)!.data.people.length === 2, 5_000);
+    await third.close();
+    expect(carlStream.ended).toBe(true);
+    await annStream.waitFor('carl left with his instance', () => emails(presenceFrames(annStream).at(-1)!.data.people).join() === a.email, 5_000);
     annStream.close();
   });
 });

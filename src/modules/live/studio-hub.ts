@@ -40,7 +40,7 @@ import { lastActivityId, listActivityAfter, type ActivityRecord } from '../activ
 import type { Actor } from '../auth/permissions.js';
 import { lastEventId, listEventsAfter, type EventRecord } from '../events/repository.js';
 import type { Person } from '../notifications/model.js';
-import { closePresence, openPresence, presenceExpiry, sweepPresence } from '../presence/operations.js';
+import { closePresence, openPresence, presenceExpiry, releaseInstancePresence, sweepPresence } from '../presence/operations.js';
 import { findPerson, instanceStreams, refreshInstancePresence } from '../presence/repository.js';
 import { MAX_BACKLOG_BYTES, type LiveSink } from './hub.js';
 import type { WakeUps } from './wake-ups.js';
@@ -309,16 +309,26 @@ export class StudioHub {
     if (sub.sink.write(frame) > MAX_BACKLOG_BYTES) this.#leave(sub, true, true);
   }
 
-  /** Ends every stream, deletes their presence rows (telling the people on their items) and stops the timers. */
+  /**
+   * Ends every stream, deletes their presence rows (telling the people on their items: one
+   * transaction per workspace, not one per stream) and stops the timers.
+   */
   async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
-    for (const sub of [...this.#open]) this.#leave(sub, true, true);
+    const held = this.#open.size > 0;
+    for (const sub of [...this.#open]) this.#leave(sub, true, false);
     clearInterval(this.#heartbeat);
     clearInterval(this.#poll);
     this.#unlisten?.();
     this.#unlisten = null;
     if (this.#maintaining) await this.#maintaining;
     await Promise.all([...this.#pending]);
+    if (held || this.#started)
+      await releaseInstancePresence(this.deps, this.instance).catch((err: unknown) => {
+        // They expire and are swept by another instance instead.
+        this.deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'studio events: presence not removed at close');
+      });
   }
 
   #leave(sub: StudioSubscriber, end: boolean, presence: boolean): void {

@@ -23,14 +23,15 @@ import { recordActivity } from '../activity/record.js';
 import type { Actor } from '../auth/permissions.js';
 import type { Person } from '../notifications/model.js';
 import {
-  deleteExpired,
   deletePresence,
+  deleteRows,
   findPresence,
   insertPresence,
   peopleOn,
   updatePresenceItem,
-  workspacesWithExpired,
+  workspacesWith,
   type PresenceItem,
+  type PresenceRows,
 } from './repository.js';
 
 export type { PresenceItem } from './repository.js';
@@ -139,20 +140,20 @@ export async function closePresence(ctx: Ctx, workspaceId: string, streamId: str
 }
 
 /**
- * Deletes the rows that expired (their instance stopped refreshing them), telling the people on
- * their items; any instance may run it at any time: each row is deleted, and its leave recorded,
- * by exactly one transaction. Returns how many rows it deleted.
+ * Deletes the rows `rows` names (expired ones, or an instance's), telling the people on their
+ * items: one transaction per workspace, each row deleted and its leave recorded by exactly one
+ * transaction, whichever instance runs it. Returns how many rows it deleted.
  */
-export async function sweepPresence(ctx: Ctx): Promise<number> {
-  const workspaces = await workspacesWithExpired(ctx.db, iso(ctx.clock()));
-  let swept = 0;
+async function removeRows(ctx: Ctx, rows: (now: string) => PresenceRows): Promise<number> {
+  const workspaces = await workspacesWith(ctx.db, rows(iso(ctx.clock())));
+  let removed = 0;
   for (const workspaceId of workspaces) {
-    swept += await withTransaction(ctx.db, async (db) => {
+    removed += await withTransaction(ctx.db, async (db) => {
       await lockRows(db, 'workspaces', { id: workspaceId });
       const at = iso(ctx.clock());
-      const rows = await deleteExpired(db, workspaceId, at);
+      const deleted = await deleteRows(db, workspaceId, rows(at));
       const left = new Map<string, { item: PresenceItem; streams: string[] }>();
-      for (const row of rows) {
+      for (const row of deleted) {
         const item = itemOfRow(row);
         if (!item) continue;
         const key = `${item.kind}:${item.id}`;
@@ -161,8 +162,21 @@ export async function sweepPresence(ctx: Ctx): Promise<number> {
         left.set(key, entry);
       }
       for (const { item, streams } of left.values()) await tellPresence(db, at, workspaceId, item, { left: streams });
-      return rows.length;
+      return deleted.length;
     });
   }
-  return swept;
+  return removed;
+}
+
+/**
+ * Deletes the rows that expired (their instance stopped refreshing them), telling the people on
+ * their items; any instance may run it at any time. Returns how many rows it deleted.
+ */
+export function sweepPresence(ctx: Ctx): Promise<number> {
+  return removeRows(ctx, (now) => ({ expiredAt: now }));
+}
+
+/** Deletes every row `instance` holds (it shuts down), telling the people on their items. */
+export function releaseInstancePresence(ctx: Ctx, instance: string): Promise<number> {
+  return removeRows(ctx, () => ({ instance }));
 }

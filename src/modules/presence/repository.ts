@@ -2,7 +2,8 @@
  * SQL of Studio presence (migration 034; docs/workflow.md "Who else is here" (D133)): a row per
  * open Studio event stream, the item it shows, and the instance keeping it alive.
  */
-import type { Db, PresenceTable } from '../../db/types.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Db, PresenceTable } from '../../db/types.js';
 import type { Person } from '../notifications/model.js';
 
 /** A presence row's item key. */
@@ -54,18 +55,25 @@ export async function instanceStreams(db: Db, instance: string): Promise<Set<str
   return new Set(rows.map((r) => r.stream_id));
 }
 
-/** The workspaces holding rows expired at `now` (the sweep's cheap first look). */
-export async function workspacesWithExpired(db: Db, now: string): Promise<string[]> {
-  const rows = await db.kysely.selectFrom('presence').select('workspace_id').distinct().where('expires_at', '<=', now).execute();
-  return rows.map((r) => r.workspace_id);
+/** Which rows a bulk removal takes: those expired at `expiredAt`, or those `instance` holds. */
+export type PresenceRows = { expiredAt: string } | { instance: string };
+
+/** The condition of `rows`. */
+const matching = (rows: PresenceRows) => (eb: ExpressionBuilder<Database, 'presence'>) =>
+  'expiredAt' in rows ? eb('expires_at', '<=', rows.expiredAt) : eb('instance', '=', rows.instance);
+
+/** The workspaces holding such rows (a bulk removal's cheap first look). */
+export async function workspacesWith(db: Db, rows: PresenceRows): Promise<string[]> {
+  const found = await db.kysely.selectFrom('presence').select('workspace_id').distinct().where(matching(rows)).execute();
+  return found.map((r) => r.workspace_id);
 }
 
-/** Deletes the rows of `workspaceId` expired at `now`; returns the deleted rows (those this call deleted, not another's). */
-export async function deleteExpired(db: Db, workspaceId: string, now: string): Promise<Pick<PresenceTable, 'stream_id' | 'item_kind' | 'item_id'>[]> {
+/** Deletes such rows of `workspaceId`; returns the rows this call deleted (not those another deleted first). */
+export async function deleteRows(db: Db, workspaceId: string, rows: PresenceRows): Promise<Pick<PresenceTable, 'stream_id' | 'item_kind' | 'item_id'>[]> {
   return db.kysely
     .deleteFrom('presence')
     .where('workspace_id', '=', workspaceId)
-    .where('expires_at', '<=', now)
+    .where(matching(rows))
     .returning(['stream_id', 'item_kind', 'item_id'])
     .execute();
 }
