@@ -189,6 +189,13 @@ describe.each(dialects())('comments (%s)', (dialect) => {
     const reopened = await as('author', 'PATCH', `/comments/${done.id}`, { resolved: false });
     expect(reopened.body.data).toMatchObject({ resolved: false, resolved_by: null, resolved_at: null });
     expect(await ids('resolved')).toEqual([]);
+
+    // A reply to a resolved thread reopens it.
+    expect((await as('viewer', 'PATCH', `/comments/${open.id}`, { resolved: true })).body.data.resolved).toBe(true);
+    const late = created(await as('author', 'POST', url, { body: 'One more thing', parent_id: open.id }));
+    expect(late.resolved).toBe(false);
+    expect(await ids('resolved')).toEqual([]);
+    expect(await ids('open')).toEqual([open.id, done.id, reply.id, late.id]);
   });
 
   it('lets only the author change the text, and the author, owners and admins delete', async () => {

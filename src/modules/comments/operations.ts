@@ -14,7 +14,7 @@
  *   `body.locale`, naming the path or locale.
  * - Threads are one level deep: a reply to a reply answers its thread's first comment, and takes
  *   the thread's anchor. A thread is resolved and reopened on its first comment; replies show the
- *   thread's state.
+ *   thread's state, and a reply to a resolved thread reopens it.
  * - `@email` tokens naming members of the workspace become `mentions` and notify those members
  *   (kind `mentioned`); editing the text notifies only the people newly mentioned. Other tokens
  *   stay text.
@@ -317,6 +317,7 @@ export async function createComment(trx: Db, ctx: Ctx, actor: Actor, ref: ItemId
   let field = input.field ?? null;
   let locale = input.locale ?? null;
   let parentId: string | null = null;
+  let reopens = false;
   if (input.parent_id !== undefined && input.parent_id !== null) {
     const parent = isUuid(input.parent_id) ? await findCommentRow(trx, item.workspaceId, input.parent_id.toLowerCase()) : null;
     const parentItem = parent ? (parent.item_kind === 'entry' ? parent.entry_id : parent.page_id) : null;
@@ -331,6 +332,7 @@ export async function createComment(trx: Db, ctx: Ctx, actor: Actor, ref: ItemId
     parentId = root.id;
     field = root.field;
     locale = root.locale;
+    reopens = root.resolved_at !== null;
   } else {
     if (field !== null) await checkField(trx, item, field);
     if (locale !== null) await checkLocale(trx, item.workspaceId, locale);
@@ -361,6 +363,11 @@ export async function createComment(trx: Db, ctx: Ctx, actor: Actor, ref: ItemId
     mentioned.map((p) => p.id),
   );
   await recordCommentWrite(trx, at, actor, item, row.id, 'created', 'created');
+  if (reopens && parentId !== null) {
+    // A reply to a resolved thread is a new question: the thread opens again, so it is not missed.
+    await updateCommentRow(trx, parentId, { resolved_at: null, resolved_by: null, updated_at: at });
+    await recordCommentWrite(trx, at, actor, item, parentId, 'updated', 'reopened', ['resolved']);
+  }
   await notifyMentions(trx, ctx, at, actor, item, row.id, mentioned);
   const [comment] = await present(trx, item, [row]);
   return comment;
