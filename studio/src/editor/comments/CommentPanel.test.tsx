@@ -42,7 +42,17 @@ const fields = [
 ];
 
 function Editor({ locale }: { locale: string }) {
-  const collab = useItemCollab({ kind: 'entry', id: 'e1', path: ITEM, what: 'entry', locale, enabled: true, onReload: () => {} });
+  const collab = useItemCollab({
+    kind: 'entry',
+    id: 'e1',
+    path: ITEM,
+    what: 'entry',
+    locale,
+    enabled: true,
+    onReload: () => {},
+    onRefresh: () => {},
+    etag: () => null,
+  });
   return (
     <FieldSourcesContext.Provider value={fakeSources()}>
       {collab.header}

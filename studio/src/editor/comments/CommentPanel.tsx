@@ -168,7 +168,14 @@ function ThreadView({ thread, item, fieldLabel, onChanged }: { thread: Thread; i
               Reply
             </Button>
           ) : null}
-          <Button size="compact-sm" variant="subtle" color={root.resolved ? 'gray' : 'green.9'} loading={resolve.isPending} onClick={() => resolve.mutate()}>
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            color={root.resolved ? 'gray' : 'green'}
+            c={root.resolved ? 'gray.8' : 'green.9'}
+            loading={resolve.isPending}
+            onClick={() => resolve.mutate()}
+          >
             {root.resolved ? 'Reopen' : 'Resolve'}
           </Button>
         </Group>
@@ -241,12 +248,12 @@ function CommentView({ comment, onChanged }: { comment: Comment; onChanged: () =
       {editing === null && !confirming && (own || mayDelete) ? (
         <Group gap="xs">
           {own ? (
-            <Button size="compact-xs" variant="subtle" color="gray" aria-label={`Edit comment by ${by}`} onClick={() => setEditing(comment.body)}>
+            <Button size="compact-xs" variant="subtle" color="gray" c="gray.8" aria-label={`Edit comment by ${by}`} onClick={() => setEditing(comment.body)}>
               Edit
             </Button>
           ) : null}
           {mayDelete ? (
-            <Button size="compact-xs" variant="subtle" color="red.8" aria-label={`Delete comment by ${by}`} onClick={() => setConfirming(true)}>
+            <Button size="compact-xs" variant="subtle" color="red" c="red.9" aria-label={`Delete comment by ${by}`} onClick={() => setConfirming(true)}>
               Delete
             </Button>
           ) : null}

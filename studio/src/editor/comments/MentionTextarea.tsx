@@ -90,7 +90,7 @@ export function MentionTextarea({ label, value, onChange, onSubmit, placeholder,
   };
 
   return (
-    <Combobox store={combobox} onOptionSubmit={pick} position="top-start" withinPortal>
+    <Combobox store={combobox} onOptionSubmit={pick} position="top-start" withinPortal={false}>
       <Combobox.Target withKeyboardNavigation={false}>
         <Textarea
           ref={ref}
@@ -114,8 +114,8 @@ export function MentionTextarea({ label, value, onChange, onSubmit, placeholder,
           onBlur={() => setFocused(false)}
         />
       </Combobox.Target>
-      <Combobox.Dropdown hidden={!open} aria-label="Members to mention">
-        <Combobox.Options>
+      <Combobox.Dropdown hidden={!open}>
+        <Combobox.Options aria-label="Members to mention">
           {options.map((m) => (
             <Combobox.Option value={m.email} key={m.email}>
               <Text size="sm">{m.name || m.email}</Text>

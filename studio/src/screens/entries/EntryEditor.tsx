@@ -225,6 +225,8 @@ function Editor({
     locale,
     enabled: !releaseId,
     onReload: () => void reload(),
+    onRefresh: () => void refresh(),
+    etag: () => autosave.etag(),
   });
   // The review workflow (D130): its panel beside the status bar, and Publish held back outside its publish stage.
   const workflows = useWorkflows();

@@ -225,7 +225,17 @@ function Editor({
   const canWrite = can('content:write') && !variant.readOnly;
   const canPublish = can('content:publish') && !releaseId;
   // Comments on fields, who else is here, and others' changes (docs/studio.md "Comments, notifications and who else is here").
-  const collab = useItemCollab({ kind: 'page', id: page.id, path: pagePath(slug), what: 'page', locale, enabled: !releaseId, onReload: () => void reload() });
+  const collab = useItemCollab({
+    kind: 'page',
+    id: page.id,
+    path: pagePath(slug),
+    what: 'page',
+    locale,
+    enabled: !releaseId,
+    onReload: () => void reload(),
+    onRefresh: () => void refresh(),
+    etag: () => autosave.etag(),
+  });
   // The review workflow (D130): its panel beside the status bar, and Publish held back outside its publish stage.
   const workflows = useWorkflows();
   const workflowState = releaseId ? null : workflowOf(page);
