@@ -10,7 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/modules/auth/operations.js';
 import { setPasswordForUser } from '../src/modules/auth/sessions.js';
-import { mentionedEmails } from '../src/modules/comments/operations.js';
+import { withTransaction } from '../src/db/transaction.js';
+import { systemActor } from '../src/modules/auth/permissions.js';
+import { createComment, mentionedEmails } from '../src/modules/comments/operations.js';
 import { call, createTestEnv, dialects, expectError, seedWorkspace, type Res, type TestEnv } from './helpers.js';
 import { startSmtp, type TestSmtp } from './smtp.js';
 import { memberWithPassword, PASSWORD, signedIn, type Browser } from './studio-helpers.js';
@@ -247,6 +249,33 @@ describe.each(dialects())('comments (%s)', (dialect) => {
     expect(edited.body.data.mentions).toHaveLength(3);
     const after = await env.ctx.db.kysely.selectFrom('notifications').selectAll().where('comment_id', '=', c.id).execute();
     expect(after.map((r) => Number(r.user_id)).sort()).toEqual([people.admin.id, people.viewer.id].sort());
+  });
+
+  it("writes a comment inside another write's transaction (createComment), and nothing of it when that write rolls back", async () => {
+    const entry = (await ownerReq('GET', '/content-types/post/entries/hello')).body.data;
+    const actor = systemActor(wsId, people.author.id);
+    const c = await withTransaction(env.ctx.db, (trx) =>
+      createComment(trx, env.ctx, actor, { kind: 'entry', id: entry.id }, { body: 'From a stage move', field: 'title' }),
+    );
+    expect(c).toMatchObject({ field: 'title', author: { id: people.author.id }, item: { kind: 'entry', slug: 'hello' } });
+    const before = await env.ctx.db.kysely.selectFrom('comments').select('id').execute();
+    const told = async () => (await env.ctx.db.kysely.selectFrom('notifications').select('id').where('user_id', '=', people.admin.id).execute()).length;
+    const toldBefore = await told();
+    await expect(
+      withTransaction(env.ctx.db, async (trx) => {
+        await createComment(trx, env.ctx, actor, { kind: 'entry', id: entry.id }, { body: `@${people.admin.email} rolled back` });
+        throw new Error('the move failed');
+      }),
+    ).rejects.toThrow('the move failed');
+    expect(await env.ctx.db.kysely.selectFrom('comments').select('id').execute()).toHaveLength(before.length);
+    expect(await told()).toBe(toldBefore);
+    // An item of another workspace is not found.
+    const other = await seedWorkspace(env.ctx);
+    await expect(
+      withTransaction(env.ctx.db, (trx) =>
+        createComment(trx, env.ctx, systemActor(other.workspace.id, other.user.id), { kind: 'entry', id: entry.id }, { body: 'x' }),
+      ),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('records an audit row and Studio activity for each comment write', async () => {
