@@ -28,6 +28,7 @@ import type {
 import type { ReleaseItemSchema, ReleaseSchema, ReleaseValidationSchema } from '../../../src/http/schemas/releases.js';
 import type { CreatedWebhookSchema, WebhookDeliverySchema, WebhookSchema } from '../../../src/http/schemas/webhooks.js';
 import type { AuditEntrySchema } from '../../../src/http/schemas/audit.js';
+import type { PersonSchema, StageSchema, WorkflowCreateBody, WorkflowSchema, WorkflowStateSchema } from '../../../src/http/schemas/workflows.js';
 
 export type { Role, Scope, KeyClass, Environment } from '../../../src/modules/auth/permissions.js';
 export type { Capability } from '../../../src/modules/access/authorize.js';
@@ -78,58 +79,17 @@ export interface PageMeta {
 }
 
 /** A person as the workflow, comment and notification APIs show one (docs/workflow.md). */
-export interface Person {
-  id: number;
-  email: string;
-  name: string | null;
-}
-
+export type Person = Static<typeof PersonSchema>;
 /** One stage of a review workflow (D130); `roles` null: any role that may write the item. */
-export interface WorkflowStage {
-  id: string;
-  name: string;
-  required_approvals: number;
-  roles: string[] | null;
-}
-
-/** A review workflow (GET /workflows, docs/workflow.md "Workflows"). */
-export interface Workflow {
-  id: string;
-  name: string;
-  content_types: string[];
-  pages: boolean;
-  stages: WorkflowStage[];
-  publish_stage: string;
-  created_at: string;
-  updated_at: string;
-}
-
+export type WorkflowStage = Static<typeof StageSchema>;
+/** A review workflow (GET /workflows, docs/workflow.md "Workflows and stages"). */
+export type Workflow = Static<typeof WorkflowSchema>;
+/** The body of POST /workflows (and of a PATCH changing all of it). */
+export type WorkflowInput = Static<typeof WorkflowCreateBody>;
 /** A stage as a POST or PATCH /workflows names it: `id` for a stage kept, none for a new one. */
-export interface WorkflowStageInput {
-  id?: string;
-  name: string;
-  required_approvals: number;
-  roles: string[] | null;
-}
-
-export interface WorkflowInput {
-  name: string;
-  content_types: string[];
-  pages: boolean;
-  stages: WorkflowStageInput[];
-  /** a stage's id, or its name (a new stage has no id yet) */
-  publish_stage: string;
-}
-
+export type WorkflowStageInput = WorkflowInput['stages'][number];
 /** An item's place in its workflow: `workflow` of a covered entry or page (null when none covers it). */
-export interface WorkflowState {
-  workflow_id: string;
-  stage: { id: string; name: string };
-  required_approvals: number;
-  approvals: { user: Person; at: string }[];
-  assignees: Person[];
-  stage_changed_at: string | null;
-}
+export type WorkflowState = Static<typeof WorkflowStateSchema>;
 
 /** What an entry or page carries of its workflow (absent before the server knows workflows). */
 export interface WithWorkflow {
