@@ -264,6 +264,89 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
     });
   });
 
+  describe('comments, notifications and activity', () => {
+    const notes = async (itemId: string) =>
+      (await env.ctx.db.kysely.selectFrom('notifications').selectAll().where('item_id', '=', itemId).orderBy('created_at').orderBy('id').execute()).map(
+        (n) => ({
+          kind: n.kind,
+          to: n.user_id,
+          comment: n.comment_id !== null,
+        }),
+      );
+
+    it('tells the newly assigned, the assignees and last editor of a move, approvers, and who must change what; never the actor', async () => {
+      const id = await post('told', 'Told', people.editor.key);
+      await by('admin')('PATCH', `${entryPath('told')}/assignees`, { assignees: [people.editor2.id, people.admin.id] });
+      expect(await notes(id)).toEqual([{ kind: 'assigned', to: people.editor2.id, comment: false }]);
+      // Adding one more tells only the new one.
+      await by('admin')('PATCH', `${entryPath('told')}/assignees`, { assignees: [people.editor2.id, people.admin.id, people.author.id] });
+      expect((await notes(id)).slice(1)).toEqual([{ kind: 'assigned', to: people.author.id, comment: false }]);
+      await env.ctx.db.kysely.deleteFrom('notifications').where('item_id', '=', id).execute();
+      // Into Review (1 approval): stage_changed to the last editor and assignees, approval_requested to the assignees.
+      const moved = await by('admin')('POST', `${entryPath('told')}/stage`, { stage: 'Review', comment: 'Ready for a look' });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      const sorted = (list: { kind: string; to: number; comment: boolean }[]) => [...list].sort((a, b) => (a.kind + a.to).localeCompare(b.kind + b.to));
+      expect(sorted(await notes(id))).toEqual(
+        sorted([
+          ...[people.editor.id, people.editor2.id, people.author.id].map((to) => ({ kind: 'stage_changed', to, comment: true })),
+          ...[people.editor2.id, people.author.id].map((to) => ({ kind: 'approval_requested', to, comment: false })),
+        ]),
+      );
+      // The move's comment is a comment on the entry, by the mover.
+      const comments = await env.ctx.db.kysely.selectFrom('comments').selectAll().where('entry_id', '=', id).execute();
+      expect(comments.map((c) => [c.body, c.author_id])).toEqual([['Ready for a look', people.admin.id]]);
+      await env.ctx.db.kysely.deleteFrom('notifications').where('item_id', '=', id).execute();
+      const asked = await by('editor2')('POST', `${entryPath('told')}/request-changes`, { comment: 'Sharper title', field: 'title' });
+      expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+      expect(sorted(await notes(id))).toEqual(
+        sorted([people.editor.id, people.admin.id, people.author.id].map((to) => ({ kind: 'changes_requested', to, comment: true }))),
+      );
+      const anchored = await env.ctx.db.kysely.selectFrom('comments').selectAll().where('entry_id', '=', id).where('body', '=', 'Sharper title').execute();
+      expect(anchored.map((c) => c.field)).toEqual(['title']);
+      // A bad anchor refuses the whole change request, naming the body's keys.
+      const bad = expectError(await by('editor2')('POST', `${entryPath('told')}/request-changes`, { comment: 'x', field: 'nope' }), 400, 'VALIDATION_FAILED');
+      expect(bad.errors[0].path).toBe('body.field');
+      expectError(await by('editor2')('POST', `${entryPath('told')}/request-changes`, { comment: '   ' }), 400, 'VALIDATION_FAILED');
+    });
+
+    it('with nobody assigned, an item entering a stage that needs approvals asks the owners and admins', async () => {
+      const id = await post('unassigned', 'U', people.editor.key);
+      await by('editor')('POST', `${entryPath('unassigned')}/stage`, { stage: 'Review' });
+      const asked = (await notes(id)).filter((n) => n.kind === 'approval_requested').map((n) => n.to);
+      expect(asked.sort()).toEqual([ownerId, people.admin.id].sort());
+    });
+
+    it('records an activity row of type item for every workflow change', async () => {
+      const id = await post('active');
+      const count = async () =>
+        (await env.ctx.db.kysely.selectFrom('activity').select('id').where('type', '=', 'item').where('item_id', '=', id).execute()).length;
+      await owner('POST', `${entryPath('active')}/stage`, { stage: 'Review' });
+      await by('editor')('POST', `${entryPath('active')}/approve`);
+      await owner('PATCH', `${entryPath('active')}/assignees`, { assignees: [people.editor.id] });
+      await by('editor')('POST', `${entryPath('active')}/request-changes`, { comment: 'Hmm' });
+      expect(await count()).toBe(4);
+    });
+  });
+
+  describe('pages', () => {
+    it('a workflow covering pages: the field, moves, the guard and the list filter', async () => {
+      const pages = await owner('POST', '/workflows', { name: 'Site', pages: true, stages: [{ name: 'Draft' }, { name: 'Live', roles: ['admin'] }] });
+      expect(pages.status, JSON.stringify(pages.body)).toBe(201);
+      const created = await owner('POST', '/pages', { slug: 'about', seo: { title: 'About' }, blocks: [] });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect((await owner('GET', '/pages/about')).body.data.page.workflow.stage.name).toBe('Draft');
+      expectError(await owner('PATCH', '/pages/about/publish'), 409, 'WORKFLOW_STAGE');
+      expectError(await by('editor')('POST', '/pages/about/stage', { stage: 'Live' }), 403, 'FORBIDDEN');
+      expect((await by('admin')('POST', '/pages/about/stage', { stage: 'Live' })).status).toBe(200);
+      const live = (await owner('GET', '/pages?stage=Live')).body.data;
+      expect(live.map((p: { slug: string }) => p.slug)).toEqual(['about']);
+      expect(live[0].workflow.stage.name).toBe('Live');
+      expect((await owner('PATCH', '/pages/about/publish')).status).toBe(200);
+      expect((await owner('DELETE', `/workflows/${pages.body.data.id}`)).status).toBe(200);
+      expect((await owner('GET', '/pages')).body.data[0].workflow).toBeNull();
+    });
+  });
+
   describe('assignees, filters, events and cleanup', () => {
     it('sets assignees by id or email (members only) and filters lists by stage and assignee', async () => {
       await post('filter-a');
@@ -277,7 +360,8 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
       const slugs = async (q: string, key = ownerKey) => {
         const res = await as(key)('GET', `/content-types/article/entries?limit=100&${q}`);
         expect(res.status, JSON.stringify(res.body)).toBe(200);
-        return res.body.data.map((e: { slug: string }) => e.slug);
+        // Only this test's entries: earlier tests leave others in the stages.
+        return res.body.data.map((e: { slug: string }) => e.slug).filter((slug: string) => slug.startsWith('filter-'));
       };
       expect(await slugs('stage=Review')).toContain('filter-b');
       expect(await slugs('stage=Review')).not.toContain('filter-a');

@@ -27,6 +27,7 @@ import { authorize, authorizeItem, authorizeStage } from '../access/authorize.js
 import { PRESET_TABLE } from '../access/roles.js';
 import type { Actor } from '../auth/permissions.js';
 import { recordAudit } from '../audit/record.js';
+import { createComment } from '../comments/operations.js';
 import { entryDisplayValue, pageSeoTitle } from '../content-types/display.js';
 import { listAllContentTypes } from '../content-types/repository.js';
 import { entryNotFound, requireEntryType } from '../entries/operations.js';
@@ -380,11 +381,35 @@ async function auditItem(db: Db, actor: Actor, at: string, item: LockedItem, act
   });
 }
 
-/** The text a move or a change request brings along (D131 comments, when that module lands). */
+/** The text a move or a change request brings along: a comment on the item (docs/workflow.md "Comments"). */
 export interface CommentInput {
   comment?: string;
   field?: string;
   locale?: string;
+}
+
+/**
+ * Writes `input.comment` (when given) as a comment of `actor` on the item, in the caller's
+ * transaction, and returns its id. The comment's problems are named at this body's keys
+ * (`body.comment`, `body.field`, `body.locale`).
+ */
+async function commentOn(db: Db, ctx: Context, actor: Actor, item: LockedItem, input: CommentInput): Promise<string | null> {
+  if (input.comment === undefined) return null;
+  try {
+    const c = await createComment(
+      db,
+      ctx,
+      actor,
+      { kind: item.kind, id: item.id },
+      { body: input.comment, field: input.field ?? null, locale: input.locale ?? null },
+    );
+    return c.id;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'VALIDATION_FAILED' && err.errors) {
+      throw validationError(err.errors.map((e) => (e.path === 'body.body' ? { ...e, path: 'body.comment' } : e)));
+    }
+    throw err;
+  }
 }
 
 /**
@@ -414,6 +439,7 @@ export async function moveItemStage(ctx: Context, actor: Actor, target: ItemTarg
         ],
       );
     }
+    const commentId = await commentOn(db, ctx, actor, item, input);
     const state = await ensureState(db, item);
     await updateItemState(db, state.id, { stage_id: to.id, stage_changed_at: at, stage_changed_by: actor.userId });
     // Each stage gathers its own approvals.
@@ -435,7 +461,7 @@ export async function moveItemStage(ctx: Context, actor: Actor, target: ItemTarg
     });
     await auditItem(db, actor, at, item, 'stage_changed');
     const assignees = (await peopleRows(db, 'workflow_assignees', [state.id])).map((r) => r.user_id);
-    await tellAboutItem(db, ctx, now, actor, item, { kind: 'stage_changed', from, to, assignees, lastEditor, comment: input });
+    await tellAboutItem(db, ctx, now, actor, item, { kind: 'stage_changed', from, to, assignees, lastEditor, commentId });
     return stateOf(db, item);
   });
 }
@@ -470,15 +496,15 @@ export async function requestChanges(
 ): Promise<WorkflowState> {
   const now = ctx.clock();
   const at = iso(now);
-  if (input.comment.trim() === '') throw invalid('body.comment', 'must say what to change');
   return withTransaction(ctx.db, async (db) => {
     const item = await lockItem(ctx, db, actor, target);
     const { lastEditor } = await countingApprovals(db, item);
+    const commentId = await commentOn(db, ctx, actor, item, input);
     const state = await ensureState(db, item);
     await deletePeople(db, 'workflow_approvals', state.id, [actor.userId]);
     await auditItem(db, actor, at, item, 'changes_requested');
     const assignees = (await peopleRows(db, 'workflow_assignees', [state.id])).map((r) => r.user_id);
-    await tellAboutItem(db, ctx, now, actor, item, { kind: 'changes_requested', assignees, lastEditor, comment: input });
+    await tellAboutItem(db, ctx, now, actor, item, { kind: 'changes_requested', assignees, lastEditor, comment: input.comment, commentId });
     return stateOf(db, item);
   });
 }

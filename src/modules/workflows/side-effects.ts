@@ -28,10 +28,11 @@ export type ItemChange =
       to: Stage;
       assignees: number[];
       lastEditor: number | null;
-      comment?: { comment?: string; field?: string; locale?: string };
+      /** The comment the move came with, if any. */
+      commentId: string | null;
     }
   | { kind: 'approved' }
-  | { kind: 'changes_requested'; assignees: number[]; lastEditor: number | null; comment: { comment?: string; field?: string; locale?: string } }
+  | { kind: 'changes_requested'; assignees: number[]; lastEditor: number | null; comment: string; commentId: string | null }
   | { kind: 'assigned'; added: number[] };
 
 /** The item as the side effects name it. */
@@ -85,7 +86,8 @@ export async function tellAboutItem(
         ...base,
         kind: 'changes_requested',
         recipients: people([change.lastEditor], change.assignees),
-        message: `requested changes to ${named(item)}: ${clip(change.comment.comment ?? '')}`,
+        commentId: change.commentId,
+        message: `requested changes to ${named(item)}: ${clip(change.comment)}`,
       });
       return;
     case 'stage_changed': {
@@ -94,6 +96,7 @@ export async function tellAboutItem(
         ...base,
         kind: 'stage_changed',
         stage,
+        commentId: change.commentId,
         recipients: people([change.lastEditor], change.assignees),
         message: `moved ${named(item)} from ${change.from.name} to ${change.to.name}`,
       });
