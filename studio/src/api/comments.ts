@@ -26,8 +26,8 @@ export interface NewComment {
   parent_id?: string | null;
 }
 
-/** A person's name as the Studio shows it: the name, else the e-mail address. */
-export const personName = (p: CommentPerson | null | undefined): string => (p ? p.name || p.email : 'A former member');
+/** A person's name as the Studio shows it: the name, else the e-mail address; "Someone" for none (an API key, a deleted account). */
+export const personName = (p: CommentPerson | null | undefined): string => (p ? p.name || p.email : 'Someone');
 
 /** GET {item}/comments: all of the item's comments, oldest first. */
 export async function listComments(item: string): Promise<Comment[]> {

@@ -135,7 +135,7 @@ function ThreadView({ thread, item, fieldLabel, onChanged }: { thread: Thread; i
               </Badge>
             ) : null}
             {root.resolved ? (
-              <Badge size="sm" variant="light" color="green.9" leftSection={<IconCheck size={12} aria-hidden />}>
+              <Badge size="sm" variant="filled" color="teal.9" leftSection={<IconCheck size={12} aria-hidden />}>
                 Resolved{root.resolved_by ? ` by ${personName(root.resolved_by)}` : ''}
               </Badge>
             ) : null}
@@ -171,8 +171,8 @@ function ThreadView({ thread, item, fieldLabel, onChanged }: { thread: Thread; i
           <Button
             size="compact-sm"
             variant="subtle"
-            color={root.resolved ? 'gray' : 'green'}
-            c={root.resolved ? 'gray.8' : 'green.9'}
+            color={root.resolved ? 'gray' : 'teal'}
+            c={root.resolved ? 'gray.8' : 'teal.9'}
             loading={resolve.isPending}
             onClick={() => resolve.mutate()}
           >
