@@ -42,9 +42,11 @@ import { SEO_KEYS } from '../pages/model.js';
 import { findPage } from '../pages/repository.js';
 import { findWorkspaceById } from '../workspaces/repository.js';
 import {
+  blockOfPageForComment,
   commentBodies,
   commentRowsByIds,
   deleteCommentRow,
+  entryRowForComment,
   findCommentRow,
   insertCommentRow,
   listCommentRows,
@@ -127,11 +129,7 @@ function itemNotFound(kind: ItemKind, id: string): AppError {
  */
 export async function loadCommentItem(db: Db, actor: Actor, ref: ItemIdentity): Promise<CommentItem> {
   if (ref.kind === 'entry') {
-    const row = await db.kysely
-      .selectFrom('entries')
-      .select(['id', 'workspace_id', 'content_type_id', 'slug', 'data'])
-      .where('id', '=', ref.id)
-      .executeTakeFirst();
+    const row = await entryRowForComment(db, ref.id);
     if (!row || row.workspace_id !== actor.workspaceId) throw itemNotFound('entry', ref.id);
     const ct = await findContentTypeById(db, row.content_type_id);
     if (!ct || !canReadType(actor, ct.slug)) throw itemNotFound('entry', ref.id);
@@ -193,12 +191,7 @@ async function checkField(db: Db, item: CommentItem, field: string): Promise<voi
   const parts = field.split('.');
   if (parts[0] === 'blocks' && parts.length === 3) {
     const [, blockId, name] = parts;
-    const block = await db.kysely
-      .selectFrom('blocks')
-      .select(['blocks.block_type_id'])
-      .where('blocks.page_id', '=', item.id)
-      .where('blocks.id', '=', blockId)
-      .executeTakeFirst();
+    const block = await blockOfPageForComment(db, item.id, blockId);
     if (!block) throw invalid('body.field', `'${field}': page '${item.slug}' has no block '${blockId}'`);
     const type = await findContentTypeById(db, block.block_type_id);
     if (type?.fields.some((f) => f.name === name)) return;

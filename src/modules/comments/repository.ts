@@ -129,3 +129,16 @@ export async function commentBodies(db: Db, workspaceId: string, afterId: string
   if (afterId !== null) q = q.where('id', '>', afterId);
   return q.orderBy('id').limit(limit).execute();
 }
+
+/** What a comment needs of an entry (any workspace: the caller checks it), or undefined. */
+export async function entryRowForComment(
+  db: Db,
+  id: string,
+): Promise<{ id: string; workspace_id: string; content_type_id: string; slug: string; data: unknown } | undefined> {
+  return db.kysely.selectFrom('entries').select(['id', 'workspace_id', 'content_type_id', 'slug', 'data']).where('id', '=', id).executeTakeFirst();
+}
+
+/** The block type of block `blockId` of page `pageId`'s working copy, or undefined. */
+export async function blockOfPageForComment(db: Db, pageId: string, blockId: string): Promise<{ block_type_id: string } | undefined> {
+  return db.kysely.selectFrom('blocks').select(['block_type_id']).where('page_id', '=', pageId).where('id', '=', blockId).executeTakeFirst();
+}
