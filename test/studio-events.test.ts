@@ -21,7 +21,9 @@ import { withTransaction } from '../src/db/transaction.js';
 import { iso } from '../src/lib/time.js';
 import { recordActivity } from '../src/modules/activity/record.js';
 import { pruneActivity } from '../src/modules/activity/pruner.js';
+import { authenticate } from '../src/modules/auth/operations.js';
 import { setPasswordForUser } from '../src/modules/auth/sessions.js';
+import { MAX_BACKLOG_BYTES } from '../src/modules/live/hub.js';
 import { notify } from '../src/modules/notifications/record.js';
 import { createTestEnv, dialects, expectError, type TestEnv } from './helpers.js';
 import { openStream, until, type LiveStream } from './live-client.js';
@@ -295,6 +297,20 @@ describe.each(dialects())('Studio event stream on %s', (dialect) => {
     expect(ann.status).toBe(200);
     for (const s of [...held, ann]) s.close();
     await until('closed', () => env.ctx.studio.size === 0);
+  });
+
+  it('ends a stream whose client stops reading once its unsent output passes the bound, and deletes its presence', async () => {
+    await until('earlier streams closed', () => env.ctx.studio.size === 0);
+    const actor = await authenticate(env.ctx, w.keys.management, 'management');
+    let ended = false;
+    // A sink whose client reads nothing: its first write (the hello) leaves more than the bound unsent.
+    const { streamId } = await env.ctx.studio.start(actor, { write: () => MAX_BACKLOG_BYTES + 1, end: () => (ended = true) });
+    expect(ended).toBe(true);
+    expect(env.ctx.studio.size).toBe(0);
+    await until(
+      'row deleted',
+      async () => !(await env.ctx.db.kysely.selectFrom('presence').select('stream_id').where('stream_id', '=', streamId).executeTakeFirst()),
+    );
   });
 
   it('ends the stream of a signed-out session at the next heartbeat', async () => {
