@@ -26,11 +26,15 @@ export async function markNotificationsRead(which: { ids: string[] } | { all: tr
   return (await api<{ read: number }>('/notifications/read', { method: 'POST', body: which })).data.read;
 }
 
-/** Where a notification leads in the Studio: its entry's or page's editor, or its release; null for none. */
-export function notificationLink(workspace: string, n: Pick<StudioNotification, 'item' | 'release'>): string | null {
+/**
+ * Where a notification leads in the Studio: its entry's or page's editor (with `?comment=<id>` when
+ * it is about a comment: the editor opens the comment panel on its thread), or its release; null for none.
+ */
+export function notificationLink(workspace: string, n: Pick<StudioNotification, 'item' | 'release'> & { comment_id?: string | null }): string | null {
+  const comment = n.comment_id ? `?comment=${encodeURIComponent(n.comment_id)}` : '';
   if (n.item?.kind === 'entry' && n.item.content_type)
-    return `/${workspace}/content/${encodeURIComponent(n.item.content_type)}/${encodeURIComponent(n.item.slug ?? n.item.id)}`;
-  if (n.item?.kind === 'page' && n.item.slug) return `/${workspace}/pages/${encodeURIComponent(n.item.slug)}`;
+    return `/${workspace}/content/${encodeURIComponent(n.item.content_type)}/${encodeURIComponent(n.item.slug ?? n.item.id)}${comment}`;
+  if (n.item?.kind === 'page' && n.item.slug) return `/${workspace}/pages/${encodeURIComponent(n.item.slug)}${comment}`;
   if (n.release) return `/${workspace}/releases/${encodeURIComponent(n.release.id)}`;
   return null;
 }

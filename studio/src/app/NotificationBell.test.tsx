@@ -87,8 +87,9 @@ describe('notification bell', () => {
     await screen.findByRole('button', { name: 'Notifications' });
   });
 
-  it('links entries by type and slug, pages by slug, releases by id', () => {
-    expect(notificationLink('demo', note({ id: 'x' }))).toBe('/demo/content/post/hello');
+  it('links entries by type and slug (and the comment), pages by slug, releases by id', () => {
+    expect(notificationLink('demo', note({ id: 'x' }))).toBe('/demo/content/post/hello?comment=c1');
+    expect(notificationLink('demo', note({ id: 'x', comment_id: null }))).toBe('/demo/content/post/hello');
     expect(notificationLink('demo', { item: { kind: 'page', id: 'p', content_type: null, slug: 'about', title: null }, release: null })).toBe(
       '/demo/pages/about',
     );

@@ -10,6 +10,7 @@
  * `enabled` is false where comments do not apply (a release's version of the item).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { Button, Group } from '@mantine/core';
 import { IconMessageCircle } from '@tabler/icons-react';
 import { api } from '../../api/client';
@@ -119,6 +120,21 @@ export function useItemCollab(o: ItemCollabOptions): ItemCollab {
     const label = labels.current.get(field) ?? field;
     return locale ? `${label} (${locale})` : label;
   };
+
+  // A notification about a comment links here with ?comment=<id>: the panel opens on its thread.
+  const [search] = useSearchParams();
+  const asked = o.enabled ? search.get('comment') : null;
+  const [shown, setShown] = useState<string | null>(null);
+  if (asked && asked !== shown && comments.data) {
+    setShown(asked);
+    const c = comments.data.find((x) => x.id === asked);
+    const root = c?.parent_id ? (comments.data.find((x) => x.id === c.parent_id) ?? c) : c;
+    if (root) {
+      setAnchor(root.field ? { field: root.field, locale: root.locale } : null);
+      setShowAll(!root.field);
+      setOpened(true);
+    }
+  }
 
   const header = o.enabled ? (
     <Group gap="xs" wrap="nowrap">

@@ -102,7 +102,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const show = (locale = 'en', role: 'editor' | 'admin' = 'editor') => renderScreen(<Editor locale={locale} />, '/:workspace/x', '/demo/x', role);
+const show = (locale = 'en', role: 'editor' | 'admin' = 'editor', url = '/demo/x') => renderScreen(<Editor locale={locale} />, '/:workspace/x', url, role);
 
 describe('comments on fields', () => {
   it('shows the open threads on each field button (per locale) and lists a field’s threads with replies, or all', async () => {
@@ -188,5 +188,11 @@ describe('comments on fields', () => {
     const panel = await screen.findByRole('dialog', { name: 'Comments on Title (en)' });
     expect(within(panel).getAllByRole('button', { name: 'Delete comment by Bob Reviewer' })).toHaveLength(1);
     expect(within(panel).queryByRole('button', { name: 'Edit comment by Bob Reviewer' })).toBeNull();
+  });
+
+  it('a link with ?comment=<id> (from a notification) opens the panel on that comment’s thread', async () => {
+    show('en', 'editor', '/demo/x?comment=c2');
+    const panel = await screen.findByRole('dialog', { name: 'Comments on Title (en)' });
+    expect(within(panel).getByRole('article')).toHaveTextContent('Shortened it');
   });
 });

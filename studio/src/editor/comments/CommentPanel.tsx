@@ -53,9 +53,10 @@ export function CommentPanel(props: CommentPanelProps) {
     },
   });
   const all = showAll || !anchor;
+  const anchorLabel = anchor ? (anchor.label ?? labelOf(anchor.field, anchor.locale)) : '';
   const threads = threadsOf(comments ?? []).filter((t) => all || inAnchor(t.root, anchor));
   const open = threads.filter((t) => !t.root.resolved).length;
-  const where = all ? `this ${what}` : anchor.label;
+  const where = all ? `this ${what}` : anchorLabel;
   return (
     <Drawer opened={opened} onClose={onClose} position="right" size="md" title={<Text fw={600}>Comments on {where}</Text>} data-testid="comment-panel">
       <Stack gap="sm">
@@ -66,7 +67,7 @@ export function CommentPanel(props: CommentPanelProps) {
             value={all ? 'all' : 'field'}
             onChange={(v) => onShowAll(v === 'all')}
             data={[
-              { value: 'field', label: anchor.label },
+              { value: 'field', label: anchorLabel },
               { value: 'all', label: `All on this ${what}` },
             ]}
           />
@@ -86,7 +87,7 @@ export function CommentPanel(props: CommentPanelProps) {
         </Stack>
         <Stack gap={6} component="form" onSubmit={(e) => (e.preventDefault(), draft.trim() && post.mutate())}>
           <MentionTextarea
-            label={all ? `New comment on this ${what}` : `New comment on ${anchor.label}`}
+            label={all ? `New comment on this ${what}` : `New comment on ${anchorLabel}`}
             placeholder="Write a comment; @ mentions a member"
             value={draft}
             onChange={setDraft}

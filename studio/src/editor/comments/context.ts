@@ -10,8 +10,8 @@ export interface CommentAnchor {
   field: string;
   /** the locale being edited when the field is localized; null otherwise */
   locale: string | null;
-  /** how the panel names the field, e.g. "Title (de)" */
-  label: string;
+  /** how the panel names the field, e.g. "Title (de)"; absent: as the form last named it */
+  label?: string;
 }
 
 export interface CommentsScope {
