@@ -54,12 +54,14 @@ describe('useStudioEvents and usePresence', () => {
       return null;
     });
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    let reads = 0;
     const { result, rerender, unmount } = renderHook(
       ({ shown }: { shown: { kind: 'entry'; id: string } | null }) => {
         const events = useStudioEvents();
         const presence = usePresence(shown);
         const list = useQuery({ queryKey: ['ws', 'ws-1', 'entries', 'post', { page: 1 }], queryFn: async () => [] as unknown[] });
-        return { events, presence, list };
+        const one = useQuery({ queryKey: ['ws', 'ws-1', 'entry', 'post', 'hello', null], queryFn: async () => ({ read: (reads += 1) }) });
+        return { events, presence, list, one };
       },
       { wrapper: wrapper(client), initialProps: { shown: { kind: 'entry', id: 'e1' } } },
     );
@@ -74,6 +76,9 @@ describe('useStudioEvents and usePresence', () => {
     // The item frame made the type's lists stale: the active one was read again.
     await waitFor(() => expect(client.getQueryState(['ws', 'ws-1', 'entries', 'post', { page: 1 }])!.dataUpdatedAt).toBeGreaterThanOrEqual(fetchedAt));
     expect(client.getQueryState(['ws', 'ws-1', 'entries', 'post', { page: 1 }])!.dataUpdateCount).toBeGreaterThanOrEqual(2);
+    // The open item's own read is only marked stale (the editor keeps its form): not read again.
+    expect(client.getQueryState(['ws', 'ws-1', 'entry', 'post', 'hello', null])!.isInvalidated).toBe(true);
+    expect(reads).toBe(1);
     // One stream for both hooks.
     expect(calls.filter((c) => c.method === 'GET' && c.path === '/events')).toHaveLength(1);
     // The editor closes (the layout stays): the tab says it shows nothing.

@@ -56,7 +56,7 @@ describe('invalidationsOf', () => {
     ]);
     expect(
       invalidationsOf({ type: 'item', data: { item: { kind: 'page', id: 'p1', content_type: null, slug: 'about' }, type: 'page.published', by: null } }),
-    ).toEqual([['pages'], ['page', 'about'], ['page-version'], ['overview'], ['versions']]);
+    ).toEqual([['pages'], ['page', 'about'], ['overview'], ['versions']]);
     expect(invalidationsOf({ type: 'comment', data: { item, comment_id: 'c1', action: 'created' } })).toEqual([
       ['comments', '/content-types/post/entries/hello'],
     ]);

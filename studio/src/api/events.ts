@@ -126,13 +126,16 @@ export const presenceKey = (item: PresenceItem) => `${item.kind}:${item.id}`;
  * The query keys (after `['ws', workspaceId]`) a frame makes stale: an item change its lists, its
  * editor's read, the home overview and version lists; a comment its item's comments; a
  * notification the person's notifications. Hello and presence: none (a reconnection's hello is
- * handled by the store: everything).
+ * handled by the store: everything). Stale lists on screen are read again at once; an item's own
+ * read (`entry`, `page`) is only marked stale, read again when an editor next opens it: an open
+ * editor keeps its own copy in its form, and its own autosaves' frames must not cost a read each
+ * (useStudioEvent tells it of others' changes).
  */
 export function invalidationsOf(e: StudioEvent): unknown[][] {
   switch (e.type) {
     case 'item': {
       const { kind, content_type: type, slug } = e.data.item;
-      if (kind === 'page') return [['pages'], ...(slug ? [['page', slug]] : []), ['page-version'], ['overview'], ['versions']];
+      if (kind === 'page') return [['pages'], ...(slug ? [['page', slug]] : []), ['overview'], ['versions']];
       return [type ? ['entries', type] : ['entries'], ...(type && slug ? [['entry', type, slug]] : []), ['overview'], ['versions']];
     }
     case 'comment': {
@@ -346,7 +349,14 @@ class WorkspaceEvents {
       this.people.set(presenceKey(e.data.item), e.data.people);
     }
     const client = this.queryClient;
-    if (client) for (const key of invalidationsOf(e)) void client.invalidateQueries({ queryKey: ['ws', this.workspaceId, ...key] });
+    if (client)
+      for (const key of invalidationsOf(e))
+        void client
+          .invalidateQueries(
+            { queryKey: ['ws', this.workspaceId, ...key], refetchType: key[0] === 'entry' || key[0] === 'page' ? 'none' : 'active' },
+            { cancelRefetch: false },
+          )
+          .catch(() => {});
     for (const fn of this.listeners) fn(e);
     this.#emit();
   }
