@@ -19,7 +19,7 @@ import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { isUuid } from '../../lib/ids.js';
-import { MANIFEST_FILE, MEDIA_DIR, MEMBERS_FILE, ROLES_FILE, TABLES, WORKSPACE_SPEC, tableFile } from './format.js';
+import { MANIFEST_FILE, MEDIA_DIR, MEMBERS_FILE, ROLES_FILE, TABLES, WORKFLOWS_FILE, WORKSPACE_SPEC, tableFile } from './format.js';
 
 /** The largest manifest.json read (32 MiB: about 250,000 media files listed). */
 export const MANIFEST_MAX_BYTES = 32 * 1024 * 1024;
@@ -29,7 +29,7 @@ export const LINE_MAX_BYTES = 16 * 1024 * 1024;
 /** A file of the export that cannot be read under these rules; the message names the file. */
 export class ExportFileError extends Error {}
 
-const TABLE_FILES = new Set([WORKSPACE_SPEC, ...TABLES, { file: MEMBERS_FILE }, { file: ROLES_FILE }].map((s) => tableFile(s)));
+const TABLE_FILES = new Set([WORKSPACE_SPEC, ...TABLES, { file: MEMBERS_FILE }, { file: ROLES_FILE }, { file: WORKFLOWS_FILE }].map((s) => tableFile(s)));
 
 /** The kind of file an export path names, or null when no export holds such a name. */
 export function exportName(name: string): 'manifest' | 'table' | 'media' | null {

@@ -26,6 +26,7 @@ import {
   MANIFEST_FILE,
   MEMBERS_FILE,
   ROLES_FILE,
+  WORKFLOWS_FILE,
   TABLES,
   WORKSPACE_SPEC,
   mediaFile,
@@ -36,6 +37,7 @@ import {
 } from './format.js';
 import { readBatch, readCustomRoles, readMembers } from './repository.js';
 import { packDirectory } from './tar.js';
+import { exportWorkflows } from '../workflows/transfer.js';
 
 /** Rows read and written per batch. */
 export const BATCH = 500;
@@ -171,6 +173,13 @@ export async function exportWorkspace(ctx: Context, opts: ExportOptions): Promis
         for (const role of roles) await writer.line(stableStringify(role));
         counts[ROLES_FILE] = writer.lines;
         files[tableFile({ file: ROLES_FILE })] = await writer.close();
+      }
+      const workflows = await exportWorkflows(db, ws.id);
+      if (workflows.length) {
+        const writer = new HashingWriter(path.join(dir, tableFile({ file: WORKFLOWS_FILE })));
+        for (const wf of workflows) await writer.line(stableStringify(wf));
+        counts[WORKFLOWS_FILE] = writer.lines;
+        files[tableFile({ file: WORKFLOWS_FILE })] = await writer.close();
       }
     });
     counts.media_files = Object.keys(files).filter((f) => f.startsWith('media/')).length;

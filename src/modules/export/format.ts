@@ -315,6 +315,13 @@ export const MEMBERS_FILE = 'members';
  */
 export const ROLES_FILE = 'roles';
 
+/**
+ * The workflows file (docs/workflow.md "Workflows and stages"), written when the workspace has
+ * review workflows: one line per workflow with its items' stages and assignees
+ * (src/modules/workflows/transfer.ts). Restored after the custom roles its stages name.
+ */
+export const WORKFLOWS_FILE = 'workflows';
+
 export interface ManifestFile {
   bytes: number;
   sha256: string;

@@ -59,6 +59,7 @@ import { isRole } from '../auth/permissions.js';
 import { restoreCustomRole } from '../access/custom-roles.js';
 import { MAX_COMMENT_LENGTH, restoreMentions } from '../comments/operations.js';
 import { linkReply } from '../comments/repository.js';
+import { restoreWorkflow } from '../workflows/transfer.js';
 import { folderProblem } from '../media/folders.js';
 import { originalKey, storedFilename } from '../media/locations.js';
 import { probeFile } from '../media/probe.js';
@@ -93,6 +94,7 @@ import {
   MEMBERS_FILE,
   ROLES_FILE,
   TABLES,
+  WORKFLOWS_FILE,
   WORKSPACE_SPEC,
   mediaFile,
   tableFile,
@@ -738,6 +740,31 @@ async function restoreRoles(r: Restore, memberships: CustomMembership[]): Promis
   return keys.size;
 }
 
+/**
+ * Restores the workflows file (WORKFLOWS_FILE) after the items and custom roles it names: each
+ * workflow checked as POST /workflows checks one, its items put back in their stages
+ * (src/modules/workflows/transfer.ts). Returns the number of workflows.
+ */
+async function restoreWorkflows(r: Restore): Promise<number> {
+  const name = tableFile({ file: WORKFLOWS_FILE });
+  if (!r.files.has(name)) return 0;
+  let count = 0;
+  for await (const lines of batches(r.root, name)) {
+    for (const { line, row } of lines) {
+      try {
+        await restoreWorkflow(r.db, r.workspaceId, row, r.ctx.clock().toISOString());
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'VALIDATION_FAILED') {
+          throw bad(`${name} line ${line}: ${(err.errors ?? []).map((e) => `${e.path} ${e.message}`).join('; ') || err.message}`);
+        }
+        throw err;
+      }
+      count++;
+    }
+  }
+  return count;
+}
+
 /** Creates the target workspace or fills in the empty one with the exported settings. */
 async function restoreWorkspace(db: Db, root: string, slug: string, existing: { id: string } | null): Promise<{ id: string; created: boolean }> {
   let row: Record<string, unknown> | null = null;
@@ -812,6 +839,7 @@ export async function restoreWorkspaceExport(ctx: Context, opts: RestoreOptions)
       if (manifest.files[tableFile({ file: MEMBERS_FILE })]) ({ custom, ...users } = await restoreMembers(r));
       for (const spec of TABLES) counts[spec.file] = await restoreTable(r, spec, stored, webhooks);
       counts[ROLES_FILE] = await restoreRoles(r, custom);
+      counts[WORKFLOWS_FILE] = await restoreWorkflows(r);
       counts.media_files = stored.length;
       const renumbered = [...r.renumbered.values()].reduce((n, m) => n + m.size, 0);
       await recordAudit(

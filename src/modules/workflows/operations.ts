@@ -123,7 +123,7 @@ export async function getWorkflow(ctx: Context, actor: Actor, id: string): Promi
  * Checks a whole workflow (POST, or a PATCH merged onto the stored one) and returns the columns
  * to store. 400 VALIDATION_FAILED naming every problem.
  */
-async function checkWorkflow(
+export async function checkWorkflow(
   db: Db,
   actor: Actor,
   input: Required<Pick<WorkflowInput, 'name' | 'content_types' | 'pages' | 'stages'>> & { publish_stage?: string },
