@@ -408,6 +408,15 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
       const state = (await owner('GET', entryPath('cleanup'))).body.data.workflow;
       expect(state.stage.name).toBe('Draft');
       expect(state.approvals).toEqual([]);
+      // A type added later starts in the first stage; a type taken out loses its items' states.
+      const n1 = (await owner('GET', '/content-types/note/entries/n1')).body.data.id as string;
+      expect((await owner('PATCH', `/workflows/${wf.id}`, { content_types: ['article', 'note'] })).status).toBe(200);
+      expect((await owner('GET', '/content-types/note/entries/n1')).body.data.workflow.stage.name).toBe('Draft');
+      expect((await owner('POST', '/content-types/note/entries/n1/stage', { stage: 'Legal' })).status).toBe(200);
+      expect(await env.ctx.db.kysely.selectFrom('workflow_items').select('id').where('entry_id', '=', n1).execute()).toHaveLength(1);
+      expect((await owner('PATCH', `/workflows/${wf.id}`, { content_types: ['article'] })).body.data.content_types).toEqual(['article']);
+      expect(await env.ctx.db.kysely.selectFrom('workflow_items').select('id').where('entry_id', '=', n1).execute()).toEqual([]);
+      expect((await owner('GET', '/content-types/note/entries/n1')).body.data.workflow).toBeNull();
       await owner('PATCH', `${entryPath('cleanup')}/assignees`, { assignees: [people.editor.id] });
       expect((await owner('DELETE', entryPath('cleanup'))).status).toBe(200);
       const rows = await env.ctx.db.kysely.selectFrom('workflow_items').select('id').where('entry_id', '=', id).execute();
