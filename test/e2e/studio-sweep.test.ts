@@ -245,6 +245,15 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
     });
     contexts.push(de);
     (await de.newPage()).setDefaultTimeout(10_000);
+    // A review workflow over authors (D130): Ada waits in Review for one approval, assigned to the owner.
+    await manage('POST', '/workflows', {
+      name: 'Editorial',
+      content_types: ['author'],
+      stages: [{ name: 'Draft' }, { name: 'Review', required_approvals: 1 }, { name: 'Ready' }],
+      publish_stage: 'Ready',
+    });
+    await manage('POST', '/content-types/author/entries/ada/stage', { stage: 'Review' });
+    await manage('PATCH', '/content-types/author/entries/ada/assignees', { assignees: ['owner@example.com'] });
   }, 240_000);
 
   afterAll(async () => {
@@ -299,6 +308,18 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
           },
         },
       ],
+    },
+    {
+      name: 'entries list with a workflow',
+      path: '/content/author',
+      ready: (p) => p.getByRole('table', { name: 'Author entries' }),
+      popups: [listFrom('Stage'), listFrom('Assignee')],
+    },
+    {
+      name: 'entry editor with a workflow',
+      path: '/content/author/ada',
+      ready: (p) => p.getByRole('region', { name: 'Review workflow' }),
+      popups: [menuFrom('Move to stage…'), dialogFrom('Request changes'), listFrom('Assignees')],
     },
     { name: 'new entry', path: '/content/post/new', ready: (p) => p.getByRole('button', { name: 'Create entry' }), popups: [] },
     {
@@ -400,6 +421,12 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
     { name: 'settings people', path: '/settings/people', ready: (p) => p.getByRole('table', { name: 'People' }), popups: [dialogFrom('Invite person')] },
     { name: 'settings audit log', path: '/settings/audit-log', ready: (p) => p.getByRole('table', { name: 'Audit log' }), popups: [] },
     { name: 'settings roles', path: '/settings/roles', ready: (p) => p.getByRole('table', { name: 'Roles' }), popups: [dialogFrom('Create role')] },
+    {
+      name: 'settings workflows',
+      path: '/settings/workflows',
+      ready: (p) => p.getByRole('table', { name: 'Workflows' }),
+      popups: [dialogFrom('Create workflow'), dialogFrom('Edit workflow Editorial')],
+    },
     { name: 'graphql explorer', path: '/graphql', ready: (p) => p.getByRole('heading', { name: 'GraphQL explorer', level: 1 }), popups: [] },
     { name: 'not found', path: '/no-such-screen', ready: (p) => p.getByRole('heading', { level: 1 }), popups: [] },
   ];
