@@ -232,6 +232,11 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
       ],
     });
 
+    // A comment thread on the first post's title and one on the page's SEO title (D131): the comment panels list them.
+    const thread = await manage('POST', '/content-types/post/entries/first/comments', { body: 'Is this title too long?', field: 'title', locale: 'en' });
+    await manage('POST', '/content-types/post/entries/first/comments', { body: 'Shortened it.', parent_id: thread.id });
+    await manage('POST', '/pages/welcome/comments', { body: 'A friendlier title?', field: 'seo.title', locale: 'en' });
+
     const first = await browser.newContext({ viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce', locale: 'en-US' });
     contexts.push(first);
     const page = await first.newPage();
@@ -263,7 +268,23 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
   }, 120_000);
 
   const screens = (): Screen[] => [
-    { name: 'home', path: '', ready: (p) => p.getByRole('heading', { name: 'Recent changes' }), popups: [burger] },
+    {
+      name: 'home',
+      path: '',
+      ready: (p) => p.getByRole('heading', { name: 'Recent changes' }),
+      popups: [
+        burger,
+        {
+          name: 'notifications',
+          open: async (page) => {
+            await page.getByRole('button', { name: /^Notifications/ }).click();
+            await visible(page.getByRole('dialog', { name: 'Notifications' }));
+            return 'body';
+          },
+          close: closeDialog,
+        },
+      ],
+    },
     {
       name: 'model',
       path: '/model',
@@ -348,6 +369,22 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
         dialogFrom('Delete'),
         dialogFrom('Publish changes'),
         {
+          name: 'comment panel with the mention list',
+          open: async (page) => {
+            await page.getByRole('button', { name: /^Comments? on Title/ }).click();
+            const panel = page.getByRole('dialog', { name: /^Comments on Title/ });
+            await visible(panel);
+            await panel.getByRole('textbox', { name: /^New comment on Title/ }).fill('@own');
+            await visible(page.getByRole('listbox', { name: 'Members to mention' }));
+            return 'body';
+          },
+          close: async (page) => {
+            await page.getByRole('textbox', { name: /^New comment on Title/ }).fill('');
+            await closeDialog(page);
+          },
+        },
+        dialogFrom('Comments: 1 open'),
+        {
           name: 'live preview',
           open: async (page) => {
             await page.getByRole('button', { name: 'Live preview', exact: true }).click();
@@ -388,6 +425,7 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
           close: closeDialog,
         },
         dialogFrom('Publish'),
+        dialogFrom(/^Comments? on SEO title/),
       ],
     },
     { name: 'releases', path: '/releases', ready: (p) => p.getByRole('table', { name: 'Releases' }), popups: [dialogFrom('New release')] },
