@@ -4,7 +4,8 @@
  * offers the other stages, disabled with the reason (approvals missing, a role not allowed); the
  * last editor cannot approve; another editor approves, then moves the page on, after which
  * Publish is available; a refused move shows the server's message; "Request changes" needs a
- * comment; assignees are sent as user ids.
+ * comment; assignees are sent as user ids; an edit of the working copy withdraws the approvals
+ * shown (the save's answer carries no workflow state) and makes the editor its last editor.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -58,10 +59,12 @@ const page = (updatedBy: number, workflow: WorkflowState) => ({
 
 let calls: FakeCall[] = [];
 let lastEditor = 2;
+let approvals: WorkflowState['approvals'] = [];
 let moveRefusal: Response | null = null;
 
 beforeEach(() => {
   lastEditor = 2;
+  approvals = [];
   moveRefusal = null;
   calls = fakeApi(({ method, path, body }) => {
     if (path === '/content-types') return okList([]);
@@ -72,7 +75,12 @@ beforeEach(() => {
         { ...ADA, invitation_id: null, role: 'editor', status: 'active', created_at: '2026-11-24T08:00:00.000Z' },
         { ...BEA, invitation_id: null, role: 'editor', status: 'active', created_at: '2026-11-24T08:00:00.000Z' },
       ]);
-    if (path === '/pages/home' && method === 'GET') return ok({ page: page(lastEditor, inReview()), blocks: [], seo_translations: [], block_translations: [] });
+    if (path === '/pages/home' && method === 'GET')
+      return ok({ page: page(lastEditor, inReview(approvals)), blocks: [], seo_translations: [], block_translations: [] });
+    if (path === '/pages/home' && method === 'PUT') {
+      const { workflow: _, ...saved } = page(1, inReview());
+      return ok(saved, null, '"p1-2"');
+    }
     if (path === '/pages/home/approve') return ok(inReview([{ user: ADA, at: '2026-11-29T09:00:00.000Z' }]));
     if (path === '/pages/home/stage') {
       if (moveRefusal) return moveRefusal;
@@ -154,5 +162,15 @@ describe('review workflow in the page editor', () => {
     const list = document.getElementById(assignees.getAttribute('aria-controls') ?? '')!;
     await userEvent.click(within(list).getByRole('option', { name: 'Bea', hidden: true }));
     await waitFor(() => expect(calls.find((c) => c.path === '/pages/home/assignees')?.body).toEqual({ assignees: [2] }));
+  });
+
+  it('withdraws the approvals shown when the working copy changes, and the editor can no longer approve', async () => {
+    approvals = [{ user: BEA, at: '2026-11-29T09:00:00.000Z' }];
+    const bar = await renderEditor();
+    expect(within(bar).getByText('1 of 1 approvals')).toBeInTheDocument();
+    await userEvent.type(screen.getByRole('textbox', { name: 'SEO title' }), '!');
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true), { timeout: 5000 });
+    expect(await within(bar).findByText('0 of 1 approvals')).toBeInTheDocument();
+    expect(within(bar).getByRole('button', { name: 'Approve' })).toBeDisabled();
   });
 });
