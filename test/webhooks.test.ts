@@ -61,6 +61,12 @@ describe('webhook rules without a database', () => {
     expect(matchesEvent(['entry.published', 'page.*'], ['post'], 'page.published', null)).toBe(true);
     expect(checkEventPatterns(['entry.published', 'media.*', '*', 'content_type.deleted'], 'e')).toEqual([]);
     expect(checkEventPatterns(['entry.nope', 'ping', 'user.*'], 'e').map((x) => x.path)).toEqual(['e.0', 'e.1', 'e.2']);
+    // An action of every kind that has it (docs/workflow.md: `*.stage_changed`).
+    expect(checkEventPatterns(['*.stage_changed', '*.published'], 'e')).toEqual([]);
+    expect(checkEventPatterns(['*.nope', '*.*'], 'e').map((x) => x.path)).toEqual(['e.0', 'e.1']);
+    expect(matchesEvent(['*.stage_changed'], [], 'page.stage_changed', null)).toBe(true);
+    expect(matchesEvent(['*.stage_changed'], ['post'], 'entry.stage_changed', 'post')).toBe(true);
+    expect(matchesEvent(['*.stage_changed'], [], 'entry.updated', 'post')).toBe(false);
   });
 
   it('backs off 5 s, 30 s, 2 min, 10 min, 1 h, then hourly, jittered within 10 %', () => {

@@ -378,9 +378,12 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
       expect(one.body.data.assignees.map((p: { id: number }) => p.id)).toEqual([people.admin.id]);
     });
 
-    it('records entry.stage_changed (not live) with the stage in the webhook payload', async () => {
+    it('records entry.stage_changed (not live) with the stage in the webhook payload; *.stage_changed subscribes to it', async () => {
       const hook = await owner('POST', '/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['entry.stage_changed'] });
       expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+      // The rule's own spelling: every kind's stage_changed (entries and pages), nothing else.
+      const any = await owner('POST', '/webhooks', { url: 'http://127.0.0.1:9/any', events: ['*.stage_changed'] });
+      expect(any.status, JSON.stringify(any.body)).toBe(201);
       const id = await post('hooked');
       await owner('POST', `${entryPath('hooked')}/stage`, { stage: 'Review' });
       const events = await env.ctx.db.kysely.selectFrom('events').selectAll().where('item_id', '=', id).orderBy('id').execute();
@@ -390,6 +393,9 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
       const deliveries = await env.ctx.db.kysely.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook.body.data.id).execute();
       expect(deliveries).toHaveLength(1);
       expect(JSON.parse(deliveries[0].payload).data).toMatchObject({ id, slug: 'hooked', stage: { id: wf.stages[1].id, name: 'Review' } });
+      const anyDeliveries = await env.ctx.db.kysely.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', any.body.data.id).execute();
+      expect(anyDeliveries.map((d) => JSON.parse(d.payload).type)).toEqual(['entry.stage_changed']);
+      await owner('DELETE', `/webhooks/${any.body.data.id}`);
     });
 
     it('PATCH removing a stage moves its items to the first; deleting an entry or the workflow drops the states', async () => {

@@ -1,7 +1,8 @@
 /**
  * Webhook event types and subscription patterns (D82). A webhook's `events` lists exact types
- * (`entry.published`), a kind with a wildcard (`entry.*`) or `*` (everything). `ping` is sent by
- * POST /webhooks/{id}/ping only and cannot be subscribed to.
+ * (`entry.published`), a kind with a wildcard (`entry.*`), an action of every kind that has it
+ * (`*.stage_changed`: entries and pages, docs/workflow.md "Workflows and stages") or `*`
+ * (everything). `ping` is sent by POST /webhooks/{id}/ping only and cannot be subscribed to.
  */
 import type { ErrorDetail } from '../../errors.js';
 
@@ -17,6 +18,8 @@ export const EVENT_TYPES: Record<string, readonly string[]> = {
 };
 
 const ALL_TYPES = new Set(Object.values(EVENT_TYPES).flat());
+/** The actions some kind has (`published`, `stage_changed`, …), for `*.<action>` patterns. */
+const ALL_ACTIONS = new Set([...ALL_TYPES].map((t) => t.slice(t.lastIndexOf('.') + 1)));
 
 /** Problems with an `events` list (at `path`), as validation details; empty when valid. */
 export function checkEventPatterns(patterns: readonly string[], path: string): ErrorDetail[] {
@@ -26,7 +29,8 @@ export function checkEventPatterns(patterns: readonly string[], path: string): E
     if (p === '*' || ALL_TYPES.has(p)) return;
     const kind = p.endsWith('.*') ? p.slice(0, -2) : null;
     if (kind !== null && kind in EVENT_TYPES) return;
-    errors.push({ path: `${path}.${i}`, message: `unknown event '${p}'; use *, <kind>.* or one of ${[...ALL_TYPES].join(', ')}` });
+    if (p.startsWith('*.') && ALL_ACTIONS.has(p.slice(2))) return;
+    errors.push({ path: `${path}.${i}`, message: `unknown event '${p}'; use *, <kind>.*, *.<action> or one of ${[...ALL_TYPES].join(', ')}` });
   });
   return errors;
 }
@@ -37,8 +41,10 @@ export function checkEventPatterns(patterns: readonly string[], path: string): E
  * type filter applies to events that carry a content type (entries, content types); others pass.
  */
 export function matchesEvent(patterns: readonly string[], contentTypes: readonly string[], type: string, contentType: string | null): boolean {
-  const kind = type.slice(0, type.lastIndexOf('.'));
-  const subscribed = patterns.some((p) => p === '*' || p === type || p === `${kind}.*`);
+  const dot = type.lastIndexOf('.');
+  const kind = type.slice(0, dot);
+  const action = type.slice(dot + 1);
+  const subscribed = patterns.some((p) => p === '*' || p === type || p === `${kind}.*` || p === `*.${action}`);
   if (!subscribed) return false;
   return contentTypes.length === 0 || contentType === null || contentTypes.includes(contentType);
 }
