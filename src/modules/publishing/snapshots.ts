@@ -12,7 +12,10 @@
  * - a working copy equal to the snapshot, or one without pending changes (a published item whose
  *   working copy is its published version), becomes the snapshot: nothing stays pending;
  * - any other working copy keeps its changes: it is recorded again as version N+2 (action
- *   `update`), so the newest version stays the working copy, and the item has pending changes.
+ *   `update`, by the person who wrote it, not the publisher: review workflows read a working
+ *   copy's last editor from the history, docs/workflow.md "Approvals"), so the newest version
+ *   stays the working copy, and the item has pending changes. A working copy that becomes the
+ *   snapshot is a content change: its workflow approvals go.
  * Unpublished items record a copy of version N as N+1 with status `draft`, and lose their
  * published copy (D71).
  * Either way the core's rule for `has_pending_changes` holds (columns.ts contentWriteStep):
@@ -26,7 +29,8 @@ import { iso } from '../../lib/time.js';
 import type { Actor } from '../auth/permissions.js';
 import { recordItemEventsAtOnce } from '../events/record.js';
 import { verbStep, type PublicationState } from './columns.js';
-import { appendVersions, latestSnapshots, updateItemRows, type ItemColumns, type ItemTables, type VersionRow } from './repository.js';
+import { workingCopyChanged } from '../workflows/state.js';
+import { appendVersions, latestSnapshots, updateItemRows, workingCopyAuthors, type ItemColumns, type ItemTables, type VersionRow } from './repository.js';
 import type { ItemKind } from './states.js';
 
 /** What a batch needs to know of one kind of item, its snapshots and its copies. */
@@ -71,6 +75,11 @@ export async function applySnapshotMoves<S>(
     k.tables,
     moves.map((m) => m.id),
   );
+  const authors = await workingCopyAuthors(
+    db,
+    k.tables,
+    moves.filter((m) => m.op === 'publish').map((m) => m.id),
+  );
   const versions: VersionRow[] = [];
   const columns: { id: string; columns: ItemColumns }[] = [];
   const working: { id: string; snapshot: S }[] = [];
@@ -79,14 +88,22 @@ export async function applySnapshotMoves<S>(
   // An unpublished item was seen by production readers only if it was live (D83).
   const wasLive = new Set<string>();
   const result = new Map<string, number>();
-  const version = (itemId: string, n: number, action: VersionRow['action'], status: string, snapshot: unknown, release: string | null): VersionRow => ({
+  const version = (
+    itemId: string,
+    n: number,
+    action: VersionRow['action'],
+    status: string,
+    snapshot: unknown,
+    release: string | null,
+    createdBy = actor.userId,
+  ): VersionRow => ({
     itemId,
     version: n,
     action,
     status,
     snapshot,
     created_at: at,
-    created_by: actor.userId,
+    created_by: createdBy,
     releaseId: release,
   });
   for (const move of moves) {
@@ -114,12 +131,15 @@ export async function applySnapshotMoves<S>(
       if (!same) working.push({ id: move.id, snapshot: move.snapshot });
       columns.push({ id: move.id, columns: step.columns });
     } else {
-      versions.push(version(move.id, n + 1, 'update', 'published', current, null));
+      // The working copy recorded again is its author's, not the publisher's.
+      versions.push(version(move.id, n + 1, 'update', 'published', current, null, authors.get(move.id) ?? actor.userId));
       columns.push({ id: move.id, columns: { ...step.columns, latest_version: n + 1, has_pending_changes: true } });
     }
     result.set(move.id, n);
   }
   await k.writeWorking(db, working, at);
+  // Approvals are of the working copy they saw (docs/workflow.md "Approvals").
+  for (const w of working) await workingCopyChanged(db, k.kind, w.id);
   await k.writePublished(db, published);
   await k.dropPublished(db, unpublished);
   await appendVersions(db, k.tables, versions);
