@@ -126,6 +126,7 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
         approvals: [],
         assignees: [],
         stage_changed_at: null,
+        last_editor: expect.objectContaining({ id: expect.any(Number) }),
       });
       await owner('POST', '/content-types/note/entries', { slug: 'n1', data: { title: 'n' } });
       expect((await owner('GET', '/content-types/note/entries/n1')).body.data.workflow).toBeNull();
@@ -194,14 +195,20 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
       const after = (await owner('GET', entryPath('edited'))).body.data.workflow;
       expect(after.approvals).toEqual([]);
       expect(after.stage.name).toBe('Review');
+      expect(after.last_editor).toEqual({ id: people.editor2.id, email: people.editor2.email, name: null });
       expectError(await by('editor2')('POST', `${entryPath('edited')}/approve`), 403, 'FORBIDDEN');
       // A write that changes nothing keeps them.
       await by('editor')('POST', `${entryPath('edited')}/approve`);
       await by('editor2')('PUT', entryPath('edited'), { data: { title: 'E2' } });
       expect((await owner('GET', entryPath('edited'))).body.data.workflow.approvals).toHaveLength(1);
+      // Lists carry the last editor too (the Studio leaves the approval to someone else).
+      const listed = (await owner('GET', '/content-types/article/entries?limit=100')).body.data.find((e: { slug: string }) => e.slug === 'edited');
+      expect(listed.workflow.last_editor.id).toBe(people.editor2.id);
       // Restoring a version is a content change too.
       expect((await owner('POST', `${entryPath('edited')}/versions/1/restore`)).status).toBe(200);
-      expect((await owner('GET', entryPath('edited'))).body.data.workflow.approvals).toEqual([]);
+      const restored = (await owner('GET', entryPath('edited'))).body.data.workflow;
+      expect(restored.approvals).toEqual([]);
+      expect(restored.last_editor.id).not.toBe(people.editor2.id);
     });
   });
 

@@ -92,6 +92,9 @@ export const WorkflowStateSchema = Type.Object(
     approvals: Type.Array(Type.Object({ user: PersonSchema, at: Timestamp }), { description: 'of the current working copy' }),
     assignees: Type.Array(PersonSchema),
     stage_changed_at: NullableTimestamp,
+    last_editor: Type.Union([PersonSchema, Type.Null()], {
+      description: 'who last changed the working copy: their own approval does not count, so they cannot approve',
+    }),
   },
   { title: 'WorkflowState' },
 );

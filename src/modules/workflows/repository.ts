@@ -192,6 +192,23 @@ export async function dropUncoveredStates(db: Db, workflowId: string, contentTyp
 }
 
 /**
+ * The users who last changed these items' working copies (lastEditorOf for many items in one
+ * query), by item id; an item whose versions name no one is absent.
+ */
+export async function lastEditorsOf(db: Db, kind: ItemKind, itemIds: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (itemIds.length === 0) return out;
+  const versions = kind === 'entry' ? 'entry_versions' : 'page_versions';
+  const fk = itemColumn(kind);
+  const res = await sql<{ item_id: string; created_by: number | null }>`select v.${sql.ref(fk)} as item_id, v.created_by from ${sql.table(versions)} v
+    where v.${sql.ref(fk)} in (${sql.join(itemIds.map((id) => sql`${id}`))})
+    and v.version = (select max(w.version) from ${sql.table(versions)} w
+      where w.${sql.ref(fk)} = v.${sql.ref(fk)} and w.action not in ('publish', 'unpublish', 'archive', 'schedule'))`.execute(db.kysely);
+  for (const r of res.rows) if (r.created_by !== null) out.set(r.item_id, Number(r.created_by));
+  return out;
+}
+
+/**
  * The user who last changed an item's working copy: the author of its newest version that is not
  * a state change (publish, unpublish, archive, schedule copy the working copy without changing it).
  */

@@ -13,6 +13,7 @@ import type { Db } from '../../db/types.js';
 import type { ItemKind } from '../publishing/states.js';
 import {
   itemStateRows,
+  lastEditorsOf,
   listWorkflowRows,
   peopleByIds,
   peopleRows,
@@ -31,6 +32,8 @@ export interface WorkflowState {
   approvals: { user: Person; at: string }[];
   assignees: Person[];
   stage_changed_at: string | null;
+  /** Who last changed the working copy (their approval does not count, docs/workflow.md "Approvals"); null when unknown. */
+  last_editor: Person | null;
 }
 
 /** A stored workflow with its stages parsed. */
@@ -100,13 +103,13 @@ export async function workflowStates(db: Db, workspaceId: string, kind: ItemKind
   const stateIds = live.flatMap((l) => (l.row ? [l.row.id] : []));
   const assignees = await peopleRows(db, 'workflow_assignees', stateIds);
   const approvals = await peopleRows(db, 'workflow_approvals', stateIds);
+  const editors = await lastEditorsOf(
+    db,
+    kind,
+    covered.map((c) => c.item.id),
+  );
   const people = new Map(
-    (
-      await peopleByIds(
-        db,
-        [...assignees, ...approvals].map((p) => p.user_id),
-      )
-    ).map((p) => [p.id, p]),
+    (await peopleByIds(db, [...assignees.map((p) => p.user_id), ...approvals.map((p) => p.user_id), ...editors.values()])).map((p) => [p.id, p]),
   );
   const byState = <T extends { workflow_item_id: string }>(list: T[]) => {
     const m = new Map<string, T[]>();
@@ -124,6 +127,7 @@ export async function workflowStates(db: Db, workspaceId: string, kind: ItemKind
       approvals: row ? (approvalsOf.get(row.id) ?? []).flatMap((a) => (people.has(a.user_id) ? [{ user: people.get(a.user_id)!, at: a.created_at }] : [])) : [],
       assignees: row ? (assigneesOf.get(row.id) ?? []).flatMap((a) => (people.has(a.user_id) ? [people.get(a.user_id)!] : [])) : [],
       stage_changed_at: row?.stage_changed_at ?? null,
+      last_editor: people.get(editors.get(item.id) ?? -1) ?? null,
     });
   }
   return out;

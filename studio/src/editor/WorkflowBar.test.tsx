@@ -31,13 +31,14 @@ const WORKFLOW: Workflow = {
 };
 const ADA = { id: 1, email: 'a@example.com', name: 'Ada' };
 const BEA = { id: 2, email: 'bea@example.com', name: 'Bea' };
-const inReview = (approvals: WorkflowState['approvals'] = []): WorkflowState => ({
+const inReview = (approvals: WorkflowState['approvals'] = [], lastEditorId = 2): WorkflowState => ({
   workflow_id: 'w1',
   stage: { id: 's2', name: 'Review' },
   required_approvals: 1,
   approvals,
   assignees: [],
   stage_changed_at: '2026-11-29T08:00:00.000Z',
+  last_editor: lastEditorId === 1 ? ADA : BEA,
 });
 const page = (updatedBy: number, workflow: WorkflowState) => ({
   id: 'p1',
@@ -76,7 +77,7 @@ beforeEach(() => {
         { ...BEA, invitation_id: null, role: 'editor', status: 'active', created_at: '2026-11-24T08:00:00.000Z' },
       ]);
     if (path === '/pages/home' && method === 'GET')
-      return ok({ page: page(lastEditor, inReview(approvals)), blocks: [], seo_translations: [], block_translations: [] });
+      return ok({ page: page(2, inReview(approvals, lastEditor)), blocks: [], seo_translations: [], block_translations: [] });
     if (path === '/pages/home' && method === 'PUT') {
       const { workflow: _, ...saved } = page(1, inReview());
       return ok(saved, null, '"p1-2"');

@@ -28,12 +28,17 @@ export function workflowOf(item: object): WorkflowState | null {
 
 /**
  * The record after a save, with its workflow state: the answer's when it carries one, else the
- * previous state without approvals (a change of the working copy withdraws them, docs/workflow.md).
+ * previous state without approvals (a change of the working copy withdraws them, docs/workflow.md)
+ * and with the saver as its last editor (the answer's `updated_by`; only the id is known here,
+ * which is all the approval rule needs until the next read brings the person).
  */
 export function withWorkflowAfterSave<T extends object>(saved: T, previous: object): T {
   if ((saved as WithWorkflow).workflow !== undefined) return saved;
   const before = workflowOf(previous);
-  return before ? { ...saved, workflow: { ...before, approvals: [] } } : saved;
+  if (!before) return saved;
+  const saver = (saved as { updated_by?: number | null }).updated_by ?? null;
+  const lastEditor = saver === null || before.last_editor?.id === saver ? before.last_editor : { id: saver, email: '', name: null };
+  return { ...saved, workflow: { ...before, approvals: [], last_editor: lastEditor } };
 }
 
 /** "Publishing happens in …" when the item's workflow keeps it from being published now; else null. */
@@ -71,8 +76,6 @@ export interface WorkflowBarProps {
   state: WorkflowState;
   /** the item's path under /api/v1/manage */
   item: string;
-  /** who last changed the working copy: they cannot approve it */
-  lastEditor: number | null;
   /** may change the item (the workflow's actions need update permission) */
   canWrite: boolean;
   /** saves pending edits first */
@@ -80,7 +83,7 @@ export interface WorkflowBarProps {
   onChange: (state: WorkflowState) => void;
 }
 
-export function WorkflowBar({ state, item, lastEditor, canWrite, flush, onChange }: WorkflowBarProps) {
+export function WorkflowBar({ state, item, canWrite, flush, onChange }: WorkflowBarProps) {
   const { session, workspace } = useWorkspace();
   const key = useWsKey();
   const workflows = useWorkflows();
@@ -91,6 +94,9 @@ export function WorkflowBar({ state, item, lastEditor, canWrite, flush, onChange
   const workflow = workflows.data?.find((w) => w.id === state.workflow_id);
   const me = session.user.id;
   const approvedByMe = state.approvals.some((a) => a.user.id === me);
+  // The server's last editor (the newest content version's author), not `updated_by`, which a
+  // publication or a reorder also sets.
+  const lastEditor = state.last_editor?.id ?? null;
   const lastEditorIsMe = lastEditor !== null && lastEditor === me;
 
   const run = async (what: string, call: () => Promise<WorkflowState>, done: string) => {

@@ -3879,6 +3879,8 @@ export type components = {
         user: components['schemas']['Person'];
       }[];
       assignees: components['schemas']['Person'][];
+      /** @description who last changed the working copy: their own approval does not count, so they cannot approve */
+      last_editor: components['schemas']['Person'] | null;
       /** @description the current stage's */
       required_approvals: number;
       stage: {

@@ -411,7 +411,6 @@ function Editor({
               <WorkflowBar
                 state={workflowState}
                 item={entryPath(ct.slug, initial.slug)}
-                lastEditor={entry.updated_by}
                 canWrite={canWrite}
                 flush={() => autosave.flush()}
                 onChange={(w) => setEntry((e) => ({ ...e, workflow: w }))}

@@ -478,7 +478,6 @@ function Editor({
               <WorkflowBar
                 state={workflowState}
                 item={pagePath(slug)}
-                lastEditor={page.updated_by}
                 canWrite={canWrite}
                 flush={() => autosave.flush()}
                 onChange={(w) => setPage((p) => ({ ...p, workflow: w }))}
