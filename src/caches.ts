@@ -15,7 +15,6 @@ import type { Actor } from './modules/auth/permissions.js';
 import type { Projection } from './modules/delivery/fields-selection.js';
 import type { DeliverySchema, DeliveryType } from './modules/delivery/model.js';
 import { PersistedQueryMemory } from './modules/graphql/apq.js';
-import { AnswerTagScope } from './modules/read/cache-tags.js';
 import type { WorkspaceRevisions } from './modules/workspaces/repository.js';
 
 /** An authenticated key as remembered by src/modules/auth/key-cache.ts. */
@@ -85,8 +84,6 @@ export interface ContextCaches {
   readonly persistedQueries: PersistedQueryMemory;
   /** Rate-limit windows by bucket and key when no Redis is configured (src/modules/limits/rate-limit.ts). */
   readonly rateLimits: Map<string, { count: number; endsAt: number }>;
-  /** The cache tags of the delivery answer being read, per request (src/modules/read/cache-tags.ts). */
-  readonly answerTags: AnswerTagScope;
 }
 
 /** The in-memory sign-in failure stores (times in ms), each in the order of its keys' last failure. */
@@ -110,6 +107,5 @@ export function createCaches(): ContextCaches {
     graphqlSchemas: new Map(),
     persistedQueries: new PersistedQueryMemory(),
     rateLimits: new Map(),
-    answerTags: new AnswerTagScope(),
   };
 }

@@ -21,6 +21,7 @@ import { systemResolver, type HostResolver } from './modules/webhooks/http-clien
 import { LiveHub } from './modules/live/hub.js';
 import { StudioHub } from './modules/live/studio-hub.js';
 import { WakeUps } from './modules/live/wake-ups.js';
+import type { AnswerTags } from './modules/read/cache-tags.js';
 
 export interface Context {
   readonly config: Readonly<Config>;
@@ -59,6 +60,12 @@ export interface Context {
    * transport for both hubs: src/modules/live/wake-ups.ts); closed with the context.
    */
   readonly wakeUps: WakeUps;
+  /**
+   * The cache tags of the delivery answer being read: set only on a delivery request's own copy
+   * of the context (src/http/cache-tags.ts taggedContext), where the read model notes what it
+   * reads (src/modules/read/cache-tags.ts); absent on the app's context, so other reads note nothing.
+   */
+  readonly answerTags?: AnswerTags;
 }
 
 /**

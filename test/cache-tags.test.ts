@@ -3,8 +3,13 @@
  * lists, entries, pages, assets and sync, and GraphQL (GET and POST), carry `Cache-Tag` and
  * `Surrogate-Key` naming each item and list they depend on, related entries and assets included;
  * a cached answer (X-Cache: HIT) carries the same tags; errors carry none; webhook bodies carry
- * the changed item's tags, which name what the answers carry.
+ * the changed item's tags, which name what the answers carry. Concurrent requests each carry their
+ * own tags, and collecting them turns on no async hooks (the tags travel with the request's
+ * context, not in an AsyncLocalStorage).
  */
+import { executionAsyncId } from 'node:async_hooks';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestEnv, dialects, insertMediaRow, seedWorkspace, type Res, type TestEnv } from './helpers.js';
 
@@ -103,6 +108,55 @@ describe.each(dialects())('cache tags on %s', (dialect) => {
     expect(tagsOf(again).sort()).toEqual([...tags].sort());
     const post = await call(env.app, 'POST', `${P}/graphql`, { key: keys.delivery, body: { query: '{ author(slug: "ada") { name } }' } });
     expect(tagsOf(post).sort()).toEqual([`e:${ids.ada}`, `model:${ws}`].sort());
+  });
+
+  it('concurrent requests with different answers each carry their own tags, misses and hits alike', async () => {
+    const gql = (query: string) => call(env.app, 'POST', `${P}/graphql`, { key: keys.delivery, body: { query } });
+    for (const round of [1, 2, 3]) {
+      // A `limit` per round makes each REST list a miss on its first round; later rounds of the
+      // others are hits. GraphQL POSTs are never cached.
+      const answers = await Promise.all([
+        get(`/entries?type=author&limit=${round}`),
+        get(`/entries?type=post&sort=slug:asc&limit=${10 + round}`),
+        get('/entries/two'),
+        get('/pages/home'),
+        get(`/media/${mediaId}`),
+        gql('{ author(slug: "ada") { name } }'),
+        gql('{ post(slug: "two") { title } }'),
+        get('/sync?initial=true'),
+      ]);
+      const [authors, posts, two, home, media, ada, postTwo, synced] = answers.map((a) => tagsOf(a).sort());
+      expect(authors).toEqual([`e:${ids.ada}`, `model:${ws}`, `t:${ws}:author`].sort());
+      expect(posts).toEqual([`e:${ids.ada}`, `e:${ids.one}`, `e:${ids.two}`, `m:${mediaId}`, `model:${ws}`, `t:${ws}:post`].sort());
+      expect(two).toEqual([`e:${ids.two}`, `model:${ws}`].sort());
+      expect(home).toContain(`p:${ids.home}`);
+      expect(home).not.toContain(`e:${ids.two}`);
+      expect(home).not.toContain(`t:${ws}:author`);
+      expect(media).toEqual([`m:${mediaId}`]);
+      expect(ada).toEqual([`e:${ids.ada}`, `model:${ws}`].sort());
+      expect(postTwo).toEqual([`e:${ids.two}`, `model:${ws}`].sort());
+      expect(synced).toContain(`any:${ws}`);
+      expect(synced).not.toContain(`p:${ids.home}`);
+    }
+  });
+
+  it('collecting tags turns on no async hooks: no AsyncLocalStorage in src, promises untracked after delivery requests', async () => {
+    // Node tracks promises (promise hooks, a cost on every promise of the process, cache hits
+    // included) once any AsyncLocalStorage is entered or an async hook enabled; without, the
+    // continuation of a promise runs with execution async id 0. Nothing in this process (src,
+    // its dependencies, the test runner) enables them, so a non-zero id here means our code did.
+    const src = join(import.meta.dirname, '..', 'src');
+    const users = (readdirSync(src, { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts'))
+      .filter((f) => /from ['"](node:)?async_hooks['"]|AsyncLocalStorage\s*[(<]|createHook\s*\(/.test(readFileSync(join(src, f), 'utf8')));
+    expect(users).toEqual([]);
+    const served = await Promise.all([
+      get('/entries?type=post&sort=slug:asc&limit=3'),
+      get('/entries/one?fields=title'),
+      call(env.app, 'POST', `${P}/graphql`, { key: keys.delivery, body: { query: '{ postCollection { nodes { title author { name } } } }' } }),
+    ]);
+    for (const res of served) expect(tagsOf(res).length).toBeGreaterThan(0);
+    expect(await Promise.resolve().then(() => executionAsyncId())).toBe(0);
   });
 
   it('webhook bodies carry the changed item tags, which the answers that showed it carry', async () => {

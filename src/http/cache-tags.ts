@@ -1,7 +1,8 @@
 /**
  * Cache tags on delivery answers (docs/front-ends.md "Cache tags and CDN purge", D142): every
- * delivery handler runs inside the request's AnswerTags scope (src/modules/read/cache-tags.ts),
- * where the read model notes what it reads; a 200 answer then carries the tags in `Cache-Tag`
+ * delivery request that reaches its handler gets its own AnswerTags (src/modules/read/cache-tags.ts),
+ * which its handler passes down in the context it reads with (taggedContext), so the read model
+ * notes what it reads there and nowhere else; a 200 answer then carries the tags in `Cache-Tag`
  * (comma-separated, Cloudflare) and `Surrogate-Key` (space-separated, Fastly). The delivery cache
  * keeps the tags with the answer and sends them again with each hit (src/http/delivery-cache.ts).
  */
@@ -14,33 +15,47 @@ declare module 'fastify' {
     /** false: the route's answers carry no cache tags (a stream, GET /live). */
     cacheTags?: boolean;
   }
+  interface FastifyRequest {
+    /** The tags this delivery request's answer depends on, as noted so far (null: none collected). */
+    answerTags: AnswerTags | null;
+  }
 }
 
 /**
- * Wraps every route `app` registers from now on so its handler runs in an AnswerTags scope of
- * the request's workspace, and returns what gives a request's tags (null: none noted, or no
- * delivery actor).
+ * Gives every route `app` registers from now on an AnswerTags of the request's workspace, made
+ * when its handler is called (request.answerTags), and returns what gives a request's tags
+ * (null: none noted, or no delivery actor). Handlers read with taggedContext(ctx, request).
  */
-export function registerAnswerTags(app: FastifyInstance, ctx: Context): (request: FastifyRequest) => string[] | null {
-  const noted = new WeakMap<FastifyRequest, AnswerTags>();
-  const scope = ctx.caches.answerTags;
+export function registerAnswerTags(app: FastifyInstance): (request: FastifyRequest) => string[] | null {
+  app.decorateRequest('answerTags', null);
   app.addHook('onRoute', (route) => {
     if (route.config?.cacheTags === false) return;
     const handler = route.handler as RouteHandlerMethod;
     route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
       const actor = request.actor as FastifyRequest['actor'] | undefined;
-      if (!actor) return handler.call(this, request, reply);
-      const tags = new AnswerTags(actor.workspaceId);
-      // A release's answers depend on the release too (its publication, its deletion).
-      if (actor.release !== undefined) tags.list(itemTag('release', actor.release));
-      noted.set(request, tags);
-      return scope.run(tags, () => handler.call(this, request, reply));
+      if (actor) {
+        const tags = new AnswerTags(actor.workspaceId);
+        // A release's answers depend on the release too (its publication, its deletion).
+        if (actor.release !== undefined) tags.list(itemTag('release', actor.release));
+        request.answerTags = tags;
+      }
+      return handler.call(this, request, reply);
     };
   });
   return (request) => {
-    const tags = noted.get(request)?.resolve();
+    const tags = request.answerTags?.resolve();
     return tags && tags.length > 0 ? tags : null;
   };
+}
+
+/**
+ * The context a delivery handler reads with: a copy of `ctx` carrying the request's AnswerTags,
+ * so what the read notes lands in this request's tags only (concurrent requests each have their
+ * own copy); `ctx` itself when the request collects none (a route outside registerAnswerTags).
+ */
+export function taggedContext(ctx: Context, request: FastifyRequest): Context {
+  const tags = request.answerTags as AnswerTags | null | undefined;
+  return tags ? { ...ctx, answerTags: tags } : ctx;
 }
 
 /** Sets `Cache-Tag` and `Surrogate-Key` to `tags`. */

@@ -361,7 +361,7 @@ const SPELLING_MAX_URL = 2_048;
 export function registerDeliveryCache(app: FastifyInstance, ctx: Context, replay?: DeliveryReplay): void {
   const cache = new ResponseCache(ctx.config.deliveryCacheBytes);
   replay?.attach(cache);
-  const answerTags = registerAnswerTags(app, ctx);
+  const answerTags = registerAnswerTags(app);
   const horizons = new Map<string, WorkspaceHorizon>();
 
   const rememberFor = (key: string, entry: CachedResponse) => (coding: Coding, body: Buffer) => cache.remember(key, entry, coding, body);

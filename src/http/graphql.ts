@@ -25,6 +25,7 @@ import { toGraphqlError } from '../modules/graphql/errors.js';
 import { graphqlSchemaOf } from '../modules/graphql/schema.js';
 import { graphqlTrace, useSourceMapExtension } from '../modules/graphql/source-maps.js';
 import type { AppError } from '../errors.js';
+import { taggedContext } from './cache-tags.js';
 
 /** The path both methods answer on. */
 export const GRAPHQL_PATH = '/api/v1/public/graphql';
@@ -83,16 +84,20 @@ function useQuireErrorCodes(): Plugin<Record<string, unknown>> {
   };
 }
 
-/** A request's workspace schema and model, looked up once for Yoga's schema and context factories. */
+/**
+ * A request's workspace schema and model, looked up once for Yoga's schema and context factories,
+ * and the context its reads use (the request's own copy, carrying its cache tags: taggedContext).
+ */
 function perRequest(ctx: Context) {
-  const memo = new WeakMap<FastifyRequest, ReturnType<typeof graphqlSchemaOf>>();
+  const memo = new WeakMap<FastifyRequest, { ctx: Context; found: ReturnType<typeof graphqlSchemaOf> }>();
   return (req: FastifyRequest) => {
-    let found = memo.get(req);
-    if (!found) {
-      found = graphqlSchemaOf(ctx, req.actor);
-      memo.set(req, found);
+    let request = memo.get(req);
+    if (!request) {
+      const tagged = taggedContext(ctx, req);
+      request = { ctx: tagged, found: graphqlSchemaOf(tagged, req.actor) };
+      memo.set(req, request);
     }
-    return found;
+    return request;
   };
 }
 
@@ -105,10 +110,11 @@ export function createGraphqlServer(ctx: Context, options: { plugins?: Plugin<Re
   const lookup = perRequest(ctx);
   return createYoga<GraphqlServerContext, { quire: GraphqlRequest }>({
     graphqlEndpoint: GRAPHQL_PATH,
-    schema: async ({ req }) => (await lookup(req)).schema,
+    schema: async ({ req }) => (await lookup(req).found).schema,
     context: async ({ req, params }) => {
-      const { model } = await lookup(req);
-      return { quire: graphqlRequest(ctx, req.actor, model, graphqlTrace(ctx.config.publicUrl, req.actor, model, params.extensions)) };
+      const request = lookup(req);
+      const { model } = await request.found;
+      return { quire: graphqlRequest(request.ctx, req.actor, model, graphqlTrace(ctx.config.publicUrl, req.actor, model, params.extensions)) };
     },
     graphiql: false,
     landingPage: false,

@@ -23,10 +23,14 @@
  * reaches it.
  *
  * Tags are noted while an answer is read (the read model's functions call the note* helpers
- * below), into the answer's AnswerTags, which AnswerTagScope holds for the request's async
- * work; reads outside a delivery request (management, CLI) note nothing.
+ * below), into the answer's AnswerTags, which travels with the context the read was given: the
+ * delivery plugin hands each handler a copy of the app's context carrying the request's
+ * AnswerTags (`ctx.answerTags`, src/http/cache-tags.ts taggedContext), and GraphQL's per-request
+ * state and DataLoaders hold that copy. Contexts without one (management, CLI, jobs) note nothing.
+ * The collector is passed explicitly rather than held in an AsyncLocalStorage, which would turn
+ * on Node's promise hooks for every promise of the process, cached hits included (docs/scaling.md
+ * "Repeated requests").
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Most tags one answer carries. */
 export const MAX_TAGS = 64;
@@ -122,53 +126,36 @@ export function tagHeaders(tags: readonly string[]): { cacheTag: string; surroga
   return { cacheTag: tags.join(','), surrogateKey: tags.join(' ') };
 }
 
-/**
- * The AnswerTags of the request being answered, for its whole async work (one per app context,
- * ctx.caches.answerTags): the delivery plugin runs each handler in `run`, the read model notes
- * into `current()`.
- */
-export class AnswerTagScope {
-  readonly #storage = new AsyncLocalStorage<AnswerTags>();
-
-  run<T>(tags: AnswerTags, fn: () => T): T {
-    return this.#storage.run(tags, fn);
-  }
-
-  current(): AnswerTags | undefined {
-    return this.#storage.getStore();
-  }
-}
-
-/** Whatever holds the scope: a context (its caches). */
+/** Whatever may carry a delivery answer's tags: a context (Context.answerTags; absent: nothing is noted). */
 export interface TagNoter {
-  readonly caches: { readonly answerTags: AnswerTagScope };
+  readonly answerTags?: AnswerTags;
 }
 
 /** Notes the content model of `workspaceId` (every read that loads it). */
 export function noteModel(ctx: TagNoter, workspaceId: string): void {
-  ctx.caches.answerTags.current()?.list(modelTag(workspaceId));
+  ctx.answerTags?.list(modelTag(workspaceId));
 }
 
 /** Notes that the answer depends on any change of its workspace (sync). */
 export function noteAnyChange(ctx: TagNoter, workspaceId: string): void {
-  ctx.caches.answerTags.current()?.list(anyChangeTag(workspaceId));
+  ctx.answerTags?.list(anyChangeTag(workspaceId));
 }
 
 /** Notes a list of entries of type `typeSlug`. */
 export function noteEntryList(ctx: TagNoter, workspaceId: string, typeSlug: string): void {
-  ctx.caches.answerTags.current()?.list(entryListTag(workspaceId, typeSlug));
+  ctx.answerTags?.list(entryListTag(workspaceId, typeSlug));
 }
 
 /** Notes entries read or referenced: each its id and its type slug when known (its list tag over the cap). */
 export function noteEntries(ctx: TagNoter, workspaceId: string, entries: Iterable<{ id: string; typeSlug: string | null }>): void {
-  const tags = ctx.caches.answerTags.current();
+  const tags = ctx.answerTags;
   if (!tags) return;
   for (const e of entries) tags.item(itemTag('entry', e.id), e.typeSlug === null ? null : entryListTag(workspaceId, e.typeSlug));
 }
 
 /** Notes pages read (`list`: the page list was read too). */
 export function notePages(ctx: TagNoter, workspaceId: string, ids: Iterable<string>, list = false): void {
-  const tags = ctx.caches.answerTags.current();
+  const tags = ctx.answerTags;
   if (!tags) return;
   if (list) tags.list(pageListTag(workspaceId));
   for (const id of ids) tags.item(itemTag('page', id), pageListTag(workspaceId));
@@ -176,7 +163,7 @@ export function notePages(ctx: TagNoter, workspaceId: string, ids: Iterable<stri
 
 /** Notes media assets read or referenced (`list`: the asset list was read too). */
 export function noteMedia(ctx: TagNoter, workspaceId: string, ids: Iterable<string>, list = false): void {
-  const tags = ctx.caches.answerTags.current();
+  const tags = ctx.answerTags;
   if (!tags) return;
   if (list) tags.list(mediaListTag(workspaceId));
   for (const id of ids) tags.item(itemTag('media', id), mediaListTag(workspaceId));
@@ -184,5 +171,5 @@ export function noteMedia(ctx: TagNoter, workspaceId: string, ids: Iterable<stri
 
 /** Notes the release an answer was read as (`?release`). */
 export function noteRelease(ctx: TagNoter, releaseId: string): void {
-  ctx.caches.answerTags.current()?.list(itemTag('release', releaseId));
+  ctx.answerTags?.list(itemTag('release', releaseId));
 }

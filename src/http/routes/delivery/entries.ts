@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
+import { taggedContext } from '../../cache-tags.js';
 import { listEntries, readEntryDetail } from '../../../modules/delivery/operations.js';
 import { EnvelopeOf, ok, PageMeta } from '../../envelope.js';
 import { SourceMapMeta } from '../../schemas/source-map.js';
@@ -29,7 +30,7 @@ export async function deliveryEntryRoutes(app: FastifyInstance, ctx: Context): P
       },
     },
     async (req) => {
-      const { items, meta } = await listEntries(ctx, req.actor, { ...req.query, filters: req.query as Record<string, unknown> });
+      const { items, meta } = await listEntries(taggedContext(ctx, req), req.actor, { ...req.query, filters: req.query as Record<string, unknown> });
       return ok(items, meta);
     },
   );
@@ -51,7 +52,7 @@ export async function deliveryEntryRoutes(app: FastifyInstance, ctx: Context): P
       },
     },
     async (req) => {
-      const { data, sourceMap } = await readEntryDetail(ctx, req.actor, req.params.entrySlug, req.query);
+      const { data, sourceMap } = await readEntryDetail(taggedContext(ctx, req), req.actor, req.params.entrySlug, req.query);
       return ok(data, sourceMap && { source_map: sourceMap });
     },
   );

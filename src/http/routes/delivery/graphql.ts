@@ -7,6 +7,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../../context.js';
+import { taggedContext } from '../../cache-tags.js';
 import { AppError } from '../../../errors.js';
 import { printWorkspaceSchema } from '../../../modules/graphql/schema.js';
 import { toAppError } from '../../error-handler.js';
@@ -94,7 +95,7 @@ export async function deliveryGraphqlRoutes(app: FastifyInstance, ctx: Context, 
         querystring: Type.Object({}, { additionalProperties: false }),
       },
     },
-    async (req, reply) => reply.type('text/plain; charset=utf-8').send(await printWorkspaceSchema(ctx, req.actor.workspaceId)),
+    async (req, reply) => reply.type('text/plain; charset=utf-8').send(await printWorkspaceSchema(taggedContext(ctx, req), req.actor.workspaceId)),
   );
   return yoga;
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
+import { taggedContext } from '../../cache-tags.js';
 import { getDeliveryMedia } from '../../../modules/media/operations.js';
 import { EnvelopeOf, ok } from '../../envelope.js';
 import { DeliveryMediaSchema, MediaIdParams } from '../../schemas/media.js';
@@ -21,6 +22,6 @@ export async function deliveryMediaRoutes(app: FastifyInstance, ctx: Context): P
         response: { 200: EnvelopeOf(DeliveryMediaSchema) },
       },
     },
-    async (req) => ok(await getDeliveryMedia(ctx, req.actor, req.params.id)),
+    async (req) => ok(await getDeliveryMedia(taggedContext(ctx, req), req.actor, req.params.id)),
   );
 }

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
+import { taggedContext } from '../../cache-tags.js';
 import { listDeliveryPages, readDeliveryPage } from '../../../modules/pages/delivery.js';
 import { EnvelopeOf, ok, PageMeta } from '../../envelope.js';
 import { SourceMapMeta } from '../../schemas/source-map.js';
@@ -30,7 +31,7 @@ export async function deliveryPageRoutes(app: FastifyInstance, ctx: Context): Pr
       },
     },
     async (req) => {
-      const { items, meta } = await listDeliveryPages(ctx, req.actor, req.query);
+      const { items, meta } = await listDeliveryPages(taggedContext(ctx, req), req.actor, req.query);
       return ok(items.map(toDeliveredWirePage), meta);
     },
   );
@@ -52,7 +53,7 @@ export async function deliveryPageRoutes(app: FastifyInstance, ctx: Context): Pr
       },
     },
     async (req) => {
-      const { content, sourceMap } = await readDeliveryPage(ctx, req.actor, req.params.slug, req.query);
+      const { content, sourceMap } = await readDeliveryPage(taggedContext(ctx, req), req.actor, req.params.slug, req.query);
       return ok(toDeliveredWirePageDetail(content), sourceMap && { source_map: sourceMap });
     },
   );

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
+import { taggedContext } from '../../cache-tags.js';
 import { readPreview } from '../../../modules/preview/operations.js';
 import { EnvelopeOf, ok } from '../../envelope.js';
 import { toWireEntry } from '../../wire/entries.js';
@@ -29,7 +30,7 @@ export async function deliveryPreviewRoutes(app: FastifyInstance, ctx: Context):
     },
     async (req) => {
       const { token, ...trace } = req.query;
-      const { item, sourceMap } = await readPreview(ctx, req.actor, token, trace);
+      const { item, sourceMap } = await readPreview(taggedContext(ctx, req), req.actor, token, trace);
       if (item.kind === 'page') return ok(toWirePageDetail(item.content));
       const entry = toWireEntry(item.entry);
       return ok({ entry, translations: entry.translations }, sourceMap && { source_map: sourceMap });

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../../context.js';
+import { taggedContext } from '../../cache-tags.js';
 import { getDeliverySchema } from '../../../modules/delivery/operations.js';
 import { EnvelopeOf, ok } from '../../envelope.js';
 import { DeliverySchemaDocument } from '../../schemas/delivery.js';
@@ -22,6 +23,6 @@ export async function deliverySchemaRoutes(app: FastifyInstance, ctx: Context): 
         response: { 200: EnvelopeOf(DeliverySchemaDocument) },
       },
     },
-    async (req) => ok(await getDeliverySchema(ctx, req.actor)),
+    async (req) => ok(await getDeliverySchema(taggedContext(ctx, req), req.actor)),
   );
 }

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
+import { taggedContext } from '../../cache-tags.js';
 import { sync, type SyncItem } from '../../../modules/sync/operations.js';
 import { EnvelopeOf, ok } from '../../envelope.js';
 import { SyncItemSchema, SyncMetaSchema, SyncQuery, type WireSyncItem } from '../../schemas/sync.js';
@@ -46,7 +47,7 @@ export async function deliverySyncRoutes(app: FastifyInstance, ctx: Context): Pr
       },
     },
     async (req) => {
-      const { items, meta } = await sync(ctx, req.actor, req.query);
+      const { items, meta } = await sync(taggedContext(ctx, req), req.actor, req.query);
       return ok(items.map(toWireSyncItem), meta);
     },
   );
