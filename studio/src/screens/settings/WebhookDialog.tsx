@@ -15,13 +15,26 @@ import { EVENT_TYPES } from '../../../../src/modules/webhooks/events';
 
 const KIND_LABELS: Record<string, string> = { entry: 'Entries', page: 'Pages', media: 'Media', content_type: 'Content types' };
 
-/** The choices of the events select: everything, each kind as a whole, then each type by kind. */
+/** Actions several kinds have (`published`, `stage_changed`, …): a `*.<action>` pattern receives that action of each. */
+const SHARED_ACTIONS = [
+  ...new Set(
+    Object.values(EVENT_TYPES)
+      .flat()
+      .map((t) => t.slice(t.lastIndexOf('.') + 1)),
+  ),
+].filter((action) => Object.values(EVENT_TYPES).filter((types) => types.some((t) => t.endsWith(`.${action}`))).length > 1);
+
+/**
+ * The choices of the events select: everything, each kind as a whole, an action of every kind
+ * (`*.stage_changed`, which the server accepts as a pattern), then each type by kind.
+ */
 export const EVENT_CHOICES = [
   { group: 'All', items: [{ value: '*', label: '* (every event)' }] },
   {
     group: 'Whole kinds',
     items: Object.keys(EVENT_TYPES).map((kind) => ({ value: `${kind}.*`, label: `${kind}.* (${KIND_LABELS[kind] ?? kind}, every event)` })),
   },
+  { group: 'Every kind', items: SHARED_ACTIONS.map((action) => ({ value: `*.${action}`, label: `*.${action} (every kind)` })) },
   ...Object.entries(EVENT_TYPES).map(([kind, types]) => ({ group: KIND_LABELS[kind] ?? kind, items: types.map((t) => ({ value: t, label: t })) })),
 ];
 
@@ -101,7 +114,7 @@ export function WebhookDialog({ opened, onClose, webhook }: { opened: boolean; o
           <MultiSelect
             label="Events"
             required
-            description="A whole kind (entry.*) or single events; * sends everything"
+            description="A whole kind (entry.*), an action of every kind (*.stage_changed) or single events; * sends everything"
             data={EVENT_CHOICES}
             value={events}
             onChange={setEvents}

@@ -126,4 +126,17 @@ describe('webhooks settings', () => {
     await userEvent.click(within(confirm).getByRole('button', { name: 'Delete webhook' }));
     expect(await screen.findByText('No webhooks yet.')).toBeInTheDocument();
   });
+
+  it('offers an action of every kind (*.stage_changed: review workflow moves of entries and pages)', async () => {
+    renderTab();
+    await userEvent.click(await screen.findByRole('button', { name: 'Add webhook' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add webhook' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /URL/ }), 'https://site.example/hook');
+    await userEvent.type(within(dialog).getByLabelText(/^Events/), '*.stage');
+    await userEvent.click(await screen.findByRole('option', { name: '*.stage_changed (every kind)', hidden: true }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add webhook' }));
+    await screen.findByRole('textbox', { name: 'Signing secret' });
+    const post = calls.find((c) => c.method === 'POST' && c.url === '/webhooks');
+    expect((post?.body as { events: string[] }).events).toEqual(['entry.published', 'entry.unpublished', 'entry.deleted', '*.stage_changed']);
+  });
 });
