@@ -43,6 +43,13 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
   }
 
   const entryPath = (slug: string) => `/content-types/article/entries/${slug}`;
+  /** Through Review (approved by editor2) into Ready, the publish stage: no stage gathering approvals is skipped. */
+  async function toReady(slug: string): Promise<void> {
+    expect((await owner('POST', `${entryPath(slug)}/stage`, { stage: 'Review' })).status).toBe(200);
+    expect((await by('editor2')('POST', `${entryPath(slug)}/approve`)).status).toBe(200);
+    const ready = await owner('POST', `${entryPath(slug)}/stage`, { stage: 'Ready' });
+    expect(ready.status, JSON.stringify(ready.body)).toBe(200);
+  }
   let wf: { id: string; stages: { id: string; name: string }[]; publish_stage: string };
 
   beforeAll(async () => {
@@ -154,9 +161,12 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
       expect((await owner('GET', entryPath('moves'))).body.data.workflow.stage.name).toBe('Review');
       // Back to Draft needs no approvals and any role.
       expect((await by('author')('POST', `${entryPath('moves')}/stage`, { stage: 'Draft' })).status).toBe(200);
-      // Owners may move anywhere.
-      const skip = await owner('POST', `${entryPath('moves')}/stage`, { stage: 'Ready' });
-      expect(skip.status, JSON.stringify(skip.body)).toBe(200);
+      // Owners may move into any stage, but not past a stage that gathers approvals: skipping
+      // Review would skip its review.
+      const skip = expectError(await owner('POST', `${entryPath('moves')}/stage`, { stage: 'Ready' }), 409, 'APPROVALS_MISSING');
+      expect(skip.message).toMatch(/skip stage 'Review'/);
+      expect(skip.errors).toContainEqual({ path: 'approvals.stage', message: 'Review' });
+      expect((await owner('GET', entryPath('moves'))).body.data.workflow.stage.name).toBe('Draft');
     });
 
     it('APPROVALS_MISSING until someone other than the last editor approves; the last editor cannot approve; approving twice is a no-op', async () => {
@@ -222,14 +232,14 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
       expectError(await owner('PATCH', `${entryPath('guarded')}/schedule`, { publish_at: at }), 409, 'WORKFLOW_STAGE');
       // Entries of an uncovered type are not guarded.
       expect((await owner('PATCH', '/content-types/note/entries/n1/publish')).status).toBe(200);
-      await owner('POST', `${entryPath('guarded')}/stage`, { stage: 'Ready' });
+      await toReady('guarded');
       expect((await owner('PATCH', `${entryPath('guarded')}/publish`)).status).toBe(200);
     });
 
     it('bulk publish fails per item with the reason', async () => {
       const a = await post('bulk-a');
       const b = await post('bulk-b');
-      await owner('POST', `${entryPath('bulk-b')}/stage`, { stage: 'Ready' });
+      await toReady('bulk-b');
       const res = await owner('PATCH', '/content-types/article/entries/bulk', { action: 'publish', ids: [a, b] });
       expect(res.status).toBe(200);
       expect(res.body.data.succeeded).toEqual([{ id: b, reason: null }]);
@@ -238,7 +248,7 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
 
     it('a publication scheduled in the publish stage goes ahead even if the item left it', async () => {
       await post('sched');
-      await owner('POST', `${entryPath('sched')}/stage`, { stage: 'Ready' });
+      await toReady('sched');
       const at = new Date(now + 60_000).toISOString();
       expect((await owner('PATCH', `${entryPath('sched')}/schedule`, { publish_at: at })).status).toBe(200);
       await owner('POST', `${entryPath('sched')}/stage`, { stage: 'Draft' });
@@ -265,7 +275,7 @@ describe.each(dialects())('review workflows (%s)', (dialect) => {
       const failed = (await owner('GET', `/releases/${rel}`)).body.data;
       expect(failed.status).toBe('failed');
       expect(failed.failure).toEqual([{ path: `entry.${id}`, message: expect.stringMatching(/'Ready'/) }]);
-      await owner('POST', `${entryPath('rel')}/stage`, { stage: 'Ready' });
+      await toReady('rel');
       expect((await owner('POST', `/releases/${rel}/publish`)).status).toBe(200);
       expect((await owner('GET', entryPath('rel'))).body.data.status).toBe('published');
     });

@@ -13,8 +13,9 @@
  *
  * Stage moves: the target stage's roles (403; owners always may), and moving on (to a later stage)
  * from a stage that requires N approvals needs N approvals of the working copy by people other
- * than its last editor (409 APPROVALS_MISSING). Moving back needs none. A move clears the item's
- * approvals: each stage gathers its own.
+ * than its last editor (409 APPROVALS_MISSING), and may not skip a stage that requires approvals
+ * (409 APPROVALS_MISSING naming it). Moving back needs none. A move clears the item's approvals:
+ * each stage gathers its own.
  */
 import type { Context } from '../../context.js';
 import type { Db } from '../../db/types.js';
@@ -56,7 +57,7 @@ import {
   type ItemStateRow,
   type WorkflowRow,
 } from './repository.js';
-import { checkStages, findStage, stageIndex, storedStages, type Stage, type StageInput } from './rules.js';
+import { checkStages, findStage, skippedReviewStage, stageIndex, storedStages, type Stage, type StageInput } from './rules.js';
 import { currentStage, effectiveRow, loadWorkflow, loadWorkflows, coveringWorkflow, workflowStates, type LoadedWorkflow, type WorkflowState } from './state.js';
 import { tellAboutItem, type ItemChange } from './side-effects.js';
 
@@ -436,6 +437,18 @@ export async function moveItemStage(ctx: Context, actor: Actor, target: ItemTarg
         [
           { path: 'approvals.required', message: String(from.required_approvals) },
           { path: 'approvals.given', message: String(userIds.length) },
+        ],
+      );
+    }
+    const skipped = skippedReviewStage(stages, from.id, to.id);
+    if (skipped) {
+      throw new AppError(
+        'APPROVALS_MISSING',
+        `moving from '${from.name}' to '${to.name}' would skip stage '${skipped.name}', which requires ${skipped.required_approvals} approval${skipped.required_approvals === 1 ? '' : 's'}; move the item to '${skipped.name}' first`,
+        [
+          { path: 'approvals.required', message: String(skipped.required_approvals) },
+          { path: 'approvals.given', message: '0' },
+          { path: 'approvals.stage', message: skipped.name },
         ],
       );
     }

@@ -44,6 +44,18 @@ export function stageIndex(stages: readonly Stage[], id: string): number {
 }
 
 /**
+ * The first stage strictly between `fromId` and a later `toId` that requires approvals, or
+ * undefined (moving back, to the next stage, or past stages that need none). docs/workflow.md
+ * "Approvals": a move forward may skip stages, but not one that gathers approvals, or skipping
+ * it would skip its review.
+ */
+export function skippedReviewStage(stages: readonly Stage[], fromId: string, toId: string): Stage | undefined {
+  const from = stageIndex(stages, fromId);
+  const to = stageIndex(stages, toId);
+  return to > from + 1 ? stages.slice(from + 1, to).find((s) => s.required_approvals > 0) : undefined;
+}
+
+/**
  * Checks `input` (a body's `stages`, at `path`) against the workflow's current stages `current`
  * (empty on create) and the role table: names unique and non-empty, ids those of current stages,
  * roles known role keys of the workspace (a preset's name, a custom role's id or name). Returns

@@ -68,6 +68,14 @@ export function moveBlockedReason(
   if (forward && given < state.required_approvals) {
     return `Needs ${state.required_approvals} approval${state.required_approvals === 1 ? '' : 's'} to move on from “${state.stage.name}” (${given} given)`;
   }
+  const from = stages.findIndex((s) => s.id === state.stage.id);
+  const skipped = stages
+    .slice(
+      from + 1,
+      stages.findIndex((s) => s.id === target.id),
+    )
+    .find((s) => s.required_approvals > 0);
+  if (forward && skipped) return `Goes through “${skipped.name}” first, for its approvals`;
   return null;
 }
 
