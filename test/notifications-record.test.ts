@@ -9,7 +9,8 @@ import { withTransaction } from '../src/db/transaction.js';
 import { notify } from '../src/modules/notifications/record.js';
 import { createTestEnv, dialects, seedWorkspace, type TestEnv } from './helpers.js';
 import { startSmtp, type TestSmtp } from './smtp.js';
-import { memberWithPassword } from './studio-helpers.js';
+import { setPasswordForUser } from '../src/modules/auth/sessions.js';
+import { memberWithPassword, PASSWORD, signedIn } from './studio-helpers.js';
 
 describe.each(dialects())('notify on %s', (dialect) => {
   let env: TestEnv;
@@ -71,6 +72,42 @@ describe.each(dialects())('notify on %s', (dialect) => {
     expect(mail.to).toEqual([author.email]);
     expect(mail.data).toContain('requested changes on "Hello world"');
     expect(mail.data).toContain(`http://quire.test/studio/${ws.workspace.slug}/content/post/e1`);
+  });
+
+  it('tells no one whose role may not read the item (a notification names it)', async () => {
+    smtp.messages.length = 0;
+    await setPasswordForUser(env.ctx, ws.user.id, PASSWORD);
+    const owner = await signedIn(env.app, ws.user.email, ws.workspace.id);
+    for (const slug of ['news', 'post'])
+      expect(
+        (await owner.call('POST', '/api/v1/manage/content-types', { body: { name: slug, slug, fields: [{ name: 'title', field_type: 'text' }] } })).status,
+      ).toBe(201);
+    const role = await owner.call('POST', '/api/v1/manage/roles', {
+      body: { name: 'News only', permissions: [{ resource: 'entries', actions: ['read', 'update'], content_types: ['news'] }] },
+    });
+    expect(role.status, JSON.stringify(role.body)).toBe(201);
+    const limited = await memberWithPassword(env.ctx, ws.workspace.slug, 'editor');
+    expect((await owner.call('PATCH', `/api/v1/manage/users/${limited.id}`, { body: { role: 'News only' } })).status).toBe(200);
+    const tell = (item: { kind: 'entry' | 'page'; id: string; contentType?: string }) =>
+      withTransaction(env.ctx.db, (trx) =>
+        notify(trx, env.ctx, at, {
+          workspaceId: ws.workspace.id,
+          kind: 'mentioned',
+          recipients: [limited.id, author.id],
+          actorUserId: reviewer.id,
+          item,
+          message: 'mentioned you',
+        }),
+      );
+    // A post: the author is told, the person limited to news is not.
+    expect(await tell({ kind: 'entry', id: 'p1', contentType: 'post' })).toHaveLength(1);
+    expect((await rowsOf(limited.id)).length).toBe(0);
+    // News: both. A page: the role has no pages, so only the author.
+    expect(await tell({ kind: 'entry', id: 'n1', contentType: 'news' })).toHaveLength(2);
+    expect(await tell({ kind: 'page', id: 'home' })).toHaveLength(1);
+    expect((await rowsOf(limited.id)).map((r) => r.item_id)).toEqual(['n1']);
+    // One e-mail per notification: the author's three and the news one.
+    expect((await smtp.waitFor(4)).filter((m) => m.to.includes(limited.email))).toHaveLength(1);
   });
 
   it('tells no one of a write that rolls back', async () => {

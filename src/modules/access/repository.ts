@@ -63,7 +63,7 @@ export async function readWorkspaceRoles(db: Db, workspaceId: string): Promise<R
 }
 
 /** The rows the check reads for an actor of `workspaceId`: the installation's (cached) and the workspace's custom roles (read now). */
-export async function rolesOfWorkspace(ctx: Context, workspaceId: string): Promise<RoleTable> {
+export async function rolesOfWorkspace(ctx: Pick<Context, 'caches' | 'db'>, workspaceId: string): Promise<RoleTable> {
   const installation = await rolesOf(ctx);
   if (installation === PRESET_TABLE) return installation;
   try {
@@ -80,7 +80,7 @@ export async function rolesOfWorkspace(ctx: Context, workspaceId: string): Promi
  * A database without the table (see readRoles) gets the preset rows it would be seeded with, and
  * is read again next time, so the rows count as soon as it is migrated.
  */
-export function rolesOf(ctx: Context): Promise<RoleTable> {
+export function rolesOf(ctx: Pick<Context, 'caches' | 'db'>): Promise<RoleTable> {
   const cache = ctx.caches.roles;
   if (!cache.table) {
     const loading: Promise<RoleTable> = readRoles(ctx.db).then((table) => {

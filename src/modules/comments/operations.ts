@@ -112,7 +112,7 @@ export interface ItemIdentity {
   id: string;
 }
 
-type Ctx = Pick<Context, 'config' | 'log' | 'clock'>;
+type Ctx = Pick<Context, 'config' | 'log' | 'clock' | 'caches' | 'db'>;
 
 function itemWire(item: CommentItem): Comment['item'] {
   return { kind: item.kind, id: item.id, content_type: item.contentType?.slug ?? null, slug: item.slug };

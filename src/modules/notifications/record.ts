@@ -7,9 +7,14 @@
  * no one.
  *
  * Who is told is the caller's rule; this module only drops the person who acted (nobody is told
- * of their own action), duplicates, and people who are no longer members of the workspace.
+ * of their own action), duplicates, people who are no longer members of the workspace, and people
+ * whose role may not read the item (a notification names it: a custom role limited to some
+ * content types, or without pages, hears nothing of the others).
  */
 import type { Context } from '../../context.js';
+import { canReadType, decideItem, effectiveScopes } from '../access/authorize.js';
+import { rolesOfWorkspace } from '../access/repository.js';
+import { SCOPES, type Actor } from '../auth/permissions.js';
 import type { Db, NotificationsTable } from '../../db/types.js';
 import { afterCommit } from '../../db/transaction.js';
 import { newId } from '../../lib/ids.js';
@@ -17,6 +22,9 @@ import { iso } from '../../lib/time.js';
 import { recordActivity } from '../activity/record.js';
 import { sendNotificationEmails, type NotificationEmail } from './email.js';
 import { presentNotification, type NotificationKind, type Person } from './model.js';
+
+/** What notify reads of the context: settings and logger (e-mail), the role rows (who may read the item). */
+export type NotifyContext = Pick<Context, 'config' | 'log' | 'caches' | 'db'>;
 
 /** One thing to tell some people. */
 export interface NotificationInput {
@@ -40,16 +48,38 @@ export interface NotificationInput {
  * e-mails them after the commit when SMTP is configured. Returns the ids of the notifications
  * stored (one per person told).
  */
-export async function notify(trx: Db, ctx: Pick<Context, 'config' | 'log'>, at: Date | string, input: NotificationInput): Promise<string[]> {
+export async function notify(trx: Db, ctx: NotifyContext, at: Date | string, input: NotificationInput): Promise<string[]> {
   const wanted = [...new Set(input.recipients)].filter((id) => id !== input.actorUserId);
   if (wanted.length === 0) return [];
   const members = await trx.kysely
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select(['users.id', 'users.email', 'users.name'])
+    .select(['users.id', 'users.email', 'users.name', 'memberships.role'])
     .where('memberships.workspace_id', '=', input.workspaceId)
     .where('memberships.user_id', 'in', wanted)
     .execute();
+  if (input.item) {
+    const item = input.item;
+    const roles = await rolesOfWorkspace({ ...ctx, db: trx }, input.workspaceId);
+    const readable = members.filter((m) => {
+      // The person as the one permission check sees them in a Studio session.
+      const person: Actor = {
+        keyId: `notify:${m.id}`,
+        keyClass: 'management',
+        workspaceId: input.workspaceId,
+        userId: Number(m.id),
+        role: m.role,
+        keyScopes: new Set(SCOPES),
+        scopes: effectiveScopes(SCOPES, m.role, roles),
+        environment: null,
+        contentTypes: [],
+        roles,
+      };
+      if (item.kind === 'entry') return item.contentType ? canReadType(person, item.contentType) : true;
+      return decideItem(person, { resource: 'pages', action: 'read' }) === null;
+    });
+    members.splice(0, members.length, ...readable);
+  }
   if (members.length === 0) return [];
   const people = new Map<number, Person>(members.map((m) => [Number(m.id), { id: Number(m.id), email: m.email, name: m.name }]));
   if (input.actorUserId !== null) {

@@ -3,10 +3,9 @@
  * "Notifications": kind `release_failed`), in the transaction that records the failure, so a
  * failure that is not recorded (another instance marked it first) tells no one twice.
  */
-import type { Context } from '../../context.js';
 import type { Db } from '../../db/types.js';
 import type { ErrorDetail } from '../../errors.js';
-import { notify } from '../notifications/record.js';
+import { notify, type NotifyContext } from '../notifications/record.js';
 import type { ReleaseRecord } from './model.js';
 
 /**
@@ -15,7 +14,7 @@ import type { ReleaseRecord } from './model.js';
  */
 export async function notifyReleaseFailed(
   trx: Db,
-  ctx: Pick<Context, 'config' | 'log'>,
+  ctx: NotifyContext,
   at: string,
   release: ReleaseRecord,
   reasons: readonly ErrorDetail[],

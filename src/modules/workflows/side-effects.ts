@@ -11,11 +11,10 @@
  *
  * notify never tells the person who acted.
  */
-import type { Context } from '../../context.js';
 import type { Db } from '../../db/types.js';
 import { recordActivity } from '../activity/record.js';
 import type { Actor } from '../auth/permissions.js';
-import { notify, type NotificationInput } from '../notifications/record.js';
+import { notify, type NotificationInput, type NotifyContext } from '../notifications/record.js';
 import type { ItemKind } from '../publishing/states.js';
 import { managerIds } from './repository.js';
 import type { Stage } from './rules.js';
@@ -53,7 +52,7 @@ function named(item: ChangedItem): string {
 /** Records the activity and notifications of `change` inside the change's transaction. */
 export async function tellAboutItem(
   db: Db,
-  ctx: Pick<Context, 'config' | 'log'>,
+  ctx: NotifyContext,
   at: Date,
   actor: Actor,
   item: ChangedItem,
