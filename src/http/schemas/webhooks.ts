@@ -11,7 +11,9 @@ const webhookProperties = {
   id: Type.String({ format: 'uuid' }),
   url: Type.String({ description: 'http:// or https:// URL the events are POSTed to' }),
   description: Nullable(Type.String()),
-  events: Type.Array(Type.String(), { description: 'event types, `<kind>.*` or `*`' }),
+  events: Type.Array(Type.String(), {
+    description: 'event types (`entry.published`), `<kind>.*` (every event of a kind), `*.<action>` (an action of every kind, e.g. `*.stage_changed`) or `*`',
+  }),
   content_types: Type.Array(Type.String(), { description: 'content type slugs; empty: all' }),
   enabled: Type.Boolean(),
   created_at: Timestamp,

@@ -2608,7 +2608,7 @@ export type components = {
       created_at: string;
       description: string | null;
       enabled: boolean;
-      /** @description event types, `<kind>.*` or `*` */
+      /** @description event types (`entry.published`), `<kind>.*` (every event of a kind), `*.<action>` (an action of every kind, e.g. `*.stage_changed`) or `*` */
       events: string[];
       /** Format: uuid */
       id: string;
@@ -3493,7 +3493,7 @@ export type components = {
       created_at: string;
       description: string | null;
       enabled: boolean;
-      /** @description event types, `<kind>.*` or `*` */
+      /** @description event types (`entry.published`), `<kind>.*` (every event of a kind), `*.<action>` (an action of every kind, e.g. `*.stage_changed`) or `*` */
       events: string[];
       /** Format: uuid */
       id: string;
@@ -3754,7 +3754,7 @@ export type components = {
       created_at: string;
       description: string | null;
       enabled: boolean;
-      /** @description event types, `<kind>.*` or `*` */
+      /** @description event types (`entry.published`), `<kind>.*` (every event of a kind), `*.<action>` (an action of every kind, e.g. `*.stage_changed`) or `*` */
       events: string[];
       /** Format: uuid */
       id: string;
