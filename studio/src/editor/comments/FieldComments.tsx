@@ -22,31 +22,43 @@ export interface FieldCommentsProps {
 
 export function FieldComments({ field, label, localized, children }: FieldCommentsProps) {
   const scope = useCommentsScope();
+  if (!scope) return <>{children}</>;
+  return (
+    <Group align="flex-start" gap={4} wrap="nowrap">
+      <Box style={{ flex: 1, minWidth: 0 }}>{children}</Box>
+      <FieldCommentButton field={field} label={label} localized={localized} />
+    </Group>
+  );
+}
+
+/**
+ * The comment button alone, for a field shown without a form control of its own around it (a
+ * page's title in the editor's heading, its slug beside "Rename"). Nothing outside CommentsContext.
+ */
+export function FieldCommentButton({ field, label, localized }: Omit<FieldCommentsProps, 'children'>) {
+  const scope = useCommentsScope();
   const prefix = useContext(FieldPrefixContext);
   const path = `${prefix.path}${field}`;
   const fullLabel = `${prefix.label}${label}`;
   const name = scope?.name;
   useEffect(() => name?.(path, fullLabel), [name, path, fullLabel]);
-  if (!scope) return <>{children}</>;
+  if (!scope) return null;
   const locale = localized ? scope.locale : null;
   const count = scope.counts.get(anchorKey(path, locale)) ?? 0;
   const shownLabel = locale ? `${fullLabel} (${locale})` : fullLabel;
   return (
-    <Group align="flex-start" gap={4} wrap="nowrap">
-      <Box style={{ flex: 1, minWidth: 0 }}>{children}</Box>
-      <Button
-        variant={count ? 'light' : 'subtle'}
-        color={count ? 'blue' : 'gray'}
-        size="compact-xs"
-        px={4}
-        leftSection={<IconMessageCircle size={15} aria-hidden />}
-        aria-label={count ? `Comments on ${shownLabel}: ${count} open` : `Comment on ${shownLabel}`}
-        data-testid={`comments-${path}`}
-        onClick={() => scope.open({ field: path, locale, label: shownLabel })}
-        styles={{ section: count ? undefined : { marginInlineEnd: 0 } }}
-      >
-        {count ? count : null}
-      </Button>
-    </Group>
+    <Button
+      variant={count ? 'light' : 'subtle'}
+      color={count ? 'blue' : 'gray'}
+      size="compact-xs"
+      px={4}
+      leftSection={<IconMessageCircle size={15} aria-hidden />}
+      aria-label={count ? `Comments on ${shownLabel}: ${count} open` : `Comment on ${shownLabel}`}
+      data-testid={`comments-${path}`}
+      onClick={() => scope.open({ field: path, locale, label: shownLabel })}
+      styles={{ section: count ? undefined : { marginInlineEnd: 0 } }}
+    >
+      {count ? count : null}
+    </Button>
   );
 }

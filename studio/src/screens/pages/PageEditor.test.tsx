@@ -3,7 +3,8 @@
  * the whole tree with its block ids and If-Match; a refused publish puts the server's message
  * under the block's field, marks the block, lists the field by block position and type and
  * focuses it, and a click in that list expands a collapsed block and focuses its field (below
- * 900 px from the live preview's tab too: the Edit tab first).
+ * 900 px from the live preview's tab too: the Edit tab first). The page's own title and slug take
+ * comments (`title`, `slug`, without a locale).
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -171,5 +172,41 @@ describe('page editor', () => {
     const heading = screen.getByRole('textbox', { name: 'Heading' });
     await waitFor(() => expect(heading).toHaveFocus());
     expect(heading).toBeVisible();
+  });
+
+  it('takes comments on the page’s own title and slug (not localized), beside the heading and the slug', async () => {
+    const slugThread = {
+      id: 'c1',
+      item: { kind: 'page', id: 'p1', content_type: null, slug: 'home' },
+      field: 'slug',
+      locale: null,
+      parent_id: null,
+      body: 'Shorter address?',
+      author: { id: 2, email: 'bob@example.com', name: 'Bob' },
+      mentions: [],
+      resolved: false,
+      resolved_by: null,
+      resolved_at: null,
+      created_at: '2026-11-29T10:00:00.000Z',
+      updated_at: '2026-11-29T10:00:00.000Z',
+      edited: false,
+    };
+    calls = fakeApi((call) => {
+      if (call.path === '/pages/home/comments' && call.method === 'GET') return ok([slugThread]);
+      if (call.path === '/pages/home/comments' && call.method === 'POST') return ok({ ...slugThread, id: 'c2', ...(call.body as object) });
+      return answerOf(call);
+    });
+    renderEditor();
+    // The heading keeps its own name; its comment button sits beside it.
+    await screen.findByRole('heading', { name: 'Home', level: 1 }, { timeout: 5000 });
+    expect(await screen.findByRole('button', { name: 'Comments on Slug: 1 open' })).toBeInTheDocument();
+    // Not localized: the comment carries no locale.
+    await userEvent.click(screen.getByRole('button', { name: 'Comment on Page title' }));
+    const panel = await screen.findByRole('dialog', { name: 'Comments on Page title' });
+    await userEvent.type(within(panel).getByLabelText('New comment on Page title'), 'Say “Start” instead');
+    await userEvent.click(within(panel).getByRole('button', { name: 'Comment' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST' && c.path === '/pages/home/comments')?.body).toEqual({ body: 'Say “Start” instead', field: 'title' }),
+    );
   });
 });

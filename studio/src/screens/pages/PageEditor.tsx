@@ -6,7 +6,8 @@
  * publish changes, unpublish, archive, schedule, duplicate, delete), locale switcher and history
  * (a version's differences: SEO values, blocks added, removed, moved or changed; restore).
  * The slug is an attribute of the page, renamed at once with "Rename". API errors land on their
- * SEO field or block field (`blocks.0.children.1.data.title`).
+ * SEO field or block field (`blocks.0.children.1.data.title`). Comment buttons sit beside the
+ * heading (`title`), the slug (`slug`), each SEO value and each block field.
  */
 import '@mantine/dates/styles.css';
 import '@mantine/tiptap/styles.css';
@@ -42,6 +43,7 @@ import { publishBlockedReason, withWorkflowAfterSave, WorkflowBar, workflowOf } 
 import { useWorkflows } from '../../api/workflows';
 import { useItemCollab } from '../../editor/collab/ItemCollab';
 import { CommentsContext } from '../../editor/comments/context';
+import { FieldCommentButton } from '../../editor/comments/FieldComments';
 import { apiFieldSources } from '../../fields/api-sources';
 import { FieldSourcesContext } from '../../fields/sources';
 import {
@@ -397,30 +399,36 @@ function Editor({
 
   return (
     <Stack>
-      <PageHeader
-        title={title}
-        description={
-          <Group gap="xs" component="span">
-            <Anchor component={Link} to={`/${workspace.slug}/pages`} size="sm">
-              ← All pages
-            </Anchor>
-            <Text span size="sm" c="dimmed">
-              Slug <Code>{slug}</Code>
-            </Text>
-            {canWrite && !releaseId ? (
-              <Button size="compact-xs" variant="subtle" onClick={() => setRenaming(true)}>
-                Rename
-              </Button>
-            ) : null}
-          </Group>
-        }
-        actions={
-          <>
-            {collab.header}
-            {live.toggle}
-          </>
-        }
-      />
+      {/* The page's own title and slug take comments too (`title`, `slug`; not localized: the
+          heading shows the default locale's name, and a translation's title is discussed on its SEO title). */}
+      <CommentsContext.Provider value={collab.scope}>
+        <PageHeader
+          title={title}
+          titleAside={<FieldCommentButton field="title" label="Page title" localized={false} />}
+          description={
+            <Group gap="xs" component="span">
+              <Anchor component={Link} to={`/${workspace.slug}/pages`} size="sm">
+                ← All pages
+              </Anchor>
+              <Text span size="sm" c="dimmed">
+                Slug <Code>{slug}</Code>
+              </Text>
+              {canWrite && !releaseId ? (
+                <Button size="compact-xs" variant="subtle" onClick={() => setRenaming(true)}>
+                  Rename
+                </Button>
+              ) : null}
+              <FieldCommentButton field="slug" label="Slug" localized={false} />
+            </Group>
+          }
+          actions={
+            <>
+              {collab.header}
+              {live.toggle}
+            </>
+          }
+        />
+      </CommentsContext.Provider>
       <ReleaseBanner variant={variant} target={releaseTarget} />
       {conflict ? null : collab.notice}
       {conflict ? <ConflictAlert what="page" onReload={() => void reload()} /> : null}
