@@ -3,7 +3,8 @@
  * approvals"; Publish held back outside the publish stage with the reason; "Move to stage…"
  * offers the other stages, disabled with the reason (approvals missing, a role not allowed); the
  * last editor cannot approve; another editor approves, then moves the page on, after which
- * Publish is available; a refused move shows the server's message; "Request changes" needs a
+ * Publish is available; a refused move shows the server's message; "Move with a note…" sends the
+ * chosen stage with a required comment, and shows a refusal in its dialog; "Request changes" needs a
  * comment; assignees are sent as user ids; an edit of the working copy withdraws the approvals
  * shown (the save's answer carries no workflow state) and makes the editor its last editor.
  */
@@ -173,5 +174,46 @@ describe('review workflow in the page editor', () => {
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true), { timeout: 5000 });
     expect(await within(bar).findByText('0 of 1 approvals')).toBeInTheDocument();
     expect(within(bar).getByRole('button', { name: 'Approve' })).toBeDisabled();
+  });
+
+  it('moves with a note: a stage (the blocked ones disabled with the reason) and a required note, in one request', async () => {
+    const bar = await renderEditor();
+    await userEvent.click(within(bar).getByRole('button', { name: 'Move to stage…' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Move with a note…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move with a note' });
+    // Moving back is the one move open here, so it is chosen; the note has the focus.
+    const stage = within(dialog).getByRole('combobox', { name: /Stage/ });
+    expect(stage).toHaveValue('Draft');
+    const note = within(dialog).getByRole('textbox', { name: /Note/ });
+    await waitFor(() => expect(note).toHaveFocus());
+    const move = within(dialog).getByRole('button', { name: 'Move to Draft' });
+    expect(move).toBeDisabled();
+    await userEvent.click(stage);
+    expect(await within(dialog).findByRole('option', { name: 'Ready (Needs 1 approval to move on from “Review” (0 given))', hidden: true })).toHaveAttribute(
+      'data-combobox-disabled',
+      'true',
+    );
+    await userEvent.keyboard('{Escape}');
+
+    await userEvent.type(note, 'The legal text is missing; back to you');
+    await userEvent.click(move);
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === '/pages/home/stage')?.body).toEqual({ stage: 's1', comment: 'The legal text is missing; back to you' }),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Move with a note' })).toBeNull());
+    expect(await within(bar).findByText('Draft')).toBeInTheDocument();
+  });
+
+  it('shows a refused move with a note in its dialog, as the server said, and keeps the note', async () => {
+    const bar = await renderEditor();
+    moveRefusal = refusal(409, 'APPROVALS_MISSING', "Moving on from 'Review' needs 1 approval (0 given)");
+    await userEvent.click(within(bar).getByRole('button', { name: 'Move to stage…' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Move with a note…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move with a note' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Note/ }), 'Please check');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Move to Draft' }));
+    expect(await within(dialog).findByText("Moving on from 'Review' needs 1 approval (0 given)")).toBeInTheDocument();
+    expect(within(dialog).getByRole('textbox', { name: /Note/ })).toHaveValue('Please check');
+    expect(within(bar).getByText('Review')).toBeInTheDocument();
   });
 });

@@ -2,13 +2,14 @@
  * The review workflow of an entry or page in its editor (D130; docs/studio.md "Review
  * workflows"): the stage it is in, its approvals ("1 of 2 approvals"), "Move to stage…" (each
  * other stage, disabled with the reason when the role may not move it there or the approvals to
- * move on are missing; a refusal of the server, 403 or 409, is shown as it came), "Approve" (not
+ * move on are missing; a refusal of the server, 403 or 409, is shown as it came; "Move with a
+ * note…" asks for a stage and a comment, sent with the move in one request), "Approve" (not
  * for the working copy's last editor), "Request changes" (a dialog asking what, required) and
  * the assignees (members of the workspace). Pending edits are saved first, since approvals are of
  * the working copy. Its own panel, so the comment and presence controls can sit beside it.
  */
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Group, Menu, Modal, MultiSelect, Paper, Stack, Text, Textarea } from '@mantine/core';
+import { Badge, Button, Group, Menu, Modal, MultiSelect, Paper, Select, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconChevronDown } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -99,6 +100,7 @@ export function WorkflowBar({ state, item, canWrite, flush, onChange }: Workflow
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [requesting, setRequesting] = useState(false);
+  const [movingWithNote, setMovingWithNote] = useState(false);
   const workflow = workflows.data?.find((w) => w.id === state.workflow_id);
   const me = session.user.id;
   const approvedByMe = state.approvals.some((a) => a.user.id === me);
@@ -120,6 +122,11 @@ export function WorkflowBar({ state, item, canWrite, flush, onChange }: Workflow
       setBusy(null);
     }
   };
+
+  // The other stages, each with the reason it cannot be chosen now (null: it can).
+  const targets = (workflow?.stages ?? [])
+    .filter((s) => s.id !== state.stage.id)
+    .map((stage) => ({ stage, reason: moveBlockedReason(state, workflow?.stages ?? [], stage, workspace.role, lastEditor) }));
 
   const people = (members.data ?? []).filter((m): m is typeof m & { id: number } => m.id !== null && m.status !== 'pending');
   const assigneeOptions = [
@@ -161,21 +168,21 @@ export function WorkflowBar({ state, item, canWrite, flush, onChange }: Workflow
               </Menu.Target>
               <Menu.Dropdown>
                 <Menu.Label>Move to stage</Menu.Label>
-                {(workflow?.stages ?? [])
-                  .filter((s) => s.id !== state.stage.id)
-                  .map((s) => {
-                    const reason = moveBlockedReason(state, workflow?.stages ?? [], s, workspace.role, lastEditor);
-                    return (
-                      <Menu.Item key={s.id} disabled={reason !== null} onClick={() => void run('move', () => moveToStage(item, s.id), `Moved to ${s.name}`)}>
-                        <Text size="sm">{s.name}</Text>
-                        {reason ? (
-                          <Text size="xs" c="dimmed">
-                            {reason}
-                          </Text>
-                        ) : null}
-                      </Menu.Item>
-                    );
-                  })}
+                {targets.map(({ stage: s, reason }) => (
+                  <Menu.Item key={s.id} disabled={reason !== null} onClick={() => void run('move', () => moveToStage(item, s.id), `Moved to ${s.name}`)}>
+                    <Text size="sm">{s.name}</Text>
+                    {reason ? (
+                      <Text size="xs" c="dimmed">
+                        {reason}
+                      </Text>
+                    ) : null}
+                  </Menu.Item>
+                ))}
+                <Menu.Divider />
+                {/* The one-click moves above stay one click; a move that wants a word of explanation goes through a dialog. */}
+                <Menu.Item disabled={!targets.some((t) => t.reason === null)} onClick={() => setMovingWithNote(true)}>
+                  <Text size="sm">Move with a note…</Text>
+                </Menu.Item>
               </Menu.Dropdown>
             </Menu>
             {state.required_approvals > 0 && !approvedByMe ? (
@@ -228,6 +235,19 @@ export function WorkflowBar({ state, item, canWrite, flush, onChange }: Workflow
         />
         <ErrorAlert error={error} title="The workflow action failed" />
       </Stack>
+      {movingWithNote ? (
+        <MoveWithNoteDialog
+          targets={targets}
+          current={workflow?.stages.findIndex((s) => s.id === state.stage.id) ?? -1}
+          stages={workflow?.stages ?? []}
+          onClose={() => setMovingWithNote(false)}
+          onSubmit={async (stage, comment) => {
+            await flush?.();
+            onChange(await moveToStage(item, stage.id, comment));
+            notifications.show({ color: 'green', message: `Moved to ${stage.name}` });
+          }}
+        />
+      ) : null}
       <RequestChangesDialog
         opened={requesting}
         onClose={() => setRequesting(false)}
@@ -282,6 +302,84 @@ function RequestChangesDialog({ opened, onClose, onSubmit }: { opened: boolean; 
             </Button>
             <Button type="submit" color="orange" loading={busy} disabled={!comment.trim()}>
               Request changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/**
+ * "Move with a note…": a stage (the other stages, those that cannot be chosen now disabled with
+ * the reason; the next one that can preselected) and a note (required), sent as the move's
+ * `comment`, which the server records as a comment on the item in the same transaction. A refusal
+ * (403, 409) is shown in the dialog as the server said it.
+ */
+function MoveWithNoteDialog({
+  targets,
+  stages,
+  current,
+  onClose,
+  onSubmit,
+}: {
+  targets: { stage: WorkflowStage; reason: string | null }[];
+  stages: WorkflowStage[];
+  /** the current stage's index in `stages` */
+  current: number;
+  onClose: () => void;
+  onSubmit: (stage: WorkflowStage, comment: string) => Promise<void>;
+}) {
+  const open = targets.filter((t) => t.reason === null);
+  const next = open.find((t) => stages.indexOf(t.stage) > current) ?? open[0];
+  const [stageId, setStageId] = useState<string | null>(next?.stage.id ?? null);
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const stage = targets.find((t) => t.stage.id === stageId && t.reason === null)?.stage ?? null;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!stage || !comment.trim()) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit(stage, comment.trim());
+      onClose();
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal opened onClose={onClose} title="Move with a note" centered>
+      <form onSubmit={(e) => void submit(e)}>
+        <Stack>
+          <Select
+            label="Stage"
+            required
+            allowDeselect={false}
+            data={targets.map(({ stage: s, reason }) => ({ value: s.id, label: reason ? `${s.name} (${reason})` : s.name, disabled: reason !== null }))}
+            value={stageId}
+            onChange={setStageId}
+            comboboxProps={{ withinPortal: false }}
+          />
+          <Textarea
+            label="Note"
+            description="Saved as a comment on this item with the move; the assignees and the last editor are told of the move."
+            required
+            rows={4}
+            maxLength={10000}
+            value={comment}
+            data-autofocus
+            onChange={(e) => setComment(e.currentTarget.value)}
+          />
+          <ErrorAlert error={error} title="The item was not moved" />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy} disabled={!stage || !comment.trim()}>
+              {stage ? `Move to ${stage.name}` : 'Move'}
             </Button>
           </Group>
         </Stack>
