@@ -302,6 +302,38 @@ export function recordScripts(page: Page): { scripts: Map<string, Promise<number
   return { scripts, stop: () => page.off('response', onResponse) };
 }
 
+/**
+ * Tracks `page`'s requests from now on, except the Studio's event stream
+ * (`/api/v1/manage/events`: a Server-Sent Events response open for as long as the Studio is, so
+ * Playwright's `networkidle` never comes). `quiet()` resolves once no tracked request has been in
+ * flight for 500 ms (what `networkidle` means otherwise); start tracking before the navigation
+ * whose requests it must see.
+ */
+export function trackNetwork(page: Page): { quiet: (timeout?: number) => Promise<void>; stop: () => void } {
+  const inFlight = new Set<unknown>();
+  let lastChange = Date.now();
+  const tracked = (url: string) => !new URL(url).pathname.startsWith('/api/v1/manage/events');
+  const onRequest = (req: { url(): string }) => {
+    if (!tracked(req.url())) return;
+    inFlight.add(req);
+    lastChange = Date.now();
+  };
+  const onDone = (req: { url(): string }) => {
+    if (inFlight.delete(req)) lastChange = Date.now();
+  };
+  page.on('request', onRequest);
+  page.on('requestfinished', onDone);
+  page.on('requestfailed', onDone);
+  return {
+    quiet: (timeout = 30_000) => until(async () => inFlight.size === 0 && Date.now() - lastChange >= 500, 'no request in flight for 500 ms', timeout),
+    stop: () => {
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+      page.off('requestfailed', onDone);
+    },
+  };
+}
+
 /** Polls `check` every 100 ms until it holds, failing with "timed out waiting for `what`". */
 export async function until(check: () => Promise<boolean>, what: string, timeout = 10_000): Promise<void> {
   const deadline = Date.now() + timeout;

@@ -21,6 +21,7 @@ import {
   setUpOwner,
   skipBrowserSuites,
   startStudioServer,
+  trackNetwork,
   until,
   type StudioServer,
 } from './harness.js';
@@ -81,6 +82,7 @@ describe.skipIf(skipBrowserSuites())('Studio GraphQL explorer in Chromium', () =
   it('runs the default query with a production key and sees the published entry only', async () => {
     // JavaScript the explorer loads (as sent: the build's brotli copies), from here on.
     const { scripts, stop } = recordScripts(page);
+    const network = trackNetwork(page);
     await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'GraphQL explorer' }).click();
     await visible(page.getByRole('heading', { name: 'GraphQL explorer', level: 1 }));
     await expectAccessible(page, 'graphql explorer: key form');
@@ -109,7 +111,8 @@ describe.skipIf(skipBrowserSuites())('Studio GraphQL explorer in Chromium', () =
     await until(async () => page.workers().length >= 2, 'the editor workers');
     for (const worker of page.workers()) expect(new URL(worker.url()).pathname).toMatch(/^\/studio\/assets\/(editor|json|graphql)\.worker-[\w-]+\.js$/);
 
-    await page.waitForLoadState('networkidle');
+    await network.quiet();
+    network.stop();
     stop();
     const wire = (await Promise.all(scripts.values())).reduce((a, b) => a + b, 0);
     process.stdout.write(`\n[studio graphql e2e] the explorer with GraphiQL and Monaco: ${scripts.size} scripts, ${(wire / 1024).toFixed(1)} KB brotli\n`);

@@ -24,6 +24,7 @@ import {
   screenshot,
   skipBrowserSuites,
   startStudioServer,
+  trackNetwork,
   type StudioServer,
 } from './harness.js';
 
@@ -175,9 +176,10 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
               .then((s) => s.responseBodySize),
           );
       });
+      const network = trackNetwork(p);
       await p.goto(`${ws}${route}`);
       await visible(p.getByRole('heading', { level: 1 }).first());
-      await p.waitForLoadState('networkidle');
+      await network.quiet();
       const wire = (await Promise.all(scripts.values())).reduce((a, b) => a + b, 0);
       const gzipped = [...scripts.keys()].reduce((sum, f) => sum + gzippedAssetBytes(f), 0);
       rows.push(
@@ -471,9 +473,11 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
       ['/settings/api-keys', 'Settings', 'settings-api-keys-390'],
       ['/settings/people', 'Settings', 'settings-people-390'],
     ] as const) {
+      const network = trackNetwork(page);
       await page.goto(`${ws}${path}`);
       await visible(heading(page, title));
-      await page.waitForLoadState('networkidle');
+      await network.quiet();
+      network.stop();
       await expectNoHorizontalScroll(page, `${path || '/'} at 390 px`);
       if (path === '/model/every-field') await expectAccessible(page, `${path} at 390 px`);
       await screenshot(page, shot);

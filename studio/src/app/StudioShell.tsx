@@ -83,7 +83,7 @@ export function StudioShell({ children }: { children: ReactNode }) {
               <NativeSelect
                 aria-label="Workspace"
                 size="xs"
-                w={{ base: 130, xs: 180 }}
+                w={{ base: 110, xs: 180 }}
                 value={workspace.slug}
                 data={session.workspaces.map((w) => ({ value: w.slug, label: w.name }))}
                 onChange={(e) => navigate(`/${e.currentTarget.value}`)}
