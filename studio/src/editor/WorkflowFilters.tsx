@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Workflow } from '../api/types';
 import { useWsKey } from '../app/queries';
 import { listMembers } from '../screens/entries/api';
-import { workflowOf } from './WorkflowBar';
+import { workflowOf } from './workflow-state';
 
 /** An item's review stage as a badge, with who is assigned (entries and pages lists, D130). */
 export function StageBadge({ item, inline = false }: { item: object; inline?: boolean }) {

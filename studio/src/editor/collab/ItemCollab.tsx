@@ -18,7 +18,7 @@ import { openCounts, useItemComments } from '../../api/comments';
 import { usePresence, useStudioEvent, useStudioEvents, type StudioEvent } from '../../api/events';
 import { useWorkspace } from '../../app/workspace';
 import { useMemberNames } from '../../screens/entries/members';
-import { CommentPanel } from '../comments/CommentPanel';
+import { LazyCommentPanel } from '../comments/LazyCommentPanel';
 import type { CommentAnchor, CommentsScope } from '../comments/context';
 import { EditorPeople } from './EditorPeople';
 import { ItemChangedNotice, type ItemChange } from './ItemChangedNotice';
@@ -153,7 +153,7 @@ export function useItemCollab(o: ItemCollabOptions): ItemCollab {
       >
         Comments{total ? ` (${total})` : ''}
       </Button>
-      <CommentPanel
+      <LazyCommentPanel
         opened={opened}
         onClose={() => setOpened(false)}
         item={o.path}

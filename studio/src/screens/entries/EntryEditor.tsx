@@ -41,7 +41,8 @@ import { previewUrl } from '../../editor/preview-protocol';
 import { VersionHistory } from './VersionHistory';
 import { BuiltinPreview } from '../../editor/BuiltinPreview';
 import { ReleaseActions, ReleaseBanner, useReleaseVariant, type ReleaseVariant } from '../../editor/ReleaseEditing';
-import { publishBlockedReason, withWorkflowAfterSave, WorkflowBar, workflowOf } from '../../editor/WorkflowBar';
+import { LazyWorkflowBar } from '../../editor/LazyWorkflowBar';
+import { publishBlockedReason, withWorkflowAfterSave, workflowOf } from '../../editor/workflow-state';
 import { useWorkflows } from '../../api/workflows';
 import { useItemCollab } from '../../editor/collab/ItemCollab';
 import { CommentsContext } from '../../editor/comments/context';
@@ -408,7 +409,7 @@ function Editor({
               publishBlocked={publishBlockedReason(workflowState, workflows.data)}
             />
             {workflowState ? (
-              <WorkflowBar
+              <LazyWorkflowBar
                 state={workflowState}
                 item={entryPath(ct.slug, initial.slug)}
                 canWrite={canWrite}

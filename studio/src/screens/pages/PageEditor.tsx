@@ -39,7 +39,8 @@ import { BuiltinPreview } from '../../editor/BuiltinPreview';
 import { previewBlocks } from '../../editor/builtin-preview';
 import { useRestore, VersionDialog, VersionList } from '../../editor/VersionHistory';
 import { ReleaseActions, ReleaseBanner, useReleaseVariant, type ReleaseVariant } from '../../editor/ReleaseEditing';
-import { publishBlockedReason, withWorkflowAfterSave, WorkflowBar, workflowOf } from '../../editor/WorkflowBar';
+import { LazyWorkflowBar } from '../../editor/LazyWorkflowBar';
+import { publishBlockedReason, withWorkflowAfterSave, workflowOf } from '../../editor/workflow-state';
 import { useWorkflows } from '../../api/workflows';
 import { useItemCollab } from '../../editor/collab/ItemCollab';
 import { CommentsContext } from '../../editor/comments/context';
@@ -483,7 +484,7 @@ function Editor({
               publishBlocked={publishBlockedReason(workflowState, workflows.data)}
             />
             {workflowState ? (
-              <WorkflowBar
+              <LazyWorkflowBar
                 state={workflowState}
                 item={pagePath(slug)}
                 canWrite={canWrite}
