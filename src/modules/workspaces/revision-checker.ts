@@ -99,10 +99,13 @@ export class RevisionChecker {
     });
     try {
       const res = await Promise.race([
-        client.query<{ id: string; revision: string | number; draft_revision: string | number }>(
-          'SELECT id, revision, draft_revision FROM workspaces WHERE id = ANY($1::text[])',
-          [ids],
-        ),
+        // A named (prepared) statement: PostgreSQL parses and plans it once per connection, not
+        // once per batch, on the path every cached answer takes.
+        client.query<{ id: string; revision: string | number; draft_revision: string | number }>({
+          name: 'quire_revision_check',
+          text: 'SELECT id, revision, draft_revision FROM workspaces WHERE id = ANY($1::text[])',
+          values: [ids],
+        }),
         timeout,
       ]);
       return new Map(res.rows.map((r) => [r.id, { revision: Number(r.revision), draft: Number(r.draft_revision) }]));
