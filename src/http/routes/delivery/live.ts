@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { firstHeader } from '../../auth-hooks.js';
+import { openEventStream } from '../../event-stream.js';
 
 const LiveQuery = Type.Object(
   { last_event_id: Type.Optional(Type.String({ maxLength: 40, description: 'Resume after this event id (as the Last-Event-ID header).' })) },
@@ -46,45 +47,21 @@ export async function deliveryLiveRoutes(app: FastifyInstance, ctx: Context): Pr
     },
     async (req, reply) => {
       ctx.live.admit(req.actor);
-      reply.hijack();
-      const res = reply.raw;
-      // Headers set so far (CORS, request id) go out with the stream's own.
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value as string);
-      res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-      res.setHeader('Cache-Control', 'private, no-store');
-      res.setHeader('X-Accel-Buffering', 'no');
-      // The connection ends with the stream: none is left idle when the server closes.
-      res.setHeader('Connection', 'close');
-      res.statusCode = 200;
-      // The heartbeat keeps the connection busy; no idle timeout applies to a stream.
-      req.raw.socket.setTimeout(0);
-      let stop: (() => void) | null = null;
-      let gone = false;
-      res.on('close', () => {
-        gone = true;
-        stop?.();
-      });
-      const sink = {
-        write: (frame: string) => {
-          if (!res.writableEnded && !res.destroyed) res.write(frame);
-          return res.writableLength;
-        },
-        end: () => {
-          if (!res.writableEnded) res.end();
-        },
-      };
+      const stream = openEventStream(req, reply);
       const lastEventId = firstHeader(req.headers['last-event-id']) ?? req.query.last_event_id;
+      let stop: () => void;
       try {
-        stop = await ctx.live.start(req.actor, sink, lastEventId);
+        stop = await ctx.live.start(req.actor, stream.sink, lastEventId);
       } catch (err) {
         // Admitted a moment ago: only a close in between (or a failed read) gets here.
         req.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'live stream could not start');
-        sink.end();
+        stream.sink.end();
         return;
       }
-      if (gone) return stop();
+      if (stream.gone) return stop();
+      stream.onGone(stop);
       // Headers out once the stream is joined: a client that saw them gets every later change.
-      sink.write('retry: 2000\n\n');
+      stream.sink.write('retry: 2000\n\n');
     },
   );
 }

@@ -11,6 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../../context.js';
 import { setPresence } from '../../../modules/presence/operations.js';
 import { EnvelopeOf, ok } from '../../envelope.js';
+import { openEventStream } from '../../event-stream.js';
 import { PresenceBody, PresenceParams, PresenceSchema } from '../../schemas/studio-events.js';
 
 /** Registers GET /events and PUT /events/{stream}/presence; streams end when the app closes. */
@@ -40,40 +41,16 @@ export async function studioEventRoutes(app: FastifyInstance, ctx: Context): Pro
     },
     async (req, reply) => {
       ctx.studio.admit(req.actor);
-      reply.hijack();
-      const res = reply.raw;
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value as string);
-      res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-      res.setHeader('Cache-Control', 'private, no-store');
-      res.setHeader('X-Accel-Buffering', 'no');
-      // The connection ends with the stream: none is left idle when the server closes.
-      res.setHeader('Connection', 'close');
-      res.statusCode = 200;
-      // The heartbeat keeps the connection busy; no idle timeout applies to a stream.
-      req.raw.socket.setTimeout(0);
-      let stop: (() => void) | null = null;
-      let gone = false;
-      res.on('close', () => {
-        gone = true;
-        stop?.();
-      });
-      const sink = {
-        write: (frame: string) => {
-          if (!res.writableEnded && !res.destroyed) res.write(frame);
-          return res.writableLength;
-        },
-        end: () => {
-          if (!res.writableEnded) res.end();
-        },
-      };
+      const stream = openEventStream(req, reply);
+      let stop: () => void;
       try {
-        stop = (await ctx.studio.start(req.actor, sink)).stop;
+        stop = (await ctx.studio.start(req.actor, stream.sink)).stop;
       } catch (err) {
         req.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'studio event stream could not start');
-        sink.end();
+        stream.sink.end();
         return;
       }
-      if (gone) stop();
+      stream.onGone(stop);
     },
   );
 
