@@ -189,7 +189,11 @@ describe.each(dialects())('entry working copies and versions on %s', (dialect) =
     const current = await record('story');
     // The entry's wire shape, less `workflow`: the item's place in its review workflow is the
     // item's now, not a version's (docs/workflow.md).
-    expect(Object.keys(v1.body.data).sort()).toEqual(Object.keys(current).filter((k) => k !== 'workflow').sort());
+    expect(Object.keys(v1.body.data).sort()).toEqual(
+      Object.keys(current)
+        .filter((k) => k !== 'workflow')
+        .sort(),
+    );
     expect(JSON.parse(v1.body.data.data)).toEqual({ title: 'One', views: 1 });
     expect(v1.body.data.translations.map((t: { locale: string; data: string }) => [t.locale, JSON.parse(t.data)])).toEqual([['de', { title: 'Eins' }]]);
     expect(v1.body.meta).toMatchObject({ version: 1, action: 'create', status: 'draft' });

@@ -12,13 +12,7 @@ import type { ReleaseRecord } from './model.js';
  * Notifies `release.created_by` (when known) that the scheduler could not publish it, naming the
  * first reason and how many there were. The actor is the system (null).
  */
-export async function notifyReleaseFailed(
-  trx: Db,
-  ctx: NotifyContext,
-  at: string,
-  release: ReleaseRecord,
-  reasons: readonly ErrorDetail[],
-): Promise<void> {
+export async function notifyReleaseFailed(trx: Db, ctx: NotifyContext, at: string, release: ReleaseRecord, reasons: readonly ErrorDetail[]): Promise<void> {
   if (release.created_by === null) return;
   const first = reasons[0]?.message ?? 'the publication failed';
   const more = reasons.length > 1 ? ` (and ${reasons.length - 1} more problem${reasons.length === 2 ? '' : 's'})` : '';

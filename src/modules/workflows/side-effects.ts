@@ -50,14 +50,7 @@ function named(item: ChangedItem): string {
 }
 
 /** Records the activity and notifications of `change` inside the change's transaction. */
-export async function tellAboutItem(
-  db: Db,
-  ctx: NotifyContext,
-  at: Date,
-  actor: Actor,
-  item: ChangedItem,
-  change: ItemChange,
-): Promise<void> {
+export async function tellAboutItem(db: Db, ctx: NotifyContext, at: Date, actor: Actor, item: ChangedItem, change: ItemChange): Promise<void> {
   await recordActivity(db, at, {
     workspaceId: item.workspaceId,
     type: 'item',
