@@ -23,6 +23,7 @@ const ISOLATED = [
   'test/faults/hostile-input.test.ts',
   'test/faults/slow-clients.test.ts',
   'test/security/upload-stall.test.ts',
+  'test/no-async-hooks.test.ts',
 ];
 // One copy of graphql: test files and src import it through Vite, which would pick its ESM build
 // (index.mjs), while graphql-yoga and graphql-query-complexity, loaded by Node, get its CommonJS

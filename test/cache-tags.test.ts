@@ -4,12 +4,9 @@
  * `Surrogate-Key` naming each item and list they depend on, related entries and assets included;
  * a cached answer (X-Cache: HIT) carries the same tags; errors carry none; webhook bodies carry
  * the changed item's tags, which name what the answers carry. Concurrent requests each carry their
- * own tags, and collecting them turns on no async hooks (the tags travel with the request's
- * context, not in an AsyncLocalStorage).
+ * own tags (they travel with the request's context; test/no-async-hooks.test.ts checks that
+ * collecting them turns on no async hooks).
  */
-import { executionAsyncId } from 'node:async_hooks';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestEnv, dialects, insertMediaRow, seedWorkspace, type Res, type TestEnv } from './helpers.js';
 
@@ -138,25 +135,6 @@ describe.each(dialects())('cache tags on %s', (dialect) => {
       expect(synced).toContain(`any:${ws}`);
       expect(synced).not.toContain(`p:${ids.home}`);
     }
-  });
-
-  it('collecting tags turns on no async hooks: no AsyncLocalStorage in src, promises untracked after delivery requests', async () => {
-    // Node tracks promises (promise hooks, a cost on every promise of the process, cache hits
-    // included) once any AsyncLocalStorage is entered or an async hook enabled; without, the
-    // continuation of a promise runs with execution async id 0. Nothing in this process (src,
-    // its dependencies, the test runner) enables them, so a non-zero id here means our code did.
-    const src = join(import.meta.dirname, '..', 'src');
-    const users = (readdirSync(src, { recursive: true }) as string[])
-      .filter((f) => f.endsWith('.ts'))
-      .filter((f) => /from ['"](node:)?async_hooks['"]|AsyncLocalStorage\s*[(<]|createHook\s*\(/.test(readFileSync(join(src, f), 'utf8')));
-    expect(users).toEqual([]);
-    const served = await Promise.all([
-      get('/entries?type=post&sort=slug:asc&limit=3'),
-      get('/entries/one?fields=title'),
-      call(env.app, 'POST', `${P}/graphql`, { key: keys.delivery, body: { query: '{ postCollection { nodes { title author { name } } } }' } }),
-    ]);
-    for (const res of served) expect(tagsOf(res).length).toBeGreaterThan(0);
-    expect(await Promise.resolve().then(() => executionAsyncId())).toBe(0);
   });
 
   it('webhook bodies carry the changed item tags, which the answers that showed it carry', async () => {
