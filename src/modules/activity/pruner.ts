@@ -8,6 +8,7 @@
 import type { Context } from '../../context.js';
 import { iso } from '../../lib/time.js';
 import { deleteActivityBefore } from './repository.js';
+import { startPeriodic } from '../../lib/periodic.js';
 
 /** How long activity rows are kept. */
 export const ACTIVITY_KEEP_MS = 10 * 60_000;
@@ -25,25 +26,11 @@ export function pruneActivity(ctx: Pick<Context, 'db' | 'clock'>): Promise<numbe
 
 /** Starts the prune: a pass at start, then one a minute. */
 export function startActivityPruner(ctx: Context): ActivityPruner {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = (): void => {
-    if (running || stopped) return;
-    running = pruneActivity(ctx)
-      .then(() => {})
-      .catch((err: unknown) => ctx.log.error({ err }, 'activity log prune failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, EVERY_MS);
-  timer.unref();
-  setImmediate(tick).unref();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      if (running) await running;
+  return startPeriodic(
+    EVERY_MS,
+    async () => {
+      await pruneActivity(ctx);
     },
-  };
+    (err) => ctx.log.error({ err }, 'activity log prune failed'),
+  );
 }

@@ -7,6 +7,7 @@
  */
 import type { Context } from '../../context.js';
 import { pruneAuditLog } from './operations.js';
+import { startPeriodic } from '../../lib/periodic.js';
 
 const EVERY_MS = 3_600_000;
 
@@ -16,27 +17,12 @@ export interface AuditPruner {
 }
 
 export function startAuditPruner(ctx: Context): AuditPruner {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = (): void => {
-    if (running || stopped) return;
-    running = pruneAuditLog(ctx)
-      .then((n) => {
-        if (n) ctx.log.info({ rows: n, days: ctx.config.auditRetentionDays }, 'audit log pruned');
-      })
-      .catch((err: unknown) => ctx.log.error({ err }, 'audit log prune failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, EVERY_MS);
-  timer.unref();
-  setImmediate(tick).unref();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      if (running) await running;
+  return startPeriodic(
+    EVERY_MS,
+    async () => {
+      const n = await pruneAuditLog(ctx);
+      if (n) ctx.log.info({ rows: n, days: ctx.config.auditRetentionDays }, 'audit log pruned');
     },
-  };
+    (err) => ctx.log.error({ err }, 'audit log prune failed'),
+  );
 }

@@ -14,6 +14,7 @@ import { iso } from '../../lib/time.js';
 import { publishDueReleases } from '../releases/publication.js';
 import { publishDueItems } from './core.js';
 import { ENTRY_TABLES, PAGE_TABLES } from './repository.js';
+import { startPeriodic } from '../../lib/periodic.js';
 
 export interface SchedulerRun {
   entries: number;
@@ -40,32 +41,15 @@ export interface Scheduler {
  * The timer is unref'd so it never keeps the process alive; failures are logged, not thrown.
  */
 export function startScheduler(ctx: Context): Scheduler {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = (): void => {
-    if (running || stopped) return;
-    running = runSchedulerOnce(ctx)
-      .then(async (r) => {
-        if (r.entries || r.pages) ctx.log.info({ entries: r.entries, pages: r.pages }, 'scheduled items published');
-        // Scheduled releases (D112) ride on the same timer; each is claimed once across instances.
-        const releases = await publishDueReleases(ctx);
-        if (releases.published || releases.failed) ctx.log.info(releases, 'scheduled releases done');
-      })
-      .catch((err: unknown) => {
-        ctx.log.error({ err }, 'scheduled publishing failed');
-      })
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, ctx.config.schedulerIntervalMs);
-  timer.unref();
-  setImmediate(tick).unref();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      if (running) await running;
+  return startPeriodic(
+    ctx.config.schedulerIntervalMs,
+    async () => {
+      const r = await runSchedulerOnce(ctx);
+      if (r.entries || r.pages) ctx.log.info({ entries: r.entries, pages: r.pages }, 'scheduled items published');
+      // Scheduled releases (D112) ride on the same timer; each is claimed once across instances.
+      const releases = await publishDueReleases(ctx);
+      if (releases.published || releases.failed) ctx.log.info(releases, 'scheduled releases done');
     },
-  };
+    (err) => ctx.log.error({ err }, 'scheduled publishing failed'),
+  );
 }
