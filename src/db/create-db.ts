@@ -133,7 +133,7 @@ async function openSqlite(dataDir: string, options: CreateDbOptions, { timeoutMs
     let reads = turnReads.get(sqlText);
     const seen = reads?.get(key);
     if (seen && seen.writes === statements.writes) return { row: seen.row };
-    const row = (statements.prepare(sqlText) as unknown as { get(...values: unknown[]): Record<string, unknown> | undefined }).get(...parameters);
+    const row = statements.rows(statements.prepare(sqlText), parameters)[0];
     if (turnReads.size === 0) setImmediate(() => turnReads.clear());
     if (reads === undefined) turnReads.set(sqlText, (reads = new Map()));
     reads.set(key, { row, writes: statements.writes });

@@ -18,7 +18,6 @@ import { Worker } from 'node:worker_threads';
 import {
   SqliteAdapter,
   SqliteIntrospector,
-  SqliteQueryCompiler,
   type CompiledQuery,
   type DatabaseConnection,
   type Dialect,
@@ -26,9 +25,14 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
-import { busyError } from './sqlite-driver.js';
+import { SqliteLiteralLimitCompiler } from './sqlite-compiler.js';
+import { busyError, rowObjects } from './sqlite-driver.js';
 
-/** The worker: opens the file read-only and answers `{id, sql, params}` with rows or an error. */
+/**
+ * The worker: opens the file read-only and answers `{id, sql, params}` with `{columns, rows}` (rows
+ * as arrays, built into objects by the main thread: a message of arrays clones no property names
+ * per row) or an error.
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
@@ -39,14 +43,15 @@ const statements = new Map();
 parentPort.postMessage({ ready: true });
 parentPort.on('message', ({ id, sql, params }) => {
   try {
-    let stmt = statements.get(sql);
-    if (!stmt) {
-      stmt = db.prepare(sql);
+    let cached = statements.get(sql);
+    if (!cached) {
+      const stmt = db.prepare(sql);
       if (!stmt.reader) throw new Error('only reads run on a reader');
+      cached = { stmt: stmt.raw(true), columns: stmt.columns().map((c) => c.name) };
       if (statements.size >= 200) statements.delete(statements.keys().next().value);
-      statements.set(sql, stmt);
+      statements.set(sql, cached);
     }
-    parentPort.postMessage({ id, rows: stmt.all(params) });
+    parentPort.postMessage({ id, columns: cached.columns, rows: cached.stmt.all(params) });
   } catch (err) {
     parentPort.postMessage({ id, error: { message: err.message, code: err.code } });
   }
@@ -132,7 +137,7 @@ export class ReaderPool {
     });
     const reader: Reader = { worker, ready: false, job: null, timer: null };
     worker.unref();
-    worker.on('message', (msg: { ready?: true; id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+    worker.on('message', (msg: { ready?: true; id: number; columns?: string[]; rows?: unknown[][]; error?: { message: string; code?: string } }) => {
       if (msg.ready) {
         reader.ready = true;
         this.#dispatch();
@@ -142,7 +147,7 @@ export class ReaderPool {
       if (!job || job.id !== msg.id) return;
       this.#settle(reader);
       if (msg.error) job.reject(Object.assign(new Error(msg.error.message), msg.error.code ? { code: msg.error.code } : {}));
-      else job.resolve(msg.rows ?? []);
+      else job.resolve(rowObjects(msg.columns ?? [], msg.rows ?? []));
       this.#dispatch();
     });
     // A worker that dies fails its statement, and the next statement gets a new worker. One
@@ -217,7 +222,7 @@ export function readerDialect(pool: ReaderPool): Dialect {
     createAdapter: () => new SqliteAdapter(),
     createDriver: () => new ReaderDriver(pool),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createQueryCompiler: () => new SqliteLiteralLimitCompiler(),
   };
 }
 
