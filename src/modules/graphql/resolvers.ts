@@ -46,12 +46,23 @@ function pageSize(args: { first?: number | null; last?: number | null }): number
   return n;
 }
 
-/** A Relay connection of `nodes` with their cursors. */
-function connection<N>(nodes: N[], cursors: string[], info: { hasNextPage: boolean; hasPreviousPage: boolean }, totalCount: () => Promise<number>) {
+/**
+ * A Relay connection of `nodes`; `cursorOf(i)` signs the cursor of node i. Cursors are made only
+ * when `edges { cursor }` or `pageInfo { startCursor endCursor }` is asked for (graphql-js calls a
+ * function-valued field): signing one costs two HMACs, which were 12 % of a 10-post list query
+ * that selected `nodes` only.
+ */
+function connection<N>(
+  nodes: N[],
+  cursorOf: (i: number) => string,
+  info: { hasNextPage: boolean; hasPreviousPage: boolean },
+  totalCount: () => Promise<number>,
+) {
+  const last = nodes.length - 1;
   return {
-    edges: nodes.map((node, i) => ({ node, cursor: cursors[i] })),
+    edges: () => nodes.map((node, i) => ({ node, cursor: () => cursorOf(i) })),
     nodes,
-    pageInfo: { ...info, startCursor: cursors[0] ?? null, endCursor: cursors[cursors.length - 1] ?? null },
+    pageInfo: { ...info, startCursor: () => (last < 0 ? null : cursorOf(0)), endCursor: () => (last < 0 ? null : cursorOf(last)) },
     totalCount,
   };
 }
@@ -159,7 +170,7 @@ export function entryCollectionRoot(type: DeliveryType, names: TypeNames): Resol
         : { hasNextPage: window.more, hasPreviousPage: cursor !== undefined };
       return connection(
         nodes,
-        window.rows.map((row) => entryCursor(q.ctx, plan, row)),
+        (i) => entryCursor(q.ctx, plan, window.rows[i]),
         info,
         async () => (await countEntryList(q.ctx, plan)).total,
       );
@@ -187,7 +198,7 @@ export const pageCollectionRoot: Resolver<{ first?: number | null; after?: strin
     });
     return connection(
       nodes,
-      window.rows.map((row) => pageCursor(q.ctx, plan, row)),
+      (i) => pageCursor(q.ctx, plan, window.rows[i]),
       { hasNextPage: window.more, hasPreviousPage: args.after !== undefined && args.after !== null },
       () => countPageList(q.ctx, plan),
     );
@@ -214,7 +225,7 @@ export const assetCollectionRoot: Resolver<{
     });
     return connection(
       window.items,
-      window.cursors,
+      (i) => window.cursors[i],
       { hasNextPage: window.more, hasPreviousPage: args.after !== undefined && args.after !== null },
       window.total,
     );
