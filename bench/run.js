@@ -585,7 +585,13 @@ async function main() {
       { name: 'list5-gzip', url: '/api/v1/public/entries?type=post&limit=5&locale=de', encoding: 'gzip' },
       { name: 'gql-hot', url: `/api/v1/public/graphql?query=${encodeURIComponent(GQL.hot)}` },
       { name: 'gql-list', url: '/api/v1/public/graphql', method: 'POST', body: JSON.stringify({ query: GQL.list, variables: { n: 10 } }) },
-      { name: 'gql-mega-menu', url: '/api/v1/public/graphql', method: 'POST', body: JSON.stringify({ query: GQL.megaMenu }), sequential: Number(process.env.BENCH_SEQUENTIAL ?? 100) },
+      {
+        name: 'gql-mega-menu',
+        url: '/api/v1/public/graphql',
+        method: 'POST',
+        body: JSON.stringify({ query: GQL.megaMenu }),
+        sequential: Number(process.env.BENCH_SEQUENTIAL ?? 100),
+      },
     ].filter((s) => !only || only.has(s.name));
 
     const seedingPeak = peakRssMiB(server.pid);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/types.js';
 import type { CursorPosition } from '../src/modules/delivery/cursor.js';
 import { parseFilters } from '../src/modules/delivery/filters.js';
-import { listEntryRows, countEntryRows, findEntryRowsBySlug, type EntryListQuery } from '../src/modules/delivery/query/repository.js';
+import { listEntryRows, countEntryRows, findEntryRowsByIds, findEntryRowsBySlug, type EntryListQuery } from '../src/modules/delivery/query/repository.js';
 import { loadDeliverySchema } from '../src/modules/delivery/schema-cache.js';
 import { parseSort } from '../src/modules/delivery/sort.js';
 import type { Visibility } from '../src/modules/delivery/model.js';
@@ -74,16 +74,16 @@ describe.each(dialects())('delivery query plans on %s', (dialect) => {
   afterAll(async () => env?.close());
 
   /** Plans of every query `run` makes, with the SQL. */
-  async function plans(run: (db: Db) => Promise<unknown>, pricing: Pricing = {}): Promise<{ sql: string; plan: string }[]> {
+  async function plans(run: (db: Db) => Promise<unknown>, pricing: Pricing = {}): Promise<{ sql: string; parameters: readonly unknown[]; plan: string }[]> {
     const log = new Captured();
     const db: Db = { ...env.ctx.db, kysely: env.ctx.db.kysely.withPlugin(log) };
     await run(db);
     const executor = env.ctx.db.kysely.getExecutor();
-    const out: { sql: string; plan: string }[] = [];
+    const out: { sql: string; parameters: readonly unknown[]; plan: string }[] = [];
     for (const n of log.nodes) {
       const q = executor.compileQuery(n.node, n.queryId);
       if (!/"entries"/.test(q.sql)) continue;
-      out.push({ sql: q.sql, plan: await explain(q.sql, q.parameters, pricing) });
+      out.push({ sql: q.sql, parameters: q.parameters, plan: await explain(q.sql, q.parameters, pricing) });
     }
     return out;
   }
@@ -311,6 +311,30 @@ describe.each(dialects())('delivery query plans on %s', (dialect) => {
       expect(count.plan, where).toMatch(new RegExp(`Index (Only )?Scan using entries_(pub|data)_[a-z]+_${field}\\b`));
     },
   );
+
+  it('reads entries by id through the primary key, the ids as one parameter, and finds the same rows as with a plain IN list', async () => {
+    const ids = (await env.ctx.db.kysely.selectFrom('entries').select('id').where('workspace_id', '=', w.workspaceId).orderBy('id').execute()).map((r) => r.id);
+    const wanted = [...ids.slice(0, 12), 'f0000000-0000-4000-8000-000000000000'];
+    for (const visibility of ['production', 'preview'] as const) {
+      for (const locale of ['de', null]) {
+        const q = { workspaceId: w.workspaceId, ids: wanted, perspective: perspectiveOfVisibility(visibility), now, locale };
+        const found = await plans((db) => findEntryRowsByIds(db, q));
+        expect(found).toHaveLength(1);
+        // 13 ids, one parameter: the statement's text is the same for any number of them.
+        expect(found[0].parameters.length).toBeLessThan(5);
+        expectIndexed(found[0], dialect === 'sqlite' ? /USING (INDEX sqlite_autoindex_entries_1|PRIMARY KEY)/ : /entries_pkey/);
+        // The template (compiled once, its values swapped in) against the builder's own IN list.
+        const templated = await findEntryRowsByIds(env.ctx.db, q);
+        const visible = ['published', ...(visibility === 'preview' ? ['draft', 'scheduled'] : [])];
+        const plain = await env.ctx.db.kysely.selectFrom('entries').select(['id', 'status', 'publish_at']).where('id', 'in', wanted).execute();
+        const expected = plain
+          .filter((r) => visible.includes(r.status) || (r.status === 'scheduled' && r.publish_at !== null && r.publish_at <= now))
+          .map((r) => r.id);
+        expect(templated.map((r) => r.id).sort()).toEqual(expected.sort());
+        expect(templated.length).toBeGreaterThan(5);
+      }
+    }
+  });
 
   it('reads an entry by slug through an index', async () => {
     for (const visibility of ['production', 'preview'] as const) {

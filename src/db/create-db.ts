@@ -60,7 +60,7 @@ export async function createDb(
 
 /** The memory of a new handle (Db.memo): empty, and shared by its transactions. */
 function createDbMemo(): DbMemo {
-  return { fieldPatterns: new Map(), eventWatchers: new Set() };
+  return { fieldPatterns: new Map(), eventWatchers: new Set(), compiledQueries: new Map() };
 }
 
 /**

@@ -686,6 +686,8 @@ export interface DbMemo {
    * (src/modules/live/hub.ts) instead of waiting for a notification.
    */
   readonly eventWatchers: Set<(workspaceId: string) => void>;
+  /** Queries compiled once per shape, by template key (src/db/query-template.ts). */
+  readonly compiledQueries: Map<string, import('kysely').CompiledQuery>;
 }
 
 /** The database handle every repository receives. */

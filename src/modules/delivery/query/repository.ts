@@ -17,6 +17,7 @@ import type { FilterCondition } from '../filters.js';
 import type { EntryRow, RelatedRow } from '../model.js';
 import type { SortSpec } from '../sort.js';
 import { dataFieldSql } from '../../../db/dialect.js';
+import { idListCondition, idListValue, runTemplate } from '../../../db/query-template.js';
 import { cappedCountsNeedIndexOrder, sortsRowsPinnedByIndex } from '../../../db/planner.js';
 import { releaseOf, type Perspective } from '../../read/perspective.js';
 import { contentColumns, dueCondition, entriesTableSql, readerOf, readSource, selectEntries, visibleCondition } from '../../read/resolver.js';
@@ -308,13 +309,32 @@ export async function findEntryRowsBySlug(
   db: Db,
   q: { workspaceId: string; slug: string; contentTypeId: string | null; perspective: Perspective; now: string; locale: string | null },
 ): Promise<EntryRow[]> {
-  let query = visibleEntryRows(db, q)
-    .where('entries.workspace_id', '=', q.workspaceId)
-    .where('entries.slug', '=', q.slug)
-    .orderBy('entries.content_type_id')
-    .limit(20);
-  if (q.contentTypeId) query = query.where('entries.content_type_id', '=', q.contentTypeId);
-  return (await query.execute()) as EntryRow[];
+  const build = (v: typeof q) => {
+    let query = visibleEntryRows(db, v)
+      .where('entries.workspace_id', '=', v.workspaceId)
+      .where('entries.slug', '=', v.slug)
+      .orderBy('entries.content_type_id')
+      .limit(20);
+    if (q.contentTypeId) query = query.where('entries.content_type_id', '=', v.contentTypeId);
+    return query;
+  };
+  if (releaseOf(q.perspective) !== null) return (await build(q).execute()) as EntryRow[];
+  // The shape: the perspective's tables, whether a translation is joined, whether a type is named.
+  const key = `delivery.entryBySlug:${q.perspective}:${q.locale === null ? '' : 't'}:${q.contentTypeId ? 'type' : ''}`;
+  return runTemplate<EntryRow>(
+    db,
+    key,
+    (slot) =>
+      build({
+        workspaceId: slot('workspaceId'),
+        slug: slot('slug'),
+        contentTypeId: q.contentTypeId ? slot('contentTypeId') : null,
+        perspective: q.perspective,
+        now: slot('now'),
+        locale: q.locale === null ? null : slot('locale'),
+      }),
+    q,
+  );
 }
 
 /**
@@ -350,8 +370,23 @@ export async function findEntryRowsByIds(
   q: { workspaceId: string; ids: readonly string[]; perspective: Perspective; now: string; locale: string | null },
 ): Promise<EntryRow[]> {
   if (q.ids.length === 0) return [];
-  const rows = await visibleEntryRows(db, q)
-    .where('entries.id', 'in', [...q.ids])
-    .execute();
-  return (rows as EntryRow[]).filter((r) => r.workspace_id === q.workspaceId);
+  let rows: EntryRow[];
+  if (releaseOf(q.perspective) !== null) {
+    rows = (await visibleEntryRows(db, q)
+      .where('entries.id', 'in', [...q.ids])
+      .execute()) as EntryRow[];
+  } else {
+    // One statement whatever the number of ids (idListCondition); its shape: the perspective's tables and the translation join.
+    const key = `delivery.entriesByIds:${q.perspective}:${q.locale === null ? '' : 't'}`;
+    rows = await runTemplate<EntryRow>(
+      db,
+      key,
+      (slot) =>
+        visibleEntryRows(db, { perspective: q.perspective, now: slot('now'), locale: q.locale === null ? null : slot('locale') }).where(
+          idListCondition(db.dialect, 'entries.id', slot('ids')),
+        ),
+      { now: q.now, locale: q.locale, ids: idListValue(db.dialect, q.ids) },
+    );
+  }
+  return rows.filter((r) => r.workspace_id === q.workspaceId);
 }
