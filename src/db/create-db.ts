@@ -60,7 +60,7 @@ export async function createDb(
 
 /** The memory of a new handle (Db.memo): empty, and shared by its transactions. */
 function createDbMemo(): DbMemo {
-  return { fieldPatterns: new Map(), eventWatchers: new Set(), compiledQueries: new Map() };
+  return { fieldPatterns: new Map(), eventWatchers: new Set(), compiledQueries: new Map(), statementNames: new Map() };
 }
 
 /**
@@ -165,11 +165,12 @@ async function openSqlite(dataDir: string, options: CreateDbOptions, { timeoutMs
 
 /**
  * The pool as Kysely sees it, except that a client whose query met a lost connection (its backend
- * terminated, the server restarting) is discarded when released. Kysely releases clients without
+ * terminated, the server restarting) is discarded when released, and that the SQL of query
+ * templates (`statementNames`: text to name) runs as named prepared statements. Kysely releases clients without
  * an error, and node-postgres learns that the socket closed only a moment later, so the pool
  * would otherwise hand the dead client to the next request, failing it too.
  */
-function discardingLostClients(pool: import('pg').Pool): PostgresPool {
+function discardingLostClients(pool: import('pg').Pool, statementNames: ReadonlyMap<string, string>): PostgresPool {
   const lost = new WeakSet<object>();
   const watched = new WeakSet<object>();
   return {
@@ -179,7 +180,9 @@ function discardingLostClients(pool: import('pg').Pool): PostgresPool {
         watched.add(client);
         const query = client.query.bind(client) as (...args: unknown[]) => unknown;
         (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-          const result = query(...args);
+          // A query template's statement runs prepared under its name (DbMemo.statementNames).
+          const name = typeof args[0] === 'string' && args.length === 2 ? statementNames.get(args[0]) : undefined;
+          const result = name ? query({ name, text: args[0], values: args[1] }) : query(...args);
           if (result instanceof Promise) result.catch((err: unknown) => void (isDatabaseUnavailable(err) && lost.add(client)));
           return result;
         };
@@ -226,7 +229,8 @@ async function openPostgres(url: string, options: CreateDbOptions, timeoutMs: nu
       c.release();
     }
   }
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingLostClients(pool) }) });
+  const memo = createDbMemo();
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingLostClients(pool, memo.statementNames) }) });
   const connectDedicated = async () => {
     const client = new pg.default.Client({
       connectionString: url,
@@ -239,5 +243,5 @@ async function openPostgres(url: string, options: CreateDbOptions, timeoutMs: nu
     await client.connect();
     return client;
   };
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy(), memo: createDbMemo(), connectDedicated };
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy(), memo, connectDedicated };
 }

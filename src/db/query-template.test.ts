@@ -15,7 +15,7 @@ function handle(plugins: KyselyPlugin[] = []): Db {
   const db = {
     kysely: plugins.length ? kysely.withPlugin(plugins[0]) : kysely,
     dialect: 'sqlite',
-    memo: { fieldPatterns: new Map(), eventWatchers: new Set(), compiledQueries: new Map() },
+    memo: { fieldPatterns: new Map(), eventWatchers: new Set(), compiledQueries: new Map(), statementNames: new Map() },
     close: () => kysely.destroy(),
   } as unknown as Db;
   return db;

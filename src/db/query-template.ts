@@ -5,7 +5,10 @@
  * delivery read of entries by id: 47–119 µs), which on the GraphQL mega menu's three reads was
  * about a tenth of the request. A template is built once with a Slot in place of each value that
  * changes between runs; the compiled SQL is kept in the handle's memo (DbMemo.compiledQueries)
- * under the caller's key, and each run swaps the slots in its parameters for the run's values.
+ * under the caller's key, and each run swaps the slots in its parameters for the run's values. On
+ * PostgreSQL the template's statement is also named (DbMemo.statementNames), so each connection
+ * parses it once and PostgreSQL may keep its plan: planning the 60-id read took 0.4-0.5 ms of its
+ * 1.2 ms on a warm connection, on every run, when it went unnamed.
  *
  * The key must name everything that changes the query's shape (dialect, perspective, whether an
  * optional join is made, …): two shapes under one key would run the first one's SQL. Values that
@@ -40,6 +43,8 @@ export async function runTemplate<R>(
   if (!compiled) {
     compiled = build((name) => new Slot(name) as never).compile();
     db.memo.compiledQueries.set(key, compiled);
+    if (db.dialect === 'postgres' && !db.memo.statementNames.has(compiled.sql))
+      db.memo.statementNames.set(compiled.sql, `quire_t${db.memo.statementNames.size + 1}`);
   }
   const parameters = compiled.parameters.map((p) => {
     if (!(p instanceof Slot)) return p;

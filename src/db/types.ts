@@ -688,6 +688,12 @@ export interface DbMemo {
   readonly eventWatchers: Set<(workspaceId: string) => void>;
   /** Queries compiled once per shape, by template key (src/db/query-template.ts). */
   readonly compiledQueries: Map<string, import('kysely').CompiledQuery>;
+  /**
+   * PostgreSQL: the statement name of each template's SQL text. The pool's clients run those as
+   * named prepared statements, parsed once per connection and planned without re-planning each
+   * run (src/db/create-db.ts); other SQL runs unnamed, planned on every run.
+   */
+  readonly statementNames: Map<string, string>;
 }
 
 /** The database handle every repository receives. */
