@@ -32,7 +32,8 @@
  * (a hot cached answer, against bare Fastify serving the same bytes); `gql-list` POSTs a query of
  * 10 posts with their authors (POST answers are never cached: every request runs the query); and
  * `gql-mega-menu` sends 100 sequential POSTs of one navigation entry linking 60 landing pages and
- * posts, each with its author, on one kept-alive connection, and reports p50, p90, p99 and mean.
+ * posts, each with its author, on one kept-alive connection, and reports p50, p90, p99 and mean
+ * (BENCH_SEQUENTIAL=n sends n instead of 100, e.g. for a CPU profile of the server).
  * Scenarios can be chosen with BENCH_ONLY=list,list-put,slug,page,list5,list5-br,list5-gzip,
  * gql-hot,gql-list,gql-mega-menu.
  */
