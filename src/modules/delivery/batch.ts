@@ -35,10 +35,11 @@ export async function readEntriesByIds(
   ids: readonly string[],
 ): Promise<Map<string, VisibleEntry>> {
   const out = new Map<string, VisibleEntry>();
+  // A stored reference that is no id (data written before validation existed) matches nothing.
+  const wanted = [...new Set(ids)].filter(isUuid);
   const rows = await findEntryRowsByIds(ctx.db, {
     workspaceId: schema.workspace.id,
-    // A stored reference that is no id (data written before validation existed) matches nothing.
-    ids: [...new Set(ids)].filter(isUuid),
+    ids: wanted,
     perspective: perspectiveOf(actor),
     now,
     locale: locale.isDefault ? null : locale.locale,
@@ -52,7 +53,7 @@ export async function readEntriesByIds(
   noteEntries(
     ctx,
     schema.workspace.id,
-    [...new Set(ids)].filter(isUuid).map((id) => ({ id, typeSlug: out.get(id)?.type.slug ?? null })),
+    wanted.map((id) => ({ id, typeSlug: out.get(id)?.type.slug ?? null })),
   );
   return out;
 }
