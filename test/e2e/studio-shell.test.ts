@@ -345,6 +345,9 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
       await dialog.getByLabel(/^Label/).fill(`F ${label}`);
       await dialog.getByLabel(/^Field type/).click();
       await page.getByRole('option', { name: new RegExp(`^${label.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')} — `) }).click();
+      // The type list closes after the pick; on a loaded machine it was still open (over the
+      // dialog's buttons) when the next step clicked.
+      await hidden(page.getByRole('listbox'));
       if (type === 'text') {
         await dialog.getByLabel('Filterable').check();
         await dialog.getByLabel('Sortable').check();

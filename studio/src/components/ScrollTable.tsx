@@ -4,7 +4,7 @@
  * columns", and a shadow marks each edge with more beyond it. The box is then a named region that
  * takes the keyboard focus, so the arrow keys scroll it (axe scrollable-region-focusable).
  */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Text } from '@mantine/core';
 
 /** Which edges of a scrolling box have content beyond them (1 px of slack for rounding). */
@@ -33,7 +33,9 @@ export function ScrollTable({ minWidth, label, children }: { minWidth: number; l
     const next = hiddenEdges(box.current);
     setEdges((e) => (e.start === next.start && e.end === next.end ? e : next));
   }, []);
-  useEffect(() => {
+  // Measured before the first paint: measured after it, a box that scrolls was shown for a moment
+  // without its role and focus stop, and an accessibility check caught it then (CI, a loaded machine).
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
     measure();
