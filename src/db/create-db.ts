@@ -95,7 +95,8 @@ function sqliteModule(): 'better-sqlite3-napi' | 'better-sqlite3' {
   return Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3';
 }
 
-async function loadSqlite(): Promise<typeof import('better-sqlite3')> {
+/** The SQLite driver for this Node.js: better-sqlite3, or its N-API build on Node.js 22 and later. */
+export async function loadSqlite(): Promise<typeof import('better-sqlite3')> {
   const mod = sqliteModule() === 'better-sqlite3-napi' ? await import('better-sqlite3-napi') : await import('better-sqlite3');
   return ((mod as { default?: unknown }).default ?? mod) as typeof import('better-sqlite3');
 }

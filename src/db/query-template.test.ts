@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type KyselyPlugin } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { loadSqlite } from './create-db.js';
 import { idListCondition, idListValue, runTemplate } from './query-template.js';
 import type { Db } from './types.js';
 
@@ -8,8 +8,8 @@ interface T {
   t: { id: string; name: string; n: number };
 }
 
-function handle(plugins: KyselyPlugin[] = []): Db {
-  const file = new Database(':memory:');
+async function handle(plugins: KyselyPlugin[] = []): Promise<Db> {
+  const file = new (await loadSqlite())(':memory:');
   file.exec("create table t (id text primary key, name text, n integer); insert into t values ('a', 'A', 1), ('b', 'B', 2), ('c', 'C', 3)");
   const kysely = new Kysely<T>({ dialect: new SqliteDialect({ database: file }) });
   const db = {
@@ -37,7 +37,7 @@ const byIds = (db: Db, ids: string[], min: number) =>
 
 describe('runTemplate', () => {
   it('compiles once per key and runs each call with its own values', async () => {
-    const db = handle();
+    const db = await handle();
     expect((await byIds(db, ['a', 'b', 'c'], 2)).map((r) => r.id)).toEqual(['b', 'c']);
     expect((await byIds(db, ['a'], 0)).map((r) => r.id)).toEqual(['a']);
     expect(await byIds(db, ['x', 'y'], 0)).toEqual([]);
@@ -47,7 +47,7 @@ describe('runTemplate', () => {
   });
 
   it('throws when a value of the template is missing', async () => {
-    const db = handle();
+    const db = await handle();
     await expect(
       runTemplate(db, 'test.missing', (value) => (db.kysely as unknown as Kysely<T>).selectFrom('t').select('id').where('id', '=', value('id')), {}),
     ).rejects.toThrow(/no value for id/);
@@ -56,7 +56,7 @@ describe('runTemplate', () => {
 
   it('builds every query anew on a handle with plugins, so they see each one', async () => {
     const seen: string[] = [];
-    const db = handle([
+    const db = await handle([
       {
         transformQuery: (args) => {
           seen.push(args.node.kind);

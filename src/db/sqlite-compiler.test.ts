@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { DummyDriver, Kysely, SqliteAdapter, SqliteDialect, SqliteIntrospector, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { loadSqlite } from './create-db.js';
 import { SqliteLiteralLimitCompiler } from './sqlite-compiler.js';
 
 interface Db {
@@ -43,7 +43,7 @@ describe('SqliteLiteralLimitCompiler', () => {
   });
 
   it('returns what the bound form returns on a real database', async () => {
-    const file = new Database(':memory:');
+    const file = new (await loadSqlite())(':memory:');
     file.exec('create table t (id integer primary key, name text)');
     for (let i = 1; i <= 30; i++) file.prepare('insert into t values (?, ?)').run(i, `n${i}`);
     const literal = new Kysely<Db>({
