@@ -167,9 +167,9 @@ async function openSqlite(dataDir: string, options: CreateDbOptions, { timeoutMs
 /**
  * The pool as Kysely sees it, except that a client whose query met a lost connection (its backend
  * terminated, the server restarting) is discarded when released, and that the SQL of query
- * templates (`statementNames`: text to name) runs as named prepared statements. Kysely releases clients without
- * an error, and node-postgres learns that the socket closed only a moment later, so the pool
- * would otherwise hand the dead client to the next request, failing it too.
+ * templates (`statementNames`: text to name) runs as named prepared statements. Kysely releases
+ * clients without an error, and node-postgres learns that the socket closed only a moment later,
+ * so the pool would otherwise hand the dead client to the next request, failing it too.
  */
 function discardingLostClients(pool: import('pg').Pool, statementNames: ReadonlyMap<string, string>): PostgresPool {
   const lost = new WeakSet<object>();

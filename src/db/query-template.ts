@@ -28,17 +28,18 @@ export class Slot {
  * in place of each value, called with Slots the first time this handle's memo meets the key.
  * Rows as the driver returns them. Throws when `values` lacks a slot the template holds.
  *
- * A handle with Kysely plugins (a test observing or rewriting queries) builds and runs the query
- * with the values each time instead: a plugin sees queries when they are compiled, and a kept
- * compilation would go past it.
+ * With a null key (a shape not worth keeping, such as a release's own tables), and on a handle with
+ * Kysely plugins (a test observing or rewriting queries), the query is built with the values and
+ * run each time instead: a plugin sees queries when they are compiled, and a kept compilation
+ * would go past it.
  */
 export async function runTemplate<R>(
   db: Db,
-  key: string,
+  key: string | null,
   build: (value: (name: string) => never) => Compilable<R> & { execute(): Promise<R[]> },
   values: Readonly<Record<string, unknown>>,
 ): Promise<R[]> {
-  if (db.kysely.getExecutor().plugins.length > 0) return build((name) => values[name] as never).execute();
+  if (key === null || db.kysely.getExecutor().plugins.length > 0) return build((name) => values[name] as never).execute();
   let compiled = db.memo.compiledQueries.get(key);
   if (!compiled) {
     compiled = build((name) => new Slot(name) as never).compile();

@@ -95,7 +95,7 @@ class Mutex {
   }
 }
 
-/** A prepared statement; a reader's rows are read as arrays and built into objects by `rowsOf`. */
+/** A prepared statement; a reader's rows are read as arrays and built into objects by `rows`. */
 interface CachedStatement {
   stmt: SqliteStatement;
   /** A reader's column names (null for any other statement). */

@@ -302,6 +302,15 @@ function visibleEntryRows(db: Db, q: { perspective: Perspective; now: string; lo
 }
 
 /**
+ * The query-template key (src/db/query-template.ts) of the delivery read `name` in `q`'s shape: the
+ * perspective's tables, whether a translation is joined, and `more`. Null for a release
+ * perspective, whose rows come from that release's own tables: built anew each time.
+ */
+function readKey(name: string, q: { perspective: Perspective; locale: string | null }, ...more: string[]): string | null {
+  return releaseOf(q.perspective) !== null ? null : ['delivery', name, q.perspective, q.locale === null ? '' : 't', ...more].join(':');
+}
+
+/**
  * Visible entries of the workspace with this slug (of one content type when given), each with
  * its translation in `locale`. Several rows mean several content types share the slug (D42).
  */
@@ -309,30 +318,18 @@ export async function findEntryRowsBySlug(
   db: Db,
   q: { workspaceId: string; slug: string; contentTypeId: string | null; perspective: Perspective; now: string; locale: string | null },
 ): Promise<EntryRow[]> {
-  const build = (v: typeof q) => {
-    let query = visibleEntryRows(db, v)
-      .where('entries.workspace_id', '=', v.workspaceId)
-      .where('entries.slug', '=', v.slug)
-      .orderBy('entries.content_type_id')
-      .limit(20);
-    if (q.contentTypeId) query = query.where('entries.content_type_id', '=', v.contentTypeId);
-    return query;
-  };
-  if (releaseOf(q.perspective) !== null) return (await build(q).execute()) as EntryRow[];
-  // The shape: the perspective's tables, whether a translation is joined, whether a type is named.
-  const key = `delivery.entryBySlug:${q.perspective}:${q.locale === null ? '' : 't'}:${q.contentTypeId ? 'type' : ''}`;
   return runTemplate<EntryRow>(
     db,
-    key,
-    (slot) =>
-      build({
-        workspaceId: slot('workspaceId'),
-        slug: slot('slug'),
-        contentTypeId: q.contentTypeId ? slot('contentTypeId') : null,
-        perspective: q.perspective,
-        now: slot('now'),
-        locale: q.locale === null ? null : slot('locale'),
-      }),
+    readKey('entryBySlug', q, q.contentTypeId ? 'type' : ''),
+    (value) => {
+      let query = visibleEntryRows(db, { perspective: q.perspective, now: value('now'), locale: q.locale === null ? null : value('locale') })
+        .where('entries.workspace_id', '=', value('workspaceId'))
+        .where('entries.slug', '=', value('slug'))
+        .orderBy('entries.content_type_id')
+        .limit(20);
+      if (q.contentTypeId) query = query.where('entries.content_type_id', '=', value('contentTypeId'));
+      return query;
+    },
     q,
   );
 }
@@ -347,17 +344,24 @@ export async function findRelatedRows(
   q: { workspaceId: string; ids: string[]; perspective: Perspective; now: string; locale: string | null },
 ): Promise<RelatedRow[]> {
   if (q.ids.length === 0) return [];
-  const rows = await selectEntries(db, q.perspective, q.now)
-    .$if(q.locale !== null, (qb) =>
-      qb.leftJoin(`${readSource(q.perspective).entryTranslations} as t`, (j) => j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', q.locale ?? '')),
-    )
-    .select(['entries.id', 'entries.workspace_id', 'entries.content_type_id', 'entries.slug'])
-    .select(sql<unknown>`${sql.ref(`entries.${readSource(q.perspective).entryData}`)}`.as('data'))
-    .select(trData(q.locale))
-    .where('entries.id', 'in', q.ids)
-    .where(visibleCondition(q.perspective, q.now, 'entries', db.dialect))
-    .execute();
-  return rows.filter((r) => r.workspace_id === q.workspaceId) as RelatedRow[];
+  const rows = await runTemplate<RelatedRow & { workspace_id: string }>(
+    db,
+    readKey('relatedByIds', q),
+    (value) =>
+      selectEntries(db, q.perspective, value('now'))
+        .$if(q.locale !== null, (qb) =>
+          qb.leftJoin(`${readSource(q.perspective).entryTranslations} as t`, (j) =>
+            j.onRef('t.entry_id', '=', 'entries.id').on('t.locale', '=', value('locale')),
+          ),
+        )
+        .select(['entries.id', 'entries.workspace_id', 'entries.content_type_id', 'entries.slug'])
+        .select(sql<unknown>`${sql.ref(`entries.${readSource(q.perspective).entryData}`)}`.as('data'))
+        .select(trData(q.locale))
+        .where(idListCondition(db.dialect, 'entries.id', value('ids')))
+        .where(visibleCondition(q.perspective, value('now'), 'entries', db.dialect)),
+    { now: q.now, locale: q.locale, ids: idListValue(db.dialect, q.ids) },
+  );
+  return rows.filter((r) => r.workspace_id === q.workspaceId);
 }
 
 /**
@@ -370,23 +374,15 @@ export async function findEntryRowsByIds(
   q: { workspaceId: string; ids: readonly string[]; perspective: Perspective; now: string; locale: string | null },
 ): Promise<EntryRow[]> {
   if (q.ids.length === 0) return [];
-  let rows: EntryRow[];
-  if (releaseOf(q.perspective) !== null) {
-    rows = (await visibleEntryRows(db, q)
-      .where('entries.id', 'in', [...q.ids])
-      .execute()) as EntryRow[];
-  } else {
-    // One statement whatever the number of ids (idListCondition); its shape: the perspective's tables and the translation join.
-    const key = `delivery.entriesByIds:${q.perspective}:${q.locale === null ? '' : 't'}`;
-    rows = await runTemplate<EntryRow>(
-      db,
-      key,
-      (slot) =>
-        visibleEntryRows(db, { perspective: q.perspective, now: slot('now'), locale: q.locale === null ? null : slot('locale') }).where(
-          idListCondition(db.dialect, 'entries.id', slot('ids')),
-        ),
-      { now: q.now, locale: q.locale, ids: idListValue(db.dialect, q.ids) },
-    );
-  }
+  // One statement whatever the number of ids (idListCondition).
+  const rows = await runTemplate<EntryRow>(
+    db,
+    readKey('entriesByIds', q),
+    (value) =>
+      visibleEntryRows(db, { perspective: q.perspective, now: value('now'), locale: q.locale === null ? null : value('locale') }).where(
+        idListCondition(db.dialect, 'entries.id', value('ids')),
+      ),
+    { now: q.now, locale: q.locale, ids: idListValue(db.dialect, q.ids) },
+  );
   return rows.filter((r) => r.workspace_id === q.workspaceId);
 }
