@@ -15,7 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/types.js';
 import type { CursorPosition } from '../src/modules/delivery/cursor.js';
 import { parseFilters } from '../src/modules/delivery/filters.js';
-import { listEntryRows, countEntryRows, findEntryRowsByIds, findEntryRowsBySlug, type EntryListQuery } from '../src/modules/delivery/query/repository.js';
+import {
+  listEntryRows,
+  countEntryRows,
+  findEntryRowsByIds,
+  findEntryRowsBySlug,
+  findRelatedRows,
+  type EntryListQuery,
+} from '../src/modules/delivery/query/repository.js';
 import { loadDeliverySchema } from '../src/modules/delivery/schema-cache.js';
 import { parseSort } from '../src/modules/delivery/sort.js';
 import type { Visibility } from '../src/modules/delivery/model.js';
@@ -312,7 +319,7 @@ describe.each(dialects())('delivery query plans on %s', (dialect) => {
     },
   );
 
-  it('reads entries by id through the primary key, the ids as one parameter, and finds the same rows as with a plain IN list', async () => {
+  it('reads entries by id (GraphQL rows, REST related rows) through the primary key, the ids as one parameter, and finds the same rows as with a plain IN list', async () => {
     const ids = (await env.ctx.db.kysely.selectFrom('entries').select('id').where('workspace_id', '=', w.workspaceId).orderBy('id').execute()).map((r) => r.id);
     const wanted = [...ids.slice(0, 12), 'f0000000-0000-4000-8000-000000000000'];
     for (const visibility of ['production', 'preview'] as const) {
@@ -332,6 +339,11 @@ describe.each(dialects())('delivery query plans on %s', (dialect) => {
           .map((r) => r.id);
         expect(templated.map((r) => r.id).sort()).toEqual(expected.sort());
         expect(templated.length).toBeGreaterThan(5);
+        // REST's related-entry read: the same lookup with fewer columns.
+        const related = await plans((db) => findRelatedRows(db, { ...q, ids: [...wanted] }));
+        expect(related).toHaveLength(1);
+        expectIndexed(related[0], dialect === 'sqlite' ? /USING (INDEX sqlite_autoindex_entries_1|PRIMARY KEY)/ : /entries_pkey/);
+        expect((await findRelatedRows(env.ctx.db, { ...q, ids: [...wanted] })).map((r) => r.id).sort()).toEqual(expected.sort());
       }
     }
     // Run often enough for PostgreSQL to plan the named statement generically (after 5 runs), with
