@@ -344,10 +344,19 @@ describe.skipIf(skipBrowserSuites())('Studio in Chromium', () => {
       const dialog = page.getByRole('dialog', { name: 'Add a field to Every Field' });
       await dialog.getByLabel(/^Label/).fill(`F ${label}`);
       await dialog.getByLabel(/^Field type/).click();
-      await page.getByRole('option', { name: new RegExp(`^${label.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')} — `) }).click();
-      // The type list closes after the pick; on a loaded machine it was still open (over the
-      // dialog's buttons) when the next step clicked.
-      await hidden(page.getByRole('listbox'));
+      const option = page.getByRole('option', { name: new RegExp(`^${label.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')} — `) });
+      await option.click();
+      // On a loaded machine a click could land while the list re-rendered and pick nothing, leaving
+      // it open over the dialog's buttons: pick again until the list has closed.
+      await until(
+        async () => {
+          if (!(await page.getByRole('listbox').isVisible())) return true;
+          await option.click({ timeout: 1000 }).catch(() => {});
+          return false;
+        },
+        `field type ${label} picked`,
+        15_000,
+      );
       if (type === 'text') {
         await dialog.getByLabel('Filterable').check();
         await dialog.getByLabel('Sortable').check();
