@@ -32,8 +32,10 @@
  * (a hot cached answer, against bare Fastify serving the same bytes); `gql-list` POSTs a query of
  * 10 posts with their authors (POST answers are never cached: every request runs the query); and
  * `gql-mega-menu` sends 100 sequential POSTs of one navigation entry linking 60 landing pages and
- * posts, each with its author, on one kept-alive connection, and reports p50, p90, p99 and mean
- * (BENCH_SEQUENTIAL=n sends n instead of 100, e.g. for a CPU profile of the server).
+ * posts, each with its author, on one kept-alive connection (after a discarded warm-up pass of as
+ * many), and reports p50, p90, p99, mean and the server's CPU ms per request, beside bare Fastify
+ * sending the same bytes in the same loop (BENCH_SEQUENTIAL=n sends n instead of 100, e.g. for a
+ * CPU profile of the server).
  * Scenarios can be chosen with BENCH_ONLY=list,list-put,slug,page,list5,list5-br,list5-gzip,
  * gql-hot,gql-list,gql-mega-menu.
  */
@@ -431,11 +433,14 @@ function sameHeaders(headers) {
 }
 
 /**
- * `n` requests one after the other on one kept-alive connection (after 10 discarded), each timed
- * from sending to the last byte: p50, p90, p99 and mean in ms.
+ * `n` requests one after the other on one kept-alive connection, each timed from sending to the
+ * last byte: p50, p90, p99 and mean in ms. A first pass of `n` requests is discarded, as the other
+ * scenarios discard a warm-up run: the server has compiled the query's code paths and collected
+ * the garbage of the run before, so the figures are the steady server's, not its warm-up.
  */
-async function sequential(url, headers, method, body, n) {
-  for (let i = 0; i < 10; i++) await rawRequest(url, headers, method, body);
+async function sequential(url, headers, method, body, n, pid) {
+  for (let i = 0; i < n; i++) await rawRequest(url, headers, method, body);
+  const before = cpuSeconds(pid);
   const times = [];
   for (let i = 0; i < n; i++) {
     const start = performance.now();
@@ -443,9 +448,17 @@ async function sequential(url, headers, method, body, n) {
     times.push(performance.now() - start);
     if (res.status !== 200) throw new Error(`${url} → ${res.status} ${res.bytes}`);
   }
+  const after = cpuSeconds(pid);
   times.sort((a, b) => a - b);
   const at = (q) => +times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2);
-  return { requests: n, p50_ms: at(0.5), p90_ms: at(0.9), p99_ms: at(0.99), mean_ms: +(times.reduce((a, b) => a + b, 0) / n).toFixed(2) };
+  return {
+    requests: n,
+    p50_ms: at(0.5),
+    p90_ms: at(0.9),
+    p99_ms: at(0.99),
+    mean_ms: +(times.reduce((a, b) => a + b, 0) / n).toFixed(2),
+    cpu_ms: before === null || after === null ? null : +(((after - before) * 1000) / n).toFixed(3),
+  };
 }
 
 /**
@@ -613,7 +626,17 @@ async function main() {
       if (sample.status !== 200) throw new Error(`${s.url} → ${sample.status} ${bytes}`);
       if (s.name.startsWith('gql-') && JSON.parse(bytes).errors) throw new Error(`${s.name}: ${bytes}`);
       if (s.sequential) {
-        sequentialRows.push({ scenario: s.name, bytes: bytes.length, ...(await sequential(base + s.url, headers, s.method, s.body, s.sequential)) });
+        const quire = await sequential(base + s.url, headers, s.method, s.body, s.sequential, server.pid);
+        // The same loop against bare Fastify sending the same bytes: what the client, the
+        // connection and the machine cost on their own in this run.
+        const bare = await startBare(bytes, null, sameHeaders(sample.headers));
+        let baseline;
+        try {
+          baseline = await sequential(bare.base + s.url, { 'content-type': 'application/json' }, s.method, s.body, s.sequential, bare.child.pid);
+        } finally {
+          bare.child.kill();
+        }
+        sequentialRows.push({ scenario: s.name, bytes: bytes.length, ...quire, bare_p50_ms: baseline.p50_ms, bare_cpu_ms: baseline.cpu_ms });
         continue;
       }
       if ((sample.headers['content-encoding'] ?? null) !== (s.encoding ?? null)) {
@@ -665,7 +688,9 @@ async function main() {
     console.log(`\nQuire delivery benchmark: ${connections} connections, ${duration} s per run, ${os.cpus().length} cores, node ${process.version}`);
     console.table(rows);
     if (sequentialRows.length) {
-      console.log('GraphQL mega menu: one navigation entry linking 60 landing pages and posts, each with its author; sequential uncached POSTs');
+      console.log(
+        "GraphQL mega menu: one navigation entry linking 60 landing pages and posts, each with its author; sequential uncached POSTs (cpu_ms: the server's CPU per request; bare_*: bare Fastify sending the same bytes in the same loop)",
+      );
       console.table(sequentialRows);
     }
     console.log(
