@@ -15,7 +15,8 @@
  *     action), de translations, relations to posts and authors in some blocks;
  *  4. starts a bare Fastify server returning the same bytes (the body and Quire's response headers,
  *     but for date, connection, length and request id; BENCH_BARE=body: the body and its content
- *     type only) and measures it the same way;
+ *     type only) and measures it the same way, after a warm-up of its own, in slices alternating
+ *     with Quire's (BENCH_ROUNDS of each, default 4: see interleaved());
  *  5. prints req/s, p50, p99, the ratio to bare Fastify, each server's CPU time per request (and
  *     their ratio) and the server's peak RSS (VmHWM).
  * `list-put` repeats the list request while a separate loop sends one management PUT per second on
@@ -54,6 +55,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
+/** Slices of each measured run, Quire's and bare Fastify's alternating (see interleaved()). */
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
 
 function waitForLine(child, pattern, timeoutMs = 30_000) {
   return new Promise((resolve, reject) => {
@@ -95,16 +98,60 @@ function cpuSeconds(pid) {
 }
 
 /**
- * Runs autocannon and adds `cpu_us`: the server's CPU microseconds per request during the run,
- * which a busy machine disturbs far less than req/s (the request rate falls when other processes
- * take the cores; the work per request does not).
+ * One autocannon slice of `seconds` against the server `pid`: its requests, seconds, latencies,
+ * errors, and the server's CPU seconds meanwhile (null off Linux).
  */
-async function cannonCpu(pid, url, headers, cache, request) {
+async function cannonSlice(pid, url, headers, cache, request, seconds) {
   const before = cpuSeconds(pid);
-  const result = await cannon(url, headers, cache, request);
+  const result = await cannon(url, headers, cache, { ...request, duration: seconds });
   const after = cpuSeconds(pid);
-  const total = result.requests.total;
-  return { ...summarize(result), cpu_us: before === null || after === null || !total ? null : Math.round(((after - before) * 1e6) / total) };
+  return {
+    total: result.requests.total,
+    seconds: result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + (result.non2xx ?? 0),
+    cpu: before === null || after === null ? null : after - before,
+  };
+}
+
+/**
+ * Slices of one server as one run: req/s over all of them, the median slice's p50, the worst
+ * p99, and `cpu_us`: the server's CPU microseconds per request, which a busy machine disturbs far
+ * less than req/s (the request rate falls when other processes take the cores; the work per
+ * request does not).
+ */
+function mergeSlices(slices) {
+  const total = slices.reduce((a, x) => a + x.total, 0);
+  const seconds = slices.reduce((a, x) => a + x.seconds, 0);
+  const p50s = slices.map((x) => x.p50).sort((a, b) => a - b);
+  const cpu = slices.some((x) => x.cpu === null) ? null : slices.reduce((a, x) => a + x.cpu, 0);
+  return {
+    rps: Math.round(total / seconds),
+    p50: p50s[Math.floor((p50s.length - 1) / 2)],
+    p99: Math.max(...slices.map((x) => x.p99)),
+    errors: slices.reduce((a, x) => a + x.errors, 0),
+    cpu_us: cpu === null || !total ? null : Math.round((cpu * 1e6) / total),
+  };
+}
+
+/**
+ * The measured run of a scenario against Quire and against bare Fastify, cut into ROUNDS slices
+ * that alternate between the two (Quire, bare, Quire, bare, ...), `duration` seconds of each in
+ * all: a machine whose speed drifts during the run (other processes, a noisy host) slows both
+ * alike, so their ratio holds where two back-to-back runs would disagree. Bare Fastify is warmed
+ * up first with one slice, discarded (Quire's warm-up run comes before).
+ */
+async function interleaved(quire, bare) {
+  const slice = duration / rounds;
+  await cannonSlice(bare.pid, bare.url, bare.headers, undefined, bare.request, slice);
+  const q = [];
+  const b = [];
+  for (let r = 0; r < rounds; r++) {
+    q.push(await cannonSlice(quire.pid, quire.url, quire.headers, quire.cache, quire.request, slice));
+    b.push(await cannonSlice(bare.pid, bare.url, bare.headers, undefined, bare.request, slice));
+  }
+  return { quire: mergeSlices(q), baseline: mergeSlices(b) };
 }
 
 async function seed(base, keys) {
@@ -340,7 +387,8 @@ async function seedPage(base, keys, posts, authors) {
 
 /**
  * Counts responses by their `X-Cache` header (HIT, MISS, or none) into `cache`, when given;
- * `request.method` and `request.body` (default GET without a body).
+ * `request.method` and `request.body` (default GET without a body), `request.duration` in seconds
+ * (default BENCH_DURATION).
  */
 function cannon(url, headers, cache, request = {}) {
   const setupClient = cache
@@ -352,15 +400,16 @@ function cannon(url, headers, cache, request = {}) {
         })
     : undefined;
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, headers, pipelining: 1, setupClient, method: request.method ?? 'GET', body: request.body }, (err, result) =>
-      err ? reject(err) : resolve(result),
+    autocannon(
+      { url, connections, duration: request.duration ?? duration, headers, pipelining: 1, setupClient, method: request.method ?? 'GET', body: request.body },
+      (err, result) => (err ? reject(err) : resolve(result)),
     );
   });
 }
 
 /**
- * The `list-put` scenario's writer: one management PUT per second on `slug` (at most `duration`,
- * until `stop()`), a new `views` value each time (translations absent, so kept). `stop()` resolves
+ * The `list-put` scenario's writer: one management PUT per second on `slug` (at most twice
+ * `duration`: the measured run alternates with bare Fastify's, until `stop()`), a new `views` value each time (translations absent, so kept). `stop()` resolves
  * to the count of each status code.
  */
 function putLoop(base, key, slug, data) {
@@ -369,7 +418,7 @@ function putLoop(base, key, slug, data) {
   let wake = () => {};
   const done = (async () => {
     const start = Date.now();
-    for (let n = 0; running && n < duration; n++) {
+    for (let n = 0; running && n < 2 * duration + 2; n++) {
       let status;
       try {
         const res = await fetch(`${base}/api/v1/manage/content-types/post/entries/${slug}`, {
@@ -394,15 +443,6 @@ function putLoop(base, key, slug, data) {
       wake();
       return done;
     },
-  };
-}
-
-function summarize(result) {
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + (result.non2xx ?? 0),
   };
 }
 
@@ -651,24 +691,23 @@ async function main() {
         putSlug = slug;
         writer = putLoop(base, keys.management, slug, postData[slugs.indexOf(slug)]);
       }
-      let quire;
-      let puts;
-      try {
-        quire = await cannonCpu(server.pid, base + s.url, headers, cache, s);
-      } finally {
-        puts = writer && (await writer.stop());
-      }
-      const counted = Object.values(cache).reduce((a, b) => a + b, 0);
-      cacheCounts[s.name] = cache;
       // The same bytes: the body, and (unless BENCH_BARE=body) the headers Quire answered with,
       // but for those each server makes itself (date, connection, length, its request id).
       const bare = await startBare(bytes, s.encoding, bareBodyOnly ? null : sameHeaders(sample.headers));
+      let quire;
       let baseline;
+      let puts;
       try {
-        baseline = await cannonCpu(bare.child.pid, bare.base + s.url, s.body ? { 'content-type': 'application/json' } : {}, undefined, s);
+        ({ quire, baseline } = await interleaved(
+          { pid: server.pid, url: base + s.url, headers, cache, request: s },
+          { pid: bare.child.pid, url: bare.base + s.url, headers: s.body ? { 'content-type': 'application/json' } : {}, request: s },
+        ));
       } finally {
+        puts = writer && (await writer.stop());
         bare.child.kill();
       }
+      const counted = Object.values(cache).reduce((a, b) => a + b, 0);
+      cacheCounts[s.name] = cache;
       rows.push({
         scenario: s.name,
         encoding: s.encoding ?? 'identity',
