@@ -102,14 +102,24 @@ export async function buildApp(ctx: Context, options: BuildAppOptions = {}): Pro
   // (src/http/delivery-replay.ts).
   const replay = new DeliveryReplay(ctx);
   app.decorate('deliveryReplay', replay);
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style, so a replay answered at once (SQLite) makes no promise: a sent reply ends the
+  // hooks without `done`.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    assertUrlWithoutNul(request.url);
-    if (closing) {
-      reply.header('Connection', 'close');
-      throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly');
+    let answered: boolean | Promise<boolean>;
+    try {
+      assertUrlWithoutNul(request.url);
+      if (closing) {
+        reply.header('Connection', 'close');
+        throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry shortly');
+      }
+      answered = replay.enabled && replay.answer(request, reply);
+    } catch (err) {
+      done(err as Error);
+      return;
     }
-    if (replay.enabled && (await replay.answer(request, reply))) return reply;
+    if (answered === false) done();
+    else if (answered !== true) answered.then((sent) => void (sent || done()), done);
   });
 
   // The OpenAPI document (src/http/openapi.ts completes what the route schemas say); its

@@ -14,7 +14,7 @@
 import type { CachedKey } from '../../caches.js';
 import type { Context } from '../../context.js';
 import { actorRevision } from '../read/resolver.js';
-import { readWorkspaceRevision, type WorkspaceRevisions } from '../workspaces/repository.js';
+import { readWorkspaceRevision, readWorkspaceRevisionNow, type WorkspaceRevisions } from '../workspaces/repository.js';
 import type { Actor } from './permissions.js';
 
 /** Bound on remembered keys per context; the oldest is dropped first. */
@@ -22,12 +22,29 @@ const MAX_KEYS = 10_000;
 
 /** The cached actor of a key digest if its workspace has not changed since, else null. */
 export async function cachedActor(ctx: Context, digest: string): Promise<CachedKey | null> {
-  const cache = ctx.caches.keys;
-  const entry = cache.get(digest);
+  const now = cachedActorNow(ctx, digest);
+  if (now !== undefined) return now;
+  const entry = ctx.caches.keys.get(digest)!;
+  return checked(ctx, digest, entry, await currentRevisions(ctx, entry.actor.workspaceId));
+}
+
+/**
+ * cachedActor answered synchronously where the revision check needs no wait (no key cached, or
+ * SQLite with no revision checker and no transaction open: readWorkspaceRevisionNow); undefined
+ * where cachedActor must be awaited. The same check: a revision that moved drops the entry.
+ */
+export function cachedActorNow(ctx: Context, digest: string): CachedKey | null | undefined {
+  const entry = ctx.caches.keys.get(digest);
   if (!entry) return null;
-  const revisions = await currentRevisions(ctx, entry.actor.workspaceId);
+  if (ctx.revisions) return undefined;
+  const revisions = readWorkspaceRevisionNow(ctx.db, entry.actor.workspaceId, ctx.caches.queries);
+  return revisions === undefined ? undefined : checked(ctx, digest, entry, revisions);
+}
+
+/** `entry` if its workspace's `revisions` are still the ones it was loaded under, else null (and forgotten). */
+function checked(ctx: Context, digest: string, entry: CachedKey, revisions: WorkspaceRevisions | null): CachedKey | null {
   if (revisions === null || revisionOf(entry.actor, revisions) !== entry.actor.revision) {
-    cache.delete(digest);
+    ctx.caches.keys.delete(digest);
     return null;
   }
   return entry;

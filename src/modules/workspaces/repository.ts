@@ -166,11 +166,28 @@ export interface WorkspaceRevisions {
  * committed state on a reader thread (a revision bumped by that transaction shows at its commit).
  */
 export async function readWorkspaceRevision(db: Db, workspaceId: string, templates: QueryTemplates): Promise<WorkspaceRevisions | null> {
-  const compiled = (templates.workspaceRevision ??= db.kysely.selectFrom('workspaces').select(['revision', 'draft_revision']).where('id', '=', '').compile());
-  const now = db.readNow?.(compiled.sql, [workspaceId]);
+  const now = readWorkspaceRevisionNow(db, workspaceId, templates);
+  if (now !== undefined) return now;
   // While a transaction is open on the SQLite connection (readNow declines), a reader thread
   // answers with what is committed instead of waiting for the transaction to end.
   const reader = db.readNow ? (db.heavyReads ?? db.kysely) : db.kysely;
-  const row = now ? now.row : (await reader.executeQuery<{ revision: number; draft_revision: number }>({ ...compiled, parameters: [workspaceId] })).rows[0];
+  const row = (await reader.executeQuery<{ revision: number; draft_revision: number }>({ ...revisionQuery(db, templates), parameters: [workspaceId] })).rows[0];
+  return row ? { revision: Number(row.revision), draft: Number(row.draft_revision) } : null;
+}
+
+function revisionQuery(db: Db, templates: QueryTemplates) {
+  return (templates.workspaceRevision ??= db.kysely.selectFrom('workspaces').select(['revision', 'draft_revision']).where('id', '=', '').compile());
+}
+
+/**
+ * readWorkspaceRevision answered synchronously where the connection can (SQLite outside a
+ * transaction: Db.readNow); undefined where it cannot (PostgreSQL, or a transaction open), and
+ * readWorkspaceRevision must be awaited instead.
+ */
+export function readWorkspaceRevisionNow(db: Db, workspaceId: string, templates: QueryTemplates): WorkspaceRevisions | null | undefined {
+  if (!db.readNow) return undefined;
+  const now = db.readNow(revisionQuery(db, templates).sql, [workspaceId]);
+  if (!now) return undefined;
+  const row = now.row as { revision: number; draft_revision: number } | undefined;
   return row ? { revision: Number(row.revision), draft: Number(row.draft_revision) } : null;
 }
