@@ -532,23 +532,14 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
         // SWEEP_SCREENS="page editor,home" reruns a few screens while fixing them.
         const only = process.env.SWEEP_SCREENS?.split(',');
         const page = contexts[i].pages()[0];
-        const T: Record<string, number> = {};
-        const t = async <R>(k: string, f: () => Promise<R>): Promise<R> => {
-          const s0 = Date.now();
-          try {
-            return await f();
-          } finally {
-            T[k] = (T[k] ?? 0) + Date.now() - s0;
-          }
-        };
         const check = async (label: string, within?: string) => {
-          const { violations } = await t(within ? 'scan popup' : 'scan page', () => scanAccessibility(page, label, within));
+          const { violations } = await scanAccessibility(page, label, within);
           if (violations.length) findings.push(`${label}:\n  ${describeViolations(violations).join('\n  ')}`);
         };
         const open = async (screen: Screen) => {
-          await t('goto', () => page.goto(`${ws}${screen.path.replace('ASSET', assetId).replace('RELEASE', releaseId)}`));
-          await t('ready', () => visible(screen.ready(page)));
-          if (screen.editor && locale === 'de') await t('german', () => switchToGerman(page));
+          await page.goto(`${ws}${screen.path.replace('ASSET', assetId).replace('RELEASE', releaseId)}`);
+          await visible(screen.ready(page));
+          if (screen.editor && locale === 'de') await switchToGerman(page);
         };
         await page.setViewportSize({ width, height: width > 900 ? 900 : 844 });
         for (const screen of screens().filter((x) => !only || only.includes(x.name))) {
@@ -559,9 +550,9 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
             if (popup.width && popup.width !== width) continue;
             if (popup.defaultLocaleOnly && locale !== 'en') continue;
             try {
-              const within = await t('popup open', () => popup.open(page));
+              const within = await popup.open(page);
               await check(`${label}: ${popup.name}`, within === 'body' ? undefined : within);
-              await t('popup close', async () => popup.close?.(page));
+              await popup.close?.(page);
             } catch (err) {
               // Recorded, so one run lists every popup that fails; the screen is opened again for the next.
               unopened.push(`${label}: ${popup.name}: ${(err as Error).message.split('\n')[0]}`);
@@ -569,7 +560,7 @@ describe.skipIf(skipBrowserSuites())('Studio accessibility sweep in Chromium', (
             }
           }
         }
-        process.stdout.write(`\n[studio sweep] ${width} px ${locale}: ${Date.now() - started} ms ${JSON.stringify(T)} ${JSON.stringify((globalThis as { AXET?: unknown }).AXET)}\n`);
+        process.stdout.write(`\n[studio sweep] ${width} px ${locale}: ${Date.now() - started} ms\n`);
         expect(unopened, unopened.join('\n')).toEqual([]);
         expect(findings, findings.join('\n')).toEqual([]);
       }, 600_000);
