@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, renderScreen } from '../app/test-utils';
-import { LivePreview } from './LivePreview';
+import { LivePreview, useLivePreviewPane } from './LivePreview';
 
 const TARGET = { kind: 'entry' as const, id: 'e1', type: 'post', slug: 'hello' };
 const TEMPLATE = 'http://site.test/api/preview?type={type}&slug={slug}&locale={locale}&token={token}';
@@ -31,6 +31,25 @@ function show(template: string | null = TEMPLATE) {
   const mint = vi.fn(async () => ({ token: 'tok.en', expires_at: new Date(Date.now() + 48 * 3600_000).toISOString() }));
   renderScreen(<Harness template={template} mint={mint} />, '/demo/content/post/hello', '/demo/content/post/hello', 'editor');
   return { mint };
+}
+
+/** An editor's use of the pane hook: its save announces the new `updated_at` before the editor's state has it. */
+function EditorHarness({ mint }: { mint: () => Promise<{ token: string; expires_at: string }> }) {
+  const [savedAt, setSavedAt] = useState('2026-11-25T10:00:00.000Z');
+  const live = useLivePreviewPane({ target: TARGET, locale: 'de', template: TEMPLATE, savedAt, mint, builtin: <p>b</p> });
+  const onSaved = () => {
+    live.saved('2026-11-25T10:00:07.000Z');
+    setSavedAt('2026-11-25T10:00:07.000Z');
+  };
+  return (
+    <>
+      <button type="button" onClick={onSaved}>
+        save
+      </button>
+      <span data-saved-at>{savedAt}</span>
+      {live.pane}
+    </>
+  );
 }
 
 const autosave = () => fireEvent.click(screen.getByRole('button', { name: 'save' }));
@@ -94,6 +113,34 @@ describe('LivePreview', () => {
     expect(screen.getByText(/Live: updates in place, last at/)).toBeTruthy();
     // Updated in place: the same frame, not a reloaded one.
     expect(frame()).toBe(first);
+  });
+
+  it('posts the update as the save is announced, before the editor re-renders, and once only', async () => {
+    fakeApi(() => null);
+    window.localStorage.setItem('quire:live-preview', '1');
+    const mint = vi.fn(async () => ({ token: 'tok.en', expires_at: new Date(Date.now() + 48 * 3600_000).toISOString() }));
+    renderScreen(<EditorHarness mint={mint} />, '/demo/content/post/hello', '/demo/content/post/hello', 'editor');
+    await waitFor(() => expect(frame()).not.toBeNull());
+    const post = vi.spyOn(frame()!.contentWindow!, 'postMessage');
+    fromFrame({ type: 'quire:preview-ready' });
+    let shownWhenPosted: string | null | undefined = null;
+    post.mockImplementation(() => {
+      shownWhenPosted = document.querySelector('[data-saved-at]')?.textContent;
+    });
+    autosave();
+    // The old savedAt was still on screen: the message went out before React rendered the save.
+    expect(shownWhenPosted).toBe('2026-11-25T10:00:00.000Z');
+    expect(document.querySelector('[data-saved-at]')?.textContent).toBe('2026-11-25T10:00:07.000Z');
+    expect(post).toHaveBeenCalledWith(
+      { type: 'quire:update', kind: 'entry', id: 'e1', slug: 'hello', locale: 'de', updated_at: '2026-11-25T10:00:07.000Z' },
+      'http://site.test',
+    );
+    // The new savedAt that follows announces nothing again.
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(post).toHaveBeenCalledTimes(1);
+    window.localStorage.removeItem('quire:live-preview');
   });
 
   it('reloads a front end that does not listen', async () => {

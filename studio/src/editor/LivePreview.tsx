@@ -2,7 +2,9 @@
  * The live preview beside the entry and page editors (docs/studio.md "Live preview"): the
  * workspace's preview URL template filled in for the item and the editor's locale, with a
  * preview token (minted once per item and kept until an hour before its 48 hours run out), in a
- * frame. After each autosave (`savedAt` changes) the pane refreshes the front end within a second:
+ * frame. After each autosave the pane refreshes the front end within a second: the editor calls
+ * the pane hook's `saved(updated_at)` as the save's answer arrives, before it re-renders (a change
+ * of `savedAt` after any other reload does the same):
  * a front end that announced it listens (preview-protocol.ts) gets the `quire:update` event and
  * swaps its content in place; any other is reloaded. A listening front end that does not confirm
  * within 3 s is reloaded too. Without a template the pane shows the built-in preview
@@ -11,7 +13,7 @@
  * front end that has not said it listens (after loading, or 3 s) gets a line saying the site may
  * not be running, with that switch in one click.
  */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { ActionIcon, Alert, Anchor, Button, Grid, Group, Paper, SegmentedControl, Stack, Tabs, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -65,9 +67,11 @@ export interface LivePreviewProps {
   onClose: () => void;
   /** a click on content in the framed page (`quire:edit`, D141): the editor goes to that field */
   onEdit?: (edit: EditRequest) => void;
+  /** where the pane puts its announcer of a save (useLivePreviewPane's `saved`) */
+  announcerRef?: RefObject<((savedAt: string) => void) | null>;
 }
 
-export function LivePreview({ target, locale, template, savedAt, mint, builtin, builtinNote, onClose, onEdit }: LivePreviewProps) {
+export function LivePreview({ target, locale, template, savedAt, mint, builtin, builtinNote, onClose, onEdit, announcerRef }: LivePreviewProps) {
   const key = useWsKey();
   const { workspace, administers } = useWorkspace();
   // With a template, the editor may still choose the built-in preview (e.g. while the site is down).
@@ -120,21 +124,38 @@ export function LivePreview({ target, locale, template, savedAt, mint, builtin, 
   }, []);
   useEffect(() => () => void (listener.current.timer && clearTimeout(listener.current.timer)), []);
 
-  // After each autosave: the update event to a listening front end, a reload otherwise.
-  const firstSave = useRef(savedAt);
+  // After each autosave: the update event to a listening front end, a reload otherwise. The editor
+  // announces a save as its answer arrives: re-rendering a long page editor takes 100-200 ms, and
+  // the framed site (same site, so the same renderer thread) would only start its fetch after it.
+  const announced = useRef(savedAt);
+  const current = useRef({ target, locale });
   useEffect(() => {
-    if (savedAt === firstSave.current) return;
-    firstSave.current = savedAt;
-    const win = frame.current?.contentWindow;
-    const origin = listener.current.origin;
-    if (!win || !origin) {
-      reload();
-      return;
-    }
-    win.postMessage(updateMessage(target, locale, savedAt), origin);
-    if (listener.current.timer) clearTimeout(listener.current.timer);
-    listener.current.timer = setTimeout(reload, CONFIRM_TIMEOUT_MS);
-  }, [savedAt, target, locale, reload]);
+    current.current = { target, locale };
+  });
+  const announce = useCallback(
+    (at: string) => {
+      if (at === announced.current) return;
+      announced.current = at;
+      const win = frame.current?.contentWindow;
+      const origin = listener.current.origin;
+      if (!win || !origin) {
+        reload();
+        return;
+      }
+      win.postMessage(updateMessage(current.current.target, current.current.locale, at), origin);
+      if (listener.current.timer) clearTimeout(listener.current.timer);
+      listener.current.timer = setTimeout(reload, CONFIRM_TIMEOUT_MS);
+    },
+    [reload],
+  );
+  useEffect(() => {
+    if (!announcerRef) return;
+    announcerRef.current = announce;
+    return () => {
+      if (announcerRef.current === announce) announcerRef.current = null;
+    };
+  }, [announcerRef, announce]);
+  useEffect(() => announce(savedAt), [savedAt, announce]);
 
   // The Studio may not reach the front end itself (its connect-src is its own origin), and a frame
   // loads an error page like any other: a front end that has not said it listens within 3 s may be
@@ -308,14 +329,25 @@ export function LivePreview({ target, locale, template, savedAt, mint, builtin, 
 
 /**
  * The live preview of an editor: the header's toggle and, while it is open, the pane (for
- * EditorColumns' `preview`), and `show` to open it ("Open preview" without a template). The open state is remembered in the browser (useLivePreviewOpen).
+ * EditorColumns' `preview`), `show` to open it ("Open preview" without a template), and `saved`,
+ * which the editor calls with the working copy's new `updated_at` as an autosave's answer arrives
+ * (before its own state changes), so the front end refreshes while the editor re-renders. The open
+ * state is remembered in the browser (useLivePreviewOpen).
  */
-export function useLivePreviewPane(props: Omit<LivePreviewProps, 'onClose'>): { toggle: ReactNode; pane: ReactNode | null; show: () => void } {
+export function useLivePreviewPane(props: Omit<LivePreviewProps, 'onClose' | 'announcerRef'>): {
+  toggle: ReactNode;
+  pane: ReactNode | null;
+  show: () => void;
+  saved: (updatedAt: string) => void;
+} {
   const [open, setOpen] = useLivePreviewOpen();
+  const announcerRef = useRef<((savedAt: string) => void) | null>(null);
+  const saved = useCallback((updatedAt: string) => announcerRef.current?.(updatedAt), []);
   return {
     show: () => setOpen(true),
+    saved,
     toggle: <LivePreviewToggle open={open} onChange={setOpen} />,
-    pane: open ? <LivePreview {...props} onClose={() => setOpen(false)} /> : null,
+    pane: open ? <LivePreview {...props} announcerRef={announcerRef} onClose={() => setOpen(false)} /> : null,
   };
 }
 

@@ -234,12 +234,15 @@ function Editor({
   const workflowState = releaseId ? null : workflowOf(entry);
 
   const save = useCallback((d: Draft, etag: string | null) => saveEntry(ct.slug, initial.slug, d, etag, releaseId), [ct.slug, initial.slug, releaseId]);
+  // The preview hears of a save before this editor re-renders for it (useLivePreviewPane).
+  const { saved: previewSaved } = live;
   const onSaved = useCallback(
     ({ entry: e }: { entry: Entry }) => {
+      previewSaved(e.updated_at);
       setEntry((prev) => withWorkflowAfterSave(e, prev));
       void invalidate('entries', ct.slug);
     },
-    [invalidate, ct.slug],
+    [invalidate, ct.slug, previewSaved],
   );
   const autosave = useAutosave(save, initialEtag, onSaved, live.pane ? PREVIEW_AUTOSAVE_DELAY_MS : AUTOSAVE_DELAY_MS);
   const actions = useStatusActions(autosave, {

@@ -245,12 +245,15 @@ function Editor({
   const invalidateList = useCallback(() => client.invalidateQueries({ queryKey: key('pages') }), [client, key]);
 
   const save = useCallback((d: PageDraft, etag: string | null) => savePage(slug, d, etag, undefined, releaseId), [slug, releaseId]);
+  // The preview hears of a save before this editor re-renders for it (useLivePreviewPane).
+  const { saved: previewSaved } = live;
   const onSaved = useCallback(
     ({ page: p }: SavedPage) => {
+      previewSaved(p.updated_at);
       setPage((prev) => withWorkflowAfterSave(p, prev));
       void invalidateList();
     },
-    [invalidateList],
+    [invalidateList, previewSaved],
   );
   const autosave = useAutosave(save, initial.etag, onSaved, live.pane ? PREVIEW_AUTOSAVE_DELAY_MS : AUTOSAVE_DELAY_MS);
   const {
