@@ -12,7 +12,7 @@
  * Adding a block, indenting or moving is not offered past 10 levels or 1,000 blocks; the reason
  * is shown instead.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ActionIcon, Badge, Box, Button, Group, Menu, Modal, NativeSelect, Paper, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMediaQuery } from '@mantine/hooks';
@@ -65,7 +65,6 @@ import {
   removeBlock,
   updateBlock,
   type BlockNode,
-  type FlatBlock,
   type TreeRefusal,
 } from './tree';
 
@@ -167,23 +166,108 @@ function AddBlockMenu({
   );
 }
 
-interface RowProps extends Omit<BlockTreeProps, 'blocks' | 'onChange'> {
-  row: FlatBlock;
-  blocks: BlockNode[];
+type BlockError = { path: string; message: string };
+const NO_ERRORS: BlockError[] = [];
+
+interface BlockFieldsProps {
+  node: BlockNode;
+  type: ContentType;
   label: string;
-  labelOf: (node: BlockNode) => string;
-  collapsed: boolean;
-  indentPx: number;
-  apply: (next: BlockNode[] | TreeRefusal) => void;
-  toggle: () => void;
-  moveTo: () => void;
-  onAdded: (id: string) => void;
-  focusOnMount: boolean;
+  locale: string;
+  defaultLocale: string;
+  readOnly: boolean;
+  errors: BlockError[];
+  revision: number;
+  /** a field's new value in a locale, for the block `id` (a stable function) */
+  onField: (id: string, locale: string, name: string, value: unknown) => void;
 }
 
-function BlockRow(props: RowProps) {
-  const { row, blocks, label, types, locale, defaultLocale, readOnly, collapsed, apply } = props;
-  const node = row.node;
+/**
+ * A block's fields, re-rendered only when its own props change: typing in one block leaves the
+ * other blocks' widgets alone. Re-rendering every widget of a ten-block page took 50–80 ms a key,
+ * and the framed live preview (same renderer thread) waited behind it.
+ */
+const BlockFields = memo(function BlockFields({ node, type, label, locale, defaultLocale, readOnly, errors, revision, onField }: BlockFieldsProps) {
+  const mapped = useMemo(
+    () =>
+      mapErrors(
+        errors,
+        defaultLocale,
+        type.fields.map((f) => f.name),
+      ),
+    [errors, defaultLocale, type],
+  );
+  const prefix = useMemo(() => ({ path: `blocks.${node.id}.`, label: `${label} › ` }), [node.id, label]);
+  const onChange = useCallback((l: string, name: string, value: unknown) => onField(node.id, l, name, value), [onField, node.id]);
+  return (
+    <>
+      {mapped.other.length ? (
+        <Text size="sm" c="red.8" role="alert">
+          {mapped.other.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`).join('; ')}
+        </Text>
+      ) : null}
+      {type.fields.length ? (
+        <FieldPrefixContext.Provider value={prefix}>
+          <EntryForm
+            fields={type.fields}
+            draft={node}
+            locale={locale}
+            defaultLocale={defaultLocale}
+            readOnly={readOnly}
+            errors={mapped.byField}
+            revision={revision}
+            onChange={onChange}
+          />
+        </FieldPrefixContext.Provider>
+      ) : (
+        <Text size="sm" c="dimmed">
+          This block type has no fields.
+        </Text>
+      )}
+    </>
+  );
+});
+
+/** What a row does to the tree; one stable object, so a row re-renders only when its own props change. */
+interface RowActions {
+  /** applies `op` to the tree as last rendered (a refusal is shown, nothing changes) */
+  edit: (op: (tree: BlockNode[]) => BlockNode[] | TreeRefusal) => void;
+  field: BlockFieldsProps['onField'];
+  /** adds a block of type `t` inside `parentId`, expands it and focuses the new block */
+  addInside: (parentId: string, t: ContentType) => void;
+  toggle: (id: string) => void;
+  moveTo: (id: string) => void;
+}
+
+interface RowProps {
+  node: BlockNode;
+  depth: number;
+  parentId: string | null;
+  types: ContentType[];
+  locale: string;
+  defaultLocale: string;
+  readOnly: boolean;
+  revision: number;
+  errors: BlockError[];
+  label: string;
+  collapsed: boolean;
+  indentPx: number;
+  /** first or last among its siblings */
+  first: boolean;
+  last: boolean;
+  /** why no block can be added inside it (null: one can) */
+  addRefused: string | null;
+  focusOnMount: boolean;
+  actions: RowActions;
+}
+
+/**
+ * One block of the tree: its header (drag handle, label, badges, the ⋯ menu) and, expanded, its
+ * fields and "Add block inside". Memoized with its props all primitives, shared blocks or stable
+ * functions: typing in one block re-renders that block's row and its ancestors' only.
+ */
+const BlockRow = memo(function BlockRow(props: RowProps) {
+  const { node, depth, parentId, label, types, locale, defaultLocale, readOnly, collapsed, first, last, errors, actions } = props;
   const type = types.find((t) => t.slug === node.type);
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: node.id, disabled: readOnly });
   const rowRef = useRef<HTMLLIElement | null>(null);
@@ -203,30 +287,9 @@ function BlockRow(props: RowProps) {
     }, 50);
     return () => clearTimeout(timer);
   }, [focusOnMount]);
-  const errors = props.errors.get(node.id) ?? [];
-  const fieldNames = (type?.fields ?? []).map((f) => f.name);
-  const mapped = mapErrors(errors, defaultLocale, fieldNames);
-  const at = locate(blocks, node.id);
-  const first = !at || at.index === 0;
-  const last = !at || at.index === at.siblings.length - 1;
-  const addRefusal = canAddUnder(blocks, node.id);
   // The menu's first enabled item takes the focus when it opens (WAI-ARIA menu button).
-  const firstEnabled = !first ? 'up' : !last ? 'down' : row.parentId !== null ? 'outdent' : 'move';
+  const firstEnabled = !first ? 'up' : !last ? 'down' : parentId !== null ? 'outdent' : 'move';
   const fallsBack = locale !== defaultLocale && type?.fields.some((f) => f.localizable) && !Object.keys(node.translations[locale] ?? {}).length;
-  const update = (l: string, name: string, value: unknown) =>
-    apply(
-      updateBlock(blocks, node.id, (b) =>
-        l === defaultLocale
-          ? { ...b, data: { ...b.data, [name]: value } }
-          : { ...b, translations: { ...b.translations, [l]: { ...b.translations[l], [name]: value } } },
-      ),
-    );
-  const add = (t: ContentType) => {
-    const child: BlockNode = { id: newBlockId(), type: t.slug, data: {}, translations: {}, children: [] };
-    const next = insertBlock(blocks, node.id, child);
-    apply(next);
-    if (!isRefusal(next)) props.onAdded(child.id);
-  };
   return (
     <li
       ref={(el) => {
@@ -235,14 +298,14 @@ function BlockRow(props: RowProps) {
       }}
       style={{
         listStyle: 'none',
-        marginLeft: row.depth * props.indentPx,
+        marginLeft: depth * props.indentPx,
         transform: CSS.Transform.toString(transform),
         transition,
         opacity: isDragging ? 0.6 : 1,
       }}
       data-block={node.id}
     >
-      <Paper withBorder p={6} style={{ borderLeft: row.depth ? '3px solid var(--mantine-color-blue-2)' : undefined }}>
+      <Paper withBorder p={6} style={{ borderLeft: depth ? '3px solid var(--mantine-color-blue-2)' : undefined }}>
         <Group gap={4} wrap="nowrap" align="center">
           {!readOnly ? (
             <ActionIcon variant="subtle" color="gray" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Drag ${label}`}>
@@ -254,13 +317,13 @@ function BlockRow(props: RowProps) {
             color="gray"
             aria-expanded={!collapsed}
             aria-label={`${collapsed ? 'Expand' : 'Collapse'} ${label}`}
-            onClick={props.toggle}
+            onClick={() => actions.toggle(node.id)}
           >
             {collapsed ? <IconChevronRight size={16} /> : <IconChevronDown size={16} />}
           </ActionIcon>
           <Box style={{ flex: 1, minWidth: 0 }}>
             <Text size="sm" fw={500} truncate>
-              <VisuallyHidden>Level {row.depth + 1}: </VisuallyHidden>
+              <VisuallyHidden>Level {depth + 1}: </VisuallyHidden>
               {label}
             </Text>
           </Box>
@@ -290,7 +353,7 @@ function BlockRow(props: RowProps) {
                 <Menu.Item
                   leftSection={<IconArrowUp size={14} />}
                   disabled={first}
-                  onClick={() => apply(moveUp(blocks, node.id))}
+                  onClick={() => actions.edit((t) => moveUp(t, node.id))}
                   data-autofocus={firstEnabled === 'up' || undefined}
                 >
                   Move up
@@ -298,36 +361,42 @@ function BlockRow(props: RowProps) {
                 <Menu.Item
                   leftSection={<IconArrowDown size={14} />}
                   disabled={last}
-                  onClick={() => apply(moveDown(blocks, node.id))}
+                  onClick={() => actions.edit((t) => moveDown(t, node.id))}
                   data-autofocus={firstEnabled === 'down' || undefined}
                 >
                   Move down
                 </Menu.Item>
-                <Menu.Item leftSection={<IconIndentIncrease size={14} />} disabled={first} onClick={() => apply(indent(blocks, node.id))}>
+                <Menu.Item leftSection={<IconIndentIncrease size={14} />} disabled={first} onClick={() => actions.edit((t) => indent(t, node.id))}>
                   Indent (into the block above)
                 </Menu.Item>
                 <Menu.Item
                   leftSection={<IconIndentDecrease size={14} />}
-                  disabled={row.parentId === null}
-                  onClick={() => apply(outdent(blocks, node.id))}
+                  disabled={parentId === null}
+                  onClick={() => actions.edit((t) => outdent(t, node.id))}
                   data-autofocus={firstEnabled === 'outdent' || undefined}
                 >
                   Outdent (out of its parent)
                 </Menu.Item>
-                <Menu.Item leftSection={<IconArrowBarToRight size={14} />} onClick={props.moveTo} data-autofocus={firstEnabled === 'move' || undefined}>
+                <Menu.Item
+                  leftSection={<IconArrowBarToRight size={14} />}
+                  onClick={() => actions.moveTo(node.id)}
+                  data-autofocus={firstEnabled === 'move' || undefined}
+                >
                   Move to…
                 </Menu.Item>
                 <Menu.Divider />
                 <Menu.Item
                   leftSection={<IconCopy size={14} />}
-                  onClick={() => {
-                    const r = duplicateBlock(blocks, node.id);
-                    apply(isRefusal(r) ? r : r.nodes);
-                  }}
+                  onClick={() =>
+                    actions.edit((t) => {
+                      const r = duplicateBlock(t, node.id);
+                      return isRefusal(r) ? r : r.nodes;
+                    })
+                  }
                 >
                   Duplicate
                 </Menu.Item>
-                <Menu.Item leftSection={<IconTrash size={14} />} color="red.9" onClick={() => apply(removeBlock(blocks, node.id))}>
+                <Menu.Item leftSection={<IconTrash size={14} />} color="red.9" onClick={() => actions.edit((t) => removeBlock(t, node.id))}>
                   Remove{node.children.length ? ` (with ${node.children.length} inside)` : ''}
                 </Menu.Item>
               </Menu.Dropdown>
@@ -336,44 +405,38 @@ function BlockRow(props: RowProps) {
         </Group>
         {!collapsed ? (
           <Stack gap="sm" px={{ base: 4, sm: 'sm' }} pt="xs" pb={4}>
-            {mapped.other.length ? (
-              <Text size="sm" c="red.8" role="alert">
-                {mapped.other.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`).join('; ')}
-              </Text>
-            ) : null}
             {type ? (
-              type.fields.length ? (
-                <FieldPrefixContext.Provider value={{ path: `blocks.${node.id}.`, label: `${label} › ` }}>
-                  <EntryForm
-                    fields={type.fields}
-                    draft={node}
-                    locale={locale}
-                    defaultLocale={defaultLocale}
-                    readOnly={readOnly}
-                    errors={mapped.byField}
-                    revision={props.revision}
-                    onChange={update}
-                  />
-                </FieldPrefixContext.Provider>
-              ) : (
-                <Text size="sm" c="dimmed">
-                  This block type has no fields.
-                </Text>
-              )
+              <BlockFields
+                node={node}
+                type={type}
+                label={label}
+                locale={locale}
+                defaultLocale={defaultLocale}
+                readOnly={readOnly}
+                errors={errors}
+                revision={props.revision}
+                onField={actions.field}
+              />
             ) : (
               <Text size="sm" c="orange.9">
                 Unknown block type “{node.type}”.
               </Text>
             )}
             {!readOnly ? (
-              <AddBlockMenu types={types} label={`Add block inside ${label}`} variant="subtle" refusal={addRefusal === true ? null : addRefusal} onPick={add} />
+              <AddBlockMenu
+                types={types}
+                label={`Add block inside ${label}`}
+                variant="subtle"
+                refusal={props.addRefused === null ? null : { refused: props.addRefused }}
+                onPick={(t) => actions.addInside(node.id, t)}
+              />
             ) : null}
           </Stack>
         ) : null}
       </Paper>
     </li>
   );
-}
+});
 
 function MoveToDialog({
   blocks,
@@ -452,19 +515,56 @@ export function BlockTree(props: BlockTreeProps) {
   const labelOfId = (id: string | number) => labels.get(String(id)) ?? 'block';
 
   const apply = (next: BlockNode[] | TreeRefusal) => (isRefusal(next) ? refuse(next) : onChange(next));
-  const toggle = (id: string) =>
-    setCollapsed((c) => {
-      const n = new Set(c);
-      if (n.has(id)) n.delete(id);
-      else n.add(id);
-      return n;
-    });
-  const expand = (id: string) =>
-    setCollapsed((c) => {
-      const n = new Set(c);
-      n.delete(id);
-      return n;
-    });
+  // The rows' actions read the tree as last rendered, through a ref set at each commit (before the
+  // next key can arrive), so they stay the same functions and the rows' memo holds.
+  const latest = useRef({ blocks, apply, defaultLocale: props.defaultLocale });
+  useLayoutEffect(() => {
+    latest.current = { blocks, apply, defaultLocale: props.defaultLocale };
+  });
+  const expand = useCallback(
+    (id: string) =>
+      setCollapsed((c) => {
+        const n = new Set(c);
+        n.delete(id);
+        return n;
+      }),
+    [],
+  );
+  const actions = useMemo<RowActions>(
+    () => ({
+      edit: (op) => latest.current.apply(op(latest.current.blocks)),
+      field: (id, l, name, value) => {
+        const { blocks: tree, apply: applyNow, defaultLocale: fallback } = latest.current;
+        applyNow(
+          updateBlock(tree, id, (b) =>
+            l === fallback
+              ? { ...b, data: { ...b.data, [name]: value } }
+              : { ...b, translations: { ...b.translations, [l]: { ...b.translations[l], [name]: value } } },
+          ),
+        );
+      },
+      addInside: (parentId, t) => {
+        const child: BlockNode = { id: newBlockId(), type: t.slug, data: {}, translations: {}, children: [] };
+        const next = insertBlock(latest.current.blocks, parentId, child);
+        latest.current.apply(next);
+        if (isRefusal(next)) return;
+        expand(parentId);
+        setFresh(child.id);
+      },
+      toggle: (id) =>
+        setCollapsed((c) => {
+          const n = new Set(c);
+          if (n.has(id)) n.delete(id);
+          else n.add(id);
+          return n;
+        }),
+      moveTo: (id) => setMoving(id),
+    }),
+    [expand],
+  );
+  // dnd-kit's sortable context changes (and every row with it) when its item list does: the same ids keep the same list.
+  const idList = rows.map((r) => r.node.id).join('\n');
+  const ids = useMemo(() => (idList ? idList.split('\n') : []), [idList]);
   // A refused field's block is opened, with every block around it (field-errors.ts focuses it).
   const { reveal } = props;
   const [revealed, setRevealed] = useState(reveal);
@@ -510,28 +610,34 @@ export function BlockTree(props: BlockTreeProps) {
         onDragEnd={onDragEnd}
         accessibility={dndAccessibility(labelOfId, 'block')}
       >
-        <SortableContext items={rows.map((r) => r.node.id)} strategy={verticalListSortingStrategy}>
+        <SortableContext items={ids} strategy={verticalListSortingStrategy}>
           <ul aria-label="Block tree" style={{ padding: 0, margin: 0, display: 'flex', flexDirection: 'column', gap: 6 }}>
-            {rows.map((row) => (
-              <BlockRow
-                key={row.node.id}
-                {...props}
-                row={row}
-                blocks={blocks}
-                label={labelOf(row.node)}
-                labelOf={labelOf}
-                collapsed={collapsed.has(row.node.id)}
-                indentPx={indentPx}
-                apply={apply}
-                toggle={() => toggle(row.node.id)}
-                moveTo={() => setMoving(row.node.id)}
-                onAdded={(id) => {
-                  expand(row.node.id);
-                  setFresh(id);
-                }}
-                focusOnMount={fresh === row.node.id}
-              />
-            ))}
+            {rows.map((row) => {
+              const at = locate(blocks, row.node.id);
+              const addRefusal = canAddUnder(blocks, row.node.id);
+              return (
+                <BlockRow
+                  key={row.node.id}
+                  node={row.node}
+                  depth={row.depth}
+                  parentId={row.parentId}
+                  types={types}
+                  locale={props.locale}
+                  defaultLocale={props.defaultLocale}
+                  readOnly={readOnly}
+                  revision={props.revision}
+                  errors={props.errors.get(row.node.id) ?? NO_ERRORS}
+                  label={labelOf(row.node)}
+                  collapsed={collapsed.has(row.node.id)}
+                  indentPx={indentPx}
+                  first={!at || at.index === 0}
+                  last={!at || at.index === at.siblings.length - 1}
+                  addRefused={addRefusal === true ? null : addRefusal.refused}
+                  focusOnMount={fresh === row.node.id}
+                  actions={actions}
+                />
+              );
+            })}
           </ul>
         </SortableContext>
       </DndContext>

@@ -20,6 +20,7 @@ import {
   outdent,
   projectDrop,
   removeBlock,
+  updateBlock,
   wireOfDraft,
   type BlockNode,
 } from './tree';
@@ -33,6 +34,19 @@ const chain = (n: number, prefix = 'l'): BlockNode[] => (n === 0 ? [] : [b(`${pr
 
 describe('page block tree', () => {
   const tree = [b('a', [b('a1'), b('a2')]), b('b'), b('c', [b('c1', [b('c11')])])];
+
+  it('updates one block and shares every block outside its path', () => {
+    const next = updateBlock(tree, 'c11', (n) => ({ ...n, data: { label: 'edited' } }));
+    expect(next[2].children[0].children[0].data).toEqual({ label: 'edited' });
+    expect(tree[2].children[0].children[0].data).toEqual({ label: 'c11' });
+    // The path to it is new; the rest are the same objects, so memoized block fields skip them.
+    expect(next).not.toBe(tree);
+    expect(next[2]).not.toBe(tree[2]);
+    expect(next[2].children[0]).not.toBe(tree[2].children[0]);
+    expect(next[0]).toBe(tree[0]);
+    expect(next[1]).toBe(tree[1]);
+    expect(updateBlock(tree, 'absent', (n) => n)).toBe(tree);
+  });
 
   it('uses the server limits', () => {
     expect(MAX_BLOCK_DEPTH).toBe(SERVER_DEPTH);

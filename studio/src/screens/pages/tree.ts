@@ -142,9 +142,21 @@ function withChildren(nodes: BlockNode[], parentId: string | null, fn: (list: Bl
   return nodes.map((b) => (b.id === parentId ? { ...b, children: fn(b.children) } : { ...b, children: withChildren(b.children, parentId, fn) }));
 }
 
-/** The tree with block `id` replaced by `fn(block)`. */
+/** The tree with block `id` replaced by `fn(block)`; the blocks outside its path are the same objects (the tree itself when `id` is absent). */
 export function updateBlock(nodes: BlockNode[], id: string, fn: (b: BlockNode) => BlockNode): BlockNode[] {
-  return nodes.map((b) => (b.id === id ? fn(b) : { ...b, children: updateBlock(b.children, id, fn) }));
+  // Shared subtrees let the editor's memoized block fields skip the blocks that did not change.
+  let changed = false;
+  const next = nodes.map((b) => {
+    if (b.id === id) {
+      changed = true;
+      return fn(b);
+    }
+    const children = b.children.length ? updateBlock(b.children, id, fn) : b.children;
+    if (children === b.children) return b;
+    changed = true;
+    return { ...b, children };
+  });
+  return changed ? next : nodes;
 }
 
 function levelOf(nodes: BlockNode[], parentId: string | null): number {
