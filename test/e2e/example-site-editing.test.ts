@@ -48,7 +48,8 @@ describe.skipIf(skipBrowserSuites())('example site: click-to-edit in the Studioâ
     const [, demo, launched] = await Promise.all([ensureSiteBuilt(), startDemoQuire(ROOT, dataDir), launchBrowser()]);
     ({ quire, base: quireBase, keys } = demo);
     browser = launched;
-    site = await startSite(sitePort, quireBase, keys, { SITE_CACHE_SECONDS: '0' });
+    // The site's default cache, as deployed: preview reads are never cached, the schema is.
+    site = await startSite(sitePort, quireBase, keys);
   }, 240_000);
 
   afterAll(() => stopAll({ contexts, browser, site, quire, dataDir }));
